@@ -1,0 +1,23 @@
+//! Subcommands of the `oneshader` CLI, one file each. Exit codes: 0 success, 1 bad input
+//! (diagnostics on stderr), 2 usage errors (clap).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// OneShader: HLSL in; SPIR-V, WGSL, MSL and GLSL out; one typed IR in between.
+#[derive(Parser, Debug)]
+#[command(name = "oneshader", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Every subcommand.
+#[derive(Subcommand, Debug)]
+pub enum Command {}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> ExitCode {
+    match cli.command {}
+}

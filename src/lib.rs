@@ -1,0 +1,1 @@
+//! OneShader facade.

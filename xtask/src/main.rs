@@ -1,0 +1,202 @@
+//! `cargo xtask ...`: the project's chores in one place.
+//!
+//! - `setup`: installs the system tools the tests use (spirv-tools, glslang-tools,
+//!   mesa-vulkan-drivers, vulkan-tools) with apt-get when they are missing;
+//! - `test`: `setup`, then every test of the workspace (the README's test command, and CI's);
+//! - `example`: builds the CLI and runs the main job on an example shader;
+//! - `bench`: runs the criterion benchmarks (by hand, not in CI);
+//! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// A system tool the tests need: the program that proves it is there and the Debian package.
+struct Tool {
+    check: fn() -> bool,
+    what: &'static str,
+    package: &'static str,
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+        .unwrap_or(false)
+}
+
+fn lavapipe_installed() -> bool {
+    ["/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flatten()
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with("lvp_icd"))
+}
+
+fn vulkan_loader_installed() -> bool {
+    [
+        "/usr/lib/x86_64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/aarch64-linux-gnu/libvulkan.so.1",
+        "/usr/lib/libvulkan.so.1",
+        "/usr/lib64/libvulkan.so.1",
+    ]
+    .iter()
+    .any(|p| Path::new(p).exists())
+}
+
+const TOOLS: &[Tool] = &[
+    Tool {
+        check: || on_path("spirv-val") && on_path("spirv-dis"),
+        what: "spirv-val, spirv-dis",
+        package: "spirv-tools",
+    },
+    Tool {
+        check: || on_path("glslangValidator"),
+        what: "glslangValidator",
+        package: "glslang-tools",
+    },
+    Tool {
+        check: lavapipe_installed,
+        what: "Mesa lavapipe Vulkan driver",
+        package: "mesa-vulkan-drivers",
+    },
+    Tool {
+        check: vulkan_loader_installed,
+        what: "Vulkan loader libvulkan.so.1",
+        package: "libvulkan1",
+    },
+    Tool {
+        check: || on_path("vulkaninfo"),
+        what: "vulkaninfo",
+        package: "vulkan-tools",
+    },
+];
+
+fn run(cmd: &mut Command) -> Result<(), String> {
+    eprintln!("xtask: running {cmd:?}");
+    let status = cmd
+        .status()
+        .map_err(|e| format!("could not start {cmd:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{cmd:?} failed with {status}"))
+    }
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+fn setup() -> Result<(), String> {
+    let missing: Vec<&Tool> = TOOLS.iter().filter(|t| !(t.check)()).collect();
+    if missing.is_empty() {
+        eprintln!("xtask setup: every system tool is installed");
+        return Ok(());
+    }
+    let packages: Vec<&str> = missing.iter().map(|t| t.package).collect();
+    for t in &missing {
+        eprintln!("xtask setup: missing {} (package {})", t.what, t.package);
+    }
+    let sudo: &[&str] = if is_root() {
+        &[]
+    } else if on_path("sudo") {
+        &["sudo"]
+    } else {
+        return Err(format!(
+            "installing {} needs root: run `apt-get install -y {}` as root",
+            packages.join(" "),
+            packages.join(" ")
+        ));
+    };
+    let apt = |args: &[&str]| {
+        let mut all: Vec<&str> = sudo.to_vec();
+        all.push("apt-get");
+        all.extend_from_slice(args);
+        let mut cmd = Command::new(all[0]);
+        cmd.args(&all[1..]).env("DEBIAN_FRONTEND", "noninteractive");
+        cmd
+    };
+    run(&mut apt(&["update", "-q"]))?;
+    let mut install = vec!["install", "-y", "-q", "--no-install-recommends"];
+    install.extend(&packages);
+    run(&mut apt(&install))?;
+    let still: Vec<&str> = TOOLS
+        .iter()
+        .filter(|t| !(t.check)())
+        .map(|t| t.what)
+        .collect();
+    if still.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "still missing after apt-get: {}",
+            still.join(", ")
+        ))
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    // xtask lives in <root>/xtask; CARGO_MANIFEST_DIR is set by `cargo run`.
+    let dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("xtask"));
+    dir.parent().map(Path::to_path_buf).unwrap_or(dir)
+}
+
+fn cargo() -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(workspace_root());
+    cmd
+}
+
+fn test(extra: &[String]) -> Result<(), String> {
+    setup()?;
+    run(cargo()
+        .args(["test", "--workspace", "--all-targets"])
+        .args(extra))?;
+    // Doc tests are not part of --all-targets.
+    run(cargo().args(["test", "--workspace", "--doc"]))
+}
+
+fn example() -> Result<(), String> {
+    run(cargo().args([
+        "run",
+        "--quiet",
+        "--release",
+        "--",
+        "verify",
+        "examples/ir/arith.ir",
+    ]))?;
+    eprintln!("xtask example: examples/ir/arith.ir verified");
+    Ok(())
+}
+
+fn bench(extra: &[String]) -> Result<(), String> {
+    run(cargo().args(["bench", "--workspace"]).args(extra))
+}
+
+fn usage() -> String {
+    "usage: cargo xtask <setup|test|example|bench> [args...]".to_string()
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup(),
+        Some("test") => test(&args[1..]),
+        Some("example") => example(),
+        Some("bench") => bench(&args[1..]),
+        _ => Err(usage()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
