@@ -5,6 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod hlsl_args;
+mod parse;
+mod preprocess;
+
 /// OneShader: HLSL in; SPIR-V, WGSL, MSL and GLSL out; one typed IR in between.
 #[derive(Parser, Debug)]
 #[command(name = "oneshader", version, about)]
@@ -15,9 +19,17 @@ pub struct Cli {
 
 /// Every subcommand.
 #[derive(Subcommand, Debug)]
-pub enum Command {}
+pub enum Command {
+    /// Preprocess and parse an HLSL file (exit 0 when it parses); `--ast` prints the tree.
+    Parse(parse::ParseArgs),
+    /// Print an HLSL file after preprocessing, like `cpp -P`.
+    Preprocess(preprocess::PreprocessArgs),
+}
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
-    match cli.command {}
+    match cli.command {
+        Command::Parse(args) => parse::run(args),
+        Command::Preprocess(args) => preprocess::run(args),
+    }
 }
