@@ -359,7 +359,11 @@ impl<'a> Files<'a> for SourceMap {
             .ok_or(codespan_reporting::files::Error::FileMissing)
     }
 
-    fn line_index(&'a self, id: usize, byte: usize) -> Result<usize, codespan_reporting::files::Error> {
+    fn line_index(
+        &'a self,
+        id: usize,
+        byte: usize,
+    ) -> Result<usize, codespan_reporting::files::Error> {
         self.files
             .get(id)
             .ok_or(codespan_reporting::files::Error::FileMissing)?

@@ -1,2 +1,63 @@
-//! Placeholder; replaced below.
+//! `oneshader-ir`: OneShader's typed IR, in which everything is an instruction.
+//!
+//! A [`Module`] owns one slot map of instructions. Types, constants, globals, functions, blocks,
+//! block parameters, ordinary instructions, decorations, generics and the module itself are all
+//! instructions with an opcode ([`Op`], defined once in [`ops`]), an optional type, operands and
+//! children. Operands and types are nodes of intrusive use lists, so `uses(v)` and
+//! `replace_uses_with` cost O(#uses) with no side tables.
+//!
+//! # Invariants
+//!
+//! - Tree: Module -> {decorations, hoisted values, structs, globals, functions, generics};
+//!   Func -> blocks; Block -> params, instructions, exactly one terminator. A function's
+//!   parameters are its entry block's params. Decorations are the first children of what they
+//!   decorate.
+//! - Hoistable values (every type but `struct`, constants, `spec_const`, `specialize`) are
+//!   unique: two structurally equal ones are the same [`InstId`] (so type equality is id
+//!   equality), and they live in the outermost scope where their operands are visible: the
+//!   module, or a generic's body. Never inside a function.
+//! - SSA with block parameters: only `br` and `loop` pass arguments, and only they may target a
+//!   block that has parameters. Structured terminators (`if_else`, `loop`, `switch`) name their
+//!   merge/break/continue blocks as operands.
+//!
+//! # Hazards for pass writers
+//!
+//! - Never change a child list or a use list while iterating it: take a snapshot first
+//!   ([`Module::children_snapshot`], [`Module::uses_snapshot`], [`Module::users`]).
+//! - Replacing a value can merge hoistable users into existing equal values (the cascade):
+//!   an [`InstId`] you hold may go stale. Call [`Module::resolve`] before using an id kept
+//!   across a replacement.
+//! - Do not set operands of hoistable values directly: [`Module::set_operand`] refuses;
+//!   [`Module::replace_operand`] keeps the invariants.
+//! - [`Module::remove`] refuses to remove what is still used.
+//!
+//! The [`verify`] module checks all of this and more; tests run it after every change.
+//! The text form ([`print`], [`parse`]) round-trips and is the language of pass tests.
+//! [`diag`] is the project's one diagnostic type, shared by every crate.
+
+pub mod builder;
+pub mod cfg;
 pub mod diag;
+pub mod imm;
+pub mod module;
+pub mod ops;
+pub mod parse;
+pub mod print;
+pub mod replace;
+pub mod structure;
+pub mod types;
+pub mod verify;
+
+pub use builder::{Builder, InsertPoint};
+pub use diag::{Diagnostic, FileId, Severity, SourceMap, Span};
+pub use imm::{
+    AddressSpace, AtomicOp, BarrierFlags, BuiltIn, Dim, ImageFormat, ImmKind, Intrinsic, Stage,
+    TextureAccess,
+};
+pub use module::{InstId, MemoryStats, Module, Payload, RemoveError, Slot, UseRef};
+pub use ops::{Family, Kind, Op, OpInfo, Rest, TypeRule};
+pub use replace::SetOperandError;
+pub use structure::{
+    Block, Constant, Decoration, Field, Func, Generic, Global, Param, StructType, Terminator, Type,
+};
+pub use types::{ScalarKind, TextureDesc};

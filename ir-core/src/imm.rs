@@ -1,0 +1,723 @@
+//! Immediate enumerations: the small closed sets that instructions name through interned `u32`
+//! constants (address spaces, stages, builtins, texture dimensions, image formats, atomic
+//! operations, barrier flags, intrinsics).
+//!
+//! Each enum value has a stable number (stored in the constant, hence in `.osir` files: never
+//! renumber) and a text spelling (used by the printer and the parser). [`ImmKind`] names the
+//! enum an operand slot holds, so the printer and parser know how to spell it.
+
+use std::fmt;
+
+macro_rules! imm_enum {
+    (
+        $(#[$meta:meta])*
+        $name:ident { $( $(#[$vmeta:meta])* $variant:ident = $value:literal, $spelling:literal; )* }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u32)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant = $value, )*
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// The stable number stored in the immediate constant.
+            pub const fn to_u32(self) -> u32 {
+                self as u32
+            }
+
+            /// The value with this stable number, if any.
+            pub fn from_u32(v: u32) -> Option<$name> {
+                match v {
+                    $( $value => Some($name::$variant), )*
+                    _ => None,
+                }
+            }
+
+            /// The text spelling.
+            pub const fn spelling(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $spelling, )*
+                }
+            }
+
+            /// The value spelled `s`, if any.
+            pub fn from_spelling(s: &str) -> Option<$name> {
+                match s {
+                    $( $spelling => Some($name::$variant), )*
+                    _ => None,
+                }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.spelling())
+            }
+        }
+    };
+}
+
+imm_enum! {
+    /// Where a pointer points: the SPIR-V storage classes a logical shader uses.
+    AddressSpace {
+        /// Function-local storage (`var`).
+        Function = 0, "function";
+        /// Module-private storage (HLSL `static` globals).
+        Private = 1, "private";
+        /// Workgroup-shared storage (HLSL `groupshared`).
+        Workgroup = 2, "workgroup";
+        /// Constant buffers.
+        Uniform = 3, "uniform";
+        /// Opaque resources: textures, samplers, typed buffers.
+        UniformConstant = 4, "uniform_constant";
+        /// Structured, byte-address and append/consume buffers.
+        StorageBuffer = 5, "storage_buffer";
+        /// Stage inputs.
+        Input = 6, "input";
+        /// Stage outputs.
+        Output = 7, "output";
+        /// Push constants.
+        PushConstant = 8, "push_constant";
+        /// Texel pointers of storage images (only from `texel_addr`, for atomics).
+        Image = 9, "image";
+    }
+}
+
+imm_enum! {
+    /// Shader stages.
+    Stage {
+        /// Vertex shader.
+        Vertex = 0, "vertex";
+        /// Fragment (pixel) shader.
+        Fragment = 1, "fragment";
+        /// Compute shader.
+        Compute = 2, "compute";
+        /// Geometry shader.
+        Geometry = 3, "geometry";
+        /// Hull (tessellation control) shader.
+        Hull = 4, "hull";
+        /// Domain (tessellation evaluation) shader.
+        Domain = 5, "domain";
+        /// Mesh shader.
+        Mesh = 6, "mesh";
+        /// Amplification (task) shader.
+        Amplification = 7, "amplification";
+    }
+}
+
+imm_enum! {
+    /// Built-in stage variables (SPIR-V `BuiltIn`), named after the HLSL system values they carry.
+    BuiltIn {
+        /// `SV_Position` (vertex output / fragment input `FragCoord`).
+        Position = 0, "position";
+        /// `SV_VertexID`.
+        VertexIndex = 1, "vertex_index";
+        /// `SV_InstanceID`.
+        InstanceIndex = 2, "instance_index";
+        /// `SV_IsFrontFace`.
+        FrontFacing = 3, "front_facing";
+        /// `SV_Depth`.
+        FragDepth = 4, "frag_depth";
+        /// `SV_SampleIndex`.
+        SampleIndex = 5, "sample_index";
+        /// `SV_Coverage` (input or output mask).
+        SampleMask = 6, "sample_mask";
+        /// `SV_DispatchThreadID`.
+        GlobalInvocationId = 7, "global_invocation_id";
+        /// `SV_GroupThreadID`.
+        LocalInvocationId = 8, "local_invocation_id";
+        /// `SV_GroupID`.
+        WorkgroupId = 9, "workgroup_id";
+        /// `SV_GroupIndex`.
+        LocalInvocationIndex = 10, "local_invocation_index";
+        /// `SV_ClipDistance`.
+        ClipDistance = 11, "clip_distance";
+        /// `SV_CullDistance`.
+        CullDistance = 12, "cull_distance";
+        /// `SV_PrimitiveID`.
+        PrimitiveId = 13, "primitive_id";
+        /// `SV_RenderTargetArrayIndex`.
+        Layer = 14, "layer";
+        /// `SV_ViewportArrayIndex`.
+        ViewportIndex = 15, "viewport_index";
+        /// `SV_StartVertexLocation` / DrawParameters base vertex.
+        BaseVertex = 16, "base_vertex";
+        /// Base instance.
+        BaseInstance = 17, "base_instance";
+        /// `SV_ViewID`.
+        ViewIndex = 18, "view_index";
+        /// Number of workgroups (no HLSL semantic; used by lowering of some intrinsics).
+        NumWorkgroups = 19, "num_workgroups";
+        /// `SV_Barycentrics`.
+        Barycentric = 20, "barycentric";
+        /// `SV_ShadingRate`.
+        ShadingRate = 21, "shading_rate";
+        /// `SV_StencilRef`.
+        FragStencilRef = 22, "frag_stencil_ref";
+        /// `SV_InnerCoverage` (fully covered).
+        FullyCovered = 23, "fully_covered";
+        /// `PSIZE` / `[[vk::builtin("PointSize")]]`.
+        PointSize = 24, "point_size";
+        /// `SV_DrawIndex` / `[[vk::builtin("DrawIndex")]]`.
+        DrawIndex = 25, "draw_index";
+        /// Helper-invocation flag.
+        HelperInvocation = 26, "helper_invocation";
+    }
+}
+
+imm_enum! {
+    /// Texture dimensionality (array-ness and multisampling are separate flags of the type).
+    Dim {
+        /// 1D texture.
+        D1 = 0, "1d";
+        /// 2D texture.
+        D2 = 1, "2d";
+        /// 3D texture.
+        D3 = 2, "3d";
+        /// Cube texture.
+        Cube = 3, "cube";
+        /// Typed buffer (`Buffer<T>`, `RWBuffer<T>`).
+        Buffer = 4, "buffer";
+        /// Subpass input.
+        SubpassData = 5, "subpass";
+    }
+}
+
+imm_enum! {
+    /// How a texture type is accessed.
+    TextureAccess {
+        /// Sampled or fetched (`Texture2D`, `Buffer`).
+        Sampled = 0, "sampled";
+        /// Read and written without a sampler (`RWTexture2D`, `RWBuffer`): a storage image.
+        Storage = 1, "storage";
+    }
+}
+
+imm_enum! {
+    /// Image formats of storage textures (`[[vk::image_format("...")]]`); `unknown` otherwise.
+    ImageFormat {
+        /// No format given.
+        Unknown = 0, "unknown";
+        /// `rgba32f`.
+        Rgba32f = 1, "rgba32f";
+        /// `rgba16f`.
+        Rgba16f = 2, "rgba16f";
+        /// `r32f`.
+        R32f = 3, "r32f";
+        /// `rgba8`.
+        Rgba8 = 4, "rgba8";
+        /// `rgba8snorm`.
+        Rgba8Snorm = 5, "rgba8snorm";
+        /// `rg32f`.
+        Rg32f = 6, "rg32f";
+        /// `rg16f`.
+        Rg16f = 7, "rg16f";
+        /// `r11g11b10f`.
+        R11fG11fB10f = 8, "r11g11b10f";
+        /// `r16f`.
+        R16f = 9, "r16f";
+        /// `rgba16`.
+        Rgba16 = 10, "rgba16";
+        /// `rgb10a2`.
+        Rgb10A2 = 11, "rgb10a2";
+        /// `rg16`.
+        Rg16 = 12, "rg16";
+        /// `rg8`.
+        Rg8 = 13, "rg8";
+        /// `r16`.
+        R16 = 14, "r16";
+        /// `r8`.
+        R8 = 15, "r8";
+        /// `rgba16snorm`.
+        Rgba16Snorm = 16, "rgba16snorm";
+        /// `rg16snorm`.
+        Rg16Snorm = 17, "rg16snorm";
+        /// `rg8snorm`.
+        Rg8Snorm = 18, "rg8snorm";
+        /// `r16snorm`.
+        R16Snorm = 19, "r16snorm";
+        /// `r8snorm`.
+        R8Snorm = 20, "r8snorm";
+        /// `rgba32i`.
+        Rgba32i = 21, "rgba32i";
+        /// `rgba16i`.
+        Rgba16i = 22, "rgba16i";
+        /// `rgba8i`.
+        Rgba8i = 23, "rgba8i";
+        /// `r32i`.
+        R32i = 24, "r32i";
+        /// `rg32i`.
+        Rg32i = 25, "rg32i";
+        /// `rg16i`.
+        Rg16i = 26, "rg16i";
+        /// `rg8i`.
+        Rg8i = 27, "rg8i";
+        /// `r16i`.
+        R16i = 28, "r16i";
+        /// `r8i`.
+        R8i = 29, "r8i";
+        /// `rgba32ui`.
+        Rgba32ui = 30, "rgba32ui";
+        /// `rgba16ui`.
+        Rgba16ui = 31, "rgba16ui";
+        /// `rgba8ui`.
+        Rgba8ui = 32, "rgba8ui";
+        /// `r32ui`.
+        R32ui = 33, "r32ui";
+        /// `rgb10a2ui`.
+        Rgb10a2ui = 34, "rgb10a2ui";
+        /// `rg32ui`.
+        Rg32ui = 35, "rg32ui";
+        /// `rg16ui`.
+        Rg16ui = 36, "rg16ui";
+        /// `rg8ui`.
+        Rg8ui = 37, "rg8ui";
+        /// `r16ui`.
+        R16ui = 38, "r16ui";
+        /// `r8ui`.
+        R8ui = 39, "r8ui";
+        /// `r64ui`.
+        R64ui = 40, "r64ui";
+        /// `r64i`.
+        R64i = 41, "r64i";
+    }
+}
+
+imm_enum! {
+    /// The operation of an `atomic_rmw`.
+    AtomicOp {
+        /// Add and return the original value.
+        Add = 0, "add";
+        /// Subtract.
+        Sub = 1, "sub";
+        /// Minimum (signedness from the value type).
+        Min = 2, "min";
+        /// Maximum (signedness from the value type).
+        Max = 3, "max";
+        /// Bitwise and.
+        And = 4, "and";
+        /// Bitwise or.
+        Or = 5, "or";
+        /// Bitwise xor.
+        Xor = 6, "xor";
+        /// Exchange.
+        Exchange = 7, "exchange";
+        /// Atomic read (no modification).
+        Load = 8, "load";
+        /// Atomic write (the result is the original value).
+        Store = 9, "store";
+    }
+}
+
+/// The flags of a `barrier`: which memory is made visible, and whether the workgroup waits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct BarrierFlags(pub u32);
+
+impl BarrierFlags {
+    /// Every invocation of the workgroup waits (`...WithGroupSync`).
+    pub const GROUP_SYNC: BarrierFlags = BarrierFlags(1);
+    /// Workgroup (groupshared) memory is made visible.
+    pub const WORKGROUP_MEMORY: BarrierFlags = BarrierFlags(2);
+    /// Device memory (buffers and images) is made visible.
+    pub const DEVICE_MEMORY: BarrierFlags = BarrierFlags(4);
+    const NAMES: [(u32, &'static str); 3] = [(1, "sync"), (2, "workgroup"), (4, "device")];
+
+    /// True when every flag of `other` is set.
+    pub fn contains(self, other: BarrierFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Union of two flag sets.
+    pub fn union(self, other: BarrierFlags) -> BarrierFlags {
+        BarrierFlags(self.0 | other.0)
+    }
+
+    /// True when only known bits are set.
+    pub fn is_valid(self) -> bool {
+        self.0 & !7 == 0
+    }
+
+    /// Text spelling: `sync|workgroup`, or `none`.
+    pub fn spelling(self) -> String {
+        let parts: Vec<&str> = Self::NAMES
+            .iter()
+            .filter(|(bit, _)| self.0 & bit != 0)
+            .map(|(_, n)| *n)
+            .collect();
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join("|")
+        }
+    }
+
+    /// Parses the spelling produced by [`BarrierFlags::spelling`].
+    pub fn from_spelling(s: &str) -> Option<BarrierFlags> {
+        if s == "none" {
+            return Some(BarrierFlags(0));
+        }
+        let mut bits = 0;
+        for part in s.split('|') {
+            bits |= Self::NAMES.iter().find(|(_, n)| *n == part)?.0;
+        }
+        Some(BarrierFlags(bits))
+    }
+}
+
+imm_enum! {
+    /// Intrinsic functions of `call_intrinsic`. Operands follow the HLSL intrinsic's parameter
+    /// order; intrinsics with `out` parameters (`modf`, `frexp`, `sincos`) take pointers.
+    Intrinsic {
+        /// `abs(x)`.
+        Abs = 0, "abs";
+        /// `sign(x)` (integer result like HLSL).
+        Sign = 1, "sign";
+        /// `floor(x)`.
+        Floor = 2, "floor";
+        /// `ceil(x)`.
+        Ceil = 3, "ceil";
+        /// `round(x)` (to nearest even).
+        Round = 4, "round";
+        /// `trunc(x)`.
+        Trunc = 5, "trunc";
+        /// `frac(x)` = x - floor(x).
+        Frac = 6, "frac";
+        /// `sqrt(x)`.
+        Sqrt = 7, "sqrt";
+        /// `rsqrt(x)`.
+        Rsqrt = 8, "rsqrt";
+        /// `exp(x)`.
+        Exp = 9, "exp";
+        /// `exp2(x)`.
+        Exp2 = 10, "exp2";
+        /// `log(x)`.
+        Log = 11, "log";
+        /// `log2(x)`.
+        Log2 = 12, "log2";
+        /// `pow(x, y)`.
+        Pow = 13, "pow";
+        /// `sin(x)`.
+        Sin = 14, "sin";
+        /// `cos(x)`.
+        Cos = 15, "cos";
+        /// `tan(x)`.
+        Tan = 16, "tan";
+        /// `asin(x)`.
+        Asin = 17, "asin";
+        /// `acos(x)`.
+        Acos = 18, "acos";
+        /// `atan(x)`.
+        Atan = 19, "atan";
+        /// `atan2(y, x)`.
+        Atan2 = 20, "atan2";
+        /// `sinh(x)`.
+        Sinh = 21, "sinh";
+        /// `cosh(x)`.
+        Cosh = 22, "cosh";
+        /// `tanh(x)`.
+        Tanh = 23, "tanh";
+        /// `min(a, b)`.
+        Min = 24, "min";
+        /// `max(a, b)`.
+        Max = 25, "max";
+        /// `clamp(x, lo, hi)`.
+        Clamp = 26, "clamp";
+        /// `lerp(a, b, t)`.
+        Lerp = 27, "lerp";
+        /// `step(edge, x)`.
+        Step = 28, "step";
+        /// `smoothstep(lo, hi, x)`.
+        Smoothstep = 29, "smoothstep";
+        /// `fma(a, b, c)` (fused).
+        Fma = 30, "fma";
+        /// `mad(a, b, c)` (may fuse).
+        Mad = 31, "mad";
+        /// `dot(a, b)`.
+        Dot = 32, "dot";
+        /// `cross(a, b)`.
+        Cross = 33, "cross";
+        /// `length(v)`.
+        Length = 34, "length";
+        /// `distance(a, b)`.
+        Distance = 35, "distance";
+        /// `normalize(v)`.
+        Normalize = 36, "normalize";
+        /// `reflect(i, n)`.
+        Reflect = 37, "reflect";
+        /// `refract(i, n, eta)`.
+        Refract = 38, "refract";
+        /// `faceforward(n, i, ng)`.
+        Faceforward = 39, "faceforward";
+        /// `determinant(m)`.
+        Determinant = 40, "determinant";
+        /// `transpose(m)`.
+        Transpose = 41, "transpose";
+        /// `isnan(x)`.
+        IsNan = 42, "isnan";
+        /// `isinf(x)`.
+        IsInf = 43, "isinf";
+        /// `isfinite(x)`.
+        IsFinite = 44, "isfinite";
+        /// `all(x)`.
+        All = 45, "all";
+        /// `any(x)`.
+        Any = 46, "any";
+        /// `countbits(x)`.
+        CountBits = 47, "countbits";
+        /// `reversebits(x)`.
+        ReverseBits = 48, "reversebits";
+        /// `firstbithigh(x)`.
+        FirstBitHigh = 49, "firstbithigh";
+        /// `firstbitlow(x)`.
+        FirstBitLow = 50, "firstbitlow";
+        /// `f32tof16(x)`: packs the low half.
+        F32ToF16 = 51, "f32tof16";
+        /// `f16tof32(x)`: unpacks the low half.
+        F16ToF32 = 52, "f16tof32";
+        /// `ddx(x)`.
+        Ddx = 53, "ddx";
+        /// `ddy(x)`.
+        Ddy = 54, "ddy";
+        /// `ddx_fine(x)`.
+        DdxFine = 55, "ddx_fine";
+        /// `ddy_fine(x)`.
+        DdyFine = 56, "ddy_fine";
+        /// `ddx_coarse(x)`.
+        DdxCoarse = 57, "ddx_coarse";
+        /// `ddy_coarse(x)`.
+        DdyCoarse = 58, "ddy_coarse";
+        /// `fwidth(x)`.
+        Fwidth = 59, "fwidth";
+        /// `ldexp(x, e)`.
+        Ldexp = 60, "ldexp";
+        /// `frexp(x, out e)`: the second operand is a pointer.
+        Frexp = 61, "frexp";
+        /// `modf(x, out i)`: the second operand is a pointer.
+        Modf = 62, "modf";
+        /// `saturate(x)`.
+        Saturate = 63, "saturate";
+        /// `degrees(x)`.
+        Degrees = 64, "degrees";
+        /// `radians(x)`.
+        Radians = 65, "radians";
+        /// `NonUniformResourceIndex(i)`: yields `i`; the backend decorates what it indexes.
+        NonUniformIndex = 66, "nonuniform_index";
+        /// `WaveGetLaneCount()`.
+        WaveGetLaneCount = 67, "wave_get_lane_count";
+        /// `WaveGetLaneIndex()`.
+        WaveGetLaneIndex = 68, "wave_get_lane_index";
+        /// `WaveIsFirstLane()`.
+        WaveIsFirstLane = 69, "wave_is_first_lane";
+        /// `WaveActiveAnyTrue(b)`.
+        WaveActiveAnyTrue = 70, "wave_active_any_true";
+        /// `WaveActiveAllTrue(b)`.
+        WaveActiveAllTrue = 71, "wave_active_all_true";
+        /// `WaveActiveBallot(b)`.
+        WaveActiveBallot = 72, "wave_active_ballot";
+        /// `WaveReadLaneAt(x, lane)`.
+        WaveReadLaneAt = 73, "wave_read_lane_at";
+        /// `WaveReadLaneFirst(x)`.
+        WaveReadLaneFirst = 74, "wave_read_lane_first";
+        /// `WaveActiveSum(x)`.
+        WaveActiveSum = 75, "wave_active_sum";
+        /// `WaveActiveProduct(x)`.
+        WaveActiveProduct = 76, "wave_active_product";
+        /// `WaveActiveMin(x)`.
+        WaveActiveMin = 77, "wave_active_min";
+        /// `WaveActiveMax(x)`.
+        WaveActiveMax = 78, "wave_active_max";
+        /// `WaveActiveBitAnd(x)`.
+        WaveActiveBitAnd = 79, "wave_active_bit_and";
+        /// `WaveActiveBitOr(x)`.
+        WaveActiveBitOr = 80, "wave_active_bit_or";
+        /// `WaveActiveBitXor(x)`.
+        WaveActiveBitXor = 81, "wave_active_bit_xor";
+        /// `WaveActiveCountBits(b)`.
+        WaveActiveCountBits = 82, "wave_active_count_bits";
+        /// `WavePrefixSum(x)`.
+        WavePrefixSum = 83, "wave_prefix_sum";
+        /// `WavePrefixProduct(x)`.
+        WavePrefixProduct = 84, "wave_prefix_product";
+        /// `WavePrefixCountBits(b)`.
+        WavePrefixCountBits = 85, "wave_prefix_count_bits";
+        /// `WaveActiveAllEqual(x)`.
+        WaveActiveAllEqual = 86, "wave_active_all_equal";
+        /// `QuadReadAcrossX(x)`.
+        QuadReadAcrossX = 87, "quad_read_across_x";
+        /// `QuadReadAcrossY(x)`.
+        QuadReadAcrossY = 88, "quad_read_across_y";
+        /// `QuadReadAcrossDiagonal(x)`.
+        QuadReadAcrossDiagonal = 89, "quad_read_across_diagonal";
+        /// `QuadReadLaneAt(x, lane)`.
+        QuadReadLaneAt = 90, "quad_read_lane_at";
+        /// `sincos(x, out s, out c)`: the second and third operands are pointers.
+        Sincos = 91, "sincos";
+        /// `fmod(a, b)` (HLSL: the result has the sign of `a`).
+        Fmod = 92, "fmod";
+        /// `log10(x)`.
+        Log10 = 93, "log10";
+        /// `pack_half_2x16(v)`: two floats to two halves in a `u32`.
+        PackHalf2x16 = 94, "pack_half_2x16";
+        /// `unpack_half_2x16(u)`.
+        UnpackHalf2x16 = 95, "unpack_half_2x16";
+        /// `rcp(x)` = 1 / x.
+        Rcp = 96, "rcp";
+        /// `GetRenderTargetSampleCount()`.
+        RenderTargetSampleCount = 97, "render_target_sample_count";
+        /// `IsHelperLane()`.
+        IsHelperLane = 98, "is_helper_lane";
+        /// `inverse(m)` (GLSL.std.450 MatrixInverse; not HLSL, for IR authors).
+        Inverse = 99, "inverse";
+    }
+}
+
+impl Intrinsic {
+    /// The number of operands the intrinsic takes: `(min, max)`.
+    pub fn arity(self) -> (usize, usize) {
+        use Intrinsic::*;
+        match self {
+            WaveGetLaneCount
+            | WaveGetLaneIndex
+            | WaveIsFirstLane
+            | RenderTargetSampleCount
+            | IsHelperLane => (0, 0),
+            Pow | Atan2 | Min | Max | Step | Dot | Cross | Distance | Reflect | Ldexp | Frexp
+            | Modf | WaveReadLaneAt | QuadReadLaneAt | Fmod => (2, 2),
+            Clamp | Lerp | Smoothstep | Fma | Mad | Refract | Faceforward | Sincos => (3, 3),
+            _ => (1, 1),
+        }
+    }
+}
+
+/// Which enumeration an immediate operand slot names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImmKind {
+    /// [`AddressSpace`].
+    AddressSpace,
+    /// [`Stage`].
+    Stage,
+    /// [`BuiltIn`].
+    BuiltIn,
+    /// [`Dim`].
+    Dim,
+    /// [`TextureAccess`].
+    TextureAccess,
+    /// [`ImageFormat`].
+    ImageFormat,
+    /// [`AtomicOp`].
+    AtomicOp,
+    /// [`BarrierFlags`].
+    BarrierFlags,
+    /// [`Intrinsic`].
+    Intrinsic,
+}
+
+impl ImmKind {
+    /// Spells the stable number `v` of this enumeration, or `None` when `v` is not a member.
+    pub fn spell(self, v: u32) -> Option<String> {
+        Some(match self {
+            ImmKind::AddressSpace => AddressSpace::from_u32(v)?.spelling().to_string(),
+            ImmKind::Stage => Stage::from_u32(v)?.spelling().to_string(),
+            ImmKind::BuiltIn => BuiltIn::from_u32(v)?.spelling().to_string(),
+            ImmKind::Dim => Dim::from_u32(v)?.spelling().to_string(),
+            ImmKind::TextureAccess => TextureAccess::from_u32(v)?.spelling().to_string(),
+            ImmKind::ImageFormat => ImageFormat::from_u32(v)?.spelling().to_string(),
+            ImmKind::AtomicOp => AtomicOp::from_u32(v)?.spelling().to_string(),
+            ImmKind::BarrierFlags => {
+                let f = BarrierFlags(v);
+                if !f.is_valid() {
+                    return None;
+                }
+                f.spelling()
+            }
+            ImmKind::Intrinsic => Intrinsic::from_u32(v)?.spelling().to_string(),
+        })
+    }
+
+    /// The stable number spelled `s` in this enumeration.
+    pub fn parse(self, s: &str) -> Option<u32> {
+        Some(match self {
+            ImmKind::AddressSpace => AddressSpace::from_spelling(s)?.to_u32(),
+            ImmKind::Stage => Stage::from_spelling(s)?.to_u32(),
+            ImmKind::BuiltIn => BuiltIn::from_spelling(s)?.to_u32(),
+            ImmKind::Dim => Dim::from_spelling(s)?.to_u32(),
+            ImmKind::TextureAccess => TextureAccess::from_spelling(s)?.to_u32(),
+            ImmKind::ImageFormat => ImageFormat::from_spelling(s)?.to_u32(),
+            ImmKind::AtomicOp => AtomicOp::from_spelling(s)?.to_u32(),
+            ImmKind::BarrierFlags => BarrierFlags::from_spelling(s)?.0,
+            ImmKind::Intrinsic => Intrinsic::from_spelling(s)?.to_u32(),
+        })
+    }
+
+    /// True when `v` is a member of the enumeration.
+    pub fn is_valid(self, v: u32) -> bool {
+        self.spell(v).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_round_trip_and_are_unique() {
+        fn check<T: Copy + PartialEq + std::fmt::Debug>(
+            all: &[T],
+            spell: fn(T) -> &'static str,
+            parse: fn(&str) -> Option<T>,
+            num: fn(T) -> u32,
+            from: fn(u32) -> Option<T>,
+        ) {
+            let mut seen = std::collections::HashSet::new();
+            let mut nums = std::collections::HashSet::new();
+            for &v in all {
+                assert!(seen.insert(spell(v)), "duplicate spelling {}", spell(v));
+                assert!(nums.insert(num(v)), "duplicate number {}", num(v));
+                assert_eq!(parse(spell(v)), Some(v));
+                assert_eq!(from(num(v)), Some(v));
+            }
+        }
+        check(
+            AddressSpace::ALL,
+            AddressSpace::spelling,
+            AddressSpace::from_spelling,
+            AddressSpace::to_u32,
+            AddressSpace::from_u32,
+        );
+        check(
+            BuiltIn::ALL,
+            BuiltIn::spelling,
+            BuiltIn::from_spelling,
+            BuiltIn::to_u32,
+            BuiltIn::from_u32,
+        );
+        check(
+            ImageFormat::ALL,
+            ImageFormat::spelling,
+            ImageFormat::from_spelling,
+            ImageFormat::to_u32,
+            ImageFormat::from_u32,
+        );
+        check(
+            Intrinsic::ALL,
+            Intrinsic::spelling,
+            Intrinsic::from_spelling,
+            Intrinsic::to_u32,
+            Intrinsic::from_u32,
+        );
+    }
+
+    #[test]
+    fn barrier_flags_spelling() {
+        let f = BarrierFlags::GROUP_SYNC.union(BarrierFlags::WORKGROUP_MEMORY);
+        assert_eq!(f.spelling(), "sync|workgroup");
+        assert_eq!(BarrierFlags::from_spelling("sync|workgroup"), Some(f));
+        assert_eq!(BarrierFlags::from_spelling("none"), Some(BarrierFlags(0)));
+        assert_eq!(BarrierFlags::from_spelling("bogus"), None);
+        assert_eq!(ImmKind::BarrierFlags.spell(8), None);
+    }
+}

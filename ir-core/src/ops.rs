@@ -1,0 +1,673 @@
+//! The instruction table: every opcode of the IR, defined once.
+//!
+//! For each opcode the table gives its family, its text spelling, its stable wire id (written in
+//! `.osir` files; never reuse or renumber one), the kinds of its operands and the rule for its
+//! result type. docs/ir-ops.md is the prose version of this table; a test checks that the two
+//! list the same opcodes.
+//!
+//! Opcodes are declared family by family, so every family is one contiguous range of [`Op`]
+//! discriminants and the predicates (`is_type`, `is_hoistable`, `is_terminator`...) are range
+//! checks.
+
+use crate::imm::ImmKind;
+
+/// What an operand slot holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Any value: an instruction result, a parameter, a constant, a global, a function.
+    Value,
+    /// A type.
+    Type,
+    /// A type or a value (arguments of `specialize`).
+    TypeOrValue,
+    /// A successor block of a terminator.
+    Block,
+    /// A join point of a structured terminator (merge, break or continue block), printed after
+    /// the given keyword. Not a control-flow successor.
+    Join(&'static str),
+    /// A function (or a `specialize` that yields one).
+    Func,
+    /// A `generic`.
+    Generic,
+    /// An unsigned integer immediate (`u32` constant): counts, indices, ids.
+    Int,
+    /// An immediate naming a member of an enumeration.
+    Imm(ImmKind),
+    /// A constant of the same scalar type as another operand (switch case values).
+    Const,
+    /// A string constant.
+    Str,
+}
+
+/// The operands after the fixed ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rest {
+    /// No more operands.
+    None,
+    /// Any number of operands of this kind.
+    Many(Kind),
+    /// Any number of pairs.
+    Pairs(Kind, Kind),
+    /// Any prefix of these operands (optional trailing operands).
+    Optional(&'static [Kind]),
+}
+
+/// How an instruction's type is determined; the verifier checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypeRule {
+    /// The instruction has no type (structural kinds, types, decorations, terminators).
+    None,
+    /// The type is `void` (statements such as `store`).
+    Void,
+    /// The type is given when the instruction is built; opcode-specific checks apply.
+    Explicit,
+    /// The type of operand `n`.
+    SameAs(u8),
+    /// `bool` (or a `bool` vector) of the shape of operand `n`.
+    BoolOf(u8),
+    /// The pointee type of operand `n`, which is a pointer.
+    Pointee(u8),
+}
+
+/// The family of an opcode; each is a contiguous range of [`Op`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Module, functions, blocks, parameters, globals, generics, struct fields.
+    Structural,
+    /// Types. All are hoistable except `struct`, which is nominal.
+    Type,
+    /// Constants: hoistable, deduplicated by exact bits.
+    Constant,
+    /// Other hoistable global values: `spec_const`, `specialize`.
+    GlobalValue,
+    /// Decorations: the first children of what they decorate.
+    Decoration,
+    /// Ordinary instructions inside blocks.
+    Instruction,
+    /// Block terminators.
+    Terminator,
+}
+
+/// The static description of an opcode.
+#[derive(Clone, Copy, Debug)]
+pub struct OpInfo {
+    /// Text spelling.
+    pub spelling: &'static str,
+    /// Family.
+    pub family: Family,
+    /// Stable wire id (`.osir`).
+    pub wire: u16,
+    /// Kinds of the fixed operands.
+    pub operands: &'static [Kind],
+    /// The operands after the fixed ones.
+    pub rest: Rest,
+    /// Result type rule.
+    pub ty: TypeRule,
+}
+
+impl OpInfo {
+    /// True when `n` operands fit the signature.
+    pub fn arity_ok(&self, n: usize) -> bool {
+        let fixed = self.operands.len();
+        match self.rest {
+            Rest::None => n == fixed,
+            Rest::Many(_) => n >= fixed,
+            Rest::Pairs(..) => n >= fixed && (n - fixed) % 2 == 0,
+            Rest::Optional(opt) => n >= fixed && n <= fixed + opt.len(),
+        }
+    }
+
+    /// The kind of operand `i`, or `None` when the signature has no operand `i`.
+    pub fn kind(&self, i: usize) -> Option<Kind> {
+        if let Some(k) = self.operands.get(i) {
+            return Some(*k);
+        }
+        let j = i - self.operands.len();
+        match self.rest {
+            Rest::None => None,
+            Rest::Many(k) => Some(k),
+            Rest::Pairs(a, b) => Some(if j % 2 == 0 { a } else { b }),
+            Rest::Optional(opt) => opt.get(j).copied(),
+        }
+    }
+}
+
+macro_rules! define_ops {
+    (
+        $(
+            $(#[$doc:meta])*
+            $variant:ident $spelling:literal $family:ident $wire:literal
+                [$($kind:expr),*] $rest:expr, $rule:expr;
+        )*
+    ) => {
+        /// An opcode. Declaration order groups families into contiguous ranges.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u16)]
+        pub enum Op {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        /// Every opcode, in declaration order.
+        pub const ALL_OPS: &[Op] = &[$(Op::$variant),*];
+
+        const INFO: &[OpInfo] = &[
+            $(
+                OpInfo {
+                    spelling: $spelling,
+                    family: Family::$family,
+                    wire: $wire,
+                    operands: &[$($kind),*],
+                    rest: $rest,
+                    ty: $rule,
+                },
+            )*
+        ];
+    };
+}
+
+use Kind::*;
+use TypeRule as R;
+
+define_ops! {
+    // ---- structural ------------------------------------------------------------------------
+    /// The module: the root of the tree.
+    Module "module" Structural 1 [] Rest::None, R::None;
+    /// A function; its type is a `fn` type; its children are blocks (none for a declaration).
+    Func "func" Structural 2 [] Rest::None, R::Explicit;
+    /// A basic block: parameters, then instructions, then one terminator.
+    Block "block" Structural 3 [] Rest::None, R::None;
+    /// A block parameter (a function parameter when in the entry block; a generic parameter in
+    /// a generic's body).
+    Param "param" Structural 4 [] Rest::None, R::Explicit;
+    /// A global variable; its type is a pointer; the optional operand is a constant initializer.
+    Global "global" Structural 5 [] Rest::Optional(&[Value]), R::Explicit;
+    /// A generic: one body block whose params are the generic parameters and which returns
+    /// what the generic yields (a function or a type).
+    Generic "generic" Structural 6 [] Rest::None, R::None;
+    /// A field of a struct type; its type is the field's type.
+    Field "field" Structural 7 [] Rest::None, R::Explicit;
+
+    // ---- types -----------------------------------------------------------------------------
+    /// A nominal struct type; its children are `field`s. Not deduplicated.
+    Struct "struct" Type 16 [] Rest::None, R::None;
+    /// `void`.
+    Void "void" Type 17 [] Rest::None, R::None;
+    /// `bool`.
+    Bool "bool" Type 18 [] Rest::None, R::None;
+    /// 8-bit signed integer.
+    I8 "i8" Type 19 [] Rest::None, R::None;
+    /// 16-bit signed integer.
+    I16 "i16" Type 20 [] Rest::None, R::None;
+    /// 32-bit signed integer.
+    I32 "i32" Type 21 [] Rest::None, R::None;
+    /// 64-bit signed integer.
+    I64 "i64" Type 22 [] Rest::None, R::None;
+    /// 8-bit unsigned integer.
+    U8 "u8" Type 23 [] Rest::None, R::None;
+    /// 16-bit unsigned integer.
+    U16 "u16" Type 24 [] Rest::None, R::None;
+    /// 32-bit unsigned integer.
+    U32 "u32" Type 25 [] Rest::None, R::None;
+    /// 64-bit unsigned integer.
+    U64 "u64" Type 26 [] Rest::None, R::None;
+    /// 16-bit float.
+    F16 "f16" Type 27 [] Rest::None, R::None;
+    /// 32-bit float.
+    F32 "f32" Type 28 [] Rest::None, R::None;
+    /// 64-bit float.
+    F64 "f64" Type 29 [] Rest::None, R::None;
+    /// `vec<elem, n>`, n in 2..=4.
+    Vector "vec" Type 30 [Type, Int] Rest::None, R::None;
+    /// `mat<elem, rows, cols>`: HLSL's `floatRxC`; element `i` is row `i`. Majorness lives on
+    /// the fields and variables that store a matrix, never on the type.
+    Matrix "mat" Type 31 [Type, Int, Int] Rest::None, R::None;
+    /// `array<elem, n>`.
+    Array "array" Type 32 [Type, Int] Rest::None, R::None;
+    /// `rtarray<elem>`: a runtime-sized array (storage buffers).
+    RuntimeArray "rtarray" Type 33 [Type] Rest::None, R::None;
+    /// `ptr<space, pointee>`.
+    Ptr "ptr" Type 34 [Imm(ImmKind::AddressSpace), Type] Rest::None, R::None;
+    /// `fn(params) -> ret`: operand 0 is the return type.
+    FnType "fn" Type 35 [Type] Rest::Many(Type), R::None;
+    /// `texture<dim, sampled type, arrayed, multisampled, depth, access, format>`; depth is 0
+    /// (not depth), 1 (depth) or 2 (unknown).
+    Texture "texture" Type 36
+        [Type, Imm(ImmKind::Dim), Int, Int, Int, Imm(ImmKind::TextureAccess), Imm(ImmKind::ImageFormat)]
+        Rest::None, R::None;
+    /// `sampler`.
+    Sampler "sampler" Type 37 [] Rest::None, R::None;
+    /// `sampler_cmp`: a comparison sampler.
+    SamplerCmp "sampler_cmp" Type 38 [] Rest::None, R::None;
+    /// `string`: the type of string constants (decoration operands).
+    StringType "string" Type 39 [] Rest::None, R::None;
+    /// `type`: the type of generic type parameters.
+    TypeType "type" Type 40 [] Rest::None, R::None;
+
+    // ---- constants -------------------------------------------------------------------------
+    /// `true` / `false`.
+    ConstBool "const_bool" Constant 64 [] Rest::None, R::Explicit;
+    /// An integer constant: exact bits, zero-extended to 64 bits.
+    ConstInt "const_int" Constant 65 [] Rest::None, R::Explicit;
+    /// A float constant: exact bits (f16 and f32 zero-extended to 64 bits).
+    ConstFloat "const_float" Constant 66 [] Rest::None, R::Explicit;
+    /// A string constant (type `string`).
+    ConstString "const_string" Constant 67 [] Rest::None, R::Explicit;
+    /// A constant vector, matrix (of row vectors), array or struct.
+    Composite "composite" Constant 68 [] Rest::Many(Value), R::Explicit;
+    /// The all-zero value of a type.
+    Zero "zero" Constant 69 [] Rest::None, R::Explicit;
+    /// An undefined value of a type.
+    Undef "undef" Constant 70 [] Rest::None, R::Explicit;
+
+    // ---- other hoistable values ------------------------------------------------------------
+    /// `spec_const(id, default)`: a specialization constant; never folded.
+    SpecConst "spec_const" GlobalValue 80 [Int, Value] Rest::None, R::SameAs(1);
+    /// `specialize(generic, args...)`: a generic applied to arguments.
+    Specialize "specialize" GlobalValue 81 [Generic] Rest::Many(TypeOrValue), R::Explicit;
+
+    // ---- decorations -----------------------------------------------------------------------
+    /// `binding(set, binding)` on a resource global.
+    Binding "binding" Decoration 96 [Int, Int] Rest::None, R::None;
+    /// `location(n)` on a stage input or output.
+    Location "location" Decoration 97 [Int] Rest::None, R::None;
+    /// `builtin(name)` on a stage input or output.
+    BuiltinDeco "builtin" Decoration 98 [Imm(ImmKind::BuiltIn)] Rest::None, R::None;
+    /// Flat interpolation (`nointerpolation`).
+    Flat "flat" Decoration 99 [] Rest::None, R::None;
+    /// Linear interpolation without perspective (`noperspective`).
+    NoPerspective "noperspective" Decoration 100 [] Rest::None, R::None;
+    /// Centroid interpolation.
+    Centroid "centroid" Decoration 101 [] Rest::None, R::None;
+    /// Per-sample interpolation.
+    SampleDeco "sample" Decoration 102 [] Rest::None, R::None;
+    /// The decorated value indexes resources non-uniformly.
+    NonUniform "nonuniform" Decoration 103 [] Rest::None, R::None;
+    /// A matrix field or variable stored row-major.
+    RowMajor "row_major" Decoration 104 [] Rest::None, R::None;
+    /// A matrix field or variable stored column-major.
+    ColMajor "col_major" Decoration 105 [] Rest::None, R::None;
+    /// `offset(bytes)` on a field: an explicit offset (`packoffset`, `[[vk::offset]]`).
+    Offset "offset" Decoration 106 [Int] Rest::None, R::None;
+    /// `entry_point(stage, "name")` on a `fn() -> void` function.
+    EntryPoint "entry_point" Decoration 107 [Imm(ImmKind::Stage), Str] Rest::None, R::None;
+    /// `numthreads(x, y, z)` on a compute entry point.
+    NumThreads "numthreads" Decoration 108 [Int, Int, Int] Rest::None, R::None;
+    /// `export("mangled")` on a function, global or generic this module provides.
+    Export "export" Decoration 109 [Str] Rest::None, R::None;
+    /// `import("mangled")` on a function declaration or global another module provides.
+    Import "import" Decoration 110 [Str] Rest::None, R::None;
+    /// `precise`: no reassociation or fusing.
+    Precise "precise" Decoration 111 [] Rest::None, R::None;
+    /// `unroll(n)` on a `loop` (0: fully).
+    Unroll "unroll" Decoration 112 [Int] Rest::None, R::None;
+    /// `dont_unroll` on a `loop` (HLSL `[loop]`).
+    DontUnroll "dont_unroll" Decoration 113 [] Rest::None, R::None;
+    /// `flatten` on an `if_else` or `switch`.
+    Flatten "flatten" Decoration 114 [] Rest::None, R::None;
+    /// `branch` on an `if_else` or `switch` (HLSL `[branch]`, `[call]`).
+    DontFlatten "dont_flatten" Decoration 115 [] Rest::None, R::None;
+    /// The resource is never written.
+    ReadOnly "readonly" Decoration 116 [] Rest::None, R::None;
+    /// The resource is never read.
+    WriteOnly "writeonly" Decoration 117 [] Rest::None, R::None;
+    /// `globallycoherent`.
+    Coherent "coherent" Decoration 118 [] Rest::None, R::None;
+    /// `[earlydepthstencil]` on a fragment entry point.
+    EarlyFragmentTests "early_fragment_tests" Decoration 119 [] Rest::None, R::None;
+    /// `counter(@g)` on an append/consume buffer: the global holding its counter.
+    Counter "counter" Decoration 120 [Value] Rest::None, R::None;
+    /// `semantic("NAME", index)` on a stage input or output: the HLSL semantic, for reflection.
+    Semantic "semantic" Decoration 121 [Str, Int] Rest::None, R::None;
+    /// `input_attachment_index(n)` on a subpass input.
+    InputAttachmentIndex "input_attachment_index" Decoration 122 [Int] Rest::None, R::None;
+    /// `invariant` on a position output.
+    Invariant "invariant" Decoration 123 [] Rest::None, R::None;
+
+    // ---- instructions ----------------------------------------------------------------------
+    /// `a + b`, component-wise; integer wrapping.
+    Add "add" Instruction 160 [Value, Value] Rest::None, R::SameAs(0);
+    /// `a - b`.
+    Sub "sub" Instruction 161 [Value, Value] Rest::None, R::SameAs(0);
+    /// `a * b`, component-wise (also on matrices); the matrix product is `matmul`.
+    Mul "mul" Instruction 162 [Value, Value] Rest::None, R::SameAs(0);
+    /// `a / b` (signedness from the type).
+    Div "div" Instruction 163 [Value, Value] Rest::None, R::SameAs(0);
+    /// `a % b` (HLSL: the result has the sign of `a`).
+    Rem "rem" Instruction 164 [Value, Value] Rest::None, R::SameAs(0);
+    /// `-a`.
+    Neg "neg" Instruction 165 [Value] Rest::None, R::SameAs(0);
+    /// Bitwise and on integers, logical and on bools.
+    And "and" Instruction 166 [Value, Value] Rest::None, R::SameAs(0);
+    /// Bitwise or on integers, logical or on bools.
+    Or "or" Instruction 167 [Value, Value] Rest::None, R::SameAs(0);
+    /// Bitwise xor on integers, logical xor (`!=`) on bools.
+    Xor "xor" Instruction 168 [Value, Value] Rest::None, R::SameAs(0);
+    /// Bitwise not on integers, logical not on bools.
+    Not "not" Instruction 169 [Value] Rest::None, R::SameAs(0);
+    /// `a << (b & (bits - 1))`.
+    Shl "shl" Instruction 170 [Value, Value] Rest::None, R::SameAs(0);
+    /// `a >> (b & (bits - 1))`, arithmetic on signed types, logical on unsigned.
+    Shr "shr" Instruction 171 [Value, Value] Rest::None, R::SameAs(0);
+    /// `a == b` (ordered for floats).
+    Eq "eq" Instruction 172 [Value, Value] Rest::None, R::BoolOf(0);
+    /// `a != b` (unordered for floats: true when either is NaN).
+    Ne "ne" Instruction 173 [Value, Value] Rest::None, R::BoolOf(0);
+    /// `a < b`.
+    Lt "lt" Instruction 174 [Value, Value] Rest::None, R::BoolOf(0);
+    /// `a <= b`.
+    Le "le" Instruction 175 [Value, Value] Rest::None, R::BoolOf(0);
+    /// `a > b`.
+    Gt "gt" Instruction 176 [Value, Value] Rest::None, R::BoolOf(0);
+    /// `a >= b`.
+    Ge "ge" Instruction 177 [Value, Value] Rest::None, R::BoolOf(0);
+    /// Matrix product (HLSL `mul`): matrix*matrix, matrix*vector, vector*matrix.
+    MatMul "matmul" Instruction 178 [Value, Value] Rest::None, R::Explicit;
+    /// Numeric conversion to the result type (same shape).
+    Convert "convert" Instruction 179 [Value] Rest::None, R::Explicit;
+    /// Reinterpretation of the bits (same total size).
+    Bitcast "bitcast" Instruction 180 [Value] Rest::None, R::Explicit;
+    /// Builds a vector, matrix (from rows), array or struct from its elements.
+    Construct "construct" Instruction 181 [] Rest::Many(Value), R::Explicit;
+    /// Reads an element of a composite at constant indices (one per nesting level).
+    Extract "extract" Instruction 182 [Value, Int] Rest::Many(Int), R::Explicit;
+    /// A copy of a composite with one element replaced at constant indices.
+    Insert "insert" Instruction 183 [Value, Value, Int] Rest::Many(Int), R::SameAs(0);
+    /// Reads a vector component (or array element) at a run-time index.
+    ExtractDyn "extract_dyn" Instruction 184 [Value, Value] Rest::None, R::Explicit;
+    /// A copy of a vector with the component at a run-time index replaced.
+    InsertDyn "insert_dyn" Instruction 185 [Value, Value, Value] Rest::None, R::SameAs(0);
+    /// Picks components of two vectors by constant index (0.. from the first, then the second).
+    Shuffle "shuffle" Instruction 186 [Value, Value] Rest::Many(Int), R::Explicit;
+    /// `cond ? a : b`, component-wise when `cond` is a vector.
+    Select "select" Instruction 187 [Value, Value, Value] Rest::None, R::SameAs(1);
+    /// Function-local storage; the type is `ptr<function, T>`.
+    Var "var" Instruction 188 [] Rest::None, R::Explicit;
+    /// Reads through a pointer.
+    Load "load" Instruction 189 [Value] Rest::None, R::Pointee(0);
+    /// Writes through a pointer: `store ptr, value`.
+    Store "store" Instruction 190 [Value, Value] Rest::None, R::Void;
+    /// The address of a struct field: `field_addr ptr, index`.
+    FieldAddr "field_addr" Instruction 191 [Value, Int] Rest::None, R::Explicit;
+    /// The address of an array element, vector component or matrix row at a run-time index.
+    ElementAddr "element_addr" Instruction 192 [Value, Value] Rest::None, R::Explicit;
+    /// The address of a texel of a storage texture, for atomics: `texel_addr tex, coord, sample`.
+    TexelAddr "texel_addr" Instruction 193 [Value, Value, Value] Rest::None, R::Explicit;
+    /// Calls a function.
+    Call "call" Instruction 194 [Func] Rest::Many(Value), R::Explicit;
+    /// Calls an intrinsic.
+    CallIntrinsic "call_intrinsic" Instruction 195 [Imm(ImmKind::Intrinsic)] Rest::Many(Value), R::Explicit;
+    /// `sample tex, sampler, coord [, offset]`.
+    Sample "sample" Instruction 196 [Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `sample_bias tex, sampler, coord, bias [, offset]`.
+    SampleBias "sample_bias" Instruction 197 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `sample_level tex, sampler, coord, lod [, offset]`.
+    SampleLevel "sample_level" Instruction 198 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `sample_grad tex, sampler, coord, ddx, ddy [, offset]`.
+    SampleGrad "sample_grad" Instruction 199 [Value, Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `sample_cmp tex, sampler, coord, reference [, offset]`.
+    SampleCmp "sample_cmp" Instruction 200 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `sample_cmp_level_zero tex, sampler, coord, reference [, offset]`.
+    SampleCmpLevelZero "sample_cmp_level_zero" Instruction 201 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `gather tex, sampler, coord, component [, offset]`.
+    Gather "gather" Instruction 202 [Value, Value, Value, Int] Rest::Optional(&[Value]), R::Explicit;
+    /// `gather_cmp tex, sampler, coord, reference [, offset]`.
+    GatherCmp "gather_cmp" Instruction 203 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `texture_load tex, coord [, lod or sample index [, offset]]`.
+    TextureLoad "texture_load" Instruction 204 [Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    /// `texture_store tex, coord, value`.
+    TextureStore "texture_store" Instruction 205 [Value, Value, Value] Rest::None, R::Void;
+    /// `query_size tex [, lod]`: the size (a scalar or vector of u32, plus layers when arrayed).
+    QuerySize "query_size" Instruction 206 [Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `query_levels tex`.
+    QueryLevels "query_levels" Instruction 207 [Value] Rest::None, R::Explicit;
+    /// `query_samples tex`.
+    QuerySamples "query_samples" Instruction 208 [Value] Rest::None, R::Explicit;
+    /// `query_lod tex, sampler, coord`.
+    QueryLod "query_lod" Instruction 209 [Value, Value, Value] Rest::None, R::Explicit;
+    /// `buffer_load buf, byte_offset` on a byte-address buffer.
+    BufferLoad "buffer_load" Instruction 210 [Value, Value] Rest::None, R::Explicit;
+    /// `buffer_store buf, byte_offset, value` on a byte-address buffer.
+    BufferStore "buffer_store" Instruction 211 [Value, Value, Value] Rest::None, R::Void;
+    /// `atomic_rmw op, ptr, value`: returns the original value.
+    AtomicRmw "atomic_rmw" Instruction 212 [Imm(ImmKind::AtomicOp), Value, Value] Rest::None, R::Pointee(1);
+    /// `atomic_cmpxchg ptr, comparand, value`: returns the original value.
+    AtomicCmpXchg "atomic_cmpxchg" Instruction 213 [Value, Value, Value] Rest::None, R::Pointee(0);
+    /// `barrier flags`.
+    Barrier "barrier" Instruction 214 [Imm(ImmKind::BarrierFlags)] Rest::None, R::Void;
+    /// `array_length ptr`: the element count of the runtime array `ptr` points to (`u32`).
+    ArrayLength "array_length" Instruction 215 [Value] Rest::None, R::Explicit;
+
+    // ---- terminators -----------------------------------------------------------------------
+    /// `br target(args...)`.
+    Br "br" Terminator 400 [Block] Rest::Many(Value), R::None;
+    /// `cond_br c, true_target, false_target`: only as a loop header's terminator or with the
+    /// innermost loop's break or continue block as a target.
+    CondBr "cond_br" Terminator 401 [Value, Block, Block] Rest::None, R::None;
+    /// `if_else c, then, else, merge m`.
+    IfElse "if_else" Terminator 402 [Value, Block, Block, Join("merge")] Rest::None, R::None;
+    /// `loop header(args...), break b, continue c`: ends a loop's pre-header.
+    Loop "loop" Terminator 403 [Block, Join("break"), Join("continue")] Rest::Many(Value), R::None;
+    /// `switch v, merge m, default d, [case: target, ...]`.
+    Switch "switch" Terminator 404 [Value, Join("merge"), Block] Rest::Pairs(Const, Block), R::None;
+    /// `return [v]`.
+    Return "return" Terminator 405 [] Rest::Optional(&[Value]), R::None;
+    /// `discard`: ends the fragment invocation.
+    Discard "discard" Terminator 406 [] Rest::None, R::None;
+    /// `unreachable`.
+    Unreachable "unreachable" Terminator 407 [] Rest::None, R::None;
+}
+
+impl Op {
+    /// The static description.
+    #[inline]
+    pub fn info(self) -> &'static OpInfo {
+        &INFO[self as usize]
+    }
+
+    /// Text spelling.
+    #[inline]
+    pub fn spelling(self) -> &'static str {
+        self.info().spelling
+    }
+
+    /// Family.
+    #[inline]
+    pub fn family(self) -> Family {
+        self.info().family
+    }
+
+    /// Stable wire id.
+    #[inline]
+    pub fn wire_id(self) -> u16 {
+        self.info().wire
+    }
+
+    /// The opcode with this stable wire id.
+    pub fn from_wire(id: u16) -> Option<Op> {
+        ALL_OPS.iter().copied().find(|op| op.wire_id() == id)
+    }
+
+    /// The opcode spelled `s`.
+    pub fn from_spelling(s: &str) -> Option<Op> {
+        ALL_OPS.iter().copied().find(|op| op.spelling() == s)
+    }
+
+    /// Types, including `struct`.
+    #[inline]
+    pub fn is_type(self) -> bool {
+        (Op::Struct..=Op::TypeType).contains(&self)
+    }
+
+    /// Scalar types (`bool`, integers, floats).
+    #[inline]
+    pub fn is_scalar_type(self) -> bool {
+        (Op::Bool..=Op::F64).contains(&self)
+    }
+
+    /// Integer types.
+    #[inline]
+    pub fn is_int_type(self) -> bool {
+        (Op::I8..=Op::U64).contains(&self)
+    }
+
+    /// Signed integer types.
+    #[inline]
+    pub fn is_signed_int_type(self) -> bool {
+        (Op::I8..=Op::I64).contains(&self)
+    }
+
+    /// Float types.
+    #[inline]
+    pub fn is_float_type(self) -> bool {
+        (Op::F16..=Op::F64).contains(&self)
+    }
+
+    /// Constants.
+    #[inline]
+    pub fn is_constant(self) -> bool {
+        (Op::ConstBool..=Op::Undef).contains(&self)
+    }
+
+    /// Constants that carry a literal payload.
+    #[inline]
+    pub fn is_literal(self) -> bool {
+        (Op::ConstBool..=Op::ConstString).contains(&self)
+    }
+
+    /// Hoistable (deduplicated) values: every type but `struct`, constants, `spec_const`,
+    /// `specialize`.
+    #[inline]
+    pub fn is_hoistable(self) -> bool {
+        (Op::Void..=Op::Specialize).contains(&self)
+    }
+
+    /// Decorations.
+    #[inline]
+    pub fn is_decoration(self) -> bool {
+        (Op::Binding..=Op::Invariant).contains(&self)
+    }
+
+    /// Ordinary (non-terminator) instructions.
+    #[inline]
+    pub fn is_instruction(self) -> bool {
+        (Op::Add..=Op::ArrayLength).contains(&self)
+    }
+
+    /// Terminators.
+    #[inline]
+    pub fn is_terminator(self) -> bool {
+        (Op::Br..=Op::Unreachable).contains(&self)
+    }
+
+    /// Instructions that read or write memory or have other side effects (not pure).
+    pub fn has_side_effects(self) -> bool {
+        matches!(
+            self,
+            Op::Store
+                | Op::Call
+                | Op::TextureStore
+                | Op::BufferStore
+                | Op::AtomicRmw
+                | Op::AtomicCmpXchg
+                | Op::Barrier
+        ) || self.is_terminator()
+    }
+
+    /// Instructions whose result depends on memory (loads and resource reads).
+    pub fn reads_memory(self) -> bool {
+        matches!(
+            self,
+            Op::Load
+                | Op::Sample
+                | Op::SampleBias
+                | Op::SampleLevel
+                | Op::SampleGrad
+                | Op::SampleCmp
+                | Op::SampleCmpLevelZero
+                | Op::Gather
+                | Op::GatherCmp
+                | Op::TextureLoad
+                | Op::QuerySize
+                | Op::QueryLevels
+                | Op::QuerySamples
+                | Op::QueryLod
+                | Op::BufferLoad
+                | Op::ArrayLength
+                | Op::Call
+                | Op::AtomicRmw
+                | Op::AtomicCmpXchg
+        )
+    }
+
+    /// Indices of the operands that are successor blocks (for terminators).
+    pub fn is_successor_slot(self, index: usize) -> bool {
+        matches!(self.info().kind(index), Some(Kind::Block))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn families_are_contiguous_ranges() {
+        let mut last: Option<Family> = None;
+        let mut seen = HashSet::new();
+        for op in ALL_OPS {
+            let fam = op.family();
+            if last != Some(fam) {
+                assert!(seen.insert(fam), "family {fam:?} is split: {op:?}");
+                last = Some(fam);
+            }
+            assert_eq!(op.is_type(), fam == Family::Type, "{op:?}");
+            assert_eq!(op.is_constant(), fam == Family::Constant, "{op:?}");
+            assert_eq!(op.is_decoration(), fam == Family::Decoration, "{op:?}");
+            assert_eq!(op.is_instruction(), fam == Family::Instruction, "{op:?}");
+            assert_eq!(op.is_terminator(), fam == Family::Terminator, "{op:?}");
+            assert_eq!(
+                op.is_hoistable(),
+                matches!(fam, Family::Type | Family::Constant | Family::GlobalValue)
+                    && *op != Op::Struct,
+                "{op:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn wire_ids_and_spellings_are_unique_and_round_trip() {
+        let mut wires = HashSet::new();
+        let mut names = HashSet::new();
+        for &op in ALL_OPS {
+            assert!(wires.insert(op.wire_id()), "duplicate wire id {op:?}");
+            assert!(names.insert(op.spelling()), "duplicate spelling {op:?}");
+            assert_eq!(Op::from_wire(op.wire_id()), Some(op));
+            assert_eq!(Op::from_spelling(op.spelling()), Some(op));
+        }
+    }
+
+    #[test]
+    fn arity_checks() {
+        assert!(Op::Add.info().arity_ok(2));
+        assert!(!Op::Add.info().arity_ok(3));
+        assert!(Op::Switch.info().arity_ok(3));
+        assert!(Op::Switch.info().arity_ok(5));
+        assert!(!Op::Switch.info().arity_ok(4));
+        assert!(Op::TextureLoad.info().arity_ok(4));
+        assert!(!Op::TextureLoad.info().arity_ok(5));
+        assert_eq!(Op::Switch.info().kind(3), Some(Kind::Const));
+        assert_eq!(Op::Switch.info().kind(4), Some(Kind::Block));
+    }
+
+    #[test]
+    fn docs_list_every_op() {
+        let doc = include_str!("../../docs/ir-ops.md");
+        for op in ALL_OPS {
+            let needle = format!("| `{}` | {} |", op.spelling(), op.wire_id());
+            assert!(
+                doc.contains(&needle),
+                "docs/ir-ops.md lacks a row starting `{needle}`"
+            );
+        }
+    }
+}

@@ -1,0 +1,1760 @@
+//! The verifier: `verify(&Module) -> Vec<Diagnostic>`, never panicking on any module the
+//! public API can build (including corrupted ones).
+//!
+//! Checks run in layers, handles before meaning: tree links and placement first, then use
+//! lists, then operand kinds; instructions that fail a structural layer are not type-checked.
+//! Every message names the offending instruction in text form.
+//!
+//! | code | check |
+//! |---|---|
+//! | OSV0001 | tree links: parent, sibling and first/last-child links agree; every instruction is in the tree |
+//! | OSV0002 | placement: what may be a child of what (blocks in functions and generics, instructions in blocks, params first, decorations first) |
+//! | OSV0003 | every function block ends in exactly one terminator, and only there |
+//! | OSV0004 | use lists: every operand and type slot is in its value's use list and nothing else is |
+//! | OSV0005 | operands match the instruction table (arity; kinds: types, blocks, immediates, strings) |
+//! | OSV0006 | deduplication: hoistable values are interned and unique |
+//! | OSV0007 | hoisting: hoistable values live in the scope their operands require, never in a function, and use no local values |
+//! | OSV0008 | instruction types follow the opcode's rule |
+//! | OSV0009 | branch arguments match the target block's parameters (count and types) |
+//! | OSV0010 | conditional edges (`cond_br`, `if_else`, `switch`) never target a block with parameters |
+//! | OSV0011 | loop shape: the header ends in `br`/`cond_br`, the continue block branches back to the header, the header's only predecessors are the pre-header and the continue block |
+//! | OSV0012 | `cond_br` only ends a loop header or targets the innermost loop's break or continue block |
+//! | OSV0013 | branch targets and join blocks belong to the same function, and the entry block is not a target |
+//! | OSV0014 | definitions dominate their uses |
+//! | OSV0015 | entry points: `fn() -> void` with a body; `numthreads` exactly on compute entry points |
+//! | OSV0016 | operands are visible: no local value of another function or generic |
+//! | OSV0017 | decorations sit on the kind of instruction they apply to |
+//! | OSV0018 | types and constants are well formed (vector sizes, constant payloads, composite elements) |
+//! | OSV0019 | `return` matches the function's return type |
+//! | OSV0020 | call arguments match the callee's parameter types |
+//! | OSV0021 | a function's entry-block parameters match its `fn` type |
+//! | OSV0022 | switch case values are distinct constants of the selector's type |
+//! | OSV0023 | globals: a pointer type outside the `function` space; a constant initializer of the pointee type |
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::cfg::Cfg;
+use crate::diag::Diagnostic;
+use crate::imm::{AddressSpace, Intrinsic, Stage, TextureAccess};
+use crate::module::{InstId, Module, NIL};
+use crate::ops::{Kind, Op, TypeRule};
+use crate::print::print_inst;
+use crate::structure::{Block, Func};
+
+/// Verifies the module; an empty result means it is valid.
+pub fn verify(m: &Module) -> Vec<Diagnostic> {
+    let mut v = Verifier {
+        m,
+        diags: Vec::new(),
+        bad: FxHashSet::default(),
+    };
+    v.run();
+    v.diags
+}
+
+/// Verifies and returns `Err` with the diagnostics when anything is wrong.
+pub fn verify_ok(m: &Module) -> Result<(), Vec<Diagnostic>> {
+    let d = verify(m);
+    if d.is_empty() { Ok(()) } else { Err(d) }
+}
+
+/// Most diagnostics reported for one module (a corrupted module could otherwise produce one
+/// per instruction).
+const MAX_DIAGS: usize = 200;
+
+struct Verifier<'a> {
+    m: &'a Module,
+    diags: Vec<Diagnostic>,
+    /// Instructions that failed a structural check; later layers skip them.
+    bad: FxHashSet<InstId>,
+}
+
+impl<'a> Verifier<'a> {
+    fn report(&mut self, code: &'static str, id: Option<InstId>, msg: impl Into<String>) {
+        if self.diags.len() >= MAX_DIAGS {
+            return;
+        }
+        let mut msg = msg.into();
+        if let Some(id) = id {
+            if let Some(f) = self.m.try_op(id).and_then(|_| self.m.func_of(id)) {
+                let name = self.m.name(f.id()).unwrap_or("?");
+                msg = format!("{msg}; in @{name}");
+            }
+            msg = format!("{msg}: `{}`", self.describe(id));
+            self.bad.insert(id);
+        }
+        self.diags.push(Diagnostic::error(code, msg));
+    }
+
+    fn describe(&self, id: InstId) -> String {
+        if !self.m.contains(id) {
+            return "<removed instruction>".into();
+        }
+        // Printing walks operands; printing a structurally broken instruction is still safe
+        // because the printer only reads live ids.
+        print_inst(self.m, id)
+    }
+
+    fn run(&mut self) {
+        let order = self.tree();
+        self.use_lists();
+        for &id in &order {
+            self.operand_kinds(id);
+        }
+        for &id in &order {
+            if self.bad.contains(&id) {
+                continue;
+            }
+            let op = self.m.op(id);
+            if op.is_hoistable() {
+                self.hoistable(id);
+            } else if op.is_decoration() {
+                self.decoration(id);
+            } else if op == Op::Global {
+                self.global(id);
+            } else if op == Op::Struct {
+                for f in self.m.struct_fields(id) {
+                    if self.m.ty(f).is_none_or(|t| !self.is_type(t)) {
+                        self.report("OSV0018", Some(f), "a field's type must be a type");
+                    }
+                }
+            }
+        }
+        if self
+            .diags
+            .iter()
+            .any(|d| matches!(d.code, "OSV0001" | "OSV0002" | "OSV0004"))
+        {
+            // Control-flow analyses assume a sound tree and use lists.
+            return;
+        }
+        let funcs: Vec<InstId> = order
+            .iter()
+            .copied()
+            .filter(|&id| self.m.op(id) == Op::Func)
+            .collect();
+        for f in funcs {
+            self.function(Func::cast(self.m, f));
+        }
+        self.entry_points(&order);
+    }
+
+    // ---- layer 1: tree ---------------------------------------------------------------------
+
+    /// Walks the tree from the root, checking links and placement; returns preorder.
+    fn tree(&mut self) -> Vec<InstId> {
+        let m = self.m;
+        let mut order = Vec::new();
+        let mut seen: FxHashSet<InstId> = FxHashSet::default();
+        let mut stack = vec![m.root()];
+        seen.insert(m.root());
+        while let Some(p) = stack.pop() {
+            order.push(p);
+            let first = m.inst(p).first_child;
+            let mut prev: Option<InstId> = None;
+            let mut cur = first;
+            let mut kids = Vec::new();
+            while let Some(c) = cur {
+                if !m.contains(c) {
+                    self.report(
+                        "OSV0001",
+                        Some(p),
+                        "a child link points at a removed instruction",
+                    );
+                    break;
+                }
+                if !seen.insert(c) {
+                    self.report(
+                        "OSV0001",
+                        Some(c),
+                        "the child list has a cycle or shares a node",
+                    );
+                    break;
+                }
+                let ci = m.inst(c);
+                if ci.parent != Some(p) {
+                    self.report(
+                        "OSV0001",
+                        Some(c),
+                        "child's parent link does not name its parent",
+                    );
+                }
+                if let Some(pr) = prev
+                    && ci.prev != Some(pr)
+                {
+                    self.report("OSV0001", Some(c), "previous-sibling link is wrong");
+                }
+                kids.push(c);
+                prev = Some(c);
+                cur = ci.next;
+            }
+            if let (Some(f), Some(last)) = (first, prev)
+                && m.contains(f)
+                && m.inst(f).prev != Some(last)
+            {
+                self.report(
+                    "OSV0001",
+                    Some(p),
+                    "first child does not link to the last child",
+                );
+            }
+            self.placement(p, &kids);
+            for &c in kids.iter().rev() {
+                stack.push(c);
+            }
+        }
+        for id in m.all_ids() {
+            if !seen.contains(&id) {
+                self.report(
+                    "OSV0001",
+                    Some(id),
+                    "instruction is not in the module's tree",
+                );
+            }
+        }
+        order
+    }
+
+    fn placement(&mut self, p: InstId, kids: &[InstId]) {
+        let m = self.m;
+        let pop = m.op(p);
+        // Decorations first.
+        let mut past_decos = false;
+        for &c in kids {
+            let op = m.op(c);
+            if op.is_decoration() {
+                if past_decos {
+                    self.report("OSV0002", Some(c), "decorations must be the first children");
+                }
+            } else {
+                past_decos = true;
+            }
+        }
+        let is_generic_body =
+            pop == Op::Block && m.parent(p).is_some_and(|g| m.op(g) == Op::Generic);
+        for &c in kids {
+            let op = m.op(c);
+            if op.is_decoration() {
+                continue;
+            }
+            let ok = match pop {
+                Op::Module => {
+                    op.is_hoistable()
+                        || matches!(op, Op::Struct | Op::Global | Op::Func | Op::Generic)
+                }
+                Op::Func => op == Op::Block,
+                Op::Generic => op == Op::Block,
+                Op::Struct => op == Op::Field,
+                Op::Block if is_generic_body => {
+                    op.is_hoistable()
+                        || matches!(op, Op::Param | Op::Struct | Op::Func | Op::Generic)
+                        || op == Op::Return
+                }
+                Op::Block => op == Op::Param || op.is_instruction() || op.is_terminator(),
+                _ => false,
+            };
+            if !ok {
+                self.report(
+                    "OSV0002",
+                    Some(c),
+                    format!(
+                        "a `{}` cannot be a child of a `{}`",
+                        op.spelling(),
+                        pop.spelling()
+                    ),
+                );
+            }
+        }
+        if pop == Op::Generic && kids.iter().filter(|&&c| m.op(c) == Op::Block).count() != 1 {
+            self.report("OSV0002", Some(p), "a generic has exactly one body block");
+        }
+        if pop == Op::Block {
+            // Params first.
+            let mut past_params = false;
+            for &c in kids {
+                let op = m.op(c);
+                if op == Op::Param {
+                    if past_params {
+                        self.report("OSV0002", Some(c), "block parameters must come first");
+                    }
+                } else if !op.is_decoration() {
+                    past_params = true;
+                }
+            }
+            let in_func = m.parent(p).is_some_and(|f| m.op(f) == Op::Func);
+            if in_func {
+                let terms: Vec<usize> = kids
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| m.op(**c).is_terminator())
+                    .map(|(i, _)| i)
+                    .collect();
+                match terms.as_slice() {
+                    [] => self.report("OSV0003", Some(p), "block has no terminator"),
+                    [i] if *i + 1 == kids.len() => {}
+                    [i] => self.report(
+                        "OSV0003",
+                        Some(kids[*i]),
+                        "terminator is not the last instruction of its block",
+                    ),
+                    _ => self.report(
+                        "OSV0003",
+                        Some(kids[terms[1]]),
+                        "block has more than one terminator",
+                    ),
+                }
+            }
+            if is_generic_body {
+                let rets = kids.iter().filter(|&&c| m.op(c) == Op::Return).count();
+                if rets != 1 || kids.last().is_none_or(|&c| m.op(c) != Op::Return) {
+                    self.report(
+                        "OSV0003",
+                        Some(p),
+                        "a generic's body ends in exactly one `return` of what it yields",
+                    );
+                }
+            }
+        }
+    }
+
+    // ---- layer 2: use lists ------------------------------------------------------------------
+
+    fn use_lists(&mut self) {
+        let m = self.m;
+        let mut expected: FxHashMap<InstId, usize> = FxHashMap::default();
+        for id in m.all_ids() {
+            let inst = m.inst(id);
+            let start = inst.uses_start as usize;
+            let end = start + 1 + inst.num_operands as usize;
+            if end > m.uses.len() {
+                self.report(
+                    "OSV0004",
+                    Some(id),
+                    "operand range lies outside the use pool",
+                );
+                continue;
+            }
+            for (k, u) in m.uses[start..end].iter().enumerate() {
+                if u.user != id {
+                    self.report("OSV0004", Some(id), "a use node does not name its user");
+                }
+                match u.value {
+                    Some(v) if !m.contains(v) => self.report(
+                        "OSV0004",
+                        Some(id),
+                        "an operand refers to a removed instruction",
+                    ),
+                    Some(v) => *expected.entry(v).or_default() += 1,
+                    None if k > 0 => self.report("OSV0004", Some(id), "an operand slot is empty"),
+                    None => {}
+                }
+            }
+        }
+        for id in m.all_ids() {
+            let mut count = 0usize;
+            let mut prev = NIL;
+            let mut cur = m.inst(id).use_head;
+            let limit = m.uses.len() + 1;
+            while cur != NIL {
+                let Some(u) = m.uses.get(cur as usize) else {
+                    self.report("OSV0004", Some(id), "use list points outside the use pool");
+                    break;
+                };
+                if u.value != Some(id) {
+                    self.report("OSV0004", Some(id), "use list holds a use of another value");
+                    break;
+                }
+                if u.prev != prev {
+                    self.report("OSV0004", Some(id), "use list back link is wrong");
+                    break;
+                }
+                count += 1;
+                if count > limit {
+                    self.report("OSV0004", Some(id), "use list has a cycle");
+                    break;
+                }
+                prev = cur;
+                cur = u.next;
+            }
+            let want = expected.get(&id).copied().unwrap_or(0);
+            if count != want && count <= limit {
+                self.report(
+                    "OSV0004",
+                    Some(id),
+                    format!("use list has {count} node(s) but {want} slot(s) refer to it"),
+                );
+            }
+        }
+    }
+
+    // ---- layer 3: operand kinds ------------------------------------------------------------
+
+    fn is_type(&self, id: InstId) -> bool {
+        let m = self.m;
+        match m.try_op(id) {
+            Some(op) if op.is_type() => true,
+            // A generic type parameter, or a specialization yielding a type.
+            Some(Op::Param) | Some(Op::Specialize) => {
+                m.ty(id).and_then(|t| m.try_op(t)) == Some(Op::TypeType)
+            }
+            _ => false,
+        }
+    }
+
+    fn is_u32_const(&self, id: InstId) -> bool {
+        let m = self.m;
+        m.try_op(id) == Some(Op::ConstInt) && m.ty(id).and_then(|t| m.try_op(t)) == Some(Op::U32)
+    }
+
+    fn operand_kinds(&mut self, id: InstId) {
+        let m = self.m;
+        let op = m.op(id);
+        let info = op.info();
+        let n = m.num_operands(id);
+        if !info.arity_ok(n) {
+            self.report(
+                "OSV0005",
+                Some(id),
+                format!("`{}` does not take {n} operand(s)", op.spelling()),
+            );
+            return;
+        }
+        // Type presence follows the rule.
+        let has_ty = m.ty(id).is_some();
+        let wants_ty = info.ty != TypeRule::None;
+        if has_ty != wants_ty {
+            self.report(
+                "OSV0005",
+                Some(id),
+                if wants_ty {
+                    "instruction has no type"
+                } else {
+                    "instruction must not have a type"
+                },
+            );
+            return;
+        }
+        if let Some(t) = m.ty(id)
+            && m.contains(t)
+            && !self.is_type(t)
+        {
+            self.report("OSV0005", Some(id), "the type slot does not hold a type");
+            return;
+        }
+        for i in 0..n {
+            let Some(v) = m.try_operand(id, i) else {
+                continue;
+            };
+            if !m.contains(v) {
+                continue; // reported by use_lists
+            }
+            let vop = m.op(v);
+            let ok = match info.kind(i) {
+                Some(Kind::Block) | Some(Kind::Join(_)) => vop == Op::Block,
+                Some(Kind::Type) => self.is_type(v),
+                Some(Kind::TypeOrValue) => true,
+                Some(Kind::Func) => {
+                    vop == Op::Func
+                        || (vop == Op::Specialize
+                            && m.ty(v).and_then(|t| m.try_op(t)) == Some(Op::FnType))
+                }
+                Some(Kind::Generic) => vop == Op::Generic,
+                Some(Kind::Int) => self.is_u32_const(v),
+                Some(Kind::Imm(k)) => {
+                    self.is_u32_const(v) && m.imm_value(v).is_some_and(|x| k.is_valid(x))
+                }
+                Some(Kind::Const) => vop == Op::ConstInt,
+                Some(Kind::Str) => vop == Op::ConstString,
+                Some(Kind::Value) => {
+                    !matches!(vop, Op::Block | Op::Module | Op::Field)
+                        && !vop.is_decoration()
+                        && !vop.is_terminator()
+                        && !(vop.is_type() && !matches!(op, Op::Composite))
+                }
+                None => false,
+            };
+            if !ok {
+                let want = match info.kind(i) {
+                    Some(Kind::Block) | Some(Kind::Join(_)) => "a block".to_string(),
+                    Some(Kind::Type) => "a type".to_string(),
+                    Some(Kind::Func) => "a function".to_string(),
+                    Some(Kind::Generic) => "a generic".to_string(),
+                    Some(Kind::Int) => "a u32 immediate".to_string(),
+                    Some(Kind::Imm(k)) => format!("a valid {k:?} immediate"),
+                    Some(Kind::Const) => "an integer constant".to_string(),
+                    Some(Kind::Str) => "a string constant".to_string(),
+                    _ => "a value".to_string(),
+                };
+                self.report(
+                    "OSV0005",
+                    Some(id),
+                    format!("operand {i} of `{}` must be {want}", op.spelling()),
+                );
+                return;
+            }
+        }
+    }
+
+    // ---- hoistable values ------------------------------------------------------------------
+
+    fn hoistable(&mut self, id: InstId) {
+        let m = self.m;
+        if !m.is_interned(id) {
+            self.report("OSV0006", Some(id), "hoistable value is not interned");
+        } else if let Some(other) = m.lookup_like(id) {
+            let _ = other;
+            self.report(
+                "OSV0006",
+                Some(id),
+                "two hoistable values are structurally equal",
+            );
+        }
+        // Scope.
+        let parent = m.parent(id);
+        let in_scope_parent = parent.is_some_and(|p| {
+            p == m.root()
+                || (m.op(p) == Op::Block && m.parent(p).is_some_and(|g| m.op(g) == Op::Generic))
+        });
+        if !in_scope_parent {
+            self.report(
+                "OSV0007",
+                Some(id),
+                "hoistable value must live at module level or in a generic's body",
+            );
+        } else {
+            for v in m.operands(id).chain(m.ty(id)) {
+                if !m.contains(v) {
+                    continue;
+                }
+                let vop = m.op(v);
+                let local = vop.is_instruction()
+                    || vop.is_terminator()
+                    || (vop == Op::Param && !self.is_generic_param(v));
+                if local {
+                    self.report(
+                        "OSV0007",
+                        Some(id),
+                        "hoistable value uses a function-local value",
+                    );
+                    return;
+                }
+            }
+            let required = m.required_scope(id);
+            if parent != Some(required) {
+                self.report(
+                    "OSV0007",
+                    Some(id),
+                    "hoistable value is not in the outermost scope its operands allow",
+                );
+            }
+        }
+        self.well_formed(id);
+    }
+
+    fn is_generic_param(&self, v: InstId) -> bool {
+        let m = self.m;
+        m.op(v) == Op::Param
+            && m.parent(v)
+                .and_then(|b| m.parent(b))
+                .is_some_and(|g| m.op(g) == Op::Generic)
+    }
+
+    /// Types and constants are well formed (OSV0018).
+    fn well_formed(&mut self, id: InstId) {
+        let m = self.m;
+        let op = m.op(id);
+        let ty = m.ty(id);
+        let tyop = ty.and_then(|t| m.try_op(t));
+        let fail = |v: &mut Self, msg: &str| v.report("OSV0018", Some(id), msg.to_string());
+        match op {
+            Op::Vector => {
+                let e = m.operand(id, 0);
+                let n = m.imm_operand(id, 1).unwrap_or(0);
+                if !m.try_op(e).is_some_and(|o| o.is_scalar_type()) && !self.is_generic_param(e) {
+                    fail(self, "a vector's element must be a scalar type");
+                } else if !(2..=4).contains(&n) {
+                    fail(self, "a vector has 2 to 4 components");
+                }
+            }
+            Op::Matrix => {
+                let e = m.operand(id, 0);
+                let r = m.imm_operand(id, 1).unwrap_or(0);
+                let c = m.imm_operand(id, 2).unwrap_or(0);
+                if !m
+                    .try_op(e)
+                    .is_some_and(|o| o.is_scalar_type() && o != Op::Bool)
+                    && !self.is_generic_param(e)
+                {
+                    fail(self, "a matrix's element must be a numeric scalar type");
+                } else if !(1..=4).contains(&r) || !(1..=4).contains(&c) {
+                    fail(self, "a matrix has 1 to 4 rows and columns");
+                }
+            }
+            Op::Array => {
+                if m.imm_operand(id, 1) == Some(0) {
+                    fail(self, "an array has at least one element");
+                }
+            }
+            Op::Ptr => {}
+            Op::Texture => {
+                let t = m.operand(id, 0);
+                let ok_elem = m.scalar_of(t).is_some_and(|s| m.op(s) != Op::Bool)
+                    && m.try_op(t) != Some(Op::Matrix);
+                let flags_ok = (2..=4).all(|i| m.imm_operand(id, i).is_some_and(|v| v <= 2))
+                    && m.imm_operand(id, 2).is_some_and(|v| v <= 1)
+                    && m.imm_operand(id, 3).is_some_and(|v| v <= 1);
+                if !ok_elem {
+                    fail(
+                        self,
+                        "a texture's element must be a numeric scalar or vector",
+                    );
+                } else if !flags_ok {
+                    fail(
+                        self,
+                        "texture flags: arrayed and multisampled are 0/1, depth 0..2",
+                    );
+                }
+            }
+            Op::ConstBool => {
+                if tyop != Some(Op::Bool) {
+                    fail(self, "a bool constant must have type bool");
+                }
+            }
+            Op::ConstInt => {
+                if !tyop.is_some_and(|o| o.is_int_type()) {
+                    fail(self, "an integer constant must have an integer type");
+                } else if let (Some(b), Some(w)) =
+                    (m.literal_bits(id), ty.and_then(|t| m.scalar_bits(t)))
+                    && w < 64
+                    && b >> w != 0
+                {
+                    fail(self, "integer constant bits exceed its type's width");
+                }
+            }
+            Op::ConstFloat => {
+                if !tyop.is_some_and(|o| o.is_float_type()) {
+                    fail(self, "a float constant must have a float type");
+                } else if let (Some(b), Some(w)) =
+                    (m.literal_bits(id), ty.and_then(|t| m.scalar_bits(t)))
+                    && w < 64
+                    && b >> w != 0
+                {
+                    fail(self, "float constant bits exceed its type's width");
+                }
+            }
+            Op::ConstString => {
+                if tyop != Some(Op::StringType) {
+                    fail(self, "a string constant must have type string");
+                }
+            }
+            Op::Composite => self.composite(id),
+            Op::Zero | Op::Undef => {}
+            Op::SpecConst => {
+                let d = m.operand(id, 1);
+                if !matches!(
+                    m.try_op(d),
+                    Some(Op::ConstBool | Op::ConstInt | Op::ConstFloat)
+                ) {
+                    fail(self, "a spec_const's default must be a scalar constant");
+                } else if m.ty(d) != ty {
+                    fail(self, "a spec_const has its default's type");
+                }
+            }
+            Op::Specialize => {
+                let g = m.operand(id, 0);
+                let nparams = m
+                    .children(g)
+                    .find(|&b| m.op(b) == Op::Block)
+                    .map(|b| m.children(b).filter(|&c| m.op(c) == Op::Param).count())
+                    .unwrap_or(0);
+                if nparams != m.num_operands(id) - 1 {
+                    fail(self, "specialize needs one argument per generic parameter");
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn composite(&mut self, id: InstId) {
+        let m = self.m;
+        let Some(ty) = m.ty(id) else { return };
+        let elems = m.operands_vec(id);
+        for &e in &elems {
+            if !m
+                .try_op(e)
+                .is_some_and(|o| o.is_constant() || o == Op::SpecConst)
+            {
+                self.report("OSV0018", Some(id), "composite elements must be constants");
+                return;
+            }
+        }
+        if let Err(msg) = self.check_construct(ty, &elems) {
+            self.report("OSV0018", Some(id), msg);
+        }
+    }
+
+    /// Element counts and types of a composite (shared by `composite` and `construct`).
+    fn check_construct(&self, ty: InstId, elems: &[InstId]) -> Result<(), String> {
+        let m = self.m;
+        let types: Vec<Option<InstId>> = elems.iter().map(|&e| m.ty(e)).collect();
+        match m.try_op(ty) {
+            Some(Op::Vector) => {
+                let elem = m.operand(ty, 0);
+                let n = m.imm_operand(ty, 1).unwrap_or(0);
+                let mut total = 0;
+                for t in &types {
+                    let Some(t) = *t else {
+                        return Err("vector parts must have types".into());
+                    };
+                    if t == elem {
+                        total += 1;
+                    } else if m.try_op(t) == Some(Op::Vector) && m.operand(t, 0) == elem {
+                        total += m.imm_operand(t, 1).unwrap_or(0);
+                    } else {
+                        return Err(
+                            "vector parts must be scalars or vectors of its element type".into(),
+                        );
+                    }
+                }
+                if total != n {
+                    return Err(format!("vector of {n} built from {total} component(s)"));
+                }
+            }
+            Some(Op::Matrix) => {
+                let (r, c) = m.matrix_dims(ty).unwrap_or((0, 0));
+                let elem = m.operand(ty, 0);
+                if types.len() != r as usize {
+                    return Err(format!(
+                        "matrix of {r} rows built from {} part(s)",
+                        types.len()
+                    ));
+                }
+                for t in &types {
+                    let ok = match t {
+                        Some(t) if c == 1 => *t == elem,
+                        Some(t) => {
+                            m.try_op(*t) == Some(Op::Vector)
+                                && m.operand(*t, 0) == elem
+                                && m.imm_operand(*t, 1) == Some(c)
+                        }
+                        None => false,
+                    };
+                    if !ok {
+                        return Err("matrix rows must be vectors of its element type".into());
+                    }
+                }
+            }
+            Some(Op::Array) => {
+                let elem = m.operand(ty, 0);
+                let n = m.imm_operand(ty, 1).unwrap_or(0);
+                if types.len() != n as usize {
+                    return Err(format!(
+                        "array of {n} built from {} element(s)",
+                        types.len()
+                    ));
+                }
+                if types.iter().any(|t| *t != Some(elem)) {
+                    return Err("array elements must have the element type".into());
+                }
+            }
+            Some(Op::Struct) => {
+                let fields = m.struct_fields(ty);
+                if fields.len() != types.len() {
+                    return Err(format!(
+                        "struct of {} fields built from {} part(s)",
+                        fields.len(),
+                        types.len()
+                    ));
+                }
+                for (f, t) in fields.iter().zip(&types) {
+                    if m.ty(*f) != *t {
+                        return Err("struct parts must have the field types".into());
+                    }
+                }
+            }
+            _ => return Err("only vectors, matrices, arrays and structs are composites".into()),
+        }
+        Ok(())
+    }
+
+    // ---- decorations and globals -----------------------------------------------------------
+
+    fn decoration(&mut self, id: InstId) {
+        let m = self.m;
+        let op = m.op(id);
+        let Some(target) = m.parent(id) else { return };
+        let top = m.op(target);
+        let ok = match op {
+            Op::Binding
+            | Op::ReadOnly
+            | Op::WriteOnly
+            | Op::Coherent
+            | Op::Counter
+            | Op::InputAttachmentIndex => top == Op::Global,
+            Op::Location
+            | Op::BuiltinDeco
+            | Op::Flat
+            | Op::NoPerspective
+            | Op::Centroid
+            | Op::SampleDeco
+            | Op::Semantic
+            | Op::Invariant => {
+                matches!(top, Op::Global | Op::Param | Op::Field)
+            }
+            Op::RowMajor | Op::ColMajor => matches!(top, Op::Field | Op::Global | Op::Var),
+            Op::Offset => top == Op::Field,
+            Op::EntryPoint | Op::NumThreads | Op::EarlyFragmentTests => top == Op::Func,
+            Op::Export | Op::Import => matches!(top, Op::Func | Op::Global | Op::Generic),
+            Op::Precise | Op::NonUniform => top.is_instruction(),
+            Op::Unroll | Op::DontUnroll => top == Op::Loop,
+            Op::Flatten | Op::DontFlatten => matches!(top, Op::IfElse | Op::Switch),
+            _ => false,
+        };
+        if !ok {
+            self.report(
+                "OSV0017",
+                Some(id),
+                format!("`{}` cannot decorate a `{}`", op.spelling(), top.spelling()),
+            );
+        }
+        if op == Op::Counter && m.try_op(m.operand(id, 0)) != Some(Op::Global) {
+            self.report("OSV0017", Some(id), "`counter` names a global");
+        }
+    }
+
+    fn global(&mut self, id: InstId) {
+        let m = self.m;
+        let Some(ty) = m.ty(id) else { return };
+        let space = m.address_space(ty);
+        match space {
+            None => {
+                self.report("OSV0023", Some(id), "a global's type must be a pointer");
+                return;
+            }
+            Some(AddressSpace::Function) => {
+                self.report(
+                    "OSV0023",
+                    Some(id),
+                    "a global cannot be in the function space",
+                );
+            }
+            _ => {}
+        }
+        if let Some(init) = m.try_operand(id, 0) {
+            let is_const = m
+                .try_op(init)
+                .is_some_and(|o| o.is_constant() || o == Op::SpecConst);
+            if !is_const {
+                self.report(
+                    "OSV0023",
+                    Some(id),
+                    "a global's initializer must be a constant",
+                );
+            } else if m.ty(init) != m.pointee(ty) {
+                self.report(
+                    "OSV0023",
+                    Some(id),
+                    "a global's initializer must have the pointee type",
+                );
+            }
+        }
+    }
+
+    // ---- functions ---------------------------------------------------------------------------
+
+    fn function(&mut self, f: Func) {
+        let m = self.m;
+        let fid = f.id();
+        if self.bad.contains(&fid) {
+            return;
+        }
+        let Some(fty) = m.ty(fid) else { return };
+        if m.try_op(fty) != Some(Op::FnType) {
+            self.report(
+                "OSV0008",
+                Some(fid),
+                "a function's type must be a `fn` type",
+            );
+            return;
+        }
+        let blocks = f.blocks(m);
+        if blocks.is_empty() {
+            return;
+        }
+        // OSV0021: entry params vs fn type.
+        let params: Vec<Option<InstId>> =
+            blocks[0].params(m).iter().map(|p| m.ty(p.id())).collect();
+        let want: Vec<Option<InstId>> = m.fn_params(fty).into_iter().map(Some).collect();
+        if params != want {
+            self.report(
+                "OSV0021",
+                Some(fid),
+                "entry-block parameters do not match the function type",
+            );
+        }
+        let block_set: FxHashSet<InstId> = blocks.iter().map(|b| b.id()).collect();
+        let cfg = Cfg::new(m, f);
+        // Positions of every local definition, for dominance.
+        let mut def_pos: FxHashMap<InstId, (Block, usize)> = FxHashMap::default();
+        for &b in &blocks {
+            for (i, c) in m.children(b.id()).enumerate() {
+                def_pos.insert(c, (b, i));
+            }
+        }
+        let entry = blocks[0];
+        if !cfg.preds(entry).is_empty() {
+            self.report(
+                "OSV0013",
+                Some(entry.id()),
+                "the entry block cannot be a branch target",
+            );
+        }
+        let ret_ty = m.fn_return(fty);
+        let loops = self.loops(&blocks, &cfg);
+        for &b in &blocks {
+            for (pos, inst) in m.children(b.id()).enumerate() {
+                if self.bad.contains(&inst) {
+                    continue;
+                }
+                let op = m.op(inst);
+                if op == Op::Param {
+                    continue;
+                }
+                if !self.visibility(inst, fid, &block_set) {
+                    continue;
+                }
+                if cfg.is_reachable(b) {
+                    self.dominance(inst, b, pos, &cfg, &def_pos);
+                }
+                if op.is_terminator() {
+                    self.terminator(inst, b, ret_ty, &cfg, &loops);
+                } else {
+                    self.inst_types(inst);
+                }
+            }
+        }
+        for lp in &loops {
+            self.loop_shape(lp, &cfg);
+        }
+    }
+
+    /// OSV0016 and OSV0013: operands are visible from this function.
+    fn visibility(&mut self, inst: InstId, func: InstId, blocks: &FxHashSet<InstId>) -> bool {
+        let m = self.m;
+        for v in m.operands(inst) {
+            if !m.contains(v) {
+                continue;
+            }
+            let vop = m.op(v);
+            if vop == Op::Block {
+                if !blocks.contains(&v) {
+                    self.report(
+                        "OSV0013",
+                        Some(inst),
+                        "branch target or join block of another function",
+                    );
+                    return false;
+                }
+                continue;
+            }
+            let local = vop.is_instruction() || vop == Op::Param;
+            if !local {
+                continue;
+            }
+            if vop == Op::Param && self.is_generic_param(v) {
+                // Visible when the function is inside that generic.
+                let body = m.parent(v);
+                let mut cur = m.parent(func);
+                let mut inside = false;
+                while let Some(c) = cur {
+                    if Some(c) == body {
+                        inside = true;
+                        break;
+                    }
+                    cur = m.parent(c);
+                }
+                if !inside {
+                    self.report(
+                        "OSV0016",
+                        Some(inst),
+                        "uses a parameter of a generic that does not enclose it",
+                    );
+                    return false;
+                }
+                continue;
+            }
+            if m.func_of(v).map(|f| f.id()) != Some(func) {
+                self.report("OSV0016", Some(inst), "uses a value of another function");
+                return false;
+            }
+        }
+        true
+    }
+
+    /// OSV0014: every local operand's definition dominates this use.
+    fn dominance(
+        &mut self,
+        inst: InstId,
+        b: Block,
+        pos: usize,
+        cfg: &Cfg,
+        def_pos: &FxHashMap<InstId, (Block, usize)>,
+    ) {
+        let m = self.m;
+        for v in m.operands(inst) {
+            let Some(&(db, dpos)) = def_pos.get(&v) else {
+                continue;
+            };
+            if m.op(v) == Op::Block {
+                continue;
+            }
+            let ok = if db == b {
+                dpos < pos
+            } else {
+                cfg.dominates(db, b)
+            };
+            if !ok {
+                let vtext = self.describe(v);
+                self.report(
+                    "OSV0014",
+                    Some(inst),
+                    format!("the definition of `{vtext}` does not dominate this use"),
+                );
+                return;
+            }
+        }
+    }
+
+    fn params_of(&self, b: InstId) -> Vec<InstId> {
+        let m = self.m;
+        m.children(b)
+            .take_while(|&c| m.op(c) == Op::Param)
+            .collect()
+    }
+
+    fn check_args(&mut self, inst: InstId, target: InstId, args: &[InstId]) {
+        let m = self.m;
+        let params = self.params_of(target);
+        if params.len() != args.len() {
+            self.report(
+                "OSV0009",
+                Some(inst),
+                format!(
+                    "passes {} argument(s) to a block with {} parameter(s)",
+                    args.len(),
+                    params.len()
+                ),
+            );
+            return;
+        }
+        for (p, a) in params.iter().zip(args) {
+            if m.ty(*p) != m.ty(*a) {
+                self.report(
+                    "OSV0009",
+                    Some(inst),
+                    "argument type differs from the parameter type",
+                );
+                return;
+            }
+        }
+    }
+
+    fn terminator(
+        &mut self,
+        inst: InstId,
+        b: Block,
+        ret_ty: Option<InstId>,
+        cfg: &Cfg,
+        loops: &[LoopInfo],
+    ) {
+        let m = self.m;
+        let op = m.op(inst);
+        let ops = m.operands_vec(inst);
+        let no_params = |v: &mut Self, target: InstId| {
+            if !v.params_of(target).is_empty() {
+                v.report(
+                    "OSV0010",
+                    Some(inst),
+                    "a conditional edge cannot target a block with parameters",
+                );
+            }
+        };
+        let is_bool = |v: InstId| m.ty(v).and_then(|t| m.try_op(t)) == Some(Op::Bool);
+        match op {
+            Op::Br => self.check_args(inst, ops[0], &ops[1..]),
+            Op::Loop => {
+                self.check_args(inst, ops[0], &ops[3..]);
+            }
+            Op::CondBr => {
+                if !is_bool(ops[0]) {
+                    self.report("OSV0008", Some(inst), "a branch condition must be a bool");
+                }
+                no_params(self, ops[1]);
+                no_params(self, ops[2]);
+                self.cond_br_placement(inst, b, cfg, loops, ops[1], ops[2]);
+            }
+            Op::IfElse => {
+                if !is_bool(ops[0]) {
+                    self.report("OSV0008", Some(inst), "a branch condition must be a bool");
+                }
+                no_params(self, ops[1]);
+                no_params(self, ops[2]);
+            }
+            Op::Switch => {
+                let sel_ty = m.ty(ops[0]);
+                if !sel_ty
+                    .and_then(|t| m.try_op(t))
+                    .is_some_and(|o| o.is_int_type())
+                {
+                    self.report(
+                        "OSV0008",
+                        Some(inst),
+                        "a switch selector must be an integer",
+                    );
+                }
+                no_params(self, ops[2]);
+                let mut seen = FxHashSet::default();
+                for pair in ops[3..].chunks(2) {
+                    if m.ty(pair[0]) != sel_ty {
+                        self.report(
+                            "OSV0022",
+                            Some(inst),
+                            "a case value must have the selector's type",
+                        );
+                        return;
+                    }
+                    if !seen.insert(pair[0]) {
+                        self.report("OSV0022", Some(inst), "duplicate case value");
+                        return;
+                    }
+                    no_params(self, pair[1]);
+                }
+            }
+            Op::Return => {
+                let is_void = ret_ty.and_then(|t| m.try_op(t)) == Some(Op::Void);
+                let ok = match ops.first() {
+                    None => is_void,
+                    Some(&v) => !is_void && m.ty(v) == ret_ty,
+                };
+                if !ok {
+                    self.report(
+                        "OSV0019",
+                        Some(inst),
+                        "`return` does not match the function's return type",
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The loops of a function, from its `loop` terminators.
+    fn loops(&self, blocks: &[Block], cfg: &Cfg) -> Vec<LoopInfo> {
+        let m = self.m;
+        let mut out = Vec::new();
+        for &b in blocks {
+            let Some(t) = b.terminator(m) else { continue };
+            if m.op(t) != Op::Loop || self.bad.contains(&t) {
+                continue;
+            }
+            let header = Block::cast(m, m.operand(t, 0));
+            let brk = Block::cast(m, m.operand(t, 1));
+            let cont = Block::cast(m, m.operand(t, 2));
+            let body: FxHashSet<InstId> = blocks
+                .iter()
+                .filter(|&&x| cfg.dominates(header, x) && !cfg.dominates(brk, x))
+                .map(|x| x.id())
+                .collect();
+            out.push(LoopInfo {
+                term: t,
+                pre: b,
+                header,
+                brk,
+                cont,
+                body,
+            });
+        }
+        out
+    }
+
+    fn loop_shape(&mut self, lp: &LoopInfo, cfg: &Cfg) {
+        let m = self.m;
+        if lp.header == lp.pre || lp.header == lp.brk || lp.header == lp.cont || lp.brk == lp.cont {
+            self.report(
+                "OSV0011",
+                Some(lp.term),
+                "a loop's pre-header, header, break and continue blocks must be distinct",
+            );
+            return;
+        }
+        if let Some(ht) = lp.header.terminator(m)
+            && !matches!(m.op(ht), Op::Br | Op::CondBr)
+        {
+            self.report(
+                "OSV0011",
+                Some(ht),
+                "a loop header must end in `br` or `cond_br`",
+            );
+        }
+        if let Some(ct) = lp.cont.terminator(m) {
+            let back = m.op(ct) == Op::Br && m.operand(ct, 0) == lp.header.id();
+            if !back && m.op(ct) != Op::Unreachable {
+                self.report(
+                    "OSV0011",
+                    Some(ct),
+                    "a loop's continue block must end in `br` to its header",
+                );
+            }
+        }
+        for p in cfg.preds(lp.header) {
+            if p != lp.pre && p != lp.cont {
+                let t = p.terminator(m).unwrap_or(p.id());
+                self.report(
+                    "OSV0011",
+                    Some(t),
+                    "only the pre-header's `loop` and the continue block may branch to a loop header",
+                );
+            }
+        }
+    }
+
+    fn cond_br_placement(
+        &mut self,
+        inst: InstId,
+        b: Block,
+        cfg: &Cfg,
+        loops: &[LoopInfo],
+        t: InstId,
+        f: InstId,
+    ) {
+        if loops.iter().any(|l| l.header == b) {
+            return;
+        }
+        // The innermost loop whose body holds `b`: the one with the deepest header.
+        let innermost = loops
+            .iter()
+            .filter(|l| l.body.contains(&b.id()))
+            .max_by_key(|l| cfg.rpo_number(l.header).unwrap_or(0));
+        let ok =
+            innermost.is_some_and(|l| [t, f].iter().any(|&x| x == l.brk.id() || x == l.cont.id()));
+        if !ok {
+            self.report(
+                "OSV0012",
+                Some(inst),
+                "`cond_br` must end a loop header or target the innermost loop's break or \
+                 continue block; use `if_else`",
+            );
+        }
+    }
+
+    // ---- instruction types -------------------------------------------------------------------
+
+    fn inst_types(&mut self, inst: InstId) {
+        if let Err(msg) = self.type_rule(inst) {
+            let code = if msg.starts_with("call") {
+                "OSV0020"
+            } else {
+                "OSV0008"
+            };
+            self.report(code, Some(inst), msg);
+        }
+    }
+
+    fn type_rule(&self, inst: InstId) -> Result<(), String> {
+        let m = self.m;
+        let op = m.op(inst);
+        let ty = m.ty(inst);
+        let ops = m.operands_vec(inst);
+        let tyof = |v: InstId| m.ty(v);
+        let opof = |t: Option<InstId>| t.and_then(|t| m.try_op(t));
+        let numeric = |t: Option<InstId>| {
+            t.and_then(|t| m.scalar_of(t))
+                .is_some_and(|s| m.op(s) != Op::Bool)
+        };
+        let int_or_bool = |t: Option<InstId>| {
+            t.and_then(|t| m.scalar_of(t)).is_some_and(|s| {
+                let o = m.op(s);
+                o == Op::Bool || o.is_int_type()
+            }) && opof(t) != Some(Op::Matrix)
+        };
+        let is_int = |t: Option<InstId>| {
+            t.and_then(|t| m.scalar_of(t))
+                .is_some_and(|s| m.op(s).is_int_type())
+                && opof(t) != Some(Op::Matrix)
+        };
+        let pointee = |v: InstId| tyof(v).and_then(|t| m.pointee(t));
+        // The generic rule first.
+        match op.info().ty {
+            TypeRule::SameAs(n) => {
+                if ty != tyof(ops[n as usize]) {
+                    return Err(format!("`{}` has the type of operand {n}", op.spelling()));
+                }
+            }
+            TypeRule::Pointee(n) => {
+                let p = pointee(ops[n as usize]);
+                if p.is_none() {
+                    return Err(format!(
+                        "operand {n} of `{}` must be a pointer",
+                        op.spelling()
+                    ));
+                }
+                if ty != p {
+                    return Err(format!(
+                        "`{}` has the pointee type of operand {n}",
+                        op.spelling()
+                    ));
+                }
+            }
+            TypeRule::Void => {
+                if opof(ty) != Some(Op::Void) {
+                    return Err(format!("`{}` has type void", op.spelling()));
+                }
+            }
+            TypeRule::BoolOf(n) => {
+                let a = tyof(ops[n as usize]);
+                let want_len = a.and_then(|t| m.vector_len(t));
+                let is_bool_shape = ty.is_some_and(|t| {
+                    m.scalar_of(t).is_some_and(|s| m.op(s) == Op::Bool)
+                        && m.vector_len(t) == want_len
+                });
+                if !is_bool_shape {
+                    return Err("a comparison yields bool of its operands' shape".into());
+                }
+            }
+            _ => {}
+        }
+        match op {
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => {
+                if tyof(ops[0]) != tyof(ops[1]) || !numeric(tyof(ops[0])) {
+                    return Err("arithmetic needs two operands of one numeric type".into());
+                }
+            }
+            Op::Neg => {
+                if !numeric(tyof(ops[0])) {
+                    return Err("`neg` needs a numeric operand".into());
+                }
+            }
+            Op::And | Op::Or | Op::Xor => {
+                if tyof(ops[0]) != tyof(ops[1]) || !int_or_bool(tyof(ops[0])) {
+                    return Err(
+                        "bitwise operations need two operands of one integer or bool type".into(),
+                    );
+                }
+            }
+            Op::Not => {
+                if !int_or_bool(tyof(ops[0])) {
+                    return Err("`not` needs an integer or bool operand".into());
+                }
+            }
+            Op::Shl | Op::Shr => {
+                let (a, b) = (tyof(ops[0]), tyof(ops[1]));
+                if !is_int(a)
+                    || !is_int(b)
+                    || a.and_then(|t| m.vector_len(t)) != b.and_then(|t| m.vector_len(t))
+                {
+                    return Err("shifts need integer operands of one shape".into());
+                }
+            }
+            Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                let a = tyof(ops[0]);
+                if a != tyof(ops[1]) {
+                    return Err("comparison operands must have one type".into());
+                }
+                let scalar_or_vec = matches!(opof(a), Some(Op::Vector))
+                    || opof(a).is_some_and(|o| o.is_scalar_type());
+                if !scalar_or_vec {
+                    return Err("comparisons work on scalars and vectors".into());
+                }
+                if !matches!(op, Op::Eq | Op::Ne) && !numeric(a) {
+                    return Err("ordering comparisons need numeric operands".into());
+                }
+            }
+            Op::MatMul => self.matmul(ty, tyof(ops[0]), tyof(ops[1]))?,
+            Op::Convert => {
+                let (a, r) = (tyof(ops[0]), ty);
+                let shape = |t: Option<InstId>| match opof(t) {
+                    Some(Op::Vector) => t.and_then(|t| m.vector_len(t)).map(|n| (n, 0)),
+                    Some(Op::Matrix) => t.and_then(|t| m.matrix_dims(t)),
+                    Some(o) if o.is_scalar_type() => Some((1, 0)),
+                    _ => None,
+                };
+                if shape(a).is_none() || shape(a) != shape(r) {
+                    return Err("`convert` keeps the shape (scalar, vector, matrix)".into());
+                }
+            }
+            Op::Bitcast => {
+                let size = |t: Option<InstId>| {
+                    let t = t?;
+                    Some(m.scalar_bits(m.scalar_of(t)?)? * m.vector_len(t)?)
+                };
+                if size(tyof(ops[0])).is_none() || size(tyof(ops[0])) != size(ty) {
+                    return Err("`bitcast` keeps the size in bits".into());
+                }
+            }
+            Op::Construct => {
+                let Some(t) = ty else { return Ok(()) };
+                self.check_construct(t, &ops)?;
+            }
+            Op::Extract | Op::Insert => {
+                let (base, idx_from) = (tyof(ops[0]), if op == Op::Extract { 1 } else { 2 });
+                let mut cur = base;
+                for &i in &ops[idx_from..] {
+                    let Some(c) = cur else { break };
+                    let idx = m.imm_value(i).unwrap_or(u32::MAX);
+                    let len = match m.try_op(c) {
+                        Some(Op::Vector) => m.vector_len(c),
+                        Some(Op::Matrix) => m.matrix_dims(c).map(|d| d.0),
+                        Some(Op::Array) => m.array_len(c),
+                        Some(Op::Struct) => Some(m.struct_fields(c).len() as u32),
+                        _ => None,
+                    };
+                    match len {
+                        Some(n) if idx < n => cur = m.element_type_of(c, idx),
+                        _ => return Err("composite index out of range".into()),
+                    }
+                }
+                let want = if op == Op::Extract { ty } else { tyof(ops[1]) };
+                if cur.is_none() || cur != want {
+                    return Err(format!(
+                        "`{}` element type does not match the indexed element",
+                        op.spelling()
+                    ));
+                }
+            }
+            Op::ExtractDyn | Op::InsertDyn => {
+                let base = tyof(ops[0]);
+                if !matches!(opof(base), Some(Op::Vector | Op::Matrix)) {
+                    return Err("dynamic indexing works on vectors and matrices".into());
+                }
+                let idx = if op == Op::ExtractDyn { ops[1] } else { ops[2] };
+                if !is_int(tyof(idx)) || opof(tyof(idx)) == Some(Op::Vector) {
+                    return Err("an index must be an integer scalar".into());
+                }
+                let elem = base.and_then(|b| m.element_type_of(b, 0));
+                let want = if op == Op::ExtractDyn {
+                    ty
+                } else {
+                    tyof(ops[1])
+                };
+                if elem.is_none() || elem != want {
+                    return Err("element type mismatch".into());
+                }
+            }
+            Op::Shuffle => {
+                let (a, b) = (tyof(ops[0]), tyof(ops[1]));
+                let (la, lb) = (
+                    a.and_then(|t| m.vector_len(t)),
+                    b.and_then(|t| m.vector_len(t)),
+                );
+                let (Some(la), Some(lb)) = (la, lb) else {
+                    return Err("`shuffle` takes vectors".into());
+                };
+                if a.and_then(|t| m.scalar_of(t)) != b.and_then(|t| m.scalar_of(t)) {
+                    return Err("`shuffle` operands share an element type".into());
+                }
+                for &i in &ops[2..] {
+                    if m.imm_value(i).is_none_or(|x| x >= la + lb) {
+                        return Err("`shuffle` index out of range".into());
+                    }
+                }
+                let n = (ops.len() - 2) as u32;
+                if ty.and_then(|t| m.vector_len(t)) != Some(n)
+                    || ty.and_then(|t| m.scalar_of(t)) != a.and_then(|t| m.scalar_of(t))
+                {
+                    return Err("`shuffle` yields one component per index".into());
+                }
+            }
+            Op::Select => {
+                let c = tyof(ops[0]);
+                let cbool = c
+                    .and_then(|t| m.scalar_of(t))
+                    .is_some_and(|s| m.op(s) == Op::Bool);
+                if !cbool {
+                    return Err("`select` condition must be bool".into());
+                }
+                if tyof(ops[1]) != tyof(ops[2]) {
+                    return Err("`select` operands must have one type".into());
+                }
+                if opof(c) == Some(Op::Vector)
+                    && c.and_then(|t| m.vector_len(t)) != tyof(ops[1]).and_then(|t| m.vector_len(t))
+                {
+                    return Err("a vector condition matches the operands' length".into());
+                }
+            }
+            Op::Var => {
+                if ty.and_then(|t| m.address_space(t)) != Some(AddressSpace::Function) {
+                    return Err("`var` has type ptr<function, T>".into());
+                }
+            }
+            Op::Store => {
+                let p = pointee(ops[0]);
+                if p.is_none() {
+                    return Err("`store` needs a pointer".into());
+                }
+                if p != tyof(ops[1]) {
+                    return Err("`store` value must have the pointee type".into());
+                }
+            }
+            Op::FieldAddr => {
+                let p = pointee(ops[0]);
+                if opof(p) != Some(Op::Struct) {
+                    return Err("`field_addr` needs a pointer to a struct".into());
+                }
+                let idx = m.imm_value(ops[1]).unwrap_or(u32::MAX);
+                let field_ty = p.and_then(|s| m.element_type_of(s, idx));
+                self.addr_result(ty, ops[0], field_ty)?;
+            }
+            Op::ElementAddr => {
+                let p = pointee(ops[0]);
+                if !matches!(
+                    opof(p),
+                    Some(Op::Array | Op::RuntimeArray | Op::Vector | Op::Matrix)
+                ) {
+                    return Err(
+                        "`element_addr` needs a pointer to an array, vector or matrix".into(),
+                    );
+                }
+                if !is_int(tyof(ops[1])) || opof(tyof(ops[1])) == Some(Op::Vector) {
+                    return Err("an index must be an integer scalar".into());
+                }
+                let elem = p.and_then(|t| m.element_type_of(t, 0));
+                self.addr_result(ty, ops[0], elem)?;
+            }
+            Op::TexelAddr => {
+                let tex = pointee(ops[0]).and_then(|t| m.texture_desc(t));
+                if !tex.is_some_and(|d| d.access == TextureAccess::Storage) {
+                    return Err("`texel_addr` needs a pointer to a storage texture".into());
+                }
+                if ty.and_then(|t| m.address_space(t)) != Some(AddressSpace::Image) {
+                    return Err("`texel_addr` yields ptr<image, T>".into());
+                }
+            }
+            Op::Call => {
+                let fty = tyof(ops[0]);
+                let params = fty.map(|t| m.fn_params(t)).unwrap_or_default();
+                let args: Vec<Option<InstId>> = ops[1..].iter().map(|&a| tyof(a)).collect();
+                if params.len() != args.len() {
+                    return Err(format!(
+                        "call passes {} argument(s) to a function of {}",
+                        args.len(),
+                        params.len()
+                    ));
+                }
+                if params.iter().zip(&args).any(|(p, a)| Some(*p) != *a) {
+                    return Err("call argument type differs from the parameter type".into());
+                }
+                if fty.and_then(|t| m.fn_return(t)) != ty {
+                    return Err("call result type differs from the callee's return type".into());
+                }
+            }
+            Op::CallIntrinsic => {
+                let which = m.imm_value(ops[0]).and_then(Intrinsic::from_u32);
+                if let Some(w) = which {
+                    let (lo, hi) = w.arity();
+                    let n = ops.len() - 1;
+                    if n < lo || n > hi {
+                        return Err(format!(
+                            "intrinsic `{}` takes {lo}..={hi} operand(s), not {n}",
+                            w.spelling()
+                        ));
+                    }
+                }
+            }
+            Op::Sample
+            | Op::SampleBias
+            | Op::SampleLevel
+            | Op::SampleGrad
+            | Op::SampleCmp
+            | Op::SampleCmpLevelZero
+            | Op::Gather
+            | Op::GatherCmp
+            | Op::QueryLod => {
+                if pointee(ops[0]).and_then(|t| m.texture_desc(t)).is_none() {
+                    return Err(format!("`{}` needs a pointer to a texture", op.spelling()));
+                }
+                let s = opof(pointee(ops[1]));
+                let want = if matches!(op, Op::SampleCmp | Op::SampleCmpLevelZero | Op::GatherCmp) {
+                    Op::SamplerCmp
+                } else {
+                    Op::Sampler
+                };
+                if s != Some(want) && s != Some(Op::Sampler) && s != Some(Op::SamplerCmp) {
+                    return Err(format!("`{}` needs a pointer to a sampler", op.spelling()));
+                }
+            }
+            Op::TextureLoad
+            | Op::TextureStore
+            | Op::QuerySize
+            | Op::QueryLevels
+            | Op::QuerySamples => {
+                if pointee(ops[0]).and_then(|t| m.texture_desc(t)).is_none() {
+                    return Err(format!("`{}` needs a pointer to a texture", op.spelling()));
+                }
+            }
+            Op::BufferLoad | Op::BufferStore => {
+                let space = tyof(ops[0]).and_then(|t| m.address_space(t));
+                if space != Some(AddressSpace::StorageBuffer) {
+                    return Err(format!(
+                        "`{}` needs a pointer into a storage buffer",
+                        op.spelling()
+                    ));
+                }
+                if !is_int(tyof(ops[1])) {
+                    return Err("a byte offset must be an integer".into());
+                }
+            }
+            Op::AtomicRmw | Op::AtomicCmpXchg => {
+                let ptr = if op == Op::AtomicRmw { ops[1] } else { ops[0] };
+                let p = pointee(ptr);
+                if !p.is_some_and(|t| m.op(t).is_int_type() || m.op(t).is_float_type()) {
+                    return Err("atomics work on integer or float scalars".into());
+                }
+                for &v in &ops[(if op == Op::AtomicRmw { 2 } else { 1 })..] {
+                    if tyof(v) != p {
+                        return Err("atomic operand type differs from the pointee type".into());
+                    }
+                }
+            }
+            Op::ArrayLength => {
+                let p = pointee(ops[0]);
+                let ok = opof(p) == Some(Op::RuntimeArray)
+                    || (opof(p) == Some(Op::Struct)
+                        && p.and_then(|s| m.struct_fields(s).last().copied())
+                            .and_then(|f| m.ty(f))
+                            .and_then(|t| m.try_op(t))
+                            == Some(Op::RuntimeArray));
+                if !ok {
+                    return Err("`array_length` needs a pointer to a runtime array".into());
+                }
+                if opof(ty) != Some(Op::U32) {
+                    return Err("`array_length` yields u32".into());
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn addr_result(
+        &self,
+        ty: Option<InstId>,
+        base: InstId,
+        elem: Option<InstId>,
+    ) -> Result<(), String> {
+        let m = self.m;
+        let space = m.ty(base).and_then(|t| m.address_space(t));
+        let ok = ty.is_some_and(|t| m.address_space(t) == space && m.pointee(t) == elem)
+            && elem.is_some();
+        if ok {
+            Ok(())
+        } else {
+            Err("an address has type ptr<same space, element type>".into())
+        }
+    }
+
+    fn matmul(
+        &self,
+        ty: Option<InstId>,
+        a: Option<InstId>,
+        b: Option<InstId>,
+    ) -> Result<(), String> {
+        let m = self.m;
+        let (Some(a), Some(b), Some(r)) = (a, b, ty) else {
+            return Err("`matmul` operands need types".into());
+        };
+        let sa = m.scalar_of(a);
+        if sa.is_none()
+            || sa != m.scalar_of(b)
+            || sa != m.scalar_of(r)
+            || sa.is_some_and(|s| m.op(s) == Op::Bool)
+        {
+            return Err("`matmul` works on one numeric element type".into());
+        }
+        let ok = match (m.matrix_dims(a), m.matrix_dims(b)) {
+            (Some((ra, ca)), Some((rb, cb))) => ca == rb && m.matrix_dims(r) == Some((ra, cb)),
+            (Some((ra, ca)), None) => {
+                m.try_op(b) == Some(Op::Vector)
+                    && m.vector_len(b) == Some(ca)
+                    && m.vector_len(r) == Some(ra)
+                    && m.try_op(r) == Some(Op::Vector)
+            }
+            (None, Some((rb, cb))) => {
+                m.try_op(a) == Some(Op::Vector)
+                    && m.vector_len(a) == Some(rb)
+                    && m.vector_len(r) == Some(cb)
+                    && m.try_op(r) == Some(Op::Vector)
+            }
+            (None, None) => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err("`matmul` dimensions do not agree".into())
+        }
+    }
+
+    // ---- entry points ------------------------------------------------------------------------
+
+    fn entry_points(&mut self, order: &[InstId]) {
+        let m = self.m;
+        for &f in order {
+            if m.op(f) != Op::Func || self.bad.contains(&f) {
+                continue;
+            }
+            let entry = m.find_decoration(f, Op::EntryPoint);
+            let threads = m.find_decoration(f, Op::NumThreads);
+            let Some(e) = entry else {
+                if threads.is_some() {
+                    self.report(
+                        "OSV0015",
+                        Some(f),
+                        "`numthreads` on a function that is not an entry point",
+                    );
+                }
+                continue;
+            };
+            let stage = m.imm_operand(e, 0).and_then(Stage::from_u32);
+            let fty = m.ty(f);
+            let void_ret =
+                fty.and_then(|t| m.fn_return(t)).and_then(|t| m.try_op(t)) == Some(Op::Void);
+            let no_params = fty.is_some_and(|t| m.fn_params(t).is_empty());
+            if !void_ret || !no_params {
+                self.report("OSV0015", Some(f), "an entry point is `fn() -> void`");
+            }
+            if Func::cast(m, f).is_declaration(m) {
+                self.report("OSV0015", Some(f), "an entry point needs a body");
+            }
+            let needs_threads = matches!(
+                stage,
+                Some(Stage::Compute | Stage::Mesh | Stage::Amplification)
+            );
+            match (needs_threads, threads) {
+                (true, None) => self.report(
+                    "OSV0015",
+                    Some(f),
+                    "a compute entry point needs `numthreads`",
+                ),
+                (false, Some(_)) => self.report(
+                    "OSV0015",
+                    Some(f),
+                    "`numthreads` only applies to compute, mesh and amplification entry points",
+                ),
+                (true, Some(t)) => {
+                    if (0..3).any(|i| m.imm_operand(t, i).is_none_or(|v| v == 0)) {
+                        self.report("OSV0015", Some(f), "`numthreads` values must be at least 1");
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+struct LoopInfo {
+    term: InstId,
+    pre: Block,
+    header: Block,
+    brk: Block,
+    cont: Block,
+    body: FxHashSet<InstId>,
+}
