@@ -81,6 +81,8 @@ pub enum AttributeStyle {
     Single,
     /// `[[attr]]` (C++11 style, used for `vk::` attributes).
     Double,
+    /// glslang's `layout(set = 0, binding = 1)` extension.
+    Layout,
 }
 
 /// A modifier keyword before (or, for `const`, after) a type.
@@ -282,6 +284,22 @@ pub enum TypeKind {
     Struct(Box<StructDecl>),
     /// `typename T::X` / a dependent name written with `typename`.
     Typename(Path),
+    /// A type with modifiers written inside type syntax: `unorm float4` in
+    /// `Texture3D<unorm float4>`, `row_major float3x3` in `StructuredBuffer<row_major float3x3>`,
+    /// `(row_major float2x2)m`.
+    Modified {
+        /// The modifiers in order.
+        modifiers: Vec<ModifierSpan>,
+        /// The modified type.
+        inner: Box<TypeExpr>,
+    },
+    /// An array type written inside type syntax: `sizeof(int[2])`, `Buffer<float[4]>`.
+    Array {
+        /// The element type.
+        element: Box<TypeExpr>,
+        /// The dimensions, outermost first.
+        dims: Vec<ArrayDim>,
+    },
     /// Placeholder after a syntax error.
     Error,
 }
@@ -340,6 +358,11 @@ pub enum PostAnnotation {
         /// The whole annotation (from `register` through `)`).
         span: Span,
     },
+    /// Bit-field width `: 8` (`uint f : 8;`).
+    BitField {
+        /// The width.
+        width: Expr,
+    },
     /// `: packoffset(c1.y)`.
     PackOffset {
         /// `c1`.
@@ -354,6 +377,9 @@ pub enum PostAnnotation {
 /// One declared name with its array dimensions, annotations and initializer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Declarator {
+    /// The owner in an out-of-line definition: `S` in `float4 S::M = ...;`, `MyClass<T>` in
+    /// `T MyClass<T>::array[2]`.
+    pub qualifier: Option<TypeExpr>,
     /// The declared name.
     pub name: Ident,
     /// Array dimensions, outermost first.
@@ -404,14 +430,18 @@ pub struct Param {
 pub struct FunctionDecl {
     /// `[numthreads(8,8,1)]`, `[shader("vertex")]`, ...
     pub attributes: Vec<Attribute>,
-    /// `template<...>`.
-    pub template: Option<TemplateHeader>,
+    /// `template<...>` headers, outermost first (two for a member template of a class template
+    /// defined out of line; one empty header for an explicit specialization).
+    pub templates: Vec<TemplateHeader>,
     /// `static`, `inline`, `export`, `precise`, ...
     pub modifiers: Vec<ModifierSpan>,
     /// Return type.
     pub return_type: TypeExpr,
-    /// The name: `main`, `S::method` (out-of-line method), `operator+`.
-    pub name: Path,
+    /// The owner of an out-of-line method or a namespace: `S` in `void S::f()`,
+    /// `CooperativeMatrix<T, s, r, c, u>` in `CooperativeMatrix<T, s, r, c, u>::Load(...)`.
+    pub qualifier: Option<TypeExpr>,
+    /// The name: `main`, `operator+`, `operator()`.
+    pub name: Ident,
     /// The parameters.
     pub params: Vec<Param>,
     /// A `const` after the parameter list (methods).
@@ -440,8 +470,8 @@ pub enum StructKeyword {
 pub struct StructDecl {
     /// Attributes.
     pub attributes: Vec<Attribute>,
-    /// `template<...>`.
-    pub template: Option<TemplateHeader>,
+    /// `template<...>` headers, outermost first.
+    pub templates: Vec<TemplateHeader>,
     /// Which keyword.
     pub keyword: StructKeyword,
     /// The name; `None` for an anonymous struct.
@@ -485,14 +515,16 @@ pub struct BufferDecl {
 /// `typedef T Name[dims];` (also `using Name = T;`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypedefDecl {
+    /// Attributes (`using T [[vk::ext_capability(39)]] = ...;`).
+    pub attributes: Vec<Attribute>,
     /// Modifiers (`const`, `row_major`).
     pub modifiers: Vec<ModifierSpan>,
     /// The aliased type.
     pub ty: TypeExpr,
     /// The names (with array dimensions).
     pub declarators: Vec<Declarator>,
-    /// `template<...>` of an alias template.
-    pub template: Option<TemplateHeader>,
+    /// `template<...>` headers of an alias template.
+    pub templates: Vec<TemplateHeader>,
     /// The whole declaration.
     pub span: Span,
 }
@@ -565,6 +597,8 @@ pub enum DeclKind {
     Namespace(NamespaceDecl),
     /// `using namespace N;`.
     UsingNamespace(Path),
+    /// `using N::name;`.
+    Using(Path),
     /// DX9 effect `technique`/`technique10`/`technique11` blocks, kept as raw tokens' span
     /// (later phases ignore them).
     Technique {
@@ -636,7 +670,7 @@ pub enum StmtKind {
     /// `if (cond) then else otherwise`
     If {
         /// The condition.
-        cond: Expr,
+        cond: Condition,
         /// Taken branch.
         then: Box<Stmt>,
         /// `else` branch.
@@ -656,7 +690,7 @@ pub enum StmtKind {
     /// `while (cond) body`
     While {
         /// The condition.
-        cond: Expr,
+        cond: Condition,
         /// The body.
         body: Box<Stmt>,
     },
@@ -670,10 +704,13 @@ pub enum StmtKind {
     /// `switch (value) { case ...: ... }`
     Switch {
         /// The selector.
-        value: Expr,
+        value: Condition,
         /// The case groups in order.
         cases: Vec<SwitchCase>,
     },
+    /// A `case`/`default` label nested in a block inside a `switch` body
+    /// (`case 6: { case 7: break; }`); labels directly in the body are [`SwitchCase`]s.
+    Label(CaseLabel),
     /// `break;`
     Break,
     /// `continue;`
@@ -686,6 +723,26 @@ pub enum StmtKind {
     Empty,
     /// Placeholder after a syntax error.
     Error,
+}
+
+/// The condition of `if`, `while` and `switch`: an expression, or a declaration whose value is
+/// tested (`if (int d = f())`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    /// An expression.
+    Expr(Expr),
+    /// A declaration with one declarator and an initializer.
+    Decl(Box<VarDecl>),
+}
+
+impl Condition {
+    /// The condition's span.
+    pub fn span(&self) -> Span {
+        match self {
+            Condition::Expr(e) => e.span,
+            Condition::Decl(d) => d.span,
+        }
+    }
 }
 
 /// Unary operators.

@@ -81,15 +81,18 @@ impl Dumper<'_> {
                 let names: Vec<String> = t.declarators.iter().map(declarator_head).collect();
                 let text = format!(
                     "Typedef {}{}{} = {}",
-                    template_text(&t.template),
+                    template_text(&t.templates),
                     modifiers_text(&t.modifiers),
                     names.join(", "),
                     type_text(&t.ty)
                 );
                 self.line(&text, Some(d.span));
-                if let TypeKind::Struct(s) = &t.ty.kind {
-                    self.nested(|d| d.struct_decl(s));
-                }
+                self.nested(|n| {
+                    n.attrs(&t.attributes);
+                    if let TypeKind::Struct(s) = &t.ty.kind {
+                        n.struct_decl(s);
+                    }
+                });
             }
             DeclKind::Enum(e) => {
                 let t = format!(
@@ -123,6 +126,9 @@ impl Dumper<'_> {
                         s.decl(d);
                     }
                 });
+            }
+            DeclKind::Using(p) => {
+                self.line(&format!("Using {}", p.to_text()), Some(d.span));
             }
             DeclKind::UsingNamespace(p) => {
                 self.line(&format!("UsingNamespace {}", p.to_text()), Some(d.span));
@@ -187,10 +193,10 @@ impl Dumper<'_> {
         let params: Vec<String> = f.params.iter().map(param_text).collect();
         let t = format!(
             "Function {}{}{} {}({}){}{}{}",
-            template_text(&f.template),
+            template_text(&f.templates),
             modifiers_text(&f.modifiers),
             type_text(&f.return_type),
-            f.name.to_text(),
+            qualified(&f.qualifier, &f.name),
             params.join(", "),
             if f.is_const { " const" } else { "" },
             annotations_text(&f.annotations),
@@ -227,7 +233,7 @@ impl Dumper<'_> {
         };
         let mut t = format!(
             "{kw} {}{}",
-            template_text(&st.template),
+            template_text(&st.templates),
             st.name.as_ref().map_or("<anonymous>", |n| n.name.as_str())
         );
         if let Some(args) = &st.specialization_args {
@@ -270,7 +276,7 @@ impl Dumper<'_> {
                 then,
                 otherwise,
             } => {
-                self.line(&format!("If {}", expr_text(cond)), span);
+                self.line(&format!("If {}", cond_text(cond)), span);
                 self.nested(|s| s.stmt(then));
                 if let Some(o) = otherwise {
                     self.line("Else", None);
@@ -298,7 +304,7 @@ impl Dumper<'_> {
                 });
             }
             StmtKind::While { cond, body } => {
-                self.line(&format!("While {}", expr_text(cond)), span);
+                self.line(&format!("While {}", cond_text(cond)), span);
                 self.nested(|s| s.stmt(body));
             }
             StmtKind::DoWhile { body, cond } => {
@@ -306,7 +312,7 @@ impl Dumper<'_> {
                 self.nested(|s| s.stmt(body));
             }
             StmtKind::Switch { value, cases } => {
-                self.line(&format!("Switch {}", expr_text(value)), span);
+                self.line(&format!("Switch {}", cond_text(value)), span);
                 self.nested(|s| {
                     for c in cases {
                         let labels: Vec<String> = c
@@ -326,6 +332,10 @@ impl Dumper<'_> {
                     }
                 });
             }
+            StmtKind::Label(l) => match l {
+                CaseLabel::Case(e) => self.line(&format!("Label case {}", expr_text(e)), span),
+                CaseLabel::Default(_) => self.line("Label default", span),
+            },
             StmtKind::Break => self.line("Break", span),
             StmtKind::Continue => self.line("Continue", span),
             StmtKind::Return(v) => match v {
@@ -339,10 +349,43 @@ impl Dumper<'_> {
     }
 }
 
-fn template_text(t: &Option<TemplateHeader>) -> String {
-    let Some(t) = t else {
-        return String::new();
-    };
+fn template_text(ts: &[TemplateHeader]) -> String {
+    ts.iter().map(header_text).collect()
+}
+
+fn qualified(q: &Option<TypeExpr>, name: &Ident) -> String {
+    match q {
+        Some(q) => format!("{}::{}", type_text(q), name.name),
+        None => name.name.clone(),
+    }
+}
+
+fn cond_text(c: &Condition) -> String {
+    match c {
+        Condition::Expr(e) => expr_text(e),
+        Condition::Decl(d) => {
+            let names: Vec<String> = d
+                .declarators
+                .iter()
+                .map(|x| {
+                    let mut s = declarator_head(x);
+                    if let Some(i) = &x.init {
+                        let _ = write!(s, " = {}", expr_text(i));
+                    }
+                    s
+                })
+                .collect();
+            format!(
+                "decl {}{} {}",
+                modifiers_text(&d.modifiers),
+                type_text(&d.ty),
+                names.join(", ")
+            )
+        }
+    }
+}
+
+fn header_text(t: &TemplateHeader) -> String {
     let ps: Vec<String> = t
         .params
         .iter()
@@ -379,6 +422,7 @@ fn attr_text(a: &Attribute) -> String {
     s.push_str(match a.style {
         AttributeStyle::Single => "[",
         AttributeStyle::Double => "[[",
+        AttributeStyle::Layout => "",
     });
     for n in &a.namespace {
         s.push_str(&n.name);
@@ -392,6 +436,7 @@ fn attr_text(a: &Attribute) -> String {
     s.push_str(match a.style {
         AttributeStyle::Single => "]",
         AttributeStyle::Double => "]]",
+        AttributeStyle::Layout => "",
     });
     s
 }
@@ -406,6 +451,9 @@ fn annotations_text(a: &[PostAnnotation]) -> String {
             PostAnnotation::Register { args, .. } => {
                 let a: Vec<&str> = args.iter().map(|i| i.name.as_str()).collect();
                 let _ = write!(s, " : register({})", a.join(", "));
+            }
+            PostAnnotation::BitField { width } => {
+                let _ = write!(s, " : {}", expr_text(width));
             }
             PostAnnotation::PackOffset {
                 register,
@@ -424,7 +472,7 @@ fn annotations_text(a: &[PostAnnotation]) -> String {
 }
 
 fn declarator_head(d: &Declarator) -> String {
-    let mut s = d.name.name.clone();
+    let mut s = qualified(&d.qualifier, &d.name);
     for dim in &d.array_dims {
         match &dim.size {
             Some(e) => {
@@ -459,6 +507,21 @@ pub fn type_text(t: &TypeExpr) -> String {
             s.name.as_ref().map_or("<anonymous>", |n| n.name.as_str())
         ),
         TypeKind::Typename(p) => format!("typename {}", p.to_text()),
+        TypeKind::Modified { modifiers, inner } => {
+            format!("{}{}", modifiers_text(modifiers), type_text(inner))
+        }
+        TypeKind::Array { element, dims } => {
+            let mut s = type_text(element);
+            for d in dims {
+                match &d.size {
+                    Some(e) => {
+                        let _ = write!(s, "[{}]", expr_text(e));
+                    }
+                    None => s.push_str("[]"),
+                }
+            }
+            s
+        }
         TypeKind::Error => "<error>".to_string(),
     }
 }

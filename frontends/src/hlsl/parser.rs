@@ -181,6 +181,9 @@ struct Parser<'a> {
     tree_depth: usize,
     /// `>` ends the expression (inside template arguments and `<...>` annotations).
     no_gt: bool,
+    /// Number of enclosing `switch` bodies (a `case` label nested in a block of a `switch` is
+    /// legal).
+    switch_depth: usize,
     scopes: Scopes,
 }
 
@@ -297,6 +300,7 @@ impl<'a> Parser<'a> {
             nesting: 0,
             tree_depth: 0,
             no_gt: false,
+            switch_depth: 0,
             scopes: Scopes::default(),
         }
     }
@@ -566,6 +570,12 @@ impl<'a> Parser<'a> {
         let mut out = Vec::new();
         while self.at("[") && !self.gave_up {
             let start = self.peek().span;
+            if self.peek_n(1).is("]") {
+                // `[]`: an empty attribute list (accepted by glslang and DXC).
+                self.bump();
+                self.bump();
+                continue;
+            }
             let double = self.peek_n(1).is("[");
             self.bump();
             if double {
@@ -717,7 +727,11 @@ impl<'a> Parser<'a> {
     /// One declaration (may yield several, e.g. a struct definition with declarators).
     fn decl(&mut self, ctx: DeclContext) -> PResult<Vec<Decl>> {
         let start = self.peek().span;
-        let attributes = self.attributes();
+        let mut attributes = self.attributes();
+        while self.at("layout") && self.peek_n(1).is("(") {
+            attributes.push(self.layout_attribute()?);
+            attributes.extend(self.attributes());
+        }
         let t = self.peek();
         let one = |kind, span| Ok(vec![Decl { kind, span }]);
         match t.text {
@@ -729,12 +743,15 @@ impl<'a> Parser<'a> {
             "using" => return self.using_decl(start).map(|d| vec![d]),
             "typedef" => {
                 self.bump();
-                let td = self.typedef_rest(start, None)?;
+                let td = self.typedef_rest(start, Vec::new())?;
                 return one(DeclKind::Typedef(td), self.span_from(start));
             }
             "template" => {
-                let header = self.template_header()?;
-                return self.templated_decl(start, attributes, header, ctx);
+                let mut headers = vec![self.template_header()?];
+                while self.at("template") {
+                    headers.push(self.template_header()?);
+                }
+                return self.templated_decl(start, attributes, headers, ctx);
             }
             "cbuffer" | "tbuffer" if self.peek_n(1).is_ident() => {
                 return self.buffer_decl(start, attributes).map(|d| vec![d]);
@@ -746,7 +763,29 @@ impl<'a> Parser<'a> {
             }
             _ => {}
         }
-        self.declaration(start, attributes, None, ctx, false)
+        self.declaration(start, attributes, Vec::new(), ctx, false)
+    }
+
+    /// glslang's `layout(set = 3, binding = 5)`.
+    fn layout_attribute(&mut self) -> PResult<Attribute> {
+        let start = self.peek().span;
+        let name = self.attr_name()?;
+        self.bump(); // (
+        let mut args = Vec::new();
+        while !self.at(")") {
+            args.push(self.assign_expr()?);
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(")")?;
+        Ok(Attribute {
+            style: AttributeStyle::Layout,
+            namespace: Vec::new(),
+            name,
+            args: Some(args),
+            span: self.span_from(start),
+        })
     }
 
     fn static_assert(&mut self, start: Span) -> PResult<Decl> {
@@ -849,7 +888,15 @@ impl<'a> Parser<'a> {
                 span: self.span_from(start),
             });
         }
-        let td = self.using_alias(start, None)?;
+        if self.peek_n(1).is("::") || self.at("::") {
+            let path = self.path()?;
+            self.expect(";")?;
+            return Ok(Decl {
+                kind: DeclKind::Using(path),
+                span: self.span_from(start),
+            });
+        }
+        let td = self.using_alias(start, Vec::new())?;
         Ok(Decl {
             kind: DeclKind::Typedef(td),
             span: self.span_from(start),
@@ -857,22 +904,25 @@ impl<'a> Parser<'a> {
     }
 
     /// `Name = Type;` after `using`.
-    fn using_alias(&mut self, start: Span, template: Option<TemplateHeader>) -> PResult<TypedefDecl> {
+    fn using_alias(&mut self, start: Span, templates: Vec<TemplateHeader>) -> PResult<TypedefDecl> {
         let name = self.ident()?;
+        let attributes = self.attributes();
         self.expect("=")?;
         let modifiers = self.modifiers(true);
         let ty = self.type_expr()?;
         let array_dims = self.array_dims()?;
         self.expect(";")?;
         self.scopes.declare_type(&name.name);
-        if template.is_some() {
+        if !templates.is_empty() {
             self.scopes.declare_template(&name.name);
         }
         let dspan = name.span;
         Ok(TypedefDecl {
+            attributes,
             modifiers,
             ty,
             declarators: vec![Declarator {
+                qualifier: None,
                 name,
                 array_dims,
                 annotations: Vec::new(),
@@ -880,7 +930,7 @@ impl<'a> Parser<'a> {
                 init: None,
                 span: dspan,
             }],
-            template,
+            templates,
             span: self.span_from(start),
         })
     }
@@ -889,8 +939,9 @@ impl<'a> Parser<'a> {
     fn typedef_rest(
         &mut self,
         start: Span,
-        template: Option<TemplateHeader>,
+        templates: Vec<TemplateHeader>,
     ) -> PResult<TypedefDecl> {
+        let attributes = self.attributes();
         let mut modifiers = self.modifiers(true);
         let ty = if self.at_struct_keyword() {
             self.struct_type()?
@@ -905,6 +956,7 @@ impl<'a> Parser<'a> {
             let array_dims = self.array_dims()?;
             self.scopes.declare_type(&name.name);
             declarators.push(Declarator {
+                qualifier: None,
                 name,
                 array_dims,
                 annotations: Vec::new(),
@@ -918,10 +970,11 @@ impl<'a> Parser<'a> {
         }
         self.expect(";")?;
         Ok(TypedefDecl {
+            attributes,
             modifiers,
             ty,
             declarators,
-            template,
+            templates,
             span: self.span_from(start),
         })
     }
@@ -994,12 +1047,12 @@ impl<'a> Parser<'a> {
         &mut self,
         start: Span,
         attributes: Vec<Attribute>,
-        header: TemplateHeader,
+        headers: Vec<TemplateHeader>,
         ctx: DeclContext,
     ) -> PResult<Vec<Decl>> {
         // Template parameters that are types are visible inside.
         let mut scope = FxHashSet::default();
-        for p in &header.params {
+        for p in headers.iter().flat_map(|h| &h.params) {
             if p.value_type.is_none()
                 && let Some(n) = &p.name
             {
@@ -1009,7 +1062,7 @@ impl<'a> Parser<'a> {
         self.scopes.locals.push(scope);
         let r = if self.at("using") {
             self.bump();
-            self.using_alias(start, Some(header)).map(|td| {
+            self.using_alias(start, headers).map(|td| {
                 vec![Decl {
                     kind: DeclKind::Typedef(td),
                     span: self.span_from(start),
@@ -1017,7 +1070,7 @@ impl<'a> Parser<'a> {
             })
         } else if self.at("typedef") {
             self.bump();
-            self.typedef_rest(start, Some(header)).map(|td| {
+            self.typedef_rest(start, headers).map(|td| {
                 vec![Decl {
                     kind: DeclKind::Typedef(td),
                     span: self.span_from(start),
@@ -1026,7 +1079,7 @@ impl<'a> Parser<'a> {
         } else {
             let mut attributes = attributes;
             attributes.extend(self.attributes());
-            self.declaration(start, attributes, Some(header), ctx, false)
+            self.declaration(start, attributes, headers, ctx, false)
         };
         self.scopes.locals.pop();
         // Names declared inside the template scope were put in the local scope; re-declare the
@@ -1041,7 +1094,7 @@ impl<'a> Parser<'a> {
                         }
                     }
                     DeclKind::Function(f) => {
-                        self.scopes.declare_template(&f.name.last().name);
+                        self.scopes.declare_template(&f.name.name);
                     }
                     DeclKind::Typedef(t) => {
                         for d in &t.declarators {
@@ -1137,13 +1190,13 @@ impl<'a> Parser<'a> {
 
     fn at_struct_keyword(&self) -> bool {
         (self.at("struct") || self.at("class") || self.at("interface"))
-            && (self.peek_n(1).is_ident() || self.peek_n(1).is("{"))
+            && (self.peek_n(1).is_ident() || self.peek_n(1).is("{") || self.peek_n(1).is("["))
     }
 
     /// `struct [Name] [: bases] [{ members }]` as a type.
     fn struct_type(&mut self) -> PResult<TypeExpr> {
         let start = self.peek().span;
-        let s = self.struct_decl(start, Vec::new(), None)?;
+        let s = self.struct_decl(start, Vec::new(), Vec::new())?;
         if s.members.is_none() {
             // Elaborated `struct S` names a type.
             let span = self.span_from(start);
@@ -1170,7 +1223,7 @@ impl<'a> Parser<'a> {
         &mut self,
         start: Span,
         attributes: Vec<Attribute>,
-        template: Option<TemplateHeader>,
+        templates: Vec<TemplateHeader>,
     ) -> PResult<StructDecl> {
         let keyword = match self.peek().text {
             "class" => StructKeyword::Class,
@@ -1192,7 +1245,7 @@ impl<'a> Parser<'a> {
         };
         if let Some(n) = &name {
             self.scopes.declare_type(&n.name);
-            if template.is_some() {
+            if !templates.is_empty() {
                 self.scopes.declare_template(&n.name);
             }
         }
@@ -1238,7 +1291,7 @@ impl<'a> Parser<'a> {
         };
         Ok(StructDecl {
             attributes,
-            template,
+            templates,
             keyword,
             name,
             specialization_args,
@@ -1314,7 +1367,7 @@ impl<'a> Parser<'a> {
         &mut self,
         start: Span,
         attributes: Vec<Attribute>,
-        template: Option<TemplateHeader>,
+        template: Vec<TemplateHeader>,
         ctx: DeclContext,
         local: bool,
     ) -> PResult<Vec<Decl>> {
@@ -1335,6 +1388,7 @@ impl<'a> Parser<'a> {
         if self.at_struct_keyword() {
             let sstart = self.peek().span;
             let s = self.struct_decl(sstart, attributes.clone(), template.clone())?;
+            let template: Vec<TemplateHeader> = Vec::new();
             if self.eat(";") {
                 let span = self.span_from(start);
                 return Ok(vec![Decl {
@@ -1377,34 +1431,25 @@ impl<'a> Parser<'a> {
         &mut self,
         start: Span,
         attributes: Vec<Attribute>,
-        template: Option<TemplateHeader>,
+        template: Vec<TemplateHeader>,
         modifiers: Vec<ModifierSpan>,
         ty: TypeExpr,
         ctx: DeclContext,
         local: bool,
     ) -> PResult<Vec<Decl>> {
         // A function: name (possibly qualified, or `operator+`) followed by `(`.
-        let name_start = self.pos;
-        let is_operator = self.at("operator");
-        if is_operator || (self.peek().is_ident() && !is_reserved(self.peek().text)) {
+        let _ = (ctx, local);
+        if self.at("operator")
+            || self.at("::")
+            || (self.peek().is_ident() && !is_reserved(self.peek().text))
+        {
             let (save_pos, save_split, save_prev) = (self.pos, self.split, self.prev_span);
-            let name = if is_operator {
-                Some(self.operator_name()?)
-            } else {
-                self.speculate(|p| p.path())
-            };
-            if let Some(name) = name {
-                if self.at("(") && !local {
-                    let f = self.function_rest(start, attributes, template, modifiers, ty, name)?;
-                    let span = f.span;
-                    return Ok(vec![Decl {
-                        kind: DeclKind::Function(f),
-                        span,
-                    }]);
-                }
-                if self.at("(") && local {
-                    // A local function prototype or a C++-style direct init; treat as prototype.
-                    let f = self.function_rest(start, attributes, template, modifiers, ty, name)?;
+            if let Some((qualifier, name)) = self.speculate(|p| p.decl_name()) {
+                if self.at("(") {
+                    // A function (or, for a local, a prototype).
+                    let f = self.function_rest(
+                        start, attributes, template, modifiers, ty, qualifier, name,
+                    )?;
                     let span = f.span;
                     return Ok(vec![Decl {
                         kind: DeclKind::Function(f),
@@ -1414,8 +1459,6 @@ impl<'a> Parser<'a> {
             }
             self.rewind(save_pos, save_split, save_prev);
         }
-        let _ = name_start;
-        let _ = ctx;
         let mut declarators = Vec::new();
         loop {
             declarators.push(self.declarator()?);
@@ -1441,7 +1484,60 @@ impl<'a> Parser<'a> {
         }])
     }
 
-    fn operator_name(&mut self) -> PResult<Path> {
+    /// A declared name, possibly qualified (`S::f`, `MyClass<T>::array`, `S::operator()`):
+    /// returns the qualifier as a type and the last name.
+    fn decl_name(&mut self) -> PResult<(Option<TypeExpr>, Ident)> {
+        let start = self.peek().span;
+        let global = self.eat("::");
+        let mut segments: Vec<Ident> = Vec::new();
+        let mut last_args = None;
+        loop {
+            if self.at("operator") {
+                let name = self.operator_name()?;
+                return Ok((self.qualifier(start, global, segments, last_args), name));
+            }
+            let id = self.ident()?;
+            let args = if self.at("<") {
+                self.speculate(|p| {
+                    let a = p.template_args()?;
+                    if p.at("::") { Ok(a) } else { Err(Fail) }
+                })
+            } else {
+                None
+            };
+            if self.at("::") && (self.peek_n(1).is_ident()) {
+                self.bump();
+                segments.push(id);
+                last_args = args;
+                continue;
+            }
+            return Ok((self.qualifier(start, global, segments, last_args), id));
+        }
+    }
+
+    fn qualifier(
+        &self,
+        start: Span,
+        global: bool,
+        segments: Vec<Ident>,
+        args: Option<Vec<TemplateArg>>,
+    ) -> Option<TypeExpr> {
+        let last = segments.last()?.span;
+        let span = start.to(last);
+        Some(TypeExpr {
+            kind: TypeKind::Named {
+                path: Path {
+                    global,
+                    segments,
+                    span,
+                },
+                args,
+            },
+            span,
+        })
+    }
+
+    fn operator_name(&mut self) -> PResult<Ident> {
         let start = self.peek().span;
         self.bump(); // operator
         let mut text = String::from("operator");
@@ -1465,22 +1561,22 @@ impl<'a> Parser<'a> {
             text.push_str(t.text);
             self.bump();
         }
-        let span = self.span_from(start);
-        Ok(Path {
-            global: false,
-            segments: vec![Ident { name: text, span }],
-            span,
+        Ok(Ident {
+            name: text,
+            span: self.span_from(start),
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn function_rest(
         &mut self,
         start: Span,
         attributes: Vec<Attribute>,
-        template: Option<TemplateHeader>,
+        templates: Vec<TemplateHeader>,
         modifiers: Vec<ModifierSpan>,
         return_type: TypeExpr,
-        name: Path,
+        qualifier: Option<TypeExpr>,
+        name: Ident,
     ) -> PResult<FunctionDecl> {
         self.expect("(")?;
         let mut params = Vec::new();
@@ -1515,9 +1611,10 @@ impl<'a> Parser<'a> {
         };
         Ok(FunctionDecl {
             attributes,
-            template,
+            templates,
             modifiers,
             return_type,
+            qualifier,
             name,
             params,
             is_const,
@@ -1557,7 +1654,11 @@ impl<'a> Parser<'a> {
 
     fn declarator(&mut self) -> PResult<Declarator> {
         let start = self.peek().span;
-        let name = self.ident()?;
+        let (qualifier, name) = if self.peek_n(1).is("::") || self.peek_n(1).is("<") {
+            self.decl_name()?
+        } else {
+            (None, self.ident()?)
+        };
         let array_dims = self.array_dims()?;
         let mut annotations = self.post_annotations()?;
         let string_annotations = if self.at("<") {
@@ -1570,10 +1671,14 @@ impl<'a> Parser<'a> {
         }
         let init = if self.eat("=") {
             Some(self.initializer()?)
+        } else if self.at("{") {
+            // DX9 `sampler2D s { AddressU = WRAP; };` state block without `= sampler_state`.
+            Some(self.state_block()?)
         } else {
             None
         };
         Ok(Declarator {
+            qualifier,
             name,
             array_dims,
             annotations,
@@ -1659,6 +1764,9 @@ impl<'a> Parser<'a> {
                     component,
                     span: self.span_from(start),
                 });
+            } else if self.peek().kind == TokenKind::Number {
+                let width = self.ternary_expr()?;
+                out.push(PostAnnotation::BitField { width });
             } else if self.peek().is_ident() {
                 let t = self.peek();
                 out.push(PostAnnotation::Semantic(Ident {
@@ -1686,6 +1794,9 @@ impl<'a> Parser<'a> {
                 if self.at_eof() {
                     self.error_here("expected `>` closing the annotations");
                     return Err(Fail);
+                }
+                if self.eat(";") {
+                    continue;
                 }
                 let start = self.peek().span;
                 let modifiers = self.modifiers(false);
@@ -1858,26 +1969,60 @@ impl<'a> Parser<'a> {
     }
 
     fn template_arg(&mut self) -> PResult<TemplateArg> {
-        if self.is_type_start() {
-            let mut ty = self.type_expr()?;
-            // `const T`, `T const` in template arguments are rare; skip trailing modifiers.
-            let _ = self.modifiers(false);
+        let start = self.peek().span;
+        let modifiers = if self.peek().is_ident()
+            && Modifier::from_keyword(self.peek().text).is_some()
+            && self.peek_n(1).is_ident()
+        {
+            self.modifiers(true)
+        } else {
+            Vec::new()
+        };
+        if !modifiers.is_empty() || self.is_type_start() {
+            let ty = self.type_expr()?;
+            let mut modifiers = modifiers;
+            modifiers.extend(self.modifiers(false));
             // A type followed by `(` is a constructor expression used as a value.
-            if self.at("(") {
+            if modifiers.is_empty() && self.at("(") {
                 let e = self.construct_rest(ty)?;
                 let e = self.postfix_rest(e)?;
                 return Ok(TemplateArg::Expr(self.binary_rest(e, 0)?));
             }
-            if self.at("[") {
-                // Array type argument `T[4]`: keep dims by wrapping in a typedef-like form is not
-                // possible in TypeExpr; record the element type and skip the dims.
-                let dims = self.array_dims()?;
-                let _ = dims;
-                ty.span = self.span_from(ty.span);
-            }
+            let ty = self.wrap_type(start, modifiers, ty)?;
             return Ok(TemplateArg::Type(ty));
         }
         Ok(TemplateArg::Expr(self.ternary_expr()?))
+    }
+
+    /// Wraps a type in [`TypeKind::Array`] for trailing `[N]` and in [`TypeKind::Modified`] for
+    /// modifiers written in type syntax.
+    fn wrap_type(
+        &mut self,
+        start: Span,
+        modifiers: Vec<ModifierSpan>,
+        ty: TypeExpr,
+    ) -> PResult<TypeExpr> {
+        let mut ty = ty;
+        if self.at("[") {
+            let dims = self.array_dims()?;
+            ty = TypeExpr {
+                span: self.span_from(ty.span),
+                kind: TypeKind::Array {
+                    element: Box::new(ty),
+                    dims,
+                },
+            };
+        }
+        if !modifiers.is_empty() {
+            ty = TypeExpr {
+                span: self.span_from(start),
+                kind: TypeKind::Modified {
+                    modifiers,
+                    inner: Box::new(ty),
+                },
+            };
+        }
+        Ok(ty)
     }
 
     /// True when the current token starts a type (built-in, declared, `typename`, `struct`...).
@@ -1957,7 +2102,7 @@ impl<'a> Parser<'a> {
             "if" => {
                 self.bump();
                 self.expect("(")?;
-                let cond = self.expr()?;
+                let cond = self.condition()?;
                 self.expect(")")?;
                 let then = Box::new(self.sub_stmt()?);
                 let otherwise = if self.eat("else") {
@@ -1982,7 +2127,7 @@ impl<'a> Parser<'a> {
             "while" => {
                 self.bump();
                 self.expect("(")?;
-                let cond = self.expr()?;
+                let cond = self.condition()?;
                 self.expect(")")?;
                 let body = Box::new(self.sub_stmt()?);
                 StmtKind::While { cond, body }
@@ -2027,8 +2172,30 @@ impl<'a> Parser<'a> {
                 StmtKind::Return(v)
             }
             "case" | "default" if t.is_ident() && (t.text == "case" || self.peek_n(1).is(":")) => {
-                self.error_code("OSH0003", format!("`{}` label outside a `switch`", t.text));
-                return Err(Fail);
+                if self.switch_depth == 0 {
+                    self.error_code("OSH0003", format!("`{}` label outside a `switch`", t.text));
+                    return Err(Fail);
+                }
+                // A label inside a nested block of a `switch` body (`case 6: { case 7: ... }`).
+                let label = if t.text == "case" {
+                    self.bump();
+                    let e = self.ternary_expr()?;
+                    CaseLabel::Case(e)
+                } else {
+                    self.bump();
+                    CaseLabel::Default(start)
+                };
+                self.expect(":")?;
+                StmtKind::Label(label)
+            }
+            "using" => {
+                let d = self.decl(DeclContext::Struct)?;
+                let d = d.into_iter().next().ok_or(Fail)?;
+                return Ok(Stmt {
+                    attributes,
+                    span: d.span,
+                    kind: StmtKind::Decl(Box::new(d)),
+                });
             }
             "else" => {
                 self.error_code("OSH0004", "`else` without a matching `if`");
@@ -2039,7 +2206,7 @@ impl<'a> Parser<'a> {
                     let mut decls = self.declaration(
                         start,
                         attributes.clone(),
-                        None,
+                        Vec::new(),
                         DeclContext::Struct,
                         true,
                     )?;
@@ -2080,6 +2247,25 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The condition of `if`/`while`/`switch`: an expression or a one-name declaration.
+    fn condition(&mut self) -> PResult<Condition> {
+        if !self.is_decl_stmt() {
+            return Ok(Condition::Expr(self.expr()?));
+        }
+        let start = self.peek().span;
+        let mut modifiers = self.modifiers(true);
+        let ty = self.type_expr()?;
+        modifiers.extend(self.modifiers(true));
+        let d = self.declarator()?;
+        Ok(Condition::Decl(Box::new(VarDecl {
+            attributes: Vec::new(),
+            modifiers,
+            ty,
+            declarators: vec![d],
+            span: self.span_from(start),
+        })))
+    }
+
     /// The body of `if`/`for`/`while`/`do`: a statement, recovering locally.
     fn sub_stmt(&mut self) -> PResult<Stmt> {
         if self.at_eof() {
@@ -2096,7 +2282,7 @@ impl<'a> Parser<'a> {
             let start = self.peek().span;
             if self.is_decl_stmt() {
                 let mut d =
-                    self.declaration(start, Vec::new(), None, DeclContext::Struct, true)?;
+                    self.declaration(start, Vec::new(), Vec::new(), DeclContext::Struct, true)?;
                 let d = d.pop().ok_or(Fail)?;
                 Some(Box::new(Stmt {
                     attributes: Vec::new(),
@@ -2128,10 +2314,11 @@ impl<'a> Parser<'a> {
 
     fn switch_rest(&mut self) -> PResult<StmtKind> {
         self.expect("(")?;
-        let value = self.expr()?;
+        let value = self.condition()?;
         self.expect(")")?;
         self.expect("{")?;
         self.scopes.locals.push(FxHashSet::default());
+        self.switch_depth += 1;
         let mut cases: Vec<SwitchCase> = Vec::new();
         let r = (|| -> PResult<()> {
             while !self.at("}") && !self.at_eof() {
@@ -2182,6 +2369,7 @@ impl<'a> Parser<'a> {
             Ok(())
         })();
         self.scopes.locals.pop();
+        self.switch_depth -= 1;
         r?;
         self.expect("}")?;
         Ok(StmtKind::Switch { value, cases })
@@ -2482,10 +2670,12 @@ impl<'a> Parser<'a> {
         }
         self.speculate(|p| {
             p.bump(); // (
-            let _ = p.modifiers(false);
+            let start = p.peek().span;
+            let mut modifiers = p.modifiers(true);
             let ty = p.type_expr()?;
-            let _ = p.modifiers(false);
-            let dims = p.array_dims()?;
+            modifiers.extend(p.modifiers(false));
+            let ty = p.wrap_type(start, modifiers, ty)?;
+            let dims = Vec::new();
             if !p.eat(")") {
                 return Err(Fail);
             }
@@ -2647,6 +2837,33 @@ impl<'a> Parser<'a> {
             TokenKind::Number => {
                 let lit = parse_number(t.text);
                 self.bump();
+                if lit.is_none()
+                    && let Some((l, swizzle)) = split_scalar_swizzle(t.text)
+                {
+                    // `1.0f.xxxx`, `0.xxx`: one pp-number in C, a swizzled literal in HLSL.
+                    let swizzle_start = (start.end as usize).saturating_sub(swizzle.len()) as u32;
+                    let lit_span = Span {
+                        end: swizzle_start.saturating_sub(1).max(start.start),
+                        ..start
+                    };
+                    return Ok(Expr {
+                        kind: ExprKind::Member {
+                            base: Box::new(Expr {
+                                kind: ExprKind::Literal(l),
+                                span: lit_span,
+                            }),
+                            member: Ident {
+                                name: swizzle.to_string(),
+                                span: Span {
+                                    start: swizzle_start.min(start.end),
+                                    ..start
+                                },
+                            },
+                            template_args: None,
+                        },
+                        span: start,
+                    });
+                }
                 match lit {
                     Some(l) => Ok(Expr {
                         kind: ExprKind::Literal(l),
@@ -2726,7 +2943,9 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let arg = if self.at("(") && self.is_type_at(self.pos + 1) {
                         self.bump();
+                        let start = self.peek().span;
                         let ty = self.type_expr()?;
+                        let ty = self.wrap_type(start, Vec::new(), ty)?;
                         self.expect(")")?;
                         TemplateArg::Type(ty)
                     } else {
@@ -2857,8 +3076,13 @@ impl<'a> Parser<'a> {
     }
 
     fn sampler_state(&mut self) -> PResult<Expr> {
-        let start = self.peek().span;
         self.bump();
+        self.state_block()
+    }
+
+    /// `{ Name = value; ... }` of `sampler_state` and DX9 declarations.
+    fn state_block(&mut self) -> PResult<Expr> {
+        let start = self.peek().span;
         self.expect("{")?;
         let mut items = Vec::new();
         while !self.at("}") && !self.at_eof() {
@@ -2940,6 +3164,16 @@ pub fn parse_number(text: &str) -> Option<Literal> {
         value,
         suffix: suffix.to_string(),
     })
+}
+
+/// Splits `1.0f.xxxx` / `0.xxx` into a literal and a swizzle.
+fn split_scalar_swizzle(text: &str) -> Option<(Literal, &str)> {
+    let dot = text.rfind('.')?;
+    let (num, sw) = (&text[..dot], &text[dot + 1..]);
+    if sw.is_empty() || !sw.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_') {
+        return None;
+    }
+    Some((parse_number(num)?, sw))
 }
 
 fn parse_wrapping(digits: &str, radix: u32) -> Option<u64> {

@@ -468,6 +468,9 @@ struct Preprocessor<'a> {
     out: Preprocessed,
     /// Text interned for identifiers, to share one allocation per distinct spelling.
     idents: FxHashMap<Box<str>, Rc<str>>,
+    /// > 0 while expanding an `#if` line: `defined X` is evaluated where it appears, even when a
+    /// macro produced it, and its operand is not expanded.
+    in_if: usize,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -492,6 +495,7 @@ impl<'a> Preprocessor<'a> {
             aborted: false,
             out: Preprocessed::default(),
             idents: FxHashMap::default(),
+            in_if: 0,
         };
         for (name, b) in [
             ("__LINE__", Builtin::Line),
@@ -726,6 +730,9 @@ impl<'a> Preprocessor<'a> {
             let tok = self.next_raw()?;
             if tok.kind != TokenKind::Ident {
                 return Some(tok);
+            }
+            if self.in_if > 0 && &*tok.text == "defined" {
+                return Some(self.defined_operator(tok));
             }
             let Some(m) = self.macros.get(&*tok.text).cloned() else {
                 return Some(tok);
@@ -1546,12 +1553,25 @@ impl<'a> Preprocessor<'a> {
             return;
         }
         let mut candidates: Vec<PathBuf> = Vec::new();
-        let rel = Path::new(&name);
+        // Windows-style separators in include names are common in shaders.
+        let portable = if std::path::MAIN_SEPARATOR == '/' {
+            name.replace('\\', "/")
+        } else {
+            name.clone()
+        };
+        let rel = Path::new(&portable);
         if rel.is_absolute() {
             candidates.push(rel.to_path_buf());
         } else {
+            // The including file's folder, then the folders of the files that include it
+            // (innermost first, as DXC and glslang do), then the -I folders.
             if let Some(d) = &dir {
                 candidates.push(d.join(rel));
+            }
+            for f in self.frames.iter().rev().skip(1) {
+                if let Some(d) = &f.dir {
+                    candidates.push(d.join(rel));
+                }
             }
             for d in &self.options.include_dirs {
                 candidates.push(d.join(rel));
@@ -1641,8 +1661,9 @@ impl<'a> Preprocessor<'a> {
         }
         let at = toks[0].clone();
         let toks = self.replace_defined(toks);
+        self.in_if += 1;
         let toks = self.expand_isolated(toks, &at);
-        let toks = self.replace_defined(toks);
+        self.in_if -= 1;
         let mut ev = IfEval {
             toks: &toks,
             pos: 0,
@@ -1666,6 +1687,37 @@ impl<'a> Preprocessor<'a> {
                 false
             }
             None => v.v != 0,
+        }
+    }
+
+    /// `defined X` / `defined(X)` read from the token stream (operand not expanded): `1` or `0`.
+    fn defined_operator(&mut self, tok: Token) -> Token {
+        let mut name = None;
+        match self.next_raw() {
+            Some(t) if t.is_ident() => name = Some(t),
+            Some(t) if t.is_punct("(") => match self.next_raw() {
+                Some(n) if n.is_ident() => match self.next_raw() {
+                    Some(c) if c.is_punct(")") => name = Some(n),
+                    Some(c) => self.pushback.push(c),
+                    None => {}
+                },
+                Some(n) => self.pushback.push(n),
+                None => {}
+            },
+            Some(t) => self.pushback.push(t),
+            None => {}
+        }
+        let value = match &name {
+            Some(n) => self.macros.contains_key(&*n.text),
+            None => {
+                self.error_at("OSP0009", &tok, "`defined` needs a macro name");
+                false
+            }
+        };
+        Token {
+            kind: TokenKind::Number,
+            text: if value { "1".into() } else { "0".into() },
+            ..tok
         }
     }
 
