@@ -279,7 +279,7 @@ define_ops! {
     /// Centroid interpolation.
     Centroid "centroid" Decoration 101 [] Rest::None, R::None;
     /// Per-sample interpolation.
-    SampleDeco "sample" Decoration 102 [] Rest::None, R::None;
+    SampleDeco "per_sample" Decoration 102 [] Rest::None, R::None;
     /// The decorated value indexes resources non-uniformly.
     NonUniform "nonuniform" Decoration 103 [] Rest::None, R::None;
     /// A matrix field or variable stored row-major.

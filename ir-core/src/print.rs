@@ -29,8 +29,9 @@ pub fn print_inst(m: &Module, id: InstId) -> String {
         return "<removed instruction>".to_string();
     }
     let mut p = Printer::new(m);
-    if let Some(f) = m.func_of(id) {
-        p.number_item(top_item_of(m, f.id()));
+    let top = top_item_of(m, id);
+    if matches!(m.try_op(top), Some(Op::Func | Op::Generic)) {
+        p.number_item(top);
     }
     let op = m.op(id);
     if op.is_type() {
@@ -456,7 +457,7 @@ impl<'a> Printer<'a> {
                 Op::Func => self.func_item(c, &inner),
                 Op::Generic => self.generic_item(c, &inner),
                 op if op.is_terminator() => {
-                    self.out.push_str(&inner);
+                    self.out.push_str(indent);
                     self.inst_line(c);
                 }
                 _ => {}

@@ -37,7 +37,8 @@ impl Module {
 
     fn replace_worklist(&mut self, mut work: Vec<(InstId, InstId)>, merged: &mut Vec<InstId>) {
         while let Some((old, new)) = work.pop() {
-            let old = self.resolve(old);
+            // `old` is not resolved: a merged duplicate is still live (and mapped in the
+            // replacement map) until its uses have moved.
             let new = self.resolve(new);
             if old == new || !self.contains(old) || !self.contains(new) {
                 continue;

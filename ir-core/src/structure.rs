@@ -319,6 +319,20 @@ impl Module {
         )
     }
 
+    /// Sets what a generic yields (a function or type in its body, or any visible value):
+    /// creates or replaces the `return` that ends its body. Returns the `return`.
+    pub fn set_generic_result(&mut self, g: Generic, value: InstId) -> InstId {
+        let body = self.generic_body(g);
+        if let Some(term) = body.terminator(self) {
+            // A `return` is not hoistable, so a plain operand update keeps every invariant.
+            let _ = self.set_operands(term, &[value]);
+            return term;
+        }
+        let r = self.create_detached(Op::Return, None, &[value], 0);
+        self.append_child(body.id(), r);
+        r
+    }
+
     /// What a generic yields: the operand of its body's `return`.
     pub fn generic_result(&self, g: Generic) -> Option<InstId> {
         let body = self.children(g.id()).find(|&c| self.op(c) == Op::Block)?;

@@ -466,10 +466,15 @@ impl<'a> Verifier<'a> {
                 Some(Kind::Const) => vop == Op::ConstInt,
                 Some(Kind::Str) => vop == Op::ConstString,
                 Some(Kind::Value) => {
+                    // A generic may yield a type.
+                    let yields = op == Op::Return
+                        && m.parent(id)
+                            .and_then(|b| m.parent(b))
+                            .is_some_and(|g| m.op(g) == Op::Generic);
                     !matches!(vop, Op::Block | Op::Module | Op::Field)
                         && !vop.is_decoration()
                         && !vop.is_terminator()
-                        && !(vop.is_type() && !matches!(op, Op::Composite))
+                        && (!vop.is_type() || yields)
                 }
                 None => false,
             };
@@ -1283,6 +1288,15 @@ impl<'a> Verifier<'a> {
                 && opof(t) != Some(Op::Matrix)
         };
         let pointee = |v: InstId| tyof(v).and_then(|t| m.pointee(t));
+        // Inside generics, values whose types mention a type parameter are checked only once
+        // specialized.
+        if ty.is_some_and(|t| self.is_opaque(t))
+            || ops
+                .iter()
+                .any(|&v| tyof(v).is_some_and(|t| self.is_opaque(t)))
+        {
+            return Ok(());
+        }
         // The generic rule first.
         match op.info().ty {
             TypeRule::SameAs(n) => {
@@ -1633,6 +1647,30 @@ impl<'a> Verifier<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// True when a type mentions a generic parameter or a `specialize`.
+    fn is_opaque(&self, t: InstId) -> bool {
+        let m = self.m;
+        let mut stack = vec![t];
+        let mut steps = 0;
+        while let Some(x) = stack.pop() {
+            steps += 1;
+            if steps > 64 {
+                return false;
+            }
+            match m.try_op(x) {
+                Some(Op::Param) | Some(Op::Specialize) => return true,
+                Some(op) if op.is_hoistable() && op.is_type() => {
+                    stack.extend(m.operands(x).filter(|&o| {
+                        m.try_op(o)
+                            .is_some_and(|o| o.is_type() || o == Op::Param || o == Op::Specialize)
+                    }));
+                }
+                _ => {}
+            }
+        }
+        false
     }
 
     fn addr_result(

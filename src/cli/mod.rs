@@ -5,9 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod fmt;
 mod hlsl_args;
+mod ir_input;
 mod parse;
 mod preprocess;
+mod verify;
 
 /// OneShader: HLSL in; SPIR-V, WGSL, MSL and GLSL out; one typed IR in between.
 #[derive(Parser, Debug)]
@@ -20,6 +23,10 @@ pub struct Cli {
 /// Every subcommand.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Parse an IR text module and print its canonical form.
+    Fmt(fmt::FmtArgs),
+    /// Verify an IR module: exit 0 silently when valid, 1 with diagnostics.
+    Verify(verify::VerifyArgs),
     /// Preprocess and parse an HLSL file (exit 0 when it parses); `--ast` prints the tree.
     Parse(parse::ParseArgs),
     /// Print an HLSL file after preprocessing, like `cpp -P`.
@@ -29,6 +36,8 @@ pub enum Command {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
+        Command::Fmt(args) => fmt::run(args),
+        Command::Verify(args) => verify::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Preprocess(args) => preprocess::run(args),
     }
