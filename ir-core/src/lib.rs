@@ -39,10 +39,12 @@ pub mod builder;
 pub mod cfg;
 pub mod diag;
 pub mod imm;
+pub mod layout;
 pub mod module;
 pub mod ops;
 pub mod parse;
 pub mod print;
+pub mod raw;
 pub mod replace;
 pub mod structure;
 pub mod types;
@@ -55,7 +57,8 @@ pub use imm::{
     TextureAccess,
 };
 pub use module::{InstId, MemoryStats, Module, Payload, RemoveError, Slot, UseRef};
-pub use ops::{Family, Kind, Op, OpInfo, Rest, TypeRule};
+pub use ops::{Family, IR_SEMANTICS_VERSION, Kind, Op, OpInfo, Rest, TypeRule};
+pub use raw::RawError;
 pub use replace::SetOperandError;
 pub use structure::{
     Block, Constant, Decoration, Field, Func, Generic, Global, Param, StructType, Terminator, Type,

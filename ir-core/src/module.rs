@@ -20,6 +20,8 @@ use rustc_hash::{FxHashMap, FxHasher};
 use slotmap::SlotMap;
 
 use crate::ops::Op;
+#[cfg(test)]
+use crate::replace::SetOperandError;
 
 slotmap::new_key_type! {
     /// Identifies an instruction (any entity: type, constant, function, block, ...) of a module.
@@ -429,7 +431,7 @@ impl Module {
             .sum();
         let other = self.literals.len() * 8
             + self.strings.iter().map(|s| s.len() + 16).sum::<usize>()
-            + self.names.iter().map(|(_, s)| s.len() + 24).sum::<usize>()
+            + self.names.values().map(|s| s.len() + 24).sum::<usize>()
             + self.dedup.len() * std::mem::size_of::<InstId>()
             + self.replaced.len() * 16;
         MemoryStats {
@@ -1110,3 +1112,7 @@ impl Iterator for Uses<'_> {
         Some(UseRef { user, slot })
     }
 }
+
+#[cfg(test)]
+#[path = "module_tests.rs"]
+mod tests;

@@ -11,6 +11,12 @@
 
 use crate::imm::ImmKind;
 
+/// The version of the IR's meaning: bump it whenever an opcode's semantics, operand order or
+/// result-type rule changes (or a wire id would have to be reused), so that `.osir` files written
+/// under the old meaning are refused instead of misread. Adding a new opcode with a new wire id
+/// does not need a bump.
+pub const IR_SEMANTICS_VERSION: u32 = 1;
+
 /// What an operand slot holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -112,7 +118,7 @@ impl OpInfo {
         match self.rest {
             Rest::None => n == fixed,
             Rest::Many(_) => n >= fixed,
-            Rest::Pairs(..) => n >= fixed && (n - fixed) % 2 == 0,
+            Rest::Pairs(..) => n >= fixed && (n - fixed).is_multiple_of(2),
             Rest::Optional(opt) => n >= fixed && n <= fixed + opt.len(),
         }
     }
@@ -126,7 +132,7 @@ impl OpInfo {
         match self.rest {
             Rest::None => None,
             Rest::Many(k) => Some(k),
-            Rest::Pairs(a, b) => Some(if j % 2 == 0 { a } else { b }),
+            Rest::Pairs(a, b) => Some(if j.is_multiple_of(2) { a } else { b }),
             Rest::Optional(opt) => opt.get(j).copied(),
         }
     }

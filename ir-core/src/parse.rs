@@ -257,7 +257,7 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                         || bytes[i] == '_'
                         || ((bytes[i] == '-' || bytes[i] == '+')
                             && matches!(bytes[i - 1], 'e' | 'E')
-                            && !bytes[start..i].iter().any(|&x| x == 'x')))
+                            && !bytes[start..i].contains(&'x')))
                 {
                     i += 1;
                 }

@@ -595,10 +595,8 @@ impl<'a> Verifier<'a> {
                     fail(self, "a matrix has 1 to 4 rows and columns");
                 }
             }
-            Op::Array => {
-                if m.imm_operand(id, 1) == Some(0) {
-                    fail(self, "an array has at least one element");
-                }
+            Op::Array if m.imm_operand(id, 1) == Some(0) => {
+                fail(self, "an array has at least one element");
             }
             Op::Ptr => {}
             Op::Texture => {
@@ -620,10 +618,8 @@ impl<'a> Verifier<'a> {
                     );
                 }
             }
-            Op::ConstBool => {
-                if tyop != Some(Op::Bool) {
-                    fail(self, "a bool constant must have type bool");
-                }
+            Op::ConstBool if tyop != Some(Op::Bool) => {
+                fail(self, "a bool constant must have type bool");
             }
             Op::ConstInt => {
                 if !tyop.is_some_and(|o| o.is_int_type()) {
@@ -647,10 +643,8 @@ impl<'a> Verifier<'a> {
                     fail(self, "float constant bits exceed its type's width");
                 }
             }
-            Op::ConstString => {
-                if tyop != Some(Op::StringType) {
-                    fail(self, "a string constant must have type string");
-                }
+            Op::ConstString if tyop != Some(Op::StringType) => {
+                fail(self, "a string constant must have type string");
             }
             Op::Composite => self.composite(id),
             Op::Zero | Op::Undef => {}
@@ -1299,10 +1293,8 @@ impl<'a> Verifier<'a> {
         }
         // The generic rule first.
         match op.info().ty {
-            TypeRule::SameAs(n) => {
-                if ty != tyof(ops[n as usize]) {
-                    return Err(format!("`{}` has the type of operand {n}", op.spelling()));
-                }
+            TypeRule::SameAs(n) if ty != tyof(ops[n as usize]) => {
+                return Err(format!("`{}` has the type of operand {n}", op.spelling()));
             }
             TypeRule::Pointee(n) => {
                 let p = pointee(ops[n as usize]);
@@ -1319,10 +1311,8 @@ impl<'a> Verifier<'a> {
                     ));
                 }
             }
-            TypeRule::Void => {
-                if opof(ty) != Some(Op::Void) {
-                    return Err(format!("`{}` has type void", op.spelling()));
-                }
+            TypeRule::Void if opof(ty) != Some(Op::Void) => {
+                return Err(format!("`{}` has type void", op.spelling()));
             }
             TypeRule::BoolOf(n) => {
                 let a = tyof(ops[n as usize]);
@@ -1338,27 +1328,23 @@ impl<'a> Verifier<'a> {
             _ => {}
         }
         match op {
-            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => {
-                if tyof(ops[0]) != tyof(ops[1]) || !numeric(tyof(ops[0])) {
-                    return Err("arithmetic needs two operands of one numeric type".into());
-                }
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem
+                if (tyof(ops[0]) != tyof(ops[1]) || !numeric(tyof(ops[0]))) =>
+            {
+                return Err("arithmetic needs two operands of one numeric type".into());
             }
-            Op::Neg => {
-                if !numeric(tyof(ops[0])) {
-                    return Err("`neg` needs a numeric operand".into());
-                }
+            Op::Neg if !numeric(tyof(ops[0])) => {
+                return Err("`neg` needs a numeric operand".into());
             }
-            Op::And | Op::Or | Op::Xor => {
-                if tyof(ops[0]) != tyof(ops[1]) || !int_or_bool(tyof(ops[0])) {
-                    return Err(
-                        "bitwise operations need two operands of one integer or bool type".into(),
-                    );
-                }
+            Op::And | Op::Or | Op::Xor
+                if (tyof(ops[0]) != tyof(ops[1]) || !int_or_bool(tyof(ops[0]))) =>
+            {
+                return Err(
+                    "bitwise operations need two operands of one integer or bool type".into(),
+                );
             }
-            Op::Not => {
-                if !int_or_bool(tyof(ops[0])) {
-                    return Err("`not` needs an integer or bool operand".into());
-                }
+            Op::Not if !int_or_bool(tyof(ops[0])) => {
+                return Err("`not` needs an integer or bool operand".into());
             }
             Op::Shl | Op::Shr => {
                 let (a, b) = (tyof(ops[0]), tyof(ops[1]));
@@ -1495,10 +1481,8 @@ impl<'a> Verifier<'a> {
                     return Err("a vector condition matches the operands' length".into());
                 }
             }
-            Op::Var => {
-                if ty.and_then(|t| m.address_space(t)) != Some(AddressSpace::Function) {
-                    return Err("`var` has type ptr<function, T>".into());
-                }
+            Op::Var if ty.and_then(|t| m.address_space(t)) != Some(AddressSpace::Function) => {
+                return Err("`var` has type ptr<function, T>".into());
             }
             Op::Store => {
                 let p = pointee(ops[0]);
@@ -1536,7 +1520,7 @@ impl<'a> Verifier<'a> {
             }
             Op::TexelAddr => {
                 let tex = pointee(ops[0]).and_then(|t| m.texture_desc(t));
-                if !tex.is_some_and(|d| d.access == TextureAccess::Storage) {
+                if tex.is_none_or(|d| d.access != TextureAccess::Storage) {
                     return Err("`texel_addr` needs a pointer to a storage texture".into());
                 }
                 if ty.and_then(|t| m.address_space(t)) != Some(AddressSpace::Image) {
@@ -1600,10 +1584,10 @@ impl<'a> Verifier<'a> {
             | Op::TextureStore
             | Op::QuerySize
             | Op::QueryLevels
-            | Op::QuerySamples => {
-                if pointee(ops[0]).and_then(|t| m.texture_desc(t)).is_none() {
-                    return Err(format!("`{}` needs a pointer to a texture", op.spelling()));
-                }
+            | Op::QuerySamples
+                if pointee(ops[0]).and_then(|t| m.texture_desc(t)).is_none() =>
+            {
+                return Err(format!("`{}` needs a pointer to a texture", op.spelling()));
             }
             Op::BufferLoad | Op::BufferStore => {
                 let space = tyof(ops[0]).and_then(|t| m.address_space(t));
@@ -1777,10 +1761,8 @@ impl<'a> Verifier<'a> {
                     Some(f),
                     "`numthreads` only applies to compute, mesh and amplification entry points",
                 ),
-                (true, Some(t)) => {
-                    if (0..3).any(|i| m.imm_operand(t, i).is_none_or(|v| v == 0)) {
-                        self.report("OSV0015", Some(f), "`numthreads` values must be at least 1");
-                    }
+                (true, Some(t)) if (0..3).any(|i| m.imm_operand(t, i).is_none_or(|v| v == 0)) => {
+                    self.report("OSV0015", Some(f), "`numthreads` values must be at least 1");
                 }
                 _ => {}
             }
@@ -1796,3 +1778,7 @@ struct LoopInfo {
     cont: Block,
     body: FxHashSet<InstId>,
 }
+
+#[cfg(test)]
+#[path = "verify_tests.rs"]
+mod tests;
