@@ -277,9 +277,7 @@ pub fn type_layout(
             })
         }
         Op::Struct => Ok(struct_layout(m, ty, rule)?.layout),
-        _ => Err(LayoutError::NotStorable(
-            crate::print::print_inst(m, ty),
-        )),
+        _ => Err(LayoutError::NotStorable(crate::print::print_inst(m, ty))),
     }
 }
 
@@ -324,7 +322,7 @@ pub fn struct_layout(
             let straddles = if fl.size <= 16 {
                 at / 16 != (at + fl.size - 1) / 16
             } else {
-                at % 16 != 0
+                !at.is_multiple_of(16)
             };
             if straddles {
                 align = 16;
@@ -424,7 +422,8 @@ mod tests {
     #[test]
     fn dx_cbuffer_packs_after_arrays() {
         // float2 a[2]; float b; -> a at 0 (stride 16, size 24), b at 24.
-        let src = "struct @C {\n  a: array<vec<f32, 2>, 2>\n  b: f32\n  m: mat<f32, 2, 3>\n  z: f32\n}\n";
+        let src =
+            "struct @C {\n  a: array<vec<f32, 2>, 2>\n  b: f32\n  m: mat<f32, 2, 3>\n  z: f32\n}\n";
         let (o, size) = offsets(src, "C", LayoutRule::DxCbuffer);
         // m: column-major 2x3 = 3 columns of 2 floats: 16-aligned at 32, size 16*2+8 = 40.
         assert_eq!(o, vec![0, 24, 32, 72]);
@@ -449,7 +448,8 @@ mod tests {
             assert_eq!(l.fields[1].offset, 48);
             assert_eq!(l.fields[2].offset, 112);
         }
-        let src = "struct @N {\n  a: mat<f32, 2, 2>\n  b: array<mat<f32, 2, 2> , 2> [row_major]\n}\n";
+        let src =
+            "struct @N {\n  a: mat<f32, 2, 2>\n  b: array<mat<f32, 2, 2> , 2> [row_major]\n}\n";
         let m = parse(src).expect("parses");
         let st = m.structs()[0].id();
         let l = struct_layout(&m, st, LayoutRule::Std140).expect("layout");
