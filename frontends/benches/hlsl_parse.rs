@@ -37,7 +37,13 @@ fn bench(c: &mut Criterion) {
     g.bench_function("preprocess_and_parse", |b| {
         b.iter(|| {
             let mut sources = SourceMap::new();
-            let p = parse_text(Path::new("bench.hlsl"), src.clone(), &opts, &loader, &mut sources);
+            let p = parse_text(
+                Path::new("bench.hlsl"),
+                src.clone(),
+                &opts,
+                &loader,
+                &mut sources,
+            );
             assert!(!p.has_errors());
             black_box(p.unit.decls.len())
         })

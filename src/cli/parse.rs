@@ -40,7 +40,12 @@ pub fn run(args: ParseArgs) -> ExitCode {
 
 fn run_inner(args: ParseArgs) -> ExitCode {
     let mut sources = SourceMap::new();
-    let parsed = hlsl::parse_file(&args.file, &args.pp.options(), &hlsl::FsLoader, &mut sources);
+    let parsed = hlsl::parse_file(
+        &args.file,
+        &args.pp.options(),
+        &hlsl::FsLoader,
+        &mut sources,
+    );
     eprint!("{}", sources.render_all(&parsed.diagnostics));
     if args.ast {
         print!("{}", hlsl::dump(&parsed.unit, &sources));

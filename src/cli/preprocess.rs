@@ -36,7 +36,12 @@ pub fn run(args: PreprocessArgs) -> ExitCode {
 
 fn run_inner(args: PreprocessArgs) -> ExitCode {
     let mut sources = SourceMap::new();
-    let pp = hlsl::preprocess_file(&args.file, &args.pp.options(), &hlsl::FsLoader, &mut sources);
+    let pp = hlsl::preprocess_file(
+        &args.file,
+        &args.pp.options(),
+        &hlsl::FsLoader,
+        &mut sources,
+    );
     eprint!("{}", sources.render_all(&pp.diagnostics));
     if pp.has_errors() {
         return ExitCode::from(1);

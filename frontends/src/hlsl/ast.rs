@@ -442,6 +442,9 @@ pub struct FunctionDecl {
     pub qualifier: Option<TypeExpr>,
     /// The name: `main`, `operator+`, `operator()`.
     pub name: Ident,
+    /// Template arguments of an explicit specialization: `<float>` in
+    /// `template<> float twice<float>(float v)`.
+    pub specialization_args: Option<Vec<TemplateArg>>,
     /// The parameters.
     pub params: Vec<Param>,
     /// A `const` after the parameter list (methods).

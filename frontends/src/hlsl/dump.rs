@@ -118,7 +118,9 @@ impl Dumper<'_> {
             DeclKind::Namespace(n) => {
                 let t = format!(
                     "Namespace {}",
-                    n.name.as_ref().map_or("<anonymous>".to_string(), Path::to_text)
+                    n.name
+                        .as_ref()
+                        .map_or("<anonymous>".to_string(), Path::to_text)
                 );
                 self.line(&t, Some(d.span));
                 self.nested(|s| {
@@ -157,7 +159,11 @@ impl Dumper<'_> {
     }
 
     fn var(&mut self, v: &VarDecl, what: &str) {
-        let t = format!("{what} {}{}", modifiers_text(&v.modifiers), type_text(&v.ty));
+        let t = format!(
+            "{what} {}{}",
+            modifiers_text(&v.modifiers),
+            type_text(&v.ty)
+        );
         self.line(&t, Some(v.span));
         self.nested(|s| {
             s.attrs(&v.attributes);
@@ -171,11 +177,7 @@ impl Dumper<'_> {
     }
 
     fn declarator(&mut self, d: &Declarator) {
-        let mut t = format!(
-            "{}{}",
-            declarator_head(d),
-            annotations_text(&d.annotations)
-        );
+        let mut t = format!("{}{}", declarator_head(d), annotations_text(&d.annotations));
         if let Some(init) = &d.init {
             let _ = write!(t, " = {}", expr_text(init));
         }
@@ -196,7 +198,11 @@ impl Dumper<'_> {
             template_text(&f.templates),
             modifiers_text(&f.modifiers),
             type_text(&f.return_type),
-            qualified(&f.qualifier, &f.name),
+            qualified(&f.qualifier, &f.name)
+                + &f.specialization_args
+                    .as_ref()
+                    .map(|a| format!("<{}>", args_text(a)))
+                    .unwrap_or_default(),
             params.join(", "),
             if f.is_const { " const" } else { "" },
             annotations_text(&f.annotations),
@@ -209,7 +215,9 @@ impl Dumper<'_> {
                 if !p.attributes.is_empty() {
                     let t = format!(
                         "param {} attributes: {}",
-                        p.declarator.as_ref().map_or("<unnamed>", |d| d.name.name.as_str()),
+                        p.declarator
+                            .as_ref()
+                            .map_or("<unnamed>", |d| d.name.name.as_str()),
                         p.attributes
                             .iter()
                             .map(attr_text)
@@ -487,7 +495,12 @@ fn declarator_head(d: &Declarator) -> String {
 fn param_text(p: &Param) -> String {
     let mut s = format!("{}{}", modifiers_text(&p.modifiers), type_text(&p.ty));
     if let Some(d) = &p.declarator {
-        let _ = write!(s, " {}{}", declarator_head(d), annotations_text(&d.annotations));
+        let _ = write!(
+            s,
+            " {}{}",
+            declarator_head(d),
+            annotations_text(&d.annotations)
+        );
         if let Some(i) = &d.init {
             let _ = write!(s, " = {}", expr_text(i));
         }

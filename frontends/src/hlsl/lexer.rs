@@ -149,12 +149,10 @@ impl Lexer {
             self.pos += 1;
             while self.pos < src.len() {
                 let c = src[self.pos];
-                if (c == b'+' || c == b'-')
+                let exponent_sign = (c == b'+' || c == b'-')
                     && matches!(src[self.pos - 1], b'e' | b'E' | b'p' | b'P')
-                    && !is_hex_prefixed(&src[start..self.pos])
-                {
-                    self.pos += 1;
-                } else if is_ident_continue(c) || c == b'.' {
+                    && !is_hex_prefixed(&src[start..self.pos]);
+                if exponent_sign || is_ident_continue(c) || c == b'.' {
                     self.pos += 1;
                 } else if c == b'#'
                     && src[self.pos - 1] == b'.'
@@ -185,7 +183,7 @@ impl Lexer {
                     break;
                 }
             }
-            if !closed && let Some(d) = diags.as_deref_mut() {
+            if !closed && let Some(d) = diags {
                 let what = if b == b'"' { "string" } else { "character" };
                 d.push(
                     Diagnostic::error("OSP0001", format!("unterminated {what} literal"))
@@ -325,7 +323,10 @@ mod tests {
         let toks = lex_all(src);
         assert_eq!(toks.len(), 3);
         assert!(toks[0].flags & LINE_START != 0);
-        assert!(toks[1].flags & LINE_START == 0, "a splice does not start a line");
+        assert!(
+            toks[1].flags & LINE_START == 0,
+            "a splice does not start a line"
+        );
         assert!(toks[2].flags & LINE_START != 0);
         assert!(toks[2].flags & LEADING_SPACE != 0);
     }

@@ -36,7 +36,9 @@ mod types;
 use oneshader_ir::diag::{Diagnostic, SourceMap};
 
 pub use dump::{dump, expr_text, type_text};
-pub use parser::{MAX_ERRORS, MAX_NESTING, MAX_TREE_DEPTH, ParseResult, parse, parse_number};
+pub use parser::{
+    MAX_ERRORS, MAX_NESTING, MAX_TREE_DEPTH, PARSER_STACK, ParseResult, parse, parse_number,
+};
 pub use preprocessor::{
     FsLoader, LineDirective, MAX_EXPANSION_NESTING, MAX_EXPANSION_WORK, MAX_INCLUDE_DEPTH,
     MAX_OUTPUT_TOKENS, MacroOp, MemoryLoader, Pragma, PreprocessOptions, Preprocessed,

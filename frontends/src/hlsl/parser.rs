@@ -37,8 +37,31 @@ pub struct ParseResult {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Stack of the thread [`parse`] runs on: the nesting limits are sized for it, so the caller's
+/// stack (2 MiB for test threads) does not matter.
+pub const PARSER_STACK: usize = 64 << 20;
+
 /// Parses preprocessed tokens into a translation unit.
+///
+/// Runs on a scoped thread with a [`PARSER_STACK`]-byte stack (on this thread if one cannot be
+/// spawned).
 pub fn parse(pp: &Preprocessed) -> ParseResult {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .name("hlsl-parse".into())
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, || parse_here(pp))
+        {
+            Ok(h) => match h.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => parse_here(pp),
+        }
+    })
+}
+
+fn parse_here(pp: &Preprocessed) -> ParseResult {
     let mut p = Parser::new(pp);
     let decls = p.decl_list(DeclContext::TopLevel);
     ParseResult {
@@ -333,10 +356,7 @@ impl<'a> Parser<'a> {
 
     fn eof_span(&self) -> Span {
         match self.spans.last() {
-            Some(s) => Span {
-                start: s.end,
-                ..*s
-            },
+            Some(s) => Span { start: s.end, ..*s },
             None => self.prev_span,
         }
     }
@@ -526,7 +546,6 @@ impl<'a> Parser<'a> {
     /// Skips to just after the next `;` or to the next `}` (not consumed) at this nesting level,
     /// skipping balanced groups.
     fn recover_stmt(&mut self) {
-        let start = self.pos;
         let mut depth = 0usize;
         while !self.at_eof() {
             let t = self.peek();
@@ -536,10 +555,8 @@ impl<'a> Parser<'a> {
                     ")" | "]" => depth = depth.saturating_sub(1),
                     "}" => {
                         if depth == 0 {
-                            if self.pos == start {
-                                // Never stall on a stray `}`.
-                                self.bump();
-                            }
+                            // The `}` closes the enclosing block; its owner consumes it (every
+                            // caller's loop stops at `}` or skips a stray one itself).
                             return;
                         }
                         depth -= 1;
@@ -1031,7 +1048,9 @@ impl<'a> Parser<'a> {
                     return Ok(());
                 }
                 let found = self.describe_current();
-                self.error_here(format!("expected `,` or `>` in template parameters, found {found}"));
+                self.error_here(format!(
+                    "expected `,` or `>` in template parameters, found {found}"
+                ));
                 return Err(Fail);
             }
         })();
@@ -1396,7 +1415,10 @@ impl<'a> Parser<'a> {
                     span,
                 }]);
             }
-            // `struct S {...} a, b;` or `struct S x;` or `struct S f() {...}`.
+            // `struct S {...} a, b;` or `struct S x;` or `struct S f() {...}`: the attributes
+            // belong to the declaration, not (also) to the struct.
+            let mut s = s;
+            s.attributes.clear();
             let ty = if s.members.is_none() {
                 let name = s.name.clone().ok_or(Fail)?;
                 let span = name.span;
@@ -1445,11 +1467,21 @@ impl<'a> Parser<'a> {
         {
             let (save_pos, save_split, save_prev) = (self.pos, self.split, self.prev_span);
             if let Some((qualifier, name)) = self.speculate(|p| p.decl_name()) {
+                // `twice<float>(...)`: an explicit specialization's arguments.
+                let specialization_args = if self.at("<") {
+                    self.speculate(|p| {
+                        let a = p.template_args()?;
+                        if p.at("(") { Ok(a) } else { Err(Fail) }
+                    })
+                } else {
+                    None
+                };
                 if self.at("(") {
                     // A function (or, for a local, a prototype).
-                    let f = self.function_rest(
+                    let mut f = self.function_rest(
                         start, attributes, template, modifiers, ty, qualifier, name,
                     )?;
+                    f.specialization_args = specialization_args;
                     let span = f.span;
                     return Ok(vec![Decl {
                         kind: DeclKind::Function(f),
@@ -1616,6 +1648,7 @@ impl<'a> Parser<'a> {
             return_type,
             qualifier,
             name,
+            specialization_args: None,
             params,
             is_const,
             annotations,
@@ -2167,7 +2200,11 @@ impl<'a> Parser<'a> {
             }
             "return" => {
                 self.bump();
-                let v = if self.at(";") { None } else { Some(self.expr()?) };
+                let v = if self.at(";") {
+                    None
+                } else {
+                    Some(self.expr()?)
+                };
                 self.expect(";")?;
                 StmtKind::Return(v)
             }
@@ -2299,9 +2336,17 @@ impl<'a> Parser<'a> {
                 }))
             }
         };
-        let cond = if self.at(";") { None } else { Some(self.expr()?) };
+        let cond = if self.at(";") {
+            None
+        } else {
+            Some(self.expr()?)
+        };
         self.expect(";")?;
-        let step = if self.at(")") { None } else { Some(self.expr()?) };
+        let step = if self.at(")") {
+            None
+        } else {
+            Some(self.expr()?)
+        };
         self.expect(")")?;
         let body = Box::new(self.sub_stmt()?);
         Ok(StmtKind::For {
@@ -2349,10 +2394,10 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 let mut body = Vec::new();
-                while !self.at("case")
-                    && !(self.at("default") && self.peek_n(1).is(":"))
-                    && !self.at("}")
-                    && !self.at_eof()
+                while !(self.at("case")
+                    || self.at("}")
+                    || self.at_eof()
+                    || self.at("default") && self.peek_n(1).is(":"))
                 {
                     let before = self.pos;
                     body.push(self.stmt_recovering());
@@ -2390,7 +2435,8 @@ impl<'a> Parser<'a> {
         }
         if is_contextual_modifier(t.text) {
             let n = self.peek_n(1);
-            if n.is_ident() && (self.looks_like_type_name(self.pos + 1) || self.peek_n(2).is_ident())
+            if n.is_ident()
+                && (self.looks_like_type_name(self.pos + 1) || self.peek_n(2).is_ident())
             {
                 return true;
             }
@@ -2683,7 +2729,10 @@ impl<'a> Parser<'a> {
             let t = p.peek();
             let operand_start = match t.kind {
                 TokenKind::Ident | TokenKind::Number | TokenKind::String | TokenKind::Char => true,
-                TokenKind::Punct => matches!(t.text, "(" | "-" | "+" | "!" | "~" | "++" | "--" | "{" | "::"),
+                TokenKind::Punct => matches!(
+                    t.text,
+                    "(" | "-" | "+" | "!" | "~" | "++" | "--" | "{" | "::"
+                ),
                 TokenKind::Other => false,
             };
             if !operand_start {
@@ -2897,7 +2946,10 @@ impl<'a> Parser<'a> {
                 })
             }
             TokenKind::Char => {
-                let v = unescape_literal(t.text).chars().next().map_or(0, |c| c as u32);
+                let v = unescape_literal(t.text)
+                    .chars()
+                    .next()
+                    .map_or(0, |c| c as u32);
                 self.bump();
                 Ok(Expr {
                     kind: ExprKind::Literal(Literal::Char(v)),
@@ -3139,7 +3191,10 @@ pub fn parse_number(text: &str) -> Option<Literal> {
     }
     let is_hex = lower.starts_with("0x");
     let is_float = !is_hex
-        && (lower.contains('.') || lower.contains('e') || lower.ends_with('f') || lower.ends_with('h'));
+        && (lower.contains('.')
+            || lower.contains('e')
+            || lower.ends_with('f')
+            || lower.ends_with('h'));
     if is_float {
         let body_end = lower.trim_end_matches(['f', 'h', 'l']).len();
         let (body, suffix) = lower.split_at(body_end);

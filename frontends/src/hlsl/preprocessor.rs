@@ -16,6 +16,7 @@
 use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use oneshader_ir::diag::{Diagnostic, FileId, SourceMap, Span};
 use rustc_hash::FxHashMap;
@@ -201,6 +202,9 @@ impl Preprocessed {
                     if !out.is_empty() && !out.ends_with('\n') {
                         out.push('\n');
                     }
+                    if tok.at_line_start() && tok.has_leading_space() {
+                        out.push_str(indentation(sources, self.expansions.user_span(tok)));
+                    }
                 }
                 Some(p) => {
                     if tok.at_line_start() {
@@ -313,7 +317,7 @@ struct Macro {
     def_span: Span,
     /// `None` for an object-like macro; parameter names otherwise (`__VA_ARGS__` last if
     /// variadic with `...`).
-    params: Option<Vec<Rc<str>>>,
+    params: Option<Vec<Arc<str>>>,
     variadic: bool,
     /// Replacement list; each token tagged with the parameter it names, if any.
     body: Vec<(Token, Option<u16>)>,
@@ -435,7 +439,7 @@ struct Cond {
 /// One file on the include stack.
 struct Frame {
     file: FileId,
-    text: Rc<str>,
+    text: Arc<str>,
     lexer: Lexer,
     /// Folder searched first for `#include`s from this file.
     dir: Option<PathBuf>,
@@ -457,8 +461,8 @@ struct Preprocessor<'a> {
     pushback: Vec<Token>,
     /// While expanding a macro argument in isolation, the end of `pushback` is the end of input.
     isolated: usize,
-    macros: FxHashMap<Rc<str>, Rc<Macro>>,
-    name_ids: FxHashMap<Rc<str>, u32>,
+    macros: FxHashMap<Arc<str>, Rc<Macro>>,
+    name_ids: FxHashMap<Arc<str>, u32>,
     hidesets: HideSets,
     once: HashSet<PathBuf>,
     counter: u64,
@@ -467,8 +471,8 @@ struct Preprocessor<'a> {
     aborted: bool,
     out: Preprocessed,
     /// Text interned for identifiers, to share one allocation per distinct spelling.
-    idents: FxHashMap<Box<str>, Rc<str>>,
-    /// > 0 while expanding an `#if` line: `defined X` is evaluated where it appears, even when a
+    idents: FxHashMap<Box<str>, Arc<str>>,
+    /// Non-zero while expanding an `#if` line: `defined X` is evaluated where it appears, even when a
     /// macro produced it, and its operand is not expanded.
     in_if: usize,
 }
@@ -601,7 +605,7 @@ impl<'a> Preprocessor<'a> {
     fn push_frame(
         &mut self,
         file: FileId,
-        text: Rc<str>,
+        text: Arc<str>,
         dir: Option<PathBuf>,
         key: Option<PathBuf>,
         presumed_name: String,
@@ -624,7 +628,7 @@ impl<'a> Preprocessor<'a> {
             match self.idents.get(s) {
                 Some(rc) => rc.clone(),
                 None => {
-                    let rc: Rc<str> = s.into();
+                    let rc: Arc<str> = Arc::from(s);
                     self.idents.insert(s.into(), rc.clone());
                     rc
                 }
@@ -744,9 +748,7 @@ impl<'a> Preprocessor<'a> {
                 return Some(self.builtin(b, tok));
             }
             if m.params.is_none() {
-                let Some(mut result) = self.substitute(&tok, &m, Vec::new()) else {
-                    return None;
-                };
+                let mut result = self.substitute(&tok, &m, Vec::new())?;
                 let exp = self.new_expansion(&tok, &tok, &m);
                 let hs = self.hidesets.with(tok.hideset, m.id);
                 self.finish_substitution(&mut result, &tok, exp, hs);
@@ -1182,11 +1184,7 @@ impl<'a> Preprocessor<'a> {
                 let is_else = &*name.text == "else";
                 self.skip_line();
                 let Some(c) = self.frames.last_mut().and_then(|f| f.conds.last_mut()) else {
-                    self.error(
-                        "OSP0012",
-                        span,
-                        format!("`#{}` without `#if`", name.text),
-                    );
+                    self.error("OSP0012", span, format!("`#{}` without `#if`", name.text));
                     return;
                 };
                 let was_else = c.in_else;
@@ -1224,7 +1222,13 @@ impl<'a> Preprocessor<'a> {
                     }
                     None => return,
                 };
-                let msg = self.sources.text(file).get(s..e).unwrap_or("").trim().to_string();
+                let msg = self
+                    .sources
+                    .text(file)
+                    .get(s..e)
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
                 let full = span.to(Span::new(file, s..e));
                 if &*name.text == "error" {
                     self.error("OSP0040", full, format!("#error {msg}"));
@@ -1351,7 +1355,10 @@ impl<'a> Preprocessor<'a> {
     fn define(&mut self) {
         let toks = self.line_tokens();
         let Some(name) = toks.first() else {
-            let span = self.frames.last().map(|f| Span::new(f.file, f.lexer.pos()..f.lexer.pos()));
+            let span = self
+                .frames
+                .last()
+                .map(|f| Span::new(f.file, f.lexer.pos()..f.lexer.pos()));
             self.out.diagnostics.push(
                 Diagnostic::error("OSP0011", "`#define` needs a macro name").with_opt_span(span),
             );
@@ -1372,8 +1379,11 @@ impl<'a> Preprocessor<'a> {
         let mut i = 1;
         let mut params = None;
         let mut variadic = false;
-        if toks.get(1).is_some_and(|t| t.is_punct("(") && !t.has_leading_space()) {
-            let mut ps: Vec<Rc<str>> = Vec::new();
+        if toks
+            .get(1)
+            .is_some_and(|t| t.is_punct("(") && !t.has_leading_space())
+        {
+            let mut ps: Vec<Arc<str>> = Vec::new();
             i = 2;
             let mut ok = false;
             let mut expect_name = true;
@@ -1415,7 +1425,10 @@ impl<'a> Preprocessor<'a> {
                 self.error_at(
                     "OSP0017",
                     name,
-                    format!("malformed parameter list in definition of macro `{}`", name.text),
+                    format!(
+                        "malformed parameter list in definition of macro `{}`",
+                        name.text
+                    ),
                 );
                 return;
             }
@@ -1428,7 +1441,7 @@ impl<'a> Preprocessor<'a> {
                 t.flags &= !LEADING_SPACE;
             }
             t.flags &= !LINE_START;
-            let p = params.as_ref().and_then(|ps: &Vec<Rc<str>>| {
+            let p = params.as_ref().and_then(|ps: &Vec<Arc<str>>| {
                 if t.is_ident() {
                     ps.iter().position(|p| *p == t.text).map(|p| p as u16)
                 } else {
@@ -1465,9 +1478,11 @@ impl<'a> Preprocessor<'a> {
             builtin: None,
             id,
         };
-        if let Some(old) = self.macros.get(&*name.text)
-            && !old.same_definition(&m)
-        {
+        if let Some(old) = self.macros.get(&*name.text) {
+            if old.same_definition(&m) {
+                // An identical redefinition is allowed and keeps the first definition's place.
+                return;
+            }
             let old_span = old.def_span;
             let mut d = Diagnostic::warning("OSP0050", format!("macro `{}` redefined", name.text))
                 .with_span(name.span);
@@ -1838,7 +1853,7 @@ struct IfEval<'t> {
     toks: &'t [Token],
     pos: usize,
     depth: usize,
-    /// > 0 inside the unevaluated operand of `&&`, `||`, `?:` (errors like division by zero are
+    /// Non-zero inside the unevaluated operand of `&&`, `||`, `?:` (errors like division by zero are
     /// not reported there).
     skip: usize,
     err: Option<(usize, String)>,
@@ -2074,7 +2089,10 @@ impl IfEval<'_> {
                 None => {
                     self.fail(
                         self.pos - 1,
-                        format!("invalid integer constant `{}` in preprocessor expression", t.text),
+                        format!(
+                            "invalid integer constant `{}` in preprocessor expression",
+                            t.text
+                        ),
                     );
                     Val {
                         v: 0,

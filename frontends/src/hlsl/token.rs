@@ -1,6 +1,6 @@
 //! Preprocessing tokens and the record of macro expansions they came from.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use oneshader_ir::diag::Span;
 
@@ -44,7 +44,7 @@ pub struct Token {
     /// Kind of token.
     pub kind: TokenKind,
     /// Spelling, exactly as in the source (pasted/stringized tokens: the new spelling).
-    pub text: Rc<str>,
+    pub text: Arc<str>,
     /// Where the token is spelled.
     pub span: Span,
     /// The macro expansion that produced the token, if any.
@@ -90,7 +90,7 @@ impl Token {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExpansionRecord {
     /// Name of the expanded macro.
-    pub macro_name: Rc<str>,
+    pub macro_name: Arc<str>,
     /// Where the macro is defined (its name in the `#define` line; for `-D` macros, a span in the
     /// `<command line>` file).
     pub definition: Span,

@@ -206,10 +206,20 @@ mod tests {
 
     #[test]
     fn vector_and_matrix_forms() {
-        for t in ["float4", "half2x3", "uint64_t", "min16float4", "bool1", "int4x4", "double2"] {
+        for t in [
+            "float4",
+            "half2x3",
+            "uint64_t",
+            "min16float4",
+            "bool1",
+            "int4x4",
+            "double2",
+        ] {
             assert!(is_builtin_type(t), "{t}");
         }
-        for t in ["float5", "float0", "float4x5", "foo4", "x", "floatx4", "Float4"] {
+        for t in [
+            "float5", "float0", "float4x5", "foo4", "x", "floatx4", "Float4",
+        ] {
             assert!(!is_builtin_type(t), "{t}");
         }
         assert!(is_builtin_type("RWStructuredBuffer"));
