@@ -446,31 +446,29 @@ impl Module {
     // ---- use pool --------------------------------------------------------------------------
 
     fn alloc_uses(&mut self, len: u32, user: InstId) -> u32 {
-        let start = match self.free_uses.get_mut(&len).and_then(Vec::pop) {
-            Some(s) => s,
-            None => {
-                let s = self.uses.len() as u32;
-                self.uses.resize(
-                    self.uses.len() + len as usize,
-                    Use {
-                        value: None,
-                        user,
-                        prev: NIL,
-                        next: NIL,
-                    },
-                );
-                s
-            }
+        let fresh = Use {
+            value: None,
+            user,
+            prev: NIL,
+            next: NIL,
         };
-        for u in &mut self.uses[start as usize..(start + len) as usize] {
-            *u = Use {
-                value: None,
-                user,
-                prev: NIL,
-                next: NIL,
-            };
+        let reused = if self.free_uses.is_empty() {
+            None
+        } else {
+            self.free_uses.get_mut(&len).and_then(Vec::pop)
+        };
+        match reused {
+            Some(start) => {
+                self.uses[start as usize..(start + len) as usize].fill(fresh);
+                start
+            }
+            None => {
+                let start = self.uses.len() as u32;
+                self.uses
+                    .extend(std::iter::repeat_n(fresh, len as usize));
+                start
+            }
         }
-        start
     }
 
     fn free_use_range(&mut self, start: u32, len: u32) {
