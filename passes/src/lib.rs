@@ -5,6 +5,16 @@
 //! changed anything, or fails with a [`PassError`] (never a panic). The pass manager runs
 //! passes in order, verifying after each one when asked.
 
+pub mod clone;
+pub mod inline;
+pub mod mem2reg;
+pub mod simplify_cfg;
+pub mod specialize_generic;
+pub mod specialize_resources;
+pub mod specialize_spec;
+pub mod split_edges;
+pub mod sroa;
+
 use oneshader_ir::Module;
 use oneshader_ir::diag::Diagnostic;
 

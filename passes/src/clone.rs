@@ -1,0 +1,334 @@
+//! Cloning instructions, blocks, functions and other items with a value map.
+//!
+//! A [`Cloner`] copies subtrees (a function, a generic, a struct, a list of blocks, ...) either
+//! within one module or from another module into this one. It keeps a map from source ids to
+//! destination ids; callers may seed it before cloning (a callee's parameters mapped to the
+//! call's arguments, a generic's parameters mapped to concrete types, an imported function
+//! mapped to its definition). While cloning:
+//!
+//! - non-hoistable instructions (functions, blocks, parameters, ordinary instructions,
+//!   decorations, globals, structs and fields) are created anew, with their name hints, and
+//!   their type and operands mapped; forward references (a branch to a later block) are fine,
+//!   because every node is created before any operand is set;
+//! - hoistable values (types, constants, `spec_const`, `specialize`) are *re-interned* with
+//!   their mapped operands through [`Module::intern`], so they deduplicate against what the
+//!   destination already holds and live in the outermost scope their operands allow: once a
+//!   generic's parameter is mapped to `i32`, `ptr<function, %T>` becomes the module's
+//!   `ptr<function, i32>`;
+//! - a source value that is neither mapped nor part of the cloned subtree stays as it is when
+//!   cloning within one module (a global, another function); across modules it must be mapped
+//!   beforehand, otherwise cloning fails with [`CloneError::Unmapped`].
+//!
+//! A parameter already in the map when its block is cloned is not copied: the block simply
+//! loses it and its uses see the mapped value (this is how the inliner substitutes arguments).
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use oneshader_ir::{Block, Builder, Func, InstId, Module, Op, Payload};
+
+/// Why a clone failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CloneError {
+    /// A referenced item outside the cloned subtree has no counterpart in the destination
+    /// module (only when cloning across modules).
+    #[error("`{0}` is referenced by what is cloned but has no counterpart in the destination")]
+    Unmapped(String),
+    /// An id does not name a live instruction of the source module.
+    #[error("an instruction to clone does not exist (stale id)")]
+    Missing,
+}
+
+/// An owned copy of a literal payload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum OwnedPayload {
+    None,
+    Bits(u64),
+    Str(Box<str>),
+}
+
+impl OwnedPayload {
+    fn as_payload(&self) -> Payload<'_> {
+        match self {
+            OwnedPayload::None => Payload::None,
+            OwnedPayload::Bits(b) => Payload::Bits(*b),
+            OwnedPayload::Str(s) => Payload::Str(s),
+        }
+    }
+}
+
+/// What the cloner reads of a source instruction.
+struct NodeData {
+    op: Op,
+    ty: Option<InstId>,
+    operands: SmallVec<[InstId; 8]>,
+    payload: OwnedPayload,
+    name: Option<Box<str>>,
+}
+
+fn read(src: &Module, id: InstId) -> Result<NodeData, CloneError> {
+    let op = src.try_op(id).ok_or(CloneError::Missing)?;
+    let payload = match op {
+        Op::ConstBool | Op::ConstInt | Op::ConstFloat => {
+            OwnedPayload::Bits(src.literal_bits(id).unwrap_or(0))
+        }
+        Op::ConstString => OwnedPayload::Str(src.literal_str(id).unwrap_or("").into()),
+        _ => OwnedPayload::None,
+    };
+    Ok(NodeData {
+        op,
+        ty: src.ty(id),
+        operands: src.operands(id).collect(),
+        payload,
+        name: src.name(id).map(Into::into),
+    })
+}
+
+/// Clones subtrees with a source-to-destination value map (see the module documentation).
+pub struct Cloner<'s> {
+    /// The source module; `None` when cloning within the destination module.
+    src: Option<&'s Module>,
+    map: FxHashMap<InstId, InstId>,
+}
+
+impl Default for Cloner<'static> {
+    fn default() -> Self {
+        Cloner::new()
+    }
+}
+
+impl Cloner<'static> {
+    /// A cloner that copies within one module (the module passed to each call).
+    pub fn new() -> Cloner<'static> {
+        Cloner {
+            src: None,
+            map: FxHashMap::default(),
+        }
+    }
+}
+
+impl<'s> Cloner<'s> {
+    /// A cloner that copies from `src` into the module passed to each call.
+    pub fn from_module(src: &'s Module) -> Cloner<'s> {
+        Cloner {
+            src: Some(src),
+            map: FxHashMap::default(),
+        }
+    }
+
+    /// Maps source `old` to destination `new` (before or during cloning).
+    pub fn insert(&mut self, old: InstId, new: InstId) {
+        self.map.insert(old, new);
+    }
+
+    /// The destination counterpart of `old`, if one is known.
+    pub fn get(&self, old: InstId) -> Option<InstId> {
+        self.map.get(&old).copied()
+    }
+
+    /// The whole map, source id to destination id.
+    pub fn map(&self) -> &FxHashMap<InstId, InstId> {
+        &self.map
+    }
+
+    fn same_module(&self) -> bool {
+        self.src.is_none()
+    }
+
+    fn read(&self, dst: &Module, id: InstId) -> Result<NodeData, CloneError> {
+        match self.src {
+            Some(s) => read(s, id),
+            None => read(dst, id),
+        }
+    }
+
+    fn src_children(&self, dst: &Module, id: InstId) -> Vec<InstId> {
+        match self.src {
+            Some(s) => s.children_snapshot(id),
+            None => dst.children_snapshot(id),
+        }
+    }
+
+    fn describe(&self, dst: &Module, id: InstId) -> String {
+        let m = self.src.unwrap_or(dst);
+        oneshader_ir::print::print_inst(m, id)
+    }
+
+    /// The destination value standing for source value `v`: its mapped counterpart; for a
+    /// hoistable value, the value re-interned with mapped operands; otherwise (same module
+    /// only) `v` itself.
+    pub fn value(&mut self, dst: &mut Module, v: InstId) -> Result<InstId, CloneError> {
+        if let Some(&n) = self.map.get(&v) {
+            return Ok(dst.resolve(n));
+        }
+        let src_op = match self.src {
+            Some(s) => s.try_op(v),
+            None => dst.try_op(v),
+        }
+        .ok_or(CloneError::Missing)?;
+        if !src_op.is_hoistable() {
+            if self.same_module() {
+                return Ok(v);
+            }
+            return Err(CloneError::Unmapped(self.describe(dst, v)));
+        }
+        let data = self.read(dst, v)?;
+        let ty = match data.ty {
+            Some(t) => Some(self.value(dst, t)?),
+            None => None,
+        };
+        let mut ops: SmallVec<[InstId; 8]> = SmallVec::with_capacity(data.operands.len());
+        for &o in &data.operands {
+            ops.push(self.value(dst, o)?);
+        }
+        let unchanged = self.same_module() && ty == data.ty && ops == data.operands;
+        let new = if unchanged {
+            v
+        } else {
+            let n = dst.intern(data.op, ty, &ops, data.payload.as_payload());
+            if dst.name(n).is_none()
+                && let Some(name) = &data.name
+            {
+                dst.set_name(n, Some(name));
+            }
+            n
+        };
+        self.map.insert(v, new);
+        Ok(new)
+    }
+
+    /// Clones `root` and its subtree; the copy of `root` is returned detached (place it with
+    /// [`Module::move_to_end`] / [`Module::move_after`], or use [`Cloner::clone_item`]).
+    pub fn clone_subtree(&mut self, dst: &mut Module, root: InstId) -> Result<InstId, CloneError> {
+        let created = self.create_nodes(dst, &[root], None)?;
+        self.link_nodes(dst, &created)?;
+        self.map
+            .get(&root)
+            .copied()
+            .ok_or_else(|| CloneError::Unmapped(self.describe(dst, root)))
+    }
+
+    /// Clones a module-level item (function, global, struct, generic) into `scope` (the
+    /// destination module's root or a generic's body block), at its end (before a generic
+    /// body's `return`).
+    pub fn clone_item(
+        &mut self,
+        dst: &mut Module,
+        item: InstId,
+        scope: InstId,
+    ) -> Result<InstId, CloneError> {
+        let new = self.clone_subtree(dst, item)?;
+        place_in_scope(dst, new, scope);
+        Ok(new)
+    }
+
+    /// Clones `blocks` (with their parameters, instructions and decorations) into `func`, each
+    /// inserted after the previous one, the first after `after` (or at the end of `func`).
+    /// Parameters already in the map are not copied. Returns the new blocks in order.
+    pub fn clone_blocks(
+        &mut self,
+        dst: &mut Module,
+        blocks: &[Block],
+        func: Func,
+        after: Option<Block>,
+    ) -> Result<Vec<Block>, CloneError> {
+        let roots: Vec<InstId> = blocks.iter().map(|b| b.id()).collect();
+        let created = self.create_nodes(dst, &roots, None)?;
+        let mut prev = after;
+        let mut out = Vec::with_capacity(blocks.len());
+        for b in blocks {
+            let nb = self.map.get(&b.id()).copied().ok_or(CloneError::Missing)?;
+            match prev {
+                Some(p) => dst.move_after(nb, p.id()),
+                None => dst.move_to_end(nb, func.id()),
+            }
+            let nb = Block::cast(dst, nb);
+            prev = Some(nb);
+            out.push(nb);
+        }
+        self.link_nodes(dst, &created)?;
+        Ok(out)
+    }
+
+    /// Phase one: creates every non-hoistable node of the subtrees detached, with its name,
+    /// and records it in the map. Children are attached to their (new) parents in order.
+    fn create_nodes(
+        &mut self,
+        dst: &mut Module,
+        roots: &[InstId],
+        _parent: Option<InstId>,
+    ) -> Result<Vec<(InstId, InstId)>, CloneError> {
+        let mut created: Vec<(InstId, InstId)> = Vec::new();
+        // (source node, new parent)
+        let mut stack: Vec<(InstId, Option<InstId>)> =
+            roots.iter().rev().map(|&r| (r, None)).collect();
+        while let Some((old, new_parent)) = stack.pop() {
+            if self.map.contains_key(&old) {
+                // Seeded (e.g. a substituted parameter): not copied.
+                continue;
+            }
+            let data = self.read(dst, old)?;
+            if data.op.is_hoistable() {
+                // Re-interned on demand when something refers to it.
+                continue;
+            }
+            if data.op == Op::Module {
+                return Err(CloneError::Unmapped("module".into()));
+            }
+            let new = Builder::new(dst).emit(data.op, None, &[]);
+            if let Some(name) = &data.name {
+                dst.set_name(new, Some(name));
+            }
+            if let Some(p) = new_parent {
+                dst.move_to_end(new, p);
+            }
+            self.map.insert(old, new);
+            created.push((old, new));
+            let kids = self.src_children(dst, old);
+            for &k in kids.iter().rev() {
+                stack.push((k, Some(new)));
+            }
+        }
+        Ok(created)
+    }
+
+    /// Phase two: sets the type and operands of every created node.
+    fn link_nodes(
+        &mut self,
+        dst: &mut Module,
+        created: &[(InstId, InstId)],
+    ) -> Result<(), CloneError> {
+        for &(old, new) in created {
+            let data = self.read(dst, old)?;
+            let ty = match data.ty {
+                Some(t) => Some(self.value(dst, t)?),
+                None => None,
+            };
+            let mut ops: SmallVec<[InstId; 8]> = SmallVec::with_capacity(data.operands.len());
+            for &o in &data.operands {
+                ops.push(self.value(dst, o)?);
+            }
+            if ty.is_some() {
+                dst.set_type(new, ty);
+            }
+            if !ops.is_empty() {
+                // `new` is a fresh non-hoistable instruction: `set_operands` cannot refuse.
+                let _ = dst.set_operands(new, &ops);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Places a detached item in `scope`: at the end of the module, or before the `return` that
+/// ends a generic's body.
+pub fn place_in_scope(m: &mut Module, item: InstId, scope: InstId) {
+    if m.op(scope) == Op::Block
+        && let Some(last) = m.last_child(scope)
+        && m.op(last).is_terminator()
+    {
+        m.move_before(item, last);
+        return;
+    }
+    m.move_to_end(item, scope);
+}

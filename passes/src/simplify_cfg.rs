@@ -1,0 +1,540 @@
+//! CFG simplification: constant branches, unreachable blocks, straight-line merging, empty
+//! forwarding blocks, block parameters with one incoming value, and loops that never iterate.
+//!
+//! Per function, until nothing changes:
+//!
+//! 1. **Constant branches.** `cond_br`/`if_else` on a constant (or with both targets equal)
+//!    and `switch` on a constant (or with every target equal) become `br`. Removing an
+//!    `if_else` or `switch` removes its construct, so it is done only when every edge into the
+//!    merge is a `br` from a block whose innermost construct is that one (a "break" from a
+//!    nested construct would otherwise become an illegal exit); a constant `switch` that cannot
+//!    be removed keeps only its default, set to the chosen target, so the other cases die.
+//! 2. **Unreachable blocks** are removed, except merge, break and continue blocks that a
+//!    reachable structured terminator names: those keep their role and are reduced to
+//!    `unreachable` (merges and breaks) or to `br header(undef, ...)` (continue blocks).
+//! 3. **Loops that never iterate.** A loop whose continue block is unreachable runs its body
+//!    once. It becomes a plain `br` into its header when its header ends in `br` and every edge
+//!    into its break block is a `br` from a block whose innermost construct is the loop (such
+//!    as the run-once loops the inliner builds).
+//! 4. **Straight-line merging.** A block ending in `br S(args)`, where that edge is `S`'s only
+//!    incoming edge and `S` is neither the entry nor a merge, break or continue block, absorbs
+//!    `S` (its parameters become the arguments). A loop header absorbs `S` only when `S` ends
+//!    in `br` or `cond_br`, so the header keeps its shape.
+//! 5. **Empty forwarding blocks** (no parameters, no instructions, `br X` without arguments,
+//!    no role) reached by a conditional edge are bypassed when that keeps the structure:
+//!    `if_else`/`switch` edges only when `X` is that terminator's own merge, `cond_br` edges
+//!    always (the other target keeps the `cond_br` legal).
+//! 6. **Block parameters** whose incoming values are all the same value `v` (ignoring the
+//!    parameter itself, and `undef` when `v` dominates the block) are replaced by `v`.
+
+use oneshader_ir::cfg::Cfg;
+use oneshader_ir::{Block, Func, InstId, Module, Op};
+
+use crate::split_edges::{
+    ConstructKind, Constructs, args_start, edge_args, incoming_edges, is_loop_header, join_users,
+    remove_block_param, replace_terminator,
+};
+use crate::{Pass, PassError};
+
+/// The CFG simplification pass (`simplify_cfg`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SimplifyCfg;
+
+impl Pass for SimplifyCfg {
+    fn name(&self) -> &'static str {
+        "simplify_cfg"
+    }
+
+    fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        let mut changed = false;
+        for f in m.functions() {
+            if f.is_declaration(m) {
+                continue;
+            }
+            changed |= simplify_function(m, f);
+        }
+        Ok(changed)
+    }
+}
+
+/// Most rounds per function (each round makes progress, so this only bounds pathological
+/// inputs).
+const MAX_ROUNDS: usize = 64;
+
+/// Simplifies one function's CFG; returns true when anything changed.
+pub fn simplify_function(m: &mut Module, f: Func) -> bool {
+    let mut changed = false;
+    for _ in 0..MAX_ROUNDS {
+        let mut round = false;
+        round |= fold_constant_branches(m, f);
+        round |= remove_unreachable(m, f);
+        round |= dissolve_single_pass_loops(m, f);
+        round |= merge_straight_lines(m, f);
+        round |= bypass_empty_blocks(m, f);
+        round |= remove_trivial_params(m, f);
+        if !round {
+            break;
+        }
+        changed = true;
+    }
+    changed
+}
+
+/// The value of a constant condition or selector (`bool`/integer literal or `zero`).
+fn const_value(m: &Module, v: InstId) -> Option<u64> {
+    match m.try_op(v)? {
+        Op::ConstBool | Op::ConstInt => m.literal_bits(v),
+        Op::Zero => {
+            let t = m.ty(v)?;
+            (m.op(t) == Op::Bool || m.op(t).is_int_type()).then_some(0)
+        }
+        _ => None,
+    }
+}
+
+/// True when the construct declared by `term` (an `if_else` or `switch`) can be removed: every
+/// edge into its merge, other than from the header itself, is a `br` from a block whose
+/// innermost construct is this one.
+fn construct_removable(m: &Module, cons: &Constructs, term: InstId, merge: Block) -> bool {
+    let Some(k) = cons.list().iter().position(|c| c.term == term) else {
+        return false;
+    };
+    let header = m.block_of(term);
+    for e in incoming_edges(m, merge) {
+        let Some(p) = m.block_of(e.term) else {
+            continue;
+        };
+        if Some(p) == header {
+            continue;
+        }
+        if m.op(e.term) != Op::Br || cons.innermost(p) != Some(k) {
+            return false;
+        }
+    }
+    true
+}
+
+fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
+    let mut changed = false;
+    let mut analysis: Option<(Cfg, Constructs)> = None;
+    for b in f.blocks(m) {
+        let Some(t) = b.terminator(m) else { continue };
+        match m.op(t) {
+            Op::CondBr => {
+                let (c, tt, ff) = (m.operand(t, 0), m.operand(t, 1), m.operand(t, 2));
+                let target = if tt == ff {
+                    Some(tt)
+                } else {
+                    const_value(m, c).map(|v| if v != 0 { tt } else { ff })
+                };
+                if let Some(target) = target {
+                    replace_terminator(m, b, Op::Br, &[target]);
+                    changed = true;
+                }
+            }
+            Op::IfElse => {
+                let (c, tt, ee, merge) = (
+                    m.operand(t, 0),
+                    m.operand(t, 1),
+                    m.operand(t, 2),
+                    m.operand(t, 3),
+                );
+                let target = if tt == ee {
+                    Some(tt)
+                } else {
+                    const_value(m, c).map(|v| if v != 0 { tt } else { ee })
+                };
+                let Some(target) = target else { continue };
+                let (_, cons) = analysis.get_or_insert_with(|| {
+                    let cfg = Cfg::new(m, f);
+                    let cons = Constructs::new(m, f, &cfg);
+                    (cfg, cons)
+                });
+                if construct_removable(m, cons, t, Block::cast(m, merge)) {
+                    replace_terminator(m, b, Op::Br, &[target]);
+                    changed = true;
+                    analysis = None;
+                }
+            }
+            Op::Switch => {
+                let ops = m.operands_vec(t);
+                let (sel, merge, default) = (ops[0], ops[1], ops[2]);
+                let cases: Vec<(InstId, InstId)> =
+                    ops[3..].chunks(2).map(|p| (p[0], p[1])).collect();
+                let target = if cases.iter().all(|&(_, tb)| tb == default) {
+                    Some(default)
+                } else {
+                    const_value(m, sel).map(|v| {
+                        cases
+                            .iter()
+                            .find(|&&(cv, _)| m.literal_bits(cv) == Some(v))
+                            .map(|&(_, tb)| tb)
+                            .unwrap_or(default)
+                    })
+                };
+                let Some(target) = target else { continue };
+                let (_, cons) = analysis.get_or_insert_with(|| {
+                    let cfg = Cfg::new(m, f);
+                    let cons = Constructs::new(m, f, &cfg);
+                    (cfg, cons)
+                });
+                if construct_removable(m, cons, t, Block::cast(m, merge)) {
+                    replace_terminator(m, b, Op::Br, &[target]);
+                    changed = true;
+                    analysis = None;
+                } else if !cases.is_empty() {
+                    replace_terminator(m, b, Op::Switch, &[sel, merge, target]);
+                    changed = true;
+                    analysis = None;
+                }
+            }
+            _ => {}
+        }
+    }
+    changed
+}
+
+/// Removes every instruction and parameter of `b`, replacing remaining uses by `undef`.
+fn clear_block(m: &mut Module, b: Block) {
+    let kids = m.children_snapshot(b.id());
+    for &c in kids.iter().rev() {
+        if m.op(c).is_decoration() {
+            continue;
+        }
+        if m.has_uses(c) {
+            match m.ty(c) {
+                Some(t) => {
+                    let u = m.undef(t);
+                    m.replace_uses_with(c, u);
+                }
+                None => continue,
+            }
+        }
+        // Uses were just replaced; the subtree is only decorations.
+        let _ = m.remove(c);
+    }
+}
+
+fn remove_unreachable(m: &mut Module, f: Func) -> bool {
+    let cfg = Cfg::new(m, f);
+    let blocks = f.blocks(m);
+    let dead: Vec<Block> = blocks
+        .iter()
+        .copied()
+        .filter(|&b| !cfg.is_reachable(b))
+        .collect();
+    if dead.is_empty() {
+        return false;
+    }
+    // Blocks a reachable structured terminator names as merge / break / continue, and for
+    // continue blocks the loop header.
+    let mut keep: Vec<(Block, Option<Block>)> = Vec::new();
+    for &b in &blocks {
+        if !cfg.is_reachable(b) {
+            continue;
+        }
+        let Some(t) = b.terminator(m) else { continue };
+        let joins: Vec<(InstId, Option<InstId>)> = match m.op(t) {
+            Op::IfElse => vec![(m.operand(t, 3), None)],
+            Op::Switch => vec![(m.operand(t, 1), None)],
+            Op::Loop => vec![
+                (m.operand(t, 1), None),
+                (m.operand(t, 2), Some(m.operand(t, 0))),
+            ],
+            _ => continue,
+        };
+        for (j, h) in joins {
+            let jb = Block::cast(m, j);
+            if !cfg.is_reachable(jb) {
+                let hb = h.map(|h| Block::cast(m, h));
+                if let Some(e) = keep.iter_mut().find(|e| e.0 == jb) {
+                    if e.1.is_none() {
+                        e.1 = hb;
+                    }
+                } else {
+                    keep.push((jb, hb));
+                }
+            }
+        }
+    }
+    let mut changed = false;
+    // A kept block already in its reduced form is left alone.
+    let reduced = |m: &Module, b: Block, header: Option<Block>| -> bool {
+        let kids: Vec<InstId> = m.children(b.id()).collect();
+        if kids.len() != 1 {
+            return false;
+        }
+        let t = kids[0];
+        match header {
+            None => m.op(t) == Op::Unreachable,
+            Some(h) => {
+                m.op(t) == Op::Br
+                    && m.operand(t, 0) == h.id()
+                    && edge_args(m, t).iter().all(|&a| m.op(a) == Op::Undef)
+            }
+        }
+    };
+    let to_clear: Vec<Block> = dead
+        .iter()
+        .copied()
+        .filter(|&b| match keep.iter().find(|e| e.0 == b) {
+            Some(&(_, h)) => !reduced(m, b, h),
+            None => true,
+        })
+        .collect();
+    // Terminators first, so blocks lose the uses dead edges make of them.
+    for &b in &to_clear {
+        if let Some(t) = b.terminator(m) {
+            let _ = m.remove(t);
+        }
+    }
+    for &b in &to_clear {
+        clear_block(m, b);
+        changed = true;
+    }
+    for &b in &to_clear {
+        match keep.iter().find(|e| e.0 == b) {
+            Some(&(_, Some(h))) => {
+                let args: Vec<InstId> = h
+                    .params(m)
+                    .iter()
+                    .map(|p| {
+                        // A parameter always has a type.
+                        let t = m.ty(p.id()).unwrap_or_else(|| m.root());
+                        m.undef(t)
+                    })
+                    .collect();
+                oneshader_ir::Builder::at_end(m, b).br(h, &args);
+            }
+            Some(&(_, None)) => {
+                oneshader_ir::Builder::at_end(m, b).unreachable();
+            }
+            None => {
+                // No uses remain: its edges were removed and no live terminator names it.
+                let _ = m.remove(b.id());
+            }
+        }
+    }
+    changed
+}
+
+fn dissolve_single_pass_loops(m: &mut Module, f: Func) -> bool {
+    let cfg = Cfg::new(m, f);
+    let cons = Constructs::new(m, f, &cfg);
+    let mut changed = false;
+    for (k, c) in cons.list().iter().enumerate() {
+        if c.kind != ConstructKind::Loop {
+            continue;
+        }
+        let Some(cont) = c.cont else { continue };
+        if cfg.is_reachable(cont) || !m.contains(c.term) {
+            continue;
+        }
+        let header = c.entry;
+        if header
+            .terminator(m)
+            .is_none_or(|ht| m.op(ht) != Op::Br || m.operand(ht, 0) == c.join.id())
+        {
+            continue;
+        }
+        let ok = incoming_edges(m, c.join).iter().all(|e| {
+            m.op(e.term) == Op::Br
+                && m.block_of(e.term)
+                    .is_some_and(|p| !cfg.is_reachable(p) || cons.innermost(p) == Some(k))
+        });
+        if !ok {
+            continue;
+        }
+        // The continue block must have no other role (it is named only by this loop).
+        if join_users(m, cont).len() != 1 {
+            continue;
+        }
+        let args = edge_args(m, c.term);
+        let mut ops = vec![header.id()];
+        ops.extend(args);
+        replace_terminator(m, c.declared_in, Op::Br, &ops);
+        // The continue block is unreachable and now has no role: remove it.
+        if let Some(t) = cont.terminator(m) {
+            let _ = m.remove(t);
+        }
+        clear_block(m, cont);
+        let _ = m.remove(cont.id());
+        changed = true;
+        // The analysis is stale now; one loop per round.
+        break;
+    }
+    changed
+}
+
+fn merge_straight_lines(m: &mut Module, f: Func) -> bool {
+    let mut changed = false;
+    let entry = f.entry(m);
+    for b in f.blocks(m) {
+        if !m.contains(b.id()) {
+            continue;
+        }
+        while let Some(t) = b.terminator(m) {
+            if m.op(t) != Op::Br {
+                break;
+            }
+            let s = Block::cast(m, m.operand(t, 0));
+            if s == b || Some(s) == entry {
+                break;
+            }
+            if incoming_edges(m, s).len() != 1 || !join_users(m, s).is_empty() {
+                break;
+            }
+            if is_loop_header(m, s) {
+                break;
+            }
+            if is_loop_header(m, b) {
+                let st = s.terminator(m).map(|x| m.op(x));
+                if !matches!(st, Some(Op::Br | Op::CondBr)) {
+                    break;
+                }
+            }
+            let args = edge_args(m, t);
+            let params = s.params(m);
+            if args.len() != params.len() {
+                break;
+            }
+            for (p, a) in params.iter().zip(&args) {
+                m.replace_uses_with(p.id(), *a);
+            }
+            let _ = m.remove(t);
+            for c in m.children_snapshot(s.id()) {
+                if m.op(c) == Op::Param || m.op(c).is_decoration() {
+                    continue;
+                }
+                m.move_to_end(c, b.id());
+            }
+            // What remains of `s` (its unused parameters) has no outside uses.
+            let _ = m.remove(s.id());
+            changed = true;
+        }
+    }
+    changed
+}
+
+fn bypass_empty_blocks(m: &mut Module, f: Func) -> bool {
+    let mut changed = false;
+    for n in f.blocks(m) {
+        if !m.contains(n.id()) {
+            continue;
+        }
+        let kids: Vec<InstId> = m.children(n.id()).collect();
+        if kids.len() != 1 || m.op(kids[0]) != Op::Br || m.num_operands(kids[0]) != 1 {
+            continue;
+        }
+        let x = m.operand(kids[0], 0);
+        if x == n.id() || !join_users(m, n).is_empty() {
+            continue;
+        }
+        if !Block::cast(m, x).params(m).is_empty() {
+            continue;
+        }
+        for e in incoming_edges(m, n) {
+            let ok = match m.op(e.term) {
+                Op::CondBr => !is_loop_header(m, n),
+                Op::IfElse => m.operand(e.term, 3) == x,
+                Op::Switch => m.operand(e.term, 1) == x,
+                _ => false,
+            };
+            if ok {
+                let _ = m.set_operand(e.term, e.slot, x);
+                changed = true;
+            }
+        }
+        if incoming_edges(m, n).is_empty() {
+            let _ = m.remove(kids[0]);
+            let _ = m.remove(n.id());
+        }
+    }
+    changed
+}
+
+fn remove_trivial_params(m: &mut Module, f: Func) -> bool {
+    let mut changed = false;
+    let entry = f.entry(m);
+    let mut cfg: Option<Cfg> = None;
+    for b in f.blocks(m) {
+        if Some(b) == entry {
+            continue;
+        }
+        let mut i = 0;
+        while i < b.params(m).len() {
+            let p = b.params(m)[i].id();
+            let edges = incoming_edges(m, b);
+            if edges.is_empty() {
+                break;
+            }
+            let mut vals: Vec<InstId> = Vec::with_capacity(edges.len());
+            let mut ok = true;
+            for e in &edges {
+                let Some(start) = args_start(m.op(e.term)) else {
+                    ok = false;
+                    break;
+                };
+                match m.try_operand(e.term, start + i) {
+                    Some(v) => vals.push(v),
+                    None => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                i += 1;
+                continue;
+            }
+            let mut distinct: Vec<InstId> = Vec::new();
+            for v in vals {
+                if v != p && !distinct.contains(&v) {
+                    distinct.push(v);
+                }
+            }
+            let replacement = match distinct.as_slice() {
+                [] => m.ty(p).map(|t| m.undef(t)),
+                [v] => Some(*v),
+                _ => {
+                    let defined: Vec<InstId> = distinct
+                        .iter()
+                        .copied()
+                        .filter(|&v| m.op(v) != Op::Undef)
+                        .collect();
+                    match defined.as_slice() {
+                        [v] => {
+                            let cfg = cfg.get_or_insert_with(|| Cfg::new(m, f));
+                            dominates_block(m, cfg, *v, b).then_some(*v)
+                        }
+                        _ => None,
+                    }
+                }
+            };
+            let Some(r) = replacement else {
+                i += 1;
+                continue;
+            };
+            m.replace_uses_with(p, r);
+            if remove_block_param(m, b, i).is_err() {
+                i += 1;
+                continue;
+            }
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// True when value `v` is available at the start of block `b`: a module-level value, or a
+/// definition whose block strictly dominates `b` (or a parameter of a dominating block).
+fn dominates_block(m: &Module, cfg: &Cfg, v: InstId, b: Block) -> bool {
+    let Some(db) = m.block_of(v) else {
+        // Constants, globals, functions: visible everywhere.
+        return true;
+    };
+    if db == b {
+        return false;
+    }
+    cfg.dominates(db, b)
+}

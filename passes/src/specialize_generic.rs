@@ -1,0 +1,191 @@
+//! Generic specialization: every `specialize(@G, args...)` with concrete arguments is replaced
+//! by a clone of what `@G` yields for those arguments.
+//!
+//! A `generic` is a body block whose parameters are the generic parameters; the body holds
+//! items (functions, structs, nested generics) and hoisted values that mention the parameters,
+//! and ends in `return` of what the generic yields (a function or a type). For each
+//! `specialize(@G, args)` at module level (its arguments mention no generic parameter), the
+//! items of `@G`'s body are cloned to module level with [`Cloner`], each parameter mapped to
+//! its argument. The cloner re-interns every hoisted value with the mapped operands, so the
+//! clone's types deduplicate against the module's (`fn(%T) -> %T` becomes the module's
+//! `fn(i32) -> i32`). Then `replace_uses_with(specialize, result)` makes every user refer to
+//! the clone; its cascade re-interns the hoisted users (`ptr<function, specialize<type>(@Pair,
+//! f32)>` becomes `ptr<function, @Pair_impl>`).
+//!
+//! Instantiations are memoized per (generic, arguments). A clone may contain new module-level
+//! `specialize` values (a generic using another generic with its own parameter, now concrete);
+//! the pass repeats until none is left. Clones of items the result does not use are dropped.
+//! Finally, generics nobody uses any more are removed unless exported. A generic that keeps
+//! instantiating itself with ever new arguments is cut off after [`MAX_INSTANTIATIONS`].
+
+use rustc_hash::FxHashMap;
+
+use oneshader_ir::{Generic, InstId, Module, Op};
+
+use crate::clone::Cloner;
+use crate::{Pass, PassError};
+
+/// Most instantiations per run (guards against generics that instantiate themselves forever).
+pub const MAX_INSTANTIATIONS: usize = 4096;
+
+const NAME: &str = "specialize_generic";
+
+/// The generic specialization pass (`specialize_generic`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpecializeGenerics;
+
+impl Pass for SpecializeGenerics {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        let mut memo: FxHashMap<(InstId, Vec<InstId>), InstId> = FxHashMap::default();
+        let mut changed = false;
+        let mut count = 0usize;
+        loop {
+            let specs: Vec<InstId> = m
+                .children(m.root())
+                .filter(|&c| m.op(c) == Op::Specialize)
+                .collect();
+            if specs.is_empty() {
+                break;
+            }
+            let mut progress = false;
+            for s in specs {
+                let s = m.resolve(s);
+                if !m.contains(s) || m.op(s) != Op::Specialize || m.parent(s) != Some(m.root()) {
+                    continue;
+                }
+                if !m.has_uses(s) {
+                    // An orphan: nothing to instantiate.
+                    let _ = m.remove(s);
+                    progress = true;
+                    continue;
+                }
+                let ops = m.operands_vec(s);
+                let g = ops[0];
+                let args = ops[1..].to_vec();
+                let key = (g, args.clone());
+                let result = match memo.get(&key) {
+                    Some(&r) => m.resolve(r),
+                    None => {
+                        count += 1;
+                        if count > MAX_INSTANTIATIONS {
+                            return Err(PassError::new(
+                                NAME,
+                                format!(
+                                    "more than {MAX_INSTANTIATIONS} instantiations: a generic keeps \
+                                     instantiating itself (last: `{}`)",
+                                    oneshader_ir::print::print_inst(m, s)
+                                ),
+                            ));
+                        }
+                        let r = instantiate(m, Generic::cast(m, g), &args)?;
+                        memo.insert(key, r);
+                        r
+                    }
+                };
+                m.replace_uses_with(s, result);
+                if m.contains(s) && !m.has_uses(s) {
+                    let _ = m.remove(s);
+                }
+                progress = true;
+                changed = true;
+            }
+            if !progress {
+                break;
+            }
+        }
+        changed |= remove_unused_generics(m);
+        Ok(changed)
+    }
+}
+
+/// Clones the items of `g`'s body with its parameters mapped to `args`; returns what the
+/// generic yields for them.
+pub fn instantiate(m: &mut Module, g: Generic, args: &[InstId]) -> Result<InstId, PassError> {
+    let body = m.generic_body(g);
+    let params = body.params(m);
+    if params.len() != args.len() {
+        return Err(PassError::new(
+            NAME,
+            format!(
+                "`{}` has {} parameter(s) but is given {} argument(s)",
+                oneshader_ir::print::print_inst(m, g.id()),
+                params.len(),
+                args.len()
+            ),
+        ));
+    }
+    let Some(yielded) = m.generic_result(g) else {
+        return Err(PassError::new(
+            NAME,
+            format!(
+                "`{}` does not end in `return` of what it yields",
+                oneshader_ir::print::print_inst(m, g.id())
+            ),
+        ));
+    };
+    let mut cloner = Cloner::new();
+    for (p, &a) in params.iter().zip(args) {
+        cloner.insert(p.id(), a);
+    }
+    let items: Vec<InstId> = m
+        .children(body.id())
+        .filter(|&c| matches!(m.op(c), Op::Func | Op::Struct | Op::Generic | Op::Global))
+        .collect();
+    let root = m.root();
+    let mut anchor = g.id();
+    let mut clones: Vec<InstId> = Vec::with_capacity(items.len());
+    for item in items {
+        let new = cloner
+            .clone_item(m, item, root)
+            .map_err(|e| PassError::new(NAME, e.to_string()))?;
+        m.move_after(new, anchor);
+        anchor = new;
+        clones.push(new);
+    }
+    let result = cloner
+        .value(m, yielded)
+        .map_err(|e| PassError::new(NAME, e.to_string()))?;
+    // Drop clones nothing uses (helpers the result does not reach), repeatedly since one may
+    // be the only user of another.
+    loop {
+        let mut removed = false;
+        for c in clones.iter_mut() {
+            let Some(id) = Some(*c).filter(|&id| m.contains(id)) else {
+                continue;
+            };
+            if id != result && !m.has_uses(id) && m.remove(id).is_ok() {
+                removed = true;
+            }
+        }
+        if !removed {
+            break;
+        }
+    }
+    Ok(result)
+}
+
+/// Removes module-level generics nothing refers to, unless exported; returns true when any was
+/// removed.
+fn remove_unused_generics(m: &mut Module) -> bool {
+    let mut changed = false;
+    loop {
+        let mut removed = false;
+        for g in m.generics() {
+            if m.has_uses(g.id()) || m.has_decoration(g.id(), Op::Export) {
+                continue;
+            }
+            if m.remove(g.id()).is_ok() {
+                removed = true;
+            }
+        }
+        if !removed {
+            break;
+        }
+        changed = true;
+    }
+    changed
+}

@@ -1,0 +1,584 @@
+//! Edge splitting, and the small CFG-editing utilities the passes share.
+//!
+//! Only unconditional edges (`br`, `loop`) carry block arguments (architecture §2). A pass that
+//! wants to pass a value along a conditional edge (`cond_br`, `if_else`, `switch`) first puts a
+//! block of its own on that edge: [`split_edge`] / [`split_edges_to`] insert a new block that
+//! `br`s to the old target, and the pass then adds arguments to that `br`.
+//!
+//! Splitting keeps the structured form legal:
+//! - an `if_else` or `switch` edge simply gets a new block inside the construct; the new block
+//!   leaves it the way the old edge did (to the merge, or as a loop break/continue);
+//! - a loop header's `cond_br` may target anything, so its edges split freely;
+//! - any other `cond_br` is legal only because one of its targets is the innermost loop's break
+//!   or continue block. When the split would hide that target behind the new block, the
+//!   `cond_br` becomes an `if_else` with a fresh merge block (`if_else c, new, m, merge m` with
+//!   `m: br other`), which is always legal: the new block breaks (or continues) from inside a
+//!   selection;
+//! - the edge of a `loop` terminator into its header is never split (a header is entered by
+//!   `loop` only), and splitting a `switch` edge into a case block that other cases fall into
+//!   would turn the new block into a case that falls through, which [`can_split_edge`] reports
+//!   as not allowed (such values stay in memory, per the architecture).
+//!
+//! [`Constructs`] finds the structured constructs (selections, switches, loops) of a function
+//! and which blocks each contains, from the dominator tree in one walk; the inliner and CFG
+//! simplification use it to know whether an exit is a legal structured exit.
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use oneshader_ir::cfg::Cfg;
+use oneshader_ir::{Block, Builder, Func, InsertPoint, InstId, Module, Op, Slot};
+
+/// Why an edge could not be edited.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EdgeError {
+    /// The instruction is not a terminator inside a block.
+    #[error("the instruction is not a terminator inside a block")]
+    NotATerminator,
+    /// The operand is not a successor block of the terminator.
+    #[error("operand {0} of the terminator is not a successor block")]
+    NotASuccessor(usize),
+    /// The edge of a `loop` into its header cannot be split.
+    #[error("the edge from a `loop` terminator into its header cannot be split")]
+    LoopEntry,
+    /// The block has no parameter with this index.
+    #[error("the block has no parameter {0}")]
+    NoSuchParam(usize),
+    /// The parameter is still used.
+    #[error("the block parameter is still used")]
+    ParamInUse,
+}
+
+/// One incoming control-flow edge: operand `slot` of terminator `term` names the block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Edge {
+    /// The terminator.
+    pub term: InstId,
+    /// The successor operand of the terminator.
+    pub slot: usize,
+}
+
+/// Where the block arguments of an edge-carrying terminator start (`br`: 1, `loop`: 3), or
+/// `None` for terminators whose edges carry no arguments.
+pub fn args_start(op: Op) -> Option<usize> {
+    match op {
+        Op::Br => Some(1),
+        Op::Loop => Some(3),
+        _ => None,
+    }
+}
+
+/// True when the terminator's edges are unconditional (`br`, `loop`): only those may carry
+/// arguments or target a block with parameters.
+pub fn is_unconditional(op: Op) -> bool {
+    matches!(op, Op::Br | Op::Loop)
+}
+
+/// The incoming edges of `block`: every successor operand of a terminator that names it, in
+/// use-list order (one entry per operand, so a `switch` naming the block twice gives two).
+pub fn incoming_edges(m: &Module, block: Block) -> Vec<Edge> {
+    let mut out = Vec::new();
+    for u in m.uses(block.id()) {
+        let Slot::Operand(i) = u.slot else { continue };
+        let op = m.op(u.user);
+        if op.is_terminator() && op.is_successor_slot(i as usize) && m.parent(u.user).is_some() {
+            out.push(Edge {
+                term: u.user,
+                slot: i as usize,
+            });
+        }
+    }
+    out.sort_by_key(|e| (e.slot, e.term));
+    out.dedup();
+    out
+}
+
+/// The block arguments a `br` or `loop` passes (empty for other terminators).
+pub fn edge_args(m: &Module, term: InstId) -> Vec<InstId> {
+    match args_start(m.op(term)) {
+        Some(s) => m.operands(term).skip(s).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// Appends `arg` to the arguments of a `br` or `loop`.
+pub fn append_edge_arg(m: &mut Module, term: InstId, arg: InstId) {
+    let mut ops = m.operands_vec(term);
+    ops.push(arg);
+    // A terminator is never hoistable, so `set_operands` cannot refuse.
+    let _ = m.set_operands(term, &ops);
+}
+
+/// True when `block` is the header of a loop: the first operand of some `loop` terminator.
+pub fn is_loop_header(m: &Module, block: Block) -> bool {
+    m.uses(block.id())
+        .any(|u| u.slot == Slot::Operand(0) && m.op(u.user) == Op::Loop)
+}
+
+/// The `loop` terminators that name `block` as their break or continue block.
+fn loops_joining_at(m: &Module, block: Block) -> SmallVec<[InstId; 2]> {
+    m.uses(block.id())
+        .filter(|u| {
+            m.op(u.user) == Op::Loop && matches!(u.slot, Slot::Operand(1) | Slot::Operand(2))
+        })
+        .map(|u| u.user)
+        .collect()
+}
+
+/// The structured terminators (`if_else`, `switch`, `loop`) that name `block` as a join
+/// (merge, break or continue) operand.
+pub fn join_users(m: &Module, block: Block) -> SmallVec<[InstId; 2]> {
+    let mut out: SmallVec<[InstId; 2]> = SmallVec::new();
+    for u in m.uses(block.id()) {
+        let Slot::Operand(i) = u.slot else { continue };
+        let op = m.op(u.user);
+        if matches!(
+            op.info().kind(i as usize),
+            Some(oneshader_ir::Kind::Join(_))
+        ) && !out.contains(&u.user)
+        {
+            out.push(u.user);
+        }
+    }
+    out
+}
+
+/// Replaces the terminator of `block` by a new one (`op`, `operands`), moving the old one's
+/// decorations (hints such as `flatten`) over when the opcode stays structured. Returns it.
+pub fn replace_terminator(m: &mut Module, block: Block, op: Op, operands: &[InstId]) -> InstId {
+    let old = block.terminator(m);
+    let new = Builder::at_end(m, block).emit(op, None, operands);
+    if let Some(old) = old {
+        let keep_decos = matches!(op, Op::IfElse | Op::Switch | Op::Loop) && m.op(old) == op;
+        for d in m.decorations(old).collect::<Vec<_>>() {
+            if keep_decos {
+                m.move_to_end(d, new);
+            }
+        }
+        // The old terminator has no uses (terminators yield nothing); removing its subtree
+        // (decorations) cannot be refused.
+        let _ = m.remove(old);
+    }
+    new
+}
+
+/// Splits the edge leaving terminator `term` through its successor operand `slot`: a new
+/// block that branches to the old target is inserted on it. Returns the new block. For a `br`
+/// the arguments move to the new block's `br`.
+pub fn split_edge(m: &mut Module, term: InstId, slot: usize) -> Result<Block, EdgeError> {
+    if !m.contains(term) || !m.op(term).is_terminator() || m.block_of(term).is_none() {
+        return Err(EdgeError::NotATerminator);
+    }
+    let op = m.op(term);
+    if slot >= m.num_operands(term) || !op.is_successor_slot(slot) {
+        return Err(EdgeError::NotASuccessor(slot));
+    }
+    split_slots(m, term, &[slot])
+}
+
+/// Like [`split_edge`] for every successor operand of `term` that names `target`: one new
+/// block carries all of them. Returns `Ok(None)` when `term` does not branch to `target`.
+pub fn split_edges_to(
+    m: &mut Module,
+    term: InstId,
+    target: Block,
+) -> Result<Option<Block>, EdgeError> {
+    if !m.contains(term) || !m.op(term).is_terminator() || m.block_of(term).is_none() {
+        return Err(EdgeError::NotATerminator);
+    }
+    let op = m.op(term);
+    let slots: SmallVec<[usize; 4]> = (0..m.num_operands(term))
+        .filter(|&i| op.is_successor_slot(i) && m.operand(term, i) == target.id())
+        .collect();
+    if slots.is_empty() {
+        return Ok(None);
+    }
+    split_slots(m, term, &slots).map(Some)
+}
+
+fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, EdgeError> {
+    let op = m.op(term);
+    // Checked by the callers: `term` sits in a block.
+    let Some(pred) = m.block_of(term) else {
+        return Err(EdgeError::NotATerminator);
+    };
+    let target = Block::cast(m, m.operand(term, slots[0]));
+    match op {
+        Op::Loop => Err(EdgeError::LoopEntry),
+        Op::Br => {
+            let args = edge_args(m, term);
+            let n = m.add_block_after(pred);
+            Builder::at_end(m, n).br(target, &args);
+            let _ = m.set_operands(term, &[n.id()]);
+            Ok(n)
+        }
+        Op::IfElse | Op::Switch => {
+            let n = m.add_block_after(pred);
+            Builder::at_end(m, n).br(target, &[]);
+            for &s in slots {
+                let _ = m.set_operand(term, s, n.id());
+            }
+            Ok(n)
+        }
+        Op::CondBr => {
+            let n = m.add_block_after(pred);
+            Builder::at_end(m, n).br(target, &[]);
+            let other_slot = if slots.contains(&1) && slots.contains(&2) {
+                None
+            } else if slots.contains(&1) {
+                Some(2)
+            } else {
+                Some(1)
+            };
+            let keep_cond_br = match other_slot {
+                None => true,
+                Some(os) => {
+                    is_loop_header(m, pred) || {
+                        let other = Block::cast(m, m.operand(term, os));
+                        let ol = loops_joining_at(m, other);
+                        let tl = loops_joining_at(m, target);
+                        // The other target is a break/continue of the loop the split target
+                        // belongs to, so it is the innermost one's and keeps the `cond_br`
+                        // legal; otherwise fall back to an `if_else`.
+                        ol.iter().any(|l| tl.contains(l))
+                    }
+                }
+            };
+            if keep_cond_br {
+                for &s in slots {
+                    let _ = m.set_operand(term, s, n.id());
+                }
+                return Ok(n);
+            }
+            // Convert to `if_else c, ..., merge mg` where `mg: br other`.
+            let os = other_slot.unwrap_or(2);
+            let other = Block::cast(m, m.operand(term, os));
+            let cond = m.operand(term, 0);
+            let mg = m.add_block_after(n);
+            Builder::at_end(m, mg).br(other, &[]);
+            let (t, e) = if os == 2 { (n, mg) } else { (mg, n) };
+            replace_terminator(m, pred, Op::IfElse, &[cond, t.id(), e.id(), mg.id()]);
+            Ok(n)
+        }
+        _ => Err(EdgeError::NotASuccessor(slots[0])),
+    }
+}
+
+/// True when the edge through successor operand `slot` of `term` may be split without
+/// breaking the structured form: never the entry edge of a loop, and a `switch` edge only when
+/// it leads to the switch's merge or out of the switch (not into a case block that is part of
+/// the switch, which other cases may fall into).
+pub fn can_split_edge(m: &Module, cfg: &Cfg, term: InstId, slot: usize) -> bool {
+    if !m.contains(term) || !m.op(term).is_successor_slot(slot) || slot >= m.num_operands(term) {
+        return false;
+    }
+    match m.op(term) {
+        Op::Loop => false,
+        Op::Switch => {
+            let target = Block::cast(m, m.operand(term, slot));
+            let merge = m.operand(term, 1);
+            if target.id() == merge {
+                return true;
+            }
+            let Some(sw) = m.block_of(term) else {
+                return false;
+            };
+            !(cfg.dominates(sw, target) && sw != target)
+        }
+        _ => true,
+    }
+}
+
+/// Splits every conditional edge into a block that has more than one incoming edge, where
+/// [`can_split_edge`] allows it, so that such blocks can receive block parameters. Returns the
+/// number of blocks inserted.
+pub fn split_critical_edges(m: &mut Module, func: Func) -> usize {
+    let cfg = Cfg::new(m, func);
+    let mut work: Vec<(InstId, Block)> = Vec::new();
+    for &b in cfg.blocks() {
+        let edges = incoming_edges(m, b);
+        if edges.len() < 2 {
+            continue;
+        }
+        for e in &edges {
+            if !is_unconditional(m.op(e.term))
+                && can_split_edge(m, &cfg, e.term, e.slot)
+                && !work.contains(&(e.term, b))
+            {
+                work.push((e.term, b));
+            }
+        }
+    }
+    let mut count = 0;
+    for (term, b) in work {
+        // A `cond_br` converted to `if_else` by an earlier split is a new instruction; find the
+        // block's current terminator again.
+        let term = if m.contains(term) {
+            term
+        } else {
+            continue;
+        };
+        if let Ok(Some(_)) = split_edges_to(m, term, b) {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Removes parameter `index` of `block` (it must have no uses) and the matching argument of
+/// every incoming `br`/`loop`.
+pub fn remove_block_param(m: &mut Module, block: Block, index: usize) -> Result<(), EdgeError> {
+    let params = block.params(m);
+    let Some(p) = params.get(index).copied() else {
+        return Err(EdgeError::NoSuchParam(index));
+    };
+    if m.has_uses(p.id()) {
+        return Err(EdgeError::ParamInUse);
+    }
+    for e in incoming_edges(m, block) {
+        let Some(start) = args_start(m.op(e.term)) else {
+            continue;
+        };
+        let mut ops = m.operands_vec(e.term);
+        if start + index < ops.len() {
+            ops.remove(start + index);
+            let _ = m.set_operands(e.term, &ops);
+        }
+    }
+    // No uses (checked above) and no children but decorations.
+    let _ = m.remove(p.id());
+    Ok(())
+}
+
+/// Moves every instruction of `block` from `first` (inclusive) to the end, terminator
+/// included, into a new block inserted after `block`; returns the new block. `block` is left
+/// without terminator: the caller adds one.
+pub fn split_block_before(m: &mut Module, block: Block, first: InstId) -> Block {
+    let rest = m.add_block_after(block);
+    let mut cur = Some(first);
+    while let Some(c) = cur {
+        cur = m.next_sibling(c);
+        m.move_to_end(c, rest.id());
+    }
+    rest
+}
+
+/// Creates a builder inserting just before the terminator of `block` (or at its end when it
+/// has none).
+pub fn builder_before_terminator(m: &mut Module, block: Block) -> Builder<'_> {
+    let point = match block.terminator(m) {
+        Some(t) => InsertPoint::Before(t),
+        None => InsertPoint::End(block),
+    };
+    let mut b = Builder::new(m);
+    b.set_point(point);
+    b
+}
+
+// ---- structured constructs -----------------------------------------------------------------
+
+/// The kind of a structured construct.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConstructKind {
+    /// An `if_else` and its merge.
+    Selection,
+    /// A `switch` and its merge.
+    Switch,
+    /// A `loop`: header, body, continue block, and break block.
+    Loop,
+}
+
+/// One structured construct of a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Construct {
+    /// What kind of construct.
+    pub kind: ConstructKind,
+    /// The structured terminator that declares it.
+    pub term: InstId,
+    /// The block that ends in `term` (a selection's header, a loop's pre-header).
+    pub declared_in: Block,
+    /// The first block inside: the loop header for a loop, `declared_in` otherwise.
+    pub entry: Block,
+    /// The merge (selection, switch) or break (loop) block.
+    pub join: Block,
+    /// The continue block of a loop.
+    pub cont: Option<Block>,
+    /// The innermost construct that contains this one.
+    pub parent: Option<usize>,
+}
+
+/// The structured constructs of a function and, for each reachable block, the innermost one
+/// that contains it. A loop contains the blocks its header dominates and its break block does
+/// not; a selection or switch contains the blocks its header strictly dominates and its merge
+/// does not (so a `return` inside a branch is inside, the merge and what follows are not).
+#[derive(Clone, Debug, Default)]
+pub struct Constructs {
+    list: Vec<Construct>,
+    innermost: FxHashMap<InstId, usize>,
+}
+
+impl Constructs {
+    /// Analyzes `func` with its (current) CFG.
+    pub fn new(m: &Module, func: Func, cfg: &Cfg) -> Constructs {
+        let mut list: Vec<Construct> = Vec::new();
+        for &b in cfg.blocks() {
+            if !cfg.is_reachable(b) {
+                continue;
+            }
+            let Some(t) = b.terminator(m) else { continue };
+            let (kind, entry, join, cont) = match m.op(t) {
+                Op::IfElse => (
+                    ConstructKind::Selection,
+                    b,
+                    Block::cast(m, m.operand(t, 3)),
+                    None,
+                ),
+                Op::Switch => (
+                    ConstructKind::Switch,
+                    b,
+                    Block::cast(m, m.operand(t, 1)),
+                    None,
+                ),
+                Op::Loop => (
+                    ConstructKind::Loop,
+                    Block::cast(m, m.operand(t, 0)),
+                    Block::cast(m, m.operand(t, 1)),
+                    Some(Block::cast(m, m.operand(t, 2))),
+                ),
+                _ => continue,
+            };
+            list.push(Construct {
+                kind,
+                term: t,
+                declared_in: b,
+                entry,
+                join,
+                cont,
+                parent: None,
+            });
+        }
+        let _ = func;
+        let mut by_join: FxHashMap<InstId, SmallVec<[usize; 2]>> = FxHashMap::default();
+        let mut loops_at: FxHashMap<InstId, SmallVec<[usize; 1]>> = FxHashMap::default();
+        let mut sels_at: FxHashMap<InstId, SmallVec<[usize; 1]>> = FxHashMap::default();
+        for (i, c) in list.iter().enumerate() {
+            by_join.entry(c.join.id()).or_default().push(i);
+            if c.kind == ConstructKind::Loop {
+                loops_at.entry(c.entry.id()).or_default().push(i);
+            } else {
+                sels_at.entry(c.entry.id()).or_default().push(i);
+            }
+        }
+        let mut innermost: FxHashMap<InstId, usize> = FxHashMap::default();
+        let mut active: Vec<usize> = Vec::new();
+        let mut pushed = vec![false; list.len()];
+        let mut closed = vec![false; list.len()];
+        // Undo records per dominator-tree node: (active length before, closed here).
+        enum Ev {
+            Enter(Block),
+            Exit(usize, SmallVec<[usize; 2]>),
+        }
+        let Some(entry) = cfg.entry() else {
+            return Constructs { list, innermost };
+        };
+        let mut stack = vec![Ev::Enter(entry)];
+        while let Some(ev) = stack.pop() {
+            match ev {
+                Ev::Exit(len, closed_here) => {
+                    while active.len() > len {
+                        if let Some(k) = active.pop() {
+                            pushed[k] = false;
+                        }
+                    }
+                    for k in closed_here {
+                        closed[k] = false;
+                    }
+                }
+                Ev::Enter(b) => {
+                    let len = active.len();
+                    let mut closed_here: SmallVec<[usize; 2]> = SmallVec::new();
+                    if let Some(ks) = by_join.get(&b.id()) {
+                        for &k in ks {
+                            if pushed[k] && !closed[k] {
+                                closed[k] = true;
+                                closed_here.push(k);
+                            }
+                        }
+                    }
+                    let top = |active: &Vec<usize>, closed: &Vec<bool>| {
+                        active.iter().rev().copied().find(|&k| !closed[k])
+                    };
+                    if let Some(ks) = loops_at.get(&b.id()) {
+                        for &k in ks {
+                            list[k].parent = top(&active, &closed);
+                            active.push(k);
+                            pushed[k] = true;
+                        }
+                    }
+                    if let Some(k) = top(&active, &closed) {
+                        innermost.insert(b.id(), k);
+                    }
+                    if let Some(ks) = sels_at.get(&b.id()) {
+                        for &k in ks {
+                            list[k].parent = top(&active, &closed);
+                            active.push(k);
+                            pushed[k] = true;
+                        }
+                    }
+                    stack.push(Ev::Exit(len, closed_here));
+                    for c in cfg.dom_children(b).into_iter().rev() {
+                        stack.push(Ev::Enter(c));
+                    }
+                }
+            }
+        }
+        Constructs { list, innermost }
+    }
+
+    /// Every construct.
+    pub fn list(&self) -> &[Construct] {
+        &self.list
+    }
+
+    /// Construct number `i`.
+    pub fn get(&self, i: usize) -> &Construct {
+        &self.list[i]
+    }
+
+    /// The innermost construct containing `b` (`None` at the top level or when unreachable).
+    pub fn innermost(&self, b: Block) -> Option<usize> {
+        self.innermost.get(&b.id()).copied()
+    }
+
+    /// The innermost construct containing `b` that satisfies `pred`.
+    pub fn innermost_where(
+        &self,
+        b: Block,
+        mut pred: impl FnMut(&Construct) -> bool,
+    ) -> Option<usize> {
+        let mut cur = self.innermost(b);
+        while let Some(k) = cur {
+            if pred(&self.list[k]) {
+                return Some(k);
+            }
+            cur = self.list[k].parent;
+        }
+        None
+    }
+
+    /// The innermost loop containing `b`.
+    pub fn innermost_loop(&self, b: Block) -> Option<usize> {
+        self.innermost_where(b, |c| c.kind == ConstructKind::Loop)
+    }
+
+    /// The constructs containing `b`, innermost first.
+    pub fn chain(&self, b: Block) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut cur = self.innermost(b);
+        while let Some(k) = cur {
+            out.push(k);
+            cur = self.list[k].parent;
+        }
+        out
+    }
+}

@@ -1,0 +1,222 @@
+//! SROA (scalar replacement of aggregates): a struct or small-array `var` whose address does
+//! not escape becomes one `var` per element, recursively.
+//!
+//! A `var` of struct type, or of array type with at most [`MAX_ARRAY_ELEMENTS`] elements, is
+//! split when every use is one of:
+//! - `field_addr var, k`, or `element_addr var, c` with a constant in-range index `c`: the
+//!   address of element `k` becomes the element's own `var` (whatever is done with that address
+//!   afterwards, even passing it to a call, concerns only that element);
+//! - `load var`: becomes a load of every element and a `construct`;
+//! - `store var, v`: becomes `extract v, k` and a store per element (extracting from a
+//!   constant folds on the spot: `zero`, `undef` and `composite` elements).
+//!
+//! A `var` used in any other way (passed to a call, stored as a value, indexed at run time,
+//! used by an atomic...) stays whole. The new element `var`s are split in turn when they are
+//! aggregates, so nested structs flatten completely; what remains is scalars, vectors and
+//! matrices, which mem2reg promotes. Element `var`s are created next to the original and named
+//! `name.field` / `name.index` after its name hint; a `row_major`/`col_major` decoration of a
+//! struct field carries over to the field's `var`.
+//!
+//! The array cap ([`MAX_ARRAY_ELEMENTS`] = 16) keeps whole-array loads and stores, which become
+//! one load or store per element, from growing code without bound; bigger arrays stay in
+//! memory (they are usually indexed at run time anyway).
+
+use oneshader_ir::{Builder, InsertPoint, InstId, Module, Op, Slot};
+
+use crate::{Pass, PassError};
+
+/// Arrays with more elements than this are not split.
+pub const MAX_ARRAY_ELEMENTS: u32 = 16;
+
+/// The SROA pass (`sroa`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sroa;
+
+impl Pass for Sroa {
+    fn name(&self) -> &'static str {
+        "sroa"
+    }
+
+    fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        let mut work: Vec<InstId> = Vec::new();
+        for f in m.functions() {
+            for b in f.blocks(m) {
+                for c in m.children(b.id()) {
+                    if m.op(c) == Op::Var {
+                        work.push(c);
+                    }
+                }
+            }
+        }
+        // Process in program order: pop from the back of a reversed list.
+        work.reverse();
+        let mut changed = false;
+        while let Some(v) = work.pop() {
+            if !m.contains(v) {
+                continue;
+            }
+            if let Some(elems) = split_var(m, v) {
+                changed = true;
+                for e in elems.into_iter().rev() {
+                    work.push(e);
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// The element types of an aggregate pointee that SROA splits: struct fields (with their
+/// field instruction), or array elements.
+fn split_shape(m: &Module, pointee: InstId) -> Option<Vec<(InstId, Option<InstId>)>> {
+    match m.op(pointee) {
+        Op::Struct => {
+            let fields = m.struct_fields(pointee);
+            if fields.is_empty() {
+                return None;
+            }
+            fields
+                .into_iter()
+                .map(|f| m.ty(f).map(|t| (t, Some(f))))
+                .collect()
+        }
+        Op::Array => {
+            let n = m.array_len(pointee)?;
+            if n == 0 || n > MAX_ARRAY_ELEMENTS {
+                return None;
+            }
+            let elem = m.operand(pointee, 0);
+            Some((0..n).map(|_| (elem, None)).collect())
+        }
+        _ => None,
+    }
+}
+
+/// How a use of the aggregate var is rewritten.
+enum UseKind {
+    /// `field_addr`/`element_addr` of element k.
+    Addr(usize),
+    Load,
+    Store,
+}
+
+fn classify_uses(m: &Module, var: InstId, n: usize) -> Option<Vec<(InstId, UseKind)>> {
+    let mut out = Vec::new();
+    for u in m.uses(var) {
+        let user = u.user;
+        let kind = match (m.op(user), u.slot) {
+            (Op::Load, Slot::Operand(0)) => UseKind::Load,
+            (Op::Store, Slot::Operand(0)) if m.operand(user, 1) != var => UseKind::Store,
+            (Op::FieldAddr, Slot::Operand(0)) => {
+                let k = m.imm_operand(user, 1)? as usize;
+                if k >= n {
+                    return None;
+                }
+                UseKind::Addr(k)
+            }
+            (Op::ElementAddr, Slot::Operand(0)) => {
+                let idx = m.operand(user, 1);
+                let k = m.const_int_value(idx)?;
+                if k < 0 || k >= n as i128 {
+                    return None;
+                }
+                UseKind::Addr(k as usize)
+            }
+            _ => return None,
+        };
+        out.push((user, kind));
+    }
+    Some(out)
+}
+
+/// Element `k` of a constant composite, folded (`zero`, `undef`, `composite`).
+fn const_element(m: &mut Module, c: InstId, k: usize, elem_ty: InstId) -> Option<InstId> {
+    match m.op(c) {
+        Op::Zero => Some(m.zero(elem_ty)),
+        Op::Undef => Some(m.undef(elem_ty)),
+        Op::Composite => m.try_operand(c, k),
+        _ => None,
+    }
+}
+
+/// Splits `var` when it qualifies; returns the new element vars.
+fn split_var(m: &mut Module, var: InstId) -> Option<Vec<InstId>> {
+    let ptr_ty = m.ty(var)?;
+    let pointee = m.pointee(ptr_ty)?;
+    let shape = split_shape(m, pointee)?;
+    let uses = classify_uses(m, var, shape.len())?;
+    let base_name: Option<String> = m.name(var).map(str::to_string);
+    // The element vars, right after the original.
+    let mut elems: Vec<InstId> = Vec::with_capacity(shape.len());
+    let mut anchor = var;
+    for (k, &(ety, field)) in shape.iter().enumerate() {
+        let v = {
+            let mut b = Builder::new(m);
+            b.set_point(InsertPoint::Detached);
+            b.var(ety)
+        };
+        m.move_after(v, anchor);
+        anchor = v;
+        let suffix = field
+            .and_then(|f| m.name(f).map(str::to_string))
+            .unwrap_or_else(|| k.to_string());
+        if let Some(base) = &base_name {
+            m.set_name(v, Some(&format!("{base}.{suffix}")));
+        }
+        if let Some(f) = field {
+            for d in [Op::RowMajor, Op::ColMajor] {
+                if m.has_decoration(f, d) {
+                    m.decorate(v, d, &[]);
+                }
+            }
+        } else {
+            for d in [Op::RowMajor, Op::ColMajor] {
+                if m.has_decoration(var, d) {
+                    m.decorate(v, d, &[]);
+                }
+            }
+        }
+        elems.push(v);
+    }
+    for (user, kind) in uses {
+        match kind {
+            UseKind::Addr(k) => {
+                m.replace_uses_with(user, elems[k]);
+                // No uses remain.
+                let _ = m.remove(user);
+            }
+            UseKind::Load => {
+                let mut parts = Vec::with_capacity(elems.len());
+                let mut b = Builder::new(m);
+                b.position_before(user);
+                for &e in &elems {
+                    parts.push(b.load(e));
+                }
+                let whole = b.construct(pointee, &parts);
+                m.replace_uses_with(user, whole);
+                let _ = m.remove(user);
+            }
+            UseKind::Store => {
+                let value = m.operand(user, 1);
+                for (k, &e) in elems.iter().enumerate() {
+                    let ety = shape[k].0;
+                    let part = match const_element(m, value, k, ety) {
+                        Some(c) => c,
+                        None => {
+                            let mut b = Builder::new(m);
+                            b.position_before(user);
+                            b.extract(value, &[k as u32])
+                        }
+                    };
+                    let mut b = Builder::new(m);
+                    b.position_before(user);
+                    b.store(e, part);
+                }
+                let _ = m.remove(user);
+            }
+        }
+    }
+    // Every use was rewritten.
+    let _ = m.remove(var);
+    Some(elems)
+}
