@@ -4,10 +4,40 @@
 //! Every pass implements [`Pass`]: it rewrites a [`Module`] in place and reports whether it
 //! changed anything, or fails with a [`PassError`] (never a panic). The pass manager runs
 //! passes in order, verifying after each one when asked.
+//!
+//! # Map
+//!
+//! - [`manager`]: [`manager::PassManager`] (pass lists, fixed-point groups, `--verify-each`,
+//!   `--print-after` dumps, per-pass timing, fallback to the unoptimized module with a warning).
+//! - [`pipeline`]: the registry of passes by name ([`pipeline::pass_by_name`]) and the `-O` /
+//!   legalization pipelines. A new pass is registered there.
+//! - [`semantics`]: the one definition of every scalar operator (integer wrapping, masked
+//!   shifts, HLSL division, floats in their own precision, conversions) with the "same on every
+//!   GPU" query the folder obeys. [`interp`] (the reference interpreter) and [`combine`] (the
+//!   folder) both compute through it.
+//! - Optimizer passes: [`combine`], [`cse`], [`dce`], [`inline`], [`sroa`], [`mem2reg`],
+//!   [`simplify_cfg`]; legalization: [`specialize_generic`], [`specialize_resources`];
+//!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
+//!   utilities passes share.
+//!
+//! # Writing a pass
+//!
+//! Work per function where possible, keep every IR invariant (tests verify after every pass),
+//! snapshot child and use lists before mutating them, and return `Err(PassError)` rather than
+//! panicking: the pass manager turns an error into a warning and the unoptimized module.
+//! Pass tests are IR text: passes/tests/common/mod.rs has the harness (input text, pass list,
+//! expected text, verification after each pass).
 
 pub mod clone;
+pub mod combine;
+pub mod cse;
+pub mod dce;
 pub mod inline;
+pub mod interp;
+pub mod manager;
 pub mod mem2reg;
+pub mod pipeline;
+pub mod semantics;
 pub mod simplify_cfg;
 pub mod specialize_generic;
 pub mod specialize_resources;

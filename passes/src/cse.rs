@@ -1,0 +1,215 @@
+//! `cse`: common-subexpression elimination along the dominator tree.
+//!
+//! Walking the dominator tree in pre-order with a scoped table, an instruction equal to one
+//! already seen in a dominating position (same opcode, type, operands and `precise`-ness) is
+//! replaced by it. Candidates:
+//!
+//! - pure instructions: arithmetic, comparisons, conversions, composite operations, `select`,
+//!   address computations (`field_addr`, `element_addr`, `texel_addr`) and intrinsics that
+//!   neither read memory nor depend on other invocations or on control flow (derivatives, wave
+//!   and quad operations, `is_helper_lane`, and the intrinsics writing through a pointer are
+//!   excluded);
+//! - loads from memory nobody writes while a shader runs: constant buffers (`uniform`),
+//!   resources (`uniform_constant`), stage inputs (`input`) and push constants.
+//!
+//! Never `var` (each is its own storage), calls, other loads, or anything with side effects.
+//! Operands of commutative integer and `bool` operators are compared as an unordered pair
+//! (not for floats: which NaN payload comes out may depend on the order).
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use oneshader_ir::cfg::Cfg;
+use oneshader_ir::{AddressSpace, Block, Func, InstId, Intrinsic, Module, Op};
+
+use crate::semantics::Scalar;
+use crate::{Pass, PassError};
+
+/// The `cse` pass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cse;
+
+impl Pass for Cse {
+    fn name(&self) -> &'static str {
+        "cse"
+    }
+
+    fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        let mut changed = false;
+        for f in m.functions() {
+            if !f.is_declaration(m) {
+                changed |= cse_function(m, f);
+            }
+        }
+        Ok(changed)
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    op: Op,
+    ty: Option<InstId>,
+    operands: SmallVec<[InstId; 4]>,
+    precise: bool,
+}
+
+/// True for intrinsics whose result depends only on their operands.
+fn intrinsic_is_pure(which: Intrinsic) -> bool {
+    use Intrinsic::*;
+    !matches!(
+        which,
+        Ddx | Ddy
+            | DdxFine
+            | DdyFine
+            | DdxCoarse
+            | DdyCoarse
+            | Fwidth
+            | Frexp
+            | Modf
+            | Sincos
+            | WaveGetLaneCount
+            | WaveGetLaneIndex
+            | WaveIsFirstLane
+            | WaveActiveAnyTrue
+            | WaveActiveAllTrue
+            | WaveActiveBallot
+            | WaveReadLaneAt
+            | WaveReadLaneFirst
+            | WaveActiveSum
+            | WaveActiveProduct
+            | WaveActiveMin
+            | WaveActiveMax
+            | WaveActiveBitAnd
+            | WaveActiveBitOr
+            | WaveActiveBitXor
+            | WaveActiveCountBits
+            | WavePrefixSum
+            | WavePrefixProduct
+            | WavePrefixCountBits
+            | WaveActiveAllEqual
+            | QuadReadAcrossX
+            | QuadReadAcrossY
+            | QuadReadAcrossDiagonal
+            | QuadReadLaneAt
+            | IsHelperLane
+            | RenderTargetSampleCount
+    )
+}
+
+/// True when `i` may be merged with an equal instruction that dominates it.
+pub fn is_cse_candidate(m: &Module, i: InstId) -> bool {
+    let op = m.op(i);
+    if !op.is_instruction() || op.has_side_effects() || op == Op::Var {
+        return false;
+    }
+    if op == Op::Load {
+        let space = m
+            .try_operand(i, 0)
+            .and_then(|p| m.ty(p))
+            .and_then(|t| m.address_space(t));
+        return matches!(
+            space,
+            Some(
+                AddressSpace::Uniform
+                    | AddressSpace::UniformConstant
+                    | AddressSpace::Input
+                    | AddressSpace::PushConstant
+            )
+        );
+    }
+    if op.reads_memory() {
+        return false;
+    }
+    if op == Op::CallIntrinsic {
+        return m
+            .imm_operand(i, 0)
+            .and_then(Intrinsic::from_u32)
+            .is_some_and(intrinsic_is_pure);
+    }
+    true
+}
+
+fn key_of(m: &Module, i: InstId) -> Key {
+    let op = m.op(i);
+    let mut operands: SmallVec<[InstId; 4]> = m.operands(i).collect();
+    let commutative = matches!(
+        op,
+        Op::Add | Op::Mul | Op::And | Op::Or | Op::Xor | Op::Eq | Op::Ne
+    );
+    if commutative && operands.len() == 2 {
+        let s = m
+            .ty(operands[0])
+            .and_then(|t| m.scalar_of(t))
+            .and_then(|t| Scalar::of(m, t));
+        if s.is_some_and(|s| !s.is_float()) && operands[1] < operands[0] {
+            operands.swap(0, 1);
+        }
+    }
+    Key {
+        op,
+        ty: m.ty(i),
+        operands,
+        precise: m.has_decoration(i, Op::Precise),
+    }
+}
+
+/// Runs `cse` on one function; true when it changed anything.
+pub fn cse_function(m: &mut Module, f: Func) -> bool {
+    let cfg = Cfg::new(m, f);
+    let Some(entry) = cfg.entry() else {
+        return false;
+    };
+    let mut table: FxHashMap<Key, InstId> = FxHashMap::default();
+    // Undo log: (key, previous entry) to restore when leaving a dominator subtree.
+    let mut undo: Vec<(Key, Option<InstId>)> = Vec::new();
+    // Work stack of (block, undo mark); `None` marks the exit of the block's subtree.
+    enum Visit {
+        Enter(Block),
+        Exit(usize),
+    }
+    let mut stack = vec![Visit::Enter(entry)];
+    let mut changed = false;
+    while let Some(v) = stack.pop() {
+        match v {
+            Visit::Exit(mark) => {
+                while undo.len() > mark {
+                    if let Some((k, prev)) = undo.pop() {
+                        match prev {
+                            Some(p) => {
+                                table.insert(k, p);
+                            }
+                            None => {
+                                table.remove(&k);
+                            }
+                        }
+                    }
+                }
+            }
+            Visit::Enter(b) => {
+                stack.push(Visit::Exit(undo.len()));
+                for i in m.children_snapshot(b.id()) {
+                    if !is_cse_candidate(m, i) {
+                        continue;
+                    }
+                    let key = key_of(m, i);
+                    match table.get(&key) {
+                        Some(&existing) if m.contains(existing) => {
+                            m.replace_uses_with(i, existing);
+                            // No uses are left after the replacement.
+                            let _ = m.remove(i);
+                            changed = true;
+                        }
+                        _ => {
+                            let prev = table.insert(key.clone(), i);
+                            undo.push((key, prev));
+                        }
+                    }
+                }
+                for c in cfg.dom_children(b).into_iter().rev() {
+                    stack.push(Visit::Enter(c));
+                }
+            }
+        }
+    }
+    changed
+}

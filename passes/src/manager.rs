@@ -1,0 +1,448 @@
+//! The pass manager: runs passes in order, optionally verifying after each one, dumping the
+//! module after chosen passes and timing every pass; and the fallback that gives the user the
+//! unoptimized module (with a warning) when the optimizer fails.
+//!
+//! A [`PassManager`] holds [`Step`]s: single passes, and fixed-point groups that repeat a list
+//! of passes until none of them changes the module (bounded by an iteration cap, since a pair
+//! of passes that undo each other must not loop forever).
+//!
+//! | code | meaning |
+//! |---|---|
+//! | OSO0001 | *warning*: a pass failed; the unoptimized module is used instead (the note says which pass and why) |
+//! | OSO0002 | the module does not verify after a pass (`--verify-each`); the verifier's diagnostics follow as notes |
+//! | OSO0003 | a pass panicked (a bug in the pass); reported as OSO0001's reason |
+
+use std::time::{Duration, Instant};
+
+use oneshader_ir::Module;
+use oneshader_ir::diag::Diagnostic;
+use oneshader_ir::print::print_module;
+use oneshader_ir::verify::verify;
+
+use crate::{Pass, PassError};
+
+/// One entry of a pass list.
+pub enum Step {
+    /// Run a pass once.
+    Pass(Box<dyn Pass>),
+    /// Repeat the passes, in order, until a whole round changes nothing or `max_rounds` rounds
+    /// have run.
+    FixedPoint {
+        /// The passes of one round.
+        passes: Vec<Box<dyn Pass>>,
+        /// The most rounds to run.
+        max_rounds: usize,
+    },
+}
+
+/// Which passes to print the module after.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum PrintAfter {
+    /// None.
+    #[default]
+    None,
+    /// Every pass.
+    All,
+    /// The passes with these names.
+    Passes(Vec<String>),
+}
+
+impl PrintAfter {
+    fn wants(&self, name: &str) -> bool {
+        match self {
+            PrintAfter::None => false,
+            PrintAfter::All => true,
+            PrintAfter::Passes(names) => names.iter().any(|n| n == name),
+        }
+    }
+}
+
+/// Options of a [`PassManager`].
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Verify the module after every pass; a pass that leaves it invalid fails with OSO0002.
+    pub verify_each: bool,
+    /// Print the module after these passes (collected in [`Report::dumps`]).
+    pub print_after: PrintAfter,
+}
+
+/// Time spent in one pass, summed over its runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassTiming {
+    /// The pass.
+    pub name: &'static str,
+    /// How many times it ran.
+    pub runs: u32,
+    /// How many of those runs changed the module.
+    pub changed: u32,
+    /// Total time in the pass (verification excluded).
+    pub time: Duration,
+}
+
+/// What a run of the pass manager did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// True when any pass changed the module.
+    pub changed: bool,
+    /// Per-pass timings, in order of first run.
+    pub timings: Vec<PassTiming>,
+    /// Time spent verifying.
+    pub verify_time: Duration,
+    /// Module text after the passes `print_after` selected: (pass name, round, text).
+    pub dumps: Vec<Dump>,
+}
+
+/// The module printed after a pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dump {
+    /// The pass that just ran.
+    pub pass: &'static str,
+    /// Which run of that pass (1 for the first).
+    pub run: u32,
+    /// The module's text.
+    pub text: String,
+}
+
+impl Report {
+    /// The timing report as a table: one line per pass with runs, changing runs, total time
+    /// and share of the total.
+    pub fn timing_table(&self) -> String {
+        let total: Duration =
+            self.timings.iter().map(|t| t.time).sum::<Duration>() + self.verify_time;
+        let secs = total.as_secs_f64().max(1e-12);
+        let mut out = String::from("pass                  runs  changed      time      %\n");
+        for t in &self.timings {
+            out.push_str(&format!(
+                "{:<20} {:>5} {:>8} {:>9.3}ms {:>5.1}\n",
+                t.name,
+                t.runs,
+                t.changed,
+                t.time.as_secs_f64() * 1e3,
+                100.0 * t.time.as_secs_f64() / secs
+            ));
+        }
+        if !self.verify_time.is_zero() {
+            out.push_str(&format!(
+                "{:<20} {:>5} {:>8} {:>9.3}ms {:>5.1}\n",
+                "(verify)",
+                "",
+                "",
+                self.verify_time.as_secs_f64() * 1e3,
+                100.0 * self.verify_time.as_secs_f64() / secs
+            ));
+        }
+        out.push_str(&format!(
+            "{:<20} {:>5} {:>8} {:>9.3}ms\n",
+            "total",
+            "",
+            "",
+            total.as_secs_f64() * 1e3
+        ));
+        out
+    }
+
+    fn record(&mut self, name: &'static str, changed: bool, time: Duration) -> u32 {
+        self.changed |= changed;
+        let entry = match self.timings.iter_mut().find(|t| t.name == name) {
+            Some(e) => e,
+            None => {
+                self.timings.push(PassTiming {
+                    name,
+                    runs: 0,
+                    changed: 0,
+                    time: Duration::ZERO,
+                });
+                // Just pushed: the vector is not empty.
+                let last = self.timings.len() - 1;
+                &mut self.timings[last]
+            }
+        };
+        entry.runs += 1;
+        entry.changed += changed as u32;
+        entry.time += time;
+        entry.runs
+    }
+}
+
+/// Runs a list of passes.
+#[derive(Default)]
+pub struct PassManager {
+    steps: Vec<Step>,
+    /// Verification and dump options.
+    pub options: Options,
+}
+
+impl PassManager {
+    /// An empty pass manager.
+    pub fn new() -> PassManager {
+        PassManager::default()
+    }
+
+    /// With these options.
+    pub fn with_options(mut self, options: Options) -> PassManager {
+        self.options = options;
+        self
+    }
+
+    /// Appends a pass.
+    pub fn add(&mut self, pass: Box<dyn Pass>) -> &mut PassManager {
+        self.steps.push(Step::Pass(pass));
+        self
+    }
+
+    /// Appends a fixed-point group.
+    pub fn add_fixed_point(
+        &mut self,
+        passes: Vec<Box<dyn Pass>>,
+        max_rounds: usize,
+    ) -> &mut PassManager {
+        self.steps.push(Step::FixedPoint { passes, max_rounds });
+        self
+    }
+
+    /// The names of the passes, in order (a fixed-point group as `(a, b, ...)*`).
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = self
+            .steps
+            .iter()
+            .map(|s| match s {
+                Step::Pass(p) => p.name().to_string(),
+                Step::FixedPoint { passes, .. } => format!(
+                    "({})*",
+                    passes
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })
+            .collect();
+        parts.join(", ")
+    }
+
+    /// Runs every step on `m`. On error the module may be partly rewritten: see
+    /// [`PassManager::run_with_fallback`].
+    pub fn run(&mut self, m: &mut Module) -> Result<Report, PassError> {
+        let mut report = Report::default();
+        let options = self.options.clone();
+        for step in &mut self.steps {
+            match step {
+                Step::Pass(p) => {
+                    run_one(p.as_mut(), m, &options, &mut report)?;
+                }
+                Step::FixedPoint { passes, max_rounds } => {
+                    for _ in 0..*max_rounds {
+                        let mut any = false;
+                        for p in passes.iter_mut() {
+                            any |= run_one(p.as_mut(), m, &options, &mut report)?;
+                        }
+                        if !any {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    /// Runs every step; when a pass fails (an error, invalid output under `verify_each`, or a
+    /// panic), `m` is restored to a copy taken before the first pass and a warning (OSO0001)
+    /// says why. The user always gets a module.
+    pub fn run_with_fallback(&mut self, m: &mut Module) -> (Report, Vec<Diagnostic>) {
+        let original = m.clone();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(m)));
+        let error = match result {
+            Ok(Ok(report)) => return (report, Vec::new()),
+            Ok(Err(e)) => e,
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                PassError {
+                    pass: "?",
+                    message: format!("OSO0003: a pass panicked: {msg}"),
+                    diagnostics: Vec::new(),
+                }
+            }
+        };
+        *m = original;
+        let mut warning = Diagnostic::warning(
+            "OSO0001",
+            format!(
+                "the optimizer failed in pass `{}`; using the unoptimized module",
+                error.pass
+            ),
+        )
+        .with_note(error.message.clone());
+        for d in &error.diagnostics {
+            warning = warning.with_note(format!("{d}"));
+        }
+        (Report::default(), vec![warning])
+    }
+}
+
+fn run_one(
+    p: &mut dyn Pass,
+    m: &mut Module,
+    options: &Options,
+    report: &mut Report,
+) -> Result<bool, PassError> {
+    let name = p.name();
+    let start = Instant::now();
+    let changed = p.run(m)?;
+    let run = report.record(name, changed, start.elapsed());
+    if options.verify_each {
+        let start = Instant::now();
+        let diags = verify(m);
+        report.verify_time += start.elapsed();
+        if !diags.is_empty() {
+            return Err(PassError {
+                pass: name,
+                message: format!(
+                    "OSO0002: the module does not verify after `{name}` ({} problem(s))",
+                    diags.len()
+                ),
+                diagnostics: diags,
+            });
+        }
+    }
+    if options.print_after.wants(name) {
+        report.dumps.push(Dump {
+            pass: name,
+            run,
+            text: print_module(m),
+        });
+    }
+    Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pass that counts down and reports a change while the counter is positive.
+    struct Countdown(u32);
+    impl Pass for Countdown {
+        fn name(&self) -> &'static str {
+            "countdown"
+        }
+        fn run(&mut self, _m: &mut Module) -> Result<bool, PassError> {
+            if self.0 == 0 {
+                return Ok(false);
+            }
+            self.0 -= 1;
+            Ok(true)
+        }
+    }
+
+    /// A pass that breaks the module: adds a block without a terminator.
+    struct Breaker;
+    impl Pass for Breaker {
+        fn name(&self) -> &'static str {
+            "breaker"
+        }
+        fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+            if let Some(f) = m.functions().first() {
+                m.add_block(*f);
+            }
+            Ok(true)
+        }
+    }
+
+    struct Failing;
+    impl Pass for Failing {
+        fn name(&self) -> &'static str {
+            "failing"
+        }
+        fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+            // Change something first, to check that the fallback restores it.
+            let i = m.i32_type();
+            m.add_func("scratch", i, &[]);
+            Err(PassError::new("failing", "could not do it"))
+        }
+    }
+
+    fn sample() -> Module {
+        oneshader_ir::parse::parse("func @f(%0: i32) -> i32 {\nbb0:\n  return %0\n}\n")
+            .expect("parses")
+    }
+
+    #[test]
+    fn fixed_point_stops_when_nothing_changes() {
+        let mut pm = PassManager::new();
+        pm.add_fixed_point(vec![Box::new(Countdown(3))], 10);
+        let mut m = sample();
+        let report = pm.run(&mut m).expect("runs");
+        assert!(report.changed);
+        // Three changing rounds and one that changes nothing.
+        assert_eq!(report.timings[0].runs, 4);
+        assert_eq!(report.timings[0].changed, 3);
+        let mut pm = PassManager::new();
+        pm.add_fixed_point(vec![Box::new(Countdown(100))], 5);
+        let report = pm.run(&mut m).expect("runs");
+        assert_eq!(report.timings[0].runs, 5);
+        assert!(pm.describe().contains("(countdown)*"));
+    }
+
+    #[test]
+    fn verify_each_catches_a_broken_module_and_fallback_restores_it() {
+        let mut pm = PassManager::new().with_options(Options {
+            verify_each: true,
+            print_after: PrintAfter::None,
+        });
+        pm.add(Box::new(Breaker));
+        let mut m = sample();
+        let err = pm.run(&mut m).expect_err("must fail");
+        assert_eq!(err.pass, "breaker");
+        assert!(err.message.contains("OSO0002"));
+        assert!(!err.diagnostics.is_empty());
+
+        let mut m = sample();
+        let before = print_module(&m);
+        let (_, warnings) = pm.run_with_fallback(&mut m);
+        assert_eq!(print_module(&m), before);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].code, "OSO0001");
+        assert!(!warnings[0].is_error());
+    }
+
+    #[test]
+    fn failing_pass_falls_back_with_a_warning() {
+        let mut pm = PassManager::new();
+        pm.add(Box::new(Failing));
+        let mut m = sample();
+        let before = print_module(&m);
+        let (_, warnings) = pm.run_with_fallback(&mut m);
+        assert_eq!(print_module(&m), before);
+        assert_eq!(warnings[0].code, "OSO0001");
+        assert!(
+            warnings[0]
+                .notes
+                .iter()
+                .any(|n| n.contains("could not do it"))
+        );
+        assert_eq!(m.functions().len(), 1);
+    }
+
+    #[test]
+    fn print_after_and_timing_table() {
+        let mut pm = PassManager::new().with_options(Options {
+            verify_each: true,
+            print_after: PrintAfter::Passes(vec!["countdown".into()]),
+        });
+        pm.add(Box::new(Countdown(1)));
+        pm.add(Box::new(Countdown(0)));
+        let mut m = sample();
+        let report = pm.run(&mut m).expect("runs");
+        assert_eq!(report.dumps.len(), 2);
+        assert_eq!(report.dumps[1].run, 2);
+        assert!(report.dumps[0].text.contains("func @f"));
+        let table = report.timing_table();
+        assert!(table.contains("countdown"));
+        assert!(table.contains("(verify)"));
+        assert!(table.contains("total"));
+    }
+}

@@ -1,0 +1,200 @@
+//! The registry of passes by name, and the standard pipelines (ARCHITECTURE.md §3).
+//!
+//! # Registering a pass
+//!
+//! A pass is a type implementing [`crate::Pass`]. To make it reachable by name (`oneshader opt
+//! --passes`, the test harness, `--print-after`), add one entry to [`PASSES`]: its name (the
+//! same string its `Pass::name` returns), a one-line description, and a constructor with
+//! default options. To put it into `-O` or into legalization, add it to
+//! [`optimization_pipeline`] or [`legalization_passes`]. A unit test below checks that every
+//! registered constructor builds a pass whose `name()` is the registered name.
+//!
+//! # The pipelines
+//!
+//! - Legalization (every optimization level, before any backend): `specialize_generic`, then
+//!   `specialize_resources` (SPIR-V cannot pass resources by value).
+//! - `-O`: legalization, `inline`, then rounds of `sroa`, `mem2reg`, `combine`, `cse`, `dce`,
+//!   `simplify_cfg` until a round changes nothing (at most [`MAX_ROUNDS`] rounds).
+//! - `-O0`: legalization only.
+
+use crate::Pass;
+use crate::manager::PassManager;
+
+/// The most rounds of the `-O` fixed-point group.
+pub const MAX_ROUNDS: usize = 8;
+
+/// A registered pass.
+pub struct PassInfo {
+    /// Its name.
+    pub name: &'static str,
+    /// What it does, in one line.
+    pub description: &'static str,
+    /// Builds it with default options.
+    pub make: fn() -> Box<dyn Pass>,
+}
+
+/// Every pass, by name.
+pub const PASSES: &[PassInfo] = &[
+    PassInfo {
+        name: "specialize_generic",
+        description: "clone generics for the arguments they are specialized with",
+        make: || Box::new(crate::specialize_generic::SpecializeGenerics),
+    },
+    PassInfo {
+        name: "specialize_resources",
+        description: "clone functions per distinct resource argument",
+        make: || Box::new(crate::specialize_resources::SpecializeResources),
+    },
+    PassInfo {
+        name: "specialize_spec",
+        description: "replace overridden spec constants (none by default)",
+        make: || Box::new(crate::specialize_spec::SpecializeSpecConstants::default()),
+    },
+    PassInfo {
+        name: "inline",
+        description: "inline calls, callees first",
+        make: || Box::new(crate::inline::Inline::default()),
+    },
+    PassInfo {
+        name: "sroa",
+        description: "split struct and small-array variables into one variable per element",
+        make: || Box::new(crate::sroa::Sroa),
+    },
+    PassInfo {
+        name: "mem2reg",
+        description: "promote variables to SSA values with block parameters",
+        make: || Box::new(crate::mem2reg::Mem2Reg),
+    },
+    PassInfo {
+        name: "combine",
+        description: "exact constant folding and algebraic identities",
+        make: || Box::new(crate::combine::Combine),
+    },
+    PassInfo {
+        name: "cse",
+        description: "common-subexpression elimination along the dominator tree",
+        make: || Box::new(crate::cse::Cse),
+    },
+    PassInfo {
+        name: "dce",
+        description: "dead-code elimination, including stores nobody reads",
+        make: || Box::new(crate::dce::Dce),
+    },
+    PassInfo {
+        name: "simplify_cfg",
+        description: "constant branches, unreachable blocks, straight-line merging",
+        make: || Box::new(crate::simplify_cfg::SimplifyCfg),
+    },
+];
+
+/// The pass registered as `name`, with default options.
+pub fn pass_by_name(name: &str) -> Option<Box<dyn Pass>> {
+    PASSES.iter().find(|p| p.name == name).map(|p| (p.make)())
+}
+
+/// The registered names, in registry order.
+pub fn pass_names() -> Vec<&'static str> {
+    PASSES.iter().map(|p| p.name).collect()
+}
+
+/// Why a pass list could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown pass `{name}` (known: {known})")]
+pub struct UnknownPass {
+    /// The unknown name.
+    pub name: String,
+    /// The known names, comma-separated.
+    pub known: String,
+}
+
+/// A pass manager running the comma-separated `list` in order (`"inline,sroa,mem2reg"`).
+pub fn pipeline_from_list(list: &str) -> Result<PassManager, UnknownPass> {
+    let mut pm = PassManager::new();
+    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let pass = pass_by_name(name).ok_or_else(|| UnknownPass {
+            name: name.to_string(),
+            known: pass_names().join(", "),
+        })?;
+        pm.add(pass);
+    }
+    Ok(pm)
+}
+
+/// An optimization level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OptLevel {
+    /// Legalization only.
+    O0,
+    /// The full optimizer.
+    #[default]
+    O,
+}
+
+/// The legalization passes, which run at every level.
+pub fn legalization_passes() -> Vec<Box<dyn Pass>> {
+    vec![
+        Box::new(crate::specialize_generic::SpecializeGenerics),
+        Box::new(crate::specialize_resources::SpecializeResources),
+    ]
+}
+
+/// The passes of one `-O` round after inlining.
+pub fn scalar_round() -> Vec<Box<dyn Pass>> {
+    vec![
+        Box::new(crate::sroa::Sroa),
+        Box::new(crate::mem2reg::Mem2Reg),
+        Box::new(crate::combine::Combine),
+        Box::new(crate::cse::Cse),
+        Box::new(crate::dce::Dce),
+        Box::new(crate::simplify_cfg::SimplifyCfg),
+    ]
+}
+
+/// The pipeline of an optimization level.
+pub fn optimization_pipeline(level: OptLevel) -> PassManager {
+    let mut pm = PassManager::new();
+    for p in legalization_passes() {
+        pm.add(p);
+    }
+    if level == OptLevel::O {
+        pm.add(Box::new(crate::inline::Inline::default()));
+        pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
+    }
+    pm
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_names_match_the_passes() {
+        let mut seen = std::collections::HashSet::new();
+        for info in PASSES {
+            assert!(seen.insert(info.name), "`{}` registered twice", info.name);
+            assert_eq!((info.make)().name(), info.name);
+        }
+        assert!(pass_by_name("nope").is_none());
+    }
+
+    #[test]
+    fn pipelines_are_described() {
+        let o = optimization_pipeline(OptLevel::O).describe();
+        assert_eq!(
+            o,
+            "specialize_generic, specialize_resources, inline, \
+             (sroa, mem2reg, combine, cse, dce, simplify_cfg)*"
+        );
+        let o0 = optimization_pipeline(OptLevel::O0).describe();
+        assert_eq!(o0, "specialize_generic, specialize_resources");
+        let err = pipeline_from_list("combine, bogus")
+            .err()
+            .expect("unknown pass");
+        assert_eq!(err.name, "bogus");
+        assert!(err.known.contains("mem2reg"));
+        assert_eq!(
+            pipeline_from_list("combine,cse").expect("known").describe(),
+            "combine, cse"
+        );
+    }
+}
