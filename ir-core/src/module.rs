@@ -741,6 +741,12 @@ impl Module {
         }
         self.detach(id);
         for &x in &subtree {
+            // Leave the dedup table before unlinking: its hash covers the type and operands.
+            if self.insts[x].flags & FLAG_INTERNED != 0 {
+                self.dedup_remove(x);
+            }
+        }
+        for &x in &subtree {
             let inst = self.insts[x];
             for i in 0..=inst.num_operands {
                 self.unlink(inst.uses_start + i);
@@ -757,6 +763,9 @@ impl Module {
         debug_assert!(!self.has_uses(id));
         debug_assert!(self.insts[id].first_child.is_none());
         self.detach(id);
+        if self.insts[id].flags & FLAG_INTERNED != 0 {
+            self.dedup_remove(id);
+        }
         let inst = self.insts[id];
         for i in 0..=inst.num_operands {
             self.unlink(inst.uses_start + i);
@@ -764,7 +773,8 @@ impl Module {
         self.forget(id);
     }
 
-    /// Drops the slot, use range, name and dedup entry of an unlinked instruction.
+    /// Drops the slot, use range, name and dedup entry of an unlinked instruction (callers leave
+    /// the dedup table before unlinking, while the hash can still be computed).
     fn forget(&mut self, id: InstId) {
         if self.insts[id].flags & FLAG_INTERNED != 0 {
             self.dedup_remove(id);

@@ -272,3 +272,23 @@ fn deep_cascade_resolves_every_stale_id() {
     }
     assert!(verify(&m).is_empty(), "{:?}", verify(&m));
 }
+
+#[test]
+fn removing_an_interned_value_with_operands_leaves_the_dedup_table_clean() {
+    // The dedup hash covers the type and operands, so a removed value must leave the table
+    // before its slots are unlinked; a stale entry made later rehashing touch a dead id.
+    let mut m = Module::new();
+    let void = m.void_type();
+    let fty = m.fn_type(void, &[]);
+    m.remove(fty).unwrap();
+    m.remove(void).unwrap();
+    assert!(m.lookup(Op::Void, None, &[], Payload::None).is_none());
+    // Growing the table rehashes every entry.
+    for i in 0..200 {
+        m.const_i32(i);
+    }
+    let void = m.void_type();
+    let fty2 = m.fn_type(void, &[]);
+    assert_eq!(m.fn_type(void, &[]), fty2);
+    assert!(crate::verify::verify(&m).is_empty());
+}
