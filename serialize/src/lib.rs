@@ -1,1 +1,79 @@
-//! placeholder
+//! `oneshader-serialize`: the `.osir` file, OneShader's binary form of an IR module.
+//!
+//! A module saved with [`save`] / [`save_with`] and read back with [`load`] is the same module:
+//! the same tree in the same order, the same name hints, and so the same text form
+//! (`print(load(save(m))) == print(m)`) and the same bytes when saved again. The format is a
+//! small fixed header (magic, format version, checksum, IR-semantics version) followed by
+//! postcard-encoded sections: a string table, the instruction stream in preorder with stable
+//! wire opcodes and operands as record indices, the export/import table and an optional source
+//! map. docs/osir.md specifies every field.
+//!
+//! Loading never panics: an empty, truncated, corrupted, future-version or hostile file is a
+//! [`LoadError`] with an `OSL` code (the table is in [`reader`]), and a well-formed file whose
+//! module breaks IR rules is reported with the verifier's diagnostics. The loader checks every
+//! handle before it builds anything, rebuilds the module through ir-core's API (so use lists
+//! and the dedup table are rebuilt), then verifies.
+//!
+//! ```
+//! let m = oneshader_ir::parse::parse("func @f() -> void {\nbb0:\n  return\n}\n").unwrap();
+//! let bytes = oneshader_serialize::save(&m).unwrap();
+//! let back = oneshader_serialize::load(&bytes, &Default::default()).unwrap();
+//! assert_eq!(
+//!     oneshader_ir::print::print_module(&back.module),
+//!     oneshader_ir::print::print_module(&m)
+//! );
+//! ```
+
+pub mod format;
+pub mod reader;
+pub mod writer;
+
+#[cfg(test)]
+mod reader_tests;
+
+use oneshader_ir::{InstId, Op};
+
+pub use format::{CacheKey, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, PRODUCER, is_osir, reseal};
+pub use reader::{LoadError, LoadOptions, Loaded, load, read_header, read_symbols};
+pub use writer::{SaveError, SaveOptions, save, save_with};
+
+/// Whether a symbol is provided or needed by a module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    /// The module provides it (`export("name")`).
+    Export,
+    /// The module needs it from another module (`import("name")`).
+    Import,
+}
+
+/// One entry of a file's export/import table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// Export or import.
+    pub kind: SymbolKind,
+    /// The mangled name (docs/linking.md).
+    pub name: String,
+    /// The kind of the decorated item: `func`, `global` or `generic`.
+    pub item: Op,
+}
+
+/// A position in a source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceLoc {
+    /// Index into [`SourceLocations::files`].
+    pub file: u32,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// Where instructions came from: the optional source-map section. IR modules do not carry
+/// spans themselves; a front end that wants them in the file passes this alongside.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceLocations {
+    /// File names, as the producer wants them shown (they are not part of the cache key).
+    pub files: Vec<String>,
+    /// One location per instruction (at most one is kept per instruction when saving).
+    pub locations: Vec<(InstId, SourceLoc)>,
+}

@@ -1,0 +1,275 @@
+//! Saving a module as `.osir` bytes.
+//!
+//! The instruction stream is the module's tree in preorder, so the bytes depend only on the
+//! module's structure, child order, payloads and name hints: slot-map keys and hash orders
+//! never reach the file, and the same module always gives the same bytes.
+
+use oneshader_ir::{InstId, Module, Op};
+use rustc_hash::FxHashMap;
+use slotmap::SecondaryMap;
+
+use crate::format::{
+    Body, CHECKSUM_FROM, CacheKey, FORMAT_VERSION, HEADER_LEN, InstSection, MAGIC, PRODUCER,
+    SECTION_INSTS, SECTION_SOURCE_MAP, SECTION_STRINGS, SECTION_SYMBOLS, Section, SourceMapSection,
+    StringSection, SymbolSection, checksum,
+};
+use crate::{SourceLocations, SymbolKind};
+
+/// What to write besides the module.
+#[derive(Clone, Debug)]
+pub struct SaveOptions<'a> {
+    /// The hash of the inputs that produced the module ([`CacheKey::from_inputs`]), or
+    /// [`CacheKey::NONE`].
+    pub cache_key: CacheKey,
+    /// Free text naming the program that writes the file; [`PRODUCER`] by default.
+    pub producer: &'a str,
+    /// Where instructions came from, written as the optional source-map section.
+    pub source_map: Option<&'a SourceLocations>,
+}
+
+impl Default for SaveOptions<'_> {
+    fn default() -> Self {
+        SaveOptions {
+            cache_key: CacheKey::NONE,
+            producer: PRODUCER,
+            source_map: None,
+        }
+    }
+}
+
+/// Why a module could not be saved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SaveError {
+    /// An operand or type refers to an instruction that is not in the module's tree (a
+    /// detached or removed instruction): the module is broken; the verifier says where.
+    #[error("`{user}` refers to an instruction that is not in the module's tree")]
+    NotInTree {
+        /// The referring instruction, printed.
+        user: String,
+    },
+    /// The source map names an instruction that is not in the module's tree.
+    #[error("the source map names an instruction that is not in the module's tree")]
+    SourceMapNotInTree,
+    /// The source map names a file index beyond its file list.
+    #[error("the source map names file {index}, but lists only {len} files")]
+    SourceMapFile {
+        /// The file index used.
+        index: u32,
+        /// The number of files.
+        len: usize,
+    },
+    /// More instructions than the format's 32-bit record indices can address.
+    #[error("the module has more than 4294967294 instructions")]
+    TooLarge,
+}
+
+/// Saves `m` with default options (no cache key, no source map).
+pub fn save(m: &Module) -> Result<Vec<u8>, SaveError> {
+    save_with(m, &SaveOptions::default())
+}
+
+/// Saves `m` as an `.osir` image.
+pub fn save_with<'a>(m: &'a Module, opts: &SaveOptions<'a>) -> Result<Vec<u8>, SaveError> {
+    let order = preorder(m);
+    if order.len() >= u32::MAX as usize {
+        return Err(SaveError::TooLarge);
+    }
+    let mut index: SecondaryMap<InstId, u32> = SecondaryMap::with_capacity(order.len());
+    for (i, &id) in order.iter().enumerate() {
+        index.insert(id, i as u32);
+    }
+    let mut strings = Strings::default();
+    let mut insts = InstSection {
+        ops: Vec::with_capacity(order.len()),
+        child_counts: vec![0; order.len()],
+        types: Vec::with_capacity(order.len()),
+        operand_counts: Vec::with_capacity(order.len()),
+        operands: Vec::with_capacity(order.len() * 2),
+        literals: Vec::new(),
+        names: Vec::new(),
+    };
+    let mut symbols = SymbolSection::default();
+    let lookup = |user: InstId, v: InstId| -> Result<u32, SaveError> {
+        index.get(v).copied().ok_or_else(|| SaveError::NotInTree {
+            user: oneshader_ir::print::print_inst(m, user),
+        })
+    };
+    for (i, &id) in order.iter().enumerate() {
+        let op = m.op(id);
+        insts.ops.push(op.wire_id());
+        if let Some(p) = m.parent(id)
+            && let Some(&pi) = index.get(p)
+        {
+            insts.child_counts[pi as usize] += 1;
+        }
+        insts.types.push(match m.ty(id) {
+            Some(t) => lookup(id, t)? + 1,
+            None => 0,
+        });
+        insts.operand_counts.push(m.num_operands(id) as u32);
+        for o in m.operands(id) {
+            insts.operands.push(lookup(id, o)?);
+        }
+        match op {
+            Op::ConstBool | Op::ConstInt | Op::ConstFloat => {
+                insts.literals.push(m.literal_bits(id).unwrap_or(0));
+            }
+            Op::ConstString => {
+                let s = m.literal_str(id).unwrap_or("");
+                insts.literals.push(strings.id(s) as u64);
+            }
+            _ => {}
+        }
+        if let Some(name) = m.name(id) {
+            insts.names.push((i as u32, strings.id(name)));
+        }
+        if let Some((kind, name)) = symbol_of(m, id) {
+            let target = m.parent(id).and_then(|p| index.get(p).copied());
+            if let Some(target) = target {
+                let kind = match kind {
+                    SymbolKind::Export => 0,
+                    SymbolKind::Import => 1,
+                };
+                symbols.symbols.push((kind, strings.id(name), target));
+            }
+        }
+    }
+    let source_map = match opts.source_map {
+        Some(sm) => Some(encode_source_map(sm, &index, &mut strings)?),
+        None => None,
+    };
+
+    let strings_bytes = encode(&StringSection {
+        strings: strings.list,
+    });
+    let insts_bytes = encode(&insts);
+    let symbols_bytes = encode(&symbols);
+    let sm_bytes = source_map.as_ref().map(encode);
+    let mut sections = vec![
+        Section {
+            id: SECTION_STRINGS,
+            data: &strings_bytes,
+        },
+        Section {
+            id: SECTION_INSTS,
+            data: &insts_bytes,
+        },
+        Section {
+            id: SECTION_SYMBOLS,
+            data: &symbols_bytes,
+        },
+    ];
+    if let Some(b) = &sm_bytes {
+        sections.push(Section {
+            id: SECTION_SOURCE_MAP,
+            data: b,
+        });
+    }
+    let body = Body {
+        producer: opts.producer,
+        cache_key: opts.cache_key.0,
+        sections,
+    };
+    let mut out = Vec::with_capacity(HEADER_LEN + insts_bytes.len() + strings_bytes.len() + 64);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&[0; 8]);
+    out.extend_from_slice(&oneshader_ir::IR_SEMANTICS_VERSION.to_le_bytes());
+    // Encoding plain structs of integers, strings and byte strings into a Vec cannot fail:
+    // postcard's only error for these is running out of buffer, and a Vec grows.
+    let mut out = postcard::to_extend(&body, out).unwrap_or_default();
+    debug_assert!(out.len() > CHECKSUM_FROM);
+    let sum = checksum(&out);
+    out[12..20].copy_from_slice(&sum.to_le_bytes());
+    Ok(out)
+}
+
+/// Postcard encoding of a section. Infallible for the section types of this crate (integers,
+/// strings and vectors of them into a growable Vec).
+fn encode<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    postcard::to_allocvec(v).unwrap_or_default()
+}
+
+/// The module's tree in preorder, without recursion or allocation beyond the result.
+pub(crate) fn preorder(m: &Module) -> Vec<InstId> {
+    let root = m.root();
+    let mut out = Vec::with_capacity(m.len());
+    let mut cur = root;
+    loop {
+        out.push(cur);
+        if let Some(c) = m.first_child(cur) {
+            cur = c;
+            continue;
+        }
+        loop {
+            if cur == root {
+                return out;
+            }
+            if let Some(n) = m.next_sibling(cur) {
+                cur = n;
+                break;
+            }
+            match m.parent(cur) {
+                Some(p) => cur = p,
+                None => return out,
+            }
+        }
+    }
+}
+
+/// The symbol an `export`/`import` decoration declares: its kind and mangled name (operand 0,
+/// a string constant).
+pub(crate) fn symbol_of(m: &Module, id: InstId) -> Option<(SymbolKind, &str)> {
+    let kind = match m.op(id) {
+        Op::Export => SymbolKind::Export,
+        Op::Import => SymbolKind::Import,
+        _ => return None,
+    };
+    let name = m.literal_str(m.try_operand(id, 0)?)?;
+    Some((kind, name))
+}
+
+fn encode_source_map<'a>(
+    sm: &'a SourceLocations,
+    index: &SecondaryMap<InstId, u32>,
+    strings: &mut Strings<'a>,
+) -> Result<SourceMapSection, SaveError> {
+    let files: Vec<u32> = sm.files.iter().map(|f| strings.id(f)).collect();
+    let mut locations = Vec::with_capacity(sm.locations.len());
+    for (id, loc) in &sm.locations {
+        let rec = index
+            .get(*id)
+            .copied()
+            .ok_or(SaveError::SourceMapNotInTree)?;
+        if loc.file as usize >= files.len() {
+            return Err(SaveError::SourceMapFile {
+                index: loc.file,
+                len: files.len(),
+            });
+        }
+        locations.push((rec, loc.file, loc.line, loc.column));
+    }
+    // Record order, so the bytes do not depend on the order the caller listed them in.
+    locations.sort_unstable();
+    locations.dedup_by_key(|l| l.0);
+    Ok(SourceMapSection { files, locations })
+}
+
+/// The string table being built: each string once, in first-use order.
+#[derive(Default)]
+struct Strings<'a> {
+    list: Vec<&'a str>,
+    ids: FxHashMap<&'a str, u32>,
+}
+
+impl<'a> Strings<'a> {
+    fn id(&mut self, s: &'a str) -> u32 {
+        if let Some(&i) = self.ids.get(s) {
+            return i;
+        }
+        let i = self.list.len() as u32;
+        self.list.push(s);
+        self.ids.insert(s, i);
+        i
+    }
+}
