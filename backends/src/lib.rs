@@ -1,1 +1,10 @@
-//! placeholder
+//! `oneshader-backends`: code generation from the OneShader IR.
+//!
+//! Each backend takes a verified (and legalized) [`oneshader_ir::Module`] and produces a target
+//! language; whatever a module holds that the target cannot express is a diagnostic naming the
+//! construct (codes `OSB....`), never a panic. Today there is [`spirv`]: SPIR-V words for
+//! Vulkan (and universal SPIR-V), written straight into per-section buffers, with buffer
+//! layouts from the one layout module shared with reflection ([`oneshader_ir::layout`]).
+//! WGSL, MSL and GLSL text backends will follow as sibling modules.
+
+pub mod spirv;

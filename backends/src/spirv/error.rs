@@ -1,0 +1,53 @@
+//! Diagnostics of the SPIR-V backend. Whatever the module holds that SPIR-V (or the chosen
+//! target environment) cannot express is reported with a diagnostic naming the construct;
+//! the backend never panics on a module it cannot translate.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | OSB0001 | a type SPIR-V cannot express here (integer or bool matrix, `string`, `type`, a generic parameter, an opaque type inside a buffer) |
+//! | OSB0002 | a generic left unspecialized (`specialize` as a callee or type): run the legalization pipeline first |
+//! | OSB0003 | a function declaration without a body (an import): link the module first |
+//! | OSB0004 | a pointer that SPIR-V's logical addressing cannot pass (a call or function parameter taking a resource or buffer pointer; a block parameter of pointer type): run the legalization pipeline first |
+//! | OSB0005 | a stage the IR cannot describe completely for SPIR-V (geometry, hull, domain, mesh, amplification need execution modes the IR does not carry) |
+//! | OSB0006 | an operation the target environment does not have (wave operations before SPIR-V 1.3, `render_target_sample_count`) |
+//! | OSB0007 | an operation with operands the backend cannot map (e.g. `buffer_load` of a type that is not made of 32-bit scalars, `array_length` of a pointer that is not a buffer's runtime array, float atomics) |
+//! | OSB0008 | a buffer type without a valid layout (a runtime array that is not last) |
+//! | OSB0009 | a malformed module (missing terminator, a branch to the entry block, an operand of the wrong kind): verify it first |
+
+use oneshader_ir::Diagnostic;
+
+/// An error of the backend: one diagnostic (boxed to keep `Result`s small on the hot path).
+#[derive(Clone, Debug)]
+pub struct EmitError(pub Box<Diagnostic>);
+
+impl EmitError {
+    /// An error with `code` and `message`.
+    pub fn new(code: &'static str, message: impl Into<String>) -> EmitError {
+        EmitError(Box::new(Diagnostic::error(code, message)))
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, note: impl Into<String>) -> EmitError {
+        *self.0 = (*self.0).clone().with_note(note);
+        self
+    }
+}
+
+impl From<EmitError> for Diagnostic {
+    fn from(e: EmitError) -> Diagnostic {
+        *e.0
+    }
+}
+
+/// Result of the backend's internal steps.
+pub(crate) type R<T> = Result<T, EmitError>;
+
+pub(crate) const UNSUPPORTED_TYPE: &str = "OSB0001";
+pub(crate) const UNSPECIALIZED: &str = "OSB0002";
+pub(crate) const DECLARATION: &str = "OSB0003";
+pub(crate) const POINTER: &str = "OSB0004";
+pub(crate) const STAGE: &str = "OSB0005";
+pub(crate) const TARGET: &str = "OSB0006";
+pub(crate) const OPERANDS: &str = "OSB0007";
+pub(crate) const LAYOUT: &str = "OSB0008";
+pub(crate) const MALFORMED: &str = "OSB0009";

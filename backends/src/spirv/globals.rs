@@ -1,0 +1,468 @@
+//! Global variables and entry points: storage classes, decorations (`DescriptorSet`,
+//! `Binding`, `Location`, `BuiltIn`, interpolation, `NonWritable`...), `Block` wrapping of
+//! buffers whose IR type is not a struct (`rtarray<u32>` becomes a `Block` struct with one
+//! runtime-array member, and accesses get a leading 0 index), entry points with their interface
+//! lists and execution modes.
+
+use oneshader_ir::layout;
+use oneshader_ir::{AddressSpace, BuiltIn, InstId, Op, Stage};
+use rspirv::spirv::{self, Capability, Decoration, ExecutionMode, ExecutionModel};
+use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+
+use super::error::{EmitError, MALFORMED, R, STAGE};
+use super::module::{Emitter, Lk, inst, inst_str};
+use super::types::storage_class;
+
+/// An entry point of the module.
+pub(crate) struct Entry {
+    pub func: InstId,
+    pub stage: Stage,
+    pub name: String,
+}
+
+/// Which globals and functions each function uses directly, and which stages reach each
+/// global: read from the IR's use lists before emission.
+#[derive(Default)]
+pub(crate) struct Usage {
+    pub globals_of: FxHashMap<InstId, Vec<InstId>>,
+    pub callees_of: FxHashMap<InstId, Vec<InstId>>,
+    pub entries: Vec<Entry>,
+    /// Stages (bit `1 << stage`) of the entry points that reach each global.
+    pub stages_of_global: FxHashMap<InstId, u32>,
+    /// Functions reachable from each entry point (itself included).
+    pub reach: Vec<Vec<InstId>>,
+}
+
+impl Usage {
+    pub fn compute(m: &oneshader_ir::Module) -> Usage {
+        let mut u = Usage::default();
+        let enclosing = |user: InstId| -> Option<InstId> {
+            // Instructions sit in blocks, blocks in functions.
+            let b = m.parent(user)?;
+            let f = m.parent(b)?;
+            (m.op(f) == Op::Func).then_some(f)
+        };
+        for g in m.globals() {
+            for use_ in m.uses(g.id()) {
+                if let Some(f) = enclosing(use_.user) {
+                    let list = u.globals_of.entry(f).or_default();
+                    if !list.contains(&g.id()) {
+                        list.push(g.id());
+                    }
+                }
+            }
+        }
+        for f in m.functions() {
+            for use_ in m.uses(f.id()) {
+                if m.op(use_.user) == Op::Call
+                    && use_.slot == oneshader_ir::Slot::Operand(0)
+                    && let Some(caller) = enclosing(use_.user)
+                {
+                    let list = u.callees_of.entry(caller).or_default();
+                    if !list.contains(&f.id()) {
+                        list.push(f.id());
+                    }
+                }
+            }
+            if let Some(d) = m.find_decoration(f.id(), Op::EntryPoint) {
+                let stage = m.imm_operand(d, 0).and_then(Stage::from_u32);
+                let name = m
+                    .try_operand(d, 1)
+                    .and_then(|s| m.literal_str(s))
+                    .map(str::to_string)
+                    .or_else(|| m.name(f.id()).map(str::to_string))
+                    .unwrap_or_else(|| "main".to_string());
+                if let Some(stage) = stage {
+                    u.entries.push(Entry {
+                        func: f.id(),
+                        stage,
+                        name,
+                    });
+                }
+            }
+        }
+        for e in &u.entries {
+            let mut seen: FxHashSet<InstId> = FxHashSet::default();
+            let mut stack = vec![e.func];
+            let mut order = Vec::new();
+            while let Some(f) = stack.pop() {
+                if !seen.insert(f) {
+                    continue;
+                }
+                order.push(f);
+                if let Some(cs) = u.callees_of.get(&f) {
+                    stack.extend(cs.iter().copied());
+                }
+            }
+            for f in &order {
+                for &g in u.globals_of.get(f).map(Vec::as_slice).unwrap_or(&[]) {
+                    *u.stages_of_global.entry(g).or_default() |= 1 << e.stage.to_u32();
+                }
+            }
+            u.reach.push(order);
+        }
+        u
+    }
+}
+
+/// The SPIR-V built-in of an IR built-in, in a given storage class and stage set.
+fn builtin(b: BuiltIn, input: bool, fragment: bool) -> spirv::BuiltIn {
+    use spirv::BuiltIn as S;
+    match b {
+        BuiltIn::Position if input && fragment => S::FragCoord,
+        BuiltIn::Position => S::Position,
+        BuiltIn::VertexIndex => S::VertexIndex,
+        BuiltIn::InstanceIndex => S::InstanceIndex,
+        BuiltIn::FrontFacing => S::FrontFacing,
+        BuiltIn::FragDepth => S::FragDepth,
+        BuiltIn::SampleIndex => S::SampleId,
+        BuiltIn::SampleMask => S::SampleMask,
+        BuiltIn::GlobalInvocationId => S::GlobalInvocationId,
+        BuiltIn::LocalInvocationId => S::LocalInvocationId,
+        BuiltIn::WorkgroupId => S::WorkgroupId,
+        BuiltIn::LocalInvocationIndex => S::LocalInvocationIndex,
+        BuiltIn::ClipDistance => S::ClipDistance,
+        BuiltIn::CullDistance => S::CullDistance,
+        BuiltIn::PrimitiveId => S::PrimitiveId,
+        BuiltIn::Layer => S::Layer,
+        BuiltIn::ViewportIndex => S::ViewportIndex,
+        BuiltIn::BaseVertex => S::BaseVertex,
+        BuiltIn::BaseInstance => S::BaseInstance,
+        BuiltIn::ViewIndex => S::ViewIndex,
+        BuiltIn::NumWorkgroups => S::NumWorkgroups,
+        BuiltIn::Barycentric => S::BaryCoordKHR,
+        BuiltIn::ShadingRate => S::ShadingRateKHR,
+        BuiltIn::FragStencilRef => S::FragStencilRefEXT,
+        BuiltIn::FullyCovered => S::FullyCoveredEXT,
+        BuiltIn::PointSize => S::PointSize,
+        BuiltIn::DrawIndex => S::DrawIndex,
+        BuiltIn::HelperInvocation => S::HelperInvocation,
+    }
+}
+
+impl Emitter<'_> {
+    /// Capabilities and extensions a built-in needs.
+    pub(crate) fn builtin_caps(&mut self, b: spirv::BuiltIn, input: bool, fragment: bool) {
+        use spirv::BuiltIn as S;
+        let minor = self.minor;
+        match b {
+            S::SampleId | S::SamplePosition => self.caps.add(Capability::SampleRateShading),
+            S::ClipDistance => self.caps.add(Capability::ClipDistance),
+            S::CullDistance => self.caps.add(Capability::CullDistance),
+            S::PrimitiveId if fragment && input => self.caps.add(Capability::Geometry),
+            S::Layer if fragment && input => self.caps.add(Capability::Geometry),
+            S::ViewportIndex if fragment && input => self.caps.add(Capability::MultiViewport),
+            S::Layer | S::ViewportIndex if !input => {
+                if minor >= 5 {
+                    self.caps.add(if b == S::Layer {
+                        Capability::ShaderLayer
+                    } else {
+                        Capability::ShaderViewportIndex
+                    });
+                } else {
+                    self.caps.add(Capability::ShaderViewportIndexLayerEXT);
+                    self.caps.ext("SPV_EXT_shader_viewport_index_layer");
+                }
+            }
+            S::BaseVertex | S::BaseInstance | S::DrawIndex => self.caps.add_ext(
+                Capability::DrawParameters,
+                minor,
+                3,
+                "SPV_KHR_shader_draw_parameters",
+            ),
+            S::ViewIndex => self
+                .caps
+                .add_ext(Capability::MultiView, minor, 3, "SPV_KHR_multiview"),
+            S::BaryCoordKHR => {
+                self.caps.add(Capability::FragmentBarycentricKHR);
+                self.caps.ext("SPV_KHR_fragment_shader_barycentric");
+            }
+            S::ShadingRateKHR => {
+                self.caps.add(Capability::FragmentShadingRateKHR);
+                self.caps.ext("SPV_KHR_fragment_shading_rate");
+            }
+            S::FragStencilRefEXT => {
+                self.caps.add(Capability::StencilExportEXT);
+                self.caps.ext("SPV_EXT_shader_stencil_export");
+            }
+            S::FullyCoveredEXT => {
+                self.caps.add(Capability::FragmentFullyCoveredEXT);
+                self.caps.ext("SPV_EXT_fragment_fully_covered");
+            }
+            _ => {}
+        }
+    }
+
+    /// Emits every global variable.
+    pub(crate) fn emit_globals(&mut self, usage: &Usage) {
+        for g in self.m.globals() {
+            if let Err(e) = self.global(g.id(), usage) {
+                let name = self.m.name(g.id()).unwrap_or("?").to_string();
+                let mut d: oneshader_ir::Diagnostic = e.into();
+                d.message = format!("global @{name}: {}", d.message);
+                self.diags.push(d);
+            }
+        }
+    }
+
+    fn global(&mut self, g: InstId, usage: &Usage) -> R<()> {
+        let m = self.m;
+        let ty = m
+            .ty(g)
+            .ok_or_else(|| EmitError::new(MALFORMED, "a global has no type"))?;
+        let space = m
+            .address_space(ty)
+            .ok_or_else(|| EmitError::new(MALFORMED, "a global's type is not a pointer"))?;
+        let pointee = m
+            .pointee(ty)
+            .ok_or_else(|| EmitError::new(MALFORMED, "a global's type is not a pointer"))?;
+        let row_major = layout::is_row_major(m, g);
+        let ptr = match self.rule_of(space) {
+            Some(rule) => {
+                if m.op(pointee) != Op::Struct {
+                    self.wrapped.insert(g, ());
+                }
+                self.ptr_type(space, pointee, Lk::Block(rule, row_major))?
+            }
+            None => self.ptr_type(space, pointee, Lk::Logical)?,
+        };
+        let id = self.id_of(g);
+        let class = storage_class(space) as u32;
+        match m.try_operand(g, 0) {
+            Some(init) => {
+                let init = self.val(init)?;
+                inst(
+                    &mut self.s.globals,
+                    spirv::Op::Variable,
+                    &[ptr, id, class, init],
+                );
+            }
+            None => inst(&mut self.s.globals, spirv::Op::Variable, &[ptr, id, class]),
+        }
+        self.name(id, m.name(g));
+        let stages = usage.stages_of_global.get(&g).copied().unwrap_or(0);
+        let fragment = stages & (1 << Stage::Fragment.to_u32()) != 0;
+        let input = space == AddressSpace::Input;
+        let mut has_interp = false;
+        let mut is_builtin = false;
+        let decos: SmallVec<[InstId; 4]> = m.decorations(g).collect();
+        for d in decos {
+            match m.op(d) {
+                Op::Binding => {
+                    let set = m.imm_operand(d, 0).unwrap_or(0);
+                    let binding = m.imm_operand(d, 1).unwrap_or(0);
+                    self.decorate(id, Decoration::DescriptorSet, &[set]);
+                    self.decorate(id, Decoration::Binding, &[binding]);
+                }
+                Op::Location => {
+                    let l = m.imm_operand(d, 0).unwrap_or(0);
+                    self.decorate(id, Decoration::Location, &[l]);
+                }
+                Op::BuiltinDeco => {
+                    is_builtin = true;
+                    let b = m
+                        .imm_operand(d, 0)
+                        .and_then(BuiltIn::from_u32)
+                        .ok_or_else(|| EmitError::new(MALFORMED, "unknown built-in"))?;
+                    let sb = builtin(b, input, fragment);
+                    self.builtin_caps(sb, input, fragment);
+                    self.decorate(id, Decoration::BuiltIn, &[sb as u32]);
+                }
+                Op::Flat => {
+                    has_interp = true;
+                    self.decorate(id, Decoration::Flat, &[]);
+                }
+                Op::NoPerspective => self.decorate(id, Decoration::NoPerspective, &[]),
+                Op::Centroid => self.decorate(id, Decoration::Centroid, &[]),
+                Op::SampleDeco => {
+                    self.caps.add(Capability::SampleRateShading);
+                    self.decorate(id, Decoration::Sample, &[]);
+                }
+                Op::Invariant => self.decorate(id, Decoration::Invariant, &[]),
+                Op::ReadOnly => self.decorate(id, Decoration::NonWritable, &[]),
+                Op::WriteOnly => self.decorate(id, Decoration::NonReadable, &[]),
+                Op::Coherent => self.decorate(id, Decoration::Coherent, &[]),
+                Op::InputAttachmentIndex => {
+                    let n = m.imm_operand(d, 0).unwrap_or(0);
+                    self.decorate(id, Decoration::InputAttachmentIndex, &[n]);
+                }
+                // Reflection-only or handled elsewhere: semantics, counters, majorness (in
+                // the layout), export/import (linking happens before emission).
+                _ => {}
+            }
+        }
+        // Integer and double fragment inputs must be flat in Vulkan; HLSL makes them so
+        // implicitly, as DXC does.
+        if input && fragment && !has_interp && !is_builtin {
+            let needs_flat = m.scalar_of(pointee).is_some_and(|s| {
+                m.op(s).is_int_type() || m.op(s) == Op::F64 || m.op(s) == Op::Bool
+            });
+            if needs_flat {
+                self.decorate(id, Decoration::Flat, &[]);
+            }
+        }
+        Ok(())
+    }
+
+    /// A variable the backend creates for a built-in that the IR reads through an intrinsic
+    /// (e.g. `wave_get_lane_index`), recorded as used by the current function.
+    pub(crate) fn builtin_var(&mut self, b: spirv::BuiltIn, ty: u32) -> u32 {
+        let id = match self.builtin_vars.get(&(b as u32)) {
+            Some(&id) => id,
+            None => {
+                let ptr = self.ptr_spv(spirv::StorageClass::Input, ty);
+                let id = self.fresh();
+                inst(
+                    &mut self.s.globals,
+                    spirv::Op::Variable,
+                    &[ptr, id, spirv::StorageClass::Input as u32],
+                );
+                self.decorate(id, Decoration::BuiltIn, &[b as u32]);
+                self.builtin_caps(b, true, false);
+                self.builtin_vars.insert(b as u32, id);
+                id
+            }
+        };
+        if let Some(f) = self.cur_func {
+            let list = self.synthetic_uses.entry(f).or_default();
+            if !list.contains(&id) {
+                list.push(id);
+            }
+        }
+        id
+    }
+
+    /// Emits `OpEntryPoint` and execution modes for every entry point.
+    pub(crate) fn emit_entry_points(&mut self, usage: &Usage) {
+        let m = self.m;
+        for (i, e) in usage.entries.iter().enumerate() {
+            let model = match e.stage {
+                Stage::Vertex => ExecutionModel::Vertex,
+                Stage::Fragment => ExecutionModel::Fragment,
+                Stage::Compute => ExecutionModel::GLCompute,
+                other => {
+                    self.diags.push(
+                        EmitError::new(
+                            STAGE,
+                            format!(
+                                "entry point `{}`: {} shaders need execution modes the IR does not describe (primitive types, vertex counts, ...); SPIR-V output supports vertex, fragment and compute entry points",
+                                e.name,
+                                other.spelling()
+                            ),
+                        )
+                        .into(),
+                    );
+                    continue;
+                }
+            };
+            let fid = self.id_of(e.func);
+            let mut iface: Vec<u32> = Vec::new();
+            let mut writes_depth = false;
+            for f in &usage.reach[i] {
+                for &g in usage.globals_of.get(f).map(Vec::as_slice).unwrap_or(&[]) {
+                    let space = m.ty(g).and_then(|t| m.address_space(t));
+                    let io = matches!(space, Some(AddressSpace::Input | AddressSpace::Output));
+                    if (io || self.minor >= 4)
+                        && let Some(&gid) = self.ids.get(g)
+                        && !iface.contains(&gid)
+                    {
+                        iface.push(gid);
+                    }
+                    if space == Some(AddressSpace::Output)
+                        && m.find_decoration(g, Op::BuiltinDeco)
+                            .and_then(|d| m.imm_operand(d, 0))
+                            == Some(BuiltIn::FragDepth.to_u32())
+                    {
+                        writes_depth = true;
+                    }
+                }
+                for &sid in self.synthetic_uses.get(f).map(Vec::as_slice).unwrap_or(&[]) {
+                    if !iface.contains(&sid) {
+                        iface.push(sid);
+                    }
+                }
+            }
+            inst_str(
+                &mut self.s.entries,
+                spirv::Op::EntryPoint,
+                &[model as u32, fid],
+                &e.name,
+                &iface,
+            );
+            match e.stage {
+                Stage::Compute => {
+                    let (x, y, z) = m
+                        .find_decoration(e.func, Op::NumThreads)
+                        .map(|d| {
+                            (
+                                m.imm_operand(d, 0).unwrap_or(1),
+                                m.imm_operand(d, 1).unwrap_or(1),
+                                m.imm_operand(d, 2).unwrap_or(1),
+                            )
+                        })
+                        .unwrap_or((1, 1, 1));
+                    inst(
+                        &mut self.s.modes,
+                        spirv::Op::ExecutionMode,
+                        &[fid, ExecutionMode::LocalSize as u32, x, y, z],
+                    );
+                }
+                Stage::Fragment => {
+                    inst(
+                        &mut self.s.modes,
+                        spirv::Op::ExecutionMode,
+                        &[fid, ExecutionMode::OriginUpperLeft as u32],
+                    );
+                    if writes_depth {
+                        inst(
+                            &mut self.s.modes,
+                            spirv::Op::ExecutionMode,
+                            &[fid, ExecutionMode::DepthReplacing as u32],
+                        );
+                    }
+                    if m.has_decoration(e.func, Op::EarlyFragmentTests) {
+                        inst(
+                            &mut self.s.modes,
+                            spirv::Op::ExecutionMode,
+                            &[fid, ExecutionMode::EarlyFragmentTests as u32],
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A module without entry points is a library: it declares `Linkage` and exports every
+    /// defined function (imports every declaration) under its `export`/`import` name or its
+    /// own name.
+    pub(crate) fn emit_linkage(&mut self) {
+        let m = self.m;
+        self.caps.add(Capability::Linkage);
+        for f in m.functions() {
+            let Some(&fid) = self.ids.get(f.id()) else {
+                continue;
+            };
+            let (deco, kind) = if f.is_declaration(m) {
+                (Op::Import, spirv::LinkageType::Import)
+            } else {
+                (Op::Export, spirv::LinkageType::Export)
+            };
+            let name = m
+                .find_decoration(f.id(), deco)
+                .and_then(|d| m.try_operand(d, 0))
+                .and_then(|s| m.literal_str(s))
+                .or_else(|| m.name(f.id()))
+                .unwrap_or("f")
+                .to_string();
+            inst_str(
+                &mut self.s.annotations,
+                spirv::Op::Decorate,
+                &[fid, Decoration::LinkageAttributes as u32],
+                &name,
+                &[kind as u32],
+            );
+        }
+    }
+}

@@ -1,0 +1,635 @@
+//! Intrinsics: math through the `GLSL.std.450` extended instruction set (imported on first
+//! use), the rest through core instructions (`OpDot`, `OpDPdx`, `OpIsNan`, `OpBitCount`...) and
+//! the wave operations through `OpGroupNonUniform*` (SPIR-V 1.3, i.e. vulkan1.1 and later).
+//!
+//! HLSL's meanings are kept where they differ from GLSL's: `sign` of a float returns an
+//! integer (`FSign` then a conversion), `round` rounds half to even (`RoundEven`), `fmod` keeps
+//! the dividend's sign (`OpFRem`), `saturate` is `FClamp(x, 0, 1)`, `lerp` is `FMix`, `mad`
+//! on floats is `Fma` (HLSL allows fusing), `log10` is `log2(x) * log10(2)`, `rcp` is `1 / x`,
+//! `f32tof16`/`f16tof32` go through `PackHalf2x16`/`UnpackHalf2x16` per component.
+
+use oneshader_ir::{InstId, Intrinsic, Op, ScalarKind};
+use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op as GLOp};
+use smallvec::SmallVec;
+
+use super::error::{EmitError, MALFORMED, OPERANDS, R, TARGET};
+use super::module::{Emitter, inst};
+
+type Words = SmallVec<[u32; 8]>;
+
+const SCOPE_SUBGROUP: u32 = 3;
+const GROUP_REDUCE: u32 = 0;
+const GROUP_EXCLUSIVE_SCAN: u32 = 2;
+
+impl Emitter<'_> {
+    /// `OpExtInst ty id GLSL.std.450 op args`.
+    fn glsl(&mut self, ty: u32, id: u32, op: GLOp, args: &[u32]) {
+        let set = self.glsl_import();
+        let mut w: Words = SmallVec::new();
+        w.extend_from_slice(&[ty, id, set, op as u32]);
+        w.extend_from_slice(args);
+        inst(&mut self.f.body, spirv::Op::ExtInst, &w);
+    }
+
+    fn group_caps(&mut self, name: &str, cap: Capability) -> R<()> {
+        if self.minor < 3 {
+            return Err(EmitError::new(
+                TARGET,
+                format!(
+                    "`{name}` needs subgroup operations (SPIR-V 1.3); target vulkan1.1 or later"
+                ),
+            ));
+        }
+        self.caps.add(Capability::GroupNonUniform);
+        self.caps.add(cap);
+        Ok(())
+    }
+
+    /// Emits `call_intrinsic`.
+    pub(crate) fn intrinsic(&mut self, i: InstId) -> R<()> {
+        use GLOp as G;
+        use ScalarKind::*;
+        use spirv::Op as S;
+        let m = self.m;
+        let which = m
+            .imm_operand(i, 0)
+            .and_then(Intrinsic::from_u32)
+            .ok_or_else(|| EmitError::new(MALFORMED, "unknown intrinsic"))?;
+        let n = m.num_operands(i) - 1;
+        let (min, max) = which.arity();
+        if n < min || n > max {
+            return Err(EmitError::new(
+                MALFORMED,
+                format!("`{}` takes {min} operand(s), found {n}", which.spelling()),
+            ));
+        }
+        let arg_ir: SmallVec<[InstId; 4]> = (1..=n).map(|k| m.operand(i, k)).collect();
+        let mut args: SmallVec<[u32; 4]> = SmallVec::new();
+        for &a in &arg_ir {
+            args.push(self.val(a)?);
+        }
+        let ty_ir = m
+            .ty(i)
+            .ok_or_else(|| EmitError::new(MALFORMED, "an untyped intrinsic call"))?;
+        let ty = self.ty(ty_ir)?;
+        let id = self.id_of(i);
+        let arg_ty = arg_ir.first().and_then(|&a| m.ty(a));
+        let kind = arg_ty.and_then(|t| m.scalar_kind(t));
+        let by_kind = |f: GLOp, s: GLOp, u: GLOp| match kind {
+            Some(Float) => f,
+            Some(Int) => s,
+            _ => u,
+        };
+        let simple = |w: Intrinsic| -> Option<GLOp> {
+            Some(match w {
+                Intrinsic::Floor => G::Floor,
+                Intrinsic::Ceil => G::Ceil,
+                Intrinsic::Round => G::RoundEven,
+                Intrinsic::Trunc => G::Trunc,
+                Intrinsic::Frac => G::Fract,
+                Intrinsic::Sqrt => G::Sqrt,
+                Intrinsic::Rsqrt => G::InverseSqrt,
+                Intrinsic::Exp => G::Exp,
+                Intrinsic::Exp2 => G::Exp2,
+                Intrinsic::Log => G::Log,
+                Intrinsic::Log2 => G::Log2,
+                Intrinsic::Pow => G::Pow,
+                Intrinsic::Sin => G::Sin,
+                Intrinsic::Cos => G::Cos,
+                Intrinsic::Tan => G::Tan,
+                Intrinsic::Asin => G::Asin,
+                Intrinsic::Acos => G::Acos,
+                Intrinsic::Atan => G::Atan,
+                Intrinsic::Atan2 => G::Atan2,
+                Intrinsic::Sinh => G::Sinh,
+                Intrinsic::Cosh => G::Cosh,
+                Intrinsic::Tanh => G::Tanh,
+                Intrinsic::Lerp => G::FMix,
+                Intrinsic::Step => G::Step,
+                Intrinsic::Smoothstep => G::SmoothStep,
+                Intrinsic::Fma => G::Fma,
+                Intrinsic::Cross => G::Cross,
+                Intrinsic::Length => G::Length,
+                Intrinsic::Distance => G::Distance,
+                Intrinsic::Normalize => G::Normalize,
+                Intrinsic::Reflect => G::Reflect,
+                Intrinsic::Refract => G::Refract,
+                Intrinsic::Faceforward => G::FaceForward,
+                Intrinsic::Determinant => G::Determinant,
+                Intrinsic::Inverse => G::MatrixInverse,
+                Intrinsic::Degrees => G::Degrees,
+                Intrinsic::Radians => G::Radians,
+                Intrinsic::Modf => G::Modf,
+                Intrinsic::PackHalf2x16 => G::PackHalf2x16,
+                Intrinsic::UnpackHalf2x16 => G::UnpackHalf2x16,
+                _ => return None,
+            })
+        };
+        if let Some(g) = simple(which) {
+            self.glsl(ty, id, g, &args);
+            return Ok(());
+        }
+        match which {
+            Intrinsic::Abs => {
+                if kind == Some(Uint) {
+                    inst(&mut self.f.body, S::CopyObject, &[ty, id, args[0]]);
+                } else {
+                    self.glsl(ty, id, by_kind(G::FAbs, G::SAbs, G::SAbs), &args);
+                }
+            }
+            Intrinsic::Sign => match kind {
+                Some(Float) => {
+                    let at = self.ty(arg_ty.unwrap_or(ty_ir))?;
+                    let result_float = m.scalar_kind(ty_ir) == Some(Float);
+                    if result_float {
+                        self.glsl(ty, id, G::FSign, &args);
+                    } else {
+                        let s = self.fresh();
+                        self.glsl(at, s, G::FSign, &args);
+                        inst(&mut self.f.body, S::ConvertFToS, &[ty, id, s]);
+                    }
+                }
+                Some(Int) => self.glsl(ty, id, G::SSign, &args),
+                _ => {
+                    let t = arg_ty.unwrap_or(ty_ir);
+                    let zero = self.splat_const(t, 0)?;
+                    let one = self.splat_const(ty_ir, 1)?;
+                    let rz = self.splat_const(ty_ir, 0)?;
+                    let bt = m
+                        .ty(arg_ir[0])
+                        .map(|t| m.vector_len(t).unwrap_or(1))
+                        .unwrap_or(1);
+                    let b = self.bool_ty();
+                    let bv = self.vec_ty(b, bt);
+                    let c = self.fresh();
+                    inst(&mut self.f.body, S::INotEqual, &[bv, c, args[0], zero]);
+                    inst(&mut self.f.body, S::Select, &[ty, id, c, one, rz]);
+                }
+            },
+            Intrinsic::Min => self.glsl(ty, id, by_kind(G::FMin, G::SMin, G::UMin), &args),
+            Intrinsic::Max => self.glsl(ty, id, by_kind(G::FMax, G::SMax, G::UMax), &args),
+            Intrinsic::Clamp => self.glsl(ty, id, by_kind(G::FClamp, G::SClamp, G::UClamp), &args),
+            Intrinsic::Saturate => {
+                let zero = self.splat_const(ty_ir, 0)?;
+                let one = self.splat_const(ty_ir, 1)?;
+                self.glsl(ty, id, G::FClamp, &[args[0], zero, one]);
+            }
+            Intrinsic::Mad => {
+                if kind == Some(Float) {
+                    self.glsl(ty, id, G::Fma, &args);
+                } else {
+                    let t = self.fresh();
+                    inst(&mut self.f.body, S::IMul, &[ty, t, args[0], args[1]]);
+                    inst(&mut self.f.body, S::IAdd, &[ty, id, t, args[2]]);
+                }
+            }
+            Intrinsic::Dot => {
+                if kind == Some(Float) {
+                    inst(&mut self.f.body, S::Dot, &[ty, id, args[0], args[1]]);
+                } else {
+                    let len = arg_ty.and_then(|t| m.vector_len(t)).unwrap_or(1);
+                    let vt = self.ty(arg_ty.unwrap_or(ty_ir))?;
+                    let p = self.fresh();
+                    inst(&mut self.f.body, S::IMul, &[vt, p, args[0], args[1]]);
+                    if len == 1 {
+                        inst(&mut self.f.body, S::CopyObject, &[ty, id, p]);
+                    } else {
+                        let mut acc = self.fresh();
+                        inst(&mut self.f.body, S::CompositeExtract, &[ty, acc, p, 0]);
+                        for k in 1..len {
+                            let e = self.fresh();
+                            inst(&mut self.f.body, S::CompositeExtract, &[ty, e, p, k]);
+                            let r = if k + 1 == len { id } else { self.fresh() };
+                            inst(&mut self.f.body, S::IAdd, &[ty, r, acc, e]);
+                            acc = r;
+                        }
+                    }
+                }
+            }
+            Intrinsic::Transpose => inst(&mut self.f.body, S::Transpose, &[ty, id, args[0]]),
+            Intrinsic::IsNan => inst(&mut self.f.body, S::IsNan, &[ty, id, args[0]]),
+            Intrinsic::IsInf => inst(&mut self.f.body, S::IsInf, &[ty, id, args[0]]),
+            Intrinsic::IsFinite => {
+                let a = self.fresh();
+                let b = self.fresh();
+                let c = self.fresh();
+                inst(&mut self.f.body, S::IsNan, &[ty, a, args[0]]);
+                inst(&mut self.f.body, S::IsInf, &[ty, b, args[0]]);
+                inst(&mut self.f.body, S::LogicalOr, &[ty, c, a, b]);
+                inst(&mut self.f.body, S::LogicalNot, &[ty, id, c]);
+            }
+            Intrinsic::All | Intrinsic::Any => {
+                let t = arg_ty.unwrap_or(ty_ir);
+                let len = m.vector_len(t).unwrap_or(1);
+                let mut v = args[0];
+                if kind != Some(Bool) {
+                    let zero = self.splat_const(t, 0)?;
+                    let b = self.bool_ty();
+                    let bv = self.vec_ty(b, len);
+                    let c = self.fresh();
+                    let cmp = if kind == Some(Float) {
+                        S::FUnordNotEqual
+                    } else {
+                        S::INotEqual
+                    };
+                    inst(&mut self.f.body, cmp, &[bv, c, v, zero]);
+                    v = c;
+                }
+                if len == 1 {
+                    inst(&mut self.f.body, S::CopyObject, &[ty, id, v]);
+                } else {
+                    let sop = if which == Intrinsic::All {
+                        S::All
+                    } else {
+                        S::Any
+                    };
+                    inst(&mut self.f.body, sop, &[ty, id, v]);
+                }
+            }
+            Intrinsic::CountBits => inst(&mut self.f.body, S::BitCount, &[ty, id, args[0]]),
+            Intrinsic::ReverseBits => inst(&mut self.f.body, S::BitReverse, &[ty, id, args[0]]),
+            Intrinsic::FirstBitHigh => {
+                let g = if kind == Some(Int) {
+                    G::FindSMsb
+                } else {
+                    G::FindUMsb
+                };
+                self.glsl(ty, id, g, &args);
+            }
+            Intrinsic::FirstBitLow => self.glsl(ty, id, G::FindILsb, &args),
+            Intrinsic::F32ToF16 | Intrinsic::F16ToF32 => {
+                self.half_conversion(which, ty_ir, ty, id, &arg_ir, &args)?
+            }
+            Intrinsic::Ddx
+            | Intrinsic::Ddy
+            | Intrinsic::DdxFine
+            | Intrinsic::DdyFine
+            | Intrinsic::DdxCoarse
+            | Intrinsic::DdyCoarse
+            | Intrinsic::Fwidth => {
+                let sop = match which {
+                    Intrinsic::Ddx => S::DPdx,
+                    Intrinsic::Ddy => S::DPdy,
+                    Intrinsic::DdxFine => S::DPdxFine,
+                    Intrinsic::DdyFine => S::DPdyFine,
+                    Intrinsic::DdxCoarse => S::DPdxCoarse,
+                    Intrinsic::DdyCoarse => S::DPdyCoarse,
+                    _ => S::Fwidth,
+                };
+                if !matches!(which, Intrinsic::Ddx | Intrinsic::Ddy | Intrinsic::Fwidth) {
+                    self.caps.add(Capability::DerivativeControl);
+                }
+                inst(&mut self.f.body, sop, &[ty, id, args[0]]);
+            }
+            Intrinsic::Ldexp => {
+                if m.ty(arg_ir[1]).and_then(|t| m.scalar_kind(t)) == Some(Float) {
+                    // HLSL's exponent is a float: x * exp2(e).
+                    let e = self.fresh();
+                    self.glsl(ty, e, G::Exp2, &[args[1]]);
+                    inst(&mut self.f.body, S::FMul, &[ty, id, args[0], e]);
+                } else {
+                    self.glsl(ty, id, G::Ldexp, &args);
+                }
+            }
+            Intrinsic::Frexp => {
+                let pointee = m.ty(arg_ir[1]).and_then(|t| m.pointee(t));
+                if pointee.and_then(|t| m.scalar_kind(t)) == Some(Float) {
+                    // HLSL's exponent is a float: take the integer one and convert it.
+                    let pt = pointee.unwrap_or(ty_ir);
+                    let len = m.vector_len(pt).unwrap_or(1);
+                    let i32t = self.int_ty(32, true);
+                    let it = self.vec_ty(i32t, len);
+                    let st = self.fresh();
+                    inst(&mut self.s.globals, S::TypeStruct, &[st, ty, it]);
+                    let r = self.fresh();
+                    self.glsl(st, r, G::FrexpStruct, &[args[0]]);
+                    inst(&mut self.f.body, S::CompositeExtract, &[ty, id, r, 0]);
+                    let e = self.fresh();
+                    inst(&mut self.f.body, S::CompositeExtract, &[it, e, r, 1]);
+                    let ef = self.fresh();
+                    let eft = self.ty(pt)?;
+                    inst(&mut self.f.body, S::ConvertSToF, &[eft, ef, e]);
+                    inst(&mut self.f.body, S::Store, &[args[1], ef]);
+                } else {
+                    self.glsl(ty, id, G::Frexp, &args);
+                }
+            }
+            Intrinsic::Sincos => {
+                let xt = self.ty(arg_ty.unwrap_or(ty_ir))?;
+                let s = self.fresh();
+                let c = self.fresh();
+                self.glsl(xt, s, G::Sin, &[args[0]]);
+                self.glsl(xt, c, G::Cos, &[args[0]]);
+                inst(&mut self.f.body, S::Store, &[args[1], s]);
+                inst(&mut self.f.body, S::Store, &[args[2], c]);
+            }
+            Intrinsic::Fmod => inst(&mut self.f.body, S::FRem, &[ty, id, args[0], args[1]]),
+            Intrinsic::Log10 => {
+                let l = self.fresh();
+                self.glsl(ty, l, G::Log2, &args);
+                let k = self.float_splat(ty_ir, std::f64::consts::LOG10_2)?;
+                inst(&mut self.f.body, S::FMul, &[ty, id, l, k]);
+            }
+            Intrinsic::Rcp => {
+                let one = self.splat_const(ty_ir, 1)?;
+                inst(&mut self.f.body, S::FDiv, &[ty, id, one, args[0]]);
+            }
+            Intrinsic::NonUniformIndex => {
+                inst(&mut self.f.body, S::CopyObject, &[ty, id, args[0]]);
+                self.decorate(id, Decoration::NonUniform, &[]);
+                self.caps.add_ext(
+                    Capability::ShaderNonUniform,
+                    self.minor,
+                    5,
+                    "SPV_EXT_descriptor_indexing",
+                );
+            }
+            Intrinsic::IsHelperLane => {
+                let b = self.bool_ty();
+                let existed = self
+                    .builtin_vars
+                    .contains_key(&(spirv::BuiltIn::HelperInvocation as u32));
+                let var = self.builtin_var(spirv::BuiltIn::HelperInvocation, b);
+                if !existed && self.minor >= 6 {
+                    // From SPIR-V 1.6 on, HelperInvocation can change (demotion): volatile.
+                    self.decorate(var, Decoration::Volatile, &[]);
+                }
+                inst(&mut self.f.body, S::Load, &[ty, id, var]);
+            }
+            Intrinsic::RenderTargetSampleCount => {
+                return Err(EmitError::new(
+                    TARGET,
+                    "`render_target_sample_count` (GetRenderTargetSampleCount) has no SPIR-V equivalent",
+                ));
+            }
+            _ => self.wave(which, ty_ir, ty, id, &args)?,
+        }
+        Ok(())
+    }
+
+    /// A float constant (or splat) of the IR type `ty` with value `v`.
+    fn float_splat(&mut self, ty: InstId, v: f64) -> R<u32> {
+        let m = self.m;
+        let s = m
+            .scalar_of(ty)
+            .ok_or_else(|| EmitError::new(OPERANDS, "expected a float type"))?;
+        let st = self.ty(s)?;
+        let c = match m.scalar_bits(s) {
+            Some(64) => {
+                let key = (st, v.to_bits());
+                if let Some(&c) = self.consts.get(&key) {
+                    c
+                } else {
+                    let c = self.fresh();
+                    let b = v.to_bits();
+                    inst(
+                        &mut self.s.globals,
+                        spirv::Op::Constant,
+                        &[st, c, b as u32, (b >> 32) as u32],
+                    );
+                    self.consts.insert(key, c);
+                    c
+                }
+            }
+            Some(32) => self.const_bits(st, (v as f32).to_bits() as u64),
+            _ => {
+                return Err(EmitError::new(
+                    OPERANDS,
+                    "this intrinsic needs 32- or 64-bit floats",
+                ));
+            }
+        };
+        let n = m.vector_len(ty).unwrap_or(1);
+        if n == 1 {
+            return Ok(c);
+        }
+        let vt = self.ty(ty)?;
+        let id = self.fresh();
+        let mut w: Words = SmallVec::new();
+        w.extend_from_slice(&[vt, id]);
+        for _ in 0..n {
+            w.push(c);
+        }
+        inst(&mut self.s.globals, spirv::Op::ConstantComposite, &w);
+        Ok(id)
+    }
+
+    fn half_conversion(
+        &mut self,
+        which: Intrinsic,
+        ty_ir: InstId,
+        ty: u32,
+        id: u32,
+        arg_ir: &[InstId],
+        args: &[u32],
+    ) -> R<()> {
+        use spirv::Op as S;
+        let m = self.m;
+        let len = m.vector_len(ty_ir).unwrap_or(1);
+        let f = self.float_ty(32);
+        let u = self.u32_ty();
+        let v2 = self.vec_ty(f, 2);
+        let zero = self.const_f32(0.0);
+        let arg_vec = arg_ir
+            .first()
+            .and_then(|&a| m.ty(a))
+            .is_some_and(|t| m.op(t) == Op::Vector);
+        let mut parts: Words = SmallVec::new();
+        for k in 0..len {
+            let x = if arg_vec {
+                let e = self.fresh();
+                let et = if which == Intrinsic::F32ToF16 { f } else { u };
+                inst(&mut self.f.body, S::CompositeExtract, &[et, e, args[0], k]);
+                e
+            } else {
+                args[0]
+            };
+            let r = if len == 1 { id } else { self.fresh() };
+            if which == Intrinsic::F32ToF16 {
+                let v = self.fresh();
+                inst(&mut self.f.body, S::CompositeConstruct, &[v2, v, x, zero]);
+                self.glsl(u, r, GLOp::PackHalf2x16, &[v]);
+            } else {
+                let v = self.fresh();
+                self.glsl(v2, v, GLOp::UnpackHalf2x16, &[x]);
+                inst(&mut self.f.body, S::CompositeExtract, &[f, r, v, 0]);
+            }
+            parts.push(r);
+        }
+        if len > 1 {
+            let mut w: Words = SmallVec::new();
+            w.extend_from_slice(&[ty, id]);
+            w.extend_from_slice(&parts);
+            inst(&mut self.f.body, S::CompositeConstruct, &w);
+        }
+        Ok(())
+    }
+
+    /// Wave (subgroup) intrinsics.
+    fn wave(&mut self, which: Intrinsic, ty_ir: InstId, ty: u32, id: u32, args: &[u32]) -> R<()> {
+        use spirv::Op as S;
+        let m = self.m;
+        let name = which.spelling();
+        let kind = m.scalar_kind(ty_ir);
+        let scope = self.const_u32(SCOPE_SUBGROUP);
+        let arith = |f: S, i: S| {
+            if kind == Some(ScalarKind::Float) {
+                f
+            } else {
+                i
+            }
+        };
+        match which {
+            Intrinsic::WaveGetLaneCount | Intrinsic::WaveGetLaneIndex => {
+                self.group_caps(name, Capability::GroupNonUniform)?;
+                let b = if which == Intrinsic::WaveGetLaneCount {
+                    spirv::BuiltIn::SubgroupSize
+                } else {
+                    spirv::BuiltIn::SubgroupLocalInvocationId
+                };
+                let u = self.u32_ty();
+                let var = self.builtin_var(b, u);
+                inst(&mut self.f.body, S::Load, &[ty, id, var]);
+            }
+            Intrinsic::WaveIsFirstLane => {
+                self.group_caps(name, Capability::GroupNonUniform)?;
+                inst(&mut self.f.body, S::GroupNonUniformElect, &[ty, id, scope]);
+            }
+            Intrinsic::WaveActiveAnyTrue
+            | Intrinsic::WaveActiveAllTrue
+            | Intrinsic::WaveActiveAllEqual => {
+                self.group_caps(name, Capability::GroupNonUniformVote)?;
+                let sop = match which {
+                    Intrinsic::WaveActiveAnyTrue => S::GroupNonUniformAny,
+                    Intrinsic::WaveActiveAllTrue => S::GroupNonUniformAll,
+                    _ => S::GroupNonUniformAllEqual,
+                };
+                inst(&mut self.f.body, sop, &[ty, id, scope, args[0]]);
+            }
+            Intrinsic::WaveActiveBallot => {
+                self.group_caps(name, Capability::GroupNonUniformBallot)?;
+                inst(
+                    &mut self.f.body,
+                    S::GroupNonUniformBallot,
+                    &[ty, id, scope, args[0]],
+                );
+            }
+            Intrinsic::WaveReadLaneFirst => {
+                self.group_caps(name, Capability::GroupNonUniformBallot)?;
+                inst(
+                    &mut self.f.body,
+                    S::GroupNonUniformBroadcastFirst,
+                    &[ty, id, scope, args[0]],
+                );
+            }
+            Intrinsic::WaveReadLaneAt => {
+                self.group_caps(name, Capability::GroupNonUniformShuffle)?;
+                inst(
+                    &mut self.f.body,
+                    S::GroupNonUniformShuffle,
+                    &[ty, id, scope, args[0], args[1]],
+                );
+            }
+            Intrinsic::WaveActiveCountBits | Intrinsic::WavePrefixCountBits => {
+                self.group_caps(name, Capability::GroupNonUniformBallot)?;
+                let u = self.u32_ty();
+                let u4 = self.vec_ty(u, 4);
+                let b = self.fresh();
+                inst(
+                    &mut self.f.body,
+                    S::GroupNonUniformBallot,
+                    &[u4, b, scope, args[0]],
+                );
+                let gop = if which == Intrinsic::WaveActiveCountBits {
+                    GROUP_REDUCE
+                } else {
+                    GROUP_EXCLUSIVE_SCAN
+                };
+                inst(
+                    &mut self.f.body,
+                    S::GroupNonUniformBallotBitCount,
+                    &[ty, id, scope, gop, b],
+                );
+            }
+            Intrinsic::WaveActiveSum
+            | Intrinsic::WaveActiveProduct
+            | Intrinsic::WaveActiveMin
+            | Intrinsic::WaveActiveMax
+            | Intrinsic::WaveActiveBitAnd
+            | Intrinsic::WaveActiveBitOr
+            | Intrinsic::WaveActiveBitXor
+            | Intrinsic::WavePrefixSum
+            | Intrinsic::WavePrefixProduct => {
+                self.group_caps(name, Capability::GroupNonUniformArithmetic)?;
+                let signed = kind == Some(ScalarKind::Int);
+                let sop = match which {
+                    Intrinsic::WaveActiveSum | Intrinsic::WavePrefixSum => {
+                        arith(S::GroupNonUniformFAdd, S::GroupNonUniformIAdd)
+                    }
+                    Intrinsic::WaveActiveProduct | Intrinsic::WavePrefixProduct => {
+                        arith(S::GroupNonUniformFMul, S::GroupNonUniformIMul)
+                    }
+                    Intrinsic::WaveActiveMin => arith(
+                        S::GroupNonUniformFMin,
+                        if signed {
+                            S::GroupNonUniformSMin
+                        } else {
+                            S::GroupNonUniformUMin
+                        },
+                    ),
+                    Intrinsic::WaveActiveMax => arith(
+                        S::GroupNonUniformFMax,
+                        if signed {
+                            S::GroupNonUniformSMax
+                        } else {
+                            S::GroupNonUniformUMax
+                        },
+                    ),
+                    Intrinsic::WaveActiveBitAnd => S::GroupNonUniformBitwiseAnd,
+                    Intrinsic::WaveActiveBitOr => S::GroupNonUniformBitwiseOr,
+                    _ => S::GroupNonUniformBitwiseXor,
+                };
+                let gop = if matches!(
+                    which,
+                    Intrinsic::WavePrefixSum | Intrinsic::WavePrefixProduct
+                ) {
+                    GROUP_EXCLUSIVE_SCAN
+                } else {
+                    GROUP_REDUCE
+                };
+                inst(&mut self.f.body, sop, &[ty, id, scope, gop, args[0]]);
+            }
+            Intrinsic::QuadReadAcrossX
+            | Intrinsic::QuadReadAcrossY
+            | Intrinsic::QuadReadAcrossDiagonal => {
+                self.group_caps(name, Capability::GroupNonUniformQuad)?;
+                let dir = match which {
+                    Intrinsic::QuadReadAcrossX => 0,
+                    Intrinsic::QuadReadAcrossY => 1,
+                    _ => 2,
+                };
+                let d = self.const_u32(dir);
+                inst(
+                    &mut self.f.body,
+                    S::GroupNonUniformQuadSwap,
+                    &[ty, id, scope, args[0], d],
+                );
+            }
+            Intrinsic::QuadReadLaneAt => {
+                self.group_caps(name, Capability::GroupNonUniformQuad)?;
+                inst(
+                    &mut self.f.body,
+                    S::GroupNonUniformQuadBroadcast,
+                    &[ty, id, scope, args[0], args[1]],
+                );
+            }
+            other => {
+                return Err(EmitError::new(
+                    TARGET,
+                    format!("intrinsic `{}` has no SPIR-V mapping", other.spelling()),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,305 @@
+//! The emitter's state: one `Vec<u32>` per section of the SPIR-V module (in the order the
+//! specification's "Logical Layout of a Module" requires), the id allocator, and the side tables
+//! from IR ids to SPIR-V ids (assigned once per IR value; types once per (IR type, layout)).
+//!
+//! Words are written straight into the sections; nothing is deduplicated by scanning, because the
+//! IR already is deduplicated. The few SPIR-V types that do not exist in the IR (a `u32` standing
+//! for a `bool` in a buffer, a matrix's column vector, a sampled image) go through small maps
+//! keyed by their SPIR-V structure, so no non-aggregate type is declared twice.
+
+use oneshader_ir::layout::LayoutRule;
+use oneshader_ir::{AddressSpace, Diagnostic, InstId, Module};
+use rspirv::spirv;
+use rustc_hash::{FxHashMap, FxHashSet};
+use slotmap::SecondaryMap;
+use smallvec::SmallVec;
+
+use super::Options;
+use super::capabilities::Caps;
+
+/// How a type is laid out: as a plain value, with explicit offsets and strides under a layout
+/// rule (inside a buffer), or as the outermost `Block` struct of a buffer. The flag is the
+/// majorness of matrices in arrays (it changes their array stride); it is normalized to `false`
+/// where it cannot matter so that equal layouts share one id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Lk {
+    /// A value: no layout decorations (function, private, workgroup, input and output storage).
+    Logical,
+    /// Inside a buffer, under a rule; `true` when matrices are row-major.
+    Explicit(LayoutRule, bool),
+    /// The outermost type of a buffer variable: a struct decorated `Block` (a non-struct IR type
+    /// is wrapped in a one-member struct).
+    Block(LayoutRule, bool),
+}
+
+/// Non-aggregate SPIR-V types, keyed by their SPIR-V structure (declared once each).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum TKey {
+    Void,
+    Bool,
+    Int(u32, bool),
+    Float(u32),
+    Vector(u32, u32),
+    Matrix(u32, u32),
+    Pointer(u32, u32),
+    Function(SmallVec<[u32; 6]>),
+    Image([u32; 7]),
+    Sampler,
+    SampledImage(u32),
+}
+
+/// The sections of a module, in layout order (capabilities, extensions and the memory model
+/// are written at assembly from [`Caps`]).
+#[derive(Default)]
+pub(crate) struct Sections {
+    pub imports: Vec<u32>,
+    pub entries: Vec<u32>,
+    pub modes: Vec<u32>,
+    pub names: Vec<u32>,
+    pub annotations: Vec<u32>,
+    pub globals: Vec<u32>,
+    pub functions: Vec<u32>,
+}
+
+/// Writes one instruction: the word count and opcode, then the operand words.
+#[inline]
+pub(crate) fn inst(buf: &mut Vec<u32>, op: spirv::Op, args: &[u32]) {
+    buf.push(((args.len() as u32 + 1) << 16) | op as u32);
+    buf.extend_from_slice(args);
+}
+
+/// Writes one instruction with a literal string between `pre` and `post` operands.
+pub(crate) fn inst_str(buf: &mut Vec<u32>, op: spirv::Op, pre: &[u32], s: &str, post: &[u32]) {
+    let start = buf.len();
+    buf.push(0);
+    buf.extend_from_slice(pre);
+    push_string(buf, s);
+    buf.extend_from_slice(post);
+    let count = (buf.len() - start) as u32;
+    buf[start] = (count << 16) | op as u32;
+}
+
+/// Appends a nul-terminated UTF-8 string padded to whole words.
+pub(crate) fn push_string(buf: &mut Vec<u32>, s: &str) {
+    let bytes = s.as_bytes();
+    for chunk in bytes.chunks(4) {
+        let mut w = [0u8; 4];
+        w[..chunk.len()].copy_from_slice(chunk);
+        buf.push(u32::from_le_bytes(w));
+    }
+    if bytes.len().is_multiple_of(4) {
+        buf.push(0);
+    }
+}
+
+/// Per-function emission state.
+#[derive(Default)]
+pub(crate) struct FuncState {
+    /// The body after the entry block's label.
+    pub body: Vec<u32>,
+    /// `OpVariable`s of the function (placed right after the entry label).
+    pub vars: Vec<u32>,
+}
+
+/// The emitter: everything needed to turn one module into words.
+pub(crate) struct Emitter<'m> {
+    pub m: &'m Module,
+    pub opts: &'m Options,
+    /// SPIR-V minor version.
+    pub minor: u8,
+    /// Next free id.
+    pub bound: u32,
+    /// SPIR-V id of every IR value, block, function and global (0: none yet).
+    pub ids: SecondaryMap<InstId, u32>,
+    /// Logical type ids by IR type.
+    pub ltypes: SecondaryMap<InstId, u32>,
+    /// Laid-out type ids by (IR type, layout).
+    pub xtypes: FxHashMap<(InstId, Lk), u32>,
+    /// Non-aggregate types by SPIR-V structure.
+    pub tkeys: FxHashMap<TKey, u32>,
+    /// Scalar and splatted vector constants by (SPIR-V type, bits).
+    pub consts: FxHashMap<(u32, u64), u32>,
+    pub s: Sections,
+    pub caps: Caps,
+    /// The `GLSL.std.450` import (0 until first use).
+    pub glsl: u32,
+    /// Globals whose SPIR-V variable wraps a non-struct type in a `Block` struct (accesses get
+    /// a leading 0 index).
+    pub wrapped: SecondaryMap<InstId, ()>,
+    /// Pointers that index resources non-uniformly.
+    pub nonuniform: FxHashSet<InstId>,
+    /// Variables the backend created for built-ins the IR reaches through intrinsics, by
+    /// built-in, and the functions using each.
+    pub builtin_vars: FxHashMap<u32, u32>,
+    pub synthetic_uses: FxHashMap<InstId, Vec<u32>>,
+    /// The function being emitted.
+    pub cur_func: Option<InstId>,
+    pub f: FuncState,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl<'m> Emitter<'m> {
+    pub fn new(m: &'m Module, opts: &'m Options) -> Emitter<'m> {
+        Emitter {
+            m,
+            opts,
+            minor: opts.target_env.minor(),
+            bound: 1,
+            ids: SecondaryMap::with_capacity(m.len()),
+            ltypes: SecondaryMap::new(),
+            xtypes: FxHashMap::default(),
+            tkeys: FxHashMap::default(),
+            consts: FxHashMap::default(),
+            s: Sections::default(),
+            caps: Caps::default(),
+            glsl: 0,
+            wrapped: SecondaryMap::new(),
+            nonuniform: FxHashSet::default(),
+            builtin_vars: FxHashMap::default(),
+            synthetic_uses: FxHashMap::default(),
+            cur_func: None,
+            f: FuncState::default(),
+            diags: Vec::new(),
+        }
+    }
+
+    /// A fresh id.
+    #[inline]
+    pub fn fresh(&mut self) -> u32 {
+        let id = self.bound;
+        self.bound += 1;
+        id
+    }
+
+    /// The id of an IR entity, allocated on first request (forward references included).
+    #[inline]
+    pub fn id_of(&mut self, v: InstId) -> u32 {
+        if let Some(&id) = self.ids.get(v) {
+            return id;
+        }
+        let id = self.fresh();
+        self.ids.insert(v, id);
+        id
+    }
+
+    /// The `GLSL.std.450` import id.
+    pub fn glsl_import(&mut self) -> u32 {
+        if self.glsl == 0 {
+            self.glsl = self.fresh();
+            let id = self.glsl;
+            inst_str(
+                &mut self.s.imports,
+                spirv::Op::ExtInstImport,
+                &[id],
+                "GLSL.std.450",
+                &[],
+            );
+        }
+        self.glsl
+    }
+
+    /// The layout rule of buffers in `space`, if it has one.
+    pub fn rule_of(&self, space: AddressSpace) -> Option<LayoutRule> {
+        match space {
+            AddressSpace::Uniform => Some(self.opts.cbuffer_rule),
+            AddressSpace::StorageBuffer => Some(self.opts.storage_rule),
+            AddressSpace::PushConstant => Some(self.opts.push_constant_rule),
+            _ => None,
+        }
+    }
+
+    /// The layout values in `space` have when reached through a pointer.
+    pub fn lk_of(&self, space: AddressSpace, row_major: bool) -> Lk {
+        match self.rule_of(space) {
+            Some(r) => Lk::Explicit(r, row_major),
+            None => Lk::Logical,
+        }
+    }
+
+    /// Writes an `OpName` when debug names are on.
+    pub fn name(&mut self, id: u32, name: Option<&str>) {
+        if !self.opts.debug_names {
+            return;
+        }
+        if let Some(n) = name {
+            inst_str(&mut self.s.names, spirv::Op::Name, &[id], n, &[]);
+        }
+    }
+
+    /// Writes a decoration.
+    #[inline]
+    pub fn decorate(&mut self, id: u32, d: spirv::Decoration, extra: &[u32]) {
+        let mut w: SmallVec<[u32; 4]> = SmallVec::new();
+        w.push(id);
+        w.push(d as u32);
+        w.extend_from_slice(extra);
+        inst(&mut self.s.annotations, spirv::Op::Decorate, &w);
+    }
+
+    /// Writes a member decoration.
+    pub fn decorate_member(&mut self, id: u32, member: u32, d: spirv::Decoration, extra: &[u32]) {
+        let mut w: SmallVec<[u32; 5]> = SmallVec::new();
+        w.push(id);
+        w.push(member);
+        w.push(d as u32);
+        w.extend_from_slice(extra);
+        inst(&mut self.s.annotations, spirv::Op::MemberDecorate, &w);
+    }
+
+    /// Assembles the sections into a module.
+    pub fn assemble(&mut self) -> Vec<u32> {
+        let s = &self.s;
+        let mut head: Vec<u32> = Vec::with_capacity(64);
+        self.caps.write(&mut head);
+        let total = head.len()
+            + s.imports.len()
+            + 3
+            + s.entries.len()
+            + s.modes.len()
+            + s.names.len()
+            + s.annotations.len()
+            + s.globals.len()
+            + s.functions.len()
+            + 5;
+        let mut out = Vec::with_capacity(total);
+        out.push(spirv::MAGIC_NUMBER);
+        out.push((1 << 16) | ((self.minor as u32) << 8));
+        // Generator: 0 (not registered with Khronos).
+        out.push(0);
+        out.push(self.bound);
+        out.push(0);
+        out.extend_from_slice(&head);
+        out.extend_from_slice(&s.imports);
+        inst(
+            &mut out,
+            spirv::Op::MemoryModel,
+            &[
+                spirv::AddressingModel::Logical as u32,
+                spirv::MemoryModel::GLSL450 as u32,
+            ],
+        );
+        out.extend_from_slice(&s.entries);
+        out.extend_from_slice(&s.modes);
+        out.extend_from_slice(&s.names);
+        out.extend_from_slice(&s.annotations);
+        out.extend_from_slice(&s.globals);
+        out.extend_from_slice(&s.functions);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_nul_terminated_and_padded() {
+        let mut b = Vec::new();
+        push_string(&mut b, "main");
+        assert_eq!(b, vec![u32::from_le_bytes(*b"main"), 0]);
+        let mut b = Vec::new();
+        push_string(&mut b, "abcde");
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[1], u32::from_le_bytes([b'e', 0, 0, 0]));
+    }
+}

@@ -1,0 +1,123 @@
+//! Helpers shared by the backend's integration tests: parsing IR text, emitting, running
+//! `spirv-val`, reading SPIR-V back with rspirv.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use oneshader_backends::spirv::{self, Options, TargetEnv};
+use oneshader_ir::Module;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("backends/ has a parent")
+        .to_path_buf()
+}
+
+/// Parses IR text, panicking with the rendered diagnostics.
+pub fn parse(text: &str) -> Module {
+    match oneshader_ir::parse::parse(text) {
+        Ok(m) => m,
+        Err(d) => panic!("IR text does not parse: {d:?}\n{text}"),
+    }
+}
+
+/// Emits with the given environment, panicking with the diagnostics.
+pub fn emit_env(m: &Module, env: TargetEnv) -> Vec<u32> {
+    match spirv::emit(m, &Options::for_env(env)) {
+        Ok(w) => w,
+        Err(d) => panic!(
+            "emission failed: {}",
+            d.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    }
+}
+
+/// Emits for vulkan1.2.
+pub fn emit(m: &Module) -> Vec<u32> {
+    emit_env(m, TargetEnv::Vulkan1_2)
+}
+
+/// The program, or a panic naming `cargo xtask setup`.
+fn tool(name: &str) -> String {
+    let found = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|d| d.join(name).is_file()))
+        .unwrap_or(false);
+    assert!(
+        found,
+        "`{name}` is not installed: run `cargo xtask setup` (it installs spirv-tools, glslang and lavapipe)"
+    );
+    name.to_string()
+}
+
+/// Runs `spirv-val --target-env ENV` on the words; `Err` with its output when it rejects them.
+pub fn spirv_val(words: &[u32], env: TargetEnv) -> Result<(), String> {
+    let mut child = Command::new(tool("spirv-val"))
+        .arg("--target-env")
+        .arg(env.spirv_val_name())
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spirv-val starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(&spirv::to_bytes(words))
+        .expect("spirv-val reads its input");
+    let out = child.wait_with_output().expect("spirv-val runs");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+            spirv::disassemble(words).unwrap_or_default()
+        ))
+    }
+}
+
+/// Asserts that spirv-val accepts the words.
+pub fn assert_valid(words: &[u32], env: TargetEnv) {
+    if let Err(e) = spirv_val(words, env) {
+        panic!(
+            "spirv-val --target-env {} rejects the module:\n{e}",
+            env.spirv_val_name()
+        );
+    }
+}
+
+/// Reads the words back with rspirv.
+pub fn load(words: &[u32]) -> rspirv::dr::Module {
+    rspirv::dr::load_words(words).expect("rspirv parses what we emit")
+}
+
+/// Every instruction of the module's functions, in order.
+pub fn function_insts(module: &rspirv::dr::Module) -> Vec<&rspirv::dr::Instruction> {
+    let mut out = Vec::new();
+    for f in &module.functions {
+        for b in &f.blocks {
+            out.extend(b.label.iter());
+            out.extend(b.instructions.iter());
+        }
+    }
+    out
+}
+
+/// How many instructions with this opcode the functions hold.
+pub fn count_op(module: &rspirv::dr::Module, op: rspirv::spirv::Op) -> usize {
+    function_insts(module)
+        .iter()
+        .filter(|i| i.class.opcode == op)
+        .count()
+}
