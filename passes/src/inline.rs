@@ -493,6 +493,8 @@ fn inline_call(
     if params.len() != args.len() {
         return Ok(false);
     }
+    // Whether the caller loops, before the callee's own loops are copied in.
+    let fresh = has_loops(m, f);
     let mut cloner = Cloner::new();
     for (p, &a) in params.iter().zip(&args) {
         cloner.insert(p.id(), a);
@@ -508,7 +510,6 @@ fn inline_call(
     let hoisted = hoist_vars(m, f, &new_blocks);
     // Each call gets fresh variables: when the caller loops, reset the hoisted ones to `undef`
     // at the call so mem2reg does not carry one call's values around the loop into the next.
-    let fresh = has_loops(m, f);
     if fresh {
         for &v in &hoisted {
             store_undef_before(m, v, call);

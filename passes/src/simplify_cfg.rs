@@ -331,10 +331,7 @@ fn dissolve_single_pass_loops(m: &mut Module, f: Func) -> bool {
             continue;
         }
         let header = c.entry;
-        if header
-            .terminator(m)
-            .is_none_or(|ht| m.op(ht) != Op::Br || m.operand(ht, 0) == c.join.id())
-        {
+        if header.terminator(m).is_none_or(|ht| m.op(ht) != Op::Br) {
             continue;
         }
         let ok = incoming_edges(m, c.join).iter().all(|e| {

@@ -41,6 +41,9 @@ impl Pass for SpecializeGenerics {
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
         let mut memo: FxHashMap<(InstId, Vec<InstId>), InstId> = FxHashMap::default();
+        // Per generic, the last clone placed: clones follow their generic in instantiation
+        // order.
+        let mut anchors: FxHashMap<InstId, InstId> = FxHashMap::default();
         let mut changed = false;
         let mut count = 0usize;
         loop {
@@ -81,7 +84,13 @@ impl Pass for SpecializeGenerics {
                                 ),
                             ));
                         }
-                        let r = instantiate(m, Generic::cast(m, g), &args)?;
+                        let anchor = anchors
+                            .get(&g)
+                            .copied()
+                            .filter(|&a| m.contains(a) && m.parent(a) == Some(m.root()))
+                            .unwrap_or(g);
+                        let (r, last) = instantiate(m, Generic::cast(m, g), &args, anchor)?;
+                        anchors.insert(g, last);
                         memo.insert(key, r);
                         r
                     }
@@ -102,9 +111,15 @@ impl Pass for SpecializeGenerics {
     }
 }
 
-/// Clones the items of `g`'s body with its parameters mapped to `args`; returns what the
-/// generic yields for them.
-pub fn instantiate(m: &mut Module, g: Generic, args: &[InstId]) -> Result<InstId, PassError> {
+/// Clones the items of `g`'s body with its parameters mapped to `args`, placing them at module
+/// level after `anchor`; returns what the generic yields for them and the last item placed
+/// (or `anchor` when none was kept).
+pub fn instantiate(
+    m: &mut Module,
+    g: Generic,
+    args: &[InstId],
+    anchor: InstId,
+) -> Result<(InstId, InstId), PassError> {
     let body = m.generic_body(g);
     let params = body.params(m);
     if params.len() != args.len() {
@@ -136,7 +151,8 @@ pub fn instantiate(m: &mut Module, g: Generic, args: &[InstId]) -> Result<InstId
         .filter(|&c| matches!(m.op(c), Op::Func | Op::Struct | Op::Generic | Op::Global))
         .collect();
     let root = m.root();
-    let mut anchor = g.id();
+    let first_anchor = anchor;
+    let mut anchor = anchor;
     let mut clones: Vec<InstId> = Vec::with_capacity(items.len());
     for item in items {
         let new = cloner
@@ -153,11 +169,8 @@ pub fn instantiate(m: &mut Module, g: Generic, args: &[InstId]) -> Result<InstId
     // be the only user of another.
     loop {
         let mut removed = false;
-        for c in clones.iter_mut() {
-            let Some(id) = Some(*c).filter(|&id| m.contains(id)) else {
-                continue;
-            };
-            if id != result && !m.has_uses(id) && m.remove(id).is_ok() {
+        for &id in &clones {
+            if m.contains(id) && id != result && !m.has_uses(id) && m.remove(id).is_ok() {
                 removed = true;
             }
         }
@@ -165,7 +178,13 @@ pub fn instantiate(m: &mut Module, g: Generic, args: &[InstId]) -> Result<InstId
             break;
         }
     }
-    Ok(result)
+    let last = clones
+        .iter()
+        .rev()
+        .copied()
+        .find(|&c| m.contains(c))
+        .unwrap_or(first_anchor);
+    Ok((result, last))
 }
 
 /// Removes module-level generics nothing refers to, unless exported; returns true when any was

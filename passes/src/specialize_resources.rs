@@ -138,6 +138,8 @@ impl Pass for SpecializeResources {
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
         let mut memo: FxHashMap<(InstId, Key), Func> = FxHashMap::default();
+        // Per original, the last clone placed: clones follow it in creation order.
+        let mut anchors: FxHashMap<InstId, InstId> = FxHashMap::default();
         let mut originals: Vec<Func> = Vec::new();
         let mut changed = false;
         loop {
@@ -165,7 +167,7 @@ impl Pass for SpecializeResources {
                         if !targets.contains(&cf) {
                             continue;
                         }
-                        if rewrite_call(m, inst, cf, &mut memo)? {
+                        if rewrite_call(m, inst, cf, &mut memo, &mut anchors)? {
                             progress = true;
                             changed = true;
                         }
@@ -176,16 +178,24 @@ impl Pass for SpecializeResources {
                 break;
             }
         }
-        // Originals nobody calls any more go away.
-        for f in originals {
-            if m.contains(f.id())
-                && !m.has_uses(f.id())
-                && !m.has_decoration(f.id(), Op::Export)
-                && !m.has_decoration(f.id(), Op::EntryPoint)
-                && m.remove(f.id()).is_ok()
-            {
-                changed = true;
+        // Originals nobody calls any more go away (repeatedly: an original may be called only
+        // by another original).
+        loop {
+            let mut removed = false;
+            for &f in &originals {
+                if m.contains(f.id())
+                    && !m.has_uses(f.id())
+                    && !m.has_decoration(f.id(), Op::Export)
+                    && !m.has_decoration(f.id(), Op::EntryPoint)
+                    && m.remove(f.id()).is_ok()
+                {
+                    removed = true;
+                }
             }
+            if !removed {
+                break;
+            }
+            changed = true;
         }
         Ok(changed)
     }
@@ -198,6 +208,7 @@ fn rewrite_call(
     call: InstId,
     f: Func,
     memo: &mut FxHashMap<(InstId, Key), Func>,
+    anchors: &mut FxHashMap<InstId, InstId>,
 ) -> Result<bool, PassError> {
     let Some(fty) = m.ty(f.id()) else {
         return Ok(false);
@@ -248,7 +259,13 @@ fn rewrite_call(
                     format!("more than {MAX_CLONES} clones of functions with resource parameters"),
                 ));
             }
-            let c = make_clone(m, f, &memo_key.1)?;
+            let anchor = anchors
+                .get(&f.id())
+                .copied()
+                .filter(|&a| m.contains(a))
+                .unwrap_or(f.id());
+            let c = make_clone(m, f, &memo_key.1, anchor)?;
+            anchors.insert(f.id(), c.id());
             memo.insert(memo_key, c);
             c
         }
@@ -261,7 +278,7 @@ fn rewrite_call(
     Ok(true)
 }
 
-fn make_clone(m: &mut Module, f: Func, key: &Key) -> Result<Func, PassError> {
+fn make_clone(m: &mut Module, f: Func, key: &Key, anchor: InstId) -> Result<Func, PassError> {
     let fty = m
         .ty(f.id())
         .ok_or_else(|| PassError::new(NAME, "function without type"))?;
@@ -289,7 +306,7 @@ fn make_clone(m: &mut Module, f: Func, key: &Key) -> Result<Func, PassError> {
         name.push_str(m.name(chain.root).unwrap_or("res"));
     }
     let nf = m.add_func(&name, ret, &new_params);
-    m.move_after(nf.id(), f.id());
+    m.move_after(nf.id(), anchor);
     let entry = nf
         .entry(m)
         .ok_or_else(|| PassError::new(NAME, "new function without entry block"))?;

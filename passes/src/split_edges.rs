@@ -14,8 +14,8 @@
 //!   `cond_br` becomes an `if_else` with a fresh merge block (`if_else c, new, m, merge m` with
 //!   `m: br other`), which is always legal: the new block breaks (or continues) from inside a
 //!   selection;
-//! - the edge of a `loop` terminator into its header is never split (a header is entered by
-//!   `loop` only), and splitting a `switch` edge into a case block that other cases fall into
+//! - the edges into a loop header are never split (a header is entered by its `loop` and by
+//!   its continue block's back edge only), and splitting a `switch` edge into a case block that other cases fall into
 //!   would turn the new block into a case that falls through, which [`can_split_edge`] reports
 //!   as not allowed (such values stay in memory, per the architecture).
 //!
@@ -41,6 +41,9 @@ pub enum EdgeError {
     /// The edge of a `loop` into its header cannot be split.
     #[error("the edge from a `loop` terminator into its header cannot be split")]
     LoopEntry,
+    /// A loop's back edge (the continue block's `br` to the header) cannot be split.
+    #[error("a loop's back edge cannot be split")]
+    BackEdge,
     /// The block has no parameter with this index.
     #[error("the block has no parameter {0}")]
     NoSuchParam(usize),
@@ -206,6 +209,9 @@ fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, E
     match op {
         Op::Loop => Err(EdgeError::LoopEntry),
         Op::Br => {
+            if is_loop_header(m, target) {
+                return Err(EdgeError::BackEdge);
+            }
             let args = edge_args(m, term);
             let n = m.add_block_after(pred);
             Builder::at_end(m, n).br(target, &args);
@@ -265,7 +271,7 @@ fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, E
 }
 
 /// True when the edge through successor operand `slot` of `term` may be split without
-/// breaking the structured form: never the entry edge of a loop, and a `switch` edge only when
+/// breaking the structured form: never an edge into a loop header, and a `switch` edge only when
 /// it leads to the switch's merge or out of the switch (not into a case block that is part of
 /// the switch, which other cases may fall into).
 pub fn can_split_edge(m: &Module, cfg: &Cfg, term: InstId, slot: usize) -> bool {
@@ -274,6 +280,7 @@ pub fn can_split_edge(m: &Module, cfg: &Cfg, term: InstId, slot: usize) -> bool 
     }
     match m.op(term) {
         Op::Loop => false,
+        Op::Br => !is_loop_header(m, Block::cast(m, m.operand(term, 0))),
         Op::Switch => {
             let target = Block::cast(m, m.operand(term, slot));
             let merge = m.operand(term, 1);

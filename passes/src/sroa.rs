@@ -132,10 +132,20 @@ fn classify_uses(m: &Module, var: InstId, n: usize) -> Option<Vec<(InstId, UseKi
 /// Element `k` of a constant composite, folded (`zero`, `undef`, `composite`).
 fn const_element(m: &mut Module, c: InstId, k: usize, elem_ty: InstId) -> Option<InstId> {
     match m.op(c) {
-        Op::Zero => Some(m.zero(elem_ty)),
+        Op::Zero => Some(zero_of(m, elem_ty)),
         Op::Undef => Some(m.undef(elem_ty)),
         Op::Composite => m.try_operand(c, k),
         _ => None,
+    }
+}
+
+/// The zero of `ty`: a literal for scalars (`i32 0`, `f32 0.0`, `false`), `zero` otherwise.
+fn zero_of(m: &mut Module, ty: InstId) -> InstId {
+    match m.op(ty) {
+        Op::Bool => m.const_bool(false),
+        op if op.is_int_type() => m.const_int(ty, 0),
+        op if op.is_float_type() => m.const_float_bits(ty, 0),
+        _ => m.zero(ty),
     }
 }
 

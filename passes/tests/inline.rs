@@ -1,0 +1,902 @@
+//! Inlining: IR-text cases (input, expected output), verified after the pass.
+
+mod common;
+mod support_b;
+use common::{check, module};
+use oneshader_passes::inline::{Inline, InlineOptions};
+use support_b::{check_no_change, run_passes};
+
+/// A single-block callee is spliced in place: parameters become the arguments, the returned
+/// value replaces the call, its `var` moves to the caller's entry block, and the callee,
+/// called nowhere else, is removed.
+#[test]
+fn single_block_callee() {
+    check(
+        "inline",
+        r"
+func @sq(%x: i32) -> i32 {
+bb0:
+  %t.tmp = var : ptr<function, i32>
+  %m = mul %x, %x : i32
+  store %t, %m
+  %r = load %t : i32
+  return %r
+}
+func @main(%a: i32) -> i32 {
+bb0:
+  %v = var : ptr<function, i32>
+  %b = add %a, i32 1 : i32
+  %c = call @sq(%b) : i32
+  %d = add %c, i32 2 : i32
+  return %d
+}",
+        r"
+func @main(%a: i32) -> i32 {
+bb0:
+  %v = var : ptr<function, i32>
+  %t.tmp = var : ptr<function, i32>
+  %b = add %a, i32 1 : i32
+  %m = mul %b, %b : i32
+  store %t, %m
+  %r = load %t : i32
+  %d = add %r, i32 2 : i32
+  return %d
+}",
+    );
+}
+
+/// A multi-block callee whose only `return` is outside every construct is spliced directly:
+/// the calling block continues with the callee's entry and the code after the call follows
+/// the `return` in the returning block.
+#[test]
+fn single_top_level_return_is_spliced_directly() {
+    check(
+        "inline",
+        r"
+func @abs(%x: i32) -> i32 {
+bb0:
+  %neg = lt %x, i32 0 : bool
+  if_else %neg, bb1, bb2, merge bb3
+bb1:
+  %n = neg %x : i32
+  br bb3(%n)
+bb2:
+  br bb3(%x)
+bb3(%r: i32):
+  return %r
+}
+func @main(%a: i32) -> i32 {
+bb0:
+  %c = call @abs(%a) : i32
+  %d = add %c, i32 1 : i32
+  return %d
+}",
+        r"
+func @main(%a: i32) -> i32 {
+bb0:
+  %neg = lt %a, i32 0 : bool
+  if_else %neg, bb1, bb2, merge bb3
+bb1:
+  %n = neg %a : i32
+  br bb3(%n)
+bb2:
+  br bb3(%a)
+bb3(%r: i32):
+  %d = add %r, i32 1 : i32
+  return %d
+}",
+    );
+}
+
+const FIND: &str = r"
+func @find(%n: i32, %k: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb2, continue bb3
+bb1(%i: i32):
+  %t = lt %i, %n : bool
+  cond_br %t, bb4, bb2
+bb2:
+  return i32 -1
+bb3:
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2)
+bb4:
+  %hit = eq %i, %k : bool
+  if_else %hit, bb5, bb6, merge bb6
+bb5:
+  return %i
+bb6:
+  br bb3
+}
+";
+
+/// Nested returns in a loop: the callee is wrapped in a run-once loop; the `return` inside its
+/// loop sets a flag and breaks that loop; the loop's break block tests the flag and breaks the
+/// run-once loop (`cond_br` targeting the innermost loop's break); the other `return` stores
+/// the result and breaks the run-once loop directly.
+#[test]
+fn nested_return_in_a_loop() {
+    check(
+        "inline",
+        &format!(
+            r"{FIND}
+func @main(%a: i32) -> i32 {{
+bb0:
+  %c = call @find(%a, i32 3) : i32
+  %d = add %c, i32 1 : i32
+  return %d
+}}"
+        ),
+        r"
+func @main(%a: i32) -> i32 {
+bb0:
+  %res.find.result = var : ptr<function, i32>
+  %flag.find.returned = var : ptr<function, bool>
+  store %flag, bool false
+  loop bb1, break bb11, continue bb10
+bb1:
+  br bb2
+bb2:
+  loop bb3(i32 0), break bb4, continue bb6
+bb3(%i: i32):
+  %t = lt %i, %a : bool
+  cond_br %t, bb7, bb4
+bb4:
+  %f = load %flag : bool
+  cond_br %f, bb11, bb5
+bb5:
+  store %res, i32 -1
+  br bb11
+bb6:
+  %i2 = add %i, i32 1 : i32
+  br bb3(%i2)
+bb7:
+  %hit = eq %i, i32 3 : bool
+  if_else %hit, bb8, bb9, merge bb9
+bb8:
+  store %res, %i
+  store %flag, bool true
+  br bb4
+bb9:
+  br bb6
+bb10:
+  br bb1
+bb11:
+  %c = load %res : i32
+  %d = add %c, i32 1 : i32
+  return %d
+}",
+    );
+}
+
+/// The same call inside a loop of the caller: the hoisted variables are reset to `undef` at
+/// the call (each call gets fresh ones) and the full pipeline turns the flag and the result
+/// into block parameters.
+#[test]
+fn nested_return_in_a_loop_optimized() {
+    check(
+        "inline,sroa,mem2reg,simplify_cfg",
+        &format!(
+            r"{FIND}
+func @main(%a: i32) -> i32 {{
+bb0:
+  %c = call @find(%a, i32 3) : i32
+  %d = add %c, i32 1 : i32
+  return %d
+}}"
+        ),
+        r"
+func @main(%a: i32) -> i32 {
+bb0:
+  loop bb1, break bb13, continue bb12
+bb1:
+  br bb2
+bb2:
+  loop bb3(i32 0), break bb5, continue bb8
+bb3(%i: i32):
+  %t = lt %i, %a : bool
+  cond_br %t, bb9, bb4
+bb4:
+  br bb5(bool false)
+bb5(%flag.find.returned: bool):
+  if_else %flag, bb6, bb7, merge bb7
+bb6:
+  br bb13(%i)
+bb7:
+  br bb13(i32 -1)
+bb8:
+  %i2 = add %i, i32 1 : i32
+  br bb3(%i2)
+bb9:
+  %hit = eq %i, i32 3 : bool
+  if_else %hit, bb10, bb11, merge bb11
+bb10:
+  br bb5(bool true)
+bb11:
+  br bb8
+bb12:
+  br bb1
+bb13(%res.find.result: i32):
+  %d = add %res, i32 1 : i32
+  return %d
+}",
+    );
+}
+
+/// Returns inside a switch: each case's `return` sets the flag and breaks the switch; the
+/// switch's merge tests the flag and breaks the run-once loop (`cond_br`, since that loop is
+/// the innermost one there). The call sits in a loop header, so the run-once loop gets its own
+/// pre-header (a header must end in `br`); the code after the call, ending in the header's
+/// `cond_br`, follows the run-once loop. The caller loops, so the result variable is reset to
+/// `undef` before each call.
+#[test]
+fn returns_in_a_switch_called_from_a_loop_header() {
+    check(
+        "inline",
+        r"
+func @pick(%x: i32) -> i32 {
+bb0:
+  switch %x, merge bb4, default bb3, [i32 0: bb1, i32 1: bb2]
+bb1:
+  return i32 10
+bb2:
+  br bb4
+bb3:
+  return i32 30
+bb4:
+  return i32 20
+}
+func @main(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb2, continue bb3
+bb1(%i: i32):
+  %p = call @pick(%i) : i32
+  %lt = lt %p, i32 25 : bool
+  cond_br %lt, bb4, bb2
+bb2:
+  return %i
+bb3:
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2)
+bb4:
+  br bb3
+}",
+        r"
+func @main(%a: i32) -> i32 {
+bb0:
+  %res.pick.result = var : ptr<function, i32>
+  %flag.pick.returned = var : ptr<function, bool>
+  loop bb1(i32 0), break bb12, continue bb13
+bb1(%i: i32):
+  br bb2
+bb2:
+  store %res, i32 undef
+  store %flag, bool false
+  loop bb3, break bb11, continue bb10
+bb3:
+  br bb4
+bb4:
+  switch %i, merge bb8, default bb7, [i32 0: bb5, i32 1: bb6]
+bb5:
+  store %res, i32 10
+  store %flag, bool true
+  br bb8
+bb6:
+  br bb8
+bb7:
+  store %res, i32 30
+  store %flag, bool true
+  br bb8
+bb8:
+  %f = load %flag : bool
+  cond_br %f, bb11, bb9
+bb9:
+  store %res, i32 20
+  br bb11
+bb10:
+  br bb3
+bb11:
+  %p = load %res : i32
+  %lt = lt %p, i32 25 : bool
+  cond_br %lt, bb14, bb12
+bb12:
+  return %i
+bb13:
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2)
+bb14:
+  br bb13
+}",
+    );
+}
+
+/// A return in a switch nested in another switch: the inner merge's flag test must break the
+/// outer switch, which takes an `if_else` around a `br` (a `cond_br` may only target a loop's
+/// break or continue); the outer merge then tests again and leaves the run-once loop.
+#[test]
+fn returns_in_nested_switches() {
+    check(
+        "inline",
+        r"
+func @g(%x: i32, %y: i32) -> i32 {
+bb0:
+  switch %x, merge bb5, default bb5, [i32 0: bb1]
+bb1:
+  switch %y, merge bb3, default bb3, [i32 0: bb2]
+bb2:
+  return i32 1
+bb3:
+  br bb5
+bb5:
+  return i32 2
+}
+func @main(%x: i32) -> i32 {
+bb0:
+  %r = call @g(%x, %x) : i32
+  return %r
+}",
+        r"
+func @main(%x: i32) -> i32 {
+bb0:
+  %res.g.result = var : ptr<function, i32>
+  %flag.g.returned = var : ptr<function, bool>
+  store %flag, bool false
+  loop bb1, break bb11, continue bb10
+bb1:
+  br bb2
+bb2:
+  switch %x, merge bb7, default bb7, [i32 0: bb3]
+bb3:
+  switch %x, merge bb5, default bb5, [i32 0: bb4]
+bb4:
+  store %res, i32 1
+  store %flag, bool true
+  br bb5
+bb5:
+  %f1 = load %flag : bool
+  if_else %f1, bb12, bb6, merge bb6
+bb12:
+  br bb7
+bb6:
+  br bb7
+bb7:
+  %f2 = load %flag : bool
+  cond_br %f2, bb11, bb8
+bb8:
+  store %res, i32 2
+  br bb11
+bb10:
+  br bb1
+bb11:
+  %r = load %res : i32
+  return %r
+}",
+    );
+}
+
+/// Returns inside plain `if_else`s need no flag: they break the run-once loop directly. The
+/// callee returns nothing, so there is no result variable either.
+#[test]
+fn returns_in_selections_break_directly() {
+    check(
+        "inline",
+        r"
+global @g : ptr<private, i32>
+func @put(%c: bool, %x: i32) -> void {
+bb0:
+  if_else %c, bb1, bb2, merge bb2
+bb1:
+  store @g, %x
+  return
+bb2:
+  store @g, i32 0
+  return
+}
+func @main(%c: bool) -> void {
+bb0:
+  call @put(%c, i32 7)
+  return
+}",
+        r"
+global @g : ptr<private, i32>
+func @main(%c: bool) -> void {
+bb0:
+  loop bb1, break bb6, continue bb5
+bb1:
+  br bb2
+bb2:
+  if_else %c, bb3, bb4, merge bb4
+bb3:
+  store @g, i32 7
+  br bb6
+bb4:
+  store @g, i32 0
+  br bb6
+bb5:
+  br bb1
+bb6:
+  return
+}",
+    );
+}
+
+/// With CFG simplification the run-once loop above stays (its breaks come from inside a
+/// selection), but when the selection folds away, the loop is dissolved too.
+#[test]
+fn run_once_loop_dissolves_once_breaks_are_top_level() {
+    check(
+        "inline,simplify_cfg",
+        r"
+global @g : ptr<private, i32>
+func @put(%c: bool, %x: i32) -> void {
+bb0:
+  if_else %c, bb1, bb2, merge bb2
+bb1:
+  store @g, %x
+  return
+bb2:
+  store @g, i32 0
+  return
+}
+func @main() -> void {
+bb0:
+  call @put(bool true, i32 7)
+  return
+}",
+        r"
+global @g : ptr<private, i32>
+func @main() -> void {
+bb0:
+  store @g, i32 7
+  return
+}",
+    );
+}
+
+/// Calls within a strongly connected component (recursion, direct or mutual) are left alone;
+/// a call from outside into the component inlines one level.
+#[test]
+fn recursion_is_left_alone() {
+    check(
+        "inline",
+        r"
+func @fact(%n: i32) -> i32 {
+bb0:
+  %z = le %n, i32 1 : bool
+  if_else %z, bb1, bb2, merge bb3
+bb1:
+  br bb3(i32 1)
+bb2:
+  %m = sub %n, i32 1 : i32
+  %r = call @fact(%m) : i32
+  %p = mul %n, %r : i32
+  br bb3(%p)
+bb3(%v: i32):
+  return %v
+}
+func @even(%n: i32) -> bool {
+bb0:
+  %r = call @odd(%n) : bool
+  return %r
+}
+func @odd(%n: i32) -> bool {
+bb0:
+  %r = call @even(%n) : bool
+  return %r
+}",
+        r"
+func @fact(%n: i32) -> i32 {
+bb0:
+  %z = le %n, i32 1 : bool
+  if_else %z, bb1, bb2, merge bb3
+bb1:
+  br bb3(i32 1)
+bb2:
+  %m = sub %n, i32 1 : i32
+  %r = call @fact(%m) : i32
+  %p = mul %n, %r : i32
+  br bb3(%p)
+bb3(%v: i32):
+  return %v
+}
+func @even(%n: i32) -> bool {
+bb0:
+  %r = call @odd(%n) : bool
+  return %r
+}
+func @odd(%n: i32) -> bool {
+bb0:
+  %r = call @even(%n) : bool
+  return %r
+}",
+    );
+}
+
+/// Entry points, functions with resource parameters and declarations are never inlined; an
+/// exported function is inlined but kept.
+#[test]
+fn what_is_not_inlined() {
+    check(
+        "inline",
+        r#"
+global @tex : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+func @ext(f32) -> f32
+func @load_tex(%t: ptr<uniform_constant, texture<2d, vec<f32, 4>>>) -> vec<f32, 4> {
+bb0:
+  %v = texture_load %t, vec<i32, 2> zero, i32 0 : vec<f32, 4>
+  return %v
+}
+func @lib(%x: f32) -> f32 [export("lib")] {
+bb0:
+  %y = add %x, f32 1.0 : f32
+  return %y
+}
+func @other() -> void [entry_point(fragment, "other")] {
+bb0:
+  return
+}
+func @main() -> void [entry_point(fragment, "main")] {
+bb0:
+  %v = call @load_tex(@tex) : vec<f32, 4>
+  %x = extract %v, 0 : f32
+  %y = call @ext(%x) : f32
+  %z = call @lib(%y) : f32
+  %w = construct %z, %z, %z, %z : vec<f32, 4>
+  store @out, %w
+  call @other()
+  return
+}"#,
+        r#"
+global @tex : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+func @ext(f32) -> f32
+func @load_tex(%t: ptr<uniform_constant, texture<2d, vec<f32, 4>>>) -> vec<f32, 4> {
+bb0:
+  %v = texture_load %t, vec<i32, 2> zero, i32 0 : vec<f32, 4>
+  return %v
+}
+func @lib(%x: f32) -> f32 [export("lib")] {
+bb0:
+  %y = add %x, f32 1.0 : f32
+  return %y
+}
+func @other() -> void [entry_point(fragment, "other")] {
+bb0:
+  return
+}
+func @main() -> void [entry_point(fragment, "main")] {
+bb0:
+  %v = call @load_tex(@tex) : vec<f32, 4>
+  %x = extract %v, 0 : f32
+  %y = call @ext(%x) : f32
+  %z = add %y, f32 1.0 : f32
+  %w = construct %z, %z, %z, %z : vec<f32, 4>
+  store @out, %w
+  call @other()
+  return
+}"#,
+    );
+}
+
+const BIG: &str = r"
+func @big(%x: i32) -> i32 {
+bb0:
+  %a = add %x, i32 1 : i32
+  %b = add %a, i32 2 : i32
+  %c = add %b, i32 3 : i32
+  return %c
+}";
+
+/// The growth cap: a callee over the size limit is inlined only at its only call site, and
+/// nothing is inlined into a caller at its size limit.
+#[test]
+fn growth_cap() {
+    let small = InlineOptions {
+        max_callee_insts: 3,
+        max_caller_insts: 50,
+    };
+    // Two call sites of a 4-instruction callee: left alone.
+    let two = format!(
+        r"{BIG}
+func @main(%x: i32) -> i32 {{
+bb0:
+  %p = call @big(%x) : i32
+  %q = call @big(%p) : i32
+  return %q
+}}"
+    );
+    let mut m = module(&two);
+    assert!(!run_passes(&mut m, &mut [&mut Inline::with_options(small)]));
+    support_b::assert_module(&m, &two);
+    // Its only call site: inlined (the callee disappears, so code does not grow).
+    let one = format!(
+        r"{BIG}
+func @main(%x: i32) -> i32 {{
+bb0:
+  %p = call @big(%x) : i32
+  return %p
+}}"
+    );
+    let mut m = module(&one);
+    assert!(run_passes(&mut m, &mut [&mut Inline::with_options(small)]));
+    support_b::assert_module(
+        &m,
+        r"
+func @main(%x: i32) -> i32 {
+bb0:
+  %a = add %x, i32 1 : i32
+  %b = add %a, i32 2 : i32
+  %c = add %b, i32 3 : i32
+  return %c
+}",
+    );
+    // A caller already at the caller limit gets nothing.
+    let full = InlineOptions {
+        max_callee_insts: 100,
+        max_caller_insts: 2,
+    };
+    let mut m = module(&two);
+    assert!(!run_passes(&mut m, &mut [&mut Inline::with_options(full)]));
+    // With room for exactly one more callee, the first call is inlined, the second is not.
+    let room = InlineOptions {
+        max_callee_insts: 100,
+        max_caller_insts: 4,
+    };
+    let mut m = module(&two);
+    assert!(run_passes(&mut m, &mut [&mut Inline::with_options(room)]));
+    let out = format!("{m:?}");
+    assert_eq!(out.matches("call @big").count(), 1, "{out}");
+}
+
+/// Callee first: `a` calls `b` calls `c`; `c` is inlined into `b`, then the grown `b` into
+/// `a`, and both helpers disappear.
+#[test]
+fn callee_first_order() {
+    check(
+        "inline",
+        r"
+func @a(%x: i32) -> i32 {
+bb0:
+  %r = call @b(%x) : i32
+  return %r
+}
+func @b(%x: i32) -> i32 {
+bb0:
+  %y = call @c(%x) : i32
+  %z = add %y, i32 1 : i32
+  return %z
+}
+func @c(%x: i32) -> i32 {
+bb0:
+  %y = mul %x, i32 2 : i32
+  return %y
+}",
+        r"
+func @a(%x: i32) -> i32 {
+bb0:
+  %y = mul %x, i32 2 : i32
+  %z = add %y, i32 1 : i32
+  return %z
+}",
+    );
+}
+
+/// A call in a loop's continue block: a single-block callee is spliced in place; a
+/// multi-block one is left (the continue block must end in `br` to its header).
+#[test]
+fn calls_in_a_continue_block() {
+    check(
+        "inline",
+        r"
+func @inc(%x: i32) -> i32 {
+bb0:
+  %y = add %x, i32 1 : i32
+  return %y
+}
+func @clamp(%x: i32) -> i32 {
+bb0:
+  %big = gt %x, i32 9 : bool
+  if_else %big, bb1, bb2, merge bb3
+bb1:
+  br bb3(i32 9)
+bb2:
+  br bb3(%x)
+bb3(%r: i32):
+  return %r
+}
+func @main(%n: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb2, continue bb3
+bb1(%i: i32):
+  %t = lt %i, %n : bool
+  cond_br %t, bb3, bb2
+bb3:
+  %j = call @inc(%i) : i32
+  %k = call @clamp(%j) : i32
+  br bb1(%k)
+bb2:
+  return %i
+}",
+        r"
+func @clamp(%x: i32) -> i32 {
+bb0:
+  %big = gt %x, i32 9 : bool
+  if_else %big, bb1, bb2, merge bb3
+bb1:
+  br bb3(i32 9)
+bb2:
+  br bb3(%x)
+bb3(%r: i32):
+  return %r
+}
+func @main(%n: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb2, continue bb3
+bb1(%i: i32):
+  %t = lt %i, %n : bool
+  cond_br %t, bb3, bb2
+bb3:
+  %j = add %i, i32 1 : i32
+  %k = call @clamp(%j) : i32
+  br bb1(%k)
+bb2:
+  return %i
+}",
+    );
+}
+
+/// A callee that never returns (every path discards): the code after the call becomes an
+/// unreachable block and the call's result `undef`.
+#[test]
+fn callee_without_return() {
+    check(
+        "inline",
+        r"
+func @kill(%c: bool) -> i32 {
+bb0:
+  if_else %c, bb1, bb2, merge bb3
+bb1:
+  discard
+bb2:
+  discard
+bb3:
+  unreachable
+}
+func @main(%c: bool) -> i32 {
+bb0:
+  %v = call @kill(%c) : i32
+  %w = add %v, i32 1 : i32
+  return %w
+}",
+        r"
+func @main(%c: bool) -> i32 {
+bb0:
+  if_else %c, bb1, bb2, merge bb3
+bb1:
+  discard
+bb2:
+  discard
+bb3:
+  unreachable
+bb4:
+  %w = add i32 undef, i32 1 : i32
+  return %w
+}",
+    );
+}
+
+/// Nothing to inline: no change reported.
+#[test]
+fn nothing_to_inline() {
+    check_no_change(
+        "inline",
+        r"
+func @f(%x: i32) -> i32 {
+bb0:
+  return %x
+}",
+    );
+}
+
+/// Returns nested two loops deep: the inner loop's break tests the flag and breaks the outer
+/// loop, whose break tests it again and leaves the run-once loop. After the whole pipeline the
+/// module is valid and the run-once machinery has become block parameters.
+#[test]
+fn returns_two_loops_deep() {
+    let input = r"
+func @search(%n: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb2, continue bb3
+bb1(%i: i32):
+  %ti = lt %i, %n : bool
+  cond_br %ti, bb4, bb2
+bb4:
+  loop bb5(i32 0), break bb6, continue bb7
+bb5(%j: i32):
+  %tj = lt %j, %n : bool
+  cond_br %tj, bb8, bb6
+bb8:
+  %p = mul %i, %j : i32
+  %hit = eq %p, i32 12 : bool
+  if_else %hit, bb9, bb10, merge bb10
+bb9:
+  return %p
+bb10:
+  br bb7
+bb7:
+  %j2 = add %j, i32 1 : i32
+  br bb5(%j2)
+bb6:
+  br bb3
+bb3:
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2)
+bb2:
+  return i32 0
+}
+func @main(%n: i32) -> i32 {
+bb0:
+  %r = call @search(%n) : i32
+  return %r
+}";
+    check(
+        "inline",
+        input,
+        r"
+func @main(%n: i32) -> i32 {
+bb0:
+  %res.search.result = var : ptr<function, i32>
+  %flag.search.returned = var : ptr<function, bool>
+  store %flag, bool false
+  loop bb1, break bb16, continue bb15
+bb1:
+  br bb2
+bb2:
+  loop bb3(i32 0), break bb13, continue bb12
+bb3(%i: i32):
+  %ti = lt %i, %n : bool
+  cond_br %ti, bb4, bb13
+bb4:
+  loop bb5(i32 0), break bb10, continue bb9
+bb5(%j: i32):
+  %tj = lt %j, %n : bool
+  cond_br %tj, bb6, bb10
+bb6:
+  %p = mul %i, %j : i32
+  %hit = eq %p, i32 12 : bool
+  if_else %hit, bb7, bb8, merge bb8
+bb7:
+  store %res, %p
+  store %flag, bool true
+  br bb10
+bb8:
+  br bb9
+bb9:
+  %j2 = add %j, i32 1 : i32
+  br bb5(%j2)
+bb10:
+  %f1 = load %flag : bool
+  cond_br %f1, bb13, bb11
+bb11:
+  br bb12
+bb12:
+  %i2 = add %i, i32 1 : i32
+  br bb3(%i2)
+bb13:
+  %f2 = load %flag : bool
+  cond_br %f2, bb16, bb14
+bb14:
+  store %res, i32 0
+  br bb16
+bb15:
+  br bb1
+bb16:
+  %r = load %res : i32
+  return %r
+}",
+    );
+    let out = common::run_text("inline,sroa,mem2reg,simplify_cfg", input);
+    assert!(!out.contains(" var "), "{out}");
+    assert!(!out.contains("call "), "{out}");
+}
