@@ -894,6 +894,21 @@ impl Emitter<'_> {
             inst(&mut self.f.body, S::Select, &[ty, id, v, one, zero]);
             return Ok(());
         }
+        let (fop, top) = (m.op(from_s), m.op(to_s));
+        if fop.is_int_type()
+            && !fop.is_signed_int_type()
+            && top.is_signed_int_type()
+            && m.scalar_bits(from_s) != m.scalar_bits(to_s)
+        {
+            // Zero-extension into a signed type: OpUConvert yields unsigned, then a bitcast.
+            let width = m.scalar_bits(to_s).unwrap_or(32);
+            let u = self.int_ty(width, false);
+            let ut = self.vec_ty(u, m.vector_len(to_ir).unwrap_or(1));
+            let t = self.fresh();
+            inst(&mut self.f.body, S::UConvert, &[ut, t, v]);
+            inst(&mut self.f.body, S::Bitcast, &[ty, id, t]);
+            return Ok(());
+        }
         match self.conversion_op(from_s, to_s)? {
             Some(sop) => inst(&mut self.f.body, sop, &[ty, id, v]),
             None => inst(&mut self.f.body, S::CopyObject, &[ty, id, v]),

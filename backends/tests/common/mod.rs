@@ -59,9 +59,14 @@ fn tool(name: &str) -> String {
 
 /// Runs `spirv-val --target-env ENV` on the words; `Err` with its output when it rejects them.
 pub fn spirv_val(words: &[u32], env: TargetEnv) -> Result<(), String> {
-    let mut child = Command::new(tool("spirv-val"))
-        .arg("--target-env")
-        .arg(env.spirv_val_name())
+    let mut cmd = Command::new(tool("spirv-val"));
+    cmd.arg("--target-env").arg(env.spirv_val_name());
+    if env == TargetEnv::Vulkan1_0 {
+        // DXC's default (relaxed) buffer layout needs VK_KHR_relaxed_block_layout on Vulkan
+        // 1.0 (core from 1.1), as with DXC's own output.
+        cmd.arg("--relax-block-layout");
+    }
+    let mut child = cmd
         .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
