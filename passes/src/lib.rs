@@ -34,6 +34,7 @@ pub mod cse;
 pub mod dce;
 pub mod inline;
 pub mod interp;
+pub mod link;
 pub mod manager;
 pub mod mem2reg;
 pub mod pipeline;
