@@ -16,7 +16,8 @@
 //! `specialize` values (a generic using another generic with its own parameter, now concrete);
 //! the pass repeats until none is left. Clones of items the result does not use are dropped.
 //! Finally, generics nobody uses any more are removed unless exported. A generic that keeps
-//! instantiating itself with ever new arguments is cut off after [`MAX_INSTANTIATIONS`].
+//! instantiating itself with ever new arguments is cut off after [`MAX_INSTANTIATIONS`], or
+//! when an argument nests deeper than [`MAX_ARGUMENT_DEPTH`].
 
 use rustc_hash::FxHashMap;
 
@@ -27,6 +28,31 @@ use crate::{Pass, PassError};
 
 /// Most instantiations per run (guards against generics that instantiate themselves forever).
 pub const MAX_INSTANTIATIONS: usize = 4096;
+
+/// Deepest nesting of a specialization argument (`array<array<...>>`): a generic that
+/// instantiates itself with ever deeper types is stopped here, long before the types get deep
+/// enough to exhaust the stack of code that walks them.
+pub const MAX_ARGUMENT_DEPTH: usize = 64;
+
+/// The nesting depth of a hoisted value (1 for a leaf), computed up to `limit + 1`.
+fn nesting_depth(m: &Module, v: InstId, limit: usize) -> usize {
+    if limit == 0 {
+        return 1;
+    }
+    let op = match m.try_op(v) {
+        Some(op) if op.is_hoistable() => op,
+        _ => return 1,
+    };
+    let _ = op;
+    let mut deepest = 0;
+    for o in m.operands(v).chain(m.ty(v)) {
+        deepest = deepest.max(nesting_depth(m, o, limit - 1));
+        if deepest > limit {
+            break;
+        }
+    }
+    1 + deepest
+}
 
 const NAME: &str = "specialize_generic";
 
@@ -74,6 +100,20 @@ impl Pass for SpecializeGenerics {
                     Some(&r) => m.resolve(r),
                     None => {
                         count += 1;
+                        if let Some(&deep) = args.iter().find(|&&a| {
+                            nesting_depth(m, a, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH
+                        }) {
+                            let _ = deep;
+                            return Err(PassError::new(
+                                NAME,
+                                format!(
+                                    "an argument of `@{}` nests deeper than {MAX_ARGUMENT_DEPTH} \
+                                     levels: a generic keeps instantiating itself with growing \
+                                     arguments",
+                                    m.name(g).unwrap_or("?")
+                                ),
+                            ));
+                        }
                         if count > MAX_INSTANTIATIONS {
                             return Err(PassError::new(
                                 NAME,
@@ -187,14 +227,28 @@ pub fn instantiate(
     Ok((result, last))
 }
 
-/// Removes module-level generics nothing refers to, unless exported; returns true when any was
-/// removed.
+/// True when `id` lies inside `ancestor`'s subtree.
+fn inside(m: &Module, id: InstId, ancestor: InstId) -> bool {
+    let mut cur = Some(id);
+    while let Some(c) = cur {
+        if c == ancestor {
+            return true;
+        }
+        cur = m.parent(c);
+    }
+    false
+}
+
+/// Removes module-level generics nothing outside themselves refers to (a generic may
+/// specialize itself in its own body), unless exported; returns true when any was removed.
 fn remove_unused_generics(m: &mut Module) -> bool {
     let mut changed = false;
     loop {
         let mut removed = false;
         for g in m.generics() {
-            if m.has_uses(g.id()) || m.has_decoration(g.id(), Op::Export) {
+            if m.has_decoration(g.id(), Op::Export)
+                || m.uses(g.id()).any(|u| !inside(m, u.user, g.id()))
+            {
                 continue;
             }
             if m.remove(g.id()).is_ok() {

@@ -178,27 +178,61 @@ impl Pass for SpecializeResources {
                 break;
             }
         }
-        // Originals nobody calls any more go away (repeatedly: an original may be called only
-        // by another original).
-        loop {
-            let mut removed = false;
-            for &f in &originals {
-                if m.contains(f.id())
-                    && !m.has_uses(f.id())
-                    && !m.has_decoration(f.id(), Op::Export)
-                    && !m.has_decoration(f.id(), Op::EntryPoint)
-                    && m.remove(f.id()).is_ok()
-                {
-                    removed = true;
-                }
-            }
-            if !removed {
-                break;
-            }
-            changed = true;
-        }
+        // Originals nobody calls any more go away, including those called only by other
+        // originals that go away (recursion).
+        changed |= remove_dead_originals(m, &originals);
         Ok(changed)
     }
+}
+
+/// Removes the originals that are neither exported, nor entry points, nor used from outside
+/// the set of removable originals. Returns true when any was removed.
+fn remove_dead_originals(m: &mut Module, originals: &[Func]) -> bool {
+    let mut dead: Vec<Func> = originals
+        .iter()
+        .copied()
+        .filter(|f| {
+            m.contains(f.id())
+                && !m.has_decoration(f.id(), Op::Export)
+                && !m.has_decoration(f.id(), Op::EntryPoint)
+        })
+        .collect();
+    // Drop from the set every original used from outside it, until stable.
+    loop {
+        let before = dead.len();
+        let snapshot = dead.clone();
+        dead.retain(|f| {
+            m.uses(f.id()).all(|u| {
+                m.op(u.user) == Op::Call
+                    && m.func_of(u.user)
+                        .is_some_and(|caller| snapshot.contains(&caller))
+            })
+        });
+        if dead.len() == before {
+            break;
+        }
+    }
+    if dead.is_empty() {
+        return false;
+    }
+    // Their calls of each other go first, so the functions have no uses left.
+    for &f in &dead {
+        for call in m.users(f.id()) {
+            if m.contains(call) {
+                if m.has_uses(call)
+                    && let Some(t) = m.ty(call)
+                {
+                    let u = m.undef(t);
+                    m.replace_uses_with(call, u);
+                }
+                let _ = m.remove(call);
+            }
+        }
+    }
+    for f in dead {
+        let _ = m.remove(f.id());
+    }
+    true
 }
 
 /// Rewrites `call` (to resource function `f`) to call the clone for its resource arguments;

@@ -8,7 +8,8 @@
 //!   afterwards, even passing it to a call, concerns only that element);
 //! - `load var`: becomes a load of every element and a `construct`;
 //! - `store var, v`: becomes `extract v, k` and a store per element (extracting from a
-//!   constant folds on the spot: `zero`, `undef` and `composite` elements).
+//!   constant folds on the spot: a `composite`'s operand, `undef`, and `zero`, which gives a
+//!   literal for scalar elements: `i32 0`, `f32 0.0`, `false`).
 //!
 //! A `var` used in any other way (passed to a call, stored as a value, indexed at run time,
 //! used by an atomic...) stays whole. The new element `var`s are split in turn when they are

@@ -900,3 +900,174 @@ bb16:
     assert!(!out.contains(" var "), "{out}");
     assert!(!out.contains("call "), "{out}");
 }
+
+// ---- semantics: the reference interpreter gives the same results before and after -----------
+
+const PIPELINE: &str = "inline,sroa,mem2reg,simplify_cfg";
+
+fn same_results_both(input: &str, func: &str, args: &[&[i32]]) {
+    support_b::same_results(input, "inline", func, args);
+    support_b::same_results(input, PIPELINE, func, args);
+}
+
+#[test]
+fn semantics_nested_return_in_a_loop() {
+    let input = format!(
+        r"{FIND}
+func @main(%a: i32, %k: i32) -> i32 {{
+bb0:
+  loop bb1(i32 0, i32 0), break bb2, continue bb3
+bb1(%i: i32, %acc: i32):
+  %t = lt %i, %a : bool
+  cond_br %t, bb4, bb2
+bb4:
+  %c = call @find(%a, %i) : i32
+  %acc2 = add %acc, %c : i32
+  br bb3
+bb3:
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2, %acc2)
+bb2:
+  %miss = call @find(%a, %k) : i32
+  %r = add %acc, %miss : i32
+  return %r
+}}"
+    );
+    same_results_both(
+        &input,
+        "main",
+        &[&[0, 0], &[1, 5], &[3, 2], &[5, -1], &[6, 9], &[-2, 0]],
+    );
+}
+
+#[test]
+fn semantics_returns_two_loops_deep() {
+    let input = r"
+func @search(%n: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb2, continue bb3
+bb1(%i: i32):
+  %ti = lt %i, %n : bool
+  cond_br %ti, bb4, bb2
+bb4:
+  loop bb5(i32 0), break bb6, continue bb7
+bb5(%j: i32):
+  %tj = lt %j, %n : bool
+  cond_br %tj, bb8, bb6
+bb8:
+  %p = mul %i, %j : i32
+  %hit = eq %p, i32 12 : bool
+  if_else %hit, bb9, bb10, merge bb10
+bb9:
+  return %p
+bb10:
+  br bb7
+bb7:
+  %j2 = add %j, i32 1 : i32
+  br bb5(%j2)
+bb6:
+  br bb3
+bb3:
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2)
+bb2:
+  return i32 0
+}
+func @main(%n: i32) -> i32 {
+bb0:
+  loop bb1(i32 0, i32 0), break bb2, continue bb3
+bb1(%k: i32, %acc: i32):
+  %t = lt %k, %n : bool
+  cond_br %t, bb4, bb2
+bb4:
+  %r = call @search(%k) : i32
+  %acc2 = add %acc, %r : i32
+  br bb3
+bb3:
+  %k2 = add %k, i32 1 : i32
+  br bb1(%k2, %acc2)
+bb2:
+  return %acc
+}";
+    same_results_both(input, "main", &[&[0], &[3], &[4], &[5], &[8]]);
+}
+
+#[test]
+fn semantics_switches() {
+    let input = r"
+func @g(%x: i32, %y: i32) -> i32 {
+bb0:
+  switch %x, merge bb5, default bb5, [i32 0: bb1, i32 7: bb6]
+bb1:
+  switch %y, merge bb3, default bb3, [i32 0: bb2, i32 1: bb2]
+bb2:
+  return i32 1
+bb3:
+  br bb5
+bb6:
+  return %y
+bb5:
+  %s = add %x, %y : i32
+  return %s
+}
+func @main(%x: i32, %y: i32) -> i32 {
+bb0:
+  %a = call @g(%x, %y) : i32
+  %b = call @g(%y, %x) : i32
+  %c = mul %a, i32 100 : i32
+  %r = add %c, %b : i32
+  return %r
+}";
+    same_results_both(
+        input,
+        "main",
+        &[
+            &[0, 0],
+            &[0, 1],
+            &[0, 5],
+            &[7, 3],
+            &[3, 7],
+            &[7, 0],
+            &[2, 2],
+        ],
+    );
+}
+
+#[test]
+fn semantics_call_in_loop_header_and_continue() {
+    let input = r"
+func @pick(%x: i32) -> i32 {
+bb0:
+  switch %x, merge bb4, default bb3, [i32 0: bb1, i32 1: bb2]
+bb1:
+  return i32 10
+bb2:
+  br bb4
+bb3:
+  return i32 30
+bb4:
+  return i32 20
+}
+func @inc(%x: i32) -> i32 {
+bb0:
+  %y = add %x, i32 1 : i32
+  return %y
+}
+func @main(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0, i32 0), break bb2, continue bb3
+bb1(%i: i32, %s: i32):
+  %p = call @pick(%i) : i32
+  %s2 = add %s, %p : i32
+  %lt = lt %i, %a : bool
+  cond_br %lt, bb4, bb2
+bb2:
+  return %s2
+bb3:
+  %i2 = call @inc(%i) : i32
+  br bb1(%i2, %s2)
+bb4:
+  br bb3
+}";
+    same_results_both(input, "main", &[&[-1], &[0], &[1], &[2], &[6]]);
+}

@@ -700,3 +700,23 @@ fn examples_stay_valid() {
         "{out}"
     );
 }
+
+/// The nested-loops example computes the same values after SROA, mem2reg and CFG
+/// simplification.
+#[test]
+fn semantics_of_the_loops_example() {
+    let text = std::fs::read_to_string("../examples/ir/loops.ir").unwrap();
+    support_b::same_results(
+        &text,
+        "sroa,mem2reg,simplify_cfg",
+        "nested",
+        &[&[0], &[1], &[2], &[5], &[7], &[9]],
+    );
+    let text = std::fs::read_to_string("../examples/ir/switch.ir").unwrap();
+    support_b::same_results(
+        &text,
+        "sroa,mem2reg,simplify_cfg",
+        "classify",
+        &[&[0], &[1], &[2], &[3], &[-4]],
+    );
+}

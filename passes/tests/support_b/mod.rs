@@ -96,3 +96,35 @@ pub fn check_no_change(passes: &str, input: &str) {
         "`{passes}` reported a change but left the module as it was"
     );
 }
+
+/// Runs `func` with each argument list in the reference interpreter before and after
+/// `passes`, and asserts identical outcomes (return values or discards, and errors alike).
+/// Arguments are `i32`s. Returns the transformed module.
+pub fn same_results(input: &str, passes: &str, func: &str, arg_sets: &[&[i32]]) -> Module {
+    use oneshader_passes::interp::{Interpreter, Value};
+    let before = parsed(input);
+    let mut after = parsed(input);
+    run_reporting(passes, &mut after);
+    for args in arg_sets {
+        let vals: Vec<Value> = args.iter().map(|&a| Value::i32(a)).collect();
+        let fb = before
+            .func_by_name(func)
+            .unwrap_or_else(|| panic!("@{func} is missing before `{passes}`"));
+        let fa = after
+            .func_by_name(func)
+            .unwrap_or_else(|| panic!("@{func} is missing after `{passes}`"));
+        let want = Interpreter::new(&before).call(fb, &vals);
+        let got = Interpreter::new(&after).call(fa, &vals);
+        assert!(
+            want.is_ok(),
+            "the original fails on {args:?}: {want:?}\n{input}"
+        );
+        assert_eq!(
+            format!("{got:?}"),
+            format!("{want:?}"),
+            "@{func}{args:?} differs after `{passes}`:\n{}",
+            print_module(&after)
+        );
+    }
+    after
+}
