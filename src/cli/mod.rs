@@ -5,9 +5,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod as_;
+mod dis;
+mod emit;
 mod fmt;
 mod hlsl_args;
+mod interp;
 mod ir_input;
+mod link;
+mod opt;
 mod parse;
 mod preprocess;
 mod verify;
@@ -31,6 +37,18 @@ pub enum Command {
     Parse(parse::ParseArgs),
     /// Print an HLSL file after preprocessing, like `cpp -P`.
     Preprocess(preprocess::PreprocessArgs),
+    /// Assemble an IR module into the binary `.osir` form.
+    As(as_::AsArgs),
+    /// Print an `.osir` module as IR text.
+    Dis(dis::DisArgs),
+    /// Link `.osir` (or `.ir`) modules into one.
+    Link(link::LinkArgs),
+    /// Optimize an IR module (`-O`, `-O0`, or `--passes a,b`) and print it.
+    Opt(opt::OptArgs),
+    /// Run a function of an IR module in the reference interpreter.
+    Interp(interp::InterpArgs),
+    /// Legalize an IR module and emit it for a target (`--target spirv|spirv-asm`).
+    Emit(emit::EmitArgs),
 }
 
 /// Runs the parsed command line.
@@ -40,5 +58,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Preprocess(args) => preprocess::run(args),
+        Command::As(args) => as_::run(args),
+        Command::Dis(args) => dis::run(args),
+        Command::Link(args) => link::run(args),
+        Command::Opt(args) => opt::run(args),
+        Command::Interp(args) => interp::run(args),
+        Command::Emit(args) => emit::run(args),
     }
 }
