@@ -1,18 +1,35 @@
-//! Reading a module from a file given on the command line: `.ir` text today (and `.osir` once
-//! the serializer lands). Diagnostics are rendered against the file's text.
+//! Reading a module from a file given on the command line: `.ir` text or a binary `.osir`
+//! module, told apart by the `.osir` magic bytes (not the file name), so every command that
+//! reads a module (`verify`, `opt`, `emit`, `interp`, `dis`, `link`, ...) takes both.
+//! Diagnostics are rendered against the file's text, or prefixed with the file name for
+//! `.osir` files (which have no source lines to point at).
 
 use std::path::Path;
 
 use oneshader_ir::Module;
 use oneshader_ir::diag::{Diagnostic, SourceMap};
+use oneshader_serialize::LoadOptions;
 
-/// A module read from disk, or the rendered diagnostics explaining why not.
+/// A module read from disk (an `.osir` file is verified as it loads), or the rendered
+/// diagnostics explaining why not.
 pub fn read_module(path: &Path) -> Result<Module, String> {
+    read_module_with(path, &LoadOptions::default())
+}
+
+/// [`read_module`] with explicit `.osir` load options.
+pub fn read_module_with(path: &Path, opts: &LoadOptions) -> Result<Module, String> {
     let display = path.display().to_string();
     let bytes =
         std::fs::read(path).map_err(|e| format!("error[OSC0002]: cannot read {display}: {e}\n"))?;
+    if oneshader_serialize::is_osir(&bytes) {
+        return oneshader_serialize::load(&bytes, opts)
+            .map(|l| l.module)
+            .map_err(|e| render_unspanned(path, &e.diagnostics()));
+    }
     let text = String::from_utf8(bytes).map_err(|_| {
-        format!("error[OSC0003]: {display} is not UTF-8 text (an .ir file was expected)\n")
+        format!(
+            "error[OSC0003]: {display} is neither UTF-8 text (an .ir module) nor an .osir module\n"
+        )
     })?;
     let mut sources = SourceMap::new();
     let file = sources.add(display, text);

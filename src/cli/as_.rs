@@ -1,0 +1,67 @@
+//! `oneshader as FILE.ir -o FILE.osir`: assembles an IR text module into the binary `.osir`
+//! form (docs/osir.md). The module must verify: a file that `load` would refuse is never
+//! written. The cache key is a hash of the input text and this program's version.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | OSC0040 | the module does not verify (the verifier's diagnostics follow) |
+//! | OSC0041 | the output file cannot be written |
+//! | OSC0042 | the module cannot be saved (an operand outside the module's tree) |
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use oneshader_serialize::{CacheKey, PRODUCER, SaveOptions};
+
+/// Arguments of `oneshader as`.
+#[derive(Args, Debug)]
+pub struct AsArgs {
+    /// The module (`.ir`, or `.osir` to re-save).
+    pub file: PathBuf,
+    /// Where to write the `.osir` file.
+    #[arg(short = 'o', long = "output", visible_alias = "Fo", value_name = "OUT")]
+    pub output: PathBuf,
+}
+
+/// Runs `oneshader as`.
+pub fn run(args: AsArgs) -> ExitCode {
+    let m = match super::ir_input::read_module(&args.file) {
+        Ok(m) => m,
+        Err(rendered) => {
+            eprint!("{rendered}");
+            return ExitCode::from(1);
+        }
+    };
+    let diags = oneshader_ir::verify::verify(&m);
+    if !diags.is_empty() {
+        eprintln!(
+            "{}: error[OSC0040]: the module does not verify; nothing written",
+            args.file.display()
+        );
+        eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+        return ExitCode::from(1);
+    }
+    // Hash the input's bytes (never its path) with the producer's version.
+    let input = std::fs::read(&args.file).unwrap_or_default();
+    let opts = SaveOptions {
+        cache_key: CacheKey::from_inputs(&input, &["as"], PRODUCER),
+        ..SaveOptions::default()
+    };
+    let bytes = match oneshader_serialize::save_with(&m, &opts) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{}: error[OSC0042]: {e}", args.file.display());
+            return ExitCode::from(1);
+        }
+    };
+    if let Err(e) = std::fs::write(&args.output, bytes) {
+        eprintln!(
+            "error[OSC0041]: cannot write {}: {e}",
+            args.output.display()
+        );
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}

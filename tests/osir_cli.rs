@@ -1,0 +1,134 @@
+//! The `.osir` commands end to end: `as`, `dis`, `link`, and `.osir` input to `verify`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_oneshader"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oneshader-osir-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn run_ok(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("the CLI runs");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn assemble(src: &Path, name: &str) -> PathBuf {
+    let out = tmp(name);
+    run_ok(bin().arg("as").arg(src).arg("-o").arg(&out));
+    out
+}
+
+#[test]
+fn dis_of_as_is_fmt_for_every_example() {
+    let mut n = 0;
+    for dir in ["examples/ir", "examples/link"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ir"))
+            .collect();
+        files.sort();
+        for f in files {
+            let name = format!("{}.osir", f.file_stem().unwrap().to_string_lossy());
+            let osir = assemble(&f, &name);
+            let fmt = run_ok(bin().arg("fmt").arg(&f));
+            let dis = run_ok(bin().arg("dis").arg(&osir));
+            assert_eq!(dis, fmt, "{}", f.display());
+            // Every command that reads a module takes .osir: verify and fmt here.
+            run_ok(bin().arg("verify").arg(&osir));
+            assert_eq!(run_ok(bin().arg("fmt").arg(&osir)), fmt);
+            n += 1;
+        }
+    }
+    assert!(n >= 17, "{n} examples");
+}
+
+#[test]
+fn link_the_examples() {
+    let ex = root().join("examples/link");
+    let lib = assemble(&ex.join("lib.ir"), "lib.osir");
+    let a = assemble(&ex.join("shader_a.ir"), "shader_a.osir");
+    let b = assemble(&ex.join("shader_b.ir"), "shader_b.osir");
+    let out = tmp("program.osir");
+    run_ok(bin().arg("link").args([&lib, &a, &b]).arg("-o").arg(&out));
+    let text = run_ok(bin().arg("dis").arg(&out));
+    assert!(text.contains("entry_point(compute, \"main\")"), "{text}");
+    assert!(text.contains("entry_point(compute, \"blend\")"), "{text}");
+    assert!(!text.contains("import("), "{text}");
+    assert!(!text.contains("unused_helper"), "{text}");
+    run_ok(bin().arg("verify").arg(&out));
+    // A library link keeps the exports.
+    let libout = tmp("lib-linked.osir");
+    run_ok(
+        bin()
+            .arg("link")
+            .arg(&lib)
+            .arg("-o")
+            .arg(&libout)
+            .arg("--keep-exports"),
+    );
+    let text = run_ok(bin().arg("dis").arg(&libout));
+    assert!(
+        text.contains("export(\"choose<type>(bool,$0,$0)->$0\")"),
+        "{text}"
+    );
+}
+
+#[test]
+fn link_diagnostics_and_bad_files_fail_with_codes() {
+    let ex = root().join("examples/link");
+    let a = assemble(&ex.join("shader_a.ir"), "alone.osir");
+    let out = bin()
+        .arg("link")
+        .arg(&a)
+        .arg("-o")
+        .arg(tmp("never.osir"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error[OSK0001]"), "{err}");
+    assert!(!tmp("never.osir").exists());
+    // A corrupted file.
+    let mut bytes = std::fs::read(&a).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let bad = tmp("bad.osir");
+    std::fs::write(&bad, bytes).unwrap();
+    let out = bin().arg("dis").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error[OSL0004]") && err.contains("bad.osir"),
+        "{err}"
+    );
+    // A module that does not verify is not assembled.
+    let broken = tmp("broken.ir");
+    std::fs::write(&broken, "func @f() -> i32 {\nbb0:\n  return\n}\n").unwrap();
+    let out = bin()
+        .arg("as")
+        .arg(&broken)
+        .arg("-o")
+        .arg(tmp("broken.osir"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[OSC0040]"));
+    assert!(!tmp("broken.osir").exists());
+}
