@@ -1,0 +1,160 @@
+//! `oneshader emit FILE.ir --target spirv|spirv-asm [--target-env ENV] [-o OUT]`: runs the
+//! legalization pipeline (generic and resource-parameter specialization) and a backend.
+//!
+//! `spirv` writes the binary module (to `-o`, or to stdout), `spirv-asm` its disassembly.
+//! `--target-env` takes dxc's spellings (vulkan1.0, vulkan1.1, vulkan1.1spirv1.4, vulkan1.2,
+//! vulkan1.3, universal1.0..universal1.6; default vulkan1.2). Buffer layout follows DXC's
+//! default (relaxed std140 for constant buffers, relaxed std430 for storage buffers and push
+//! constants); `--fvk-use-gl-layout`, `--fvk-use-dx-layout` and `--fvk-use-scalar-layout`
+//! select dxc's alternatives.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | OSC0030 | unknown `--target-env` |
+//! | OSC0031 | a target that has no backend yet (wgsl, glsl, msl) |
+//! | OSC0032 | the output file cannot be written |
+//! | OSC0033 | the legalization pipeline failed |
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use oneshader_backends::spirv::{self, LayoutRule, Options, TargetEnv};
+use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
+
+/// What `emit` produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// A SPIR-V binary module.
+    Spirv,
+    /// SPIR-V disassembly (text).
+    SpirvAsm,
+    /// WGSL (not available yet).
+    Wgsl,
+    /// GLSL (not available yet).
+    Glsl,
+    /// MSL (not available yet).
+    Msl,
+}
+
+/// Arguments of `oneshader emit`.
+#[derive(Args, Debug)]
+pub struct EmitArgs {
+    /// The module (`.ir`).
+    pub file: PathBuf,
+    /// The output language.
+    #[arg(long, value_enum)]
+    pub target: Target,
+    /// The target environment (dxc's spellings), default vulkan1.2.
+    #[arg(long, value_name = "ENV", default_value = "vulkan1.2")]
+    pub target_env: String,
+    /// Strict std140/std430 buffer layout (dxc's `-fvk-use-gl-layout`).
+    #[arg(long = "fvk-use-gl-layout")]
+    pub gl_layout: bool,
+    /// D3D buffer packing (dxc's `-fvk-use-dx-layout`).
+    #[arg(long = "fvk-use-dx-layout")]
+    pub dx_layout: bool,
+    /// Scalar block layout (dxc's `-fvk-use-scalar-layout`).
+    #[arg(long = "fvk-use-scalar-layout")]
+    pub scalar_layout: bool,
+    /// Leave out `OpName`/`OpMemberName`.
+    #[arg(long)]
+    pub no_names: bool,
+    /// Write the output here instead of stdout.
+    #[arg(short = 'o', long = "output", visible_alias = "Fo", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// Runs `oneshader emit`.
+pub fn run(args: EmitArgs) -> ExitCode {
+    let file = args.file.display().to_string();
+    let env: TargetEnv = match args.target_env.parse() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error[OSC0030]: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if matches!(args.target, Target::Wgsl | Target::Glsl | Target::Msl) {
+        eprintln!(
+            "error[OSC0031]: the {:?} backend is not available yet; targets today: spirv, spirv-asm",
+            args.target
+        );
+        return ExitCode::from(1);
+    }
+    let mut m = match super::ir_input::read_module(&args.file) {
+        Ok(m) => m,
+        Err(rendered) => {
+            eprint!("{rendered}");
+            return ExitCode::from(1);
+        }
+    };
+    let diags = oneshader_ir::verify::verify(&m);
+    if !diags.is_empty() {
+        eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+        return ExitCode::from(1);
+    }
+    // Legalization: specialize generics and functions taking resources, which SPIR-V cannot
+    // express; `-O0`'s pipeline is exactly that.
+    if let Err(e) = optimization_pipeline(OptLevel::O0).run(&mut m) {
+        eprintln!("{file}: error[OSC0033]: {e}");
+        eprint!(
+            "{}",
+            super::ir_input::render_unspanned(&args.file, &e.diagnostics)
+        );
+        return ExitCode::from(1);
+    }
+    let mut opts = Options::for_env(env);
+    if args.gl_layout {
+        opts.cbuffer_rule = LayoutRule::Std140;
+        opts.storage_rule = LayoutRule::Std430;
+        opts.push_constant_rule = LayoutRule::Std430;
+    }
+    if args.dx_layout {
+        opts.cbuffer_rule = LayoutRule::DxCbuffer;
+        opts.storage_rule = LayoutRule::Scalar;
+        opts.push_constant_rule = LayoutRule::Scalar;
+    }
+    if args.scalar_layout {
+        opts.cbuffer_rule = LayoutRule::Scalar;
+        opts.storage_rule = LayoutRule::Scalar;
+        opts.push_constant_rule = LayoutRule::Scalar;
+    }
+    opts.debug_names = !args.no_names;
+    let words = match spirv::emit(&m, &opts) {
+        Ok(w) => w,
+        Err(diags) => {
+            eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+            return ExitCode::from(1);
+        }
+    };
+    let bytes = match args.target {
+        Target::SpirvAsm => match spirv::disassemble(&words) {
+            Ok(text) => {
+                let mut t = text.into_bytes();
+                t.push(b'\n');
+                t
+            }
+            Err(e) => {
+                eprintln!("{file}: error[OSC0032]: cannot disassemble: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        _ => spirv::to_bytes(&words),
+    };
+    let written = match &args.output {
+        Some(path) => std::fs::write(path, &bytes).map_err(|e| (path.display().to_string(), e)),
+        None => std::io::stdout()
+            .write_all(&bytes)
+            .map_err(|e| ("stdout".to_string(), e)),
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((to, e)) => {
+            eprintln!("error[OSC0032]: cannot write {to}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
