@@ -729,3 +729,65 @@ bb0:
     let e = spirv::emit(&bad, &Options::default()).expect_err("no terminator");
     assert!(e.iter().all(|d| d.code.starts_with("OSV")), "{e:?}");
 }
+
+#[test]
+fn descriptor_arrays_push_constants_and_image_atomics() {
+    let text = r#"
+struct @Push {
+  index: u32
+  scale: f32
+}
+global @push : ptr<push_constant, @Push>
+global @textures : ptr<uniform_constant, array<texture<2d, vec<f32, 4>>, 8>> [binding(0, 0)]
+global @samp : ptr<uniform_constant, sampler> [binding(0, 1)]
+global @counts : ptr<uniform_constant, texture<2d, u32, storage, r32ui>> [binding(0, 2)]
+global @uv : ptr<input, vec<f32, 2>> [location(0)]
+global @color : ptr<output, vec<f32, 4>> [location(0)]
+
+func @ps() -> void [entry_point(fragment, "ps")] {
+bb0:
+  %0 = field_addr @push, 0 : ptr<push_constant, u32>
+  %1 = load %0 : u32
+  %2 = call_intrinsic nonuniform_index(%1) : u32
+  %3 = element_addr @textures, %2 : ptr<uniform_constant, texture<2d, vec<f32, 4>>>
+  %4 = load @uv : vec<f32, 2>
+  %5 = sample %3, @samp, %4 : vec<f32, 4>
+  %6 = field_addr @push, 1 : ptr<push_constant, f32>
+  %7 = load %6 : f32
+  %8 = construct %7, %7, %7, %7 : vec<f32, 4>
+  %9 = mul %5, %8 : vec<f32, 4>
+  %10 = texel_addr @counts, vec<i32, 2> {i32 0, i32 0}, u32 0 : ptr<image, u32>
+  %11 = atomic_rmw add, %10, u32 1 : u32
+  store @color, %9
+  return
+}
+"#;
+    let m = parse(text);
+    for env in [
+        TargetEnv::Vulkan1_1,
+        TargetEnv::Vulkan1_2,
+        TargetEnv::Vulkan1_3,
+    ] {
+        let words = emit_env(&m, env);
+        assert_valid(&words, env);
+        let dr = load(&words);
+        let c = caps(&dr);
+        assert!(c.contains(&Capability::ShaderNonUniform));
+        assert!(c.contains(&Capability::SampledImageArrayNonUniformIndexing));
+        let nonuniform = dr
+            .annotations
+            .iter()
+            .filter(|i| i.operands.get(1) == Some(&Operand::Decoration(Decoration::NonUniform)))
+            .count();
+        // The index, the access chain, the loaded image and the sampled image.
+        assert!(nonuniform >= 4, "{nonuniform}");
+        assert_eq!(count_op(&dr, Op::ImageTexelPointer), 1);
+        assert_eq!(count_op(&dr, Op::AtomicIAdd), 1);
+        let push = type_of_var(&dr, named(&dr, "push"));
+        assert!(decorated(&dr, push, Decoration::Block).is_some());
+        assert!(member_decos(&dr, push).contains(&(1, Decoration::Offset, Some(4))));
+        if env != TargetEnv::Vulkan1_2 && env != TargetEnv::Vulkan1_3 {
+            assert!(exts(&dr).contains(&"SPV_EXT_descriptor_indexing".to_string()));
+        }
+    }
+}
