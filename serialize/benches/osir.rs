@@ -87,7 +87,7 @@ fn generate(funcs: usize) -> Module {
 }
 
 fn bench(c: &mut Criterion) {
-    let m = generate(1000);
+    let m = generate(460);
     let n = m.len() as u64;
     let bytes = save(&m).expect("saves");
     let text = oneshader_ir::print::print_module(&m);

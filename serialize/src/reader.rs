@@ -40,7 +40,7 @@ use crate::format::{
     SECTION_INSTS, SECTION_SOURCE_MAP, SECTION_STRINGS, SECTION_SYMBOLS, SourceMapSection,
     StringSection, SymbolSection, checksum,
 };
-use crate::writer::{preorder, symbol_of};
+use crate::writer::symbol_of;
 use crate::{SourceLoc, SourceLocations, Symbol, SymbolKind};
 
 /// Deepest tree the loader accepts (module, generics nested in generics, functions, blocks):
@@ -388,10 +388,18 @@ impl Plan {
             return err("OSL0009", "the module record has a type");
         }
         let nstr = f.strings.len();
-        // Opcodes.
+        // Opcodes, through a table indexed by wire id (`Op::from_wire` searches the list).
+        let mut by_wire: Vec<Option<Op>> = Vec::new();
+        for &op in oneshader_ir::ops::ALL_OPS {
+            let w = op.wire_id() as usize;
+            if by_wire.len() <= w {
+                by_wire.resize(w + 1, None);
+            }
+            by_wire[w] = Some(op);
+        }
         let mut ops = Vec::with_capacity(n);
         for (i, &w) in t.ops.iter().enumerate() {
-            let Some(op) = Op::from_wire(w) else {
+            let Some(op) = by_wire.get(w as usize).copied().flatten() else {
                 return err("OSL0007", format!("record {i} has unknown wire opcode {w}"));
             };
             if (op == Op::Module) != (i == 0) {
@@ -766,38 +774,39 @@ impl Plan {
 }
 
 /// The symbol table must list exactly the module's `export`/`import` decorations, in record
-/// order.
+/// order (the module's tree order is the file's, so the records are walked, not the tree).
 fn check_symbols(m: &Module, f: &Decoded<'_>, ids: &[InstId]) -> Result<(), LoadError> {
-    let mut derived = Vec::new();
-    for id in preorder(m) {
-        if let Some((kind, name)) = symbol_of(m, id)
-            && let Some(p) = m.parent(id)
-        {
-            derived.push((kind, name, p));
-        }
-    }
     let listed = &f.symbols.symbols;
-    let agree = derived.len() == listed.len()
-        && derived
-            .iter()
-            .zip(listed)
-            .all(|(&(kind, name, target), &(k, s, rec))| {
-                let k = if k == 0 {
-                    SymbolKind::Export
-                } else {
-                    SymbolKind::Import
-                };
-                kind == k && name == f.strings[s as usize] && target == ids[rec as usize]
-            });
-    if agree {
+    let mut next = listed.iter();
+    let mut agree = true;
+    let mut derived = 0usize;
+    for (i, &w) in f.insts.ops.iter().enumerate() {
+        if w != Op::Export.wire_id() && w != Op::Import.wire_id() {
+            continue;
+        }
+        let id = ids[i];
+        let Some((kind, name)) = symbol_of(m, id) else {
+            continue;
+        };
+        derived += 1;
+        let target = m.parent(id);
+        agree &= next.next().is_some_and(|&(k, s, rec)| {
+            let k = if k == 0 {
+                SymbolKind::Export
+            } else {
+                SymbolKind::Import
+            };
+            kind == k && name == f.strings[s as usize] && target == Some(ids[rec as usize])
+        });
+    }
+    if agree && next.next().is_none() {
         Ok(())
     } else {
         err(
             "OSL0012",
             format!(
-                "the symbol table lists {} symbols that do not match the module's {} export/import decorations",
-                listed.len(),
-                derived.len()
+                "the symbol table lists {} symbols that do not match the module's {derived} export/import decorations",
+                listed.len()
             ),
         )
     }
