@@ -132,3 +132,59 @@ fn link_diagnostics_and_bad_files_fail_with_codes() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[OSC0040]"));
     assert!(!tmp("broken.osir").exists());
 }
+
+/// `spirv-val`, or a failure naming `cargo xtask setup`.
+fn spirv_val() -> Command {
+    let found = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|d| d.join("spirv-val").is_file()))
+        .unwrap_or(false);
+    assert!(
+        found,
+        "`spirv-val` is not installed: run `cargo xtask setup` (it installs spirv-tools)"
+    );
+    Command::new("spirv-val")
+}
+
+#[test]
+fn the_linked_examples_emit_valid_spirv() {
+    let ex = root().join("examples/link");
+    let lib = assemble(&ex.join("lib.ir"), "spv-lib.osir");
+    let a = assemble(&ex.join("shader_a.ir"), "spv-a.osir");
+    let b = assemble(&ex.join("shader_b.ir"), "spv-b.osir");
+    let program = tmp("spv-program.osir");
+    run_ok(
+        bin()
+            .arg("link")
+            .args([&lib, &a, &b])
+            .arg("-o")
+            .arg(&program),
+    );
+    // `emit` reads the .osir module directly.
+    let spv = tmp("program.spv");
+    run_ok(
+        bin()
+            .arg("emit")
+            .arg(&program)
+            .args(["--target", "spirv", "-o"])
+            .arg(&spv),
+    );
+    let out = spirv_val()
+        .args(["--target-env", "vulkan1.2"])
+        .arg(&spv)
+        .output()
+        .expect("spirv-val runs");
+    assert!(
+        out.status.success(),
+        "spirv-val rejects the linked program:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let asm = run_ok(
+        bin()
+            .arg("emit")
+            .arg(&program)
+            .args(["--target", "spirv-asm"]),
+    );
+    assert!(asm.contains("OpEntryPoint GLCompute"), "{asm}");
+    assert_eq!(asm.matches("OpEntryPoint").count(), 2, "{asm}");
+}
