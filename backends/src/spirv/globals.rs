@@ -245,7 +245,6 @@ impl Emitter<'_> {
         let fragment = stages & (1 << Stage::Fragment.to_u32()) != 0;
         let input = space == AddressSpace::Input;
         let mut has_interp = false;
-        let mut is_builtin = false;
         let decos: SmallVec<[InstId; 4]> = m.decorations(g).collect();
         for d in decos {
             match m.op(d) {
@@ -260,7 +259,6 @@ impl Emitter<'_> {
                     self.decorate(id, Decoration::Location, &[l]);
                 }
                 Op::BuiltinDeco => {
-                    is_builtin = true;
                     let b = m
                         .imm_operand(d, 0)
                         .and_then(BuiltIn::from_u32)
@@ -292,17 +290,27 @@ impl Emitter<'_> {
                 _ => {}
             }
         }
-        // Integer and double fragment inputs must be flat in Vulkan; HLSL makes them so
-        // implicitly, as DXC does.
-        if input && fragment && !has_interp && !is_builtin {
-            let needs_flat = m.scalar_of(pointee).is_some_and(|s| {
-                m.op(s).is_int_type() || m.op(s) == Op::F64 || m.op(s) == Op::Bool
-            });
+        // Integer and double fragment inputs (built-ins included) must be flat in Vulkan;
+        // HLSL makes them so implicitly, as DXC does.
+        if input && fragment && !has_interp {
+            let needs_flat = self.needs_flat(pointee);
             if needs_flat {
                 self.decorate(id, Decoration::Flat, &[]);
             }
         }
         Ok(())
+    }
+
+    /// True for fragment inputs Vulkan requires to be `Flat`: integer or double scalars and
+    /// vectors (and arrays of them).
+    fn needs_flat(&self, ty: InstId) -> bool {
+        let m = self.m;
+        let mut t = ty;
+        while matches!(m.try_op(t), Some(Op::Array)) {
+            t = m.operand(t, 0);
+        }
+        m.scalar_of(t)
+            .is_some_and(|s| m.op(s).is_int_type() || m.op(s) == Op::F64)
     }
 
     /// A variable the backend creates for a built-in that the IR reads through an intrinsic
@@ -320,6 +328,9 @@ impl Emitter<'_> {
                 );
                 self.decorate(id, Decoration::BuiltIn, &[b as u32]);
                 self.builtin_caps(b, true, false);
+                if ty != self.bool_ty() {
+                    self.synthetic_int.insert(id);
+                }
                 self.builtin_vars.insert(b as u32, id);
                 id
             }
@@ -377,9 +388,19 @@ impl Emitter<'_> {
                         writes_depth = true;
                     }
                 }
-                for &sid in self.synthetic_uses.get(f).map(Vec::as_slice).unwrap_or(&[]) {
+                let synthetic = self.synthetic_uses.get(f).cloned().unwrap_or_default();
+                for sid in synthetic {
                     if !iface.contains(&sid) {
                         iface.push(sid);
+                    }
+                    // Integer built-ins the backend added (subgroup size and lane index) are
+                    // flat in fragment shaders; a variable is shared by the entry points, and
+                    // only fragment inputs may carry Flat, which the IR cannot ask for twice.
+                    if e.stage == Stage::Fragment
+                        && self.synthetic_int.contains(&sid)
+                        && self.synthetic_flat.insert(sid)
+                    {
+                        self.decorate(sid, Decoration::Flat, &[]);
                     }
                 }
             }

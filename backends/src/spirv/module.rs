@@ -132,6 +132,9 @@ pub(crate) struct Emitter<'m> {
     /// built-in, and the functions using each.
     pub builtin_vars: FxHashMap<u32, u32>,
     pub synthetic_uses: FxHashMap<InstId, Vec<u32>>,
+    /// The integer ones among them, and those already decorated `Flat`.
+    pub synthetic_int: FxHashSet<u32>,
+    pub synthetic_flat: FxHashSet<u32>,
     /// The function being emitted.
     pub cur_func: Option<InstId>,
     pub f: FuncState,
@@ -157,6 +160,8 @@ impl<'m> Emitter<'m> {
             nonuniform: FxHashSet::default(),
             builtin_vars: FxHashMap::default(),
             synthetic_uses: FxHashMap::default(),
+            synthetic_int: FxHashSet::default(),
+            synthetic_flat: FxHashSet::default(),
             cur_func: None,
             f: FuncState::default(),
             diags: Vec::new(),

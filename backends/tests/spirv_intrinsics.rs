@@ -1,0 +1,151 @@
+//! Every intrinsic of the IR, called once with typical operand types in a fragment shader,
+//! emits SPIR-V that spirv-val accepts (vulkan1.1 and vulkan1.3, since wave operations need
+//! subgroups); the one without a SPIR-V equivalent is refused with a diagnostic.
+
+mod common;
+
+use common::*;
+use oneshader_backends::spirv::{self, Options, TargetEnv};
+use oneshader_ir::Intrinsic;
+
+/// The call of each intrinsic: (result type, operands). `%f` is an f32, `%v` a vec<f32, 3>,
+/// `%u` a u32, `%i` an i32, `%b` a vec<bool, 3>, `%m` a mat<f32, 3, 3>, `%pf`/`%pv`/`%pi` f32,
+/// vec<f32, 3> and i32 variables.
+fn call_of(w: Intrinsic) -> Option<(&'static str, &'static str)> {
+    use Intrinsic::*;
+    Some(match w {
+        Abs
+        | Floor
+        | Ceil
+        | Round
+        | Trunc
+        | Frac
+        | Sqrt
+        | Rsqrt
+        | Exp
+        | Exp2
+        | Log
+        | Log2
+        | Sin
+        | Cos
+        | Tan
+        | Asin
+        | Acos
+        | Atan
+        | Sinh
+        | Cosh
+        | Tanh
+        | Normalize
+        | Saturate
+        | Degrees
+        | Radians
+        | Ddx
+        | Ddy
+        | DdxFine
+        | DdyFine
+        | DdxCoarse
+        | DdyCoarse
+        | Fwidth
+        | Log10
+        | Rcp
+        | WaveReadLaneFirst
+        | WaveActiveSum
+        | WaveActiveProduct
+        | WaveActiveMin
+        | WaveActiveMax
+        | WavePrefixSum
+        | WavePrefixProduct
+        | QuadReadAcrossX
+        | QuadReadAcrossY
+        | QuadReadAcrossDiagonal => ("vec<f32, 3>", "%v"),
+        Sign => ("vec<i32, 3>", "%v"),
+        Pow | Atan2 | Min | Max | Step | Reflect | Fmod => ("vec<f32, 3>", "%v, %v"),
+        Ldexp => ("vec<f32, 3>", "%v, %v"),
+        Clamp | Lerp | Smoothstep | Fma | Mad | Faceforward => ("vec<f32, 3>", "%v, %v, %v"),
+        Refract => ("vec<f32, 3>", "%v, %v, %f"),
+        Dot | Distance => ("f32", "%v, %v"),
+        Length => ("f32", "%v"),
+        Cross => ("vec<f32, 3>", "%v, %v"),
+        Determinant => ("f32", "%m"),
+        Transpose | Inverse => ("mat<f32, 3, 3>", "%m"),
+        IsNan | IsInf | IsFinite => ("vec<bool, 3>", "%v"),
+        All | Any => ("bool", "%b"),
+        CountBits | ReverseBits | FirstBitHigh | FirstBitLow | NonUniformIndex
+        | WaveActiveBitAnd | WaveActiveBitOr | WaveActiveBitXor => ("u32", "%u"),
+        F32ToF16 => ("u32", "%f"),
+        F16ToF32 => ("f32", "%u"),
+        PackHalf2x16 => ("u32", "%v2"),
+        UnpackHalf2x16 => ("vec<f32, 2>", "%u"),
+        Frexp => ("vec<f32, 3>", "%v, %pv"),
+        Modf => ("vec<f32, 3>", "%v, %pv"),
+        Sincos => ("void", "%f, %pf, %pf2"),
+        WaveGetLaneCount | WaveGetLaneIndex => ("u32", ""),
+        WaveIsFirstLane | IsHelperLane => ("bool", ""),
+        WaveActiveAnyTrue | WaveActiveAllTrue => ("bool", "%c"),
+        WaveActiveBallot => ("vec<u32, 4>", "%c"),
+        WaveActiveCountBits | WavePrefixCountBits => ("u32", "%c"),
+        WaveActiveAllEqual => ("bool", "%f"),
+        WaveReadLaneAt | QuadReadLaneAt => ("f32", "%f, %u"),
+        RenderTargetSampleCount => return None,
+    })
+}
+
+fn shader(w: Intrinsic, result: &str, args: &str) -> String {
+    let call = format!(
+        "  %r = call_intrinsic {}({args}) : {result}\n",
+        w.spelling()
+    );
+    format!(
+        r#"
+global @in : ptr<input, vec<f32, 3>> [location(0)]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+func @ps() -> void [entry_point(fragment, "ps")] {{
+bb0:
+  %pf = var : ptr<function, f32>
+  %pf2 = var : ptr<function, f32>
+  %pv = var : ptr<function, vec<f32, 3>>
+  %v = load @in : vec<f32, 3>
+  %f = extract %v, 0 : f32
+  %v2 = shuffle %v, %v, 0, 1 : vec<f32, 2>
+  %u = bitcast %f : u32
+  %i = bitcast %f : i32
+  %c = gt %f, f32 0.5 : bool
+  %b = construct %c, %c, %c : vec<bool, 3>
+  %m = construct %v, %v, %v : mat<f32, 3, 3>
+{call}  %o = construct %v, %f : vec<f32, 4>
+  store @out, %o
+  return
+}}
+"#
+    )
+}
+
+#[test]
+fn every_intrinsic_validates() {
+    let mut checked = 0;
+    for &w in Intrinsic::ALL {
+        let Some((result, args)) = call_of(w) else {
+            continue;
+        };
+        let text = shader(w, result, args);
+        let m = parse(&text);
+        for env in [TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_3] {
+            let words = match spirv::emit(&m, &Options::for_env(env)) {
+                Ok(w) => w,
+                Err(d) => panic!("{}: {d:?}", w.spelling()),
+            };
+            if let Err(e) = spirv_val(&words, env) {
+                panic!("{} ({env}): {e}", w.spelling());
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, Intrinsic::ALL.len() - 1);
+    let text = "func @f() -> u32 {\nbb0:\n  %0 = call_intrinsic render_target_sample_count() : u32\n  return %0\n}\n";
+    let err = spirv::emit(&parse(text), &Options::default()).expect_err("refused");
+    assert!(
+        err.iter()
+            .any(|d| d.code == "OSB0006" && d.message.contains("render_target_sample_count")),
+        "{err:?}"
+    );
+}
