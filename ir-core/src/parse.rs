@@ -663,7 +663,10 @@ impl Parser {
         self.expect_ident("func")?;
         let (name, id, _) = self.global_ref()?;
         self.expect_punct('(')?;
-        let is_definition = matches!(self.peek(), Tok::Local { .. })
+        // A definition names its parameters (`%0: T`); a declaration lists types, which may
+        // themselves be locals (a generic's parameter: `func @d(%0) -> %0`).
+        let is_definition = (matches!(self.peek(), Tok::Local { .. })
+            && *self.peek_at(1) == Tok::Punct(':'))
             || (*self.peek() == Tok::Punct(')') && self.paren_then_body());
         let func = Func::cast(&self.m, id);
         if !is_definition {
@@ -1331,7 +1334,13 @@ impl Parser {
                 self.bump();
                 self.local_ref(&id, span)
             }
-            Tok::Global(_) => Ok(self.global_ref()?.1),
+            // `@S zero`, `@S undef`, `@S {...}`: a constant of struct type, not the item `@S`.
+            Tok::Global(_)
+                if !matches!(self.peek_at(1), Tok::Punct('{'))
+                    && !matches!(self.peek_at(1), Tok::Ident(s) if s == "zero" || s == "undef") =>
+            {
+                Ok(self.global_ref()?.1)
+            }
             Tok::Str(s) => {
                 self.bump();
                 Ok(self.m.const_string(&s))
