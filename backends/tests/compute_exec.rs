@@ -233,3 +233,68 @@ fn matrices_follow_dxc_conventions_in_buffers() {
         assert_eq!(got, expected, "matrix results ({env})");
     }
 }
+
+#[test]
+fn relaxed_layout_and_bools_in_a_structured_buffer() {
+    use oneshader_ir::layout::{LayoutRule, struct_layout, type_layout};
+    let gpu = Gpu::new();
+    let text = std::fs::read_to_string(root().join("backends/tests/compute/layout.ir"))
+        .expect("layout.ir exists");
+    let m = parse(&text);
+    let st = m.structs()[0].id();
+    let l = struct_layout(&m, st, LayoutRule::RelaxedStd430).expect("layout");
+    let off: Vec<usize> = l.fields.iter().map(|f| f.offset as usize / 4).collect();
+    // a 0, b 4 (packed after a), flag 16, c 20, d 32 (28 would straddle 32).
+    assert_eq!(off, vec![0, 1, 4, 5, 8]);
+    let items = m
+        .ty(m.global_by_name("items").expect("@items").id())
+        .and_then(|t| m.pointee(t))
+        .expect("pointer");
+    let stride = type_layout(&m, items, LayoutRule::RelaxedStd430, false)
+        .expect("layout")
+        .array_stride
+        .expect("stride") as usize
+        / 4;
+    assert_eq!(stride, 12);
+    let mut data = vec![0u32; stride * 4];
+    let mut expected = Vec::new();
+    for i in 0..4usize {
+        let base = i * stride;
+        let x = i as f32;
+        let vals = [x, x + 0.5, x + 0.25, x + 0.125, 2.0 * x, 3.0, 0.5, 0.25];
+        data[base + off[0]] = vals[0].to_bits();
+        for k in 0..3 {
+            data[base + off[1] + k] = vals[1 + k].to_bits();
+        }
+        data[base + off[2]] = (i % 2) as u32 * 7; // any nonzero word is true
+        data[base + off[3]] = vals[4].to_bits();
+        data[base + off[3] + 1] = vals[5].to_bits();
+        data[base + off[4]] = vals[6].to_bits();
+        data[base + off[4] + 1] = vals[7].to_bits();
+        let sum: f32 =
+            vals[0] + (vals[1] + vals[2] + vals[3]) + vals[4] + vals[5] + vals[6] + vals[7];
+        expected.push(sum + if i % 2 == 1 { 1000.0 } else { 0.0 });
+    }
+    for env in ENVS {
+        let words = program("layout.ir", env);
+        let mut bufs = vec![data.clone(), vec![0u32; 4]];
+        gpu.run(&words, "main", &mut bufs, [1, 1, 1]);
+        let got: Vec<f32> = bufs[1].iter().map(|&b| f32::from_bits(b)).collect();
+        for (g, e) in got.iter().zip(&expected) {
+            assert!((g - e).abs() < 1e-3, "sums {got:?} vs {expected:?} ({env})");
+        }
+        for i in 0..4usize {
+            let base = i * stride;
+            assert_eq!(
+                bufs[0][base + off[2]],
+                (i % 2 == 0) as u32,
+                "flag flipped ({env})"
+            );
+            let b1 = f32::from_bits(bufs[0][base + off[1]]);
+            assert_eq!(b1, 2.0 * (i as f32 + 0.5), "b doubled in place ({env})");
+            // The neighbours of what was written are untouched.
+            assert_eq!(bufs[0][base + off[0]], data[base + off[0]]);
+            assert_eq!(bufs[0][base + off[3]], data[base + off[3]]);
+        }
+    }
+}
