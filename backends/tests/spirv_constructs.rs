@@ -607,13 +607,13 @@ bb0:
 bb1:
   return %1
 bb2:
-  loop bb4, break bb5, continue bb6
-bb4:
+  loop bb4(%1), break bb5, continue bb6
+bb4(%2.k: i32):
   br bb7
 bb7:
-  return i32 7
+  return %2
 bb6:
-  br bb4
+  br bb4(%2)
 bb5:
   return i32 0
 bb3:
@@ -628,6 +628,21 @@ bb3:
         count_op(&dr, Op::Unreachable),
         2,
         "the if's merge and the loop's break"
+    );
+    // The unreachable continue block still branches back, with an undefined phi value.
+    let phi = function_insts(&dr)
+        .into_iter()
+        .find(|i| i.class.opcode == Op::Phi)
+        .expect("the header's phi");
+    assert_eq!(phi.operands.len(), 4);
+    let undef = match phi.operands[2] {
+        Operand::IdRef(id) => id,
+        _ => panic!("phi operand"),
+    };
+    assert!(
+        dr.types_global_values
+            .iter()
+            .any(|i| i.class.opcode == Op::Undef && i.result_id == Some(undef))
     );
 }
 
