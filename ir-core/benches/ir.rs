@@ -24,7 +24,11 @@ fn build(n: usize) -> Module {
     let mut emitted = 0;
     while emitted < n {
         for _ in 0..1000.min(n - emitted) {
-            x = if emitted % 2 == 0 { b.add(x, y) } else { b.mul(x, y) };
+            x = if emitted % 2 == 0 {
+                b.add(x, y)
+            } else {
+                b.mul(x, y)
+            };
             emitted += 1;
         }
         if emitted < n {
@@ -59,7 +63,9 @@ fn bench_build(c: &mut Criterion) {
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(10));
     g.throughput(Throughput::Elements(1_000_000));
-    g.bench_function("1M instructions", |b| b.iter(|| black_box(build(1_000_000))));
+    g.bench_function("1M instructions", |b| {
+        b.iter(|| black_box(build(1_000_000)))
+    });
     g.finish();
 }
 

@@ -464,8 +464,7 @@ impl Module {
             }
             None => {
                 let start = self.uses.len() as u32;
-                self.uses
-                    .extend(std::iter::repeat_n(fresh, len as usize));
+                self.uses.extend(std::iter::repeat_n(fresh, len as usize));
                 start
             }
         }

@@ -274,7 +274,12 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                 });
             }
             c if c.is_ascii_alphabetic() || c == '_' => {
-                while i < n && (is_name_char(bytes[i]) || bytes[i] == '?') {
+                while i < n && is_name_char(bytes[i]) {
+                    i += 1;
+                }
+                // `depth?` (a texture whose depth-ness is unknown) is the one name with a `?`.
+                if i < n && bytes[i] == '?' && bytes[start..i].iter().collect::<String>() == "depth"
+                {
                     i += 1;
                 }
                 toks.push(Token {
@@ -543,6 +548,22 @@ impl Parser {
         Ok(())
     }
 
+    /// Reads the `@name` of an item being defined and checks it was predeclared as `op`.
+    fn item_name(&mut self, op: Op) -> PResult<(String, InstId)> {
+        let (name, id, span) = self.global_ref()?;
+        if self.m.op(id) != op {
+            return Err(Diagnostic::error(
+                "OST0007",
+                format!(
+                    "`@{name}` is defined twice (once as a {})",
+                    self.m.op(id).spelling()
+                ),
+            )
+            .with_span(span));
+        }
+        Ok((name, id))
+    }
+
     fn global_ref(&mut self) -> PResult<(String, InstId, Span)> {
         let span = self.span();
         match self.peek().clone() {
@@ -614,7 +635,7 @@ impl Parser {
 
     fn struct_item(&mut self) -> PResult<()> {
         self.expect_ident("struct")?;
-        let (_, id, _) = self.global_ref()?;
+        let (_, id) = self.item_name(Op::Struct)?;
         self.decorations(id)?;
         self.expect_punct('{')?;
         self.end_of_line()?;
@@ -645,7 +666,7 @@ impl Parser {
 
     fn global_item(&mut self) -> PResult<()> {
         self.expect_ident("global")?;
-        let (_, id, _) = self.global_ref()?;
+        let (_, id) = self.item_name(Op::Global)?;
         self.expect_punct(':')?;
         let ty = self.ty()?;
         self.m.set_type(id, Some(ty));
@@ -661,7 +682,7 @@ impl Parser {
 
     fn func_item(&mut self) -> PResult<()> {
         self.expect_ident("func")?;
-        let (name, id, _) = self.global_ref()?;
+        let (name, id) = self.item_name(Op::Func)?;
         self.expect_punct('(')?;
         // A definition names its parameters (`%0: T`); a declaration lists types, which may
         // themselves be locals (a generic's parameter: `func @d(%0) -> %0`).
@@ -723,7 +744,9 @@ impl Parser {
                 self.m.set_name(p, hint.as_deref());
                 self.define_local(key, p, span)?;
                 self.decorations(p)?;
-                param_types.push(ty);
+                // Re-read the type: defining the parameter may have resolved a forward
+                // reference that `ty` was (a parameter used as its own type).
+                param_types.push(self.m.ty(p).unwrap_or(ty));
                 if self.eat_punct(')') {
                     break;
                 }
@@ -813,7 +836,7 @@ impl Parser {
 
     fn generic_item(&mut self, _scope: InstId) -> PResult<()> {
         self.expect_ident("generic")?;
-        let (_, id, _) = self.global_ref()?;
+        let (_, id) = self.item_name(Op::Generic)?;
         let g = Generic::cast(&self.m, id);
         let body = self.m.generic_body(g);
         self.expect_punct('<')?;

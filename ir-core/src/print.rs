@@ -208,10 +208,10 @@ impl<'a> Printer<'a> {
                     .filter(|&c| m.op(c) == Op::Block)
                     .enumerate()
                 {
+                    // Block hints that are not plain names are not printed.
                     let label = match m.name(b) {
                         Some(h) if is_bare_name(h) => format!("bb{bi}.{h}"),
-                        Some(h) => format!("bb{bi}.{}", quote(h)),
-                        None => format!("bb{bi}"),
+                        _ => format!("bb{bi}"),
                     };
                     self.blocks.insert(b, label);
                     for c in m.children(b) {
@@ -244,12 +244,17 @@ impl<'a> Printer<'a> {
         }
     }
 
-    /// Params, and instructions whose type is not `void`.
+    /// Params, and instructions except the `void` statements (`store`, ..., a call of a `void`
+    /// function). An instruction that should yield a value keeps its `%n =` even when its type
+    /// is (wrongly) `void`, so invalid modules print faithfully too.
     fn defines_value(&self, id: InstId) -> bool {
         let m = self.m;
         match m.op(id) {
             Op::Param => true,
-            op if op.is_instruction() => m.ty(id).is_some_and(|t| m.try_op(t) != Some(Op::Void)),
+            op if op.is_instruction() => {
+                let is_void = m.ty(id).is_none_or(|t| m.try_op(t) == Some(Op::Void));
+                !(is_void && (op.info().ty == crate::ops::TypeRule::Void || op == Op::Call))
+            }
             _ => false,
         }
     }

@@ -128,3 +128,31 @@ fn duplicate_hints_are_made_unique_deterministically() {
     );
     assert_eq!(print_module(&parse(&printed).unwrap()), printed);
 }
+
+#[test]
+fn fuzz_crash_self_referential_param_type() {
+    let text = "generic @square<%5.T: type> {\n  func @square_impl(%1.x: %1) -> %0 {\n  bb0:\n    %2 = mul %1 ptr<input, u32> [builtilcan(ol_invocation_index)]\n\nfunc @accumulate() -> void [entry_point(compute, \"accumulate\"), numthreads(32, 1, 1)] {\nbb0:\n  %0 = loaturn %1\n}\n";
+    assert!(parse(text).is_err());
+}
+
+#[test]
+fn fuzz_crash_item_redefined_as_another_kind() {
+    let text = "func @x() -> void\ngeneric @x<%0: type> {\n  return %0\n}\n";
+    assert!(parse(text).is_err());
+}
+
+#[test]
+fn invalid_modules_print_faithfully() {
+    // A comparison typed `void` is invalid, but must still print in a form that reparses.
+    let text = "func @f(%0: i32) -> void {\nbb0:\n  %1 = eq %0, %0 : void\n  return\n}\n";
+    let m = parse(text).unwrap();
+    let printed = print_module(&m);
+    assert!(printed.contains("%1 = eq %0, %0 : void"), "{printed}");
+    assert_eq!(print_module(&parse(&printed).unwrap()), printed);
+    // Block hints that are not plain names are dropped rather than printed unparseably.
+    let mut m = parse("func @f() -> void {\nbb0:\n  return\n}\n").unwrap();
+    let b = m.functions()[0].entry(&m).unwrap();
+    m.set_name(b.id(), Some("odd name?"));
+    let printed = print_module(&m);
+    assert_eq!(print_module(&parse(&printed).unwrap()), printed);
+}
