@@ -298,3 +298,31 @@ fn relaxed_layout_and_bools_in_a_structured_buffer() {
         }
     }
 }
+
+#[test]
+fn selections_merging_into_the_continue_block() {
+    let gpu = Gpu::new();
+    let expected: Vec<u32> = (0..16u32)
+        .map(|i| {
+            let mut acc = 0;
+            for k in 0..i + 4 {
+                acc = if k & 1 == 0 {
+                    if k > 3 { acc + 10 * k } else { acc + k }
+                } else {
+                    acc + 100
+                };
+            }
+            acc
+        })
+        .collect();
+    for env in ENVS {
+        let words = program("merge_into_continue.ir", env);
+        // Two selection merges were added, each with a phi.
+        let dr = load(&words);
+        assert_eq!(count_op(&dr, rspirv::spirv::Op::SelectionMerge), 2);
+        assert_eq!(count_op(&dr, rspirv::spirv::Op::Phi), 2 + 2 + 1);
+        let mut bufs = vec![vec![0u32; 16]];
+        gpu.run(&words, "main", &mut bufs, [1, 1, 1]);
+        assert_eq!(bufs[0], expected, "({env})");
+    }
+}

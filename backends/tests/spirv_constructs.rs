@@ -806,3 +806,74 @@ bb0:
         }
     }
 }
+
+#[test]
+fn composite_select_and_control_hints() {
+    let text = r#"
+struct @Pair {
+  a: f32
+  b: vec<f32, 2>
+}
+func @f(%0.c: bool, %1.x: f32, %2.n: i32) -> f32 {
+bb0:
+  %3 = construct %1, %1 : vec<f32, 2>
+  %4 = construct %1, %3 : @Pair
+  %5 = construct %3, %3 : mat<f32, 2, 2>
+  %6 = select %0, %4, @Pair zero : @Pair
+  %7 = select %0, %5, mat<f32, 2, 2> zero : mat<f32, 2, 2>
+  %8 = construct %1, %1, %1 : array<f32, 3>
+  %9 = select %0, %8, array<f32, 3> zero : array<f32, 3>
+  %10 = extract %6, 0 : f32
+  %11 = extract %7, 1, 1 : f32
+  %12 = extract %9, 2 : f32
+  %13 = add %10, %11 : f32
+  %14 = add %13, %12 : f32
+  loop bb1(i32 0), break bb3, continue bb2 [unroll(4)]
+bb1(%15: i32):
+  %16 = lt %15, %2 : bool
+  cond_br %16, bb4, bb3
+bb4:
+  if_else %0, bb5, bb6, merge bb2 [flatten]
+bb5:
+  br bb2
+bb6:
+  br bb2
+bb2:
+  %17 = add %15, i32 1 : i32
+  br bb1(%17)
+bb3:
+  return %14
+}
+"#;
+    let m = parse(text);
+    for (env, partial) in [
+        (TargetEnv::Universal(0), false),
+        (TargetEnv::Universal(5), true),
+    ] {
+        let words = emit_env(&m, env);
+        assert_valid(&words, env);
+        let dr = load(&words);
+        let lm = function_insts(&dr)
+            .into_iter()
+            .find(|i| i.class.opcode == Op::LoopMerge)
+            .expect("a loop merge");
+        let want = if partial {
+            rspirv::spirv::LoopControl::UNROLL | rspirv::spirv::LoopControl::PARTIAL_COUNT
+        } else {
+            rspirv::spirv::LoopControl::UNROLL
+        };
+        assert_eq!(lm.operands[2], Operand::LoopControl(want));
+        let sm = function_insts(&dr)
+            .into_iter()
+            .find(|i| i.class.opcode == Op::SelectionMerge)
+            .expect("a selection merge");
+        assert_eq!(
+            sm.operands[1],
+            Operand::SelectionControl(rspirv::spirv::SelectionControl::FLATTEN)
+        );
+        if !partial {
+            // Before SPIR-V 1.4, composite selects go member by member.
+            assert!(count_op(&dr, Op::Select) >= 6);
+        }
+    }
+}

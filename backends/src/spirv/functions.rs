@@ -12,6 +12,8 @@
 //!   header gets `OpLoopMerge B C` just before its own terminator (`br` or `cond_br`).
 //!   `if_else` becomes `OpSelectionMerge` + `OpBranchConditional`, `switch` `OpSelectionMerge`
 //!   + `OpSwitch`; any other `cond_br` is a break or continue and needs no merge.
+//! - A selection whose IR merge is a loop's merge or continue block gets a merge block of its
+//!   own (SPIR-V gives each merge block to one construct); see `Emitter::shims`.
 //! - `var`s move to the start of the entry block (SPIR-V requires function variables there).
 //! - `discard` is `OpKill` up to SPIR-V 1.5 (vulkan1.0 to vulkan1.2) and
 //!   `OpTerminateInvocation` from SPIR-V 1.6 (vulkan1.3), where it is core.
@@ -22,10 +24,46 @@ use rspirv::spirv::{self, Capability, Decoration};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
-use super::error::{DECLARATION, EmitError, MALFORMED, OPERANDS, POINTER, R, TARGET};
+use super::error::{DECLARATION, EmitError, MALFORMED, OPERANDS, POINTER, R};
 use super::module::{Emitter, Lk, inst};
 
 type Words = SmallVec<[u32; 8]>;
+
+/// An edge into a block with parameters: a `br`/`loop` terminator of a block, or a shim.
+#[derive(Clone, Copy, Debug)]
+enum Incoming {
+    Term(InstId, InstId),
+    Shim(usize),
+}
+
+/// A merge block the backend adds for a selection whose IR merge is a loop's merge or
+/// continue block.
+struct Shim {
+    header: InstId,
+    merge: InstId,
+    label: u32,
+    phis: SmallVec<[u32; 2]>,
+    incoming: Vec<Incoming>,
+    /// The enclosing shim this one branches to (`None`: the IR merge itself).
+    next: Option<usize>,
+}
+
+/// What the emitter knows about one function's control flow.
+#[derive(Default)]
+struct FnCfg {
+    /// Loop header -> (merge, continue, the `loop` terminator).
+    loops: FxHashMap<InstId, (InstId, InstId, InstId)>,
+    /// Edges into blocks with parameters.
+    incoming: FxHashMap<InstId, Vec<Incoming>>,
+    /// Unreachable continue block -> its loop header.
+    back_to: FxHashMap<InstId, InstId>,
+    rpo_index: FxHashMap<InstId, u32>,
+    shims: Vec<Shim>,
+    shim_order: Vec<usize>,
+    shim_of_header: FxHashMap<InstId, usize>,
+    /// (source block, IR target) -> the shim the edge goes to instead.
+    redirect: FxHashMap<(InstId, InstId), usize>,
+}
 
 /// Memory scopes and semantics (SPIR-V enumerants).
 const SCOPE_DEVICE: u32 = 1;
@@ -115,7 +153,7 @@ impl Emitter<'_> {
             self.s.functions.extend_from_slice(&header);
             return Ok(());
         }
-        self.body(&blocks)?;
+        self.body(f, &blocks)?;
         let body = std::mem::take(&mut self.f.body);
         let vars = std::mem::take(&mut self.f.vars);
         let out = &mut self.s.functions;
@@ -173,7 +211,7 @@ impl Emitter<'_> {
     }
 
     /// Emits the blocks of a function body.
-    fn body(&mut self, blocks: &[Block]) -> R<()> {
+    fn body(&mut self, f: Func, blocks: &[Block]) -> R<()> {
         let m = self.m;
         let entry = blocks[0];
         // Reverse post-order of the reachable blocks.
@@ -204,39 +242,59 @@ impl Emitter<'_> {
         }
         post.reverse();
         let order = post;
-        // Loop headers, their merge and continue blocks; incoming edges of blocks with params.
-        let mut loops: FxHashMap<InstId, (InstId, InstId, InstId)> = FxHashMap::default();
-        let mut incoming: FxHashMap<InstId, SmallVec<[(InstId, InstId); 2]>> = FxHashMap::default();
-        let mut rpo_index: FxHashMap<InstId, u32> = FxHashMap::default();
+        let mut g = FnCfg::default();
         for (i, &b) in order.iter().enumerate() {
-            rpo_index.insert(b.id(), i as u32);
+            g.rpo_index.insert(b.id(), i as u32);
             let term = b
                 .terminator(m)
                 .ok_or_else(|| EmitError::new(MALFORMED, "a block has no terminator"))?;
             match m.op(term) {
                 Op::Loop => {
                     let header = m.operand(term, 0);
-                    loops.insert(header, (m.operand(term, 1), m.operand(term, 2), term));
-                    incoming.entry(header).or_default().push((b.id(), term));
+                    g.loops
+                        .insert(header, (m.operand(term, 1), m.operand(term, 2), term));
+                    g.incoming
+                        .entry(header)
+                        .or_default()
+                        .push(Incoming::Term(b.id(), term));
                 }
                 Op::Br => {
                     let t = m.operand(term, 0);
                     if m.num_operands(term) > 1 {
-                        incoming.entry(t).or_default().push((b.id(), term));
+                        g.incoming
+                            .entry(t)
+                            .or_default()
+                            .push(Incoming::Term(b.id(), term));
                     }
                 }
                 _ => {}
             }
         }
         // Unreachable continue targets branch back to their header (with undef phi values).
-        let mut back_to: FxHashMap<InstId, InstId> = FxHashMap::default();
-        for (&header, &(_, cont, _)) in &loops {
+        for (&header, &(_, cont, _)) in &g.loops {
             if !visited.contains(&cont) {
-                back_to.insert(cont, header);
+                g.back_to.insert(cont, header);
             }
         }
+        self.shims(f, &order, &mut g);
+        // Shims go right before their merge block: after every block that branches to them
+        // (all of which precede the merge in reverse post-order) and before the merge they
+        // may now dominate.
+        let mut emitted = vec![false; g.shims.len()];
         for &b in &order {
-            self.block(b, b == entry, &loops, &incoming, &back_to, &rpo_index)?;
+            for nth in 0..g.shim_order.len() {
+                let k = g.shim_order[nth];
+                if g.shims[k].merge == b.id() {
+                    self.shim(nth, &g)?;
+                    emitted[k] = true;
+                }
+            }
+            self.block(b, b == entry, &g)?;
+        }
+        for nth in 0..g.shim_order.len() {
+            if !emitted[g.shim_order[nth]] {
+                self.shim(nth, &g)?;
+            }
         }
         for &b in blocks {
             if visited.contains(&b.id()) {
@@ -244,7 +302,7 @@ impl Emitter<'_> {
             }
             let label = self.id_of(b.id());
             inst(&mut self.f.body, spirv::Op::Label, &[label]);
-            match back_to.get(&b.id()) {
+            match g.back_to.get(&b.id()) {
                 Some(&h) => {
                     let h = self.id_of(h);
                     inst(&mut self.f.body, spirv::Op::Branch, &[h]);
@@ -255,15 +313,180 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    fn block(
-        &mut self,
-        b: Block,
-        is_entry: bool,
-        loops: &FxHashMap<InstId, (InstId, InstId, InstId)>,
-        incoming: &FxHashMap<InstId, SmallVec<[(InstId, InstId); 2]>>,
-        back_to: &FxHashMap<InstId, InstId>,
-        rpo_index: &FxHashMap<InstId, u32>,
-    ) -> R<()> {
+    /// Selections whose merge block is a loop's merge or continue block: SPIR-V needs each
+    /// merge to belong to one construct, so such a selection gets a new merge block of its own
+    /// (a "shim") that branches on to the IR's merge. Edges from inside the selection to that
+    /// block are redirected to the innermost such shim, and the shims take the block's phis.
+    fn shims(&mut self, f: Func, order: &[Block], g: &mut FnCfg) {
+        let m = self.m;
+        let special: FxHashSet<InstId> = g
+            .loops
+            .values()
+            .flat_map(|&(merge, cont, _)| [merge, cont])
+            .collect();
+        for &b in order {
+            let Some(term) = b.terminator(m) else {
+                continue;
+            };
+            let merge = match m.op(term) {
+                Op::IfElse => m.operand(term, 3),
+                Op::Switch => m.operand(term, 1),
+                _ => continue,
+            };
+            if special.contains(&merge) {
+                let label = self.fresh();
+                g.shim_of_header.insert(b.id(), g.shims.len());
+                g.shims.push(Shim {
+                    header: b.id(),
+                    merge,
+                    label,
+                    phis: SmallVec::new(),
+                    incoming: Vec::new(),
+                    next: None,
+                });
+            }
+        }
+        if g.shims.is_empty() {
+            return;
+        }
+        let cfg = oneshader_ir::cfg::Cfg::new(m, f);
+        let rpo = |g: &FnCfg, h: InstId| g.rpo_index.get(&h).copied().unwrap_or(0);
+        // The innermost shim for `merge` whose header dominates `b` (other than `skip`).
+        let innermost = |g: &FnCfg, merge: InstId, b: InstId, skip: Option<usize>| {
+            g.shims
+                .iter()
+                .enumerate()
+                .filter(|(k, s)| {
+                    Some(*k) != skip
+                        && s.merge == merge
+                        && cfg.dominates(Block::cast(m, s.header), Block::cast(m, b))
+                })
+                .max_by_key(|(_, s)| rpo(g, s.header))
+                .map(|(k, _)| k)
+        };
+        // Redirect every edge into a shimmed merge.
+        let merges: FxHashSet<InstId> = g.shims.iter().map(|s| s.merge).collect();
+        for &b in order {
+            let Some(term) = b.terminator(m) else {
+                continue;
+            };
+            for s in successors(m, b) {
+                if !merges.contains(&s.id()) || s == b {
+                    continue;
+                }
+                if let Some(k) = innermost(g, s.id(), b.id(), None) {
+                    g.redirect.insert((b.id(), s.id()), k);
+                    g.shims[k].incoming.push(Incoming::Term(b.id(), term));
+                }
+            }
+        }
+        for k in 0..g.shims.len() {
+            let (merge, header) = (g.shims[k].merge, g.shims[k].header);
+            g.shims[k].next = innermost(g, merge, header, Some(k));
+            if let Some(outer) = g.shims[k].next {
+                g.shims[outer].incoming.push(Incoming::Shim(k));
+            }
+        }
+        // The merge's phis now see the outermost shims instead of the redirected edges.
+        let redirected = &g.redirect;
+        let mut merge_edges: FxHashMap<InstId, Vec<Incoming>> = FxHashMap::default();
+        for (&t, edges) in &g.incoming {
+            if !merges.contains(&t) {
+                continue;
+            }
+            let kept: Vec<Incoming> = edges
+                .iter()
+                .copied()
+                .filter(|e| match e {
+                    Incoming::Term(pred, _) => !redirected.contains_key(&(*pred, t)),
+                    Incoming::Shim(_) => true,
+                })
+                .collect();
+            merge_edges.insert(t, kept);
+        }
+        for (k, s) in g.shims.iter().enumerate() {
+            if s.next.is_none() && !s.incoming.is_empty() {
+                merge_edges
+                    .entry(s.merge)
+                    .or_default()
+                    .push(Incoming::Shim(k));
+            }
+        }
+        for (t, edges) in merge_edges {
+            g.incoming.insert(t, edges);
+        }
+        // Phi ids of the shims, one per parameter of their merge.
+        for k in 0..g.shims.len() {
+            let n = Block::cast(m, g.shims[k].merge).params(m).len();
+            let phis: SmallVec<[u32; 2]> = (0..n).map(|_| self.fresh()).collect();
+            g.shims[k].phis = phis;
+        }
+        // Inner shims before outer ones: an outer shim may be dominated by an inner one.
+        let mut order_k: Vec<usize> = (0..g.shims.len()).collect();
+        order_k.sort_by_key(|&k| std::cmp::Reverse(rpo(g, g.shims[k].header)));
+        g.shim_order = order_k;
+    }
+
+    /// Emits a shim merge block: phis for the merge's parameters, then a branch on.
+    fn shim(&mut self, nth: usize, g: &FnCfg) -> R<()> {
+        let m = self.m;
+        let k = g.shim_order[nth];
+        let s = &g.shims[k];
+        inst(&mut self.f.body, spirv::Op::Label, &[s.label]);
+        if s.incoming.is_empty() {
+            inst(&mut self.f.body, spirv::Op::Unreachable, &[]);
+            return Ok(());
+        }
+        let params = Block::cast(m, s.merge).params(m);
+        for (i, p) in params.iter().enumerate() {
+            let t = m
+                .ty(p.id())
+                .ok_or_else(|| EmitError::new(MALFORMED, "a block parameter has no type"))?;
+            let ty = self.ty(t)?;
+            let mut w: SmallVec<[u32; 8]> = SmallVec::new();
+            w.push(ty);
+            w.push(s.phis[i]);
+            for e in &s.incoming {
+                let (v, pred) = self.edge_value(*e, i, g)?;
+                w.push(v);
+                w.push(pred);
+            }
+            inst(&mut self.f.body, spirv::Op::Phi, &w);
+        }
+        let next = match s.next {
+            Some(outer) => g.shims[outer].label,
+            None => self.id_of(s.merge),
+        };
+        inst(&mut self.f.body, spirv::Op::Branch, &[next]);
+        Ok(())
+    }
+
+    /// The value an edge passes to parameter `i` of its target, and the edge's source label.
+    fn edge_value(&mut self, e: Incoming, i: usize, g: &FnCfg) -> R<(u32, u32)> {
+        let m = self.m;
+        match e {
+            Incoming::Term(pred, term) => {
+                let arg_at = if m.op(term) == Op::Loop { 3 } else { 1 };
+                let arg = m.try_operand(term, arg_at + i).ok_or_else(|| {
+                    EmitError::new(MALFORMED, "a branch passes too few arguments")
+                })?;
+                Ok((self.val(arg)?, self.id_of(pred)))
+            }
+            Incoming::Shim(k) => Ok((g.shims[k].phis[i], g.shims[k].label)),
+        }
+    }
+
+    /// The label a branch from `from` to `to` uses (a shim merge when redirected).
+    fn target(&mut self, from: InstId, to: InstId, g: &FnCfg) -> u32 {
+        if !g.redirect.is_empty()
+            && let Some(&k) = g.redirect.get(&(from, to))
+        {
+            return g.shims[k].label;
+        }
+        self.id_of(to)
+    }
+
+    fn block(&mut self, b: Block, is_entry: bool, g: &FnCfg) -> R<()> {
         let m = self.m;
         let label = self.id_of(b.id());
         inst(&mut self.f.body, spirv::Op::Label, &[label]);
@@ -275,7 +498,7 @@ impl Emitter<'_> {
             }
             children.next();
             if !is_entry {
-                self.phi(b, c, param_index, incoming, back_to)?;
+                self.phi(b, c, param_index, g)?;
             }
             param_index += 1;
         }
@@ -285,7 +508,7 @@ impl Emitter<'_> {
                 continue;
             }
             if op.is_terminator() {
-                if let Some(&(merge, cont, lp)) = loops.get(&b.id()) {
+                if let Some(&(merge, cont, lp)) = g.loops.get(&b.id()) {
                     let merge = self.id_of(merge);
                     let cont = self.id_of(cont);
                     let (ctl, extra) = self.loop_control(lp);
@@ -294,21 +517,14 @@ impl Emitter<'_> {
                     w.extend(extra);
                     inst(&mut self.f.body, spirv::Op::LoopMerge, &w);
                 }
-                return self.terminator(c, rpo_index);
+                return self.terminator(b.id(), c, g);
             }
             self.instruction(c)?;
         }
         Err(EmitError::new(MALFORMED, "a block has no terminator"))
     }
 
-    fn phi(
-        &mut self,
-        b: Block,
-        p: InstId,
-        index: usize,
-        incoming: &FxHashMap<InstId, SmallVec<[(InstId, InstId); 2]>>,
-        back_to: &FxHashMap<InstId, InstId>,
-    ) -> R<()> {
+    fn phi(&mut self, b: Block, p: InstId, index: usize, g: &FnCfg) -> R<()> {
         let m = self.m;
         let t = m
             .ty(p)
@@ -324,17 +540,14 @@ impl Emitter<'_> {
         let mut w: SmallVec<[u32; 8]> = SmallVec::new();
         w.push(ty);
         w.push(id);
-        if let Some(edges) = incoming.get(&b.id()) {
-            for &(pred, term) in edges {
-                let arg_at = if m.op(term) == Op::Loop { 3 } else { 1 };
-                let arg = m.try_operand(term, arg_at + index).ok_or_else(|| {
-                    EmitError::new(MALFORMED, "a branch passes too few arguments")
-                })?;
-                w.push(self.val(arg)?);
-                w.push(self.id_of(pred));
+        if let Some(edges) = g.incoming.get(&b.id()) {
+            for &e in edges {
+                let (v, pred) = self.edge_value(e, index, g)?;
+                w.push(v);
+                w.push(pred);
             }
         }
-        for (&cont, &header) in back_to {
+        for (&cont, &header) in &g.back_to {
             if header == b.id() {
                 let u = self.undef(ty);
                 w.push(u);
@@ -385,33 +598,39 @@ impl Emitter<'_> {
         }
     }
 
-    fn terminator(&mut self, t: InstId, rpo_index: &FxHashMap<InstId, u32>) -> R<()> {
+    fn terminator(&mut self, b: InstId, t: InstId, g: &FnCfg) -> R<()> {
         let m = self.m;
         match m.op(t) {
             Op::Br | Op::Loop => {
-                let target = self.id_of(m.operand(t, 0));
+                let target = self.target(b, m.operand(t, 0), g);
                 inst(&mut self.f.body, spirv::Op::Branch, &[target]);
             }
             Op::CondBr => {
                 let c = self.val(m.operand(t, 0))?;
-                let a = self.id_of(m.operand(t, 1));
-                let b = self.id_of(m.operand(t, 2));
-                inst(&mut self.f.body, spirv::Op::BranchConditional, &[c, a, b]);
+                let x = self.target(b, m.operand(t, 1), g);
+                let y = self.target(b, m.operand(t, 2), g);
+                inst(&mut self.f.body, spirv::Op::BranchConditional, &[c, x, y]);
             }
             Op::IfElse => {
                 let c = self.val(m.operand(t, 0))?;
-                let a = self.id_of(m.operand(t, 1));
-                let b = self.id_of(m.operand(t, 2));
-                let merge = self.id_of(m.operand(t, 3));
+                let x = self.target(b, m.operand(t, 1), g);
+                let y = self.target(b, m.operand(t, 2), g);
+                let merge = match g.shim_of_header.get(&b) {
+                    Some(&k) => g.shims[k].label,
+                    None => self.id_of(m.operand(t, 3)),
+                };
                 let ctl = self.selection_control(t);
                 inst(&mut self.f.body, spirv::Op::SelectionMerge, &[merge, ctl]);
-                inst(&mut self.f.body, spirv::Op::BranchConditional, &[c, a, b]);
+                inst(&mut self.f.body, spirv::Op::BranchConditional, &[c, x, y]);
             }
             Op::Switch => {
                 let sel_ir = m.operand(t, 0);
                 let sel = self.val(sel_ir)?;
-                let merge = self.id_of(m.operand(t, 1));
-                let default = self.id_of(m.operand(t, 2));
+                let merge = match g.shim_of_header.get(&b) {
+                    Some(&k) => g.shims[k].label,
+                    None => self.id_of(m.operand(t, 1)),
+                };
+                let default = self.target(b, m.operand(t, 2), g);
                 let sel_ty = m
                     .ty(sel_ir)
                     .ok_or_else(|| EmitError::new(MALFORMED, "an untyped switch selector"))?;
@@ -426,7 +645,7 @@ impl Emitter<'_> {
                     let value = m.operand(t, i);
                     let target = m.operand(t, i + 1);
                     let bits = m.literal_bits(value).unwrap_or(0);
-                    let pos = rpo_index.get(&target).copied().unwrap_or(u32::MAX);
+                    let pos = g.rpo_index.get(&target).copied().unwrap_or(u32::MAX);
                     cases.push((pos, bits, target));
                     i += 2;
                 }
@@ -446,7 +665,7 @@ impl Emitter<'_> {
                         }
                         w.push(v);
                     }
-                    w.push(self.id_of(target));
+                    w.push(self.target(b, target, g));
                 }
                 inst(&mut self.f.body, spirv::Op::Switch, &w);
             }
@@ -1074,15 +1293,107 @@ impl Emitter<'_> {
                 c = s;
             }
             op if !op.is_scalar_type() && op != Op::Vector && self.minor < 4 => {
-                return Err(EmitError::new(
-                    TARGET,
-                    "`select` of a composite value needs SPIR-V 1.4 (target vulkan1.1spirv1.4 or later)",
-                ));
+                if !cond_scalar {
+                    return Err(EmitError::new(
+                        OPERANDS,
+                        "`select` of a composite value needs a scalar condition",
+                    ));
+                }
+                // Before SPIR-V 1.4 OpSelect takes scalars and vectors only: select member
+                // by member.
+                let r = self.select_members(c, a, b, ty_ir)?;
+                inst(&mut self.f.body, spirv::Op::CopyObject, &[ty, id, r]);
+                return Ok(());
             }
             _ => {}
         }
         inst(&mut self.f.body, spirv::Op::Select, &[ty, id, c, a, b]);
         Ok(())
+    }
+
+    /// `c ? a : b` on composites of IR type `t`, member by member (scalar condition).
+    fn select_members(&mut self, c: u32, a: u32, b: u32, t: InstId) -> R<u32> {
+        use spirv::Op as S;
+        let m = self.m;
+        let ty = self.ty(t)?;
+        let r = self.fresh();
+        let op = m.op(t);
+        if op.is_scalar_type() || op == Op::Vector {
+            let mut cond = c;
+            if op == Op::Vector {
+                let n = m.vector_len(t).unwrap_or(1);
+                let bt = self.bool_ty();
+                let bv = self.vec_ty(bt, n);
+                cond = self.fresh();
+                let mut w: Words = SmallVec::new();
+                w.extend_from_slice(&[bv, cond]);
+                for _ in 0..n {
+                    w.push(c);
+                }
+                inst(&mut self.f.body, S::CompositeConstruct, &w);
+            }
+            inst(&mut self.f.body, S::Select, &[ty, r, cond, a, b]);
+            return Ok(r);
+        }
+        let members: Vec<InstId> = match op {
+            Op::Struct => m.struct_fields(t).iter().filter_map(|&f| m.ty(f)).collect(),
+            Op::Array => {
+                let n = m.array_len(t).unwrap_or(0);
+                vec![m.operand(t, 0); n as usize]
+            }
+            Op::Matrix => {
+                // Rows are vectors: select each with the splatted condition.
+                let (rows, cols) = m.matrix_dims(t).unwrap_or((0, 0));
+                let elem = self.ty(m.operand(t, 0))?;
+                let row_ty = self.vec_ty(elem, cols);
+                let bt = self.bool_ty();
+                let bv = self.vec_ty(bt, cols);
+                let cond = self.fresh();
+                let mut w: Words = SmallVec::new();
+                w.extend_from_slice(&[bv, cond]);
+                for _ in 0..cols {
+                    w.push(c);
+                }
+                inst(&mut self.f.body, S::CompositeConstruct, &w);
+                let mut out: Vec<u32> = vec![ty, r];
+                for k in 0..rows {
+                    let x = self.fresh();
+                    let y = self.fresh();
+                    let z = self.fresh();
+                    inst(&mut self.f.body, S::CompositeExtract, &[row_ty, x, a, k]);
+                    inst(&mut self.f.body, S::CompositeExtract, &[row_ty, y, b, k]);
+                    inst(&mut self.f.body, S::Select, &[row_ty, z, cond, x, y]);
+                    out.push(z);
+                }
+                inst(&mut self.f.body, S::CompositeConstruct, &out);
+                return Ok(r);
+            }
+            _ => {
+                return Err(EmitError::new(
+                    OPERANDS,
+                    "`select` of this type needs SPIR-V 1.4 (target vulkan1.1spirv1.4 or later)",
+                ));
+            }
+        };
+        let mut w: Vec<u32> = vec![ty, r];
+        for (k, &mt) in members.iter().enumerate() {
+            let mty = self.ty(mt)?;
+            let x = self.fresh();
+            let y = self.fresh();
+            inst(
+                &mut self.f.body,
+                S::CompositeExtract,
+                &[mty, x, a, k as u32],
+            );
+            inst(
+                &mut self.f.body,
+                S::CompositeExtract,
+                &[mty, y, b, k as u32],
+            );
+            w.push(self.select_members(c, x, y, mt)?);
+        }
+        inst(&mut self.f.body, S::CompositeConstruct, &w);
+        Ok(r)
     }
 
     /// The pointer operand `p` as a SPIR-V pointer: a buffer global wrapped in a `Block`
