@@ -309,5 +309,9 @@ proptest! {
             .module;
         prop_assert_eq!(print_module(&back), fmt.clone());
         prop_assert!(save(&back).unwrap() == bytes, "save/load/save differs");
+        // From the text form too: as(parse(fmt)) disassembles to the same text.
+        let reparsed = parse(&fmt).map_err(|e| TestCaseError::fail(format!("{e:?}\n{fmt}")))?;
+        let back2 = load(&save(&reparsed).unwrap(), &LoadOptions::default()).unwrap().module;
+        prop_assert_eq!(print_module(&back2), fmt);
     }
 }
