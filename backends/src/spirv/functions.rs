@@ -695,20 +695,36 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// The kind of the scalar type of operand `i` of `inst`.
+    /// The kind of the scalar type of operand `i` of `inst` (on the hot path: reads the
+    /// opcode of the type, or of a vector's or matrix's component type).
+    #[inline]
     fn kind_of(&self, inst_id: InstId, i: usize) -> R<ScalarKind> {
         let m = self.m;
-        m.ty(m.operand(inst_id, i))
-            .and_then(|t| m.scalar_kind(t))
-            .ok_or_else(|| {
-                EmitError::new(
-                    OPERANDS,
-                    format!(
-                        "`{}` needs scalar, vector or matrix operands",
-                        m.op(inst_id).spelling()
-                    ),
-                )
-            })
+        if let Some(t) = m.ty(m.operand(inst_id, i)) {
+            let mut op = m.op(t);
+            if op == Op::Vector || op == Op::Matrix {
+                op = m.op(m.operand(t, 0));
+            }
+            if op == Op::Bool {
+                return Ok(ScalarKind::Bool);
+            }
+            if op.is_signed_int_type() {
+                return Ok(ScalarKind::Int);
+            }
+            if op.is_int_type() {
+                return Ok(ScalarKind::Uint);
+            }
+            if op.is_float_type() {
+                return Ok(ScalarKind::Float);
+            }
+        }
+        Err(EmitError::new(
+            OPERANDS,
+            format!(
+                "`{}` needs scalar, vector or matrix operands",
+                m.op(inst_id).spelling()
+            ),
+        ))
     }
 
     /// Emits `ty id a b` with opcode `op`, or row by row when the operands are matrices

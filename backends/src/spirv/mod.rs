@@ -91,6 +91,9 @@ pub fn emit(m: &Module, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
         }
     }
     let mut e = module::Emitter::new(m, opts);
+    // About five words per instruction: avoids regrowing the largest sections.
+    e.s.functions.reserve(m.len() * 5);
+    e.f.body.reserve(m.len() * 5);
     e.caps.add(rspirv::spirv::Capability::Shader);
     let usage = globals::Usage::compute(m);
     let library = usage.entries.is_empty();
