@@ -82,6 +82,14 @@ impl Module {
         Ok(self.create_detached(op, ty, operands, aux))
     }
 
+    /// Reserves room for `insts` more instructions and `uses` more use nodes (one per operand
+    /// plus one type slot per instruction), so that building a module of known size (a
+    /// loader, a linker) does not reallocate and copy the tables as they grow.
+    pub fn reserve(&mut self, insts: usize, uses: usize) {
+        self.insts.reserve(insts);
+        self.uses.reserve(uses);
+    }
+
     /// Appends the detached instruction `child` as the last child of `parent` (which may itself
     /// be detached). Refuses an attached child, the root, and a cycle.
     pub fn append_raw(&mut self, parent: InstId, child: InstId) -> Result<(), RawError> {
@@ -166,6 +174,16 @@ mod tests {
             print_module(&m),
             "func @f(%0: i32) -> i32 {\nbb0:\n  br bb1\nbb1:\n  return %0\n}\n"
         );
+    }
+
+    #[test]
+    fn reserve_makes_room_without_changing_the_module() {
+        let mut m = Module::new();
+        let before = print_module(&m);
+        m.reserve(1000, 3000);
+        assert!(m.insts.capacity() >= 1001 && m.uses.capacity() >= 3000);
+        assert_eq!(print_module(&m), before);
+        assert_eq!(m.len(), 1);
     }
 
     #[test]
