@@ -680,6 +680,7 @@ impl Plan {
         let t = &f.insts;
         let n = self.ops.len();
         let mut m = Module::new();
+        m.reserve(n, n + t.operands.len());
         let root = m.root();
         let mut ids = vec![InstId::default(); n];
         ids[0] = root;
