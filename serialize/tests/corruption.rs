@@ -125,13 +125,18 @@ proptest! {
     }
 
     #[test]
-    fn flips_of_random_module_files_are_refused(
+    fn truncations_and_flips_of_random_module_files_are_refused(
         actions in prop::collection::vec(common::action(), 1..30),
         pos in any::<usize>(),
         mask in 1u8..=255,
     ) {
         let m = common::Gen::build(&actions);
         let bytes = save(&m).unwrap();
+        let cut = &bytes[..pos % bytes.len()];
+        prop_assert!(load(cut, &LoadOptions::default()).is_err());
+        let mut sealed = cut.to_vec();
+        reseal(&mut sealed);
+        prop_assert!(load(&sealed, &LoadOptions::default()).is_err());
         let mut bad = bytes.clone();
         let i = pos % bad.len();
         bad[i] ^= mask;
