@@ -27,6 +27,19 @@ fn every_example_round_trips_to_the_same_text_and_bytes() {
         let back = load_ok(&bytes);
         assert_eq!(print_module(&back), fmt, "{name}: dis(as(x)) != fmt(x)");
         assert!(verify(&back).is_empty(), "{name}");
+        // The dedup table was rebuilt: interning what the file holds finds it.
+        let mut probe = back.clone();
+        let before = probe.len();
+        probe.i32_type();
+        probe.f32_type();
+        probe.void_type();
+        let kept = probe.len() - before;
+        let had = |op: Op| back.all_ids().any(|i| back.op(i) == op) as usize;
+        assert_eq!(
+            kept,
+            3 - had(Op::I32) - had(Op::F32) - had(Op::Void),
+            "{name}"
+        );
         let again = save(&back).expect("a loaded module saves");
         assert!(
             again == bytes,

@@ -52,6 +52,7 @@ pub enum Action {
     Global(u8, u8),
     Entry(u8),
     LocalVar(u16),
+    GenericCall(u16),
     NewFunction,
 }
 
@@ -68,6 +69,7 @@ pub fn action() -> impl Strategy<Value = Action> {
         1 => (any::<u8>(), any::<u8>()).prop_map(|(a, b)| Action::Global(a, b)),
         1 => any::<u8>().prop_map(Action::Entry),
         1 => any::<u16>().prop_map(Action::LocalVar),
+        1 => any::<u16>().prop_map(Action::GenericCall),
         1 => Just(Action::NewFunction),
     ]
 }
@@ -81,6 +83,7 @@ pub struct Gen {
     insts: Vec<InstId>,
     nfuncs: usize,
     structs: Vec<InstId>,
+    square: Option<InstId>,
 }
 
 impl Default for Gen {
@@ -92,6 +95,7 @@ impl Default for Gen {
             insts: Vec::new(),
             nfuncs: 0,
             structs: Vec::new(),
+            square: None,
         }
     }
 }
@@ -361,6 +365,39 @@ impl Gen {
                 self.m.decorate_imm(f.id(), Op::NumThreads, &[8, 1, 1]);
                 let b = f.entry(&self.m).expect("has a body");
                 Builder::at_end(&mut self.m, b).ret(None);
+            }
+            Action::GenericCall(k) => {
+                // `generic @square<T> { func (x: T) -> T { mul x, x } }`, made once, called
+                // through `specialize(@square, i32)`.
+                let g = match self.square {
+                    Some(g) => g,
+                    None => {
+                        let g = self.m.add_generic("square");
+                        let tt = self.m.type_type();
+                        let t = self.m.add_generic_param(g, tt);
+                        let body = self.m.generic_body(g);
+                        let fty = self.m.fn_type(t, &[t]);
+                        let f = self.m.add_func_in(body.id(), "square_impl", fty);
+                        let entry = self.m.add_block(f);
+                        let x = self.m.add_block_param(entry, t);
+                        let mut bl = Builder::at_end(&mut self.m, entry);
+                        let sq = bl.mul(x, x);
+                        bl.ret(Some(sq));
+                        self.m.set_generic_result(g, f.id());
+                        self.square = Some(g.id());
+                        g.id()
+                    }
+                };
+                self.ensure_function();
+                let i32t = self.m.i32_type();
+                let vals = self.of_type(i32t);
+                let x = vals[*k as usize % vals.len()];
+                let fty = self.m.fn_type(i32t, &[i32t]);
+                let callee = self.m.specialize(g, &[i32t], fty);
+                let b = self.block.expect("ensured");
+                let r = Builder::at_end(&mut self.m, b).call(callee, &[x]);
+                self.avail.push(r);
+                self.insts.push(r);
             }
             Action::LocalVar(k) => {
                 self.ensure_function();
