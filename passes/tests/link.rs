@@ -437,3 +437,67 @@ fn mangled_names() {
         "{name}"
     );
 }
+
+#[test]
+fn generics_yielding_types_link_and_specialize() {
+    let lib = p("\
+generic @Pair<%0.T: type> [export(\"Pair<type>\")] {
+  struct @P {
+    a: %0
+    b: %0
+  }
+  return @P
+}
+");
+    let user = p("\
+generic @Pair<%0.T: type> [import(\"Pair<type>\")] {
+  struct @P {
+    a: %0
+    b: %0
+  }
+  return @P
+}
+global @g : ptr<private, specialize<type>(@Pair, f32)>
+func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {
+bb0:
+  %0 = load @g : specialize<type>(@Pair, f32)
+  store @g, %0
+  return
+}
+");
+    let out = link(&[lib, user.clone()], &LinkOptions::default()).unwrap();
+    assert_eq!(
+        print_module(&out),
+        canonical(
+            "\
+struct @P {
+  a: f32
+  b: f32
+}
+global @g : ptr<private, @P>
+
+func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {
+bb0:
+  %0 = load @g : @P
+  store @g, %0
+  return
+}
+"
+        )
+    );
+    // A declaration that disagrees (one parameter more) is a type mismatch.
+    let other = p("\
+generic @Pair<%0.T: type, %1.U: type> [export(\"Pair<type>\")] {
+  struct @P {
+    a: %0
+    b: %1
+  }
+  return @P
+}
+");
+    let (msg, _) = link_err(&[other, user], "OSK0003");
+    assert!(
+        msg.starts_with("`Pair<type>` is imported by m1.ir"),
+        "{msg}"
+    );
+}
