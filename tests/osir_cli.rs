@@ -188,3 +188,17 @@ fn the_linked_examples_emit_valid_spirv() {
     assert!(asm.contains("OpEntryPoint GLCompute"), "{asm}");
     assert_eq!(asm.matches("OpEntryPoint").count(), 2, "{asm}");
 }
+
+#[test]
+fn opt_and_interp_read_osir() {
+    let lib = assemble(&root().join("examples/link/lib.ir"), "opt-lib.osir");
+    let out = run_ok(
+        bin()
+            .arg("interp")
+            .arg(&lib)
+            .args(["--func", "@lerp3", "--args", "0,10,0.5"]),
+    );
+    assert_eq!(out.trim(), "f32 5.0");
+    let text = run_ok(bin().arg("opt").arg(&lib).arg("-O0"));
+    assert!(text.contains("func @lerp3"), "{text}");
+}
