@@ -334,6 +334,12 @@ impl Pass for Inline {
         for scc in &sccs {
             let members: FxHashSet<InstId> = scc.iter().map(|f| f.id()).collect();
             for &f in scc {
+                // Computed once per caller: inlined bodies never hold a call still to inline
+                // (callees come first), so their loops do not matter for the calls of `f`.
+                let mut ctx = CallerCtx {
+                    has_loops: has_loops(m, f),
+                    last_var: None,
+                };
                 let calls: Vec<InstId> = f
                     .blocks(m)
                     .iter()
@@ -366,7 +372,7 @@ impl Pass for Inline {
                         .entry(g.id())
                         .or_insert_with(|| plan_callee(m, g))
                         .clone();
-                    if inline_call(m, f, call, g, &plan)? {
+                    if inline_call(m, f, call, g, &plan, &mut ctx)? {
                         *sizes.entry(f.id()).or_default() += gsize;
                         if !inlined.contains(&g) {
                             inlined.push(g);
@@ -388,6 +394,14 @@ impl Pass for Inline {
         }
         Ok(changed)
     }
+}
+
+/// What the inliner remembers about the caller it is working on.
+struct CallerCtx {
+    /// The caller contains a loop (hoisted variables are then reset at each call).
+    has_loops: bool,
+    /// The last `var` placed at the top of the caller's entry block (the next goes after it).
+    last_var: Option<InstId>,
 }
 
 /// True when `b` is the continue block of some loop.
@@ -424,7 +438,7 @@ fn store_undef_before(m: &mut Module, v: InstId, anchor: InstId) {
 
 /// Moves `var`s from the blocks `from` to the top of `f`'s entry block (after its other
 /// leading `var`s); returns them.
-fn hoist_vars(m: &mut Module, f: Func, from: &[Block]) -> Vec<InstId> {
+fn hoist_vars(m: &mut Module, f: Func, from: &[Block], ctx: &mut CallerCtx) -> Vec<InstId> {
     let Some(entry) = f.entry(m) else {
         return Vec::new();
     };
@@ -440,13 +454,23 @@ fn hoist_vars(m: &mut Module, f: Func, from: &[Block]) -> Vec<InstId> {
         }
     }
     for &v in &vars {
-        place_var(m, entry, v);
+        place_var(m, entry, v, ctx);
     }
     vars
 }
 
-/// Puts `v` at the top of `entry`, after its parameters and leading `var`s.
-fn place_var(m: &mut Module, entry: Block, v: InstId) {
+/// Puts `v` at the top of `entry`, after its parameters and leading `var`s (after the last
+/// one placed, without scanning again).
+fn place_var(m: &mut Module, entry: Block, v: InstId, ctx: &mut CallerCtx) {
+    if let Some(last) = ctx.last_var
+        && last != v
+        && m.contains(last)
+        && m.parent(last) == Some(entry.id())
+    {
+        m.move_after(v, last);
+        ctx.last_var = Some(v);
+        return;
+    }
     let anchor = m
         .children(entry.id())
         .find(|&c| c != v && m.op(c) != Op::Param && m.op(c) != Op::Var);
@@ -454,10 +478,11 @@ fn place_var(m: &mut Module, entry: Block, v: InstId) {
         Some(a) => m.move_before(v, a),
         None => m.move_to_end(v, entry.id()),
     }
+    ctx.last_var = Some(v);
 }
 
 /// A new `var` of `ty` at the top of `f`'s entry block.
-fn new_var(m: &mut Module, f: Func, ty: InstId, name: &str) -> Option<InstId> {
+fn new_var(m: &mut Module, f: Func, ty: InstId, name: &str, ctx: &mut CallerCtx) -> Option<InstId> {
     let entry = f.entry(m)?;
     let v = {
         let mut b = Builder::new(m);
@@ -465,7 +490,7 @@ fn new_var(m: &mut Module, f: Func, ty: InstId, name: &str) -> Option<InstId> {
         b.var(ty)
     };
     m.move_to_end(v, entry.id());
-    place_var(m, entry, v);
+    place_var(m, entry, v, ctx);
     m.set_name(v, Some(name));
     Some(v)
 }
@@ -477,6 +502,7 @@ fn inline_call(
     call: InstId,
     g: Func,
     plan: &Plan,
+    ctx: &mut CallerCtx,
 ) -> Result<bool, PassError> {
     let Some(b) = m.block_of(call) else {
         return Ok(false);
@@ -493,8 +519,7 @@ fn inline_call(
     if params.len() != args.len() {
         return Ok(false);
     }
-    // Whether the caller loops, before the callee's own loops are copied in.
-    let fresh = has_loops(m, f);
+    let fresh = ctx.has_loops;
     let mut cloner = Cloner::new();
     for (p, &a) in params.iter().zip(&args) {
         cloner.insert(p.id(), a);
@@ -507,7 +532,7 @@ fn inline_call(
     let last_clone = *new_blocks.last().unwrap_or(&entry_clone);
     let call_ty = m.ty(call);
     let has_result = call_ty.is_some_and(|t| m.op(t) != Op::Void);
-    let hoisted = hoist_vars(m, f, &new_blocks);
+    let hoisted = hoist_vars(m, f, &new_blocks, ctx);
     // Each call gets fresh variables: when the caller loops, reset the hoisted ones to `undef`
     // at the call so mem2reg does not carry one call's values around the loop into the next.
     if fresh {
@@ -565,7 +590,7 @@ fn inline_call(
             let gname = m.name(g.id()).unwrap_or("callee").to_string();
             let result_var = if has_result {
                 let ty = m.ty(call).unwrap_or_else(|| m.root());
-                new_var(m, f, ty, &format!("{gname}.result"))
+                new_var(m, f, ty, &format!("{gname}.result"), ctx)
             } else {
                 None
             };
@@ -573,7 +598,7 @@ fn inline_call(
                 None
             } else {
                 let bt = m.bool_type();
-                new_var(m, f, bt, &format!("{gname}.returned"))
+                new_var(m, f, bt, &format!("{gname}.returned"), ctx)
             };
             // Blocks: [b] (-> p) -> rh -> clones..., rc, cont.
             let pre = if header_b { m.add_block_after(b) } else { b };

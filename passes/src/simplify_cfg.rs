@@ -67,8 +67,14 @@ pub fn simplify_function(m: &mut Module, f: Func) -> bool {
     for _ in 0..MAX_ROUNDS {
         let mut round = false;
         round |= fold_constant_branches(m, f);
-        round |= remove_unreachable(m, f);
-        round |= dissolve_single_pass_loops(m, f);
+        let cfg = Cfg::new(m, f);
+        if remove_unreachable(m, f, &cfg) {
+            round = true;
+            // Blocks went away: the snapshot is stale.
+            round |= dissolve_single_pass_loops(m, f, &Cfg::new(m, f));
+        } else {
+            round |= dissolve_single_pass_loops(m, f, &cfg);
+        }
         round |= merge_straight_lines(m, f);
         round |= bypass_empty_blocks(m, f);
         round |= remove_trivial_params(m, f);
@@ -215,8 +221,7 @@ fn clear_block(m: &mut Module, b: Block) {
     }
 }
 
-fn remove_unreachable(m: &mut Module, f: Func) -> bool {
-    let cfg = Cfg::new(m, f);
+fn remove_unreachable(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
     let blocks = f.blocks(m);
     let dead: Vec<Block> = blocks
         .iter()
@@ -318,9 +323,8 @@ fn remove_unreachable(m: &mut Module, f: Func) -> bool {
     changed
 }
 
-fn dissolve_single_pass_loops(m: &mut Module, f: Func) -> bool {
-    let cfg = Cfg::new(m, f);
-    let cons = Constructs::new(m, f, &cfg);
+fn dissolve_single_pass_loops(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
+    let cons = Constructs::new(m, f, cfg);
     let mut changed = false;
     for (k, c) in cons.list().iter().enumerate() {
         if c.kind != ConstructKind::Loop {

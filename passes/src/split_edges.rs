@@ -418,6 +418,8 @@ pub struct Construct {
 /// that contains it. A loop contains the blocks its header dominates and its break block does
 /// not; a selection or switch contains the blocks its header strictly dominates and its merge
 /// does not (so a `return` inside a branch is inside, the merge and what follows are not).
+/// A join leaves its construct and every construct nested in it, even when the only way to
+/// reach it is a break from inside a nested selection.
 #[derive(Clone, Debug, Default)]
 pub struct Constructs {
     list: Vec<Construct>,
@@ -477,13 +479,16 @@ impl Constructs {
             }
         }
         let mut innermost: FxHashMap<InstId, usize> = FxHashMap::default();
-        let mut active: Vec<usize> = Vec::new();
-        let mut pushed = vec![false; list.len()];
-        let mut closed = vec![false; list.len()];
-        // Undo records per dominator-tree node: (active length before, closed here).
+        // The constructs open at the current block, outermost first, and each one's position
+        // in that stack. Reaching a construct's join closes it and every construct opened
+        // inside it (a break out of a nested selection may be the only way in, which makes
+        // the join dominated by that selection's header): the stack is cut there, and the
+        // cut part is restored when the walk leaves the join's dominator subtree.
+        let mut open: Vec<usize> = Vec::new();
+        let mut pos_of: Vec<Option<usize>> = vec![None; list.len()];
         enum Ev {
             Enter(Block),
-            Exit(usize, SmallVec<[usize; 2]>),
+            Exit(usize, SmallVec<[usize; 4]>),
         }
         let Some(entry) = cfg.entry() else {
             return Constructs { list, innermost };
@@ -491,48 +496,45 @@ impl Constructs {
         let mut stack = vec![Ev::Enter(entry)];
         while let Some(ev) = stack.pop() {
             match ev {
-                Ev::Exit(len, closed_here) => {
-                    while active.len() > len {
-                        if let Some(k) = active.pop() {
-                            pushed[k] = false;
-                        }
+                Ev::Exit(base, removed) => {
+                    for k in open.drain(base..) {
+                        pos_of[k] = None;
                     }
-                    for k in closed_here {
-                        closed[k] = false;
+                    for k in removed {
+                        pos_of[k] = Some(open.len());
+                        open.push(k);
                     }
                 }
                 Ev::Enter(b) => {
-                    let len = active.len();
-                    let mut closed_here: SmallVec<[usize; 2]> = SmallVec::new();
+                    let mut removed: SmallVec<[usize; 4]> = SmallVec::new();
                     if let Some(ks) = by_join.get(&b.id()) {
-                        for &k in ks {
-                            if pushed[k] && !closed[k] {
-                                closed[k] = true;
-                                closed_here.push(k);
+                        let cut = ks.iter().filter_map(|&k| pos_of[k]).min();
+                        if let Some(cut) = cut {
+                            for k in open.drain(cut..) {
+                                pos_of[k] = None;
+                                removed.push(k);
                             }
                         }
                     }
-                    let top = |active: &Vec<usize>, closed: &Vec<bool>| {
-                        active.iter().rev().copied().find(|&k| !closed[k])
-                    };
+                    let base = open.len();
                     if let Some(ks) = loops_at.get(&b.id()) {
                         for &k in ks {
-                            list[k].parent = top(&active, &closed);
-                            active.push(k);
-                            pushed[k] = true;
+                            list[k].parent = open.last().copied();
+                            pos_of[k] = Some(open.len());
+                            open.push(k);
                         }
                     }
-                    if let Some(k) = top(&active, &closed) {
+                    if let Some(&k) = open.last() {
                         innermost.insert(b.id(), k);
                     }
                     if let Some(ks) = sels_at.get(&b.id()) {
                         for &k in ks {
-                            list[k].parent = top(&active, &closed);
-                            active.push(k);
-                            pushed[k] = true;
+                            list[k].parent = open.last().copied();
+                            pos_of[k] = Some(open.len());
+                            open.push(k);
                         }
                     }
-                    stack.push(Ev::Exit(len, closed_here));
+                    stack.push(Ev::Exit(base, removed));
                     for c in cfg.dom_children(b).into_iter().rev() {
                         stack.push(Ev::Enter(c));
                     }

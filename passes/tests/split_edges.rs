@@ -440,3 +440,63 @@ bb2:
     assert_eq!(cons.get(lp).declared_in, blocks[1]);
     assert_eq!(cons.list().len(), 3);
 }
+
+/// A switch merge reached only by a break from inside a nested selection (the other path
+/// returns) is dominated by that selection's header, yet it is outside both constructs; the
+/// same for a loop's break reached only from inside an `if`.
+#[test]
+fn joins_reached_only_from_nested_selections() {
+    let m = module(
+        r"
+func @f(%c: bool, %x: i32) -> i32 {
+bb0:
+  switch %x, merge bb4, default bb1, []
+bb1:
+  if_else %c, bb2, bb3, merge bb5
+bb2:
+  br bb4
+bb3:
+  return i32 1
+bb5:
+  unreachable
+bb4:
+  loop bb6, break bb9, continue bb8
+bb6:
+  br bb7
+bb7:
+  if_else %c, bb10, bb11, merge bb11
+bb10:
+  br bb9
+bb11:
+  br bb8
+bb8:
+  br bb6
+bb9:
+  return i32 0
+}",
+    );
+    let f = m.func_by_name("f").unwrap();
+    let cfg = Cfg::new(&m, f);
+    let cons = Constructs::new(&m, f, &cfg);
+    let blocks = f.blocks(&m);
+    let kinds = |b: Block| -> Vec<ConstructKind> {
+        cons.chain(b).iter().map(|&k| cons.get(k).kind).collect()
+    };
+    use ConstructKind::*;
+    assert_eq!(
+        kinds(blocks[2]),
+        vec![Selection, Switch],
+        "the break inside the if"
+    );
+    assert_eq!(kinds(blocks[5]), vec![], "the switch merge is outside both");
+    assert_eq!(
+        kinds(blocks[8]),
+        vec![Selection, Loop],
+        "the loop break inside the if"
+    );
+    assert_eq!(
+        kinds(blocks[11]),
+        vec![],
+        "the loop's break is outside both"
+    );
+}
