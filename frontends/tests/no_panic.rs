@@ -112,3 +112,12 @@ proptest! {
         let _ = sources.render_all(&p.diagnostics);
     }
 }
+
+/// Found by the `hlsl_parse` fuzz target: an unterminated string literal ending in a
+/// multi-byte character.
+#[test]
+fn unterminated_string_ending_in_multibyte_char() {
+    let src = "float4 main() : SV_Target0\n{\n\"   [unroll(4) ] for \u{3d6}nt x=0; x<5; ++x);\n    return 0;\n}\n";
+    let (parsed, _) = common::parse(src);
+    assert!(parsed.has_errors(), "an unterminated string is an error");
+}

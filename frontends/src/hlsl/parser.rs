@@ -3245,11 +3245,10 @@ fn parse_wrapping(digits: &str, radix: u32) -> Option<u64> {
 
 /// The contents of a string or character literal with escapes resolved.
 fn unescape_literal(text: &str) -> String {
-    let inner = if text.len() >= 2 {
-        &text[1..text.len() - 1]
-    } else {
-        ""
-    };
+    // Strip the quotes without assuming the token is well formed: an unterminated literal may
+    // end in a multi-byte character.
+    let inner = text.strip_prefix(['"', '\'']).unwrap_or(text);
+    let inner = inner.strip_suffix(['"', '\'']).unwrap_or(inner);
     let mut out = String::new();
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {
