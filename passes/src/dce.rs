@@ -6,7 +6,8 @@
 //!    load, a call argument, an atomic, an intrinsic's out operand, a `select`...) is kept with
 //!    all its stores.
 //! 2. Mark: terminators and instructions with side effects (stores other than those of step 1,
-//!    calls, atomics, barriers, texture and buffer stores) are live; so is everything a live
+//!    calls, atomics, barriers, texture and buffer stores, and the intrinsics that write
+//!    through a pointer operand: `frexp`, `modf`, `sincos`) are live; so is everything a live
 //!    instruction uses. Block parameters are live only when something live uses them; a branch
 //!    argument is live only when the parameter it feeds is (so a loop counter nobody reads dies
 //!    with its increment). Function parameters (the entry block's) always stay.
@@ -15,7 +16,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use oneshader_ir::{Block, Func, InstId, Module, Op};
+use oneshader_ir::{Block, Func, InstId, Intrinsic, Module, Op};
 
 use crate::{Pass, PassError};
 
@@ -58,6 +59,16 @@ fn write_only_var(m: &Module, var: InstId) -> Option<Vec<InstId>> {
         }
     }
     Some(dead)
+}
+
+/// True for intrinsics that store results through pointer operands (`frexp`, `modf`,
+/// `sincos`): they are live even when their own result is unused.
+fn writes_through_operand(m: &Module, i: InstId) -> bool {
+    m.op(i) == Op::CallIntrinsic
+        && matches!(
+            m.imm_operand(i, 0).and_then(Intrinsic::from_u32),
+            Some(Intrinsic::Frexp | Intrinsic::Modf | Intrinsic::Sincos)
+        )
 }
 
 /// Where arguments for the parameters of a block come from: (terminator, index of the first
@@ -110,7 +121,9 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
         }
         for i in m.children(b.id()) {
             let op = m.op(i);
-            if (op.is_terminator() || op.has_side_effects()) && !write_only.contains(&i) {
+            if (op.is_terminator() || op.has_side_effects() || writes_through_operand(m, i))
+                && !write_only.contains(&i)
+            {
                 live.insert(i);
                 work.push(i);
             }

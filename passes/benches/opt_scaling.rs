@@ -1,0 +1,207 @@
+//! `-O` on one generated function of about 100k and about 1M instructions: the ratio of the
+//! two times shows how the pipeline scales (target: at most 12x for 10x the size).
+//!
+//! The function repeats a chunk the optimizer has work in: loads and stores of a few local
+//! variables (mem2reg), a struct variable (SROA), constant arithmetic (combine), repeated
+//! expressions (CSE), dead values and write-only variables (DCE), an `if`/`else` joining a
+//! value, a constant-condition `if` (CFG simplification) and a counted loop. Before measuring,
+//! one run of each size prints the per-pass timing table to stderr.
+//!
+//! Two groups: `opt_O` is the real `-O` pipeline; `opt_O_no_cfg` is the same without
+//! `simplify_cfg`, to see the scaling of the other passes on their own.
+//!
+//! Run: `cargo bench -p oneshader-passes --bench opt_scaling` (or add a filter such as
+//! `-- opt_O_no_cfg`).
+
+use std::cell::OnceCell;
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use oneshader_ir::Module;
+use oneshader_passes::Pass;
+use oneshader_passes::manager::PassManager;
+use oneshader_passes::pipeline::{
+    MAX_ROUNDS, OptLevel, legalization_passes, optimization_pipeline, pass_by_name, scalar_round,
+};
+
+/// The text of a function with `chunks` chunks ([`PER_CHUNK`] instructions each).
+fn generate(chunks: usize) -> String {
+    let mut t = String::with_capacity(chunks * 1600);
+    t.push_str("struct @Pair {\n  a: i32\n  b: f32\n}\n\n");
+    t.push_str("func @big(%p: i32, %q: i32, %r: f32) -> i32 {\nbb_entry:\n");
+    t.push_str("  %acc = var : ptr<function, i32>\n");
+    t.push_str("  %fv = var : ptr<function, f32>\n");
+    t.push_str("  %tmp = var : ptr<function, i32>\n");
+    t.push_str("  %pair = var : ptr<function, @Pair>\n");
+    t.push_str("  %junk = var : ptr<function, i32>\n");
+    t.push_str("  store %acc, %p\n  store %fv, %r\n  store %tmp, i32 0\n");
+    t.push_str("  %pa0 = field_addr %pair, 0 : ptr<function, i32>\n");
+    t.push_str("  store %pa0, %q\n");
+    t.push_str("  %pb0 = field_addr %pair, 1 : ptr<function, f32>\n");
+    t.push_str("  store %pb0, %r\n");
+    t.push_str("  br bb_c0\n");
+    for k in 0..chunks {
+        let n = k + 1;
+        let _ = write!(
+            t,
+            "bb_c{k}:
+  %a{k} = load %acc : i32
+  %b{k} = mul %a{k}, i32 3 : i32
+  %c{k} = add %b{k}, i32 0 : i32
+  %d{k} = mul %a{k}, i32 3 : i32
+  %e{k} = add %c{k}, %d{k} : i32
+  %g{k} = add i32 2, i32 5 : i32
+  %h{k} = mul %e{k}, %g{k} : i32
+  %x{k} = xor %h{k}, %p : i32
+  %dead{k} = sub %x{k}, %a{k} : i32
+  store %junk, %dead{k}
+  %pa{n} = field_addr %pair, 0 : ptr<function, i32>
+  %pv{k} = load %pa{n} : i32
+  %pw{k} = add %pv{k}, %x{k} : i32
+  store %pa{n}, %pw{k}
+  %lt{k} = lt %x{k}, %q : bool
+  if_else %lt{k}, bb_t{k}, bb_e{k}, merge bb_m{k}
+bb_t{k}:
+  %t{k} = add %x{k}, i32 1 : i32
+  br bb_m{k}(%t{k})
+bb_e{k}:
+  %u{k} = sub %x{k}, i32 1 : i32
+  store %tmp, %u{k}
+  %v{k} = load %tmp : i32
+  br bb_m{k}(%v{k})
+bb_m{k}(%j{k}: i32):
+  store %acc, %j{k}
+  %fl{k} = load %fv : f32
+  %fm{k} = mul %fl{k}, f32 1.0 : f32
+  %fa{k} = add %fm{k}, %r : f32
+  %fc{k} = mul f32 0.5, f32 4.0 : f32
+  %fb{k} = mul %fa{k}, %fc{k} : f32
+  store %fv, %fb{k}
+  %kc{k} = eq i32 1, i32 2 : bool
+  if_else %kc{k}, bb_k{k}, bb_n{k}, merge bb_n{k}
+bb_k{k}:
+  store %acc, i32 0
+  br bb_n{k}
+bb_n{k}:
+  loop bb_h{k}(i32 0), break bb_x{k}, continue bb_s{k}
+bb_h{k}(%i{k}: i32):
+  %lc{k} = lt %i{k}, i32 4 : bool
+  cond_br %lc{k}, bb_b{k}, bb_x{k}
+bb_b{k}:
+  %la{k} = load %acc : i32
+  %lb{k} = add %la{k}, %i{k} : i32
+  %lm{k} = mul %i{k}, i32 8 : i32
+  %ln{k} = mul %i{k}, i32 8 : i32
+  %lo{k} = add %lm{k}, %ln{k} : i32
+  %lp{k} = add %lb{k}, %lo{k} : i32
+  store %acc, %lp{k}
+  br bb_s{k}
+bb_s{k}:
+  %in{k} = add %i{k}, i32 1 : i32
+  br bb_h{k}(%in{k})
+bb_x{k}:
+  br bb_c{n}
+"
+        );
+    }
+    let _ = write!(
+        t,
+        "bb_c{chunks}:
+  %ra = load %acc : i32
+  %rf = load %fv : f32
+  %ri = convert %rf : i32
+  %pz = field_addr %pair, 0 : ptr<function, i32>
+  %rp = load %pz : i32
+  %rs = add %ra, %ri : i32
+  %rt = add %rs, %rp : i32
+  return %rt
+}}
+"
+    );
+    t
+}
+
+/// Instructions (not counting parameters and blocks) in the module's functions.
+fn count_instructions(m: &Module) -> usize {
+    m.functions()
+        .iter()
+        .flat_map(|f| f.blocks(m))
+        .map(|b| b.insts(m).len())
+        .sum()
+}
+
+/// Instructions per generated chunk (measured: 47 ordinary instructions and terminators).
+const PER_CHUNK: usize = 47;
+
+fn build(target: usize) -> Module {
+    let text = generate(target / PER_CHUNK);
+    oneshader_ir::parse::parse(&text).expect("the generated function parses")
+}
+
+/// `-O` without `simplify_cfg`: shows how the rest of the pipeline scales on its own.
+fn without_simplify_cfg() -> PassManager {
+    let mut pm = PassManager::new();
+    for p in legalization_passes() {
+        pm.add(p);
+    }
+    pm.add(pass_by_name("inline").expect("registered"));
+    let round: Vec<Box<dyn Pass>> = scalar_round()
+        .into_iter()
+        .filter(|p| p.name() != "simplify_cfg")
+        .collect();
+    pm.add_fixed_point(round, MAX_ROUNDS);
+    pm
+}
+
+fn bench_pipeline(c: &mut Criterion, group_name: &str, make: fn() -> PassManager) {
+    let mut group = c.benchmark_group(group_name);
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    for (label, target) in [("100k", 100_000usize), ("1M", 1_000_000)] {
+        // Built lazily: criterion calls the closure only for selected benchmarks.
+        let module: OnceCell<Module> = OnceCell::new();
+        group.measurement_time(Duration::from_secs(if target >= 1_000_000 {
+            60
+        } else {
+            10
+        }));
+        group.bench_function(label, |b| {
+            let m = module.get_or_init(|| {
+                let m = build(target);
+                assert!(
+                    oneshader_ir::verify::verify(&m).is_empty(),
+                    "the generated function verifies"
+                );
+                // One run with the per-pass table, for the record.
+                let mut once = m.clone();
+                let report = make().run(&mut once).expect("the pipeline succeeds");
+                eprintln!(
+                    "{group_name}/{label}: {} instructions before, {} after\n{}",
+                    count_instructions(&m),
+                    count_instructions(&once),
+                    report.timing_table()
+                );
+                m
+            });
+            b.iter_batched(
+                || m.clone(),
+                |mut m| {
+                    let r = make().run(&mut m);
+                    black_box((r.is_ok(), m.len()))
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    bench_pipeline(c, "opt_O", || optimization_pipeline(OptLevel::O));
+    bench_pipeline(c, "opt_O_no_cfg", without_simplify_cfg);
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
