@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod as_;
+mod compile;
 mod dis;
 mod emit;
 mod fmt;
@@ -49,6 +50,8 @@ pub enum Command {
     Interp(interp::InterpArgs),
     /// Legalize an IR module and emit it for a target (`--target spirv|spirv-asm`).
     Emit(emit::EmitArgs),
+    /// Compile HLSL: -T PROFILE -E ENTRY [--target spirv|ir|osir] [-O0|-O] -o OUT (dxc spellings).
+    Compile(compile::CompileArgs),
 }
 
 /// Runs the parsed command line.
@@ -64,5 +67,6 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Opt(args) => opt::run(args),
         Command::Interp(args) => interp::run(args),
         Command::Emit(args) => emit::run(args),
+        Command::Compile(args) => compile::run(args),
     }
 }

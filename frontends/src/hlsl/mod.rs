@@ -26,14 +26,33 @@
 //! listed there).
 
 pub mod ast;
+mod bindings;
+mod compile;
+mod conversions;
 mod dump;
+pub mod hir;
+mod intrinsics;
 mod lexer;
+mod lower;
+mod lower_entry;
+mod lower_expr;
 mod parser;
 mod preprocessor;
+mod resources;
+mod sema;
+mod sema_expr;
+mod sema_stmt;
+mod semantics;
 mod token;
 mod types;
 
 use oneshader_ir::diag::{Diagnostic, SourceMap};
+
+pub use compile::{
+    COMPILE_STACK, CompileOptions, CompileResult, analyze, compile_file, compile_text,
+    parse_profile,
+};
+pub use sema::{MAX_SEMA_ERRORS, SemaOptions};
 
 pub use dump::{dump, expr_text, type_text};
 pub use parser::{

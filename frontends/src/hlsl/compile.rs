@@ -1,0 +1,318 @@
+//! The HLSL front end's whole pipeline: preprocess, parse, analyze, lower.
+//!
+//! ```text
+//! source ──preprocess/parse──> AST ──analyze──> hir::Program ──lower──> oneshader_ir::Module
+//! ```
+//!
+//! [`compile_file`] and [`compile_text`] return a [`CompileResult`]: the module (when there was
+//! no error) and every diagnostic of every phase, each with the user's span.
+
+use std::path::Path;
+
+use oneshader_ir::diag::{Diagnostic, SourceMap, Span};
+use oneshader_ir::{Module, Stage};
+
+use super::ast;
+use super::hir::{Major, Program};
+use super::lower::Lower;
+use super::sema::{Sema, SemaOptions, Sym};
+use super::{Parsed, PreprocessOptions, SourceLoader};
+
+/// Options of one compilation.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// The entry point (`-E`).
+    pub entry: String,
+    /// The shader profile (`-T`), e.g. `ps_6_0`, `vs_6_2`, `cs_6_6`.
+    pub profile: String,
+    /// Preprocessor options (`-D`, `-U`, `-I`).
+    pub preprocess: PreprocessOptions,
+    /// `-enable-16bit-types`: `half` and the `min16` types are 16-bit.
+    pub enable_16bit_types: bool,
+    /// `-Zpr`: matrices are row-major unless declared otherwise (default column-major, `-Zpc`).
+    pub row_major: bool,
+    /// `-HV`: the HLSL language version (2016, 2018, 2021).
+    pub hlsl_version: u32,
+}
+
+impl Default for CompileOptions {
+    fn default() -> CompileOptions {
+        CompileOptions {
+            entry: "main".into(),
+            profile: "ps_6_0".into(),
+            preprocess: PreprocessOptions::default(),
+            enable_16bit_types: false,
+            row_major: false,
+            hlsl_version: 2021,
+        }
+    }
+}
+
+/// What a compilation produced.
+#[derive(Debug)]
+pub struct CompileResult {
+    /// The lowered, unoptimized module; `None` when an error was reported.
+    pub module: Option<Module>,
+    /// Every diagnostic of every phase, in order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The stage of the profile, when it was understood.
+    pub stage: Option<Stage>,
+}
+
+impl CompileResult {
+    /// True when any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        oneshader_ir::diag::has_errors(&self.diagnostics)
+    }
+}
+
+/// The stage of a profile (`ps_6_0` is fragment). Stages other than vertex, fragment and
+/// compute are refused with a diagnostic naming them (OSH1021); a malformed profile is
+/// OSH1022.
+pub fn parse_profile(profile: &str) -> Result<Stage, Diagnostic> {
+    let lower = profile.to_ascii_lowercase();
+    let mut parts = lower.splitn(2, '_');
+    let kind = parts.next().unwrap_or("");
+    let version = parts.next().unwrap_or("");
+    let version_ok = {
+        let mut v = version.split('_');
+        let major = v.next().and_then(|x| x.parse::<u32>().ok());
+        let minor = v.next().map(|x| x.parse::<u32>().is_ok() || x == "x");
+        major.is_some() && minor.unwrap_or(false)
+    };
+    if !version_ok {
+        return Err(Diagnostic::error(
+            "OSH1022",
+            format!("malformed profile `{profile}` (expected e.g. `ps_6_0`, `vs_6_0`, `cs_6_0`)"),
+        ));
+    }
+    let refuse = |stage: &str| {
+        Err(Diagnostic::error(
+            "OSH1021",
+            format!(
+                "{stage} shaders (profile `{profile}`) are not supported yet; OneShader compiles \
+                 vertex (vs_*), pixel (ps_*) and compute (cs_*) shaders"
+            ),
+        ))
+    };
+    match kind {
+        "vs" => Ok(Stage::Vertex),
+        "ps" => Ok(Stage::Fragment),
+        "cs" => Ok(Stage::Compute),
+        "gs" => refuse("geometry"),
+        "hs" => refuse("hull"),
+        "ds" => refuse("domain"),
+        "ms" => refuse("mesh"),
+        "as" => refuse("amplification"),
+        "lib" => refuse("library"),
+        _ => Err(Diagnostic::error(
+            "OSH1022",
+            format!("unknown profile `{profile}` (expected vs_*, ps_* or cs_*)"),
+        )),
+    }
+}
+
+/// Compiles the HLSL file at `path`.
+pub fn compile_file(
+    path: &Path,
+    opts: &CompileOptions,
+    loader: &dyn SourceLoader,
+    sources: &mut SourceMap,
+) -> CompileResult {
+    let stage = match parse_profile(&opts.profile) {
+        Ok(s) => s,
+        Err(d) => {
+            return CompileResult {
+                module: None,
+                diagnostics: vec![d],
+                stage: None,
+            };
+        }
+    };
+    let parsed = super::parse_file(path, &opts.preprocess, loader, sources);
+    run_big_stack(|| finish(parsed, stage, opts))
+}
+
+/// Compiles `text` as if read from `path`.
+pub fn compile_text(
+    path: &Path,
+    text: impl Into<String>,
+    opts: &CompileOptions,
+    loader: &dyn SourceLoader,
+    sources: &mut SourceMap,
+) -> CompileResult {
+    let stage = match parse_profile(&opts.profile) {
+        Ok(s) => s,
+        Err(d) => {
+            return CompileResult {
+                module: None,
+                diagnostics: vec![d],
+                stage: None,
+            };
+        }
+    };
+    let parsed = super::parse_text(path, text.into(), &opts.preprocess, loader, sources);
+    run_big_stack(|| finish(parsed, stage, opts))
+}
+
+/// Stack of the thread analysis and lowering run on (both recurse over the expression tree,
+/// which the parser bounds to [`super::MAX_TREE_DEPTH`]).
+pub const COMPILE_STACK: usize = 64 << 20;
+
+fn run_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .name("hlsl-compile".into())
+            .stack_size(COMPILE_STACK)
+            .spawn_scoped(s, f)
+        {
+            Ok(h) => match h.join() {
+                Ok(r) => r,
+                Err(p) => std::panic::resume_unwind(p),
+            },
+            Err(_) => panic!("cannot spawn the compiler thread"),
+        }
+    })
+}
+
+fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult {
+    let mut diagnostics = parsed.diagnostics.clone();
+    if parsed.has_errors() {
+        return CompileResult {
+            module: None,
+            diagnostics,
+            stage: Some(stage),
+        };
+    }
+    let sopts = SemaOptions {
+        entry: opts.entry.clone(),
+        stage,
+        enable_16bit: opts.enable_16bit_types,
+        default_major: if opts.row_major {
+            Major::Row
+        } else {
+            Major::Column
+        },
+        hlsl_version: opts.hlsl_version,
+    };
+    let (program, sema_diags) = analyze(&parsed, sopts);
+    diagnostics.extend(sema_diags);
+    let Some(program) = program else {
+        return CompileResult {
+            module: None,
+            diagnostics,
+            stage: Some(stage),
+        };
+    };
+    let (module, lower_diags) = Lower::new(&program).run();
+    diagnostics.extend(lower_diags);
+    let module = module.filter(|_| !oneshader_ir::diag::has_errors(&diagnostics));
+    if cfg!(debug_assertions)
+        && let Some(m) = &module
+    {
+        let v = oneshader_ir::verify::verify(m);
+        if oneshader_ir::diag::has_errors(&v) {
+            diagnostics.push(
+                Diagnostic::error(
+                    "OSH1040",
+                    "internal error: the lowered module does not verify",
+                )
+                .with_note(format!(
+                    "{:?}",
+                    v.iter().take(5).map(|d| d.to_string()).collect::<Vec<_>>()
+                )),
+            );
+            return CompileResult {
+                module: None,
+                diagnostics,
+                stage: Some(stage),
+            };
+        }
+    }
+    CompileResult {
+        module,
+        diagnostics,
+        stage: Some(stage),
+    }
+}
+
+/// `#pragma pack_matrix(row_major|column_major)`: (span of the first token after it, order).
+fn pack_matrix_pragmas(parsed: &Parsed) -> Vec<(Span, Major)> {
+    let mut out = Vec::new();
+    for p in &parsed.preprocessed.pragmas {
+        let texts: Vec<&str> = p.tokens.iter().map(|t| &*t.text).collect();
+        if texts.first() != Some(&"pack_matrix") {
+            continue;
+        }
+        let major = if texts.contains(&"row_major") {
+            Major::Row
+        } else if texts.contains(&"column_major") {
+            Major::Column
+        } else {
+            continue;
+        };
+        let span = match parsed.preprocessed.tokens.get(p.position) {
+            Some(t) => t.span,
+            None => continue,
+        };
+        out.push((span, major));
+    }
+    out
+}
+
+/// Semantic analysis of a parsed unit: the typed program, or `None` after errors.
+pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diagnostic>) {
+    let unit: &ast::TranslationUnit = &parsed.unit;
+    let stage = opts.stage;
+    let entry_name = opts.entry.clone();
+    let default_major = opts.default_major;
+    let mut s = Sema::new(opts);
+    s.pragma_majors = pack_matrix_pragmas(parsed);
+    s.declare_all(&unit.decls);
+    let mut i = 0;
+    while i < s.pending.len() {
+        let f = s.pending[i];
+        s.check_body(f);
+        i += 1;
+        if s.too_many_errors() {
+            break;
+        }
+    }
+    let entry = match s.lookup_in(super::sema::ROOT, &entry_name) {
+        Some(Sym::Overloads(fs, _)) => fs
+            .iter()
+            .copied()
+            .find(|f| s.funcs[f.0 as usize].body.is_some())
+            .or_else(|| fs.first().copied()),
+        _ => None,
+    };
+    let Some(entry) = entry else {
+        s.push_diag(Diagnostic::error(
+            "OSH1020",
+            format!("the entry point `{entry_name}` is not defined"),
+        ));
+        return (None, s.diags);
+    };
+    if s.funcs[entry.0 as usize].body.is_none() {
+        let span = s.funcs[entry.0 as usize].span;
+        s.push_diag(
+            Diagnostic::error(
+                "OSH1026",
+                format!("the entry point `{entry_name}` is declared but never defined"),
+            )
+            .with_span(span),
+        );
+    }
+    if oneshader_ir::diag::has_errors(&s.diags) {
+        return (None, s.diags);
+    }
+    let program = Program {
+        types: s.types,
+        globals: s.globals,
+        funcs: s.funcs,
+        entry,
+        stage,
+        default_major,
+    };
+    (Some(program), s.diags)
+}

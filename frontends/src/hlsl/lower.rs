@@ -1,0 +1,1417 @@
+//! Lowering, part 1: the typed program to IR. Types, globals (constant buffers, resources,
+//! statics with `init_globals`, groupshared memory, push constants, specialization
+//! constants), functions and statements. Expressions are in `lower_expr.rs`, the entry
+//! wrapper and stage IO in `lower_entry.rs`.
+//!
+//! Conventions (docs/ARCHITECTURE.md §4): every HLSL local is a `var` in its function's
+//! entry block; `out`/`inout` parameters are pointers to function-local copies; loops have
+//! the IR's single shape; `&&`, `||` and impure `?:` are control flow; nothing is lowered
+//! after a `return`, `break`, `continue` or `discard`. Lowering never type-checks: semantic
+//! analysis already made every conversion explicit.
+//!
+//! Diagnostic codes of lowering (documented in docs/diagnostics.md):
+//!
+//! | code | meaning |
+//! |---|---|
+//! | OSH1040 | a construct the IR or SPIR-V cannot express from this program (named in the message) |
+
+use oneshader_ir::diag::{Diagnostic, Span};
+use oneshader_ir::{
+    AddressSpace, Block, Builder, Dim, Func, ImageFormat, InstId, Module, Op, TextureAccess,
+    TextureDesc,
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::bindings::{self, Bindings};
+use super::hir::*;
+
+/// How a local is held during lowering.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LocalSlot {
+    /// A `var` (or a pointer parameter) holding the value.
+    Ptr(InstId),
+    /// A resource: the pointer of the resource it names.
+    Resource(InstId),
+    /// Not materialized.
+    None,
+}
+
+/// A break/continue target.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Target {
+    Loop { brk: Block, cont: Block },
+    Switch { merge: Block },
+}
+
+/// Per-function state.
+pub(crate) struct FnState {
+    pub func: Func,
+    pub entry: Block,
+    pub cur: Option<Block>,
+    pub locals: Vec<LocalSlot>,
+    pub targets: Vec<Target>,
+}
+
+/// How an HLSL matrix is represented in the IR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MatRep {
+    /// 1x1: a scalar.
+    Scalar,
+    /// One row or one column: a vector.
+    Vec,
+    /// A float matrix: `mat<T, r, c>`.
+    Mat,
+    /// An integer or bool matrix: `array<vec<T, c>, r>` (SPIR-V has only float matrices).
+    Rows,
+}
+
+/// The lowerer.
+pub(crate) struct Lower<'p> {
+    pub p: &'p Program,
+    pub m: Module,
+    pub diags: Vec<Diagnostic>,
+    pub structs: FxHashMap<StructId, InstId>,
+    pub globals: FxHashMap<GlobalId, InstId>,
+    pub funcs: FxHashMap<FuncId, Func>,
+    pub counters: FxHashMap<GlobalId, InstId>,
+    pub bindings: Bindings,
+    pub init_fn: Option<Func>,
+    pub f: Option<FnState>,
+    /// Globals that need a counter.
+    pub needs_counter: Vec<bool>,
+}
+
+impl<'p> Lower<'p> {
+    pub fn new(p: &'p Program) -> Lower<'p> {
+        Lower {
+            p,
+            m: Module::new(),
+            diags: Vec::new(),
+            structs: FxHashMap::default(),
+            globals: FxHashMap::default(),
+            funcs: FxHashMap::default(),
+            counters: FxHashMap::default(),
+            bindings: Bindings::default(),
+            init_fn: None,
+            f: None,
+            needs_counter: vec![false; p.globals.len()],
+        }
+    }
+
+    /// Reports a lowering error (once per span and message).
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        let msg = msg.into();
+        if self
+            .diags
+            .iter()
+            .any(|d| d.span == Some(span) && d.message == msg)
+        {
+            return;
+        }
+        self.diags
+            .push(Diagnostic::error("OSH1040", msg).with_span(span));
+    }
+
+    // ---- types --------------------------------------------------------------------------------
+
+    pub fn types(&self) -> &'p Types {
+        &self.p.types
+    }
+
+    /// The IR scalar type of an HLSL scalar.
+    pub fn scalar_ir(&mut self, s: Scalar) -> InstId {
+        let op = match s {
+            Scalar::Bool => Op::Bool,
+            Scalar::I16 => Op::I16,
+            Scalar::U16 => Op::U16,
+            Scalar::I32 | Scalar::LitInt => Op::I32,
+            Scalar::U32 => Op::U32,
+            Scalar::I64 => Op::I64,
+            Scalar::U64 => Op::U64,
+            Scalar::F16 => Op::F16,
+            Scalar::F32 | Scalar::LitFloat => Op::F32,
+            Scalar::F64 => Op::F64,
+        };
+        self.m.scalar_type(op)
+    }
+
+    /// The representation of a matrix shape.
+    pub fn mat_rep(s: Scalar, r: u8, c: u8) -> MatRep {
+        if r == 1 && c == 1 {
+            MatRep::Scalar
+        } else if r == 1 || c == 1 {
+            MatRep::Vec
+        } else if s.is_float() {
+            MatRep::Mat
+        } else {
+            MatRep::Rows
+        }
+    }
+
+    /// The IR type of an HLSL type.
+    pub fn ir_ty(&mut self, t: TyId) -> InstId {
+        match self.types().kind(t).clone() {
+            TyKind::Error | TyKind::Void | TyKind::String | TyKind::Unsupported(_) => {
+                self.m.void_type()
+            }
+            TyKind::Scalar(s) | TyKind::Vector(s, 1) => self.scalar_ir(s),
+            TyKind::Vector(s, n) => {
+                let e = self.scalar_ir(s);
+                self.m.vector_type(e, n as u32)
+            }
+            TyKind::Matrix(s, r, c) => {
+                let e = self.scalar_ir(s);
+                match Self::mat_rep(s, r, c) {
+                    MatRep::Scalar => e,
+                    MatRep::Vec => self.m.vector_type(e, r.max(c) as u32),
+                    MatRep::Mat => self.m.matrix_type(e, r as u32, c as u32),
+                    MatRep::Rows => {
+                        let v = self.m.vector_type(e, c as u32);
+                        self.m.array_type(v, r as u32)
+                    }
+                }
+            }
+            TyKind::Array(e, n) => {
+                let et = self.ir_ty(e);
+                self.m.array_type(et, n)
+            }
+            TyKind::UnsizedArray(e) => {
+                let et = self.ir_ty(e);
+                self.m.runtime_array_type(et)
+            }
+            TyKind::Struct(sid) => self.struct_ir(sid),
+            TyKind::Texture(shape, e, rw) => self.texture_ir(shape, e, rw, ImageFormat::Unknown),
+            TyKind::Buffer(kind, e) => match kind {
+                BufKind::ByteAddress | BufKind::RWByteAddress => {
+                    let u = self.m.u32_type();
+                    self.m.runtime_array_type(u)
+                }
+                BufKind::Constant | BufKind::TextureBuffer => self.ir_ty(e),
+                _ => {
+                    let et = self.ir_ty(e);
+                    self.m.runtime_array_type(et)
+                }
+            },
+            TyKind::Sampler(false) => self.m.sampler_type(),
+            TyKind::Sampler(true) => self.m.sampler_cmp_type(),
+        }
+    }
+
+    /// The IR texture type.
+    pub fn texture_ir(
+        &mut self,
+        shape: TexShape,
+        e: TyId,
+        rw: bool,
+        format: ImageFormat,
+    ) -> InstId {
+        let sampled_type = match self.types().kind(e) {
+            TyKind::Scalar(_) | TyKind::Vector(..) => self.ir_ty(e),
+            _ => {
+                let f = self.m.f32_type();
+                self.m.vector_type(f, 4)
+            }
+        };
+        let dim = match shape {
+            TexShape::T1D | TexShape::T1DArray => Dim::D1,
+            TexShape::T2D | TexShape::T2DArray | TexShape::T2DMS | TexShape::T2DMSArray => Dim::D2,
+            TexShape::T3D => Dim::D3,
+            TexShape::Cube | TexShape::CubeArray => Dim::Cube,
+            TexShape::Buffer => Dim::Buffer,
+            TexShape::Subpass | TexShape::SubpassMS => Dim::SubpassData,
+        };
+        self.m.texture_type(TextureDesc {
+            sampled_type,
+            dim,
+            arrayed: shape.arrayed(),
+            multisampled: shape.ms(),
+            depth: 0,
+            access: if rw {
+                TextureAccess::Storage
+            } else {
+                TextureAccess::Sampled
+            },
+            format,
+        })
+    }
+
+    /// True when the IR form of `t` contains a `mat` (majorness decorations apply).
+    pub fn has_ir_matrix(&self, t: TyId) -> bool {
+        match self.types().kind(t) {
+            TyKind::Matrix(s, r, c) => Self::mat_rep(*s, *r, *c) == MatRep::Mat,
+            TyKind::Array(e, _) | TyKind::UnsizedArray(e) => self.has_ir_matrix(*e),
+            _ => false,
+        }
+    }
+
+    fn major_deco(&mut self, target: InstId, major: Option<Major>) {
+        let op = match major.unwrap_or(self.p.default_major) {
+            Major::Row => Op::RowMajor,
+            Major::Column => Op::ColMajor,
+        };
+        self.m.decorate(target, op, &[]);
+    }
+
+    /// The IR struct of an HLSL struct (made once).
+    pub fn struct_ir(&mut self, sid: StructId) -> InstId {
+        if let Some(&s) = self.structs.get(&sid) {
+            return s;
+        }
+        let def = self.types().struct_def(sid);
+        let name = def.name.replace(['<', '>', ',', ' '], "_");
+        let s = self.m.add_struct(&name, &[]);
+        self.structs.insert(sid, s.id());
+        for f in &def.fields {
+            let fty = self.ir_ty(f.ty);
+            let field = self.m.add_field(s, &f.name, fty);
+            if self.has_ir_matrix(f.ty) {
+                self.major_deco(field.id(), f.major);
+            }
+            if let Some(off) = f.offset {
+                self.m.decorate_imm(field.id(), Op::Offset, &[off]);
+            }
+        }
+        s.id()
+    }
+
+    /// A scalar constant of HLSL scalar type `s`.
+    pub fn const_scalar(&mut self, s: Scalar, v: ConstVal) -> InstId {
+        let t = self.scalar_ir(s);
+        match s {
+            Scalar::Bool => self.m.const_bool(v.as_bool()),
+            Scalar::F16 => {
+                let bits = f64_to_f16_bits(v.as_float());
+                self.m.const_float_bits(t, bits as u64)
+            }
+            Scalar::F32 | Scalar::LitFloat => self
+                .m
+                .const_float_bits(t, (v.as_float() as f32).to_bits() as u64),
+            Scalar::F64 => self.m.const_float_bits(t, v.as_float().to_bits()),
+            _ => self.m.const_int(t, v.as_int() as u64),
+        }
+    }
+
+    // ---- the program --------------------------------------------------------------------------
+
+    /// Lowers the whole program; `None` when an error was reported.
+    pub fn run(mut self) -> (Option<Module>, Vec<Diagnostic>) {
+        let (funcs, globals) = self.reachable();
+        if !self.diags.is_empty() {
+            return (None, self.diags);
+        }
+        // Counters are needed by append/consume buffers and by structured buffers whose
+        // counter is used.
+        for &g in &globals {
+            let gd = self.p.global(g);
+            if let TyKind::Buffer(BufKind::Append | BufKind::Consume, _) = self.types().kind(gd.ty)
+            {
+                self.needs_counter[g.0 as usize] = true;
+            }
+        }
+        self.bindings = bindings::assign(self.types(), &self.p.globals, &self.needs_counter);
+        // Globals in declaration order (initializers run in that order).
+        let mut gl: Vec<GlobalId> = globals.iter().copied().collect();
+        gl.sort();
+        for g in gl {
+            self.global_ptr(g);
+        }
+        // Declare every function first so calls can name them.
+        let mut fl: Vec<FuncId> = funcs.iter().copied().collect();
+        fl.sort();
+        for &f in &fl {
+            self.declare_func(f);
+        }
+        for &f in &fl {
+            self.lower_func(f);
+        }
+        self.finish_init_globals();
+        self.lower_entry();
+        if self.diags.iter().any(|d| d.is_error()) {
+            return (None, self.diags);
+        }
+        (Some(self.m), self.diags)
+    }
+
+    /// Functions reachable from the entry point and the globals they (and the initializers
+    /// of those globals) use; reports recursion.
+    fn reachable(&mut self) -> (FxHashSet<FuncId>, FxHashSet<GlobalId>) {
+        let mut funcs = FxHashSet::default();
+        let mut globals = FxHashSet::default();
+        let mut work = vec![self.p.entry];
+        let mut gwork: Vec<GlobalId> = Vec::new();
+        let mut calls: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
+        while !work.is_empty() || !gwork.is_empty() {
+            if let Some(f) = work.pop() {
+                if !funcs.insert(f) {
+                    continue;
+                }
+                let mut fs = Vec::new();
+                let mut gs = Vec::new();
+                let fd = self.p.func(f);
+                if let Some(body) = &fd.body {
+                    for s in body {
+                        uses_stmt(s, &mut fs, &mut gs);
+                    }
+                } else {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "OSH1026",
+                            format!("`{}` is called but never defined", fd.name),
+                        )
+                        .with_span(fd.span),
+                    );
+                }
+                for p in &fd.params {
+                    if let Some(d) = &p.default {
+                        uses_expr(d, &mut fs, &mut gs);
+                    }
+                }
+                calls.insert(f, fs.clone());
+                work.extend(fs);
+                gwork.extend(gs);
+            } else if let Some(g) = gwork.pop() {
+                if !globals.insert(g) {
+                    continue;
+                }
+                if let Some(init) = &self.p.global(g).init {
+                    let mut fs = Vec::new();
+                    let mut gs = Vec::new();
+                    uses_expr(init, &mut fs, &mut gs);
+                    work.extend(fs);
+                    gwork.extend(gs);
+                }
+            }
+        }
+        // Recursion check (iterative DFS with colors).
+        let mut color: FxHashMap<FuncId, u8> = FxHashMap::default();
+        let mut stack: Vec<(FuncId, usize)> = vec![(self.p.entry, 0)];
+        color.insert(self.p.entry, 1);
+        while let Some((f, i)) = stack.pop() {
+            let callees = calls.get(&f).cloned().unwrap_or_default();
+            if i < callees.len() {
+                stack.push((f, i + 1));
+                let c = callees[i];
+                match color.get(&c).copied().unwrap_or(0) {
+                    0 => {
+                        color.insert(c, 1);
+                        stack.push((c, 0));
+                    }
+                    1 => {
+                        let fd = self.p.func(c);
+                        self.diags.push(
+                            Diagnostic::error(
+                                "OSH1027",
+                                format!(
+                                    "`{}` is recursive; HLSL and SPIR-V forbid recursion",
+                                    fd.name
+                                ),
+                            )
+                            .with_span(fd.span),
+                        );
+                        return (funcs, globals);
+                    }
+                    _ => {}
+                }
+            } else {
+                color.insert(f, 2);
+            }
+        }
+        (funcs, globals)
+    }
+
+    // ---- globals ------------------------------------------------------------------------------
+
+    /// The address space and pointee of a resource-like global.
+    fn global_layout(&mut self, g: GlobalId) -> Option<(AddressSpace, InstId)> {
+        let gd = self.p.global(g);
+        let ty = gd.ty;
+        Some(match &gd.kind {
+            GlobalKind::Static | GlobalKind::Const => (AddressSpace::Private, self.ir_ty(ty)),
+            GlobalKind::Groupshared => (AddressSpace::Workgroup, self.ir_ty(ty)),
+            GlobalKind::CBuffer { tbuffer } => {
+                let space = if *tbuffer {
+                    AddressSpace::StorageBuffer
+                } else {
+                    AddressSpace::Uniform
+                };
+                (space, self.ir_ty(ty))
+            }
+            GlobalKind::PushConstant => (AddressSpace::PushConstant, self.ir_ty(ty)),
+            GlobalKind::SpecConst { .. } => return None,
+            GlobalKind::Resource => {
+                let format = gd.bind.format.unwrap_or(ImageFormat::Unknown);
+                let inner = self.resource_pointee(ty, format)?;
+                let space = match self.types().kind(self.strip_arrays(ty)) {
+                    TyKind::Buffer(..) => AddressSpace::StorageBuffer,
+                    _ => AddressSpace::UniformConstant,
+                };
+                (space, inner)
+            }
+        })
+    }
+
+    /// The element type under array dimensions.
+    pub fn strip_arrays(&self, mut ty: TyId) -> TyId {
+        loop {
+            match self.types().kind(ty) {
+                TyKind::Array(e, _) | TyKind::UnsizedArray(e) => ty = *e,
+                _ => return ty,
+            }
+        }
+    }
+
+    /// The pointee of a resource variable of HLSL type `ty` (arrays of resources included).
+    pub fn resource_pointee(&mut self, ty: TyId, format: ImageFormat) -> Option<InstId> {
+        Some(match self.types().kind(ty).clone() {
+            TyKind::Texture(shape, e, rw) => self.texture_ir(shape, e, rw, format),
+            TyKind::Sampler(_) => self.ir_ty(ty),
+            TyKind::Buffer(..) => self.ir_ty(ty),
+            TyKind::Array(e, n) => {
+                if matches!(self.types().kind(e), TyKind::Buffer(..)) {
+                    return None;
+                }
+                let inner = self.resource_pointee(e, format)?;
+                self.m.array_type(inner, n)
+            }
+            TyKind::UnsizedArray(e) => {
+                if matches!(self.types().kind(e), TyKind::Buffer(..)) {
+                    return None;
+                }
+                let inner = self.resource_pointee(e, format)?;
+                self.m.runtime_array_type(inner)
+            }
+            _ => return None,
+        })
+    }
+
+    /// The IR global of `g` (created on first use, with its decorations).
+    pub fn global_ptr(&mut self, g: GlobalId) -> Option<InstId> {
+        if let Some(&x) = self.globals.get(&g) {
+            return Some(x);
+        }
+        let gd = self.p.global(g);
+        let Some((space, pointee)) = self.global_layout(g) else {
+            if gd.kind == GlobalKind::Resource {
+                let msg = format!(
+                    "`{}` of type `{}` cannot be lowered (arrays of buffers and this resource type are not supported)",
+                    gd.name,
+                    self.types().name(gd.ty)
+                );
+                self.error(gd.span, msg);
+            }
+            return None;
+        };
+        let init = match (&gd.kind, &gd.init) {
+            (GlobalKind::Static | GlobalKind::Const, Some(e)) => self.const_expr(e),
+            _ => None,
+        };
+        let name = gd.name.clone();
+        let glob = self.m.add_global(&name, space, pointee, init);
+        let id = glob.id();
+        self.globals.insert(g, id);
+        if let Some(sb) = self.bindings.of.get(g.0 as usize).copied().flatten() {
+            self.m.decorate_imm(id, Op::Binding, &[sb.0, sb.1]);
+        }
+        if self.has_ir_matrix(gd.ty) && !matches!(gd.kind, GlobalKind::CBuffer { .. }) {
+            self.major_deco(id, gd.major);
+        }
+        let readonly = match &gd.kind {
+            GlobalKind::CBuffer { tbuffer: true } => true,
+            GlobalKind::Resource => matches!(
+                self.types().kind(self.strip_arrays(gd.ty)),
+                TyKind::Buffer(BufKind::Structured | BufKind::ByteAddress, _)
+            ),
+            _ => false,
+        };
+        if readonly {
+            self.m.decorate(id, Op::ReadOnly, &[]);
+        }
+        if gd.bind.coherent {
+            self.m.decorate(id, Op::Coherent, &[]);
+        }
+        if let Some(ia) = gd.bind.input_attachment {
+            self.m.decorate_imm(id, Op::InputAttachmentIndex, &[ia]);
+        }
+        if self.needs_counter[g.0 as usize] {
+            let u = self.m.u32_type();
+            let rt = self.m.runtime_array_type(u);
+            let cname = format!("counter.var.{name}");
+            let c = self
+                .m
+                .add_global(&cname, AddressSpace::StorageBuffer, rt, None);
+            if let Some(&(s, b)) = self.bindings.counter.get(&g.0) {
+                self.m.decorate_imm(c.id(), Op::Binding, &[s, b]);
+            }
+            self.m.decorate(id, Op::Counter, &[c.id()]);
+            self.counters.insert(g, c.id());
+        }
+        // A static with a run-time initializer is set in `init_globals`.
+        if init.is_none()
+            && let (GlobalKind::Static | GlobalKind::Const, Some(e)) = (&gd.kind, &gd.init)
+        {
+            let e = e.clone();
+            self.run_in_init(|l| {
+                let v = l.rvalue(&e);
+                l.store_converted(id, v, e.ty);
+            });
+        }
+        Some(id)
+    }
+
+    /// Runs `f` with the builder at the end of `init_globals`.
+    fn run_in_init(&mut self, f: impl FnOnce(&mut Self)) {
+        let func = match self.init_fn {
+            Some(f) => f,
+            None => {
+                let v = self.m.void_type();
+                let func = self.m.add_func("init_globals", v, &[]);
+                self.init_fn = Some(func);
+                func
+            }
+        };
+        let Some(entry) = func.entry(&self.m) else {
+            return;
+        };
+        let blocks = func.blocks(&self.m);
+        let cur = blocks.last().copied().unwrap_or(entry);
+        let saved = self.f.take();
+        self.f = Some(FnState {
+            func,
+            entry,
+            cur: Some(cur),
+            locals: Vec::new(),
+            targets: Vec::new(),
+        });
+        f(self);
+        self.f = saved;
+    }
+
+    fn finish_init_globals(&mut self) {
+        if let Some(func) = self.init_fn {
+            let blocks = func.blocks(&self.m);
+            if let Some(&last) = blocks.last()
+                && last.terminator(&self.m).is_none()
+            {
+                Builder::at_end(&mut self.m, last).ret(None);
+            }
+        }
+    }
+
+    /// Stores `v` (of HLSL type `ty`) into `ptr`.
+    pub fn store_converted(&mut self, ptr: InstId, v: InstId, _ty: TyId) {
+        self.bld().store(ptr, v);
+    }
+
+    /// An IR constant for a constant expression (scalars, and composites of constants), or
+    /// `None` when it is not constant.
+    pub fn const_expr(&mut self, e: &Expr) -> Option<InstId> {
+        match &e.kind {
+            ExprKind::Const(v) => {
+                let s = self.types().scalar_of(e.ty)?;
+                match self.types().kind(e.ty) {
+                    TyKind::Scalar(_) | TyKind::Vector(_, 1) | TyKind::Matrix(_, 1, 1) => {
+                        Some(self.const_scalar(s, *v))
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Cast(CastKind::Convert, x) => {
+                let s = self.types().scalar_of(e.ty)?;
+                if let (ExprKind::Const(v), TyKind::Scalar(_)) = (&x.kind, self.types().kind(e.ty))
+                {
+                    return Some(self.const_scalar(s, v.convert(s)));
+                }
+                None
+            }
+            ExprKind::Cast(CastKind::Reshape, x) => {
+                let c = self.const_expr(x)?;
+                let want = self.ir_ty(e.ty);
+                (self.m.ty(c) == Some(want)).then_some(c)
+            }
+            ExprKind::Cast(CastKind::Splat, x) => {
+                let c = self.const_expr(x)?;
+                self.const_splat(c, e.ty)
+            }
+            ExprKind::Flatten(parts) => {
+                let mut leaves = Vec::new();
+                for p in parts {
+                    let c = self.const_expr(p)?;
+                    self.const_leaves(c, p.ty, &mut leaves)?;
+                }
+                let total = self.types().flat_count(e.ty) as usize;
+                if leaves.len() == 1 && total > 1 {
+                    let l = leaves[0];
+                    leaves = vec![l; total];
+                }
+                if leaves.len() < total {
+                    return None;
+                }
+                let mut it = leaves.into_iter();
+                self.const_build(e.ty, &mut it)
+            }
+            _ => None,
+        }
+    }
+
+    fn const_splat(&mut self, c: InstId, ty: TyId) -> Option<InstId> {
+        let s = self.types().scalar_of(ty)?;
+        let cv = self.const_value_of(c)?;
+        let leaf = self.const_scalar(s, cv);
+        let n = self.types().flat_count(ty) as usize;
+        let mut it = std::iter::repeat_n((leaf, s), n);
+        self.const_build(ty, &mut it)
+    }
+
+    fn const_value_of(&self, c: InstId) -> Option<ConstVal> {
+        match self.m.op(c) {
+            Op::ConstBool => Some(ConstVal::Bool(self.m.literal_bits(c)? != 0)),
+            Op::ConstInt => Some(ConstVal::Int(self.m.const_int_value(c)?)),
+            Op::ConstFloat => {
+                let bits = self.m.literal_bits(c)?;
+                let t = self.m.ty(c)?;
+                Some(ConstVal::Float(match self.m.scalar_bits(t)? {
+                    64 => f64::from_bits(bits),
+                    32 => f32::from_bits(bits as u32) as f64,
+                    _ => f16_bits_to_f64(bits as u16),
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    /// Scalar leaves of a constant of HLSL type `ty`, with their HLSL scalar types.
+    fn const_leaves(&mut self, c: InstId, ty: TyId, out: &mut Vec<(InstId, Scalar)>) -> Option<()> {
+        match self.types().kind(ty).clone() {
+            TyKind::Scalar(s) | TyKind::Vector(s, 1) | TyKind::Matrix(s, 1, 1) => out.push((c, s)),
+            TyKind::Vector(s, _) | TyKind::Matrix(s, _, _) => {
+                let n = self.types().flat_count(ty) as usize;
+                let parts = self.composite_parts(c)?;
+                match self.types().kind(ty) {
+                    TyKind::Matrix(_, r, cc) if Self::mat_rep(s, *r, *cc) != MatRep::Vec => {
+                        for row in parts {
+                            for x in self.composite_parts(row)? {
+                                out.push((x, s));
+                            }
+                        }
+                    }
+                    _ => {
+                        for x in parts.into_iter().take(n) {
+                            out.push((x, s));
+                        }
+                    }
+                }
+            }
+            TyKind::Array(e, _) => {
+                for x in self.composite_parts(c)? {
+                    self.const_leaves(x, e, out)?;
+                }
+            }
+            TyKind::Struct(sid) => {
+                let ftys: Vec<TyId> = self
+                    .types()
+                    .struct_def(sid)
+                    .fields
+                    .iter()
+                    .map(|f| f.ty)
+                    .collect();
+                let parts = self.composite_parts(c)?;
+                for (x, ft) in parts.into_iter().zip(ftys) {
+                    self.const_leaves(x, ft, out)?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// The elements of a constant composite (a `zero` expands).
+    fn composite_parts(&mut self, c: InstId) -> Option<Vec<InstId>> {
+        match self.m.op(c) {
+            Op::Composite => Some(self.m.operands(c).collect()),
+            Op::Zero => {
+                let t = self.m.ty(c)?;
+                let n = match self.m.op(t) {
+                    Op::Vector => self.m.vector_len(t)?,
+                    Op::Matrix => self.m.matrix_dims(t)?.0,
+                    Op::Array => self.m.array_len(t)?,
+                    Op::Struct => self.m.struct_fields(t).len() as u32,
+                    _ => return None,
+                };
+                let mut out = Vec::new();
+                for i in 0..n {
+                    let et = self.m.element_type(t, i)?;
+                    out.push(self.m.zero(et));
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    /// Builds a constant of HLSL type `ty` from scalar leaves (converted).
+    fn const_build(
+        &mut self,
+        ty: TyId,
+        it: &mut dyn Iterator<Item = (InstId, Scalar)>,
+    ) -> Option<InstId> {
+        match self.types().kind(ty).clone() {
+            TyKind::Scalar(s) | TyKind::Vector(s, 1) | TyKind::Matrix(s, 1, 1) => {
+                let (c, _) = it.next()?;
+                let v = self.const_value_of(c)?;
+                Some(self.const_scalar(s, v.convert(s)))
+            }
+            TyKind::Vector(s, n) => {
+                let mut parts = Vec::new();
+                for _ in 0..n {
+                    let (c, _) = it.next()?;
+                    let v = self.const_value_of(c)?;
+                    parts.push(self.const_scalar(s, v.convert(s)));
+                }
+                let t = self.ir_ty(ty);
+                Some(self.m.const_composite(t, &parts))
+            }
+            TyKind::Matrix(s, r, c) => {
+                let st = self.types_scalar_vec(s, c);
+                let mut rows = Vec::new();
+                let mut flat = Vec::new();
+                for _ in 0..r {
+                    let mut parts = Vec::new();
+                    for _ in 0..c {
+                        let (x, _) = it.next()?;
+                        let v = self.const_value_of(x)?;
+                        let k = self.const_scalar(s, v.convert(s));
+                        parts.push(k);
+                        flat.push(k);
+                    }
+                    rows.push(if c == 1 {
+                        parts[0]
+                    } else {
+                        self.m.const_composite(st, &parts)
+                    });
+                }
+                let t = self.ir_ty(ty);
+                Some(match Self::mat_rep(s, r, c) {
+                    MatRep::Scalar => flat[0],
+                    MatRep::Vec => self.m.const_composite(t, &flat),
+                    MatRep::Mat | MatRep::Rows => self.m.const_composite(t, &rows),
+                })
+            }
+            TyKind::Array(e, n) => {
+                let mut parts = Vec::new();
+                for _ in 0..n {
+                    parts.push(self.const_build(e, it)?);
+                }
+                let t = self.ir_ty(ty);
+                Some(self.m.const_composite(t, &parts))
+            }
+            TyKind::Struct(sid) => {
+                let ftys: Vec<TyId> = self
+                    .types()
+                    .struct_def(sid)
+                    .fields
+                    .iter()
+                    .map(|f| f.ty)
+                    .collect();
+                let mut parts = Vec::new();
+                for ft in ftys {
+                    parts.push(self.const_build(ft, it)?);
+                }
+                let t = self.ir_ty(ty);
+                Some(self.m.const_composite(t, &parts))
+            }
+            _ => None,
+        }
+    }
+
+    /// `vec<s, n>` (or the scalar for n == 1).
+    pub fn types_scalar_vec(&mut self, s: Scalar, n: u8) -> InstId {
+        let e = self.scalar_ir(s);
+        if n == 1 {
+            e
+        } else {
+            self.m.vector_type(e, n as u32)
+        }
+    }
+
+    // ---- functions ----------------------------------------------------------------------------
+
+    /// The IR type of a parameter.
+    fn param_ir_ty(&mut self, p: &ParamDef) -> InstId {
+        if self.types().is_resource(p.ty) {
+            let space = match self.types().kind(self.strip_arrays(p.ty)) {
+                TyKind::Buffer(..) => AddressSpace::StorageBuffer,
+                _ => AddressSpace::UniformConstant,
+            };
+            let pointee = self
+                .resource_pointee(p.ty, ImageFormat::Unknown)
+                .unwrap_or_else(|| self.m.void_type());
+            return self.m.ptr_type(space, pointee);
+        }
+        let t = self.ir_ty(p.ty);
+        match p.dir {
+            ParamDir::In => t,
+            ParamDir::Out | ParamDir::InOut => self.m.ptr_type(AddressSpace::Function, t),
+        }
+    }
+
+    fn declare_func(&mut self, f: FuncId) {
+        let fd = self.p.func(f);
+        let ret = self.ir_ty(fd.ret);
+        let params: Vec<InstId> = fd.params.iter().map(|p| self.param_ir_ty(p)).collect();
+        let name = if f == self.p.entry {
+            format!("{}_body", fd.name)
+        } else {
+            fd.name.replace(['<', '>', ',', ' '], "_")
+        };
+        let func = self.m.add_func(&name, ret, &params);
+        self.funcs.insert(f, func);
+    }
+
+    /// The current block (a fresh unreachable one if the code after a terminator is reached,
+    /// which analysis prevents).
+    pub fn cur(&mut self) -> Block {
+        let f = self.f.as_mut().expect("lowering a function body");
+        match f.cur {
+            Some(b) => b,
+            None => {
+                let b = self.m.add_block(f.func);
+                f.cur = Some(b);
+                b
+            }
+        }
+    }
+
+    /// A builder at the end of the current block.
+    pub fn bld(&mut self) -> Builder<'_> {
+        let b = self.cur();
+        Builder::at_end(&mut self.m, b)
+    }
+
+    /// True while code is reachable.
+    pub fn reachable_now(&self) -> bool {
+        self.f.as_ref().is_some_and(|f| f.cur.is_some())
+    }
+
+    /// A new block in the current function.
+    pub fn new_block(&mut self) -> Block {
+        let func = self.f.as_ref().expect("lowering a function body").func;
+        self.m.add_block(func)
+    }
+
+    /// Continues in `b`.
+    pub fn switch_to(&mut self, b: Block) {
+        if let Some(f) = &mut self.f {
+            f.cur = Some(b);
+        }
+    }
+
+    /// Ends the current block (code after it is unreachable).
+    pub fn terminate(&mut self) {
+        if let Some(f) = &mut self.f {
+            f.cur = None;
+        }
+    }
+
+    /// A `var` of IR type `t` in the entry block.
+    pub fn new_var(&mut self, t: InstId) -> InstId {
+        let entry = self.f.as_ref().expect("lowering a function body").entry;
+        let anchor = self
+            .m
+            .children(entry.id())
+            .find(|&c| self.m.op(c) != Op::Param && !self.m.op(c).is_decoration());
+        let mut b = Builder::new(&mut self.m);
+        match anchor {
+            Some(a) => b.position_before(a),
+            None => b.position_at_end(entry),
+        }
+        b.var(t)
+    }
+
+    fn lower_func(&mut self, f: FuncId) {
+        let func = self.funcs[&f];
+        let fd = self.p.func(f);
+        let Some(entry) = func.entry(&self.m) else {
+            return;
+        };
+        let params = entry.params(&self.m);
+        let mut locals = vec![LocalSlot::None; fd.locals.len()];
+        self.f = Some(FnState {
+            func,
+            entry,
+            cur: Some(entry),
+            locals: Vec::new(),
+            targets: Vec::new(),
+        });
+        // Parameters: `in` values get a local copy; `out`/`inout` are the pointers; resources
+        // are the resource pointers.
+        for (p, ir) in fd.params.iter().zip(&params) {
+            let ir = ir.id();
+            if self.types().is_resource(p.ty) {
+                locals[p.local.0 as usize] = LocalSlot::Resource(ir);
+                continue;
+            }
+            match p.dir {
+                ParamDir::In => {
+                    let t = self.ir_ty(p.ty);
+                    let v = self.new_var(t);
+                    self.bld().store(v, ir);
+                    locals[p.local.0 as usize] = LocalSlot::Ptr(v);
+                }
+                _ => locals[p.local.0 as usize] = LocalSlot::Ptr(ir),
+            }
+        }
+        // Every other local is a `var` in the entry block.
+        for (i, l) in fd.locals.iter().enumerate() {
+            if !matches!(locals[i], LocalSlot::None) {
+                continue;
+            }
+            if self.types().is_resource(l.ty)
+                || self.types().is_void(l.ty)
+                || self.types().is_error(l.ty)
+            {
+                continue;
+            }
+            let t = self.ir_ty(l.ty);
+            let v = self.new_var(t);
+            if l.precise {
+                self.m.decorate(v, Op::Precise, &[]);
+            }
+            if self.has_ir_matrix(l.ty) {
+                // Majorness does not matter for function memory; nothing to record.
+            }
+            locals[i] = LocalSlot::Ptr(v);
+        }
+        if let Some(st) = &mut self.f {
+            st.locals = locals;
+        }
+        if let Some(body) = &fd.body {
+            self.stmts(body);
+        }
+        // Falling off the end.
+        if self.reachable_now() {
+            if self.types().is_void(fd.ret) {
+                self.bld().ret(None);
+            } else {
+                let t = self.ir_ty(fd.ret);
+                let u = self.m.undef(t);
+                self.bld().ret(Some(u));
+            }
+        }
+        self.seal_blocks(func);
+        self.f = None;
+    }
+
+    /// Gives every block without a terminator an `unreachable` (merge blocks nothing reaches).
+    pub fn seal_blocks(&mut self, func: Func) {
+        for b in func.blocks(&self.m) {
+            if b.terminator(&self.m).is_none() {
+                Builder::at_end(&mut self.m, b).unreachable();
+            }
+        }
+    }
+
+    // ---- statements ---------------------------------------------------------------------------
+
+    pub fn stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            if !self.reachable_now() {
+                return;
+            }
+            self.stmt(s);
+        }
+    }
+
+    fn hint_decos(&mut self, term: InstId, h: Hints, is_loop: bool) {
+        if is_loop {
+            if let Some(n) = h.unroll {
+                self.m.decorate_imm(term, Op::Unroll, &[n]);
+            } else if h.dont_unroll {
+                self.m.decorate(term, Op::DontUnroll, &[]);
+            }
+        } else if h.flatten {
+            self.m.decorate(term, Op::Flatten, &[]);
+        } else if h.branch {
+            self.m.decorate(term, Op::DontFlatten, &[]);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Expr(e) => {
+                self.effect(e);
+            }
+            Stmt::Local(l, init) => {
+                let Some(init) = init else { return };
+                let slot = self.f.as_ref().map(|f| f.locals[l.0 as usize]);
+                if self.types().is_resource(init.ty) {
+                    if let Some(p) = self.resource_ptr(init)
+                        && let Some(f) = &mut self.f
+                    {
+                        f.locals[l.0 as usize] = LocalSlot::Resource(p);
+                    }
+                    return;
+                }
+                let v = self.rvalue(init);
+                if let Some(LocalSlot::Ptr(p)) = slot {
+                    self.bld().store(p, v);
+                }
+            }
+            Stmt::Block(b) => self.stmts(b),
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+                hints,
+            } => {
+                let c = self.rvalue(cond);
+                if let Some(k) = self
+                    .m
+                    .try_op(c)
+                    .filter(|o| *o == Op::ConstBool)
+                    .map(|_| self.m.literal_bits(c).unwrap_or(0) != 0)
+                {
+                    // A constant condition: only the taken branch is lowered.
+                    if k {
+                        self.stmts(then);
+                    } else {
+                        self.stmts(otherwise);
+                    }
+                    return;
+                }
+                let tb = self.new_block();
+                let eb = self.new_block();
+                let mb = self.new_block();
+                let t = self.bld().if_else(c, tb, eb, mb);
+                self.hint_decos(t, *hints, false);
+                let mut reach = false;
+                self.switch_to(tb);
+                self.stmts(then);
+                if self.reachable_now() {
+                    self.bld().br(mb, &[]);
+                    reach = true;
+                }
+                self.switch_to(eb);
+                self.stmts(otherwise);
+                if self.reachable_now() {
+                    self.bld().br(mb, &[]);
+                    reach = true;
+                }
+                if reach {
+                    self.switch_to(mb);
+                } else {
+                    Builder::at_end(&mut self.m, mb).unreachable();
+                    self.terminate();
+                }
+            }
+            Stmt::Loop {
+                init,
+                cond,
+                step,
+                body,
+                test_first,
+                hints,
+            } => {
+                self.stmts(init);
+                if !self.reachable_now() {
+                    return;
+                }
+                let header = self.new_block();
+                let body_bb = self.new_block();
+                let cont = self.new_block();
+                let brk = self.new_block();
+                let l = self.bld().loop_(header, brk, cont, &[]);
+                self.hint_decos(l, *hints, true);
+                self.switch_to(header);
+                // `continue` goes to the continue block, except in a do-while, where it goes
+                // to the test.
+                let mut cont_target = cont;
+                if *test_first {
+                    match cond {
+                        Some(c) if has_control_flow(c) => {
+                            let test = self.new_block();
+                            self.bld().br(test, &[]);
+                            self.switch_to(test);
+                            let cv = self.rvalue(c);
+                            self.bld().cond_br(cv, body_bb, brk);
+                        }
+                        Some(c) => {
+                            let cv = self.rvalue(c);
+                            self.bld().cond_br(cv, body_bb, brk);
+                        }
+                        None => {
+                            self.bld().br(body_bb, &[]);
+                        }
+                    }
+                } else {
+                    self.bld().br(body_bb, &[]);
+                    if cond.is_some() {
+                        cont_target = self.new_block();
+                    }
+                }
+                if let Some(f) = &mut self.f {
+                    f.targets.push(Target::Loop {
+                        brk,
+                        cont: cont_target,
+                    });
+                }
+                self.switch_to(body_bb);
+                self.stmts(body);
+                if self.reachable_now() {
+                    self.bld().br(cont_target, &[]);
+                }
+                if let Some(f) = &mut self.f {
+                    f.targets.pop();
+                }
+                if !*test_first && let Some(c) = cond {
+                    // The do-while test: reached from the body's end and from `continue`.
+                    self.switch_to(cont_target);
+                    let cv = self.rvalue(c);
+                    self.bld().cond_br(cv, cont, brk);
+                }
+                self.switch_to(cont);
+                if let Some(st) = step {
+                    self.effect(st);
+                }
+                self.bld().br(header, &[]);
+                self.switch_to(brk);
+            }
+            Stmt::Switch {
+                value,
+                cases,
+                hints,
+            } => self.switch(value, cases, *hints),
+            Stmt::Break => {
+                let t = self.f.as_ref().and_then(|f| f.targets.last().copied());
+                match t {
+                    Some(Target::Loop { brk, .. }) => {
+                        self.bld().br(brk, &[]);
+                    }
+                    Some(Target::Switch { merge }) => {
+                        self.bld().br(merge, &[]);
+                    }
+                    None => {}
+                }
+                self.terminate();
+            }
+            Stmt::Continue => {
+                let t = self.f.as_ref().and_then(|f| {
+                    f.targets.iter().rev().find_map(|t| match t {
+                        Target::Loop { cont, .. } => Some(*cont),
+                        _ => None,
+                    })
+                });
+                if let Some(c) = t {
+                    self.bld().br(c, &[]);
+                }
+                self.terminate();
+            }
+            Stmt::Return(v) => {
+                let v = v.as_ref().map(|e| self.rvalue(e));
+                self.bld().ret(v);
+                self.terminate();
+            }
+            Stmt::Discard => {
+                self.bld().discard();
+                self.terminate();
+            }
+        }
+    }
+
+    fn switch(&mut self, value: &Expr, cases: &[Case], hints: Hints) {
+        let v = self.rvalue(value);
+        let vt = self.m.ty(v);
+        let merge = self.new_block();
+        let blocks: Vec<Block> = cases.iter().map(|_| self.new_block()).collect();
+        let mut default = merge;
+        let mut arms = Vec::new();
+        for (c, &b) in cases.iter().zip(&blocks) {
+            for l in &c.labels {
+                match l {
+                    CaseValue::Value(x) => {
+                        if let Some(t) = vt {
+                            let k = self.m.const_int(t, *x as u64);
+                            arms.push((k, b));
+                        }
+                    }
+                    CaseValue::Default => default = b,
+                }
+            }
+        }
+        let t = self.bld().switch(v, merge, default, &arms);
+        self.hint_decos(t, hints, false);
+        if let Some(f) = &mut self.f {
+            f.targets.push(Target::Switch { merge });
+        }
+        let mut reach_merge = default == merge;
+        for (i, c) in cases.iter().enumerate() {
+            self.switch_to(blocks[i]);
+            self.stmts(&c.body);
+            if self.reachable_now() {
+                let next = blocks.get(i + 1).copied().unwrap_or(merge);
+                if next == merge {
+                    reach_merge = true;
+                }
+                self.bld().br(next, &[]);
+            }
+        }
+        if let Some(f) = &mut self.f {
+            f.targets.pop();
+        }
+        // `break`s reach the merge too.
+        let has_preds = self.m.uses_snapshot(merge.id()).len() > 1;
+        if reach_merge || has_preds {
+            self.switch_to(merge);
+        } else {
+            Builder::at_end(&mut self.m, merge).unreachable();
+            self.terminate();
+        }
+    }
+}
+
+/// True when lowering `e` creates blocks (short-circuit operators, impure `?:`, `clip`).
+pub fn has_control_flow(e: &Expr) -> bool {
+    let mut found = false;
+    super::sema_stmt::visit(e, &mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Logical(..)
+                | ExprKind::Ternary(..)
+                | ExprKind::Intrinsic(IntrinsicOp::Clip, _)
+                | ExprKind::Method(ResMethod::Append | ResMethod::Consume, _, _)
+        ) {
+            found = true;
+        }
+    });
+    found
+}
+
+fn uses_expr(e: &Expr, fs: &mut Vec<FuncId>, gs: &mut Vec<GlobalId>) {
+    super::sema_stmt::visit(e, &mut |x| match &x.kind {
+        ExprKind::Call(f, _) => fs.push(*f),
+        ExprKind::Global(g) => gs.push(*g),
+        _ => {}
+    });
+}
+
+fn uses_stmt(s: &Stmt, fs: &mut Vec<FuncId>, gs: &mut Vec<GlobalId>) {
+    match s {
+        Stmt::Expr(e) => uses_expr(e, fs, gs),
+        Stmt::Local(_, Some(e)) => uses_expr(e, fs, gs),
+        Stmt::Local(_, None) | Stmt::Break | Stmt::Continue | Stmt::Discard => {}
+        Stmt::Block(b) => b.iter().for_each(|s| uses_stmt(s, fs, gs)),
+        Stmt::If {
+            cond,
+            then,
+            otherwise,
+            ..
+        } => {
+            uses_expr(cond, fs, gs);
+            then.iter().for_each(|s| uses_stmt(s, fs, gs));
+            otherwise.iter().for_each(|s| uses_stmt(s, fs, gs));
+        }
+        Stmt::Loop {
+            init,
+            cond,
+            step,
+            body,
+            ..
+        } => {
+            init.iter().for_each(|s| uses_stmt(s, fs, gs));
+            if let Some(c) = cond {
+                uses_expr(c, fs, gs);
+            }
+            if let Some(c) = step {
+                uses_expr(c, fs, gs);
+            }
+            body.iter().for_each(|s| uses_stmt(s, fs, gs));
+        }
+        Stmt::Switch { value, cases, .. } => {
+            uses_expr(value, fs, gs);
+            for c in cases {
+                c.body.iter().for_each(|s| uses_stmt(s, fs, gs));
+            }
+        }
+        Stmt::Return(v) => {
+            if let Some(e) = v {
+                uses_expr(e, fs, gs);
+            }
+        }
+    }
+}
+
+/// The IEEE half-precision bits of `f` (round to nearest even).
+pub fn f64_to_f16_bits(f: f64) -> u16 {
+    let x = (f as f32).to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let mant = x & 0x7f_ffff;
+    if exp == 0xff {
+        // Inf or NaN.
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = m >> shift;
+        let rem = m & ((1 << shift) - 1);
+        let mid = 1 << (shift - 1);
+        let rounded = if rem > mid || (rem == mid && half & 1 == 1) {
+            half + 1
+        } else {
+            half
+        };
+        return sign | rounded as u16;
+    }
+    let half = ((e as u32) << 10) | (mant >> 13);
+    let rem = mant & 0x1fff;
+    let rounded = if rem > 0x1000 || (rem == 0x1000 && half & 1 == 1) {
+        half + 1
+    } else {
+        half
+    };
+    sign | rounded as u16
+}
+
+/// The value of IEEE half bits.
+pub fn f16_bits_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((h >> 10) & 0x1f) as i32;
+    let mant = (h & 0x3ff) as f64;
+    sign * match exp {
+        0 => mant * 2f64.powi(-24),
+        0x1f => {
+            if mant == 0.0 {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        }
+        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_bits_round_trip() {
+        for v in [0.0, 1.0, -2.5, 0.5, 65504.0, 6.1035156e-5, 1e-7] {
+            let b = f64_to_f16_bits(v);
+            let back = f16_bits_to_f64(b);
+            assert!(
+                (back - v).abs() <= v.abs() * 1e-3 + 1e-7,
+                "{v} -> {b:#x} -> {back}"
+            );
+        }
+        assert_eq!(f64_to_f16_bits(1.0), 0x3c00);
+        assert_eq!(f64_to_f16_bits(f64::INFINITY), 0x7c00);
+    }
+}

@@ -1,0 +1,1933 @@
+//! Lowering, part 2: expressions. Places (pointers, swizzled and matrix-element places,
+//! texels) and values; conversions and flattening; operators, short-circuits and `?:`;
+//! calls with copy-in/copy-out; intrinsics; resource methods.
+
+use oneshader_ir::layout::{LayoutRule, type_layout};
+use oneshader_ir::{AtomicOp, InstId, Intrinsic, Op};
+
+use super::hir::*;
+use super::lower::{LocalSlot, Lower, MatRep};
+
+/// Where an lvalue lives.
+#[derive(Clone, Debug)]
+pub(crate) enum Place {
+    /// A pointer to the whole value.
+    Ptr(InstId),
+    /// Components of the vector behind a pointer.
+    Swizzle(InstId, Vec<u32>),
+    /// Elements of the matrix (HLSL type) behind a pointer.
+    MatElems(InstId, TyId, Vec<(u8, u8)>),
+    /// A texel of a storage texture or typed buffer: (texture pointer, coordinate).
+    Texel(InstId, InstId),
+    /// Not addressable: a computed value.
+    Value(InstId),
+}
+
+impl<'p> Lower<'p> {
+    // ---- places -------------------------------------------------------------------------------
+
+    fn imm_val(&mut self, i: u32) -> InstId {
+        self.m.const_u32(i)
+    }
+
+    /// The place of an lvalue-like expression (a value for anything else).
+    pub fn place(&mut self, e: &Expr) -> Place {
+        match &e.kind {
+            ExprKind::Local(l) => {
+                let slot = self.f.as_ref().map(|f| f.locals[l.0 as usize]);
+                match slot {
+                    Some(LocalSlot::Ptr(p)) => Place::Ptr(p),
+                    _ => {
+                        let t = self.ir_ty(e.ty);
+                        Place::Value(self.m.undef(t))
+                    }
+                }
+            }
+            ExprKind::Global(g) => {
+                let gd = self.p.global(*g);
+                match &gd.kind {
+                    GlobalKind::Const
+                        if gd.const_value.is_some() && self.types().scalar_of(gd.ty).is_some() =>
+                    {
+                        let v = gd.const_value.unwrap_or(ConstVal::Int(0));
+                        let s = self.types().scalar_of(gd.ty).unwrap_or(Scalar::I32);
+                        Place::Value(self.const_scalar(s, v))
+                    }
+                    GlobalKind::SpecConst { id, default } => {
+                        let s = self.types().scalar_of(gd.ty).unwrap_or(Scalar::I32);
+                        let d = self.const_scalar(s, *default);
+                        Place::Value(self.m.spec_const(*id, d))
+                    }
+                    _ => match self.global_ptr(*g) {
+                        Some(p) => Place::Ptr(p),
+                        None => {
+                            let t = self.ir_ty(e.ty);
+                            Place::Value(self.m.undef(t))
+                        }
+                    },
+                }
+            }
+            ExprKind::Field(b, i) => match self.place(b) {
+                Place::Ptr(p) => Place::Ptr(self.bld().field_addr(p, *i)),
+                other => {
+                    let v = self.load_place(other, b.ty);
+                    Place::Value(self.bld().extract(v, &[*i]))
+                }
+            },
+            ExprKind::Index(b, i) => self.index_place(e, b, i),
+            ExprKind::Swizzle(b, comps) => {
+                let base_scalar = matches!(
+                    self.types().kind(b.ty),
+                    TyKind::Scalar(_) | TyKind::Vector(_, 1)
+                );
+                match self.place(b) {
+                    Place::Ptr(p) if base_scalar => {
+                        if comps.len() == 1 {
+                            Place::Ptr(p)
+                        } else {
+                            let v = self.bld().load(p);
+                            Place::Value(self.splat_value(v, e.ty))
+                        }
+                    }
+                    Place::Ptr(p) => {
+                        if comps.len() == 1 {
+                            let k = self.imm_val(comps[0] as u32);
+                            Place::Ptr(self.bld().element_addr(p, k))
+                        } else {
+                            Place::Swizzle(p, comps.iter().map(|&c| c as u32).collect())
+                        }
+                    }
+                    other => {
+                        let v = self.load_place(other, b.ty);
+                        Place::Value(self.swizzle_value(v, b.ty, comps, e.ty))
+                    }
+                }
+            }
+            ExprKind::MatSwizzle(b, elems) => match self.place(b) {
+                Place::Ptr(p) => {
+                    if elems.len() == 1 {
+                        let (r, c) = elems[0];
+                        Place::Ptr(self.mat_elem_ptr(p, b.ty, r, c))
+                    } else {
+                        Place::MatElems(p, b.ty, elems.clone())
+                    }
+                }
+                other => {
+                    let v = self.load_place(other, b.ty);
+                    let parts: Vec<InstId> = elems
+                        .iter()
+                        .map(|&(r, c)| self.mat_elem_value(v, b.ty, r, c))
+                        .collect();
+                    let v = if parts.len() == 1 {
+                        parts[0]
+                    } else {
+                        let t = self.ir_ty(e.ty);
+                        self.bld().construct(t, &parts)
+                    };
+                    Place::Value(v)
+                }
+            },
+            ExprKind::TexIndex(b, c) => {
+                let Some(tp) = self.resource_ptr(b) else {
+                    let t = self.ir_ty(e.ty);
+                    return Place::Value(self.m.undef(t));
+                };
+                let cv = self.rvalue(c);
+                Place::Texel(tp, cv)
+            }
+            ExprKind::Cast(CastKind::Reshape, x) => {
+                let xt = self.ir_ty(x.ty);
+                let et = self.ir_ty(e.ty);
+                if xt == et {
+                    return self.place(x);
+                }
+                Place::Value(self.rvalue(e))
+            }
+            _ => Place::Value(self.rvalue(e)),
+        }
+    }
+
+    fn index_place(&mut self, e: &Expr, b: &Expr, i: &Expr) -> Place {
+        let bk = self.types().kind(b.ty).clone();
+        if let TyKind::Buffer(..) = bk {
+            let Some(bp) = self.resource_ptr(b) else {
+                let t = self.ir_ty(e.ty);
+                return Place::Value(self.m.undef(t));
+            };
+            let iv = self.rvalue(i);
+            return Place::Ptr(self.bld().element_addr(bp, iv));
+        }
+        if self.types().is_resource(e.ty) {
+            // An element of a resource array is used through `resource_ptr`.
+            let t = self.ir_ty(e.ty);
+            return Place::Value(self.m.undef(t));
+        }
+        let base = self.place(b);
+        let iv = self.rvalue(i);
+        match base {
+            Place::Ptr(p) => Place::Ptr(self.elem_ptr(p, b.ty, iv)),
+            other => {
+                let v = self.load_place(other, b.ty);
+                Place::Value(self.elem_value(v, b.ty, iv, e.ty))
+            }
+        }
+    }
+
+    /// A pointer to element `i` (run-time) of the container of HLSL type `ty` behind `p`.
+    pub fn elem_ptr(&mut self, p: InstId, ty: TyId, i: InstId) -> InstId {
+        match self.types().kind(ty).clone() {
+            TyKind::Vector(_, 1) | TyKind::Scalar(_) => p,
+            TyKind::Matrix(s, r, c) => match Self::mat_rep(s, r, c) {
+                MatRep::Scalar => p,
+                MatRep::Vec if r == 1 => p,
+                _ => self.bld().element_addr(p, i),
+            },
+            _ => self.bld().element_addr(p, i),
+        }
+    }
+
+    /// Element `i` of a container value.
+    pub fn elem_value(&mut self, v: InstId, ty: TyId, i: InstId, ety: TyId) -> InstId {
+        let konst = self
+            .m
+            .imm_value(i)
+            .filter(|_| self.m.op(i) == Op::ConstInt)
+            .or_else(|| self.m.const_int_value(i).map(|x| x as u32));
+        match self.types().kind(ty).clone() {
+            TyKind::Vector(_, 1) | TyKind::Scalar(_) => v,
+            TyKind::Matrix(s, r, c) if Self::mat_rep(s, r, c) == MatRep::Scalar => v,
+            TyKind::Matrix(s, r, c) if Self::mat_rep(s, r, c) == MatRep::Vec && r == 1 => v,
+            TyKind::Vector(..) | TyKind::Matrix(..) => match konst {
+                Some(k) => self.bld().extract(v, &[k]),
+                None => {
+                    if matches!(self.types().kind(ty), TyKind::Matrix(s, r, c) if Self::mat_rep(*s, *r, *c) == MatRep::Rows)
+                    {
+                        return self.spill_index(v, i, ety);
+                    }
+                    self.bld().extract_dyn(v, i)
+                }
+            },
+            _ => match konst {
+                Some(k) => self.bld().extract(v, &[k]),
+                None => self.spill_index(v, i, ety),
+            },
+        }
+    }
+
+    /// Element `i` of an aggregate value through a temporary variable.
+    fn spill_index(&mut self, v: InstId, i: InstId, _ety: TyId) -> InstId {
+        let Some(t) = self.m.ty(v) else { return v };
+        let tmp = self.new_var(t);
+        self.bld().store(tmp, v);
+        let p = self.bld().element_addr(tmp, i);
+        self.bld().load(p)
+    }
+
+    /// A pointer to matrix element (r, c).
+    pub fn mat_elem_ptr(&mut self, p: InstId, mty: TyId, r: u8, c: u8) -> InstId {
+        let TyKind::Matrix(s, rows, cols) = self.types().kind(mty).clone() else {
+            return p;
+        };
+        match Self::mat_rep(s, rows, cols) {
+            MatRep::Scalar => p,
+            MatRep::Vec => {
+                let k = self.imm_val(if rows == 1 { c } else { r } as u32);
+                self.bld().element_addr(p, k)
+            }
+            _ => {
+                let rk = self.imm_val(r as u32);
+                let row = self.bld().element_addr(p, rk);
+                let ck = self.imm_val(c as u32);
+                self.bld().element_addr(row, ck)
+            }
+        }
+    }
+
+    /// Matrix element (r, c) of a value.
+    pub fn mat_elem_value(&mut self, v: InstId, mty: TyId, r: u8, c: u8) -> InstId {
+        let TyKind::Matrix(s, rows, cols) = self.types().kind(mty).clone() else {
+            return v;
+        };
+        match Self::mat_rep(s, rows, cols) {
+            MatRep::Scalar => v,
+            MatRep::Vec => {
+                let k = if rows == 1 { c } else { r } as u32;
+                self.bld().extract(v, &[k])
+            }
+            _ => self.bld().extract(v, &[r as u32, c as u32]),
+        }
+    }
+
+    /// Reads a place.
+    pub fn load_place(&mut self, p: Place, ty: TyId) -> InstId {
+        match p {
+            Place::Ptr(p) => self.bld().load(p),
+            Place::Swizzle(p, comps) => {
+                let v = self.bld().load(p);
+                self.bld().shuffle(v, v, &comps)
+            }
+            Place::MatElems(p, mty, elems) => {
+                let mut parts = Vec::new();
+                for (r, c) in elems {
+                    let ep = self.mat_elem_ptr(p, mty, r, c);
+                    parts.push(self.bld().load(ep));
+                }
+                let t = self.ir_ty(ty);
+                self.bld().construct(t, &parts)
+            }
+            Place::Texel(tp, coord) => {
+                let t = self.ir_ty(ty);
+                self.bld().texture_op(Op::TextureLoad, t, &[tp, coord])
+            }
+            Place::Value(v) => v,
+        }
+    }
+
+    /// Writes a place.
+    pub fn store_place(&mut self, p: Place, v: InstId) {
+        match p {
+            Place::Ptr(p) => {
+                self.bld().store(p, v);
+            }
+            Place::Swizzle(p, comps) => {
+                for (k, c) in comps.into_iter().enumerate() {
+                    let x = self.bld().extract(v, &[k as u32]);
+                    let ci = self.imm_val(c);
+                    let ep = self.bld().element_addr(p, ci);
+                    self.bld().store(ep, x);
+                }
+            }
+            Place::MatElems(p, mty, elems) => {
+                for (k, (r, c)) in elems.into_iter().enumerate() {
+                    let x = self.bld().extract(v, &[k as u32]);
+                    let ep = self.mat_elem_ptr(p, mty, r, c);
+                    self.bld().store(ep, x);
+                }
+            }
+            Place::Texel(tp, coord) => {
+                self.bld().texture_store(tp, coord, v);
+            }
+            Place::Value(_) => {}
+        }
+    }
+
+    /// The resource pointer an expression denotes (a global, an element of a resource
+    /// array, or a resource local's alias).
+    pub fn resource_ptr(&mut self, e: &Expr) -> Option<InstId> {
+        match &e.kind {
+            ExprKind::Global(g) => self.global_ptr(*g),
+            ExprKind::Local(l) => match self.f.as_ref().map(|f| f.locals[l.0 as usize]) {
+                Some(LocalSlot::Resource(p)) => Some(p),
+                _ => {
+                    self.error(
+                        e.span,
+                        "this resource variable is used before it is given a resource",
+                    );
+                    None
+                }
+            },
+            ExprKind::Index(b, i) => {
+                let bp = self.resource_ptr(b)?;
+                let iv = self.rvalue(i);
+                let a = self.bld().element_addr(bp, iv);
+                if contains_nonuniform(i) {
+                    self.m.decorate(a, Op::NonUniform, &[]);
+                }
+                Some(a)
+            }
+            ExprKind::Cast(_, x) => self.resource_ptr(x),
+            ExprKind::Assign(l, r) => {
+                let p = self.resource_ptr(r)?;
+                if let ExprKind::Local(id) = l.kind
+                    && let Some(f) = &mut self.f
+                {
+                    f.locals[id.0 as usize] = LocalSlot::Resource(p);
+                }
+                Some(p)
+            }
+            ExprKind::Error => None,
+            _ => {
+                self.error(
+                    e.span,
+                    "a resource must be a global, an element of a resource array or a variable \
+                     naming one",
+                );
+                None
+            }
+        }
+    }
+
+    // ---- values -------------------------------------------------------------------------------
+
+    /// Lowers an expression for its effects only.
+    pub fn effect(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Error => {}
+            ExprKind::Comma(a, b) => {
+                self.effect(a);
+                self.effect(b);
+            }
+            ExprKind::Cast(_, x) if self.types().is_void(e.ty) => self.effect(x),
+            _ => {
+                self.rvalue(e);
+            }
+        }
+    }
+
+    /// Lowers an expression to its value (an undefined value for `void` and errors).
+    pub fn rvalue(&mut self, e: &Expr) -> InstId {
+        match &e.kind {
+            ExprKind::Error => {
+                let t = self.ir_ty(e.ty);
+                self.m.undef(t)
+            }
+            ExprKind::Const(v) => {
+                let s = self.types().scalar_of(e.ty).unwrap_or(Scalar::I32);
+                self.const_scalar(s, *v)
+            }
+            ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::Field(..)
+            | ExprKind::Index(..)
+            | ExprKind::Swizzle(..)
+            | ExprKind::MatSwizzle(..)
+            | ExprKind::TexIndex(..) => {
+                let p = self.place(e);
+                self.load_place(p, e.ty)
+            }
+            ExprKind::Unary(op, x) => {
+                let v = self.rvalue(x);
+                self.unary(*op, v, x.ty)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = self.rvalue(a);
+                let y = self.rvalue(b);
+                self.binop(*op, x, y, a.ty)
+            }
+            ExprKind::Logical(and, a, b) => self.logical(*and, a, b),
+            ExprKind::Ternary(c, a, b) => self.ternary(c, a, b, e.ty),
+            ExprKind::Assign(l, r) => {
+                if self.types().is_resource(l.ty) {
+                    self.resource_ptr(e);
+                    let t = self.ir_ty(e.ty);
+                    return self.m.undef(t);
+                }
+                let p = self.place(l);
+                let v = self.rvalue(r);
+                self.store_place(p, v);
+                v
+            }
+            ExprKind::CompoundAssign {
+                op,
+                lhs,
+                rhs,
+                op_ty,
+            } => {
+                let p = self.place(lhs);
+                let cur = self.load_place(p.clone(), lhs.ty);
+                let cur = self.coerce(cur, lhs.ty, *op_ty);
+                let r = self.rvalue(rhs);
+                let res = self.binop(*op, cur, r, *op_ty);
+                let out = self.coerce(res, *op_ty, lhs.ty);
+                self.store_place(p, out);
+                out
+            }
+            ExprKind::IncDec(x, inc, post) => {
+                let p = self.place(x);
+                let cur = self.load_place(p.clone(), x.ty);
+                let s = self.types().scalar_of(x.ty).unwrap_or(Scalar::I32);
+                let one = self.const_scalar(s, ConstVal::Int(1).convert(s));
+                let one = self.splat_to(one, x.ty);
+                let new = if *inc {
+                    self.binop(BinOp::Add, cur, one, x.ty)
+                } else {
+                    self.binop(BinOp::Sub, cur, one, x.ty)
+                };
+                self.store_place(p, new);
+                if *post { cur } else { new }
+            }
+            ExprKind::Call(f, args) => self.call(*f, args, e),
+            ExprKind::Intrinsic(op, args) => self.intrinsic(*op, args, e),
+            ExprKind::Method(m, o, args) => self.method(*m, o, args, e),
+            ExprKind::Flatten(parts) => {
+                let mut leaves = Vec::new();
+                for p in parts {
+                    let v = self.rvalue(p);
+                    self.leaves(v, p.ty, &mut leaves);
+                }
+                let total = self.types().flat_count(e.ty) as usize;
+                if leaves.len() == 1 && total > 1 {
+                    let l = leaves[0];
+                    leaves = vec![l; total];
+                }
+                let mut it = leaves.into_iter();
+                self.build(e.ty, &mut it)
+            }
+            ExprKind::Cast(k, x) => {
+                if self.types().is_void(e.ty) {
+                    self.effect(x);
+                    let t = self.m.void_type();
+                    return self.m.undef(t);
+                }
+                let v = self.rvalue(x);
+                self.cast(*k, v, x.ty, e.ty)
+            }
+            ExprKind::Comma(a, b) => {
+                self.effect(a);
+                self.rvalue(b)
+            }
+            ExprKind::ArrayLength(b) => match self.resource_ptr(b) {
+                Some(p) => self.bld().array_length(p),
+                None => self.m.const_u32(0),
+            },
+        }
+    }
+
+    // ---- conversions --------------------------------------------------------------------------
+
+    /// Converts a value between HLSL types the way an implicit conversion does (used for
+    /// copy-back of `out` arguments and compound assignments).
+    pub fn coerce(&mut self, v: InstId, from: TyId, to: TyId) -> InstId {
+        if from == to || self.types().is_error(from) || self.types().is_error(to) {
+            return v;
+        }
+        let (Some(fs), Some(ts)) = (self.types().scalar_of(from), self.types().scalar_of(to))
+        else {
+            return v;
+        };
+        let fk = self.types().kind(from).clone();
+        let tk = self.types().kind(to).clone();
+        // Scalar first, in the source shape.
+        let mut cur = v;
+        let mut cur_ty = from;
+        if fs.concrete() != ts.concrete() {
+            let mid = match fk {
+                TyKind::Scalar(_) => TyKind::Scalar(ts),
+                TyKind::Vector(_, n) => TyKind::Vector(ts, n),
+                TyKind::Matrix(_, r, c) => TyKind::Matrix(ts, r, c),
+                _ => return v,
+            };
+            let mid_ty = self.find_type(&mid).unwrap_or(to);
+            cur = self.convert_shape_same(cur, cur_ty, mid_ty, ts);
+            cur_ty = mid_ty;
+        }
+        let cur_ir = self.m.ty(cur);
+        let to_ir = self.ir_ty(to);
+        if cur_ir == Some(to_ir) {
+            return cur;
+        }
+        match (self.types().kind(cur_ty).clone(), tk) {
+            (TyKind::Scalar(_), _) => self.splat_to(cur, to),
+            (TyKind::Vector(_, 1), _) => self.splat_to(cur, to),
+            _ => {
+                let mut leaves = Vec::new();
+                self.leaves(cur, cur_ty, &mut leaves);
+                let mut it = leaves.into_iter();
+                self.build(to, &mut it)
+            }
+        }
+    }
+
+    fn find_type(&self, k: &TyKind) -> Option<TyId> {
+        self.p.types.lookup(k)
+    }
+
+    /// Numeric conversion keeping the shape.
+    fn convert_shape_same(&mut self, v: InstId, from: TyId, to: TyId, ts: Scalar) -> InstId {
+        match self.types().kind(from).clone() {
+            TyKind::Matrix(fs, r, c) => {
+                let frep = Self::mat_rep(fs, r, c);
+                let trep = Self::mat_rep(ts, r, c);
+                if frep == MatRep::Rows || trep == MatRep::Rows {
+                    let row_t = self.types_scalar_vec(ts, c);
+                    let mut rows = Vec::new();
+                    for i in 0..r {
+                        let row = self.bld().extract(v, &[i as u32]);
+                        rows.push(self.bld().convert(row, row_t));
+                    }
+                    let t = self.ir_ty(to);
+                    return self.bld().construct(t, &rows);
+                }
+                let t = self.ir_ty(to);
+                self.bld().convert(v, t)
+            }
+            _ => {
+                let t = self.ir_ty(to);
+                if self.m.ty(v) == Some(t) {
+                    return v;
+                }
+                self.bld().convert(v, t)
+            }
+        }
+    }
+
+    /// A scalar value repeated to the shape of HLSL type `to`.
+    pub fn splat_to(&mut self, s: InstId, to: TyId) -> InstId {
+        let t = self.ir_ty(to);
+        if self.m.ty(s) == Some(t) {
+            return s;
+        }
+        match self.types().kind(to).clone() {
+            TyKind::Vector(_, n) => {
+                let parts = vec![s; n as usize];
+                self.bld().construct(t, &parts)
+            }
+            TyKind::Matrix(sc, r, c) => match Self::mat_rep(sc, r, c) {
+                MatRep::Scalar => s,
+                MatRep::Vec => {
+                    let parts = vec![s; r.max(c) as usize];
+                    self.bld().construct(t, &parts)
+                }
+                _ => {
+                    let rt = self.types_scalar_vec(sc, c);
+                    let parts = vec![s; c as usize];
+                    let row = self.bld().construct(rt, &parts);
+                    let rows = vec![row; r as usize];
+                    self.bld().construct(t, &rows)
+                }
+            },
+            _ => s,
+        }
+    }
+
+    fn splat_value(&mut self, v: InstId, to: TyId) -> InstId {
+        self.splat_to(v, to)
+    }
+
+    fn swizzle_value(&mut self, v: InstId, bty: TyId, comps: &[u8], ety: TyId) -> InstId {
+        if matches!(
+            self.types().kind(bty),
+            TyKind::Scalar(_) | TyKind::Vector(_, 1)
+        ) {
+            return self.splat_to(v, ety);
+        }
+        if comps.len() == 1 {
+            return self.bld().extract(v, &[comps[0] as u32]);
+        }
+        let c: Vec<u32> = comps.iter().map(|&x| x as u32).collect();
+        self.bld().shuffle(v, v, &c)
+    }
+
+    /// Lowers a cast.
+    pub fn cast(&mut self, k: CastKind, v: InstId, from: TyId, to: TyId) -> InstId {
+        let to_ir = self.ir_ty(to);
+        match k {
+            CastKind::Convert => {
+                let Some(ts) = self.types().scalar_of(to) else {
+                    return v;
+                };
+                if self.m.ty(v) == Some(to_ir) {
+                    return v;
+                }
+                self.convert_shape_same(v, from, to, ts)
+            }
+            CastKind::Splat => self.splat_to(v, to),
+            CastKind::Truncate => self.truncate(v, from, to),
+            CastKind::Reshape => {
+                if self.m.ty(v) == Some(to_ir) {
+                    v
+                } else {
+                    let mut leaves = Vec::new();
+                    self.leaves(v, from, &mut leaves);
+                    let mut it = leaves.into_iter();
+                    self.build(to, &mut it)
+                }
+            }
+            CastKind::Flatten => {
+                let mut leaves = Vec::new();
+                self.leaves(v, from, &mut leaves);
+                let total = self.types().flat_count(to) as usize;
+                if leaves.len() == 1 && total > 1 {
+                    let l = leaves[0];
+                    leaves = vec![l; total];
+                }
+                let mut it = leaves.into_iter();
+                self.build(to, &mut it)
+            }
+            CastKind::Bitcast => self.bld().bitcast(v, to_ir),
+        }
+    }
+
+    fn truncate(&mut self, v: InstId, from: TyId, to: TyId) -> InstId {
+        match (
+            self.types().kind(from).clone(),
+            self.types().kind(to).clone(),
+        ) {
+            (TyKind::Vector(_, _), TyKind::Scalar(_) | TyKind::Vector(_, 1)) => {
+                self.bld().extract(v, &[0])
+            }
+            (TyKind::Vector(..), TyKind::Vector(_, m)) => {
+                let idx: Vec<u32> = (0..m as u32).collect();
+                self.bld().shuffle(v, v, &idx)
+            }
+            _ => {
+                // Matrices: keep the leading rows and columns.
+                let (TyKind::Matrix(s, _, _), TyKind::Matrix(_, r2, c2)) = (
+                    self.types().kind(from).clone(),
+                    self.types().kind(to).clone(),
+                ) else {
+                    let mut leaves = Vec::new();
+                    self.leaves(v, from, &mut leaves);
+                    let mut it = leaves.into_iter();
+                    return self.build(to, &mut it);
+                };
+                let mut leaves = Vec::new();
+                for r in 0..r2 {
+                    for c in 0..c2 {
+                        leaves.push((self.mat_elem_value(v, from, r, c), s));
+                    }
+                }
+                let mut it = leaves.into_iter();
+                self.build(to, &mut it)
+            }
+        }
+    }
+
+    /// The scalar leaves of a value of HLSL type `ty`, in HLSL's flattening order.
+    pub fn leaves(&mut self, v: InstId, ty: TyId, out: &mut Vec<(InstId, Scalar)>) {
+        match self.types().kind(ty).clone() {
+            TyKind::Scalar(s) | TyKind::Vector(s, 1) => out.push((v, s)),
+            TyKind::Vector(s, n) => {
+                for i in 0..n {
+                    out.push((self.bld().extract(v, &[i as u32]), s));
+                }
+            }
+            TyKind::Matrix(s, r, c) => {
+                for i in 0..r {
+                    for j in 0..c {
+                        out.push((self.mat_elem_value(v, ty, i, j), s));
+                    }
+                }
+            }
+            TyKind::Array(e, n) => {
+                for i in 0..n {
+                    let x = self.bld().extract(v, &[i]);
+                    self.leaves(x, e, out);
+                }
+            }
+            TyKind::Struct(sid) => {
+                let ftys: Vec<TyId> = self
+                    .types()
+                    .struct_def(sid)
+                    .fields
+                    .iter()
+                    .map(|f| f.ty)
+                    .collect();
+                for (i, ft) in ftys.into_iter().enumerate() {
+                    let x = self.bld().extract(v, &[i as u32]);
+                    self.leaves(x, ft, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A value of HLSL type `ty` built from scalar leaves (each converted).
+    pub fn build(&mut self, ty: TyId, it: &mut dyn Iterator<Item = (InstId, Scalar)>) -> InstId {
+        let t = self.ir_ty(ty);
+        let mut leaf = |l: &mut Self, s: Scalar| -> InstId {
+            match it.next() {
+                Some((v, vs)) => {
+                    if vs.concrete() == s.concrete() {
+                        v
+                    } else {
+                        let st = l.scalar_ir(s);
+                        l.bld().convert(v, st)
+                    }
+                }
+                None => {
+                    let st = l.scalar_ir(s);
+                    l.m.zero(st)
+                }
+            }
+        };
+        match self.types().kind(ty).clone() {
+            TyKind::Scalar(s) | TyKind::Vector(s, 1) => leaf(self, s),
+            TyKind::Vector(s, n) => {
+                let parts: Vec<InstId> = (0..n).map(|_| leaf(self, s)).collect();
+                self.bld().construct(t, &parts)
+            }
+            TyKind::Matrix(s, r, c) => {
+                let mut flat = Vec::new();
+                for _ in 0..(r as usize * c as usize) {
+                    flat.push(leaf(self, s));
+                }
+                match Self::mat_rep(s, r, c) {
+                    MatRep::Scalar => flat[0],
+                    MatRep::Vec => self.bld().construct(t, &flat),
+                    _ => {
+                        let rt = self.types_scalar_vec(s, c);
+                        let rows: Vec<InstId> = flat
+                            .chunks(c as usize)
+                            .map(|ch| self.bld().construct(rt, ch))
+                            .collect();
+                        self.bld().construct(t, &rows)
+                    }
+                }
+            }
+            TyKind::Array(e, n) => {
+                let mut parts = Vec::new();
+                for _ in 0..n {
+                    parts.push(self.build(e, it));
+                }
+                self.bld().construct(t, &parts)
+            }
+            TyKind::Struct(sid) => {
+                let ftys: Vec<TyId> = self
+                    .types()
+                    .struct_def(sid)
+                    .fields
+                    .iter()
+                    .map(|f| f.ty)
+                    .collect();
+                let mut parts = Vec::new();
+                for ft in ftys {
+                    parts.push(self.build(ft, it));
+                }
+                self.bld().construct(t, &parts)
+            }
+            _ => self.m.undef(t),
+        }
+    }
+
+    // ---- operators ----------------------------------------------------------------------------
+
+    fn unary(&mut self, op: UnOp, v: InstId, ty: TyId) -> InstId {
+        if self.is_rows(ty) {
+            return self.map_rows1(v, ty, ty, |l, row| match op {
+                UnOp::Neg => l.bld().neg(row),
+                _ => l.bld().not(row),
+            });
+        }
+        match op {
+            UnOp::Neg => self.bld().neg(v),
+            UnOp::Not | UnOp::BitNot => self.bld().not(v),
+        }
+    }
+
+    fn is_rows(&self, ty: TyId) -> bool {
+        matches!(self.types().kind(ty), TyKind::Matrix(s, r, c) if Self::mat_rep(*s, *r, *c) == MatRep::Rows)
+    }
+
+    fn is_ir_mat(&self, ty: TyId) -> bool {
+        matches!(self.types().kind(ty), TyKind::Matrix(s, r, c) if Self::mat_rep(*s, *r, *c) == MatRep::Mat)
+    }
+
+    /// Applies `f` to each row of a matrix value, building a matrix of HLSL type `rty`.
+    fn map_rows1(
+        &mut self,
+        v: InstId,
+        ty: TyId,
+        rty: TyId,
+        mut f: impl FnMut(&mut Self, InstId) -> InstId,
+    ) -> InstId {
+        let TyKind::Matrix(_, r, _) = self.types().kind(ty).clone() else {
+            return f(self, v);
+        };
+        let mut rows = Vec::new();
+        for i in 0..r {
+            let row = self.bld().extract(v, &[i as u32]);
+            rows.push(f(self, row));
+        }
+        let t = self.ir_ty(rty);
+        self.bld().construct(t, &rows)
+    }
+
+    fn map_rows2(
+        &mut self,
+        a: InstId,
+        b: InstId,
+        ty: TyId,
+        rty: TyId,
+        mut f: impl FnMut(&mut Self, InstId, InstId) -> InstId,
+    ) -> InstId {
+        let TyKind::Matrix(_, r, _) = self.types().kind(ty).clone() else {
+            return f(self, a, b);
+        };
+        let mut rows = Vec::new();
+        for i in 0..r {
+            let x = self.bld().extract(a, &[i as u32]);
+            let y = self.bld().extract(b, &[i as u32]);
+            rows.push(f(self, x, y));
+        }
+        let t = self.ir_ty(rty);
+        self.bld().construct(t, &rows)
+    }
+
+    /// A binary operation on two values of HLSL type `ty`.
+    pub fn binop(&mut self, op: BinOp, a: InstId, b: InstId, ty: TyId) -> InstId {
+        let irop = match op {
+            BinOp::Add => Op::Add,
+            BinOp::Sub => Op::Sub,
+            BinOp::Mul => Op::Mul,
+            BinOp::Div => Op::Div,
+            BinOp::Rem => Op::Rem,
+            BinOp::Shl => Op::Shl,
+            BinOp::Shr => Op::Shr,
+            BinOp::And => Op::And,
+            BinOp::Or => Op::Or,
+            BinOp::Xor => Op::Xor,
+            BinOp::Lt => Op::Lt,
+            BinOp::Le => Op::Le,
+            BinOp::Gt => Op::Gt,
+            BinOp::Ge => Op::Ge,
+            BinOp::Eq => Op::Eq,
+            BinOp::Ne => Op::Ne,
+        };
+        let matrix = matches!(self.types().kind(ty), TyKind::Matrix(s, r, c) if matches!(Self::mat_rep(*s, *r, *c), MatRep::Mat | MatRep::Rows));
+        if matrix
+            && (op.is_comparison()
+                || self.is_rows(ty)
+                || matches!(
+                    op,
+                    BinOp::Shl | BinOp::Shr | BinOp::And | BinOp::Or | BinOp::Xor
+                ))
+        {
+            let TyKind::Matrix(_, r, c) = self.types().kind(ty).clone() else {
+                return a;
+            };
+            let rty = if op.is_comparison() {
+                self.find_type(&TyKind::Matrix(Scalar::Bool, r, c))
+                    .unwrap_or(ty)
+            } else {
+                ty
+            };
+            return self.map_rows2(a, b, ty, rty, |l, x, y| {
+                if op.is_comparison() {
+                    l.bld().cmp(irop, x, y)
+                } else {
+                    l.bld().binary(irop, x, y)
+                }
+            });
+        }
+        if op.is_comparison() {
+            self.bld().cmp(irop, a, b)
+        } else {
+            self.bld().binary(irop, a, b)
+        }
+    }
+
+    fn logical(&mut self, and: bool, a: &Expr, b: &Expr) -> InstId {
+        let x = self.rvalue(a);
+        if is_pure_cheap(b) {
+            let y = self.rvalue(b);
+            return if and {
+                self.bld().and(x, y)
+            } else {
+                self.bld().or(x, y)
+            };
+        }
+        let then = self.new_block();
+        let els = self.new_block();
+        let merge = self.new_block();
+        let bt = self.m.bool_type();
+        let p = self.m.add_block_param(merge, bt);
+        self.bld().if_else(x, then, els, merge);
+        let k = self.m.const_bool(!and);
+        // `a && b`: then evaluates b, else yields false; `a || b`: then yields true.
+        self.switch_to(then);
+        if and {
+            let y = self.rvalue(b);
+            self.bld().br(merge, &[y]);
+        } else {
+            self.bld().br(merge, &[k]);
+        }
+        self.switch_to(els);
+        if and {
+            self.bld().br(merge, &[k]);
+        } else {
+            let y = self.rvalue(b);
+            self.bld().br(merge, &[y]);
+        }
+        self.switch_to(merge);
+        p
+    }
+
+    fn ternary(&mut self, c: &Expr, a: &Expr, b: &Expr, ty: TyId) -> InstId {
+        let cv = self.rvalue(c);
+        let simple = matches!(
+            self.types().kind(ty),
+            TyKind::Scalar(_) | TyKind::Vector(..)
+        );
+        if simple && is_pure_cheap(a) && is_pure_cheap(b) {
+            let x = self.rvalue(a);
+            let y = self.rvalue(b);
+            return self.bld().select(cv, x, y);
+        }
+        let then = self.new_block();
+        let els = self.new_block();
+        let merge = self.new_block();
+        let t = self.ir_ty(ty);
+        let p = self.m.add_block_param(merge, t);
+        self.bld().if_else(cv, then, els, merge);
+        self.switch_to(then);
+        let x = self.rvalue(a);
+        self.bld().br(merge, &[x]);
+        self.switch_to(els);
+        let y = self.rvalue(b);
+        self.bld().br(merge, &[y]);
+        self.switch_to(merge);
+        p
+    }
+
+    // ---- calls --------------------------------------------------------------------------------
+
+    fn call(&mut self, f: FuncId, args: &[Arg], e: &Expr) -> InstId {
+        let Some(&callee) = self.funcs.get(&f) else {
+            let t = self.ir_ty(e.ty);
+            return self.m.undef(t);
+        };
+        let mut ir_args = Vec::new();
+        let mut back = Vec::new();
+        for a in args {
+            match a {
+                Arg::In(x) => {
+                    let v = self.rvalue(x);
+                    ir_args.push(v);
+                }
+                Arg::Resource(x) => match self.resource_ptr(x) {
+                    Some(p) => ir_args.push(p),
+                    None => {
+                        let t = self.m.void_type();
+                        ir_args.push(self.m.undef(t));
+                    }
+                },
+                Arg::Out {
+                    place,
+                    param_ty,
+                    copy_in,
+                    copy_out,
+                } => {
+                    let pl = self.place(place);
+                    let pt = self.ir_ty(*param_ty);
+                    let tmp = self.new_var(pt);
+                    if *copy_in {
+                        let v = self.load_place(pl.clone(), place.ty);
+                        let v = self.coerce(v, place.ty, *param_ty);
+                        self.bld().store(tmp, v);
+                    }
+                    ir_args.push(tmp);
+                    if *copy_out && !matches!(pl, Place::Value(_)) {
+                        back.push((pl, tmp, *param_ty, place.ty));
+                    }
+                }
+            }
+        }
+        let r = self.bld().call(callee.id(), &ir_args);
+        for (pl, tmp, pty, aty) in back {
+            let v = self.bld().load(tmp);
+            let v = self.coerce(v, pty, aty);
+            self.store_place(pl, v);
+        }
+        r
+    }
+
+    // ---- intrinsics ---------------------------------------------------------------------------
+
+    /// A pointer for an `out` argument of an intrinsic: the place's own pointer, or a
+    /// temporary copied back afterwards.
+    fn out_ptr(&mut self, e: &Expr) -> (InstId, Option<(Place, InstId)>) {
+        let pl = self.place(e);
+        if let Place::Ptr(p) = pl {
+            if self.m.ty(p).and_then(|t| self.m.address_space(t))
+                == Some(oneshader_ir::AddressSpace::Function)
+            {
+                return (p, None);
+            }
+            let t = self.ir_ty(e.ty);
+            let tmp = self.new_var(t);
+            return (tmp, Some((Place::Ptr(p), tmp)));
+        }
+        let t = self.ir_ty(e.ty);
+        let tmp = self.new_var(t);
+        (tmp, Some((pl, tmp)))
+    }
+
+    fn finish_out(&mut self, back: Option<(Place, InstId)>) {
+        if let Some((pl, tmp)) = back {
+            let v = self.bld().load(tmp);
+            self.store_place(pl, v);
+        }
+    }
+
+    fn intrinsic(&mut self, op: IntrinsicOp, args: &[Expr], e: &Expr) -> InstId {
+        let rt = self.ir_ty(e.ty);
+        let void = self.m.void_type();
+        let undef_void = self.m.undef(void);
+        match op {
+            IntrinsicOp::Ir(Intrinsic::Frexp | Intrinsic::Modf) => {
+                let x = self.rvalue(&args[0]);
+                let (p, back) = self.out_ptr(&args[1]);
+                let which = match op {
+                    IntrinsicOp::Ir(w) => w,
+                    _ => Intrinsic::Modf,
+                };
+                let r = self.bld().intrinsic(which, rt, &[x, p]);
+                self.finish_out(back);
+                r
+            }
+            IntrinsicOp::Ir(Intrinsic::Sincos) => {
+                let x = self.rvalue(&args[0]);
+                let (ps, bs) = self.out_ptr(&args[1]);
+                let (pc, bc) = self.out_ptr(&args[2]);
+                let r = self.bld().intrinsic(Intrinsic::Sincos, void, &[x, ps, pc]);
+                self.finish_out(bs);
+                self.finish_out(bc);
+                r
+            }
+            IntrinsicOp::Ir(which) => {
+                let vals: Vec<InstId> = args.iter().map(|a| self.rvalue(a)).collect();
+                let arg_ty = args.first().map(|a| a.ty);
+                let matrix_arg = arg_ty.is_some_and(|t| {
+                    matches!(self.types().kind(t), TyKind::Matrix(s, r, c) if matches!(Self::mat_rep(*s, *r, *c), MatRep::Mat | MatRep::Rows))
+                });
+                if matrix_arg && !matches!(which, Intrinsic::Transpose | Intrinsic::Determinant) {
+                    return self.intrinsic_rows(which, &vals, arg_ty.unwrap_or(e.ty), e.ty);
+                }
+                if which == Intrinsic::Transpose {
+                    let at = arg_ty.unwrap_or(e.ty);
+                    if !self.is_ir_mat(at) {
+                        // Degenerate and integer matrices: rebuild element by element.
+                        let TyKind::Matrix(s, r, c) = self.types().kind(at).clone() else {
+                            return vals[0];
+                        };
+                        let mut leaves = Vec::new();
+                        for j in 0..c {
+                            for i in 0..r {
+                                leaves.push((self.mat_elem_value(vals[0], at, i, j), s));
+                            }
+                        }
+                        let mut it = leaves.into_iter();
+                        return self.build(e.ty, &mut it);
+                    }
+                }
+                if which == Intrinsic::Determinant {
+                    let at = arg_ty.unwrap_or(e.ty);
+                    if !self.is_ir_mat(at) {
+                        // A 1x1 matrix: the element itself.
+                        return vals[0];
+                    }
+                }
+                if matches!(which, Intrinsic::All | Intrinsic::Any)
+                    && let Some(at) = arg_ty
+                    && matches!(
+                        self.types().kind(at),
+                        TyKind::Scalar(_) | TyKind::Vector(_, 1)
+                    )
+                    && self.types().scalar_of(at) == Some(Scalar::Bool)
+                {
+                    return vals[0];
+                }
+                let r = self.bld().intrinsic(which, rt, &vals);
+                if self.types().is_void(e.ty) {
+                    undef_void
+                } else {
+                    r
+                }
+            }
+            IntrinsicOp::Mul => self.mul(args, e),
+            IntrinsicOp::Bitcast => {
+                let v = self.rvalue(&args[0]);
+                if matches!(self.types().kind(args[0].ty), TyKind::Matrix(s, r, c) if Self::mat_rep(*s, *r, *c) != MatRep::Vec && Self::mat_rep(*s, *r, *c) != MatRep::Scalar)
+                {
+                    let rty = e.ty;
+                    return self.map_rows1(v, args[0].ty, rty, |l, row| {
+                        let t = l.m.ty(row).and_then(|t| l.m.vector_len(t)).unwrap_or(1);
+                        let s = l.types().scalar_of(rty).unwrap_or(Scalar::U32);
+                        let target = l.types_scalar_vec(s, t as u8);
+                        l.bld().bitcast(row, target)
+                    });
+                }
+                self.bld().bitcast(v, rt)
+            }
+            IntrinsicOp::AsDouble => {
+                let lo = self.rvalue(&args[0]);
+                let hi = self.rvalue(&args[1]);
+                let n = self.types().vec_len(e.ty).unwrap_or(1);
+                let u = self.m.u32_type();
+                let u2 = self.m.vector_type(u, 2);
+                let d = self.m.float_type(64);
+                if n == 1 {
+                    let pair = self.bld().construct(u2, &[lo, hi]);
+                    return self.bld().bitcast(pair, d);
+                }
+                let mut parts = Vec::new();
+                for i in 0..n as u32 {
+                    let l = self.bld().extract(lo, &[i]);
+                    let h = self.bld().extract(hi, &[i]);
+                    let pair = self.bld().construct(u2, &[l, h]);
+                    parts.push(self.bld().bitcast(pair, d));
+                }
+                self.bld().construct(rt, &parts)
+            }
+            IntrinsicOp::SplitDouble => {
+                let d = self.rvalue(&args[0]);
+                let u = self.m.u32_type();
+                let u2 = self.m.vector_type(u, 2);
+                let pair = self.bld().bitcast(d, u2);
+                let lo = self.bld().extract(pair, &[0]);
+                let hi = self.bld().extract(pair, &[1]);
+                let pl = self.place(&args[1]);
+                self.store_place(pl, lo);
+                let ph = self.place(&args[2]);
+                self.store_place(ph, hi);
+                undef_void
+            }
+            IntrinsicOp::Clip => {
+                let v = self.rvalue(&args[0]);
+                let ty = args[0].ty;
+                let s = self.types().scalar_of(ty).unwrap_or(Scalar::F32);
+                let zero = self.const_scalar(s, ConstVal::Float(0.0));
+                let zero = self.splat_to(zero, ty);
+                let c = self.binop(BinOp::Lt, v, zero, ty);
+                let b = self.m.bool_type();
+                let any = match self.types().kind(ty) {
+                    TyKind::Scalar(_) | TyKind::Vector(_, 1) => c,
+                    TyKind::Vector(..) => self.bld().intrinsic(Intrinsic::Any, b, &[c]),
+                    _ => {
+                        let mut leaves = Vec::new();
+                        let bty = self
+                            .find_type(&match self.types().kind(ty) {
+                                TyKind::Matrix(_, r, cc) => TyKind::Matrix(Scalar::Bool, *r, *cc),
+                                k => k.clone(),
+                            })
+                            .unwrap_or(ty);
+                        self.leaves(c, bty, &mut leaves);
+                        let mut acc = leaves[0].0;
+                        for (x, _) in leaves.into_iter().skip(1) {
+                            acc = self.bld().or(acc, x);
+                        }
+                        acc
+                    }
+                };
+                let kill = self.new_block();
+                let els = self.new_block();
+                let merge = self.new_block();
+                self.bld().if_else(any, kill, els, merge);
+                self.switch_to(kill);
+                self.bld().discard();
+                self.switch_to(els);
+                self.bld().br(merge, &[]);
+                self.switch_to(merge);
+                undef_void
+            }
+            IntrinsicOp::Atomic(aop) => {
+                let (p, kind_ok) = self.atomic_ptr(&args[0]);
+                if !kind_ok {
+                    return undef_void;
+                }
+                let v = self.rvalue(&args[1]);
+                let old = self.bld().atomic_rmw(aop, p, v);
+                if let Some(o) = args.get(2) {
+                    let old = self.coerce(old, args[0].ty, o.ty);
+                    let pl = self.place(o);
+                    self.store_place(pl, old);
+                }
+                undef_void
+            }
+            IntrinsicOp::AtomicCmpXchg | IntrinsicOp::AtomicCmpStore => {
+                let (p, ok) = self.atomic_ptr(&args[0]);
+                if !ok {
+                    return undef_void;
+                }
+                let c = self.rvalue(&args[1]);
+                let v = self.rvalue(&args[2]);
+                let old = self.bld().atomic_cmpxchg(p, c, v);
+                if let Some(o) = args.get(3) {
+                    let old = self.coerce(old, args[0].ty, o.ty);
+                    let pl = self.place(o);
+                    self.store_place(pl, old);
+                }
+                undef_void
+            }
+            IntrinsicOp::Barrier(f) => {
+                self.bld().barrier(f);
+                undef_void
+            }
+            IntrinsicOp::Select => {
+                let c = self.rvalue(&args[0]);
+                let a = self.rvalue(&args[1]);
+                let b = self.rvalue(&args[2]);
+                if matches!(self.types().kind(e.ty), TyKind::Matrix(s, r, cc) if matches!(Self::mat_rep(*s, *r, *cc), MatRep::Mat | MatRep::Rows))
+                {
+                    let scalar_cond = matches!(self.types().kind(args[0].ty), TyKind::Scalar(_));
+                    let ct = args[0].ty;
+                    let TyKind::Matrix(_, r, _) = self.types().kind(e.ty).clone() else {
+                        return a;
+                    };
+                    let mut rows = Vec::new();
+                    for i in 0..r as u32 {
+                        let ci = if scalar_cond {
+                            c
+                        } else {
+                            let _ = ct;
+                            self.bld().extract(c, &[i])
+                        };
+                        let x = self.bld().extract(a, &[i]);
+                        let y = self.bld().extract(b, &[i]);
+                        rows.push(self.bld().select(ci, x, y));
+                    }
+                    return self.bld().construct(rt, &rows);
+                }
+                self.bld().select(c, a, b)
+            }
+            IntrinsicOp::LogicalAnd | IntrinsicOp::LogicalOr => {
+                let a = self.rvalue(&args[0]);
+                let b = self.rvalue(&args[1]);
+                let irop = if op == IntrinsicOp::LogicalAnd {
+                    Op::And
+                } else {
+                    Op::Or
+                };
+                if self.is_rows(e.ty) {
+                    return self.map_rows2(a, b, e.ty, e.ty, |l, x, y| l.bld().binary(irop, x, y));
+                }
+                self.bld().binary(irop, a, b)
+            }
+            IntrinsicOp::ColorToUbyte4 => {
+                let c = self.rvalue(&args[0]);
+                let swz = self.bld().shuffle(c, c, &[2, 1, 0, 3]);
+                let k = self.m.const_f32(255.002);
+                let f = self.m.f32_type();
+                let f4 = self.m.vector_type(f, 4);
+                let kv = self.bld().construct(f4, &[k, k, k, k]);
+                let scaled = self.bld().mul(swz, kv);
+                self.bld().convert(scaled, rt)
+            }
+            IntrinsicOp::Nop => undef_void,
+            IntrinsicOp::Unsupported(name) => {
+                self.error(e.span, format!("the intrinsic `{name}` cannot be lowered"));
+                self.m.undef(rt)
+            }
+        }
+    }
+
+    /// An element-wise intrinsic on matrices, row by row (`all`/`any` reduce the rows).
+    fn intrinsic_rows(
+        &mut self,
+        which: Intrinsic,
+        vals: &[InstId],
+        aty: TyId,
+        rty: TyId,
+    ) -> InstId {
+        let TyKind::Matrix(s, r, c) = self.types().kind(aty).clone() else {
+            return vals[0];
+        };
+        let row_in = self.types_scalar_vec(s, c);
+        let _ = row_in;
+        let res_scalar = self.types().scalar_of(rty).unwrap_or(s);
+        let row_out = self.types_scalar_vec(res_scalar, c);
+        let b = self.m.bool_type();
+        let mut rows = Vec::new();
+        for i in 0..r as u32 {
+            let parts: Vec<InstId> = vals
+                .iter()
+                .map(|&v| {
+                    let is_mat = self
+                        .m
+                        .ty(v)
+                        .is_some_and(|t| matches!(self.m.op(t), Op::Matrix | Op::Array));
+                    if is_mat {
+                        self.bld().extract(v, &[i])
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            let out_t = if matches!(which, Intrinsic::All | Intrinsic::Any) {
+                b
+            } else {
+                row_out
+            };
+            rows.push(self.bld().intrinsic(which, out_t, &parts));
+        }
+        if matches!(which, Intrinsic::All | Intrinsic::Any) {
+            let mut acc = rows[0];
+            for &x in &rows[1..] {
+                acc = if which == Intrinsic::All {
+                    self.bld().and(acc, x)
+                } else {
+                    self.bld().or(acc, x)
+                };
+            }
+            return acc;
+        }
+        let t = self.ir_ty(rty);
+        self.bld().construct(t, &rows)
+    }
+
+    /// The pointer an atomic works on (a texel pointer for storage textures).
+    fn atomic_ptr(&mut self, dest: &Expr) -> (InstId, bool) {
+        match self.place(dest) {
+            Place::Ptr(p) => (p, true),
+            Place::Texel(tp, coord) => {
+                let t = self.ir_ty(dest.ty);
+                let z = self.m.const_u32(0);
+                (self.bld().texel_addr(tp, coord, z, t), true)
+            }
+            _ => {
+                self.error(
+                    dest.span,
+                    "an atomic needs a variable in groupshared memory or in a buffer",
+                );
+                (self.m.const_u32(0), false)
+            }
+        }
+    }
+
+    /// `mul(a, b)`.
+    fn mul(&mut self, args: &[Expr], e: &Expr) -> InstId {
+        let (at, bt) = (args[0].ty, args[1].ty);
+        let a = self.rvalue(&args[0]);
+        let b = self.rvalue(&args[1]);
+        let rt = self.ir_ty(e.ty);
+        let ka = self.types().kind(at).clone();
+        let kb = self.types().kind(bt).clone();
+        let float = self.types().scalar_of(e.ty).is_some_and(Scalar::is_float);
+        match (&ka, &kb) {
+            (TyKind::Vector(..), TyKind::Vector(..)) => {
+                if matches!(ka, TyKind::Vector(_, 1)) {
+                    return self.bld().mul(a, b);
+                }
+                return self.bld().intrinsic(Intrinsic::Dot, rt, &[a, b]);
+            }
+            (TyKind::Vector(_, n), TyKind::Matrix(..)) if float && *n > 1 && self.is_ir_mat(bt) => {
+                return self.bld().matmul(a, b, rt);
+            }
+            (TyKind::Matrix(..), TyKind::Vector(_, n)) if float && *n > 1 && self.is_ir_mat(at) => {
+                return self.bld().matmul(a, b, rt);
+            }
+            (TyKind::Matrix(..), TyKind::Matrix(..))
+                if float && self.is_ir_mat(at) && self.is_ir_mat(bt) && self.is_ir_mat(e.ty) =>
+            {
+                return self.bld().matmul(a, b, rt);
+            }
+            _ => {}
+        }
+        // Everything else element by element: result[i][j] = sum_k a[i][k] * b[k][j].
+        let (ar, ac) = shape_rc(&ka, true);
+        let (_br, bc) = shape_rc(&kb, false);
+        let s = self.types().scalar_of(e.ty).unwrap_or(Scalar::F32);
+        let mut leaves = Vec::new();
+        for i in 0..ar {
+            for j in 0..bc {
+                let mut acc: Option<InstId> = None;
+                for k in 0..ac {
+                    let x = self.operand_elem(a, at, &ka, i, k, true);
+                    let y = self.operand_elem(b, bt, &kb, k, j, false);
+                    let p = self.bld().mul(x, y);
+                    acc = Some(match acc {
+                        None => p,
+                        Some(q) => self.bld().add(q, p),
+                    });
+                }
+                if let Some(v) = acc {
+                    leaves.push((v, s));
+                }
+            }
+        }
+        let mut it = leaves.into_iter();
+        self.build(e.ty, &mut it)
+    }
+
+    /// Element (i, j) of a `mul` operand (vectors are a row on the left, a column on the
+    /// right).
+    fn operand_elem(
+        &mut self,
+        v: InstId,
+        ty: TyId,
+        k: &TyKind,
+        i: u8,
+        j: u8,
+        left: bool,
+    ) -> InstId {
+        match k {
+            TyKind::Scalar(_) | TyKind::Vector(_, 1) => v,
+            TyKind::Vector(..) => {
+                let idx = if left { j } else { i };
+                self.bld().extract(v, &[idx as u32])
+            }
+            TyKind::Matrix(..) => self.mat_elem_value(v, ty, i, j),
+            _ => v,
+        }
+    }
+
+    // ---- resource methods ---------------------------------------------------------------------
+
+    fn method(&mut self, m: ResMethod, obj: &Expr, args: &[Expr], e: &Expr) -> InstId {
+        let rt = self.ir_ty(e.ty);
+        let void = self.m.void_type();
+        let undef_void = self.m.undef(void);
+        let Some(res) = self.resource_ptr(obj) else {
+            return self.m.undef(rt);
+        };
+        let okind = self.types().kind(obj.ty).clone();
+        match m {
+            ResMethod::Sample
+            | ResMethod::SampleBias
+            | ResMethod::SampleLevel
+            | ResMethod::SampleGrad
+            | ResMethod::SampleCmp
+            | ResMethod::SampleCmpLevelZero
+            | ResMethod::GatherCmp => {
+                let Some(s) = self.resource_ptr(&args[0]) else {
+                    return self.m.undef(rt);
+                };
+                let mut ops = vec![res, s];
+                for a in &args[1..] {
+                    ops.push(self.rvalue(a));
+                }
+                let op = match m {
+                    ResMethod::Sample => Op::Sample,
+                    ResMethod::SampleBias => Op::SampleBias,
+                    ResMethod::SampleLevel => Op::SampleLevel,
+                    ResMethod::SampleGrad => Op::SampleGrad,
+                    ResMethod::SampleCmp => Op::SampleCmp,
+                    ResMethod::SampleCmpLevelZero => Op::SampleCmpLevelZero,
+                    _ => Op::GatherCmp,
+                };
+                self.bld().texture_op(op, rt, &ops)
+            }
+            ResMethod::Gather(c) => {
+                let Some(s) = self.resource_ptr(&args[0]) else {
+                    return self.m.undef(rt);
+                };
+                let coord = self.rvalue(&args[1]);
+                let comp = self.m.imm(c as u32);
+                let mut ops = vec![res, s, coord, comp];
+                if let Some(o) = args.get(2) {
+                    ops.push(self.rvalue(o));
+                }
+                self.bld().texture_op(Op::Gather, rt, &ops)
+            }
+            ResMethod::CalculateLod | ResMethod::CalculateLodUnclamped => {
+                let Some(s) = self.resource_ptr(&args[0]) else {
+                    return self.m.undef(rt);
+                };
+                let coord = self.rvalue(&args[1]);
+                let f = self.m.f32_type();
+                let f2 = self.m.vector_type(f, 2);
+                let q = self.bld().texture_op(Op::QueryLod, f2, &[res, s, coord]);
+                let k = if m == ResMethod::CalculateLod { 0 } else { 1 };
+                self.bld().extract(q, &[k])
+            }
+            ResMethod::Load => match okind {
+                TyKind::Texture(shape, _, rw) => {
+                    let loc = self.rvalue(&args[0]);
+                    let sampled = !rw && !matches!(shape, TexShape::Buffer);
+                    let mut ops = vec![res];
+                    if sampled && !shape.ms() {
+                        // The mip level is the last component of the location.
+                        let n = shape.coord_len() as u32;
+                        let coord = if n == 1 {
+                            self.bld().extract(loc, &[0])
+                        } else {
+                            let idx: Vec<u32> = (0..n).collect();
+                            self.bld().shuffle(loc, loc, &idx)
+                        };
+                        let lod = self.bld().extract(loc, &[n]);
+                        ops.push(coord);
+                        ops.push(lod);
+                        if let Some(o) = args.get(1) {
+                            ops.push(self.rvalue(o));
+                        }
+                    } else if shape.ms() {
+                        ops.push(loc);
+                        ops.push(self.rvalue(&args[1]));
+                        if let Some(o) = args.get(2) {
+                            ops.push(self.rvalue(o));
+                        }
+                    } else {
+                        ops.push(loc);
+                    }
+                    self.bld().texture_op(Op::TextureLoad, rt, &ops)
+                }
+                TyKind::Buffer(..) => {
+                    let addr = self.rvalue(&args[0]);
+                    self.byte_load(res, addr, e.ty, e)
+                }
+                _ => self.m.undef(rt),
+            },
+            ResMethod::Store => {
+                let addr = self.rvalue(&args[0]);
+                let v = self.rvalue(&args[1]);
+                self.byte_store(res, addr, v, args[1].ty, e);
+                undef_void
+            }
+            ResMethod::SubpassLoad => {
+                let i = self.m.i32_type();
+                let i2 = self.m.vector_type(i, 2);
+                let z = self.m.zero(i2);
+                let mut ops = vec![res, z];
+                if let Some(s) = args.first() {
+                    ops.push(self.rvalue(s));
+                }
+                self.bld().texture_op(Op::TextureLoad, rt, &ops)
+            }
+            ResMethod::GetDimensions => {
+                self.get_dimensions(res, &okind, args);
+                undef_void
+            }
+            ResMethod::Append
+            | ResMethod::Consume
+            | ResMethod::IncrementCounter
+            | ResMethod::DecrementCounter => {
+                let Some(g) = root_global(obj) else {
+                    self.error(e.span, "a buffer counter needs the buffer global itself");
+                    return self.m.undef(rt);
+                };
+                let Some(&c) = self.counters.get(&g) else {
+                    self.error(e.span, "this buffer has no counter");
+                    return self.m.undef(rt);
+                };
+                let z = self.m.const_u32(0);
+                let cp = self.bld().element_addr(c, z);
+                let delta = match m {
+                    ResMethod::Append | ResMethod::IncrementCounter => 1u32,
+                    _ => u32::MAX,
+                };
+                let d = self.m.const_u32(delta);
+                let old = self.bld().atomic_rmw(AtomicOp::Add, cp, d);
+                match m {
+                    ResMethod::IncrementCounter => old,
+                    ResMethod::DecrementCounter => {
+                        let one = self.m.const_u32(1);
+                        self.bld().sub(old, one)
+                    }
+                    ResMethod::Append => {
+                        let v = self.rvalue(&args[0]);
+                        let p = self.bld().element_addr(res, old);
+                        self.bld().store(p, v);
+                        undef_void
+                    }
+                    _ => {
+                        let one = self.m.const_u32(1);
+                        let idx = self.bld().sub(old, one);
+                        let p = self.bld().element_addr(res, idx);
+                        self.bld().load(p)
+                    }
+                }
+            }
+            ResMethod::Atomic(aop) => {
+                let addr = self.rvalue(&args[0]);
+                let two = self.m.const_u32(2);
+                let idx = self.bld().shr(addr, two);
+                let p = self.bld().element_addr(res, idx);
+                let mut v = self.rvalue(&args[1]);
+                let u = self.m.u32_type();
+                let signed = self.m.ty(v) != Some(u);
+                if signed {
+                    if matches!(aop, AtomicOp::Min | AtomicOp::Max) {
+                        self.error(
+                            e.span,
+                            "signed InterlockedMin/Max on a byte-address buffer is not supported",
+                        );
+                    }
+                    v = self.bld().bitcast(v, u);
+                }
+                let old = self.bld().atomic_rmw(aop, p, v);
+                if let Some(o) = args.get(2) {
+                    let ut = self.find_type(&TyKind::Scalar(Scalar::U32)).unwrap_or(o.ty);
+                    let old = self.coerce(old, ut, o.ty);
+                    let pl = self.place(o);
+                    self.store_place(pl, old);
+                }
+                undef_void
+            }
+            ResMethod::AtomicCmpXchg | ResMethod::AtomicCmpStore => {
+                let addr = self.rvalue(&args[0]);
+                let two = self.m.const_u32(2);
+                let idx = self.bld().shr(addr, two);
+                let p = self.bld().element_addr(res, idx);
+                let c = self.rvalue(&args[1]);
+                let v = self.rvalue(&args[2]);
+                let old = self.bld().atomic_cmpxchg(p, c, v);
+                if let Some(o) = args.get(3) {
+                    let ut = self.find_type(&TyKind::Scalar(Scalar::U32)).unwrap_or(o.ty);
+                    let old = self.coerce(old, ut, o.ty);
+                    let pl = self.place(o);
+                    self.store_place(pl, old);
+                }
+                undef_void
+            }
+            ResMethod::SampleCmpLevel | ResMethod::GetSamplePosition => {
+                self.error(e.span, "this texture method cannot be lowered");
+                self.m.undef(rt)
+            }
+        }
+    }
+
+    fn get_dimensions(&mut self, res: InstId, okind: &TyKind, args: &[Expr]) {
+        let mip = matches!(args[0].kind, ExprKind::Const(ConstVal::Bool(true)));
+        let outs = &args[1 + mip as usize..];
+        let u = self.m.u32_type();
+        let ut = self.find_type(&TyKind::Scalar(Scalar::U32));
+        let mut values: Vec<InstId> = Vec::new();
+        match okind {
+            TyKind::Texture(shape, _, rw) => {
+                let n = (shape.dims() + shape.arrayed() as u8
+                    - matches!(shape, TexShape::Cube | TexShape::CubeArray) as u8)
+                    as u32;
+                let st = if n == 1 { u } else { self.m.vector_type(u, n) };
+                let mut ops = vec![res];
+                let sampled = !rw && !matches!(shape, TexShape::Buffer);
+                if mip {
+                    ops.push(self.rvalue(&args[1]));
+                } else if sampled && !shape.ms() {
+                    ops.push(self.m.const_u32(0));
+                }
+                let size = self.bld().texture_op(Op::QuerySize, st, &ops);
+                for i in 0..n {
+                    values.push(if n == 1 {
+                        size
+                    } else {
+                        self.bld().extract(size, &[i])
+                    });
+                }
+                if shape.ms() {
+                    values.push(self.bld().texture_op(Op::QuerySamples, u, &[res]));
+                } else if mip {
+                    values.push(self.bld().texture_op(Op::QueryLevels, u, &[res]));
+                }
+            }
+            TyKind::Buffer(kind, elem) => {
+                let len = self.bld().array_length(res);
+                match kind {
+                    BufKind::ByteAddress | BufKind::RWByteAddress => {
+                        let four = self.m.const_u32(4);
+                        values.push(self.bld().mul(len, four));
+                    }
+                    _ => {
+                        values.push(len);
+                        let et = self.ir_ty(*elem);
+                        let stride = type_layout(&self.m, et, LayoutRule::RelaxedStd430, false)
+                            .map(|l| l.size.div_ceil(l.align.max(1)) * l.align.max(1))
+                            .unwrap_or(4);
+                        values.push(self.m.const_u32(stride));
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (o, v) in outs.iter().zip(values) {
+            let v = match ut {
+                Some(ut) => self.coerce(v, ut, o.ty),
+                None => v,
+            };
+            let pl = self.place(o);
+            self.store_place(pl, v);
+        }
+    }
+
+    /// `Load`/`Load<T>` from a byte-address buffer at byte offset `addr`.
+    fn byte_load(&mut self, buf: InstId, addr: InstId, ty: TyId, e: &Expr) -> InstId {
+        let t = self.ir_ty(ty);
+        match self.types().kind(ty).clone() {
+            TyKind::Scalar(s) | TyKind::Vector(s, _) if s.bits() == 32 && s != Scalar::Bool => {
+                self.bld().buffer_load(buf, addr, t)
+            }
+            TyKind::Scalar(Scalar::Bool) | TyKind::Vector(Scalar::Bool, _) => {
+                let n = self.types().vec_len(ty).unwrap_or(1);
+                let u = self.types_scalar_vec(Scalar::U32, n);
+                let raw = self.bld().buffer_load(buf, addr, u);
+                let z = self.m.zero(u);
+                self.bld().cmp(Op::Ne, raw, z)
+            }
+            TyKind::Array(el, n) => {
+                let size = self.byte_size(el);
+                let mut parts = Vec::new();
+                for i in 0..n {
+                    let off = self.m.const_u32(i * size);
+                    let a = self.bld().add(addr, off);
+                    parts.push(self.byte_load(buf, a, el, e));
+                }
+                self.bld().construct(t, &parts)
+            }
+            TyKind::Struct(sid) => {
+                let ftys: Vec<TyId> = self
+                    .types()
+                    .struct_def(sid)
+                    .fields
+                    .iter()
+                    .map(|f| f.ty)
+                    .collect();
+                let mut parts = Vec::new();
+                let mut off = 0;
+                for ft in ftys {
+                    let o = self.m.const_u32(off);
+                    let a = self.bld().add(addr, o);
+                    parts.push(self.byte_load(buf, a, ft, e));
+                    off += self.byte_size(ft);
+                }
+                self.bld().construct(t, &parts)
+            }
+            TyKind::Matrix(s, r, c) if s.bits() == 32 => {
+                let mut leaves = Vec::new();
+                let st = self.scalar_ir(s);
+                for i in 0..(r as u32 * c as u32) {
+                    let o = self.m.const_u32(i * 4);
+                    let a = self.bld().add(addr, o);
+                    leaves.push((self.bld().buffer_load(buf, a, st), s));
+                }
+                let mut it = leaves.into_iter();
+                self.build(ty, &mut it)
+            }
+            _ => {
+                let msg = format!(
+                    "`Load<{}>` from a byte-address buffer is not supported (32-bit data only)",
+                    self.types().name(ty)
+                );
+                self.error(e.span, msg);
+                self.m.undef(t)
+            }
+        }
+    }
+
+    /// `Store`/`Store<T>` into a byte-address buffer.
+    fn byte_store(&mut self, buf: InstId, addr: InstId, v: InstId, ty: TyId, e: &Expr) {
+        match self.types().kind(ty).clone() {
+            TyKind::Scalar(s) | TyKind::Vector(s, _) if s.bits() == 32 && s != Scalar::Bool => {
+                self.bld().buffer_store(buf, addr, v);
+            }
+            TyKind::Array(el, n) => {
+                let size = self.byte_size(el);
+                for i in 0..n {
+                    let off = self.m.const_u32(i * size);
+                    let a = self.bld().add(addr, off);
+                    let x = self.bld().extract(v, &[i]);
+                    self.byte_store(buf, a, x, el, e);
+                }
+            }
+            TyKind::Struct(sid) => {
+                let ftys: Vec<TyId> = self
+                    .types()
+                    .struct_def(sid)
+                    .fields
+                    .iter()
+                    .map(|f| f.ty)
+                    .collect();
+                let mut off = 0;
+                for (i, ft) in ftys.into_iter().enumerate() {
+                    let o = self.m.const_u32(off);
+                    let a = self.bld().add(addr, o);
+                    let x = self.bld().extract(v, &[i as u32]);
+                    self.byte_store(buf, a, x, ft, e);
+                    off += self.byte_size(ft);
+                }
+            }
+            TyKind::Matrix(s, r, c) if s.bits() == 32 => {
+                let mut k = 0;
+                for i in 0..r {
+                    for j in 0..c {
+                        let x = self.mat_elem_value(v, ty, i, j);
+                        let o = self.m.const_u32(k * 4);
+                        let a = self.bld().add(addr, o);
+                        self.bld().buffer_store(buf, a, x);
+                        k += 1;
+                    }
+                }
+            }
+            _ => {
+                let msg = format!(
+                    "`Store` of `{}` into a byte-address buffer is not supported (32-bit data only)",
+                    self.types().name(ty)
+                );
+                self.error(e.span, msg);
+            }
+        }
+    }
+
+    /// Bytes of a type in a byte-address buffer (tightly packed 32-bit data).
+    fn byte_size(&self, ty: TyId) -> u32 {
+        match self.types().kind(ty) {
+            TyKind::Scalar(s) => s.concrete().bits() / 8,
+            TyKind::Vector(s, n) => s.concrete().bits() / 8 * *n as u32,
+            TyKind::Matrix(s, r, c) => s.concrete().bits() / 8 * (*r as u32) * (*c as u32),
+            TyKind::Array(e, n) => self.byte_size(*e) * n,
+            TyKind::Struct(sid) => self
+                .types()
+                .struct_def(*sid)
+                .fields
+                .iter()
+                .map(|f| self.byte_size(f.ty))
+                .sum(),
+            _ => 4,
+        }
+    }
+}
+
+/// Rows and columns of a `mul` operand (a vector is a row on the left, a column on the right).
+fn shape_rc(k: &TyKind, left: bool) -> (u8, u8) {
+    match k {
+        TyKind::Scalar(_) => (1, 1),
+        TyKind::Vector(_, n) => {
+            if left {
+                (1, *n)
+            } else {
+                (*n, 1)
+            }
+        }
+        TyKind::Matrix(_, r, c) => (*r, *c),
+        _ => (1, 1),
+    }
+}
+
+/// The global at the root of a resource expression.
+fn root_global(e: &Expr) -> Option<GlobalId> {
+    match &e.kind {
+        ExprKind::Global(g) => Some(*g),
+        ExprKind::Cast(_, x) => root_global(x),
+        _ => None,
+    }
+}
+
+/// True when an expression mentions `NonUniformResourceIndex`.
+pub fn contains_nonuniform(e: &Expr) -> bool {
+    let mut found = false;
+    super::sema_stmt::visit(e, &mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Intrinsic(IntrinsicOp::Ir(Intrinsic::NonUniformIndex), _)
+        ) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// True when evaluating `e` has no effects and cannot fault (so it may be evaluated
+/// unconditionally: `select` instead of branches).
+pub fn is_pure_cheap(e: &Expr) -> bool {
+    let mut ok = true;
+    super::sema_stmt::visit(e, &mut |x| match &x.kind {
+        ExprKind::Assign(..)
+        | ExprKind::CompoundAssign { .. }
+        | ExprKind::IncDec(..)
+        | ExprKind::Call(..)
+        | ExprKind::Method(..)
+        | ExprKind::TexIndex(..)
+        | ExprKind::Logical(..)
+        | ExprKind::Ternary(..) => ok = false,
+        ExprKind::Intrinsic(op, _) => {
+            if !matches!(
+                op,
+                IntrinsicOp::Ir(_)
+                    | IntrinsicOp::Select
+                    | IntrinsicOp::Mul
+                    | IntrinsicOp::Bitcast
+                    | IntrinsicOp::LogicalAnd
+                    | IntrinsicOp::LogicalOr
+            ) {
+                ok = false;
+            }
+            if let IntrinsicOp::Ir(i) = op
+                && matches!(i, Intrinsic::Frexp | Intrinsic::Modf | Intrinsic::Sincos)
+            {
+                ok = false;
+            }
+        }
+        ExprKind::Index(_, i) if !matches!(i.kind, ExprKind::Const(_)) => ok = false,
+        _ => {}
+    });
+    ok
+}

@@ -1,0 +1,685 @@
+//! Methods of textures, buffers and subpass inputs: `Sample*`, `Gather*`, `Load`,
+//! `GetDimensions`, `CalculateLevelOfDetail*`, byte-address `Load*`/`Store*`/`Interlocked*`,
+//! structured `Load`/`IncrementCounter`/`DecrementCounter`, `Append`/`Consume`, `SubpassLoad`.
+//!
+//! Analysis converts every argument to the type the method takes (coordinates to float or
+//! int vectors of the texture's dimension, offsets to int vectors, outputs checked as
+//! assignable places) and records the method as [`ExprKind::Method`]; lowering maps it onto
+//! the IR's texture and buffer instructions.
+
+use oneshader_ir::AtomicOp;
+use oneshader_ir::diag::Span;
+
+use super::ast;
+use super::hir::*;
+use super::sema::Sema;
+
+fn mk(kind: ExprKind, ty: TyId, span: Span) -> Expr {
+    Expr { kind, ty, span }
+}
+
+impl<'a> Sema<'a> {
+    fn vec_or_scalar(&mut self, s: Scalar, n: u8) -> TyId {
+        if n == 1 {
+            self.types.scalar(s)
+        } else {
+            self.types.vector(s, n)
+        }
+    }
+
+    fn method_arity(&mut self, name: &str, lo: usize, hi: usize, got: usize, span: Span) -> bool {
+        if got < lo || got > hi {
+            let want = if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo} to {hi}")
+            };
+            self.error(
+                "OSH1007",
+                span,
+                format!("`{name}` takes {want} argument(s), {got} given"),
+            );
+            return false;
+        }
+        true
+    }
+
+    fn conv_arg(&mut self, a: Expr, ty: TyId) -> Expr {
+        let s = a.span;
+        self.convert(a, ty, s)
+    }
+
+    fn sampler_arg(&mut self, a: Expr, cmp: bool, method: &str) -> Option<Expr> {
+        match self.types.kind(a.ty) {
+            TyKind::Sampler(c) => {
+                if cmp && !*c {
+                    self.error(
+                        "OSH1005",
+                        a.span,
+                        format!("`{method}` needs a `SamplerComparisonState`"),
+                    );
+                    return None;
+                }
+                Some(a)
+            }
+            TyKind::Error => None,
+            _ => {
+                self.error(
+                    "OSH1005",
+                    a.span,
+                    format!(
+                        "`{method}` needs a sampler, not `{}`",
+                        self.types.name(a.ty)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn out_place(&mut self, a: &Expr) -> bool {
+        if self.types.is_error(a.ty) {
+            return false;
+        }
+        if !self.types.is_numeric(a.ty) {
+            self.error("OSH1005", a.span, "an output argument must be numeric");
+            return false;
+        }
+        self.require_writable(a)
+    }
+
+    /// Checks `object.member(args)` where `object` is a resource.
+    pub fn check_method(
+        &mut self,
+        object: Expr,
+        member: &'a ast::Ident,
+        targs: Option<&'a [ast::TemplateArg]>,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Expr {
+        if args.iter().any(|a| self.types.is_error(a.ty)) {
+            return Expr::error(span);
+        }
+        let name = member.name.as_str();
+        match self.types.kind(object.ty).clone() {
+            TyKind::Texture(shape, elem, rw) => {
+                self.texture_method(object, shape, elem, rw, name, args, span)
+            }
+            TyKind::Buffer(kind, elem) => {
+                self.buffer_method(object, kind, elem, name, targs, args, span)
+            }
+            _ => {
+                self.error(
+                    "OSH1009",
+                    member.span,
+                    format!("`{}` has no method `{name}`", self.types.name(object.ty)),
+                );
+                Expr::error(span)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn texture_method(
+        &mut self,
+        object: Expr,
+        shape: TexShape,
+        elem: TyId,
+        rw: bool,
+        name: &str,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Expr {
+        let n = args.len();
+        let coord_f = self.vec_or_scalar(Scalar::F32, shape.coord_len());
+        let grad_t = self.vec_or_scalar(Scalar::F32, shape.dims());
+        let off_len = shape.offset_len();
+        let off_t = (off_len > 0).then(|| self.vec_or_scalar(Scalar::I32, off_len));
+        let f = self.types.float();
+        let elem_scalar = self.types.scalar_of(elem).unwrap_or(Scalar::F32);
+        let sampled = !rw
+            && !matches!(
+                shape,
+                TexShape::Buffer | TexShape::Subpass | TexShape::SubpassMS
+            );
+        let can_sample = sampled && !shape.ms();
+        let bad = |s: &mut Self, what: &str| -> Expr {
+            s.error(
+                "OSH1009",
+                span,
+                format!("`{}` has no method `{what}`", s.types.name(object.ty)),
+            );
+            Expr::error(span)
+        };
+        let gather_comp = match name {
+            "Gather" | "GatherRed" => Some(0),
+            "GatherGreen" => Some(1),
+            "GatherBlue" => Some(2),
+            "GatherAlpha" => Some(3),
+            _ => None,
+        };
+        match name {
+            "Sample" | "SampleBias" | "SampleLevel" | "SampleGrad" | "SampleCmp"
+            | "SampleCmpLevelZero" | "SampleCmpLevel" => {
+                if !can_sample {
+                    return bad(self, name);
+                }
+                let (method, fixed) = match name {
+                    "Sample" => (ResMethod::Sample, 2),
+                    "SampleBias" => (ResMethod::SampleBias, 3),
+                    "SampleLevel" => (ResMethod::SampleLevel, 3),
+                    "SampleGrad" => (ResMethod::SampleGrad, 4),
+                    "SampleCmp" => (ResMethod::SampleCmp, 3),
+                    "SampleCmpLevel" => (ResMethod::SampleCmpLevel, 4),
+                    _ => (ResMethod::SampleCmpLevelZero, 3),
+                };
+                let max = fixed + off_t.is_some() as usize;
+                if n > max {
+                    // A minimum-LOD clamp or a status output.
+                    self.error(
+                        "OSH1018",
+                        args[max.min(n - 1)].span,
+                        format!("`{name}` with a LOD clamp or status argument is not supported"),
+                    );
+                    return Expr::error(span);
+                }
+                if !self.method_arity(name, fixed, max, n, span) {
+                    return Expr::error(span);
+                }
+                let cmp = matches!(
+                    method,
+                    ResMethod::SampleCmp
+                        | ResMethod::SampleCmpLevelZero
+                        | ResMethod::SampleCmpLevel
+                );
+                if method == ResMethod::SampleCmpLevel {
+                    self.error("OSH1018", span, "`SampleCmpLevel` is not supported");
+                    return Expr::error(span);
+                }
+                let mut it = args.into_iter();
+                let Some(s) = it.next().and_then(|s| self.sampler_arg(s, cmp, name)) else {
+                    return Expr::error(span);
+                };
+                let mut out = vec![s];
+                let Some(uv) = it.next() else {
+                    return Expr::error(span);
+                };
+                out.push(self.conv_arg(uv, coord_f));
+                match method {
+                    ResMethod::SampleBias | ResMethod::SampleLevel => {
+                        let Some(x) = it.next() else {
+                            return Expr::error(span);
+                        };
+                        out.push(self.conv_arg(x, f));
+                    }
+                    ResMethod::SampleGrad => {
+                        for _ in 0..2 {
+                            let Some(x) = it.next() else {
+                                return Expr::error(span);
+                            };
+                            out.push(self.conv_arg(x, grad_t));
+                        }
+                    }
+                    ResMethod::SampleCmp | ResMethod::SampleCmpLevelZero => {
+                        let Some(x) = it.next() else {
+                            return Expr::error(span);
+                        };
+                        out.push(self.conv_arg(x, f));
+                    }
+                    _ => {}
+                }
+                if let (Some(o), Some(ot)) = (it.next(), off_t) {
+                    out.push(self.conv_arg(o, ot));
+                }
+                let rty = if cmp {
+                    self.types.scalar(elem_scalar)
+                } else {
+                    elem
+                };
+                mk(ExprKind::Method(method, Box::new(object), out), rty, span)
+            }
+            _ if gather_comp.is_some() || name.starts_with("GatherCmp") => {
+                let cmp = name.starts_with("GatherCmp");
+                if !can_sample
+                    || !matches!(
+                        shape,
+                        TexShape::T2D | TexShape::T2DArray | TexShape::Cube | TexShape::CubeArray
+                    )
+                {
+                    return bad(self, name);
+                }
+                if cmp && name != "GatherCmp" && name != "GatherCmpRed" {
+                    self.error(
+                        "OSH1018",
+                        span,
+                        format!(
+                            "`{name}` is not supported (only the red component can be compared)"
+                        ),
+                    );
+                    return Expr::error(span);
+                }
+                let fixed = if cmp { 3 } else { 2 };
+                let max = fixed + off_t.is_some() as usize;
+                if n > max {
+                    self.error(
+                        "OSH1018",
+                        span,
+                        format!("`{name}` with four offsets or a status argument is not supported"),
+                    );
+                    return Expr::error(span);
+                }
+                if !self.method_arity(name, fixed, max, n, span) {
+                    return Expr::error(span);
+                }
+                let mut it = args.into_iter();
+                let Some(s) = it.next().and_then(|s| self.sampler_arg(s, cmp, name)) else {
+                    return Expr::error(span);
+                };
+                let Some(uv) = it.next() else {
+                    return Expr::error(span);
+                };
+                let mut out = vec![s, self.conv_arg(uv, coord_f)];
+                if cmp {
+                    let Some(r) = it.next() else {
+                        return Expr::error(span);
+                    };
+                    out.push(self.conv_arg(r, f));
+                }
+                if let (Some(o), Some(ot)) = (it.next(), off_t) {
+                    out.push(self.conv_arg(o, ot));
+                }
+                let rty = self.types.vector(elem_scalar, 4);
+                let method = if cmp {
+                    ResMethod::GatherCmp
+                } else {
+                    ResMethod::Gather(gather_comp.unwrap_or(0))
+                };
+                mk(ExprKind::Method(method, Box::new(object), out), rty, span)
+            }
+            "Load" => {
+                if matches!(shape, TexShape::Subpass | TexShape::SubpassMS) {
+                    return bad(self, name);
+                }
+                // Sampled non-buffer textures carry the mip level as the last coordinate.
+                let with_mip = sampled && !shape.ms();
+                let loc_len = shape.coord_len() + with_mip as u8;
+                let loc_t = self.vec_or_scalar(Scalar::I32, loc_len);
+                let fixed = 1 + shape.ms() as usize;
+                let max = fixed + (off_t.is_some() && sampled) as usize;
+                if n > max {
+                    self.error(
+                        "OSH1018",
+                        span,
+                        "`Load` with a status argument is not supported",
+                    );
+                    return Expr::error(span);
+                }
+                if !self.method_arity(name, fixed, max, n, span) {
+                    return Expr::error(span);
+                }
+                let mut it = args.into_iter();
+                let Some(loc) = it.next() else {
+                    return Expr::error(span);
+                };
+                let mut out = vec![self.conv_arg(loc, loc_t)];
+                if shape.ms() {
+                    let Some(s) = it.next() else {
+                        return Expr::error(span);
+                    };
+                    let i = self.types.int();
+                    out.push(self.conv_arg(s, i));
+                }
+                if let (Some(o), Some(ot)) = (it.next(), off_t) {
+                    out.push(self.conv_arg(o, ot));
+                }
+                mk(
+                    ExprKind::Method(ResMethod::Load, Box::new(object), out),
+                    elem,
+                    span,
+                )
+            }
+            "SubpassLoad" => {
+                if !matches!(shape, TexShape::Subpass | TexShape::SubpassMS) {
+                    return bad(self, name);
+                }
+                let want = shape.ms() as usize;
+                if !self.method_arity(name, want, want, n, span) {
+                    return Expr::error(span);
+                }
+                let i = self.types.int();
+                let out: Vec<Expr> = args.into_iter().map(|a| self.conv_arg(a, i)).collect();
+                mk(
+                    ExprKind::Method(ResMethod::SubpassLoad, Box::new(object), out),
+                    elem,
+                    span,
+                )
+            }
+            "GetDimensions" => {
+                // Outputs: width[, height][, depth | elements][, samples | levels].
+                let dims = shape.dims() as usize;
+                let outs = if matches!(shape, TexShape::Subpass | TexShape::SubpassMS) {
+                    return bad(self, name);
+                } else {
+                    dims + shape.arrayed() as usize
+                        - (shape == TexShape::Cube || shape == TexShape::CubeArray) as usize
+                };
+                let with_mip_form = sampled && !shape.ms();
+                let (mip, outs_n) = if with_mip_form && n == outs + 2 {
+                    (true, outs + 1)
+                } else if shape.ms() {
+                    (false, outs + 1)
+                } else {
+                    (false, outs)
+                };
+                let expect = outs_n + mip as usize;
+                if n != expect {
+                    let alt = if with_mip_form {
+                        format!("{outs} (or {} with a mip level)", outs + 2)
+                    } else {
+                        expect.to_string()
+                    };
+                    self.error(
+                        "OSH1007",
+                        span,
+                        format!("`GetDimensions` takes {alt} argument(s), {n} given"),
+                    );
+                    return Expr::error(span);
+                }
+                let mut it = args.into_iter();
+                let mut out = Vec::new();
+                if mip {
+                    let Some(m) = it.next() else {
+                        return Expr::error(span);
+                    };
+                    let u = self.types.uint();
+                    out.push(self.conv_arg(m, u));
+                }
+                for a in it {
+                    if !self.out_place(&a) {
+                        return Expr::error(span);
+                    }
+                    out.push(a);
+                }
+                let method = ResMethod::GetDimensions;
+                // The first argument is the mip level when there is one more than outputs.
+                let flag = self.types.bool();
+                let marker = mk(ExprKind::Const(ConstVal::Bool(mip)), flag, span);
+                let mut all = vec![marker];
+                all.extend(out);
+                mk(
+                    ExprKind::Method(method, Box::new(object), all),
+                    Types::VOID,
+                    span,
+                )
+            }
+            "CalculateLevelOfDetail" | "CalculateLevelOfDetailUnclamped" => {
+                if !can_sample {
+                    return bad(self, name);
+                }
+                if !self.method_arity(name, 2, 2, n, span) {
+                    return Expr::error(span);
+                }
+                let mut it = args.into_iter();
+                let Some(s) = it.next().and_then(|s| self.sampler_arg(s, false, name)) else {
+                    return Expr::error(span);
+                };
+                let Some(uv) = it.next() else {
+                    return Expr::error(span);
+                };
+                let uv_t = self.vec_or_scalar(Scalar::F32, shape.dims());
+                let out = vec![s, self.conv_arg(uv, uv_t)];
+                let m = if name == "CalculateLevelOfDetail" {
+                    ResMethod::CalculateLod
+                } else {
+                    ResMethod::CalculateLodUnclamped
+                };
+                mk(ExprKind::Method(m, Box::new(object), out), f, span)
+            }
+            "GetSamplePosition" => {
+                self.error("OSH1018", span, "`GetSamplePosition` is not supported");
+                Expr::error(span)
+            }
+            _ => bad(self, name),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn buffer_method(
+        &mut self,
+        object: Expr,
+        kind: BufKind,
+        elem: TyId,
+        name: &str,
+        targs: Option<&'a [ast::TemplateArg]>,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Expr {
+        let n = args.len();
+        let u = self.types.uint();
+        let bad = |s: &mut Self| -> Expr {
+            s.error(
+                "OSH1009",
+                span,
+                format!("`{}` has no method `{name}`", s.types.name(object.ty)),
+            );
+            Expr::error(span)
+        };
+        match (kind, name) {
+            (
+                BufKind::ByteAddress | BufKind::RWByteAddress,
+                "Load" | "Load2" | "Load3" | "Load4",
+            ) => {
+                if n == 2 {
+                    self.error(
+                        "OSH1018",
+                        span,
+                        "`Load` with a status argument is not supported",
+                    );
+                    return Expr::error(span);
+                }
+                if !self.method_arity(name, 1, 1, n, span) {
+                    return Expr::error(span);
+                }
+                let rty = match (name, targs) {
+                    ("Load", Some([t])) => match t {
+                        ast::TemplateArg::Type(te) => self.resolve_type(te),
+                        ast::TemplateArg::Expr(e) => {
+                            self.error("OSH1017", e.span, "`Load<T>` needs a type");
+                            Types::ERROR
+                        }
+                    },
+                    ("Load", _) => u,
+                    ("Load2", _) => self.types.vector(Scalar::U32, 2),
+                    ("Load3", _) => self.types.vector(Scalar::U32, 3),
+                    _ => self.types.vector(Scalar::U32, 4),
+                };
+                if self.types.is_error(rty) {
+                    return Expr::error(span);
+                }
+                let out: Vec<Expr> = args.into_iter().map(|a| self.conv_arg(a, u)).collect();
+                mk(
+                    ExprKind::Method(ResMethod::Load, Box::new(object), out),
+                    rty,
+                    span,
+                )
+            }
+            (BufKind::RWByteAddress, "Store" | "Store2" | "Store3" | "Store4") => {
+                if !self.method_arity(name, 2, 2, n, span) {
+                    return Expr::error(span);
+                }
+                let vty = match name {
+                    "Store" => match targs {
+                        Some([ast::TemplateArg::Type(te)]) => self.resolve_type(te),
+                        _ => {
+                            // `Store(addr, v)`: uint, or the value's own type (templated form
+                            // with the argument deduced).
+                            let t = self.types.concrete(args[1].ty);
+                            if self.types.scalar_of(t).is_some_and(|s| s == Scalar::U32)
+                                || !self.types.is_numeric(t)
+                            {
+                                t
+                            } else if matches!(self.types.kind(t), TyKind::Scalar(_)) {
+                                u
+                            } else {
+                                t
+                            }
+                        }
+                    },
+                    "Store2" => self.types.vector(Scalar::U32, 2),
+                    "Store3" => self.types.vector(Scalar::U32, 3),
+                    _ => self.types.vector(Scalar::U32, 4),
+                };
+                let mut it = args.into_iter();
+                let (Some(a), Some(v)) = (it.next(), it.next()) else {
+                    return Expr::error(span);
+                };
+                let out = vec![self.conv_arg(a, u), self.conv_arg(v, vty)];
+                mk(
+                    ExprKind::Method(ResMethod::Store, Box::new(object), out),
+                    Types::VOID,
+                    span,
+                )
+            }
+            (
+                BufKind::RWByteAddress,
+                "InterlockedAdd"
+                | "InterlockedAnd"
+                | "InterlockedOr"
+                | "InterlockedXor"
+                | "InterlockedMin"
+                | "InterlockedMax"
+                | "InterlockedExchange",
+            ) => {
+                let op = match name {
+                    "InterlockedAdd" => AtomicOp::Add,
+                    "InterlockedAnd" => AtomicOp::And,
+                    "InterlockedOr" => AtomicOp::Or,
+                    "InterlockedXor" => AtomicOp::Xor,
+                    "InterlockedMin" => AtomicOp::Min,
+                    "InterlockedMax" => AtomicOp::Max,
+                    _ => AtomicOp::Exchange,
+                };
+                if !self.method_arity(name, 2, 3, n, span) {
+                    return Expr::error(span);
+                }
+                let mut it = args.into_iter();
+                let (Some(a), Some(v)) = (it.next(), it.next()) else {
+                    return Expr::error(span);
+                };
+                let vt = match self.types.scalar_of(v.ty) {
+                    Some(Scalar::I32) => self.types.int(),
+                    _ => u,
+                };
+                let mut out = vec![self.conv_arg(a, u), self.conv_arg(v, vt)];
+                if let Some(o) = it.next() {
+                    if !self.out_place(&o) {
+                        return Expr::error(span);
+                    }
+                    out.push(o);
+                }
+                mk(
+                    ExprKind::Method(ResMethod::Atomic(op), Box::new(object), out),
+                    Types::VOID,
+                    span,
+                )
+            }
+            (BufKind::RWByteAddress, "InterlockedCompareExchange" | "InterlockedCompareStore") => {
+                let xchg = name == "InterlockedCompareExchange";
+                let want = if xchg { 4 } else { 3 };
+                if !self.method_arity(name, want, want, n, span) {
+                    return Expr::error(span);
+                }
+                let mut it = args.into_iter();
+                let (Some(a), Some(c), Some(v)) = (it.next(), it.next(), it.next()) else {
+                    return Expr::error(span);
+                };
+                let mut out = vec![
+                    self.conv_arg(a, u),
+                    self.conv_arg(c, u),
+                    self.conv_arg(v, u),
+                ];
+                if let Some(o) = it.next() {
+                    if !self.out_place(&o) {
+                        return Expr::error(span);
+                    }
+                    out.push(o);
+                }
+                let m = if xchg {
+                    ResMethod::AtomicCmpXchg
+                } else {
+                    ResMethod::AtomicCmpStore
+                };
+                mk(
+                    ExprKind::Method(m, Box::new(object), out),
+                    Types::VOID,
+                    span,
+                )
+            }
+            (
+                BufKind::Structured | BufKind::RWStructured | BufKind::Append | BufKind::Consume,
+                "GetDimensions",
+            )
+            | (BufKind::ByteAddress | BufKind::RWByteAddress, "GetDimensions") => {
+                let byte = matches!(kind, BufKind::ByteAddress | BufKind::RWByteAddress);
+                let want = if byte { 1 } else { 2 };
+                if !self.method_arity(name, want, want, n, span) {
+                    return Expr::error(span);
+                }
+                for a in &args {
+                    if !self.out_place(a) {
+                        return Expr::error(span);
+                    }
+                }
+                let flag = self.types.bool();
+                let mut all = vec![mk(ExprKind::Const(ConstVal::Bool(false)), flag, span)];
+                all.extend(args);
+                mk(
+                    ExprKind::Method(ResMethod::GetDimensions, Box::new(object), all),
+                    Types::VOID,
+                    span,
+                )
+            }
+            (BufKind::Structured | BufKind::RWStructured, "Load") => {
+                if !self.method_arity(name, 1, 1, n, span) {
+                    return Expr::error(span);
+                }
+                let out: Vec<Expr> = args.into_iter().map(|a| self.conv_arg(a, u)).collect();
+                let idx = out.into_iter().next().unwrap_or_else(|| Expr::error(span));
+                mk(ExprKind::Index(Box::new(object), Box::new(idx)), elem, span)
+            }
+            (BufKind::RWStructured, "IncrementCounter" | "DecrementCounter") => {
+                if !self.method_arity(name, 0, 0, n, span) {
+                    return Expr::error(span);
+                }
+                let m = if name == "IncrementCounter" {
+                    ResMethod::IncrementCounter
+                } else {
+                    ResMethod::DecrementCounter
+                };
+                mk(ExprKind::Method(m, Box::new(object), Vec::new()), u, span)
+            }
+            (BufKind::Append, "Append") => {
+                if !self.method_arity(name, 1, 1, n, span) {
+                    return Expr::error(span);
+                }
+                let out: Vec<Expr> = args.into_iter().map(|a| self.conv_arg(a, elem)).collect();
+                mk(
+                    ExprKind::Method(ResMethod::Append, Box::new(object), out),
+                    Types::VOID,
+                    span,
+                )
+            }
+            (BufKind::Consume, "Consume") => {
+                if !self.method_arity(name, 0, 0, n, span) {
+                    return Expr::error(span);
+                }
+                mk(
+                    ExprKind::Method(ResMethod::Consume, Box::new(object), Vec::new()),
+                    elem,
+                    span,
+                )
+            }
+            _ => bad(self),
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! `oneshader compile FILE.hlsl -T PROFILE -E ENTRY [--target spirv|ir|osir] [-O0|-O] [-D..]
+//! [-I..] [--target-env ENV] -o OUT`: the whole pipeline. HLSL is preprocessed, parsed,
+//! analyzed and lowered to IR; legalization (and at `-O` the optimizer) runs; the SPIR-V
+//! backend writes the binary (or `--target ir` prints the IR text, `--target osir` writes the
+//! binary module).
+//!
+//! Options follow dxc's spellings, which clap cannot express (`-fcgl`, `-HV 2021`, `-Fo OUT`,
+//! `-O3`), so this command reads its arguments itself:
+//!
+//! | option | meaning |
+//! |---|---|
+//! | `-T PROFILE` | `vs_6_0`, `ps_6_0`, `cs_6_0`... (other stages are refused with OSH1021) |
+//! | `-E NAME` | the entry point (default `main`) |
+//! | `-o OUT`, `-Fo OUT` | the output file (stdout when absent) |
+//! | `--target spirv\|ir\|osir` | what to write (default `spirv`) |
+//! | `-O0`, `-O`, `-O1`..`-O3` | `-O0`: legalization only; any other level: the optimizer |
+//! | `--target-env ENV`, `-fspv-target-env=ENV` | vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6 (default vulkan1.2) |
+//! | `-D NAME[=V]`, `-DNAME[=V]`, `-U NAME`, `-I DIR` (attached forms too) | preprocessor |
+//! | `-enable-16bit-types` | `half` and `min16*` are 16-bit |
+//! | `-Zpr`, `-Zpc` | default matrix order row- / column-major |
+//! | `-HV VERSION` | HLSL version (2016, 2018, 2021) |
+//! | `-fvk-use-gl-layout`, `-fvk-use-dx-layout`, `-fvk-use-scalar-layout` | buffer layout rules |
+//! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
+//! | `--reflect OUT.json` | not available yet (OSC0054) |
+//!
+//! | code | meaning |
+//! |---|---|
+//! | OSC0050 | bad command line (unknown option, missing value, no input file) |
+//! | OSC0051 | the output file cannot be written |
+//! | OSC0052 | the legalization pipeline failed |
+//! | OSC0053 | the SPIR-V backend refused the module |
+//! | OSC0054 | `--reflect` is not available yet |
+//! | OSC0055 | unknown target environment |
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use oneshader_backends::spirv::{self, LayoutRule, Options, TargetEnv};
+use oneshader_frontends::hlsl::{self, CompileOptions, MacroOp, PreprocessOptions};
+use oneshader_ir::diag::SourceMap;
+use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
+
+/// Arguments of `oneshader compile` (read by hand: dxc's spellings).
+#[derive(Args, Debug)]
+pub struct CompileArgs {
+    /// FILE.hlsl followed by dxc-style options: -T PROFILE -E ENTRY [--target spirv|ir|osir]
+    /// [-O0|-O] [-D NAME[=V]] [-U NAME] [-I DIR] [--target-env ENV] [-enable-16bit-types]
+    /// [-Zpr|-Zpc] -o OUT (see docs/cli.md).
+    #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
+    pub args: Vec<String>,
+}
+
+/// What to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    Spirv,
+    Ir,
+    Osir,
+}
+
+/// The parsed command line.
+#[derive(Debug)]
+struct Parsed {
+    file: PathBuf,
+    output: Option<PathBuf>,
+    target: Target,
+    opt: OptLevel,
+    env: String,
+    compile: CompileOptions,
+    layout: Option<&'static str>,
+    reflect: Option<PathBuf>,
+}
+
+const USAGE: &str = "usage: oneshader compile FILE.hlsl -T PROFILE [-E ENTRY] [--target spirv|ir|osir] \
+[-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... [--target-env ENV] [-enable-16bit-types] \
+[-Zpr|-Zpc] [-o OUT]";
+
+fn parse_args(args: &[String]) -> Result<Parsed, String> {
+    let mut file = None;
+    let mut output = None;
+    let mut target = Target::Spirv;
+    let mut opt = OptLevel::O;
+    let mut env = "vulkan1.2".to_string();
+    let mut c = CompileOptions::default();
+    let mut profile = None;
+    let mut macros = Vec::new();
+    let mut include_dirs = Vec::new();
+    let mut layout = None;
+    let mut reflect = None;
+    let mut i = 0;
+    // The value of an option given attached (`-DX`) or as the next argument (`-D X`).
+    let value = |i: &mut usize, attached: &str, name: &str| -> Result<String, String> {
+        if !attached.is_empty() {
+            return Ok(attached.trim_start_matches('=').to_string());
+        }
+        *i += 1;
+        args.get(*i)
+            .cloned()
+            .ok_or_else(|| format!("option `{name}` needs a value"))
+    };
+    while i < args.len() {
+        let a = args[i].as_str();
+        if !a.starts_with('-') || a == "-" {
+            if file.is_some() {
+                return Err(format!("more than one input file (`{a}`)"));
+            }
+            file = Some(PathBuf::from(a));
+            i += 1;
+            continue;
+        }
+        match a {
+            "-h" | "--help" => return Err(String::new()),
+            "-spirv" | "-fcgl" | "-Vd" | "-Zi" | "-Od" | "-Qembed_debug" | "-WX" | "-Zss"
+            | "-Zsb" | "-Gec" | "-Ges" | "-Gis" | "-Ni" | "-No" | "-Vi" | "-nologo" => {}
+            "-enable-16bit-types" => c.enable_16bit_types = true,
+            "-Zpr" => c.row_major = true,
+            "-Zpc" => c.row_major = false,
+            "-O" => opt = OptLevel::O,
+            "-O0" => opt = OptLevel::O0,
+            "-O1" | "-O2" | "-O3" => opt = OptLevel::O,
+            "-fvk-use-gl-layout" | "--fvk-use-gl-layout" => layout = Some("gl"),
+            "-fvk-use-dx-layout" | "--fvk-use-dx-layout" => layout = Some("dx"),
+            "-fvk-use-scalar-layout" | "--fvk-use-scalar-layout" => layout = Some("scalar"),
+            _ => {
+                let (name, attached) = split_option(a);
+                match name {
+                    "-T" => profile = Some(value(&mut i, attached, "-T")?),
+                    "-E" => c.entry = value(&mut i, attached, "-E")?,
+                    "-o" | "-Fo" => output = Some(PathBuf::from(value(&mut i, attached, name)?)),
+                    "-D" => macros.push(MacroOp::Define(value(&mut i, attached, "-D")?)),
+                    "-U" => macros.push(MacroOp::Undef(value(&mut i, attached, "-U")?)),
+                    "-I" => include_dirs.push(PathBuf::from(value(&mut i, attached, "-I")?)),
+                    "-HV" => {
+                        let v = value(&mut i, attached, "-HV")?;
+                        c.hlsl_version = v
+                            .parse()
+                            .map_err(|_| format!("`-HV` takes a year, not `{v}`"))?;
+                    }
+                    "--target" => {
+                        target = match value(&mut i, attached, "--target")?.as_str() {
+                            "spirv" => Target::Spirv,
+                            "ir" => Target::Ir,
+                            "osir" => Target::Osir,
+                            other => {
+                                return Err(format!(
+                                    "unknown target `{other}` (spirv, ir or osir)"
+                                ));
+                            }
+                        }
+                    }
+                    "--target-env" | "-fspv-target-env" => {
+                        env = value(&mut i, attached, name)?;
+                    }
+                    "--reflect" => reflect = Some(PathBuf::from(value(&mut i, attached, name)?)),
+                    _ if a.starts_with("-fvk-")
+                        || a.starts_with("-fspv-")
+                        || a.starts_with("-W") =>
+                    {
+                        // dxc options that do not change what OneShader produces today.
+                    }
+                    _ => return Err(format!("unknown option `{a}`")),
+                }
+            }
+        }
+        i += 1;
+    }
+    let file = file.ok_or("no input file")?;
+    c.profile = profile.ok_or("`-T PROFILE` is required (e.g. -T ps_6_0)")?;
+    c.preprocess = PreprocessOptions {
+        macros,
+        include_dirs,
+    };
+    Ok(Parsed {
+        file,
+        output,
+        target,
+        opt,
+        env,
+        compile: c,
+        layout,
+        reflect,
+    })
+}
+
+/// Splits `-DNAME=1` into (`-D`, `NAME=1`), `--target=ir` into (`--target`, `=ir`),
+/// `-fspv-target-env=vulkan1.3` into (`-fspv-target-env`, `=vulkan1.3`).
+fn split_option(a: &str) -> (&str, &str) {
+    if let Some(eq) = a.find('=')
+        && a.starts_with("--")
+    {
+        return (&a[..eq], &a[eq..]);
+    }
+    if let Some(rest) = a.strip_prefix("-fspv-target-env") {
+        return ("-fspv-target-env", rest);
+    }
+    for p in ["-HV", "-Fo"] {
+        if let Some(rest) = a.strip_prefix(p) {
+            return (p, rest);
+        }
+    }
+    if a.starts_with("--") {
+        return (a, "");
+    }
+    for p in ["-T", "-E", "-o", "-D", "-U", "-I"] {
+        if let Some(rest) = a.strip_prefix(p) {
+            return (p, rest);
+        }
+    }
+    (a, "")
+}
+
+/// Runs `oneshader compile`.
+pub fn run(args: CompileArgs) -> ExitCode {
+    let p = match parse_args(&args.args) {
+        Ok(p) => p,
+        Err(msg) if msg.is_empty() => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(msg) => {
+            eprintln!("error[OSC0050]: {msg}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let env: TargetEnv = match p.env.parse() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error[OSC0055]: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    if p.reflect.is_some() {
+        eprintln!("error[OSC0054]: `--reflect` is not available yet");
+        return ExitCode::from(1);
+    }
+    let file = p.file.display().to_string();
+    let mut sources = SourceMap::new();
+    let result = hlsl::compile_file(&p.file, &p.compile, &hlsl::FsLoader, &mut sources);
+    if !result.diagnostics.is_empty() {
+        eprint!("{}", sources.render_all(&result.diagnostics));
+    }
+    let Some(mut m) = result.module else {
+        return ExitCode::from(1);
+    };
+    // Legalization always; the optimizer at -O. A failing optimization pass falls back to
+    // the unoptimized module with a warning.
+    let (_report, warnings) = optimization_pipeline(p.opt).run_with_fallback(&mut m);
+    if !warnings.is_empty() {
+        eprint!("{}", super::ir_input::render_unspanned(&p.file, &warnings));
+        if oneshader_ir::diag::has_errors(&warnings) {
+            eprintln!("{file}: error[OSC0052]: the legalization pipeline failed");
+            return ExitCode::from(1);
+        }
+    }
+    let bytes = match p.target {
+        Target::Ir => oneshader_ir::print::print_module(&m).into_bytes(),
+        Target::Osir => match oneshader_serialize::save(&m) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("{file}: error[OSC0051]: cannot save the module: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        Target::Spirv => {
+            let mut opts = Options::for_env(env);
+            match p.layout {
+                Some("gl") => {
+                    opts.cbuffer_rule = LayoutRule::Std140;
+                    opts.storage_rule = LayoutRule::Std430;
+                    opts.push_constant_rule = LayoutRule::Std430;
+                }
+                Some("dx") => {
+                    opts.cbuffer_rule = LayoutRule::DxCbuffer;
+                    opts.storage_rule = LayoutRule::Scalar;
+                    opts.push_constant_rule = LayoutRule::Scalar;
+                }
+                Some(_) => {
+                    opts.cbuffer_rule = LayoutRule::Scalar;
+                    opts.storage_rule = LayoutRule::Scalar;
+                    opts.push_constant_rule = LayoutRule::Scalar;
+                }
+                None => {}
+            }
+            // The module was verified by the pass manager's last pass or by the front end;
+            // the backend verifies again only in debug builds.
+            opts.verify = cfg!(debug_assertions);
+            match spirv::emit(&m, &opts) {
+                Ok(words) => spirv::to_bytes(&words),
+                Err(diags) => {
+                    eprint!("{}", sources.render_all(&diags));
+                    eprintln!("{file}: error[OSC0053]: the SPIR-V backend refused the module");
+                    return ExitCode::from(1);
+                }
+            }
+        }
+    };
+    let written = match &p.output {
+        Some(path) => std::fs::write(path, &bytes).map_err(|e| (path.display().to_string(), e)),
+        None => std::io::stdout()
+            .write_all(&bytes)
+            .map_err(|e| ("stdout".to_string(), e)),
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err((to, e)) => {
+            eprintln!("error[OSC0051]: cannot write {to}: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn dxc_spellings() {
+        let p = parse_args(&s(&[
+            "a.hlsl",
+            "-T",
+            "ps_6_0",
+            "-E",
+            "PSMain",
+            "-spirv",
+            "-fcgl",
+            "-HV",
+            "2021",
+            "-DX=1",
+            "-D",
+            "Y",
+            "-UZ",
+            "-Iinc",
+            "-O0",
+            "-fspv-target-env=vulkan1.3",
+            "-Fo",
+            "out.spv",
+            "-Zpr",
+            "-enable-16bit-types",
+        ]))
+        .unwrap();
+        assert_eq!(p.file, PathBuf::from("a.hlsl"));
+        assert_eq!(p.compile.profile, "ps_6_0");
+        assert_eq!(p.compile.entry, "PSMain");
+        assert_eq!(p.compile.hlsl_version, 2021);
+        assert_eq!(p.opt, OptLevel::O0);
+        assert_eq!(p.env, "vulkan1.3");
+        assert_eq!(p.output, Some(PathBuf::from("out.spv")));
+        assert!(p.compile.row_major && p.compile.enable_16bit_types);
+        assert_eq!(
+            p.compile.preprocess.macros,
+            vec![
+                MacroOp::Define("X=1".into()),
+                MacroOp::Define("Y".into()),
+                MacroOp::Undef("Z".into())
+            ]
+        );
+        assert_eq!(
+            p.compile.preprocess.include_dirs,
+            vec![PathBuf::from("inc")]
+        );
+        let p = parse_args(&s(&[
+            "-TCS_6_0",
+            "b.hlsl",
+            "--target=ir",
+            "-O3",
+            "--target-env",
+            "vulkan1.0",
+        ]))
+        .unwrap();
+        assert_eq!(p.target, Target::Ir);
+        assert_eq!(p.opt, OptLevel::O);
+        assert_eq!(p.env, "vulkan1.0");
+        assert!(parse_args(&s(&["a.hlsl"])).is_err());
+        assert!(parse_args(&s(&["a.hlsl", "-T", "ps_6_0", "-bogus"])).is_err());
+    }
+}
