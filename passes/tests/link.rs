@@ -501,3 +501,28 @@ generic @Pair<%0.T: type, %1.U: type> [export(\"Pair<type>\")] {
         "{msg}"
     );
 }
+
+#[test]
+fn specialization_failure_after_linking() {
+    // A generic that instantiates itself with ever larger arguments.
+    let m = p("\
+generic @G<%0.T: type> [export(\"G<type>($0)->$0\")] {
+  func @g_impl(%1.x: %0) -> %0 {
+  bb0:
+    %2 = call specialize<fn(array<%0, 2>) -> array<%0, 2>>(@G, array<%0, 2>)(array<%0, 2> undef) : array<%0, 2>
+    return %1
+  }
+  return @g_impl
+}
+func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {
+bb0:
+  %0 = call specialize<fn(i32) -> i32>(@G, i32)(i32 1) : i32
+  return
+}
+");
+    let (msg, _) = link_err(&[m], "OSK0008");
+    assert!(
+        msg.starts_with("specializing generics after linking failed:"),
+        "{msg}"
+    );
+}
