@@ -490,12 +490,26 @@ impl Op {
 
     /// The opcode with this stable wire id.
     pub fn from_wire(id: u16) -> Option<Op> {
-        ALL_OPS.iter().copied().find(|op| op.wire_id() == id)
+        static BY_WIRE: std::sync::OnceLock<Vec<Option<Op>>> = std::sync::OnceLock::new();
+        let table = BY_WIRE.get_or_init(|| {
+            let max = ALL_OPS.iter().map(|o| o.wire_id()).max().unwrap_or(0) as usize;
+            let mut t = vec![None; max + 1];
+            for &op in ALL_OPS {
+                t[op.wire_id() as usize] = Some(op);
+            }
+            t
+        });
+        table.get(id as usize).copied().flatten()
     }
 
     /// The opcode spelled `s`.
     pub fn from_spelling(s: &str) -> Option<Op> {
-        ALL_OPS.iter().copied().find(|op| op.spelling() == s)
+        static BY_NAME: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Op>> =
+            std::sync::OnceLock::new();
+        BY_NAME
+            .get_or_init(|| ALL_OPS.iter().map(|&op| (op.spelling(), op)).collect())
+            .get(s)
+            .copied()
     }
 
     /// Types, including `struct`.
