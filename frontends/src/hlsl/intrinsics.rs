@@ -267,7 +267,7 @@ impl<'a> Sema<'a> {
             Class::Float => s,
             Class::Numeric if s == Scalar::Bool => Scalar::I32,
             Class::Numeric => s,
-            Class::Int if s.is_float() => return None,
+            Class::Int if s.is_float() => Scalar::U32,
             Class::Int if s == Scalar::Bool => Scalar::I32,
             Class::Int => s,
             Class::Any => s,
@@ -1006,65 +1006,44 @@ impl<'a> Sema<'a> {
         };
         use TyKind::*;
         // Shapes as (rows, cols); vectors are rows on the left and columns on the right.
+        // Mismatched inner dimensions are truncated to the smaller one with a warning (as
+        // glslang does; DXC rejects them).
+        let trunc;
         let (at, bt, rt) = match (&ka, &kb) {
             (Scalar(_), _) | (_, Scalar(_)) => {
                 // Component-wise with a scalar.
                 return self.binary(ast::BinaryOp::Mul, a, b, span);
             }
             (Vector(_, n), Vector(_, m)) => {
-                if n != m {
-                    let argv = [a, b];
-                    return self.intrinsic_mismatch("mul", &argv, "vectors of one length", span);
-                }
-                let vt = self.types.vector(s, *n);
+                let k = (*n).min(*m);
+                trunc = n != m;
                 let st = self.types.scalar(s);
-                (vt, vt, st)
+                (self.types.vector(s, k), self.types.vector(s, k), st)
             }
             (Vector(_, n), Matrix(_, r, c)) => {
-                if n != r {
-                    let argv = [a, b];
-                    return self.intrinsic_mismatch(
-                        "mul",
-                        &argv,
-                        "vector<N> and matrix<N, M>",
-                        span,
-                    );
-                }
+                let k = (*n).min(*r);
+                trunc = n != r;
                 (
-                    self.types.vector(s, *n),
-                    self.types.matrix(s, *r, *c),
+                    self.types.vector(s, k),
+                    self.types.matrix(s, k, *c),
                     self.types.vector(s, *c),
                 )
             }
             (Matrix(_, r, c), Vector(_, n)) => {
-                if n != c {
-                    let argv = [a, b];
-                    return self.intrinsic_mismatch(
-                        "mul",
-                        &argv,
-                        "matrix<M, N> and vector<N>",
-                        span,
-                    );
-                }
+                let k = (*n).min(*c);
+                trunc = n != c;
                 (
-                    self.types.matrix(s, *r, *c),
-                    self.types.vector(s, *n),
+                    self.types.matrix(s, *r, k),
+                    self.types.vector(s, k),
                     self.types.vector(s, *r),
                 )
             }
             (Matrix(_, r, k), Matrix(_, k2, c)) => {
-                if k != k2 {
-                    let argv = [a, b];
-                    return self.intrinsic_mismatch(
-                        "mul",
-                        &argv,
-                        "matrix<M, K> and matrix<K, N>",
-                        span,
-                    );
-                }
+                let kk = (*k).min(*k2);
+                trunc = k != k2;
                 (
-                    self.types.matrix(s, *r, *k),
-                    self.types.matrix(s, *k, *c),
+                    self.types.matrix(s, *r, kk),
+                    self.types.matrix(s, kk, *c),
                     self.types.matrix(s, *r, *c),
                 )
             }
@@ -1073,6 +1052,17 @@ impl<'a> Sema<'a> {
                 return self.intrinsic_mismatch("mul", &argv, "scalars, vectors or matrices", span);
             }
         };
+        if trunc {
+            self.warn(
+                "OSH1006",
+                span,
+                format!(
+                    "`mul` of `{}` and `{}`: the inner dimensions differ and are truncated",
+                    self.types.name(a.ty),
+                    self.types.name(b.ty)
+                ),
+            );
+        }
         let (sa, sb) = (a.span, b.span);
         let a = self.convert(a, at, sa);
         let b = self.convert(b, bt, sb);

@@ -39,8 +39,19 @@ pub(crate) enum LocalSlot {
 /// A break/continue target.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Target {
-    Loop { brk: Block, cont: Block },
-    Switch { merge: Block },
+    Loop {
+        brk: Block,
+        cont: Block,
+    },
+    Switch {
+        merge: Block,
+    },
+    /// The body of a do-while that uses `continue`: it runs inside a run-once loop whose
+    /// break block is the test; `break` sets `flag` first.
+    DoWhile {
+        test: Block,
+        flag: InstId,
+    },
 }
 
 /// Per-function state.
@@ -220,6 +231,19 @@ impl<'p> Lower<'p> {
             TexShape::Buffer => Dim::Buffer,
             TexShape::Subpass | TexShape::SubpassMS => Dim::SubpassData,
         };
+        // Storage textures of 32-bit scalars get their obvious format (atomics need one;
+        // `[[vk::image_format]]` overrides).
+        let format = match (rw, format, self.types().kind(e)) {
+            (true, ImageFormat::Unknown, TyKind::Scalar(s) | TyKind::Vector(s, 1)) => match s {
+                Scalar::F32 => ImageFormat::R32f,
+                Scalar::I32 => ImageFormat::R32i,
+                Scalar::U32 => ImageFormat::R32ui,
+                Scalar::I64 => ImageFormat::R64i,
+                Scalar::U64 => ImageFormat::R64ui,
+                _ => format,
+            },
+            _ => format,
+        };
         self.m.texture_type(TextureDesc {
             sampled_type,
             dim,
@@ -307,6 +331,27 @@ impl<'p> Lower<'p> {
             {
                 self.needs_counter[g.0 as usize] = true;
             }
+        }
+        let mut counted = Vec::new();
+        for &f in &funcs {
+            for s in self.p.func(f).body.iter().flatten() {
+                stmt_exprs(s, &mut |e| {
+                    super::sema_stmt::visit(e, &mut |x| {
+                        if let ExprKind::Method(
+                            ResMethod::IncrementCounter | ResMethod::DecrementCounter,
+                            o,
+                            _,
+                        ) = &x.kind
+                            && let ExprKind::Global(g) = o.kind
+                        {
+                            counted.push(g);
+                        }
+                    })
+                });
+            }
+        }
+        for g in counted {
+            self.needs_counter[g.0 as usize] = true;
         }
         self.bindings = bindings::assign(self.types(), &self.p.globals, &self.needs_counter);
         // Globals in declaration order (initializers run in that order).
@@ -1142,6 +1187,49 @@ impl<'p> Lower<'p> {
                             self.bld().br(body_bb, &[]);
                         }
                     }
+                } else if let Some(c) = cond
+                    && continues_here(body)
+                {
+                    // A do-while whose body continues: `continue` must reach the test, which
+                    // is not the continue block, so the body runs in a run-once inner loop
+                    // that the test follows; `break` leaves through a flag.
+                    let bt = self.m.bool_type();
+                    let flag = self.new_var(bt);
+                    let f0 = self.m.const_bool(false);
+                    let inner = self.new_block();
+                    let test = self.new_block();
+                    let ih = self.new_block();
+                    let ic = self.new_block();
+                    self.bld().br(inner, &[]);
+                    self.switch_to(inner);
+                    self.bld().store(flag, f0);
+                    self.bld().loop_(ih, test, ic, &[]);
+                    self.switch_to(ih);
+                    self.bld().br(body_bb, &[]);
+                    self.switch_to(ic);
+                    self.bld().br(ih, &[]);
+                    if let Some(f) = &mut self.f {
+                        f.targets.push(Target::DoWhile { test, flag });
+                    }
+                    self.switch_to(body_bb);
+                    self.stmts(body);
+                    if self.reachable_now() {
+                        self.bld().br(test, &[]);
+                    }
+                    if let Some(f) = &mut self.f {
+                        f.targets.pop();
+                    }
+                    self.switch_to(test);
+                    let broke = self.bld().load(flag);
+                    let t2 = self.new_block();
+                    self.bld().cond_br(broke, brk, t2);
+                    self.switch_to(t2);
+                    let cv = self.rvalue(c);
+                    self.bld().cond_br(cv, cont, brk);
+                    self.switch_to(cont);
+                    self.bld().br(header, &[]);
+                    self.switch_to(brk);
+                    return;
                 } else {
                     self.bld().br(body_bb, &[]);
                     if cond.is_some() {
@@ -1162,7 +1250,10 @@ impl<'p> Lower<'p> {
                 if let Some(f) = &mut self.f {
                     f.targets.pop();
                 }
-                if !*test_first && let Some(c) = cond {
+                if !*test_first
+                    && let Some(c) = cond
+                    && !self.m.uses_snapshot(cont_target.id()).is_empty()
+                {
                     // The do-while test: reached from the body's end and from `continue`.
                     self.switch_to(cont_target);
                     let cv = self.rvalue(c);
@@ -1189,6 +1280,11 @@ impl<'p> Lower<'p> {
                     Some(Target::Switch { merge }) => {
                         self.bld().br(merge, &[]);
                     }
+                    Some(Target::DoWhile { test, flag }) => {
+                        let t = self.m.const_bool(true);
+                        self.bld().store(flag, t);
+                        self.bld().br(test, &[]);
+                    }
                     None => {}
                 }
                 self.terminate();
@@ -1197,6 +1293,7 @@ impl<'p> Lower<'p> {
                 let t = self.f.as_ref().and_then(|f| {
                     f.targets.iter().rev().find_map(|t| match t {
                         Target::Loop { cont, .. } => Some(*cont),
+                        Target::DoWhile { test, .. } => Some(*test),
                         _ => None,
                     })
                 });
@@ -1268,6 +1365,19 @@ impl<'p> Lower<'p> {
     }
 }
 
+/// True when `continue` appears in `body` for the loop that owns it (not in nested loops).
+fn continues_here(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::Continue => true,
+        Stmt::Block(b) => continues_here(b),
+        Stmt::If {
+            then, otherwise, ..
+        } => continues_here(then) || continues_here(otherwise),
+        Stmt::Switch { cases, .. } => cases.iter().any(|c| continues_here(&c.body)),
+        _ => false,
+    })
+}
+
 /// True when lowering `e` creates blocks (short-circuit operators, impure `?:`, `clip`).
 pub fn has_control_flow(e: &Expr) -> bool {
     let mut found = false;
@@ -1294,20 +1404,28 @@ fn uses_expr(e: &Expr, fs: &mut Vec<FuncId>, gs: &mut Vec<GlobalId>) {
 }
 
 fn uses_stmt(s: &Stmt, fs: &mut Vec<FuncId>, gs: &mut Vec<GlobalId>) {
+    stmt_exprs(s, &mut |e| uses_expr(e, fs, gs));
+}
+
+/// Calls `f` on every top-level expression of a statement tree.
+pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     match s {
-        Stmt::Expr(e) => uses_expr(e, fs, gs),
-        Stmt::Local(_, Some(e)) => uses_expr(e, fs, gs),
-        Stmt::Local(_, None) | Stmt::Break | Stmt::Continue | Stmt::Discard => {}
-        Stmt::Block(b) => b.iter().for_each(|s| uses_stmt(s, fs, gs)),
+        Stmt::Expr(e) | Stmt::Local(_, Some(e)) | Stmt::Return(Some(e)) => f(e),
+        Stmt::Local(_, None)
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Discard
+        | Stmt::Return(None) => {}
+        Stmt::Block(b) => b.iter().for_each(|s| stmt_exprs(s, f)),
         Stmt::If {
             cond,
             then,
             otherwise,
             ..
         } => {
-            uses_expr(cond, fs, gs);
-            then.iter().for_each(|s| uses_stmt(s, fs, gs));
-            otherwise.iter().for_each(|s| uses_stmt(s, fs, gs));
+            f(cond);
+            then.iter().for_each(|s| stmt_exprs(s, f));
+            otherwise.iter().for_each(|s| stmt_exprs(s, f));
         }
         Stmt::Loop {
             init,
@@ -1316,24 +1434,19 @@ fn uses_stmt(s: &Stmt, fs: &mut Vec<FuncId>, gs: &mut Vec<GlobalId>) {
             body,
             ..
         } => {
-            init.iter().for_each(|s| uses_stmt(s, fs, gs));
+            init.iter().for_each(|s| stmt_exprs(s, f));
             if let Some(c) = cond {
-                uses_expr(c, fs, gs);
+                f(c);
             }
             if let Some(c) = step {
-                uses_expr(c, fs, gs);
+                f(c);
             }
-            body.iter().for_each(|s| uses_stmt(s, fs, gs));
+            body.iter().for_each(|s| stmt_exprs(s, f));
         }
         Stmt::Switch { value, cases, .. } => {
-            uses_expr(value, fs, gs);
+            f(value);
             for c in cases {
-                c.body.iter().for_each(|s| uses_stmt(s, fs, gs));
-            }
-        }
-        Stmt::Return(v) => {
-            if let Some(e) = v {
-                uses_expr(e, fs, gs);
+                c.body.iter().for_each(|s| stmt_exprs(s, f));
             }
         }
     }

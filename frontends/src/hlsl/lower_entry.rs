@@ -18,6 +18,30 @@ use super::hir::*;
 use super::lower::{FnState, Lower};
 use super::semantics::{BuiltinShape, IoKind, builtin_shape, classify, vk_builtin};
 
+/// Location numbering of one direction: explicit locations are reserved first.
+#[derive(Default)]
+struct LocAlloc {
+    next: u32,
+    taken: rustc_hash::FxHashSet<u32>,
+}
+
+impl LocAlloc {
+    /// The first of `n` consecutive free locations at or after the cursor.
+    fn next_free(&mut self, n: u32) -> u32 {
+        loop {
+            let start = self.next;
+            if (start..start + n).all(|l| !self.taken.contains(&l)) {
+                self.next = start + n;
+                for l in start..start + n {
+                    self.taken.insert(l);
+                }
+                return start;
+            }
+            self.next += 1;
+        }
+    }
+}
+
 /// One flattened stage-IO leaf.
 struct Leaf {
     ty: TyId,
@@ -41,25 +65,28 @@ impl<'p> Lower<'p> {
         let nm = self.m.const_string(&fd.name);
         self.m.decorate(wrapper.id(), Op::EntryPoint, &[st, nm]);
         match stage {
-            Stage::Compute => match fd.attrs.numthreads {
-                Some([x, y, z]) => {
-                    self.m
-                        .decorate_imm(wrapper.id(), Op::NumThreads, &[x, y, z]);
-                }
-                None => {
-                    self.diags.push(
-                        oneshader_ir::Diagnostic::error(
-                            "OSH1025",
-                            format!(
-                                "the compute entry point `{}` needs `[numthreads(x, y, z)]`",
-                                fd.name
-                            ),
-                        )
-                        .with_span(fd.span),
-                    );
-                    return;
-                }
-            },
+            Stage::Compute => {
+                let [x, y, z] = match fd.attrs.numthreads {
+                    Some(n) => n,
+                    None => {
+                        // DXC requires the attribute; glslang defaults to one thread.
+                        self.diags.push(
+                            oneshader_ir::Diagnostic::warning(
+                                "OSH1025",
+                                format!(
+                                    "the compute entry point `{}` has no `[numthreads(x, y, z)]`; \
+                                     using (1, 1, 1)",
+                                    fd.name
+                                ),
+                            )
+                            .with_span(fd.span),
+                        );
+                        [1, 1, 1]
+                    }
+                };
+                self.m
+                    .decorate_imm(wrapper.id(), Op::NumThreads, &[x, y, z]);
+            }
             Stage::Fragment if fd.attrs.early_depth_stencil => {
                 self.m.decorate(wrapper.id(), Op::EarlyFragmentTests, &[]);
             }
@@ -78,8 +105,19 @@ impl<'p> Lower<'p> {
         if let Some(init) = self.init_fn {
             self.bld().call(init.id(), &[]);
         }
-        let mut in_loc = 0u32;
-        let mut out_loc = 0u32;
+        let mut in_loc = LocAlloc::default();
+        let mut out_loc = LocAlloc::default();
+        // Explicit locations (`SV_TargetN`, `[[vk::location(n)]]`) first, so automatic ones
+        // avoid them.
+        for p in &fd.params {
+            if p.dir != ParamDir::Out {
+                self.explicit_locations(p.ty, &p.io, true, &mut in_loc);
+            }
+            if p.dir != ParamDir::In {
+                self.explicit_locations(p.ty, &p.io, false, &mut out_loc);
+            }
+        }
+        self.explicit_locations(fd.ret, &fd.ret_io, false, &mut out_loc);
         let mut args = Vec::new();
         let mut outs: Vec<(InstId, &ParamDef)> = Vec::new();
         for p in &fd.params {
@@ -131,26 +169,27 @@ impl<'p> Lower<'p> {
         self.f = None;
     }
 
-    /// Flattens a struct-typed IO declaration into leaves.
-    fn leaves_of(&self, ty: TyId, io: &IoAttrs, name: &str, span: Span, out: &mut Vec<Leaf>) {
-        if let TyKind::Struct(sid) = self.types().kind(ty) {
-            for f in &self.types().struct_def(*sid).fields {
-                let mut fio = f.io.clone();
-                // Interpolation written on the parameter applies to every field.
-                fio.interp.flat |= io.interp.flat;
-                fio.interp.noperspective |= io.interp.noperspective;
-                fio.interp.centroid |= io.interp.centroid;
-                fio.interp.sample |= io.interp.sample;
-                self.leaves_of(f.ty, &fio, &format!("{name}.{}", f.name), f.span, out);
-            }
-            return;
+    /// The IO attributes of field `f` of a struct declared with `parent`'s attributes:
+    /// interpolation is inherited, and a semantic on the struct numbers the fields without
+    /// one (`S s : A` gives `A0`, `A1`, ... as DXC does).
+    fn field_io(parent: &IoAttrs, f: &FieldDef, k: &mut u32) -> IoAttrs {
+        let mut fio = f.io.clone();
+        fio.interp.flat |= parent.interp.flat;
+        fio.interp.noperspective |= parent.interp.noperspective;
+        fio.interp.centroid |= parent.interp.centroid;
+        fio.interp.sample |= parent.interp.sample;
+        if fio.semantic.is_none()
+            && let Some(s) = &parent.semantic
+        {
+            fio.semantic = Some(Semantic {
+                name: s.name.clone(),
+                index: s.index + *k,
+                explicit_index: true,
+                span: s.span,
+            });
+            *k += 1;
         }
-        out.push(Leaf {
-            ty,
-            io: io.clone(),
-            name: name.to_string(),
-            span,
-        });
+        fio
     }
 
     fn read_input(
@@ -159,27 +198,24 @@ impl<'p> Lower<'p> {
         io: &IoAttrs,
         name: &str,
         span: Span,
-        loc: &mut u32,
+        loc: &mut LocAlloc,
     ) -> InstId {
         if let TyKind::Struct(sid) = self.types().kind(ty).clone() {
             let fields = self.types().struct_def(sid).fields.clone();
             let mut parts = Vec::new();
+            let mut k = 0;
             for f in &fields {
-                let mut fio = f.io.clone();
-                fio.interp.flat |= io.interp.flat;
-                fio.interp.noperspective |= io.interp.noperspective;
-                fio.interp.centroid |= io.interp.centroid;
-                fio.interp.sample |= io.interp.sample;
+                let fio = Self::field_io(io, f, &mut k);
                 parts.push(self.read_input(f.ty, &fio, &format!("{name}.{}", f.name), f.span, loc));
             }
             let t = self.ir_ty(ty);
             return self.bld().construct(t, &parts);
         }
-        let mut leaves = Vec::new();
-        self.leaves_of(ty, io, name, span, &mut leaves);
-        let Some(leaf) = leaves.pop() else {
-            let t = self.ir_ty(ty);
-            return self.m.undef(t);
+        let leaf = Leaf {
+            ty,
+            io: io.clone(),
+            name: name.to_string(),
+            span,
         };
         self.io_leaf(&leaf, true, loc, None).unwrap_or_else(|| {
             let t = self.ir_ty(ty);
@@ -194,17 +230,14 @@ impl<'p> Lower<'p> {
         io: &IoAttrs,
         name: &str,
         span: Span,
-        loc: &mut u32,
+        loc: &mut LocAlloc,
     ) {
         if let TyKind::Struct(sid) = self.types().kind(ty).clone() {
             let fields = self.types().struct_def(sid).fields.clone();
+            let mut k = 0;
             for (i, f) in fields.iter().enumerate() {
                 let x = self.bld().extract(v, &[i as u32]);
-                let mut fio = f.io.clone();
-                fio.interp.flat |= io.interp.flat;
-                fio.interp.noperspective |= io.interp.noperspective;
-                fio.interp.centroid |= io.interp.centroid;
-                fio.interp.sample |= io.interp.sample;
+                let fio = Self::field_io(io, f, &mut k);
                 self.write_output(x, f.ty, &fio, &format!("{name}.{}", f.name), f.span, loc);
             }
             return;
@@ -216,6 +249,26 @@ impl<'p> Lower<'p> {
             span,
         };
         self.io_leaf(&leaf, false, loc, Some(v));
+    }
+
+    /// Reserves the explicit locations of an IO declaration tree.
+    fn explicit_locations(&self, ty: TyId, io: &IoAttrs, input: bool, loc: &mut LocAlloc) {
+        if let TyKind::Struct(sid) = self.types().kind(ty) {
+            let mut k = 0;
+            for f in &self.types().struct_def(*sid).fields {
+                let fio = Self::field_io(io, f, &mut k);
+                self.explicit_locations(f.ty, &fio, input, loc);
+            }
+            return;
+        }
+        let n = self.location_count(ty);
+        if let Some(l) = io.location {
+            loc.taken.extend(l..l + n);
+        } else if let Some(sem) = &io.semantic
+            && let Ok(IoKind::Target(t)) = classify(self.p.stage, input, &sem.upper(), sem.index)
+        {
+            loc.taken.extend(t..t + n);
+        }
     }
 
     /// Locations a varying of HLSL type `ty` occupies.
@@ -236,7 +289,7 @@ impl<'p> Lower<'p> {
         &mut self,
         leaf: &Leaf,
         input: bool,
-        loc: &mut u32,
+        loc: &mut LocAlloc,
         value: Option<InstId>,
     ) -> Option<InstId> {
         let stage = self.p.stage;
@@ -254,29 +307,56 @@ impl<'p> Lower<'p> {
                 }
             }
         } else {
+            let what = if input { "input" } else { "output" };
             match &leaf.io.semantic {
                 Some(sem) => match classify(stage, input, &sem.upper(), sem.index) {
                     Ok(k) => k,
-                    Err(msg) => {
+                    Err(msg) if stage == Stage::Compute => {
                         self.diags.push(
                             oneshader_ir::Diagnostic::error("OSH1023", msg).with_span(sem.span),
                         );
                         return None;
                     }
+                    Err(msg) => {
+                        self.diags.push(
+                            oneshader_ir::Diagnostic::warning(
+                                "OSH1023",
+                                format!("{msg}; it is passed as a user varying"),
+                            )
+                            .with_span(sem.span),
+                        );
+                        IoKind::Location
+                    }
                 },
-                None => {
-                    let what = if input { "input" } else { "output" };
+                None if stage == Stage::Compute => {
                     self.diags.push(
                         oneshader_ir::Diagnostic::error(
                             "OSH1023",
                             format!(
-                                "the entry-point {what} `{}` needs a semantic (e.g. `: TEXCOORD0`)",
+                                "the compute-shader {what} `{}` needs a system-value semantic \
+                                 (SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID, SV_GroupIndex)",
                                 leaf.name
                             ),
                         )
                         .with_span(leaf.span),
                     );
                     return None;
+                }
+                None => {
+                    // DXC requires a semantic; glslang numbers such varyings in order. Do the
+                    // latter, with a warning.
+                    self.diags.push(
+                        oneshader_ir::Diagnostic::warning(
+                            "OSH1023",
+                            format!(
+                                "the entry-point {what} `{}` has no semantic; it gets the next \
+                                 free location",
+                                leaf.name
+                            ),
+                        )
+                        .with_span(leaf.span),
+                    );
+                    IoKind::Location
                 }
             }
         };
@@ -302,9 +382,8 @@ impl<'p> Lower<'p> {
                     (_, Some(l)) => l,
                     (IoKind::Target(t), None) => t,
                     _ => {
-                        let l = *loc;
-                        *loc += self.location_count(leaf.ty);
-                        l
+                        let n = self.location_count(leaf.ty);
+                        loc.next_free(n)
                     }
                 };
                 self.m.decorate_imm(g, Op::Location, &[n]);

@@ -1055,24 +1055,45 @@ impl<'p> Lower<'p> {
         let void = self.m.void_type();
         let undef_void = self.m.undef(void);
         match op {
-            IntrinsicOp::Ir(Intrinsic::Frexp | Intrinsic::Modf) => {
+            IntrinsicOp::Ir(w @ (Intrinsic::Frexp | Intrinsic::Modf | Intrinsic::Sincos)) => {
                 let x = self.rvalue(&args[0]);
-                let (p, back) = self.out_ptr(&args[1]);
-                let which = match op {
-                    IntrinsicOp::Ir(w) => w,
-                    _ => Intrinsic::Modf,
+                let mut ptrs = Vec::new();
+                let mut backs = Vec::new();
+                for a in &args[1..] {
+                    let (p, back) = self.out_ptr(a);
+                    ptrs.push(p);
+                    backs.push(back);
+                }
+                let res_t = if w == Intrinsic::Sincos { void } else { rt };
+                let r = if let TyKind::Matrix(s, rows, c) = self.types().kind(args[0].ty).clone()
+                    && matches!(Self::mat_rep(s, rows, c), MatRep::Mat | MatRep::Rows)
+                {
+                    // Row by row, each output through a pointer to its row.
+                    let row_t = self.types_scalar_vec(s, c);
+                    let mut out_rows = Vec::new();
+                    for i in 0..rows as u32 {
+                        let xi = self.bld().extract(x, &[i]);
+                        let k = self.m.const_u32(i);
+                        let mut ops = vec![xi];
+                        for &p in &ptrs {
+                            ops.push(self.bld().element_addr(p, k));
+                        }
+                        let t = if w == Intrinsic::Sincos { void } else { row_t };
+                        out_rows.push(self.bld().intrinsic(w, t, &ops));
+                    }
+                    if w == Intrinsic::Sincos {
+                        undef_void
+                    } else {
+                        self.bld().construct(rt, &out_rows)
+                    }
+                } else {
+                    let mut ops = vec![x];
+                    ops.extend(ptrs.iter().copied());
+                    self.bld().intrinsic(w, res_t, &ops)
                 };
-                let r = self.bld().intrinsic(which, rt, &[x, p]);
-                self.finish_out(back);
-                r
-            }
-            IntrinsicOp::Ir(Intrinsic::Sincos) => {
-                let x = self.rvalue(&args[0]);
-                let (ps, bs) = self.out_ptr(&args[1]);
-                let (pc, bc) = self.out_ptr(&args[2]);
-                let r = self.bld().intrinsic(Intrinsic::Sincos, void, &[x, ps, pc]);
-                self.finish_out(bs);
-                self.finish_out(bc);
+                for b in backs {
+                    self.finish_out(b);
+                }
                 r
             }
             IntrinsicOp::Ir(which) => {

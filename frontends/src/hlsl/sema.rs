@@ -1270,6 +1270,9 @@ impl<'a> Sema<'a> {
                 && let Some(init) = &d.init
             {
                 let h = self.check_initializer(init, ty);
+                if matches!(self.types.kind(ty), TyKind::UnsizedArray(_)) {
+                    g.ty = h.ty;
+                }
                 if is_const && let Some(v) = self.eval_const(&h) {
                     g.const_value = Some(v);
                     g.kind = GlobalKind::Const;
@@ -1656,7 +1659,6 @@ impl<'a> Sema<'a> {
             return ty;
         };
         let saved = self.cur_ns;
-        let saved_f = self.fctx.take();
         self.cur_ns = sns;
         for m in members {
             if self.too_many_errors() {
@@ -1709,7 +1711,6 @@ impl<'a> Sema<'a> {
             }
         }
         self.cur_ns = saved;
-        self.fctx = saved_f;
         ty
     }
 
