@@ -18,6 +18,8 @@
 //!   `length`, `normalize` and the other vector intrinsics are built from the same operators in
 //!   a fixed order. Transcendentals use Rust's `std` float functions, which are close to but not
 //!   guaranteed equal to any GPU's: that is why the folder never folds them.
+//! - `discard` ends the whole invocation, also from inside a called function
+//!   ([`Exit::Discard`]).
 //! - One invocation: wave operations see a wave of one lane (`wave_active_sum(x)` is `x`, the
 //!   lane index is 0), derivatives are zero, `is_helper_lane` is false.
 //! - Textures, byte-address buffers and texel pointers are not modelled: running an instruction

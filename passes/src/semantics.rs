@@ -995,8 +995,8 @@ pub fn intrinsic(
         Min | Max => {
             let y = fv(1);
             // A NaN operand yields the other one (IEEE minNum/maxNum, GLSL.std.450 NMin).
-            let pick_a = !x.is_nan()
-                && (y.is_nan() || (which == Min && x <= y) || (which == Max && x >= y));
+            let pick_a =
+                !x.is_nan() && (y.is_nan() || (which == Min && x <= y) || (which == Max && x >= y));
             let r = if pick_a { a } else { arg(1) };
             // min/max of +0 and -0 may give either sign on GPUs.
             let zeros = is_zero_float(ty, a) && is_zero_float(ty, arg(1));

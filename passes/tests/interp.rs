@@ -387,3 +387,52 @@ bb0:
         ))
     );
 }
+
+#[test]
+fn discard_in_a_callee_ends_the_invocation_and_out_pointers_are_written() {
+    let m = common::module(
+        r"
+func @kill(%0: bool) -> i32 {
+bb0:
+  if_else %0, bb1, bb2, merge bb3
+bb1:
+  discard
+bb2:
+  br bb3
+bb3:
+  return i32 1
+}
+
+func @ps(%0: bool) -> i32 {
+bb0:
+  %1 = call @kill(%0) : i32
+  %2 = add %1, i32 1 : i32
+  return %2
+}
+
+func @parts(%x: f32) -> vec<f32, 3> {
+bb0:
+  %s = var : ptr<function, f32>
+  %c = var : ptr<function, f32>
+  %sc = call_intrinsic sincos(%x, %s, %c) : void
+  %i = var : ptr<function, f32>
+  %fr = call_intrinsic modf(%x, %i) : f32
+  %0 = load %c : f32
+  %1 = load %i : f32
+  %2 = construct %fr, %1, %0 : vec<f32, 3>
+  return %2
+}
+",
+    );
+    assert_eq!(call(&m, "ps", &[Value::bool(true)]), Ok(Exit::Discard));
+    assert_eq!(ret(&m, "ps", &[Value::bool(false)]), Value::i32(2));
+    // modf(-2.5) = -0.5 and -2.0; cos(0) = 1.
+    assert_eq!(
+        ret(&m, "parts", &[Value::f32(-2.5)]),
+        Value::Composite(vec![
+            Value::f32(-0.5),
+            Value::f32(-2.0),
+            Value::f32((-2.5f32).cos())
+        ])
+    );
+}
