@@ -196,7 +196,7 @@ fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult 
         hlsl_version: opts.hlsl_version,
     };
     let (program, sema_diags) = analyze(&parsed, sopts);
-    diagnostics.extend(sema_diags);
+    diagnostics.extend(with_macro_notes(&parsed, sema_diags));
     let Some(program) = program else {
         return CompileResult {
             module: None,
@@ -205,7 +205,7 @@ fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult 
         };
     };
     let (module, lower_diags) = Lower::new(&program).run();
-    diagnostics.extend(lower_diags);
+    diagnostics.extend(with_macro_notes(&parsed, lower_diags));
     let module = module.filter(|_| !oneshader_ir::diag::has_errors(&diagnostics));
     if cfg!(debug_assertions)
         && let Some(m) = &module
@@ -234,6 +234,22 @@ fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult 
         diagnostics,
         stage: Some(stage),
     }
+}
+
+/// Adds "in expansion of macro `X`" notes to diagnostics whose span is a macro's call site.
+fn with_macro_notes(parsed: &Parsed, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let table = &parsed.preprocessed.expansions;
+    if table.records.is_empty() {
+        return diags;
+    }
+    for d in &mut diags {
+        if let Some(span) = d.span
+            && let Some(exp) = table.expansion_at(span)
+        {
+            d.notes.extend(table.notes(Some(exp)));
+        }
+    }
+    diags
 }
 
 /// `#pragma pack_matrix(row_major|column_major)`: (span of the first token after it, order).

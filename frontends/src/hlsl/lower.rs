@@ -926,6 +926,14 @@ impl<'p> Lower<'p> {
         }
     }
 
+    /// A composite of type `ty`: a constant when every part is one, else a `construct`.
+    pub fn construct(&mut self, ty: InstId, parts: &[InstId]) -> InstId {
+        if !parts.is_empty() && parts.iter().all(|&p| self.m.op(p).is_constant()) {
+            return self.m.const_composite(ty, parts);
+        }
+        self.bld().construct(ty, parts)
+    }
+
     /// A builder at the end of the current block.
     pub fn bld(&mut self) -> Builder<'_> {
         let b = self.cur();

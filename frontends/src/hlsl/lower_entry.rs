@@ -209,7 +209,7 @@ impl<'p> Lower<'p> {
                 parts.push(self.read_input(f.ty, &fio, &format!("{name}.{}", f.name), f.span, loc));
             }
             let t = self.ir_ty(ty);
-            return self.bld().construct(t, &parts);
+            return self.construct(t, &parts);
         }
         let leaf = Leaf {
             ty,

@@ -122,7 +122,7 @@ impl<'p> Lower<'p> {
                         parts[0]
                     } else {
                         let t = self.ir_ty(e.ty);
-                        self.bld().construct(t, &parts)
+                        self.construct(t, &parts)
                     };
                     Place::Value(v)
                 }
@@ -273,7 +273,7 @@ impl<'p> Lower<'p> {
                     parts.push(self.bld().load(ep));
                 }
                 let t = self.ir_ty(ty);
-                self.bld().construct(t, &parts)
+                self.construct(t, &parts)
             }
             Place::Texel(tp, coord) => {
                 let t = self.ir_ty(ty);
@@ -546,7 +546,7 @@ impl<'p> Lower<'p> {
                         rows.push(self.bld().convert(row, row_t));
                     }
                     let t = self.ir_ty(to);
-                    return self.bld().construct(t, &rows);
+                    return self.construct(t, &rows);
                 }
                 let t = self.ir_ty(to);
                 self.bld().convert(v, t)
@@ -570,20 +570,20 @@ impl<'p> Lower<'p> {
         match self.types().kind(to).clone() {
             TyKind::Vector(_, n) => {
                 let parts = vec![s; n as usize];
-                self.bld().construct(t, &parts)
+                self.construct(t, &parts)
             }
             TyKind::Matrix(sc, r, c) => match Self::mat_rep(sc, r, c) {
                 MatRep::Scalar => s,
                 MatRep::Vec => {
                     let parts = vec![s; r.max(c) as usize];
-                    self.bld().construct(t, &parts)
+                    self.construct(t, &parts)
                 }
                 _ => {
                     let rt = self.types_scalar_vec(sc, c);
                     let parts = vec![s; c as usize];
-                    let row = self.bld().construct(rt, &parts);
+                    let row = self.construct(rt, &parts);
                     let rows = vec![row; r as usize];
-                    self.bld().construct(t, &rows)
+                    self.construct(t, &rows)
                 }
             },
             _ => s,
@@ -745,7 +745,7 @@ impl<'p> Lower<'p> {
             TyKind::Scalar(s) | TyKind::Vector(s, 1) => leaf(self, s),
             TyKind::Vector(s, n) => {
                 let parts: Vec<InstId> = (0..n).map(|_| leaf(self, s)).collect();
-                self.bld().construct(t, &parts)
+                self.construct(t, &parts)
             }
             TyKind::Matrix(s, r, c) => {
                 let mut flat = Vec::new();
@@ -754,14 +754,14 @@ impl<'p> Lower<'p> {
                 }
                 match Self::mat_rep(s, r, c) {
                     MatRep::Scalar => flat[0],
-                    MatRep::Vec => self.bld().construct(t, &flat),
+                    MatRep::Vec => self.construct(t, &flat),
                     _ => {
                         let rt = self.types_scalar_vec(s, c);
                         let rows: Vec<InstId> = flat
                             .chunks(c as usize)
-                            .map(|ch| self.bld().construct(rt, ch))
+                            .map(|ch| self.construct(rt, ch))
                             .collect();
-                        self.bld().construct(t, &rows)
+                        self.construct(t, &rows)
                     }
                 }
             }
@@ -770,7 +770,7 @@ impl<'p> Lower<'p> {
                 for _ in 0..n {
                     parts.push(self.build(e, it));
                 }
-                self.bld().construct(t, &parts)
+                self.construct(t, &parts)
             }
             TyKind::Struct(sid) => {
                 let ftys: Vec<TyId> = self
@@ -784,7 +784,7 @@ impl<'p> Lower<'p> {
                 for ft in ftys {
                     parts.push(self.build(ft, it));
                 }
-                self.bld().construct(t, &parts)
+                self.construct(t, &parts)
             }
             _ => self.m.undef(t),
         }
@@ -830,7 +830,7 @@ impl<'p> Lower<'p> {
             rows.push(f(self, row));
         }
         let t = self.ir_ty(rty);
-        self.bld().construct(t, &rows)
+        self.construct(t, &rows)
     }
 
     fn map_rows2(
@@ -851,7 +851,7 @@ impl<'p> Lower<'p> {
             rows.push(f(self, x, y));
         }
         let t = self.ir_ty(rty);
-        self.bld().construct(t, &rows)
+        self.construct(t, &rows)
     }
 
     /// A binary operation on two values of HLSL type `ty`.
@@ -1084,7 +1084,7 @@ impl<'p> Lower<'p> {
                     if w == Intrinsic::Sincos {
                         undef_void
                     } else {
-                        self.bld().construct(rt, &out_rows)
+                        self.construct(rt, &out_rows)
                     }
                 } else {
                     let mut ops = vec![x];
@@ -1169,17 +1169,17 @@ impl<'p> Lower<'p> {
                 let u2 = self.m.vector_type(u, 2);
                 let d = self.m.float_type(64);
                 if n == 1 {
-                    let pair = self.bld().construct(u2, &[lo, hi]);
+                    let pair = self.construct(u2, &[lo, hi]);
                     return self.bld().bitcast(pair, d);
                 }
                 let mut parts = Vec::new();
                 for i in 0..n as u32 {
                     let l = self.bld().extract(lo, &[i]);
                     let h = self.bld().extract(hi, &[i]);
-                    let pair = self.bld().construct(u2, &[l, h]);
+                    let pair = self.construct(u2, &[l, h]);
                     parts.push(self.bld().bitcast(pair, d));
                 }
-                self.bld().construct(rt, &parts)
+                self.construct(rt, &parts)
             }
             IntrinsicOp::SplitDouble => {
                 let d = self.rvalue(&args[0]);
@@ -1288,7 +1288,7 @@ impl<'p> Lower<'p> {
                         let y = self.bld().extract(b, &[i]);
                         rows.push(self.bld().select(ci, x, y));
                     }
-                    return self.bld().construct(rt, &rows);
+                    return self.construct(rt, &rows);
                 }
                 self.bld().select(c, a, b)
             }
@@ -1311,7 +1311,7 @@ impl<'p> Lower<'p> {
                 let k = self.m.const_f32(255.002);
                 let f = self.m.f32_type();
                 let f4 = self.m.vector_type(f, 4);
-                let kv = self.bld().construct(f4, &[k, k, k, k]);
+                let kv = self.construct(f4, &[k, k, k, k]);
                 let scaled = self.bld().mul(swz, kv);
                 self.bld().convert(scaled, rt)
             }
@@ -1374,7 +1374,7 @@ impl<'p> Lower<'p> {
             return acc;
         }
         let t = self.ir_ty(rty);
-        self.bld().construct(t, &rows)
+        self.construct(t, &rows)
     }
 
     /// The pointer an atomic works on (a texel pointer for storage textures).
@@ -1762,7 +1762,7 @@ impl<'p> Lower<'p> {
                     let a = self.bld().add(addr, off);
                     parts.push(self.byte_load(buf, a, el, e));
                 }
-                self.bld().construct(t, &parts)
+                self.construct(t, &parts)
             }
             TyKind::Struct(sid) => {
                 let ftys: Vec<TyId> = self
@@ -1780,7 +1780,7 @@ impl<'p> Lower<'p> {
                     parts.push(self.byte_load(buf, a, ft, e));
                     off += self.byte_size(ft);
                 }
-                self.bld().construct(t, &parts)
+                self.construct(t, &parts)
             }
             TyKind::Matrix(s, r, c) if s.bits() == 32 => {
                 let mut leaves = Vec::new();

@@ -1,0 +1,221 @@
+//! Diagnostics for the common user errors: each has a stable code, the user's line and column,
+//! the source line with a caret, and no cascade of follow-on errors.
+
+mod sema_common;
+
+use oneshader_frontends::hlsl;
+use sema_common::{compile_with, errors, opts};
+
+/// The number of `error[` lines in rendered diagnostics.
+fn error_count(rendered: &str) -> usize {
+    rendered.matches("error[").count()
+}
+
+#[test]
+fn undefined_name_points_at_the_name() {
+    let out = errors(
+        "float4 main() : SV_Target {\n    float4 c = colour * 2;\n    return c;\n}\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains("main.hlsl:2:16: error[OSH1001]: undefined name `colour`"),
+        "{out}"
+    );
+    assert!(out.contains("    float4 c = colour * 2;\n"), "{out}");
+    assert!(out.contains("               ^^^^^^"), "{out}");
+    // The erroneous expression does not cascade into a type error.
+    assert_eq!(error_count(&out), 1, "{out}");
+}
+
+#[test]
+fn no_matching_overload_lists_the_candidates() {
+    let out = errors(
+        "struct S { float a; };\n\
+         float f(float x) { return x; }\n\
+         float f(float2 x, float y) { return x.x + y; }\n\
+         float4 main() : SV_Target { S s; return f(s); }\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains("error[OSH1003]: no overload of `f` matches the arguments (S)"),
+        "{out}"
+    );
+    assert!(out.contains("= note: candidate: float f(float)"), "{out}");
+    assert!(
+        out.contains("= note: candidate: float f(float2, float)"),
+        "{out}"
+    );
+    let out = errors(
+        "float4 main(float4 v : V) : SV_Target { return cross(v, v); }\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains("error[OSH1003]: no overload of `cross`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("= note: `cross` takes two float3 vectors"),
+        "{out}"
+    );
+}
+
+#[test]
+fn wrong_semantics_are_reported_per_stage() {
+    let out = errors(
+        "RWStructuredBuffer<uint> b;\n[numthreads(1, 1, 1)]\nvoid main(uint id : TEXCOORD0) { b[0] = id; }\n",
+        "cs_6_0",
+    );
+    assert!(out.contains("error[OSH1023]"), "{out}");
+    assert!(
+        out.contains("`TEXCOORD` is not a compute-shader input"),
+        "{out}"
+    );
+    assert!(out.contains("main.hlsl:3:21"), "{out}");
+    // In a vertex shader, a pixel-shader system value is a warning (glslang accepts it as a
+    // user varying; DXC rejects it): the shader still compiles.
+    let (r, out) = compile_with(
+        "float4 main(float4 p : POSITION) : SV_Target0 { return p; }\n",
+        &opts("vs_6_0", "main"),
+    );
+    assert!(r.module.is_some(), "{out}");
+    assert!(
+        out.contains("warning[OSH1023]: `SV_TARGET` is not a valid vertex shader output semantic"),
+        "{out}"
+    );
+}
+
+#[test]
+fn type_mismatches_and_assignments() {
+    let out = errors(
+        "struct Light { float3 dir; };\n\
+         Texture2D t;\n\
+         float4 main() : SV_Target {\n\
+         \x20   Light l;\n\
+         \x20   float4 c = l;\n\
+         \x20   const float k = 1;\n\
+         \x20   k = 2;\n\
+         \x20   t = t;\n\
+         \x20   return c;\n\
+         }\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains("main.hlsl:5:16: error[OSH1005]: cannot convert from `Light` to `float4`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("main.hlsl:7:5: error[OSH1008]: `k` is const"),
+        "{out}"
+    );
+    assert!(
+        out.contains("error[OSH1008]: a resource cannot be assigned"),
+        "{out}"
+    );
+    assert_eq!(error_count(&out), 3, "{out}");
+}
+
+#[test]
+fn several_errors_in_one_run() {
+    let out = errors(
+        "float4 main(float2 uv : TEXCOORD0) : SV_Target {\n\
+         \x20   float a = missing1;\n\
+         \x20   float b = uv.xyzw;\n\
+         \x20   float c = undefined_fn(a);\n\
+         \x20   break;\n\
+         \x20   return a;\n\
+         }\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains("2:15: error[OSH1001]: undefined name `missing1`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("3:18: error[OSH1009]: swizzle `.xyzw` reads past the 2 component(s)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("4:15: error[OSH1001]: undefined function `undefined_fn`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("5:5: error[OSH1014]: `break` outside a loop or switch"),
+        "{out}"
+    );
+    assert_eq!(error_count(&out), 4, "{out}");
+}
+
+#[test]
+fn stages_entry_points_and_recursion() {
+    for (profile, stage) in [
+        ("gs_6_0", "geometry"),
+        ("hs_6_0", "hull"),
+        ("ds_6_0", "domain"),
+        ("ms_6_5", "mesh"),
+        ("as_6_5", "amplification"),
+        ("lib_6_3", "library"),
+    ] {
+        let d = hlsl::parse_profile(profile).expect_err(profile);
+        assert_eq!(d.code, "OSH1021");
+        assert!(d.message.starts_with(stage), "{}", d.message);
+    }
+    assert_eq!(
+        hlsl::parse_profile("ps_6").expect_err("malformed").code,
+        "OSH1022"
+    );
+    let out = errors("float4 PSMain() : SV_Target { return 0; }\n", "ps_6_0");
+    assert!(
+        out.contains("error[OSH1020]: the entry point `main` is not defined"),
+        "{out}"
+    );
+    let out = errors(
+        "int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n\
+         float4 main() : SV_Target { return fact(4); }\n",
+        "ps_6_0",
+    );
+    assert!(out.contains("error[OSH1027]: `fact` is recursive"), "{out}");
+}
+
+#[test]
+fn macro_expanded_errors_point_at_the_use() {
+    let out = errors(
+        "#define SCALE(x) ((x) * gain)\nfloat4 main(float4 c : COLOR) : SV_Target { return SCALE(c); }\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains("error[OSH1001]: undefined name `gain`"),
+        "{out}"
+    );
+    assert!(out.contains("main.hlsl:2:"), "{out}");
+    assert!(
+        out.contains("= note: in expansion of macro `SCALE`"),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_semantic_analysis_code_is_documented() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let doc = std::fs::read_to_string(format!("{root}/../docs/diagnostics.md")).expect("docs");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(format!("{root}/src/hlsl")).expect("src/hlsl") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("source");
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("OSH1") {
+            let code: String = rest[i..].chars().take(7).collect();
+            if code.len() == 7
+                && code[3..].chars().all(|c| c.is_ascii_digit())
+                && !doc.contains(&format!("| `{code}` |"))
+                && !missing.contains(&code)
+            {
+                missing.push(code);
+            }
+            rest = &rest[i + 4..];
+        }
+    }
+    assert!(missing.is_empty(), "undocumented codes: {missing:?}");
+}
