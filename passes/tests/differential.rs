@@ -9,8 +9,10 @@
 //! integer arithmetic including division by zero and `MIN / -1`, masked shifts, float
 //! arithmetic including NaN, infinities, signed zeros and subnormals, conversions, selects),
 //! `if`/`else` statements, `if` expressions whose value joins in a merge-block parameter,
-//! and counted loops with bounded trip counts (a constant, or a parameter masked to 0..7) whose
+//! `switch`es with a shared target and a fall-through between cases, and counted loops with bounded trip counts (a constant, or a parameter masked to 0..7) whose
 //! bodies may `break` or `continue` under a condition. It returns every variable in a struct.
+//! It may call up to two helper functions generated the same way, which return early from
+//! inside selections and loops (so the inliner wraps them in run-once loops).
 //!
 //! Random float arguments and constants never are signaling NaNs: quieting a signaling NaN is
 //! not an observable difference a GPU guarantees either way, and `x * 1.0` to `x` legitimately
@@ -191,6 +193,10 @@ struct Gen {
     loops: Vec<(String, String, String)>,
     /// Instructions left to emit (keeps programs small).
     budget: usize,
+    /// Functions this one may call: (name, parameter types, return type).
+    helpers: Vec<(String, Vec<Ty>, Ty)>,
+    /// The return type when this is a helper (which may return early).
+    ret: Option<Ty>,
 }
 
 impl Gen {
@@ -259,12 +265,42 @@ impl Gen {
                     let k = self.rng.below(self.loops.len() as u64) as usize;
                     return self.loops[k].0.clone();
                 }
+                3 if self.rng.chance(40) => {
+                    let callees: Vec<usize> = (0..self.helpers.len())
+                        .filter(|&h| self.helpers[h].2 == ty)
+                        .collect();
+                    if callees.is_empty() {
+                        continue;
+                    }
+                    let h = self.rng.pick(&callees);
+                    let (name, ptys, _) = self.helpers[h].clone();
+                    let args: Vec<String> = ptys.iter().map(|&t| self.simple_leaf(t)).collect();
+                    let t = self.value();
+                    self.emit(format!(
+                        "{t} = call @{name}({}) : {}",
+                        args.join(", "),
+                        ty.text()
+                    ));
+                    return t;
+                }
                 _ => {
                     let b = random_bits(&mut self.rng, ty);
                     return const_text(ty, b);
                 }
             }
         }
+    }
+
+    /// A parameter or a constant (call arguments, so that calls do not nest).
+    fn simple_leaf(&mut self, ty: Ty) -> String {
+        let ps: Vec<usize> = (0..self.params.len())
+            .filter(|&p| self.params[p] == ty)
+            .collect();
+        if !ps.is_empty() && self.rng.chance(60) {
+            return format!("%p{}", self.rng.pick(&ps));
+        }
+        let b = random_bits(&mut self.rng, ty);
+        const_text(ty, b)
     }
 
     fn expr(&mut self, ty: Ty, depth: u32) -> String {
@@ -364,7 +400,7 @@ impl Gen {
     }
 
     fn stmt(&mut self, depth: u32) {
-        let choice = self.rng.below(12);
+        let choice = self.rng.below(14);
         let v = self.rng.below(self.vars.len() as u64) as usize;
         let ty = self.vars[v].0;
         match choice {
@@ -439,6 +475,48 @@ impl Gen {
                 self.emit(format!("br {cl}"));
                 self.cur = exit;
             }
+            // switch with a shared target and a fall-through: values live across cases stay in
+            // memory (switch targets take no parameters)
+            6 if depth > 0 => {
+                let e = self.expr(Ty::I32, 2);
+                let sel = self.value();
+                self.emit(format!("{sel} = and {e}, i32 3 : i32"));
+                let (c0, l0) = self.new_block(String::new());
+                let (c1, l1) = self.new_block(String::new());
+                let (d, dl) = self.new_block(String::new());
+                let (mj, ml) = self.new_block(String::new());
+                let shared = if self.rng.chance(50) { &l0 } else { &l1 };
+                self.emit(format!(
+                    "switch {sel}, merge {ml}, default {dl}, [i32 0: {l0}, i32 1: {l1}, i32 2: {shared}]"
+                ));
+                self.cur = c1;
+                let n = self.rng.below(2) + 1;
+                self.stmts(depth - 1, n);
+                // Case 1 falls through into case 0 half of the time.
+                let fall = self.rng.chance(50);
+                self.emit(format!("br {}", if fall { &l0 } else { &ml }));
+                self.cur = c0;
+                let n = self.rng.below(2) + 1;
+                self.stmts(depth - 1, n);
+                self.emit(format!("br {ml}"));
+                self.cur = d;
+                let n = self.rng.below(2);
+                self.stmts(depth - 1, n);
+                self.emit(format!("br {ml}"));
+                self.cur = mj;
+            }
+            // early return from a helper, possibly from inside loops and selections
+            7 if self.ret.is_some() => {
+                let rt = self.ret.unwrap_or(Ty::I32);
+                let c = self.cond(1);
+                let (r, rl) = self.new_block(String::new());
+                let (next, nl) = self.new_block(String::new());
+                self.emit(format!("if_else {c}, {rl}, {nl}, merge {nl}"));
+                self.cur = r;
+                let v = self.expr(rt, 2);
+                self.emit(format!("return {v}"));
+                self.cur = next;
+            }
             // break or continue under a condition
             5 if !self.loops.is_empty() => {
                 let (_, xl, cl) = self.loops.last().cloned().unwrap_or_default();
@@ -456,11 +534,15 @@ impl Gen {
     }
 }
 
-/// Generates a function `@f` and returns its text and parameter types.
-fn generate(seed: u64) -> (String, Vec<Ty>) {
-    let mut rng = Rng(seed);
-    let nparams = rng.below(4) as usize + 1;
-    let params: Vec<Ty> = (0..nparams).map(|_| rng.pick(&TYS)).collect();
+/// Generates the body of one function; returns its text and the generator's state.
+fn gen_function(
+    rng: Rng,
+    name: &str,
+    params: &[Ty],
+    helpers: Vec<(String, Vec<Ty>, Ty)>,
+    ret: Option<Ty>,
+) -> (String, Rng, Vec<Ty>) {
+    let mut rng = rng;
     let nvars = rng.below(4) as usize + 1;
     let mut vars: Vec<(Ty, Slot)> = (0..nvars).map(|k| (rng.pick(&TYS), Slot::Var(k))).collect();
     let with_array = rng.chance(50);
@@ -471,14 +553,16 @@ fn generate(seed: u64) -> (String, Vec<Ty>) {
     }
     let mut g = Gen {
         rng,
-        params: params.clone(),
+        params: params.to_vec(),
         vars,
         blocks: vec![("entry".into(), String::new(), Vec::new())],
         cur: 0,
         next_value: 0,
         next_label: 0,
         loops: Vec::new(),
-        budget: 160,
+        budget: if ret.is_some() { 60 } else { 160 },
+        helpers,
+        ret,
     };
     for k in 0..nvars {
         let ty = g.vars[k].0;
@@ -490,41 +574,38 @@ fn generate(seed: u64) -> (String, Vec<Ty>) {
     // Every variable starts initialized (a read of fresh memory is undefined on a GPU).
     for v in 0..g.vars.len() {
         let ty = g.vars[v].0;
-        let init = g.leaf(ty);
-        let init = if init.starts_with("%t") {
-            // A load of a variable not initialized yet: use a constant instead.
-            let b = random_bits(&mut g.rng, ty);
-            const_text(ty, b)
-        } else {
-            init
-        };
+        let init = g.simple_leaf(ty);
         g.store(v, &init);
     }
     let count = g.rng.below(6) + 2;
     g.stmts(3, count);
-    let mut results = Vec::new();
-    for v in 0..g.vars.len() {
-        let ty = g.vars[v].0;
-        let a = g.address(v);
-        let t = g.value();
-        g.emit(format!("{t} = load {a} : {}", ty.text()));
-        results.push(t);
-    }
-    let out = g.value();
-    g.emit(format!("{out} = construct {} : @Out", results.join(", ")));
-    g.emit(format!("return {out}"));
-
-    let mut text = String::from("struct @Out {\n");
-    for (k, (ty, _)) in g.vars.iter().enumerate() {
-        text.push_str(&format!("  r{k}: {}\n", ty.text()));
-    }
-    text.push_str("}\n\n");
+    let ret_ty = match ret {
+        Some(rt) => {
+            let v = g.expr(rt, 3);
+            g.emit(format!("return {v}"));
+            rt.text().to_string()
+        }
+        None => {
+            let mut results = Vec::new();
+            for v in 0..g.vars.len() {
+                let ty = g.vars[v].0;
+                let a = g.address(v);
+                let t = g.value();
+                g.emit(format!("{t} = load {a} : {}", ty.text()));
+                results.push(t);
+            }
+            let out = g.value();
+            g.emit(format!("{out} = construct {} : @Out", results.join(", ")));
+            g.emit(format!("return {out}"));
+            "@Out".to_string()
+        }
+    };
     let ps: Vec<String> = params
         .iter()
         .enumerate()
         .map(|(k, t)| format!("%p{k}: {}", t.text()))
         .collect();
-    text.push_str(&format!("func @f({}) -> @Out {{\n", ps.join(", ")));
+    let mut text = format!("func @{name}({}) -> {ret_ty} {{\n", ps.join(", "));
     for (label, bparams, lines) in &g.blocks {
         text.push_str(&format!("{label}{bparams}:\n"));
         for l in lines {
@@ -532,6 +613,37 @@ fn generate(seed: u64) -> (String, Vec<Ty>) {
         }
     }
     text.push_str("}\n");
+    let var_types = g.vars.iter().map(|v| v.0).collect();
+    (text, g.rng, var_types)
+}
+
+/// Generates a module: up to two helpers (which may return early) and `@f`, which may call
+/// them. Returns its text and `@f`'s parameter types.
+fn generate(seed: u64) -> (String, Vec<Ty>) {
+    let mut rng = Rng(seed);
+    let mut helpers: Vec<(String, Vec<Ty>, Ty)> = Vec::new();
+    let mut helper_text = String::new();
+    for h in 0..rng.below(3) {
+        let n = rng.below(3) as usize + 1;
+        let params: Vec<Ty> = (0..n).map(|_| rng.pick(&TYS)).collect();
+        let ret = rng.pick(&TYS);
+        let name = format!("h{h}");
+        let (text, r, _) = gen_function(rng, &name, &params, Vec::new(), Some(ret));
+        rng = r;
+        helper_text.push_str(&text);
+        helper_text.push('\n');
+        helpers.push((name, params, ret));
+    }
+    let nparams = rng.below(4) as usize + 1;
+    let params: Vec<Ty> = (0..nparams).map(|_| rng.pick(&TYS)).collect();
+    let (main_text, _, var_types) = gen_function(rng, "f", &params, helpers, None);
+    let mut text = String::from("struct @Out {\n");
+    for (k, ty) in var_types.iter().enumerate() {
+        text.push_str(&format!("  r{k}: {}\n", ty.text()));
+    }
+    text.push_str("}\n\n");
+    text.push_str(&helper_text);
+    text.push_str(&main_text);
     (text, params)
 }
 
@@ -586,7 +698,11 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
+    // 192 cases by default; PROPTEST_CASES=N runs more (e.g. to hunt for bugs locally).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(192),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn optimized_functions_compute_the_same_bits(seed in any::<u64>()) {
@@ -609,9 +725,12 @@ fn the_optimizer_changes_generated_programs() {
         if optimized.len() < original.len() {
             shrunk += 1;
         }
-        // No variable survives: every one is promoted.
+        // Without a switch no variable survives: every one is promoted. (A value live across
+        // switch cases may stay in memory, since switch targets take no parameters.)
         let printed = print_module(&optimized);
-        assert!(!printed.contains(" = var "), "seed {seed}:\n{printed}");
+        if !text.contains("switch") {
+            assert!(!printed.contains(" = var "), "seed {seed}:\n{printed}");
+        }
     }
     assert!(shrunk >= 15, "only {shrunk} of 20 programs got smaller");
 }
