@@ -20,6 +20,9 @@
 //! | `-Zpr`, `-Zpc` | default matrix order row- / column-major |
 //! | `-HV VERSION` | HLSL version (2016, 2018, 2021) |
 //! | `-fvk-use-gl-layout`, `-fvk-use-dx-layout`, `-fvk-use-scalar-layout` | buffer layout rules |
+//! | `-fvk-b-shift N SPACE`, `-fvk-t-shift`, `-fvk-s-shift`, `-fvk-u-shift` | add N to the binding numbers of that register class in SPACE (or `all`) |
+//! | `-fvk-invert-y` | negate `SV_Position.y` in vertex shaders |
+//! | `-fvk-use-dx-position-w` | `SV_Position.w` is `1 / w` in pixel shaders |
 //! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
 //! | `--reflect OUT.json` | not available yet (OSC0054) |
 //!
@@ -120,6 +123,32 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             "-O" => opt = OptLevel::O,
             "-O0" => opt = OptLevel::O0,
             "-O1" | "-O2" | "-O3" => opt = OptLevel::O,
+            "-fvk-invert-y" => c.invert_y = true,
+            "-fvk-use-dx-position-w" => c.dx_position_w = true,
+            "-fvk-b-shift" | "-fvk-t-shift" | "-fvk-s-shift" | "-fvk-u-shift" => {
+                // `-fvk-t-shift N SPACE|all`.
+                let class = a.as_bytes()[5] as char;
+                let n = args.get(i + 1).and_then(|v| v.parse::<u32>().ok());
+                let space = args.get(i + 2).map(String::as_str);
+                let (Some(shift), Some(space)) = (n, space) else {
+                    return Err(format!(
+                        "`{a}` takes a shift and a space (a number or `all`)"
+                    ));
+                };
+                let space = if space == "all" {
+                    None
+                } else {
+                    Some(space.parse::<u32>().map_err(|_| {
+                        format!("`{a}`: the space must be a number or `all`, not `{space}`")
+                    })?)
+                };
+                c.binding_shifts.push(hlsl::BindingShift {
+                    class,
+                    shift,
+                    space,
+                });
+                i += 2;
+            }
             "-fvk-use-gl-layout" | "--fvk-use-gl-layout" => layout = Some("gl"),
             "-fvk-use-dx-layout" | "--fvk-use-dx-layout" => layout = Some("dx"),
             "-fvk-use-scalar-layout" | "--fvk-use-scalar-layout" => layout = Some("scalar"),
@@ -376,6 +405,35 @@ mod tests {
         assert_eq!(p.target, Target::Ir);
         assert_eq!(p.opt, OptLevel::O);
         assert_eq!(p.env, "vulkan1.0");
+        let p = parse_args(&s(&[
+            "c.hlsl",
+            "-T",
+            "vs_6_0",
+            "-fvk-t-shift",
+            "10",
+            "0",
+            "-fvk-s-shift",
+            "20",
+            "all",
+            "-fvk-invert-y",
+        ]))
+        .unwrap();
+        assert!(p.compile.invert_y);
+        assert_eq!(
+            p.compile.binding_shifts,
+            vec![
+                hlsl::BindingShift {
+                    class: 't',
+                    shift: 10,
+                    space: Some(0)
+                },
+                hlsl::BindingShift {
+                    class: 's',
+                    shift: 20,
+                    space: None
+                }
+            ]
+        );
         assert!(parse_args(&s(&["a.hlsl"])).is_err());
         assert!(parse_args(&s(&["a.hlsl", "-T", "ps_6_0", "-bogus"])).is_err());
     }

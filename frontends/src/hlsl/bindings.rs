@@ -10,6 +10,8 @@
 //! 4. The counter of an append, consume or counter-using structured buffer takes
 //!    `[[vk::counter_binding(N)]]`, or the next free binding of its buffer's set.
 //! 5. The implicit `$Globals` constant buffer comes last in set 0.
+//! 6. `-fvk-b-shift N SPACE` (and `-t-`, `-s-`, `-u-`) add `N` to the register numbers of
+//!    that class in that space (`all` for every space) before rule 2 applies.
 //!
 //! Arrays of resources take one binding (a descriptor array).
 
@@ -36,8 +38,34 @@ pub fn is_descriptor(types: &Types, g: &GlobalDef) -> bool {
     }
 }
 
+/// `-fvk-b-shift N SPACE` and friends: binding numbers of `register(xK, spaceS)` become
+/// `K + N` for register class `x` (b, t, s, u) in space `SPACE` (every space when `None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BindingShift {
+    /// The register class letter.
+    pub class: char,
+    /// Added to the register number.
+    pub shift: u32,
+    /// The space it applies to; `None` for all.
+    pub space: Option<u32>,
+}
+
 /// Assigns bindings; `needs_counter[i]` says global `i` has a counter.
-pub fn assign(types: &Types, globals: &[GlobalDef], needs_counter: &[bool]) -> Bindings {
+pub fn assign(
+    types: &Types,
+    globals: &[GlobalDef],
+    needs_counter: &[bool],
+    shifts: &[BindingShift],
+) -> Bindings {
+    let shifted = |class: char, n: u32, space: u32| -> u32 {
+        let class = class.to_ascii_lowercase();
+        let add: u32 = shifts
+            .iter()
+            .filter(|s| s.class == class && s.space.is_none_or(|sp| sp == space))
+            .map(|s| s.shift)
+            .sum();
+        n.saturating_add(add)
+    };
     let mut taken: FxHashSet<(u32, u32)> = FxHashSet::default();
     let mut of = vec![None; globals.len()];
     let mut globals_cbuffer = None;
@@ -52,7 +80,7 @@ pub fn assign(types: &Types, globals: &[GlobalDef], needs_counter: &[bool]) -> B
         }
         let explicit = match (g.bind.vk_binding, g.bind.register) {
             (Some((b, s)), _) => Some((s, b)),
-            (None, Some((_, n, s))) if n != u32::MAX => Some((s, n)),
+            (None, Some((c, n, s))) if n != u32::MAX => Some((s, shifted(c, n, s))),
             _ => None,
         };
         if let Some(sb) = explicit {

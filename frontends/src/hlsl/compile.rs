@@ -13,8 +13,9 @@ use oneshader_ir::diag::{Diagnostic, SourceMap, Span};
 use oneshader_ir::{Module, Stage};
 
 use super::ast;
+use super::bindings::BindingShift;
 use super::hir::{Major, Program};
-use super::lower::Lower;
+use super::lower::{Lower, LowerOptions};
 use super::sema::{Sema, SemaOptions, Sym};
 use super::{Parsed, PreprocessOptions, SourceLoader};
 
@@ -33,6 +34,12 @@ pub struct CompileOptions {
     pub row_major: bool,
     /// `-HV`: the HLSL language version (2016, 2018, 2021).
     pub hlsl_version: u32,
+    /// `-fvk-invert-y`: negate `SV_Position.y` in vertex shaders.
+    pub invert_y: bool,
+    /// `-fvk-use-dx-position-w`: `SV_Position.w` in pixel shaders is `1 / w`.
+    pub dx_position_w: bool,
+    /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
+    pub binding_shifts: Vec<BindingShift>,
 }
 
 impl Default for CompileOptions {
@@ -44,6 +51,9 @@ impl Default for CompileOptions {
             enable_16bit_types: false,
             row_major: false,
             hlsl_version: 2021,
+            invert_y: false,
+            dx_position_w: false,
+            binding_shifts: Vec::new(),
         }
     }
 }
@@ -204,7 +214,12 @@ fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult 
             stage: Some(stage),
         };
     };
-    let (module, lower_diags) = Lower::new(&program).run();
+    let lopts = LowerOptions {
+        invert_y: opts.invert_y,
+        dx_position_w: opts.dx_position_w,
+        binding_shifts: opts.binding_shifts.clone(),
+    };
+    let (module, lower_diags) = Lower::new(&program, lopts).run();
     diagnostics.extend(with_macro_notes(&parsed, lower_diags));
     let module = module.filter(|_| !oneshader_ir::diag::has_errors(&diagnostics));
     if cfg!(debug_assertions)

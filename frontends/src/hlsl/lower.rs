@@ -60,6 +60,8 @@ pub(crate) struct FnState {
     pub entry: Block,
     pub cur: Option<Block>,
     pub locals: Vec<LocalSlot>,
+    /// `precise` locals: the arithmetic stored into them is decorated `precise`.
+    pub precise: Vec<bool>,
     pub targets: Vec<Target>,
 }
 
@@ -90,12 +92,26 @@ pub(crate) struct Lower<'p> {
     pub f: Option<FnState>,
     /// Globals that need a counter.
     pub needs_counter: Vec<bool>,
+    /// Options.
+    pub opts: LowerOptions,
+}
+
+/// Options of lowering (dxc's `-fvk-*` options).
+#[derive(Clone, Debug, Default)]
+pub struct LowerOptions {
+    /// `-fvk-invert-y`: negate `SV_Position.y` written by a vertex shader.
+    pub invert_y: bool,
+    /// `-fvk-use-dx-position-w`: a pixel shader's `SV_Position.w` is `1 / w` (D3D's meaning).
+    pub dx_position_w: bool,
+    /// `-fvk-{b,t,s,u}-shift`.
+    pub binding_shifts: Vec<super::bindings::BindingShift>,
 }
 
 impl<'p> Lower<'p> {
-    pub fn new(p: &'p Program) -> Lower<'p> {
+    pub fn new(p: &'p Program, opts: LowerOptions) -> Lower<'p> {
         Lower {
             p,
+            opts,
             m: Module::new(),
             diags: Vec::new(),
             structs: FxHashMap::default(),
@@ -353,7 +369,12 @@ impl<'p> Lower<'p> {
         for g in counted {
             self.needs_counter[g.0 as usize] = true;
         }
-        self.bindings = bindings::assign(self.types(), &self.p.globals, &self.needs_counter);
+        self.bindings = bindings::assign(
+            self.types(),
+            &self.p.globals,
+            &self.needs_counter,
+            &self.opts.binding_shifts,
+        );
         // Globals in declaration order (initializers run in that order).
         let mut gl: Vec<GlobalId> = globals.iter().copied().collect();
         gl.sort();
@@ -625,6 +646,7 @@ impl<'p> Lower<'p> {
             entry,
             cur: Some(cur),
             locals: Vec::new(),
+            precise: Vec::new(),
             targets: Vec::new(),
         });
         f(self);
@@ -926,6 +948,52 @@ impl<'p> Lower<'p> {
         }
     }
 
+    /// Decorates the arithmetic that computed `v` as `precise` when local `l` is `precise`.
+    pub fn precise_if(&mut self, l: LocalId, v: InstId) {
+        let is_precise = self
+            .f
+            .as_ref()
+            .is_some_and(|f| f.precise.get(l.0 as usize).copied().unwrap_or(false));
+        if is_precise {
+            self.mark_precise(v, 0);
+        }
+    }
+
+    /// Decorates `v` and the arithmetic feeding it (up to loads, calls and constants).
+    fn mark_precise(&mut self, v: InstId, depth: u32) {
+        if depth > 64 || self.m.has_decoration(v, Op::Precise) {
+            return;
+        }
+        let op = self.m.op(v);
+        let arith = matches!(
+            op,
+            Op::Add
+                | Op::Sub
+                | Op::Mul
+                | Op::Div
+                | Op::Rem
+                | Op::Neg
+                | Op::MatMul
+                | Op::CallIntrinsic
+                | Op::Construct
+                | Op::Extract
+                | Op::Shuffle
+                | Op::Convert
+                | Op::Select
+        );
+        if !arith {
+            return;
+        }
+        if !matches!(op, Op::Construct | Op::Extract | Op::Shuffle | Op::Select) {
+            self.m.decorate(v, Op::Precise, &[]);
+        }
+        for o in self.m.operands_vec(v) {
+            if self.m.op(o).is_instruction() {
+                self.mark_precise(o, depth + 1);
+            }
+        }
+    }
+
     /// A composite of type `ty`: a constant when every part is one, else a `construct`.
     pub fn construct(&mut self, ty: InstId, parts: &[InstId]) -> InstId {
         if !parts.is_empty() && parts.iter().all(|&p| self.m.op(p).is_constant()) {
@@ -993,6 +1061,7 @@ impl<'p> Lower<'p> {
             entry,
             cur: Some(entry),
             locals: Vec::new(),
+            precise: Vec::new(),
             targets: Vec::new(),
         });
         // Parameters: `in` values get a local copy; `out`/`inout` are the pointers; resources
@@ -1026,16 +1095,11 @@ impl<'p> Lower<'p> {
             }
             let t = self.ir_ty(l.ty);
             let v = self.new_var(t);
-            if l.precise {
-                self.m.decorate(v, Op::Precise, &[]);
-            }
-            if self.has_ir_matrix(l.ty) {
-                // Majorness does not matter for function memory; nothing to record.
-            }
             locals[i] = LocalSlot::Ptr(v);
         }
         if let Some(st) = &mut self.f {
             st.locals = locals;
+            st.precise = fd.locals.iter().map(|l| l.precise).collect();
         }
         if let Some(body) = &fd.body {
             self.stmts(body);
@@ -1105,6 +1169,7 @@ impl<'p> Lower<'p> {
                     return;
                 }
                 let v = self.rvalue(init);
+                self.precise_if(*l, v);
                 if let Some(LocalSlot::Ptr(p)) = slot {
                     self.bld().store(p, v);
                 }

@@ -100,6 +100,7 @@ impl<'p> Lower<'p> {
             entry,
             cur: Some(entry),
             locals: Vec::new(),
+            precise: Vec::new(),
             targets: Vec::new(),
         });
         if let Some(init) = self.init_fn {
@@ -498,11 +499,23 @@ impl<'p> Lower<'p> {
         match (canon_ty, builtin_shape(bi)) {
             (Some(ct), _) => {
                 if input {
-                    let v = self.bld().load(g);
+                    let mut v = self.bld().load(g);
+                    if bi == BuiltIn::Position && self.opts.dx_position_w {
+                        // D3D's SV_Position.w is 1/w.
+                        let w = self.bld().extract(v, &[3]);
+                        let one = self.m.const_f32(1.0);
+                        let rw = self.bld().div(one, w);
+                        v = self.bld().insert(v, rw, &[3]);
+                    }
                     Some(self.coerce_io(v, ct, ty))
                 } else {
                     let v = value?;
-                    let v = self.coerce_io(v, ty, ct);
+                    let mut v = self.coerce_io(v, ty, ct);
+                    if bi == BuiltIn::Position && self.opts.invert_y {
+                        let y = self.bld().extract(v, &[1]);
+                        let ny = self.bld().neg(y);
+                        v = self.bld().insert(v, ny, &[1]);
+                    }
                     self.bld().store(g, v);
                     None
                 }

@@ -414,6 +414,9 @@ impl<'p> Lower<'p> {
                 }
                 let p = self.place(l);
                 let v = self.rvalue(r);
+                if let Some(root) = root_local(l) {
+                    self.precise_if(root, v);
+                }
                 self.store_place(p, v);
                 v
             }
@@ -429,6 +432,9 @@ impl<'p> Lower<'p> {
                 let r = self.rvalue(rhs);
                 let res = self.binop(*op, cur, r, *op_ty);
                 let out = self.coerce(res, *op_ty, lhs.ty);
+                if let Some(root) = root_local(lhs) {
+                    self.precise_if(root, out);
+                }
                 self.store_place(p, out);
                 out
             }
@@ -1890,6 +1896,19 @@ fn shape_rc(k: &TyKind, left: bool) -> (u8, u8) {
         }
         TyKind::Matrix(_, r, c) => (*r, *c),
         _ => (1, 1),
+    }
+}
+
+/// The local at the root of a place expression.
+fn root_local(e: &Expr) -> Option<LocalId> {
+    match &e.kind {
+        ExprKind::Local(l) => Some(*l),
+        ExprKind::Field(b, _)
+        | ExprKind::Swizzle(b, _)
+        | ExprKind::MatSwizzle(b, _)
+        | ExprKind::Index(b, _)
+        | ExprKind::Cast(_, b) => root_local(b),
+        _ => None,
     }
 }
 

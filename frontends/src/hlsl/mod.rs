@@ -48,6 +48,7 @@ mod types;
 
 use oneshader_ir::diag::{Diagnostic, SourceMap};
 
+pub use bindings::BindingShift;
 pub use compile::{
     COMPILE_STACK, CompileOptions, CompileResult, analyze, compile_file, compile_text,
     parse_profile,

@@ -1,0 +1,289 @@
+//! Per-construct checks of the lowered (unoptimized) IR: bindings, constant-buffer layout
+//! decorations, stage IO numbering and decorations, `init_globals`, specialization and push
+//! constants, counters, non-uniform indexing, `precise`, loop and branch hints.
+
+mod sema_common;
+
+use oneshader_frontends::hlsl::BindingShift;
+use sema_common::{compile_with, ir_text, opts};
+
+fn line_of<'a>(ir: &'a str, needle: &str) -> &'a str {
+    ir.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with `{needle}` in\n{ir}"))
+}
+
+#[test]
+fn bindings_follow_dxc_defaults() {
+    let ir = ir_text(
+        r#"
+Texture2D a : register(t3);
+SamplerState s : register(s3, space1);
+Texture2D b;
+[[vk::binding(7, 2)]] Texture2D c : register(t0);
+Texture2D d;
+cbuffer CB : register(b1) { float4 x; };
+float loose;
+RWStructuredBuffer<uint> counted;
+AppendStructuredBuffer<uint> app : register(u9);
+float4 main() : SV_Target {
+    counted.IncrementCounter();
+    app.Append(1);
+    return a.Sample(s, 0.5) + b.Sample(s, 0.5) + c.Sample(s, 0.5) + d.Sample(s, 0.5) + x + loose;
+}"#,
+        "ps_6_0",
+    );
+    assert!(
+        line_of(&ir, "global @a ").contains("[binding(0, 3)]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @s ").contains("[binding(1, 3)]"),
+        "{ir}"
+    );
+    // Implicit bindings fill the free numbers of set 0 in declaration order.
+    assert!(
+        line_of(&ir, "global @b ").contains("[binding(0, 0)]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @c ").contains("[binding(2, 7)]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @d ").contains("[binding(0, 2)]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @CB ").contains("[binding(0, 1)]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @counted ").contains("[binding(0, 4)"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @counted ").contains("counter(@counter.var.counted)"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @app ").contains("[binding(0, 9)"),
+        "{ir}"
+    );
+    // Counters take the next free numbers of their set, then `$Globals` comes last.
+    assert!(
+        line_of(&ir, "global @counter.var.counted").contains("[binding(0, 5)]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @counter.var.app").contains("[binding(0, 6)]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @\"$Globals\"").contains("[binding(0, 7)]"),
+        "{ir}"
+    );
+
+    let mut o = opts("ps_6_0", "main");
+    o.binding_shifts = vec![BindingShift {
+        class: 't',
+        shift: 100,
+        space: None,
+    }];
+    let (r, rendered) = compile_with(
+        "Texture2D a : register(t3); SamplerState s : register(s3);\n\
+         float4 main() : SV_Target { return a.Sample(s, 0.5); }",
+        &o,
+    );
+    let ir = oneshader_ir::print::print_module(&r.module.expect(&rendered));
+    assert!(
+        line_of(&ir, "global @a ").contains("[binding(0, 103)]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @s ").contains("[binding(0, 3)]"),
+        "{ir}"
+    );
+}
+
+#[test]
+fn constant_buffers_keep_hlsl_layout_information() {
+    let ir = ir_text(
+        r#"
+cbuffer Frame {
+    float a;
+    float3 b : packoffset(c1.y);
+    row_major float4x4 m;
+    float2x2 n;
+};
+struct Inner { float3x3 r; };
+ConstantBuffer<Inner> inner;
+float4 main() : SV_Target { return a + b.x + m[0] + n[1].x + inner.r[0].x; }"#,
+        "ps_6_0",
+    );
+    assert!(ir.contains("b: vec<f32, 3> [offset(20)]"), "{ir}");
+    assert!(ir.contains("m: mat<f32, 4, 4> [row_major]"), "{ir}");
+    assert!(ir.contains("n: mat<f32, 2, 2> [col_major]"), "{ir}");
+    assert!(ir.contains("r: mat<f32, 3, 3> [col_major]"), "{ir}");
+    assert!(ir.contains("global @inner : ptr<uniform, @Inner>"), "{ir}");
+    // `-Zpr` changes the default.
+    let mut o = opts("ps_6_0", "main");
+    o.row_major = true;
+    let (r, rendered) = compile_with(
+        "cbuffer F { float2x2 n; column_major float2x2 c; }; float4 main() : SV_Target { return n[0].x + c[0].x; }",
+        &o,
+    );
+    let ir = oneshader_ir::print::print_module(&r.module.expect(&rendered));
+    assert!(ir.contains("n: mat<f32, 2, 2> [row_major]"), "{ir}");
+    assert!(ir.contains("c: mat<f32, 2, 2> [col_major]"), "{ir}");
+}
+
+#[test]
+fn stage_io_numbering_and_decorations() {
+    let ir = ir_text(
+        r#"
+struct PSIn {
+    float4 pos : SV_Position;
+    nointerpolation uint id : ID;
+    centroid float2 uv : TEXCOORD3;
+    [[vk::location(5)]] float4 extra : EXTRA;
+    float3x3 basis : BASIS;
+    sample float s : S;
+};
+struct PSOut { float4 a : SV_Target1; float4 b : SV_Target0; float d : SV_Depth; };
+PSOut main(PSIn i, noperspective float3 w : W) {
+    PSOut o;
+    o.a = i.pos * i.id + i.extra + float4(i.uv, i.s, 0);
+    o.b = float4(mul(i.basis, w), 1);
+    o.d = 0.5;
+    return o;
+}"#,
+        "ps_6_0",
+    );
+    assert!(
+        line_of(&ir, "global @in.var.SV_Position :").contains("builtin(position)"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @in.var.ID :").contains("[location(0), semantic(\"ID\", 0), flat]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @in.var.TEXCOORD3 :")
+            .contains("[location(1), semantic(\"TEXCOORD\", 3), centroid]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @in.var.EXTRA :").contains("location(5)"),
+        "{ir}"
+    );
+    // A float3x3 takes three locations (2, 3, 4); 5 is reserved by vk::location.
+    assert!(
+        line_of(&ir, "global @in.var.BASIS :").contains("location(2)"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @in.var.S :")
+            .contains("[location(6), semantic(\"S\", 0), per_sample]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @in.var.W :")
+            .contains("[location(7), semantic(\"W\", 0), noperspective]"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @out.var.SV_Target1 :").contains("location(1)"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @out.var.SV_Target0 :").contains("location(0)"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @out.var.SV_Depth :").contains("builtin(frag_depth)"),
+        "{ir}"
+    );
+}
+
+#[test]
+fn statics_spec_constants_push_constants() {
+    let ir = ir_text(
+        r#"
+[[vk::constant_id(4)]] const uint kCount = 16;
+struct PC { float4 tint; };
+[[vk::push_constant]] PC pc;
+static const float2 kOffsets[2] = { float2(1, 2), float2(3, 4) };
+static float noise = frac(sin(pc.tint.x) * 43758.5);
+float4 main(uint i : I) : SV_Target { return pc.tint * kCount + kOffsets[i & 1].x + noise; }"#,
+        "ps_6_0",
+    );
+    assert!(ir.contains("spec_const(4, u32 16)"), "{ir}");
+    assert!(ir.contains("global @pc : ptr<push_constant, @PC>"), "{ir}");
+    // A constant initializer stays on the global; a computed one runs in `init_globals`.
+    assert!(
+        line_of(&ir, "global @kOffsets").contains("= array<vec<f32, 2>, 2> {"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @noise").ends_with("ptr<private, f32>"),
+        "{ir}"
+    );
+    assert!(ir.contains("func @init_globals() -> void"), "{ir}");
+    let wrapper = &ir[ir.find("func @main() -> void").expect("wrapper")..];
+    let first = wrapper.lines().nth(2).expect("first instruction");
+    assert!(first.contains("call @init_globals()"), "{ir}");
+}
+
+#[test]
+fn nonuniform_precise_and_hints() {
+    let ir = ir_text(
+        r#"
+Texture2D texs[8];
+SamplerState s;
+float4 main(nointerpolation uint i : I, float4 a : A) : SV_Target {
+    precise float4 p = a * a + a;
+    float4 c = texs[NonUniformResourceIndex(i)].Sample(s, 0.5);
+    [unroll(4)] for (int k = 0; k < 4; ++k) c += k;
+    [loop] while (c.x > 0) c.x -= 1;
+    [branch] if (c.y > 0) c.y = 0;
+    [flatten] if (c.z > 0) c.z = 0;
+    return c + p;
+}"#,
+        "ps_6_0",
+    );
+    assert!(ir.contains("call_intrinsic nonuniform_index("), "{ir}");
+    assert!(
+        line_of(&ir, "element_addr @texs").contains("[nonuniform]"),
+        "{ir}"
+    );
+    assert!(line_of(&ir, "= mul ").contains("[precise]"), "{ir}");
+    assert!(line_of(&ir, "= add %").contains("[precise]"), "{ir}");
+    assert!(ir.contains("[unroll(4)]"), "{ir}");
+    assert!(ir.contains("[dont_unroll]"), "{ir}");
+    assert!(ir.contains("[dont_flatten]"), "{ir}");
+    assert!(ir.contains("[flatten]"), "{ir}");
+}
+
+#[test]
+fn short_circuit_is_control_flow_with_a_merge_parameter() {
+    let ir = ir_text(
+        r#"
+bool side(inout int c) { c++; return c > 2; }
+float4 main(int x : X) : SV_Target {
+    int c = 0;
+    bool b = x > 0 && side(c);
+    return b ? c : -1;
+}"#,
+        "ps_6_0",
+    );
+    let body = &ir[ir.find("func @main_body").expect("body")..];
+    assert!(body.contains("if_else"), "{ir}");
+    assert!(
+        body.lines()
+            .any(|l| l.starts_with("bb") && l.contains(": bool)")),
+        "{ir}"
+    );
+    // The pure `?:` is a select.
+    assert!(body.contains("= select "), "{ir}");
+}
