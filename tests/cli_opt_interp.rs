@@ -114,6 +114,9 @@ fn opt_rejects_unknown_passes_and_invalid_input() {
         stderr(&o).contains("mem2reg"),
         "the message lists the known passes"
     );
+    let o = run(&["opt", f.to_str().expect("utf-8"), "--print-after", "combin"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("OSC0011"), "{}", stderr(&o));
 
     let bad = temp_file("bad.ir", "func @f() -> i32 {\nbb0:\n  return f32 1.0\n}\n");
     let o = run(&["opt", bad.to_str().expect("utf-8")]);

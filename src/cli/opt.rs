@@ -8,7 +8,7 @@
 //!
 //! | code | meaning |
 //! |---|---|
-//! | OSC0011 | `--passes` names a pass that does not exist (the message lists the known ones) |
+//! | OSC0011 | `--passes` or `--print-after` names a pass that does not exist (the message lists the known ones) |
 //! | OSC0012 | the output file cannot be written |
 //! | OSC0013 | `--no-fallback`: a pass failed |
 
@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use oneshader_passes::manager::{Options, PassManager, PrintAfter};
-use oneshader_passes::pipeline::{OptLevel, optimization_pipeline, pipeline_from_list};
+use oneshader_passes::pipeline::{OptLevel, optimization_pipeline, pass_names, pipeline_from_list};
 
 /// Arguments of `oneshader opt`.
 #[derive(Args, Debug)]
@@ -101,6 +101,20 @@ pub fn run(args: OptArgs) -> ExitCode {
         },
         None => optimization_pipeline(args.level()),
     };
+    if let Some(list) = args.print_after.as_deref().filter(|l| *l != "all") {
+        let known = pass_names();
+        if let Some(bad) = list
+            .split(',')
+            .map(str::trim)
+            .find(|n| !n.is_empty() && !known.contains(n))
+        {
+            eprintln!(
+                "error[OSC0011]: unknown pass `{bad}` in --print-after (known: {})",
+                known.join(", ")
+            );
+            return ExitCode::from(1);
+        }
+    }
     pm.options = Options {
         verify_each: args.verify_each,
         print_after: match args.print_after.as_deref() {
