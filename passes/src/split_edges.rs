@@ -10,14 +10,16 @@
 //!   leaves it the way the old edge did (to the merge, or as a loop break/continue);
 //! - a loop header's `cond_br` may target anything, so its edges split freely;
 //! - any other `cond_br` is legal only because one of its targets is the innermost loop's break
-//!   or continue block. When the split would hide that target behind the new block, the
-//!   `cond_br` becomes an `if_else` with a fresh merge block (`if_else c, new, m, merge m` with
-//!   `m: br other`), which is always legal: the new block breaks (or continues) from inside a
-//!   selection;
+//!   or continue block. Splitting the other edge keeps the `cond_br`. When the split would
+//!   hide that loop exit behind the new block, the `cond_br` becomes an `if_else` with a fresh
+//!   merge block (`if_else c, new, m, merge m` with `m: br other`): the new block breaks (or
+//!   continues) from inside the selection, a legal exit, and the other edge leaves through the
+//!   merge;
 //! - the edges into a loop header are never split (a header is entered by its `loop` and by
-//!   its continue block's back edge only), and splitting a `switch` edge into a case block that other cases fall into
-//!   would turn the new block into a case that falls through, which [`can_split_edge`] reports
-//!   as not allowed (such values stay in memory, per the architecture).
+//!   its continue block's back edge only), and splitting a `switch` edge into a case block that
+//!   other cases fall into would turn the new block into a case that falls through, which
+//!   [`can_split_edge`] reports as not allowed (such values stay in memory, per the
+//!   architecture).
 //!
 //! [`Constructs`] finds the structured constructs (selections, switches, loops) of a function
 //! and which blocks each contains, from the dominator tree in one walk; the inliner and CFG
@@ -243,10 +245,13 @@ fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, E
                         let other = Block::cast(m, m.operand(term, os));
                         let ol = loops_joining_at(m, other);
                         let tl = loops_joining_at(m, target);
-                        // The other target is a break/continue of the loop the split target
-                        // belongs to, so it is the innermost one's and keeps the `cond_br`
-                        // legal; otherwise fall back to an `if_else`.
-                        ol.iter().any(|l| tl.contains(l))
+                        // The `cond_br` was legal because one target is the innermost loop's
+                        // break or continue. It stays legal when that is the other target:
+                        // certainly when the split target is no loop's break or continue, and
+                        // when both belong to the same loop. Otherwise (the split target is
+                        // the loop exit that made it legal) it becomes an `if_else`, whose
+                        // new block then leaves the selection as a loop break or continue.
+                        !ol.is_empty() && (tl.is_empty() || ol.iter().any(|l| tl.contains(l)))
                     }
                 }
             };
