@@ -579,7 +579,9 @@ impl Op {
         (Op::Br..=Op::Unreachable).contains(&self)
     }
 
-    /// Instructions that read or write memory or have other side effects (not pure).
+    /// Instructions that read or write memory or have other side effects (not pure), judged
+    /// by opcode alone. `call_intrinsic` of `frexp`, `modf` and `sincos` writes through its
+    /// pointer operands: use [`crate::Module::has_side_effects`] to take that into account.
     pub fn has_side_effects(self) -> bool {
         matches!(
             self,

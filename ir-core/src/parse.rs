@@ -1077,7 +1077,7 @@ impl Parser {
             if matches!(
                 info.ty,
                 TypeRule::SameAs(_) | TypeRule::BoolOf(_) | TypeRule::Pointee(_)
-            ) || (info.ty == TypeRule::Explicit && op != Op::Call)
+            ) || (info.ty == TypeRule::Explicit && !matches!(op, Op::Call | Op::CallIntrinsic))
             {
                 return Err(Diagnostic::error(
                     "OST0003",

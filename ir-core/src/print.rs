@@ -245,7 +245,7 @@ impl<'a> Printer<'a> {
     }
 
     /// Params, and instructions except the `void` statements (`store`, ..., a call of a `void`
-    /// function). An instruction that should yield a value keeps its `%n =` even when its type
+    /// function or intrinsic such as `sincos`). An instruction that should yield a value keeps its `%n =` even when its type
     /// is (wrongly) `void`, so invalid modules print faithfully too.
     fn defines_value(&self, id: InstId) -> bool {
         let m = self.m;
@@ -253,7 +253,9 @@ impl<'a> Printer<'a> {
             Op::Param => true,
             op if op.is_instruction() => {
                 let is_void = m.ty(id).is_none_or(|t| m.try_op(t) == Some(Op::Void));
-                !(is_void && (op.info().ty == crate::ops::TypeRule::Void || op == Op::Call))
+                !(is_void
+                    && (op.info().ty == crate::ops::TypeRule::Void
+                        || matches!(op, Op::Call | Op::CallIntrinsic)))
             }
             _ => false,
         }

@@ -262,6 +262,28 @@ impl Module {
 
     // ---- queries -------------------------------------------------------------------------
 
+    /// True when instruction `id` has side effects: its opcode has (see
+    /// [`Op::has_side_effects`]), or it is an intrinsic with `out` parameters (`frexp`, `modf`,
+    /// `sincos`), which writes through pointers.
+    pub fn has_side_effects(&self, id: InstId) -> bool {
+        let Some(op) = self.try_op(id) else {
+            return false;
+        };
+        if op.has_side_effects() {
+            return true;
+        }
+        op == Op::CallIntrinsic
+            && matches!(
+                self.imm_operand(id, 0)
+                    .and_then(crate::imm::Intrinsic::from_u32),
+                Some(
+                    crate::imm::Intrinsic::Frexp
+                        | crate::imm::Intrinsic::Modf
+                        | crate::imm::Intrinsic::Sincos
+                )
+            )
+    }
+
     /// The value of a `u32` immediate (or any integer constant), if `id` is one.
     pub fn imm_value(&self, id: InstId) -> Option<u32> {
         if self.try_op(id)? != Op::ConstInt {

@@ -156,3 +156,14 @@ fn invalid_modules_print_faithfully() {
     let printed = print_module(&m);
     assert_eq!(print_module(&parse(&printed).unwrap()), printed);
 }
+
+#[test]
+fn void_intrinsics_print_and_parse_without_a_result() {
+    let text = "func @f(%0: f32) -> f32 {\nbb0:\n  %1 = var : ptr<function, f32>\n  %2 = var : ptr<function, f32>\n  call_intrinsic sincos(%0, %1, %2)\n  %3 = load %1 : f32\n  return %3\n}\n";
+    let m = parse(text).unwrap();
+    assert_eq!(print_module(&m), text);
+    let f = m.functions()[0];
+    let call = f.entry(&m).unwrap().insts(&m)[2];
+    assert!(m.has_side_effects(call));
+    assert!(oneshader_ir::verify::verify(&m).is_empty());
+}
