@@ -362,3 +362,27 @@ float4 main(float4 c : COLOR0, uint i : SV_VertexID) : SV_Position { return c * 
     );
     assert!(ir.contains("call @main_body("), "{ir}");
 }
+
+#[test]
+fn structs_holding_resources_are_split() {
+    spirv_valid(
+        r#"
+struct Material { Texture2D<float4> albedo; SamplerState samp; float4 tint; };
+struct Pair { Material m; Texture2D<float> mask; };
+Material gMat : register(t0);
+Texture2D<float4> other : register(t5);
+SamplerState point : register(s6);
+float4 shade(Material m, float2 uv) { return m.albedo.Sample(m.samp, uv) * m.tint; }
+float4 main(float2 uv : TEXCOORD0) : SV_Target {
+    Material local = gMat;
+    local.tint = float4(1, 0.5, 0.25, 1);
+    Material swapped = { other, point, float4(1, 1, 1, 1) };
+    Pair p;
+    p.m = swapped;
+    p.mask = (Texture2D<float>)other;
+    float m = p.mask.Sample(point, uv);
+    return (shade(gMat, uv) + shade(local, uv) + shade(p.m, uv)) * m;
+}"#,
+        "ps_6_0",
+    );
+}

@@ -1126,6 +1126,9 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// The element count of a runtime array (`GetDimensions` of structured buffers).
     ArrayLength(Box<Expr>),
+    /// A struct value that holds resources, kept as its split fields (analysis only: its
+    /// uses are rewritten to the fields; lowering reports any that is left).
+    Split(u32),
 }
 
 impl Expr {

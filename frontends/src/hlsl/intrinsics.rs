@@ -613,12 +613,14 @@ impl<'a> Sema<'a> {
                 if !self.require_writable(&out) {
                     return Expr::error(span);
                 }
-                if out.ty != ty {
+                if out.ty != ty
+                    && super::conversions::implicit_cost(&self.types, ty, out.ty).is_none()
+                {
                     let want = self.types.name(ty);
                     self.error(
                         "OSH1005",
                         out.span,
-                        format!("the output argument of `{name}` must be a `{want}`"),
+                        format!("the output argument of `{name}` must take a `{want}`"),
                     );
                     return Expr::error(span);
                 }
@@ -650,11 +652,16 @@ impl<'a> Sema<'a> {
                     if !self.require_writable(o) {
                         return Expr::error(span);
                     }
-                    if o.ty != ty {
+                    if o.ty != ty
+                        && super::conversions::implicit_cost(&self.types, ty, o.ty).is_none()
+                    {
                         self.error(
                             "OSH1005",
                             o.span,
-                            format!("the outputs of `sincos` must be `{}`", self.types.name(ty)),
+                            format!(
+                                "the outputs of `sincos` must take a `{}`",
+                                self.types.name(ty)
+                            ),
                         );
                         return Expr::error(span);
                     }

@@ -1161,6 +1161,11 @@ impl<'p> Lower<'p> {
                 let Some(init) = init else { return };
                 let slot = self.f.as_ref().map(|f| f.locals[l.0 as usize]);
                 if self.types().is_resource(init.ty) {
+                    let unset_source = matches!(init.kind, ExprKind::Local(r)
+                        if matches!(self.f.as_ref().map(|f| f.locals[r.0 as usize]), Some(LocalSlot::None)));
+                    if unset_source {
+                        return;
+                    }
                     if let Some(p) = self.resource_ptr(init)
                         && let Some(f) = &mut self.f
                     {

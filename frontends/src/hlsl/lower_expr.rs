@@ -337,6 +337,21 @@ impl<'p> Lower<'p> {
             }
             ExprKind::Cast(_, x) => self.resource_ptr(x),
             ExprKind::Assign(l, r) => {
+                // Copying a resource variable that was never given a resource (a struct copy
+                // of partly set fields) leaves the target unset too; only a use reports it.
+                if let ExprKind::Local(rid) = r.kind
+                    && matches!(
+                        self.f.as_ref().map(|f| f.locals[rid.0 as usize]),
+                        Some(LocalSlot::None)
+                    )
+                {
+                    if let ExprKind::Local(id) = l.kind
+                        && let Some(f) = &mut self.f
+                    {
+                        f.locals[id.0 as usize] = LocalSlot::None;
+                    }
+                    return None;
+                }
                 let p = self.resource_ptr(r)?;
                 if let ExprKind::Local(id) = l.kind
                     && let Some(f) = &mut self.f
@@ -481,6 +496,14 @@ impl<'p> Lower<'p> {
             ExprKind::Comma(a, b) => {
                 self.effect(a);
                 self.rvalue(b)
+            }
+            ExprKind::Split(_) => {
+                self.error(
+                    e.span,
+                    "a struct that holds resources can only be used through its fields here",
+                );
+                let t = self.ir_ty(e.ty);
+                self.m.undef(t)
             }
             ExprKind::ArrayLength(b) => match self.resource_ptr(b) {
                 Some(p) => self.bld().array_length(p),
@@ -1032,26 +1055,27 @@ impl<'p> Lower<'p> {
 
     /// A pointer for an `out` argument of an intrinsic: the place's own pointer, or a
     /// temporary copied back afterwards.
-    fn out_ptr(&mut self, e: &Expr) -> (InstId, Option<(Place, InstId)>) {
+    /// A pointer for an `out` argument of an intrinsic that writes a `want`: the place's own
+    /// pointer when it is function memory of that type, or a temporary copied back (and
+    /// converted) afterwards.
+    fn out_ptr(&mut self, e: &Expr, want: TyId) -> (InstId, Option<(Place, InstId, TyId, TyId)>) {
         let pl = self.place(e);
-        if let Place::Ptr(p) = pl {
-            if self.m.ty(p).and_then(|t| self.m.address_space(t))
+        if let Place::Ptr(p) = pl
+            && want == e.ty
+            && self.m.ty(p).and_then(|t| self.m.address_space(t))
                 == Some(oneshader_ir::AddressSpace::Function)
-            {
-                return (p, None);
-            }
-            let t = self.ir_ty(e.ty);
-            let tmp = self.new_var(t);
-            return (tmp, Some((Place::Ptr(p), tmp)));
+        {
+            return (p, None);
         }
-        let t = self.ir_ty(e.ty);
+        let t = self.ir_ty(want);
         let tmp = self.new_var(t);
-        (tmp, Some((pl, tmp)))
+        (tmp, Some((pl, tmp, want, e.ty)))
     }
 
-    fn finish_out(&mut self, back: Option<(Place, InstId)>) {
-        if let Some((pl, tmp)) = back {
+    fn finish_out(&mut self, back: Option<(Place, InstId, TyId, TyId)>) {
+        if let Some((pl, tmp, from, to)) = back {
             let v = self.bld().load(tmp);
+            let v = self.coerce(v, from, to);
             self.store_place(pl, v);
         }
     }
@@ -1065,8 +1089,9 @@ impl<'p> Lower<'p> {
                 let x = self.rvalue(&args[0]);
                 let mut ptrs = Vec::new();
                 let mut backs = Vec::new();
+                let want = args[0].ty;
                 for a in &args[1..] {
-                    let (p, back) = self.out_ptr(a);
+                    let (p, back) = self.out_ptr(a, want);
                     ptrs.push(p);
                     backs.push(back);
                 }

@@ -41,6 +41,7 @@ mod preprocessor;
 mod resources;
 mod sema;
 mod sema_expr;
+mod sema_split;
 mod sema_stmt;
 mod semantics;
 mod token;

@@ -103,6 +103,8 @@ pub(crate) enum Sym {
     StructTemplate(TemplateId),
     /// A namespace.
     Namespace(NsId),
+    /// A struct variable that holds resources, split into its fields (`sema_split.rs`).
+    Split(u32),
 }
 
 #[derive(Clone, Debug, Default)]
@@ -192,6 +194,12 @@ pub(crate) struct Sema<'a> {
     pub pending: Vec<FuncId>,
     /// Struct declarations by struct (for methods declared inside).
     pub pragma_majors: Vec<(Span, Major)>,
+    /// Split structs (structs holding resources), by id.
+    pub splits: Vec<super::sema_split::SplitDef>,
+    /// The declared signature of functions with split parameters.
+    pub func_sigs: FxHashMap<FuncId, Vec<super::sema_split::SigParam>>,
+    /// The split parameters of functions: (name, split id), bound in the body.
+    pub func_split_names: FxHashMap<FuncId, Vec<(String, u32)>>,
 }
 
 /// The root namespace.
@@ -219,6 +227,9 @@ impl<'a> Sema<'a> {
             inst_depth: 0,
             pending: Vec::new(),
             pragma_majors: Vec::new(),
+            splits: Vec::new(),
+            func_sigs: FxHashMap::default(),
+            func_split_names: FxHashMap::default(),
         }
     }
 
@@ -1185,6 +1196,19 @@ impl<'a> Sema<'a> {
             }
             let mut bind = self.bind_attrs(&v.attributes, &d.annotations);
             bind.coherent = Self::has_mod(&v.modifiers, Modifier::GloballyCoherent);
+            if self.is_split_type(ty) {
+                // A struct holding resources: one global per field.
+                let id = self.make_split(
+                    &d.name.name,
+                    ty,
+                    super::sema_split::SplitKind::Global,
+                    &bind,
+                    d.span,
+                );
+                let ns = self.cur_ns;
+                self.declare(ns, &d.name.name, Sym::Split(id), d.name.span);
+                continue;
+            }
             let is_res = self.types.is_resource(ty);
             let cbuf_like = matches!(
                 self.types.kind(self.strip_arrays(ty)),
@@ -1313,6 +1337,26 @@ impl<'a> Sema<'a> {
     }
 
     fn add_loose_uniform(&mut self, d: &'a ast::Declarator, ty: TyId, major: Option<Major>) {
+        let offset = self.packoffset(&d.annotations);
+        let (g, idx) = self.add_globals_member(&d.name.name, ty, major, d.span);
+        if let Some(off) = offset
+            && let TyKind::Struct(sid) = self.types.kind(self.globals[g.0 as usize].ty).clone()
+        {
+            self.types.structs[sid.0 as usize].fields[idx as usize].offset = Some(off);
+        }
+        let ns = self.cur_ns;
+        self.declare(ns, &d.name.name, Sym::CBufMember(g, idx), d.name.span);
+    }
+
+    /// Adds a member to the implicit `$Globals` constant buffer (made on first use); returns
+    /// the buffer and the member's index.
+    pub fn add_globals_member(
+        &mut self,
+        name: &str,
+        ty: TyId,
+        major: Option<Major>,
+        span: Span,
+    ) -> (GlobalId, u32) {
         let g = match self.globals_cbuffer {
             Some(g) => g,
             None => {
@@ -1320,7 +1364,7 @@ impl<'a> Sema<'a> {
                 self.types.structs.push(StructDef {
                     name: "type.$Globals".into(),
                     fields: Vec::new(),
-                    span: d.span,
+                    span,
                 });
                 let ns = self.new_ns(None);
                 self.struct_ns.push(ns);
@@ -1333,7 +1377,7 @@ impl<'a> Sema<'a> {
                     bind: BindAttrs::default(),
                     init: None,
                     const_value: None,
-                    span: d.span,
+                    span,
                 });
                 let g = GlobalId(self.globals.len() as u32 - 1);
                 self.globals_cbuffer = Some(g);
@@ -1341,21 +1385,18 @@ impl<'a> Sema<'a> {
             }
         };
         let TyKind::Struct(sid) = self.types.kind(self.globals[g.0 as usize].ty).clone() else {
-            return;
+            return (g, 0);
         };
-        let offset = self.packoffset(&d.annotations);
         let fields = &mut self.types.structs[sid.0 as usize].fields;
         fields.push(FieldDef {
-            name: d.name.name.clone(),
+            name: name.to_string(),
             ty,
             major,
             io: IoAttrs::default(),
-            offset,
-            span: d.span,
+            offset: None,
+            span,
         });
-        let idx = fields.len() as u32 - 1;
-        let ns = self.cur_ns;
-        self.declare(ns, &d.name.name, Sym::CBufMember(g, idx), d.name.span);
+        (g, fields.len() as u32 - 1)
     }
 
     /// `packoffset(cN.x)` in bytes.
@@ -1904,6 +1945,8 @@ impl<'a> Sema<'a> {
                 span: f.name.span,
             });
         }
+        let mut split_sig = Vec::new();
+        let mut split_names = Vec::new();
         for p in &f.params {
             let base = self.resolve_type(&p.ty);
             let base = self.apply_sign(&p.modifiers, base);
@@ -1919,6 +1962,54 @@ impl<'a> Sema<'a> {
                 // `f(void)`.
                 continue;
             }
+            if self.is_split_type(ty) {
+                // A struct holding resources: one parameter per field.
+                let saved_f = self.fctx.replace(super::sema::FnCtx {
+                    func: FuncId(self.funcs.len() as u32),
+                    locals: std::mem::take(&mut locals),
+                    local_consts: Vec::new(),
+                    local_const_flag: Vec::new(),
+                    scopes: vec![FxHashMap::default()],
+                    ret: Types::VOID,
+                    loops: 0,
+                    switches: 0,
+                    this: None,
+                    ns,
+                });
+                let first_local = self.fctx.as_ref().map(|f| f.locals.len()).unwrap_or(0);
+                let id = self.make_split(
+                    &name,
+                    ty,
+                    super::sema_split::SplitKind::Local,
+                    &BindAttrs::default(),
+                    span,
+                );
+                let ctx = std::mem::replace(&mut self.fctx, saved_f);
+                if let Some(c) = ctx {
+                    locals = c.locals;
+                }
+                let first = params.len();
+                for (k, l) in locals.iter().enumerate().skip(first_local) {
+                    params.push(ParamDef {
+                        name: l.name.clone(),
+                        ty: l.ty,
+                        dir: ParamDir::In,
+                        io: IoAttrs::default(),
+                        uniform: false,
+                        local: LocalId(k as u32),
+                        default: None,
+                        major: l.major,
+                        span,
+                    });
+                }
+                split_sig.push(super::sema_split::SigParam { ty, first });
+                split_names.push((name, id));
+                continue;
+            }
+            split_sig.push(super::sema_split::SigParam {
+                ty,
+                first: params.len(),
+            });
             let has = |m: Modifier| p.modifiers.iter().any(|x| x.modifier == m);
             let dir = if has(Modifier::InOut) || (has(Modifier::In) && has(Modifier::Out)) {
                 ParamDir::InOut
@@ -1980,6 +2071,11 @@ impl<'a> Sema<'a> {
             ns,
             checked: false,
         }));
+        if !split_names.is_empty() {
+            let fid = FuncId(self.funcs.len() as u32 - 1);
+            self.func_sigs.insert(fid, split_sig);
+            self.func_split_names.insert(fid, split_names);
+        }
         self.cur_ns = saved;
         self.fctx = saved_f;
         FuncId(self.funcs.len() as u32 - 1)
@@ -2005,6 +2101,9 @@ impl<'a> Sema<'a> {
             if !l.name.is_empty() && l.name != "this" {
                 scope.insert(l.name.clone(), Sym::Local(LocalId(i as u32)));
             }
+        }
+        for (name, id) in self.func_split_names.get(&fid).into_iter().flatten() {
+            scope.insert(name.clone(), Sym::Split(*id));
         }
         let this = match def.method_of {
             Some(sid) if def.params.first().is_some_and(|p| p.name == "this") => {

@@ -277,6 +277,10 @@ impl<'a> Sema<'a> {
                 );
                 Expr::error(span)
             }
+            Sym::Split(id) => {
+                let ty = self.splits[id as usize].ty;
+                mk(ExprKind::Split(id), ty, span)
+            }
         }
     }
 
@@ -565,6 +569,9 @@ impl<'a> Sema<'a> {
     // ---- members, swizzles, indexing ----------------------------------------------------------
 
     fn member(&mut self, b: Expr, member: &'a ast::Ident, span: Span) -> Expr {
+        if let ExprKind::Split(id) = b.kind {
+            return self.split_member(id, member, span);
+        }
         let name = member.name.as_str();
         match self.types.kind(b.ty).clone() {
             TyKind::Error => Expr::error(span),
@@ -1141,6 +1148,24 @@ impl<'a> Sema<'a> {
         if self.types.is_error(l.ty) || self.types.is_error(r.ty) {
             return Expr::error(span);
         }
+        if let ExprKind::Split(id) = l.kind {
+            if op.is_some() {
+                self.error("OSH1010", span, "compound assignment to a struct");
+                return Expr::error(span);
+            }
+            return self.split_assign(id, &r, span);
+        }
+        if let ExprKind::Split(_) = r.kind {
+            self.error(
+                "OSH1005",
+                r.span,
+                format!(
+                    "a struct holding resources cannot be assigned to `{}`",
+                    self.types.name(l.ty)
+                ),
+            );
+            return Expr::error(span);
+        }
         if self.types.is_resource(l.ty) {
             if let ExprKind::Local(_) = l.kind {
                 let rs = r.span;
@@ -1236,6 +1261,14 @@ impl<'a> Sema<'a> {
                     return Expr::error(span);
                 }
                 let argv: Vec<Expr> = args.iter().map(|a| self.check_expr(a)).collect();
+                if let ExprKind::Split(_) = b.kind {
+                    self.error(
+                        "OSH1018",
+                        member.span,
+                        "methods of structs that hold resources are not supported",
+                    );
+                    return Expr::error(span);
+                }
                 if self.types.is_resource(b.ty) {
                     return self.check_method(b, member, template_args.as_deref(), argv, span);
                 }
@@ -1511,6 +1544,42 @@ impl<'a> Sema<'a> {
 
     /// The cost of calling `f` with `args` (`None`: not viable).
     fn call_cost(&self, f: FuncId, has_object: bool, args: &[Expr]) -> Option<u32> {
+        if let Some(sig) = self.func_sigs.get(&f) {
+            // A function with split parameters: match the declared signature.
+            let fd = &self.funcs[f.0 as usize];
+            let takes_this = fd.params.first().is_some_and(|p| p.name == "this");
+            if takes_this && !has_object || args.len() != sig.len() {
+                return None;
+            }
+            let mut total = 0;
+            for (a, sp) in args.iter().zip(sig) {
+                if self.is_split_type(sp.ty) {
+                    match a.kind {
+                        ExprKind::Split(id) if self.splits[id as usize].ty == sp.ty => {}
+                        _ => return None,
+                    }
+                    continue;
+                }
+                let p = &fd.params[sp.first];
+                if self.types.is_resource(p.ty) {
+                    if a.ty != p.ty && !self.resource_compatible(a.ty, p.ty) {
+                        return None;
+                    }
+                    continue;
+                }
+                total += match p.dir {
+                    ParamDir::In => implicit_cost(&self.types, a.ty, p.ty)?,
+                    _ => {
+                        self.not_writable(a).is_none().then_some(())?;
+                        implicit_cost(&self.types, p.ty, a.ty)?
+                    }
+                };
+            }
+            return Some(total);
+        }
+        if args.iter().any(|a| matches!(a.kind, ExprKind::Split(_))) {
+            return None;
+        }
         let fd = &self.funcs[f.0 as usize];
         let params: Vec<&ParamDef> = fd
             .params
@@ -1572,6 +1641,21 @@ impl<'a> Sema<'a> {
     }
 
     fn build_call(&mut self, f: FuncId, object: Option<Expr>, args: Vec<Expr>, span: Span) -> Expr {
+        // Split arguments pass their fields.
+        let args = if let Some(sig) = self.func_sigs.get(&f).cloned() {
+            let mut out = Vec::new();
+            for (a, sp) in args.into_iter().zip(sig) {
+                match a.kind {
+                    ExprKind::Split(id) if self.is_split_type(sp.ty) => {
+                        self.split_leaves(id, &mut out);
+                    }
+                    _ => out.push(a),
+                }
+            }
+            out
+        } else {
+            args
+        };
         let fd = self.funcs[f.0 as usize].clone();
         let takes_this = fd.params.first().is_some_and(|p| p.name == "this");
         let mut out = Vec::new();

@@ -503,6 +503,10 @@ impl<'a> Sema<'a> {
                 );
                 ty = Types::ERROR;
             }
+            if self.is_split_type(ty) && !is_static {
+                self.split_local(&d.name.name, ty, d.init.as_ref(), d.span, out);
+                continue;
+            }
             if is_static {
                 // A static local is a private global initialized once.
                 let init = d.init.as_ref().map(|e| self.check_initializer(e, ty));
@@ -595,7 +599,11 @@ pub fn uses_locals(e: &Expr) -> bool {
 pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match &e.kind {
-        ExprKind::Error | ExprKind::Const(_) | ExprKind::Local(_) | ExprKind::Global(_) => {}
+        ExprKind::Error
+        | ExprKind::Const(_)
+        | ExprKind::Local(_)
+        | ExprKind::Global(_)
+        | ExprKind::Split(_) => {}
         ExprKind::Field(b, _)
         | ExprKind::Swizzle(b, _)
         | ExprKind::MatSwizzle(b, _)
