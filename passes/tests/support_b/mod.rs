@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod program_gen;
+
 use oneshader_ir::Module;
 use oneshader_ir::parse::parse;
 use oneshader_ir::print::print_module;

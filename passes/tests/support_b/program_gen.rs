@@ -1,0 +1,297 @@
+//! A generator of random structured programs for the inliner's property tests: a callee
+//! whose `return`s sit at random depths inside selections, counted loops (with `break` and
+//! `continue`) and switches (with fall-through and switch breaks), called from a loop. Shared
+//! by passes/tests/inline.rs (reference interpreter) and tests/passes_b_spirv.rs (SPIR-V
+//! backend and spirv-val) through a `#[path]` module.
+
+/// SplitMix64, for deterministic program shapes from a proptest seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Generates a structured callee `@callee(i32, i32) -> i32` whose `return`s sit at random
+/// depths inside selections, counted loops (with `break`/`continue`) and switches (with
+/// fall-through and switch breaks). Every local lives in a `var`, so no block parameters
+/// are needed.
+pub struct ProgramGen {
+    rng: Rng,
+    body: String,
+    decls: String,
+    labels: usize,
+    values: usize,
+    vars: Vec<String>,
+    /// Innermost first: (break, continue) of the enclosing loops, `None` for a switch.
+    breakable: Vec<Option<(String, String)>>,
+    /// Innermost first: the merges of the enclosing switches.
+    switch_merges: Vec<String>,
+    /// Loop counters (not assigned by random statements, so every loop ends).
+    counters: Vec<String>,
+}
+
+impl ProgramGen {
+    fn label(&mut self, what: &str) -> String {
+        self.labels += 1;
+        format!("{what}{}", self.labels)
+    }
+
+    fn value(&mut self) -> String {
+        self.values += 1;
+        format!("%v{}", self.values)
+    }
+
+    fn new_var(&mut self) -> String {
+        let v = format!("%x{}", self.vars.len() + self.counters.len());
+        self.decls += &format!("  {v} = var : ptr<function, i32>\n  store {v}, i32 0\n");
+        self.vars.push(v.clone());
+        v
+    }
+
+    /// A loop counter: read by expressions, written only by its loop.
+    fn new_counter(&mut self) -> String {
+        let v = format!("%x{}", self.vars.len() + self.counters.len());
+        self.decls += &format!("  {v} = var : ptr<function, i32>\n  store {v}, i32 0\n");
+        self.counters.push(v.clone());
+        v
+    }
+
+    /// An `i32` operand: a parameter, a constant or a loaded variable.
+    fn operand(&mut self) -> String {
+        match self.rng.below(4) {
+            0 => "%a".to_string(),
+            1 => "%b".to_string(),
+            2 => format!("i32 {}", self.rng.below(9) as i32 - 4),
+            _ => {
+                let n = (self.vars.len() + self.counters.len()) as u64;
+                let i = self.rng.below(n) as usize;
+                let v = if i < self.vars.len() {
+                    self.vars[i].clone()
+                } else {
+                    self.counters[i - self.vars.len()].clone()
+                };
+                let r = self.value();
+                self.body += &format!("  {r} = load {v} : i32\n");
+                r
+            }
+        }
+    }
+
+    fn expr(&mut self) -> String {
+        let x = self.operand();
+        let y = self.operand();
+        let op = ["add", "sub", "mul", "xor"][self.rng.below(4) as usize];
+        let r = self.value();
+        self.body += &format!("  {r} = {op} {x}, {y} : i32\n");
+        r
+    }
+
+    fn start_block(&mut self, label: &str) {
+        self.body += &format!("{label}:\n");
+    }
+
+    /// Emits statements into the current block; returns true when the block was terminated
+    /// (by `return`, `break` or `continue`), which ends the list.
+    fn stmts(&mut self, depth: u32) -> bool {
+        let n = 1 + self.rng.below(3);
+        for _ in 0..n {
+            if self.stmt(depth) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn stmt(&mut self, depth: u32) -> bool {
+        let choice = if depth == 0 {
+            self.rng.below(3)
+        } else {
+            self.rng.below(8)
+        };
+        match choice {
+            0 | 1 => {
+                let v = self.vars[self.rng.below(self.vars.len() as u64) as usize].clone();
+                let e = self.expr();
+                self.body += &format!("  store {v}, {e}\n");
+                false
+            }
+            2 => {
+                // return, break or continue (when there is an enclosing loop or switch).
+                match (self.rng.below(3), self.breakable.first().cloned()) {
+                    (1, Some(Some((brk, _)))) => {
+                        self.body += &format!("  br {brk}\n");
+                        true
+                    }
+                    (1, Some(None)) => {
+                        // A switch break.
+                        let m = self.switch_merges[0].clone();
+                        self.body += &format!("  br {m}\n");
+                        true
+                    }
+                    (2, Some(Some((_, cont)))) => {
+                        self.body += &format!("  br {cont}\n");
+                        true
+                    }
+                    _ => {
+                        let e = self.expr();
+                        self.body += &format!("  return {e}\n");
+                        true
+                    }
+                }
+            }
+            3 | 4 => {
+                // if / else
+                let x = self.operand();
+                let y = self.operand();
+                let c = self.value();
+                self.body += &format!("  {c} = lt {x}, {y} : bool\n");
+                let (t, e, mg) = (self.label("then"), self.label("else"), self.label("merge"));
+                self.body += &format!("  if_else {c}, {t}, {e}, merge {mg}\n");
+                self.start_block(&t);
+                let tt = self.stmts(depth - 1);
+                if !tt {
+                    self.body += &format!("  br {mg}\n");
+                }
+                self.start_block(&e);
+                let et = self.stmts(depth - 1);
+                if !et {
+                    self.body += &format!("  br {mg}\n");
+                }
+                self.start_block(&mg);
+                if tt && et {
+                    self.body += "  unreachable\n";
+                    return true;
+                }
+                false
+            }
+            5 | 6 => {
+                // for (i = 0; i < k; i++) { ... }
+                let i = self.new_counter();
+                let k = 1 + self.rng.below(3);
+                let (h, body, cont, brk) = (
+                    self.label("head"),
+                    self.label("body"),
+                    self.label("cont"),
+                    self.label("exit"),
+                );
+                self.body +=
+                    &format!("  store {i}, i32 0\n  loop {h}, break {brk}, continue {cont}\n");
+                self.start_block(&h);
+                let iv = self.value();
+                let c = self.value();
+                self.body += &format!(
+                    "  {iv} = load {i} : i32\n  {c} = lt {iv}, i32 {k} : bool\n  cond_br {c}, {body}, {brk}\n"
+                );
+                self.start_block(&body);
+                self.breakable.insert(0, Some((brk.clone(), cont.clone())));
+                let bt = self.stmts(depth - 1);
+                self.breakable.remove(0);
+                if !bt {
+                    self.body += &format!("  br {cont}\n");
+                }
+                self.start_block(&cont);
+                let a = self.value();
+                let b = self.value();
+                self.body += &format!(
+                    "  {a} = load {i} : i32\n  {b} = add {a}, i32 1 : i32\n  store {i}, {b}\n  br {h}\n"
+                );
+                self.start_block(&brk);
+                false
+            }
+            _ => {
+                // switch (x & 3) { case 0: ...; (fall through or break) case 1: ...; default: ... }
+                let x = self.operand();
+                let s = self.value();
+                self.body += &format!("  {s} = and {x}, i32 3 : i32\n");
+                let (c0, c1, d, mg) = (
+                    self.label("case"),
+                    self.label("case"),
+                    self.label("default"),
+                    self.label("swmerge"),
+                );
+                self.body +=
+                    &format!("  switch {s}, merge {mg}, default {d}, [i32 0: {c0}, i32 1: {c1}]\n");
+                self.breakable.insert(0, None);
+                self.switch_merges.insert(0, mg.clone());
+                for (blk, next) in [(&c0, Some(&c1)), (&c1, None), (&d, None)] {
+                    self.start_block(blk);
+                    let t = self.stmts(depth - 1);
+                    if !t {
+                        match next {
+                            Some(n) if self.rng.below(2) == 0 => {
+                                self.body += &format!("  br {n}\n");
+                            }
+                            _ => self.body += &format!("  br {mg}\n"),
+                        }
+                    }
+                }
+                self.breakable.remove(0);
+                self.switch_merges.remove(0);
+                // The merge may be unreachable (every case returned); what follows is then
+                // dead but well formed.
+                self.start_block(&mg);
+                false
+            }
+        }
+    }
+
+    /// The module text for `seed`: `@callee` and a `@main(%a: i32, %b: i32) -> i32` that
+    /// calls it before and inside a loop.
+    pub fn program(seed: u64) -> String {
+        let mut g = ProgramGen {
+            rng: Rng(seed),
+            body: String::new(),
+            decls: String::new(),
+            labels: 0,
+            values: 0,
+            vars: Vec::new(),
+            breakable: Vec::new(),
+            switch_merges: Vec::new(),
+            counters: Vec::new(),
+        };
+        g.new_var();
+        g.new_var();
+        let terminated = g.stmts(3);
+        if !terminated {
+            let e = g.expr();
+            g.body += &format!("  return {e}\n");
+        }
+        format!(
+            "func @callee(%a: i32, %b: i32) -> i32 {{\nentry:\n{}{}}}\n{}",
+            g.decls,
+            g.body,
+            r"
+func @main(%a: i32, %b: i32) -> i32 {
+entry:
+  %first = call @callee(%a, %b) : i32
+  loop head(i32 0, %first), break exit, continue cont
+head(%k: i32, %acc: i32):
+  %t = lt %k, i32 3 : bool
+  cond_br %t, body, exit
+body:
+  %ak = add %a, %k : i32
+  %r = call @callee(%ak, %b) : i32
+  %m = mul %acc, i32 31 : i32
+  %acc2 = add %m, %r : i32
+  br cont
+cont:
+  %k2 = add %k, i32 1 : i32
+  br head(%k2, %acc2)
+exit:
+  return %acc
+}"
+        )
+    }
+}
