@@ -23,6 +23,8 @@ use super::semantics::{BuiltinShape, IoKind, builtin_shape, classify, vk_builtin
 struct LocAlloc {
     next: u32,
     taken: rustc_hash::FxHashSet<u32>,
+    /// Locations given to a variable so far, with its name (duplicates are errors).
+    used: rustc_hash::FxHashMap<u32, String>,
 }
 
 impl LocAlloc {
@@ -379,14 +381,28 @@ impl<'p> Lower<'p> {
             IoKind::Location | IoKind::Target(_) => {
                 let (ir_t, is_bool) = self.varying_type(leaf.ty);
                 let g = self.m.add_global(&gname, space, ir_t, None).id();
+                let count = self.location_count(leaf.ty);
                 let n = match (kind, leaf.io.location) {
                     (_, Some(l)) => l,
                     (IoKind::Target(t), None) => t,
-                    _ => {
-                        let n = self.location_count(leaf.ty);
-                        loc.next_free(n)
-                    }
+                    _ => loc.next_free(count),
                 };
+                for l in n..n + count {
+                    if let Some(prev) = loc.used.insert(l, leaf.name.clone()) {
+                        let what = if input { "input" } else { "output" };
+                        self.diags.push(
+                            oneshader_ir::Diagnostic::error(
+                                "OSH1023",
+                                format!(
+                                    "`{}` and `{prev}` are both at {what} location {l} (`{sem_name}`)",
+                                    leaf.name
+                                ),
+                            )
+                            .with_span(leaf.span),
+                        );
+                        return None;
+                    }
+                }
                 self.m.decorate_imm(g, Op::Location, &[n]);
                 self.io_decos(g, leaf, input);
                 if input {
