@@ -25,8 +25,11 @@ impl Rng {
 
 /// Generates a structured callee `@callee(i32, i32) -> i32` whose `return`s sit at random
 /// depths inside selections, counted loops (with `break`/`continue`) and switches (with
-/// fall-through and switch breaks). Every local lives in a `var`, so no block parameters
-/// are needed.
+/// fall-through and switch breaks). Every local lives in a `var` (so no block parameters are
+/// needed) and is initialized before anything reads it: an uninitialized read would make the
+/// result undefined, and a pass may legitimately refine `undef` to any value. Besides scalars
+/// there are a constant-indexed array and a struct (split by SROA), a run-time-indexed array
+/// (kept in memory), and whole-aggregate copies.
 pub struct ProgramGen {
     rng: Rng,
     body: String,
@@ -68,8 +71,43 @@ impl ProgramGen {
         v
     }
 
-    /// An `i32` operand: a parameter, a constant or a loaded variable.
+    /// A pointer to an `i32` inside the aggregates: an element of `%arr` (constant index, so
+    /// SROA splits it), a field of `%st`, or an element of `%dyn` at a run-time index in
+    /// bounds (which keeps `%dyn` in memory).
+    fn aggregate_element(&mut self) -> String {
+        let p = self.value();
+        match self.rng.below(3) {
+            0 => {
+                let k = self.rng.below(3);
+                self.body += &format!("  {p} = element_addr %arr, i32 {k} : ptr<function, i32>\n");
+            }
+            1 => {
+                let k = self.rng.below(2);
+                self.body += &format!("  {p} = field_addr %st, {k} : ptr<function, i32>\n");
+            }
+            _ => {
+                let x = self.operand_scalar();
+                let i = self.value();
+                self.body += &format!("  {i} = and {x}, i32 1 : i32\n");
+                self.body += &format!("  {p} = element_addr %dyn, {i} : ptr<function, i32>\n");
+            }
+        }
+        p
+    }
+
+    /// An `i32` operand: a parameter, a constant, a loaded variable or aggregate element.
     fn operand(&mut self) -> String {
+        if self.rng.below(5) == 0 {
+            let p = self.aggregate_element();
+            let r = self.value();
+            self.body += &format!("  {r} = load {p} : i32\n");
+            return r;
+        }
+        self.operand_scalar()
+    }
+
+    /// An `i32` operand that is not read from an aggregate.
+    fn operand_scalar(&mut self) -> String {
         match self.rng.below(4) {
             0 => "%a".to_string(),
             1 => "%b".to_string(),
@@ -122,9 +160,28 @@ impl ProgramGen {
         };
         match choice {
             0 | 1 => {
-                let v = self.vars[self.rng.below(self.vars.len() as u64) as usize].clone();
                 let e = self.expr();
-                self.body += &format!("  store {v}, {e}\n");
+                match self.rng.below(6) {
+                    0 => {
+                        let p = self.aggregate_element();
+                        self.body += &format!("  store {p}, {e}\n");
+                    }
+                    1 => {
+                        // Whole-aggregate copies: loads and stores SROA splits.
+                        let w = self.value();
+                        let t = self.value();
+                        self.body += &format!(
+                            "  {w} = load %arr : array<i32, 3>\n  store %arr2, {w}\n  \
+                             {t} = load %st : @Pair\n  store %st2, {t}\n"
+                        );
+                        let v = self.vars[self.rng.below(self.vars.len() as u64) as usize].clone();
+                        self.body += &format!("  store {v}, {e}\n");
+                    }
+                    _ => {
+                        let v = self.vars[self.rng.below(self.vars.len() as u64) as usize].clone();
+                        self.body += &format!("  store {v}, {e}\n");
+                    }
+                }
                 false
             }
             2 => {
@@ -263,13 +320,27 @@ impl ProgramGen {
         };
         g.new_var();
         g.new_var();
+        g.decls += "  %arr = var : ptr<function, array<i32, 3>>\n  \
+                    store %arr, array<i32, 3> {i32 1, i32 2, i32 3}\n  \
+                    %arr2 = var : ptr<function, array<i32, 3>>\n  \
+                    store %arr2, array<i32, 3> zero\n  \
+                    %st = var : ptr<function, @Pair>\n  store %st, @Pair zero\n  \
+                    %st2 = var : ptr<function, @Pair>\n  store %st2, @Pair zero\n  \
+                    %dyn = var : ptr<function, array<i32, 2>>\n  \
+                    store %dyn, array<i32, 2> zero\n";
         let terminated = g.stmts(3);
         if !terminated {
             let e = g.expr();
-            g.body += &format!("  return {e}\n");
+            let c = g.value();
+            let d = g.value();
+            g.body +=
+                &format!("  {c} = load %arr2 : array<i32, 3>\n  {d} = extract {c}, 1 : i32\n");
+            let r = g.value();
+            g.body += &format!("  {r} = add {e}, {d} : i32\n  return {r}\n");
         }
         format!(
-            "func @callee(%a: i32, %b: i32) -> i32 {{\nentry:\n{}{}}}\n{}",
+            "struct @Pair {{\n  a: i32\n  b: i32\n}}\n\
+             func @callee(%a: i32, %b: i32) -> i32 {{\nentry:\n{}{}}}\n{}",
             g.decls,
             g.body,
             r"
