@@ -383,3 +383,65 @@ int everything(uint x) { return values(x); }"
     let expect = 4 * 1000 + 2 * 100 + 7 * 10 + 1 + 100 + 42;
     assert_eq!(i(run(&src, 4)), expect);
 }
+
+#[test]
+fn static_initializers_run_in_order_and_may_call_functions() {
+    let src = format!(
+        "{}{MAIN}",
+        "
+int seed() { return 5; }
+static int a = seed() * 2;
+static int b = a + 1;
+static const int c = 7;
+int everything(uint x) { return a * 100 + b * 10 + c + x; }"
+    );
+    assert_eq!(i(run(&src, 1)), 10 * 100 + 11 * 10 + 7 + 1);
+}
+
+#[test]
+fn compound_assignment_vectors_and_degenerate_matrices() {
+    let src = format!(
+        "{}{MAIN}",
+        "
+struct Node { int v[3]; float2 p; };
+int everything(uint x) {
+    int i = 3;
+    i += 1.75;               // computed in float, truncated back: 4
+    i *= 2.5;                // 10
+    uint u = 7u;
+    u /= 2;                  // 3
+    float f = -7.5 % 2;      // -1.5 (sign of the dividend)
+    int4 v = int4(1, 2, 3, 4);
+    v.yw *= int2(10, 100);   // 1, 20, 3, 400
+    bool4 gt = v > 2;
+    int4 s = gt ? v : -v;    // -1, 20, 3, 400
+    float3 sc = (float)x.xxx;
+    float1x3 row = { 1, 2, 3 };
+    float3x1 col = { 4, 5, 6 };
+    float1x1 prod = mul(row, col);         // 32
+    float3 rv = mul(float3(1, 1, 1), mul(col, row)); // rows: col * row summed
+    Node n;
+    n.v[0] = 1; n.v[1] = 2; n.v[2] = 3;
+    n.v[x % 3] += 10;
+    n.p = float2(0.5, 0.25);
+    n.p.yx = n.p;
+    int bits = (0xF0 & 0x3C) | (1 << 4) ^ 0x5;
+    return i * 1000000 + (int)u * 100000 + (int)(f * 10) * 10000 + s.x + s.y + s.z + s.w
+        + (int)(prod._11) * 100 + (int)(sc.y + rv.z) + n.v[1] * 1000 + (int)(n.p.x * 100) + bits;
+}"
+    );
+    let x = 4u32;
+    let s = -1 + 20 + 3 + 400;
+    // mul(col, row) is the 3x3 outer product; float3(1,1,1) times it sums its rows.
+    let col = [4.0f32, 5.0, 6.0];
+    let row = [1.0f32, 2.0, 3.0];
+    let rv_z: f32 = col.iter().map(|c| c * row[2]).sum();
+    let nv1 = 2 + if x % 3 == 1 { 10 } else { 0 };
+    let bits = (0xF0 & 0x3C) | ((1 << 4) ^ 0x5);
+    let expect = 10 * 1_000_000 + 3 * 100_000 + (-15) * 10_000 + s + 32 * 100
+        + (x as f32 + rv_z) as i32
+        + nv1 * 1000
+        + 25
+        + bits;
+    assert_eq!(i(run(&src, x)), expect);
+}

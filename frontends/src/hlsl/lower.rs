@@ -375,17 +375,18 @@ impl<'p> Lower<'p> {
             &self.needs_counter,
             &self.opts.binding_shifts,
         );
+        // Declare every function first so calls (also from static initializers) can name
+        // them.
+        let mut fl: Vec<FuncId> = funcs.iter().copied().collect();
+        fl.sort();
+        for &f in &fl {
+            self.declare_func(f);
+        }
         // Globals in declaration order (initializers run in that order).
         let mut gl: Vec<GlobalId> = globals.iter().copied().collect();
         gl.sort();
         for g in gl {
             self.global_ptr(g);
-        }
-        // Declare every function first so calls can name them.
-        let mut fl: Vec<FuncId> = funcs.iter().copied().collect();
-        fl.sort();
-        for &f in &fl {
-            self.declare_func(f);
         }
         for &f in &fl {
             self.lower_func(f);
