@@ -386,3 +386,18 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target {
         "ps_6_0",
     );
 }
+
+#[test]
+fn mips_and_sample_operators() {
+    spirv_valid(
+        r#"
+Texture2D<float4> t : register(t0);
+Texture2DArray<float4> ta : register(t1);
+Texture2DMS<float4, 4> ms : register(t2);
+float4 main(float4 pos : SV_Position) : SV_Target {
+    uint2 p = uint2(pos.xy);
+    return t.mips[2][p] + ta.mips[1][uint3(p, 3)] + ms.sample[1][p] + ms.Load(p, 2);
+}"#,
+        "ps_6_0",
+    );
+}

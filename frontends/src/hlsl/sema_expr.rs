@@ -74,6 +74,25 @@ impl<'a> Sema<'a> {
                 self.member(b, member, span)
             }
             A::Index { base, index } => {
+                // `tex.mips[level][coord]` and `tex.sample[index][coord]`.
+                if let A::Index {
+                    base: inner,
+                    index: level,
+                } = &base.kind
+                    && let A::Member {
+                        base: tex,
+                        member,
+                        template_args: None,
+                    } = &inner.kind
+                    && matches!(member.name.as_str(), "mips" | "sample")
+                {
+                    let t = self.check_expr(tex);
+                    if let TyKind::Texture(shape, elem, false) = self.types.kind(t.ty).clone() {
+                        let lv = self.check_expr(level);
+                        let c = self.check_expr(index);
+                        return self.mips_or_sample(t, shape, elem, &member.name, lv, c, span);
+                    }
+                }
                 let b = self.check_expr(base);
                 let i = self.check_expr(index);
                 self.index(b, i, span)
@@ -734,6 +753,68 @@ impl<'a> Sema<'a> {
             }
         }
         mk(ExprKind::Index(Box::new(b), Box::new(i)), elem, span)
+    }
+
+    /// `tex.mips[level][coord]` (a `Load` at that level) and `tex.sample[i][coord]` (a `Load`
+    /// of sample `i` of a multisampled texture).
+    #[allow(clippy::too_many_arguments)]
+    fn mips_or_sample(
+        &mut self,
+        t: Expr,
+        shape: TexShape,
+        elem: TyId,
+        which: &str,
+        level: Expr,
+        coord: Expr,
+        span: Span,
+    ) -> Expr {
+        let ok = if which == "mips" {
+            !shape.ms()
+                && !matches!(
+                    shape,
+                    TexShape::Buffer | TexShape::Subpass | TexShape::SubpassMS
+                )
+        } else {
+            matches!(shape, TexShape::T2DMS | TexShape::T2DMSArray)
+        };
+        if !ok {
+            self.error(
+                "OSH1009",
+                span,
+                format!("`{}` has no `.{which}` operator", self.types.name(t.ty)),
+            );
+            return Expr::error(span);
+        }
+        let n = shape.coord_len();
+        let ct = if n == 1 {
+            self.types.uint()
+        } else {
+            self.types.vector(Scalar::U32, n)
+        };
+        let cs = coord.span;
+        let coord = self.convert(coord, ct, cs);
+        let u = self.types.uint();
+        let ls = level.span;
+        let level = self.convert(level, u, ls);
+        if which == "mips" {
+            // The location with the level appended, as `Load` takes it.
+            let it = self.types.vector(Scalar::I32, n + 1);
+            let loc = mk(ExprKind::Flatten(vec![coord, level]), it, span);
+            return mk(
+                ExprKind::Method(ResMethod::Load, Box::new(t), vec![loc]),
+                elem,
+                span,
+            );
+        }
+        let it = self.types.vector(Scalar::I32, n);
+        let loc = mk(ExprKind::Flatten(vec![coord]), it, span);
+        let i = self.types.int();
+        let s = mk(ExprKind::Cast(CastKind::Convert, Box::new(level)), i, span);
+        mk(
+            ExprKind::Method(ResMethod::Load, Box::new(t), vec![loc, s]),
+            elem,
+            span,
+        )
     }
 
     // ---- operators ----------------------------------------------------------------------------
