@@ -438,10 +438,39 @@ int everything(uint x) {
     let rv_z: f32 = col.iter().map(|c| c * row[2]).sum();
     let nv1 = 2 + if x % 3 == 1 { 10 } else { 0 };
     let bits = (0xF0 & 0x3C) | ((1 << 4) ^ 0x5);
-    let expect = 10 * 1_000_000 + 3 * 100_000 + (-15) * 10_000 + s + 32 * 100
+    let expect = 10 * 1_000_000
+        + 3 * 100_000
+        + (-15) * 10_000
+        + s
+        + 32 * 100
         + (x as f32 + rv_z) as i32
         + nv1 * 1000
         + 25
         + bits;
     assert_eq!(i(run(&src, x)), expect);
+}
+
+#[test]
+fn overloaded_operators() {
+    let src = format!(
+        "{}{MAIN}",
+        "
+struct V2 {
+    int x, y;
+    V2 operator+(V2 o) { V2 r; r.x = x + o.x; r.y = y + o.y; return r; }
+    int operator[](int i) { return i == 0 ? x : y; }
+    int operator()(int k) { return x * k + y; }
+};
+int everything(uint n) {
+    V2 a = { (int)n, 2 };
+    V2 b = { 10, 20 };
+    V2 c = a + b;
+    return c[0] * 1000 + c[1] * 10 + a(3);
+}"
+    );
+    let n = 4;
+    assert_eq!(
+        i(run(&src, n as u32)),
+        (n + 10) * 1000 + 22 * 10 + (n * 3 + 2)
+    );
 }

@@ -694,6 +694,12 @@ impl<'a> Sema<'a> {
     }
 
     fn index(&mut self, b: Expr, i: Expr, span: Span) -> Expr {
+        if matches!(self.types.kind(b.ty), TyKind::Struct(_))
+            && let Some(e) =
+                self.overloaded_operator("operator[]", b.clone(), vec![i.clone()], span)
+        {
+            return e;
+        }
         let kind = self.types.kind(b.ty).clone();
         let (elem, len) = match kind {
             TyKind::Error => return Expr::error(span),
@@ -753,6 +759,28 @@ impl<'a> Sema<'a> {
             }
         }
         mk(ExprKind::Index(Box::new(b), Box::new(i)), elem, span)
+    }
+
+    /// A call of an overloaded operator (HLSL 2021): a method `operatorX` of the left
+    /// operand's struct, or a free function `operatorX`. `None` when there is none.
+    fn overloaded_operator(
+        &mut self,
+        name: &str,
+        lhs: Expr,
+        rest: Vec<Expr>,
+        span: Span,
+    ) -> Option<Expr> {
+        if let Some(ns) = self.type_ns(lhs.ty)
+            && let Some(Sym::Overloads(fs, ts)) = self.lookup_in(ns, name)
+        {
+            return Some(self.resolve_call(name, fs, ts, None, Some(lhs), rest, span));
+        }
+        if let Some(Sym::Overloads(fs, ts)) = self.lookup(name) {
+            let mut args = vec![lhs];
+            args.extend(rest);
+            return Some(self.resolve_call(name, fs, ts, None, None, args, span));
+        }
+        None
     }
 
     /// `tex.mips[level][coord]` (a `Load` at that level) and `tex.sample[i][coord]` (a `Load`
@@ -964,6 +992,14 @@ impl<'a> Sema<'a> {
         if op == BinaryOp::Comma {
             let ty = b.ty;
             return mk(ExprKind::Comma(Box::new(a), Box::new(b)), ty, span);
+        }
+        if matches!(self.types.kind(a.ty), TyKind::Struct(_))
+            || matches!(self.types.kind(b.ty), TyKind::Struct(_))
+        {
+            let name = format!("operator{}", op.symbol());
+            if let Some(e) = self.overloaded_operator(&name, a.clone(), vec![b.clone()], span) {
+                return e;
+            }
         }
         let Some(ty) = self.binary_type(op, &a, &b, span) else {
             self.error(
@@ -1441,6 +1477,18 @@ impl<'a> Sema<'a> {
                     }
                     Some(s) => {
                         let e = self.sym_value(s, &name, callee.span);
+                        if matches!(self.types.kind(e.ty), TyKind::Struct(_)) {
+                            let argv: Vec<Expr> = args.iter().map(|a| self.check_expr(a)).collect();
+                            if let Some(r) = self.overloaded_operator("operator()", e, argv, span) {
+                                return r;
+                            }
+                            self.error(
+                                "OSH1005",
+                                callee.span,
+                                format!("`{name}` is not a function"),
+                            );
+                            return Expr::error(span);
+                        }
                         if !self.types.is_error(e.ty) {
                             self.error(
                                 "OSH1005",
