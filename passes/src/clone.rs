@@ -242,7 +242,10 @@ impl<'s> Cloner<'s> {
                 Some(p) => dst.move_after(nb, p.id()),
                 None => dst.move_to_end(nb, func.id()),
             }
-            let nb = Block::cast(dst, nb);
+            // `nb` was created above with the source block's opcode.
+            let Some(nb) = Block::dyn_cast(dst, nb) else {
+                return Err(CloneError::Missing);
+            };
             prev = Some(nb);
             out.push(nb);
         }

@@ -698,9 +698,13 @@ fn inline_call(
     Ok(true)
 }
 
-/// The clone of callee block `blk` (every block of the callee is cloned).
+/// The clone of callee block `blk`: every block of the callee was cloned, and the cloner maps
+/// a block to the new block it created.
 fn mapped(m: &Module, cloner: &Cloner<'_>, blk: Block) -> Block {
-    Block::cast(m, cloner.get(blk.id()).unwrap_or(blk.id()))
+    cloner
+        .get(blk.id())
+        .and_then(|b| Block::dyn_cast(m, b))
+        .unwrap_or(blk)
 }
 
 /// `undef` arguments for every parameter of `b`.

@@ -156,7 +156,7 @@ fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
                     let cons = Constructs::new(m, f, &cfg);
                     (cfg, cons)
                 });
-                if construct_removable(m, cons, t, Block::cast(m, merge)) {
+                if Block::dyn_cast(m, merge).is_some_and(|mb| construct_removable(m, cons, t, mb)) {
                     replace_terminator(m, b, Op::Br, &[target]);
                     changed = true;
                     analysis = None;
@@ -184,7 +184,7 @@ fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
                     let cons = Constructs::new(m, f, &cfg);
                     (cfg, cons)
                 });
-                if construct_removable(m, cons, t, Block::cast(m, merge)) {
+                if Block::dyn_cast(m, merge).is_some_and(|mb| construct_removable(m, cons, t, mb)) {
                     replace_terminator(m, b, Op::Br, &[target]);
                     changed = true;
                     analysis = None;
@@ -249,9 +249,12 @@ fn remove_unreachable(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
             _ => continue,
         };
         for (j, h) in joins {
-            let jb = Block::cast(m, j);
+            // Join operands name blocks in a well-formed module (OSV0005).
+            let Some(jb) = Block::dyn_cast(m, j) else {
+                continue;
+            };
             if !cfg.is_reachable(jb) {
-                let hb = h.map(|h| Block::cast(m, h));
+                let hb = h.and_then(|h| Block::dyn_cast(m, h));
                 if let Some(e) = keep.iter_mut().find(|e| e.0 == jb) {
                     if e.1.is_none() {
                         e.1 = hb;
@@ -378,7 +381,9 @@ fn merge_straight_lines(m: &mut Module, f: Func) -> bool {
             if m.op(t) != Op::Br {
                 break;
             }
-            let s = Block::cast(m, m.operand(t, 0));
+            let Some(s) = Block::dyn_cast(m, m.operand(t, 0)) else {
+                break;
+            };
             if s == b || Some(s) == entry {
                 break;
             }
@@ -431,7 +436,7 @@ fn bypass_empty_blocks(m: &mut Module, f: Func) -> bool {
         if x == n.id() || !join_users(m, n).is_empty() {
             continue;
         }
-        if !Block::cast(m, x).params(m).is_empty() {
+        if Block::dyn_cast(m, x).is_none_or(|xb| !xb.params(m).is_empty()) {
             continue;
         }
         for e in incoming_edges(m, n) {

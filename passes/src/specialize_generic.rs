@@ -129,7 +129,15 @@ impl Pass for SpecializeGenerics {
                             .copied()
                             .filter(|&a| m.contains(a) && m.parent(a) == Some(m.root()))
                             .unwrap_or(g);
-                        let (r, last) = instantiate(m, Generic::cast(m, g), &args, anchor)?;
+                        // Operand 0 of `specialize` is a generic in a well-formed module
+                        // (OSV0005).
+                        let Some(gen_view) = Generic::dyn_cast(m, g) else {
+                            return Err(PassError::new(
+                                NAME,
+                                "a `specialize` does not name a generic",
+                            ));
+                        };
+                        let (r, last) = instantiate(m, gen_view, &args, anchor)?;
                         anchors.insert(g, last);
                         memo.insert(key, r);
                         r

@@ -207,7 +207,10 @@ fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, E
     let Some(pred) = m.block_of(term) else {
         return Err(EdgeError::NotATerminator);
     };
-    let target = Block::cast(m, m.operand(term, slots[0]));
+    // A successor slot of a well-formed terminator names a block (OSV0005); refuse otherwise.
+    let Some(target) = Block::dyn_cast(m, m.operand(term, slots[0])) else {
+        return Err(EdgeError::NotASuccessor(slots[0]));
+    };
     match op {
         Op::Loop => Err(EdgeError::LoopEntry),
         Op::Br => {
@@ -242,7 +245,9 @@ fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, E
                 None => true,
                 Some(os) => {
                     is_loop_header(m, pred) || {
-                        let other = Block::cast(m, m.operand(term, os));
+                        let Some(other) = Block::dyn_cast(m, m.operand(term, os)) else {
+                            return Err(EdgeError::NotASuccessor(os));
+                        };
                         let ol = loops_joining_at(m, other);
                         let tl = loops_joining_at(m, target);
                         // The `cond_br` was legal because one target is the innermost loop's
@@ -263,7 +268,9 @@ fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, E
             }
             // Convert to `if_else c, ..., merge mg` where `mg: br other`.
             let os = other_slot.unwrap_or(2);
-            let other = Block::cast(m, m.operand(term, os));
+            let Some(other) = Block::dyn_cast(m, m.operand(term, os)) else {
+                return Err(EdgeError::NotASuccessor(os));
+            };
             let cond = m.operand(term, 0);
             let mg = m.add_block_after(n);
             Builder::at_end(m, mg).br(other, &[]);
@@ -285,9 +292,11 @@ pub fn can_split_edge(m: &Module, cfg: &Cfg, term: InstId, slot: usize) -> bool 
     }
     match m.op(term) {
         Op::Loop => false,
-        Op::Br => !is_loop_header(m, Block::cast(m, m.operand(term, 0))),
+        Op::Br => Block::dyn_cast(m, m.operand(term, 0)).is_some_and(|t| !is_loop_header(m, t)),
         Op::Switch => {
-            let target = Block::cast(m, m.operand(term, slot));
+            let Some(target) = Block::dyn_cast(m, m.operand(term, slot)) else {
+                return false;
+            };
             let merge = m.operand(term, 1);
             if target.id() == merge {
                 return true;
@@ -440,25 +449,22 @@ impl Constructs {
                 continue;
             }
             let Some(t) = b.terminator(m) else { continue };
+            // Join operands name blocks in a well-formed module (OSV0005); a malformed
+            // structured terminator is skipped.
+            let block_at = |i: usize| m.try_operand(t, i).and_then(|v| Block::dyn_cast(m, v));
             let (kind, entry, join, cont) = match m.op(t) {
-                Op::IfElse => (
-                    ConstructKind::Selection,
-                    b,
-                    Block::cast(m, m.operand(t, 3)),
-                    None,
-                ),
-                Op::Switch => (
-                    ConstructKind::Switch,
-                    b,
-                    Block::cast(m, m.operand(t, 1)),
-                    None,
-                ),
-                Op::Loop => (
-                    ConstructKind::Loop,
-                    Block::cast(m, m.operand(t, 0)),
-                    Block::cast(m, m.operand(t, 1)),
-                    Some(Block::cast(m, m.operand(t, 2))),
-                ),
+                Op::IfElse => match block_at(3) {
+                    Some(j) => (ConstructKind::Selection, b, j, None),
+                    None => continue,
+                },
+                Op::Switch => match block_at(1) {
+                    Some(j) => (ConstructKind::Switch, b, j, None),
+                    None => continue,
+                },
+                Op::Loop => match (block_at(0), block_at(1), block_at(2)) {
+                    (Some(h), Some(j), Some(c)) => (ConstructKind::Loop, h, j, Some(c)),
+                    _ => continue,
+                },
                 _ => continue,
             };
             list.push(Construct {
