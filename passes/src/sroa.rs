@@ -21,8 +21,18 @@
 //! The array cap ([`MAX_ARRAY_ELEMENTS`] = 16) keeps whole-array loads and stores, which become
 //! one load or store per element, from growing code without bound; bigger arrays stay in
 //! memory (they are usually indexed at run time anyway).
+//!
+//! **Component access.** A `var` of vector or matrix type (including one SROA just created)
+//! that is addressed per component (`v.x = 1` is `element_addr` + `store`) is not promotable
+//! by mem2reg as it stands. When every address taken from it is only loaded from, stored to,
+//! or indexed further (a matrix row, then a component), each access becomes an access of the
+//! whole value: a load through `element_addr v, i` becomes `load v` + `extract` (or
+//! `extract_dyn` for a run-time index), and a store becomes `load v` + `insert`
+//! (`insert_dyn`) + `store v`. The variable is then loaded and stored whole only, and mem2reg
+//! promotes it. Out-of-range indices were undefined before and stay undefined.
 
 use oneshader_ir::{Builder, InsertPoint, InstId, Module, Op, Slot};
+use smallvec::SmallVec;
 
 use crate::{Pass, PassError};
 
@@ -52,15 +62,24 @@ impl Pass for Sroa {
         // Process in program order: pop from the back of a reversed list.
         work.reverse();
         let mut changed = false;
+        let mut leaves: Vec<InstId> = Vec::new();
         while let Some(v) = work.pop() {
             if !m.contains(v) {
                 continue;
             }
-            if let Some(elems) = split_var(m, v) {
-                changed = true;
-                for e in elems.into_iter().rev() {
-                    work.push(e);
+            match split_var(m, v) {
+                Some(elems) => {
+                    changed = true;
+                    for e in elems.into_iter().rev() {
+                        work.push(e);
+                    }
                 }
+                None => leaves.push(v),
+            }
+        }
+        for v in leaves {
+            if m.contains(v) {
+                changed |= whole_value_access(m, v);
             }
         }
         Ok(changed)
@@ -230,4 +249,158 @@ fn split_var(m: &mut Module, var: InstId) -> Option<Vec<InstId>> {
     // Every use was rewritten.
     let _ = m.remove(var);
     Some(elems)
+}
+
+/// True when `ptr` (an address into a vector or matrix variable) is only loaded from, stored
+/// to, or indexed further while it still points to a vector or matrix; collects the
+/// `element_addr`s met, outermost first.
+fn component_accesses_only(m: &Module, ptr: InstId, chain: &mut Vec<InstId>) -> bool {
+    let indexable = m
+        .ty(ptr)
+        .and_then(|t| m.pointee(t))
+        .is_some_and(|p| matches!(m.op(p), Op::Vector | Op::Matrix));
+    for u in m.uses(ptr) {
+        let ok = match (m.op(u.user), u.slot) {
+            (Op::Load, Slot::Operand(0)) => true,
+            (Op::Store, Slot::Operand(0)) => m.operand(u.user, 1) != ptr,
+            (Op::ElementAddr, Slot::Operand(0)) if indexable => {
+                let idx = m.operand(u.user, 1);
+                let int_index = m.ty(idx).is_some_and(|t| m.op(t).is_int_type());
+                int_index && {
+                    chain.push(u.user);
+                    component_accesses_only(m, u.user, chain)
+                }
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// The `element_addr` indices from `var` to `ptr` (outermost first).
+fn access_path(m: &Module, var: InstId, ptr: InstId) -> SmallVec<[InstId; 2]> {
+    let mut path: SmallVec<[InstId; 2]> = SmallVec::new();
+    let mut cur = ptr;
+    while cur != var && m.op(cur) == Op::ElementAddr {
+        path.push(m.operand(cur, 1));
+        cur = m.operand(cur, 0);
+    }
+    path.reverse();
+    path
+}
+
+/// The constant value of an index, when it is a literal integer.
+fn const_index(m: &Module, idx: InstId) -> Option<u32> {
+    let v = m.const_int_value(idx)?;
+    u32::try_from(v).ok()
+}
+
+/// Reads `path` out of `whole` before `at`: `extract` for constant indices (several in one
+/// instruction), `extract_dyn` for run-time ones.
+fn read_path(m: &mut Module, at: InstId, whole: InstId, path: &[InstId]) -> InstId {
+    let mut b = Builder::new(m);
+    b.position_before(at);
+    let mut cur = whole;
+    let mut consts: Vec<u32> = Vec::new();
+    for &i in path {
+        match const_index(b.m, i) {
+            Some(k) => consts.push(k),
+            None => {
+                if !consts.is_empty() {
+                    cur = b.extract(cur, &consts);
+                    consts.clear();
+                }
+                cur = b.extract_dyn(cur, i);
+            }
+        }
+    }
+    if !consts.is_empty() {
+        cur = b.extract(cur, &consts);
+    }
+    cur
+}
+
+/// `whole` with the element at `path` replaced by `value`, built before `at`.
+fn write_path(m: &mut Module, at: InstId, whole: InstId, path: &[InstId], value: InstId) -> InstId {
+    let Some((&first, rest)) = path.split_first() else {
+        return value;
+    };
+    if path.iter().all(|&i| const_index(m, i).is_some()) {
+        let idx: Vec<u32> = path.iter().filter_map(|&i| const_index(m, i)).collect();
+        let mut b = Builder::new(m);
+        b.position_before(at);
+        return b.insert(whole, value, &idx);
+    }
+    // One level at a time: read the inner composite, update it, put it back.
+    let updated = if rest.is_empty() {
+        value
+    } else {
+        let inner = read_path(m, at, whole, &[first]);
+        write_path(m, at, inner, rest, value)
+    };
+    let mut b = Builder::new(m);
+    b.position_before(at);
+    match const_index(b.m, first) {
+        Some(k) => b.insert(whole, updated, &[k]),
+        None => b.insert_dyn(whole, updated, first),
+    }
+}
+
+/// Rewrites the component accesses of a vector or matrix `var` as whole-value loads and
+/// stores (see the module documentation); returns true when it did.
+fn whole_value_access(m: &mut Module, var: InstId) -> bool {
+    let Some(pointee) = m.ty(var).and_then(|t| m.pointee(t)) else {
+        return false;
+    };
+    if !matches!(m.op(pointee), Op::Vector | Op::Matrix) {
+        return false;
+    }
+    let mut chain: Vec<InstId> = Vec::new();
+    if !component_accesses_only(m, var, &mut chain) || chain.is_empty() {
+        return false;
+    }
+    for &addr in &chain {
+        for user in m.users(addr) {
+            match m.op(user) {
+                Op::Load if m.operand(user, 0) == addr => {
+                    let path = access_path(m, var, addr);
+                    let whole = {
+                        let mut b = Builder::new(m);
+                        b.position_before(user);
+                        b.load(var)
+                    };
+                    let part = read_path(m, user, whole, &path);
+                    m.replace_uses_with(user, part);
+                    // Its uses were just replaced.
+                    let _ = m.remove(user);
+                }
+                Op::Store if m.operand(user, 0) == addr => {
+                    let path = access_path(m, var, addr);
+                    let value = m.operand(user, 1);
+                    let whole = {
+                        let mut b = Builder::new(m);
+                        b.position_before(user);
+                        b.load(var)
+                    };
+                    let updated = write_path(m, user, whole, &path, value);
+                    {
+                        let mut b = Builder::new(m);
+                        b.position_before(user);
+                        b.store(var, updated);
+                    }
+                    // A store has no uses.
+                    let _ = m.remove(user);
+                }
+                _ => {}
+            }
+        }
+    }
+    // Innermost addresses first: each has no uses left once its own users are gone.
+    for &addr in chain.iter().rev() {
+        let _ = m.remove(addr);
+    }
+    true
 }

@@ -29,7 +29,8 @@ impl Rng {
 /// needed) and is initialized before anything reads it: an uninitialized read would make the
 /// result undefined, and a pass may legitimately refine `undef` to any value. Besides scalars
 /// there are a constant-indexed array and a struct (split by SROA), a run-time-indexed array
-/// (kept in memory), and whole-aggregate copies.
+/// (kept in memory), a vector addressed per component at constant and run-time indices
+/// (rewritten to whole-vector accesses, then promoted), and whole-aggregate copies.
 pub struct ProgramGen {
     rng: Rng,
     body: String,
@@ -72,11 +73,21 @@ impl ProgramGen {
     }
 
     /// A pointer to an `i32` inside the aggregates: an element of `%arr` (constant index, so
-    /// SROA splits it), a field of `%st`, or an element of `%dyn` at a run-time index in
-    /// bounds (which keeps `%dyn` in memory).
+    /// SROA splits it), a field of `%st`, an element of `%dyn` at a run-time index in bounds
+    /// (which keeps `%dyn` in memory), or a component of `%vec` (constant or run-time index).
     fn aggregate_element(&mut self) -> String {
         let p = self.value();
-        match self.rng.below(3) {
+        match self.rng.below(5) {
+            3 => {
+                let k = self.rng.below(4);
+                self.body += &format!("  {p} = element_addr %vec, i32 {k} : ptr<function, i32>\n");
+            }
+            4 => {
+                let x = self.operand_scalar();
+                let i = self.value();
+                self.body += &format!("  {i} = and {x}, i32 3 : i32\n");
+                self.body += &format!("  {p} = element_addr %vec, {i} : ptr<function, i32>\n");
+            }
             0 => {
                 let k = self.rng.below(3);
                 self.body += &format!("  {p} = element_addr %arr, i32 {k} : ptr<function, i32>\n");
@@ -327,7 +338,9 @@ impl ProgramGen {
                     %st = var : ptr<function, @Pair>\n  store %st, @Pair zero\n  \
                     %st2 = var : ptr<function, @Pair>\n  store %st2, @Pair zero\n  \
                     %dyn = var : ptr<function, array<i32, 2>>\n  \
-                    store %dyn, array<i32, 2> zero\n";
+                    store %dyn, array<i32, 2> zero\n  \
+                    %vec = var : ptr<function, vec<i32, 4>>\n  \
+                    store %vec, vec<i32, 4> {i32 4, i32 3, i32 2, i32 1}\n";
         let terminated = g.stmts(3);
         if !terminated {
             let e = g.expr();
