@@ -793,6 +793,56 @@ bb4:
     );
 }
 
+/// HLSL `out`/`inout` parameters are pointers to the caller's variables: the variable's address
+/// escapes into the call, so it stays in memory; once the call is inlined the accesses are the
+/// caller's own, and SROA and mem2reg promote it (a struct field passed as `out` included).
+#[test]
+fn out_parameters_promote_after_inlining() {
+    let input = r"
+struct @S {
+  a: f32
+  b: f32
+}
+func @split(%x: f32, %lo: ptr<function, f32>, %hi: ptr<function, f32>) -> void {
+bb0:
+  %h = mul %x, f32 0.5 : f32
+  store %lo, %h
+  %old = load %hi : f32
+  %n = add %old, %h : f32
+  store %hi, %n
+  return
+}
+func @main(%x: f32) -> f32 {
+bb0:
+  %s = var : ptr<function, @S>
+  store %s, @S zero
+  %t = var : ptr<function, f32>
+  store %t, f32 1.0
+  %pa = field_addr %s, 0 : ptr<function, f32>
+  call @split(%x, %pa, %t)
+  %a = load %pa : f32
+  %b = load %t : f32
+  %r = add %a, %b : f32
+  return %r
+}";
+    check(
+        "inline,sroa,mem2reg",
+        input,
+        r"
+struct @S {
+  a: f32
+  b: f32
+}
+func @main(%x: f32) -> f32 {
+bb0:
+  %h = mul %x, f32 0.5 : f32
+  %n = add f32 1.0, %h : f32
+  %r = add %h, %n : f32
+  return %r
+}",
+    );
+}
+
 /// Nothing to inline: no change reported.
 #[test]
 fn nothing_to_inline() {
