@@ -16,7 +16,11 @@
 //! what was inlined so far). Counts are of instructions and terminators, not parameters.
 //!
 //! **Shapes.** The callee is cloned with [`crate::clone::Cloner`], its parameters mapped to the
-//! call's arguments; its `var`s move to the caller's entry block.
+//! call's arguments; its `var`s move to the caller's entry block. When the caller contains a
+//! loop, those variables (and the result variable below) are set to `undef` at the call, so
+//! each call starts with fresh ones as before and mem2reg does not carry one call's values
+//! around the loop into the next (arrays too big for SROA are left out: that store would cost
+//! memory traffic).
 //! - A single-block callee is spliced in place: its instructions go before the call and the
 //!   returned value replaces the call.
 //! - A callee whose only `return` is not inside any structured construct is spliced directly:
@@ -28,8 +32,9 @@
 //!   callee's own loops or switches cannot leave with a single branch (SPIR-V's structured
 //!   rules allow breaking only out of the innermost loop or switch): it sets a flag variable
 //!   and breaks the innermost loop or switch; each such construct's break/merge block first
-//!   tests the flag and breaks outward in turn (`cond_br flag, outer_break, rest` for a loop,
-//!   an `if_else` around a `br` for a switch), until the run-once loop is left. Returns inside
+//!   tests the flag and breaks outward in turn, to the next enclosing loop or switch of the
+//!   callee or out of the run-once loop (`cond_br flag, target, rest` when the target is a
+//!   loop's break, an `if_else` around a `br` when it is a switch's merge). Returns inside
 //!   plain `if_else`s break the run-once loop directly. Mem2reg later turns the variables into
 //!   block parameters and CFG simplification removes the loop when it can.
 //!

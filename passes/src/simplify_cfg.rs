@@ -18,8 +18,10 @@
 //!    as the run-once loops the inliner builds).
 //! 4. **Straight-line merging.** A block ending in `br S(args)`, where that edge is `S`'s only
 //!    incoming edge and `S` is neither the entry nor a merge, break or continue block, absorbs
-//!    `S` (its parameters become the arguments). A loop header absorbs `S` only when `S` ends
-//!    in `br` or `cond_br`, so the header keeps its shape.
+//!    `S` (its parameters become the arguments). The absorbing block keeps its own role: a
+//!    merge or break block that absorbs a block ending in `if_else` becomes a merge and a
+//!    header at once, which is legal. A loop header absorbs `S` only when `S` ends in `br` or
+//!    `cond_br`, so the header keeps its shape.
 //! 5. **Empty forwarding blocks** (no parameters, no instructions, `br X` without arguments,
 //!    no role) reached by a conditional edge are bypassed when that keeps the structure:
 //!    `if_else`/`switch` edges only when `X` is that terminator's own merge, `cond_br` edges
