@@ -121,3 +121,13 @@ fn unterminated_string_ending_in_multibyte_char() {
     let (parsed, _) = common::parse(src);
     assert!(parsed.has_errors(), "an unterminated string is an error");
 }
+
+/// Found by the `hlsl_parse` fuzz target: `#line` and `#include` with an unterminated string
+/// ending in a multi-byte character.
+#[test]
+fn unterminated_directive_strings_ending_in_multibyte_chars() {
+    for src in ["#line 3 \"a\u{3d6}\nint x;\n", "#include \"a\u{3d6}\nint x;\n"] {
+        let (parsed, _) = common::parse(src);
+        assert!(parsed.has_errors(), "{src:?} must be an error");
+    }
+}

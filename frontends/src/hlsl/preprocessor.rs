@@ -1526,7 +1526,7 @@ impl<'a> Preprocessor<'a> {
                 };
                 match toks.first() {
                     Some(t) if t.kind == TokenKind::String && t.text.len() >= 2 => {
-                        (t.text[1..t.text.len() - 1].to_string(), t.span)
+                        (strip_quotes(&t.text).to_string(), t.span)
                     }
                     Some(t) if t.is_punct("<") => {
                         let mut s = String::new();
@@ -1644,7 +1644,7 @@ impl<'a> Preprocessor<'a> {
         };
         let file_name = match toks.get(1) {
             Some(t) if t.kind == TokenKind::String && t.text.len() >= 2 => {
-                Some(unescape(&t.text[1..t.text.len() - 1]))
+                Some(unescape(strip_quotes(&t.text)))
             }
             Some(t) => {
                 let t = t.clone();
@@ -2170,4 +2170,11 @@ fn char_value(text: &str) -> i64 {
         Some(c) => c as i64,
         None => 0,
     }
+}
+
+/// The text between the quotes of a string token; tolerates an unterminated token (which may
+/// end inside a multi-byte character, where slicing off the last byte would panic).
+fn strip_quotes(text: &str) -> &str {
+    let inner = text.strip_prefix('"').unwrap_or(text);
+    inner.strip_suffix('"').unwrap_or(inner)
 }
