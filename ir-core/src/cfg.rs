@@ -28,7 +28,9 @@ pub fn successors(m: &Module, block: Block) -> SmallVec<[Block; 4]> {
     out
 }
 
-/// The distinct predecessor blocks of `block`, in the order of their position in the function.
+/// The distinct predecessor blocks of `block`, in the order of the block's use list (which
+/// depends only on how the function was built, never on slot-map keys). O(uses of `block`).
+/// For many queries, or for predecessors in block order, build a [`Cfg`].
 pub fn predecessors(m: &Module, block: Block) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
     for u in m.uses(block.id()) {
@@ -42,13 +44,6 @@ pub fn predecessors(m: &Module, block: Block) -> Vec<Block> {
         {
             out.push(p);
         }
-    }
-    if out.len() > 1
-        && let Some(f) = m.parent(block.id())
-    {
-        let order: FxHashMap<InstId, usize> =
-            m.children(f).enumerate().map(|(i, c)| (c, i)).collect();
-        out.sort_by_key(|b| order.get(&b.id()).copied().unwrap_or(usize::MAX));
     }
     out
 }

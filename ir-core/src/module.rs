@@ -318,11 +318,23 @@ impl Module {
         self.uses(id).collect()
     }
 
-    /// The distinct users of `id`, in use-list order.
+    /// The distinct users of `id`, in use-list order. O(uses).
     pub fn users(&self, id: InstId) -> Vec<InstId> {
         let mut out: Vec<InstId> = Vec::new();
+        let mut seen: rustc_hash::FxHashSet<InstId> = rustc_hash::FxHashSet::default();
         for u in self.uses(id) {
-            if !out.contains(&u.user) {
+            // A user holds a value in a handful of slots at most: check the tail first and
+            // fall back to the set only for values with many users.
+            if out.len() < 8 {
+                if !out.contains(&u.user) {
+                    out.push(u.user);
+                }
+                continue;
+            }
+            if seen.is_empty() {
+                seen.extend(out.iter().copied());
+            }
+            if seen.insert(u.user) {
                 out.push(u.user);
             }
         }

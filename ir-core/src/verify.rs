@@ -32,6 +32,7 @@
 //! | OSV0023 | globals: a pointer type outside the `function` space; a constant initializer of the pointee type |
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use slotmap::SecondaryMap;
 
 use crate::cfg::Cfg;
 use crate::diag::Diagnostic;
@@ -145,9 +146,9 @@ impl<'a> Verifier<'a> {
     fn tree(&mut self) -> Vec<InstId> {
         let m = self.m;
         let mut order = Vec::new();
-        let mut seen: FxHashSet<InstId> = FxHashSet::default();
+        let mut seen: SecondaryMap<InstId, ()> = SecondaryMap::with_capacity(m.len());
         let mut stack = vec![m.root()];
-        seen.insert(m.root());
+        seen.insert(m.root(), ());
         while let Some(p) = stack.pop() {
             order.push(p);
             let first = m.inst(p).first_child;
@@ -163,7 +164,7 @@ impl<'a> Verifier<'a> {
                     );
                     break;
                 }
-                if !seen.insert(c) {
+                if seen.insert(c, ()).is_some() {
                     self.report(
                         "OSV0001",
                         Some(c),
@@ -204,7 +205,7 @@ impl<'a> Verifier<'a> {
             }
         }
         for id in m.all_ids() {
-            if !seen.contains(&id) {
+            if !seen.contains_key(id) {
                 self.report(
                     "OSV0001",
                     Some(id),
@@ -321,7 +322,7 @@ impl<'a> Verifier<'a> {
 
     fn use_lists(&mut self) {
         let m = self.m;
-        let mut expected: FxHashMap<InstId, usize> = FxHashMap::default();
+        let mut expected: SecondaryMap<InstId, usize> = SecondaryMap::with_capacity(m.len());
         for id in m.all_ids() {
             let inst = m.inst(id);
             let start = inst.uses_start as usize;
@@ -344,7 +345,11 @@ impl<'a> Verifier<'a> {
                         Some(id),
                         "an operand refers to a removed instruction",
                     ),
-                    Some(v) => *expected.entry(v).or_default() += 1,
+                    Some(v) => {
+                        if let Some(e) = expected.entry(v) {
+                            *e.or_insert(0) += 1;
+                        }
+                    }
                     None if k > 0 => self.report("OSV0004", Some(id), "an operand slot is empty"),
                     None => {}
                 }
@@ -376,7 +381,7 @@ impl<'a> Verifier<'a> {
                 prev = cur;
                 cur = u.next;
             }
-            let want = expected.get(&id).copied().unwrap_or(0);
+            let want = expected.get(id).copied().unwrap_or(0);
             if count != want && count <= limit {
                 self.report(
                     "OSV0004",
@@ -894,7 +899,7 @@ impl<'a> Verifier<'a> {
         let block_set: FxHashSet<InstId> = blocks.iter().map(|b| b.id()).collect();
         let cfg = Cfg::new(m, f);
         // Positions of every local definition, for dominance.
-        let mut def_pos: FxHashMap<InstId, (Block, usize)> = FxHashMap::default();
+        let mut def_pos: SecondaryMap<InstId, (Block, usize)> = SecondaryMap::new();
         for &b in &blocks {
             for (i, c) in m.children(b.id()).enumerate() {
                 def_pos.insert(c, (b, i));
@@ -926,13 +931,13 @@ impl<'a> Verifier<'a> {
                     self.dominance(inst, b, pos, &cfg, &def_pos);
                 }
                 if op.is_terminator() {
-                    self.terminator(inst, b, ret_ty, &cfg, &loops);
+                    self.terminator(inst, b, ret_ty, &loops);
                 } else {
                     self.inst_types(inst);
                 }
             }
         }
-        for lp in &loops {
+        for lp in &loops.loops {
             self.loop_shape(lp, &cfg);
         }
     }
@@ -997,11 +1002,11 @@ impl<'a> Verifier<'a> {
         b: Block,
         pos: usize,
         cfg: &Cfg,
-        def_pos: &FxHashMap<InstId, (Block, usize)>,
+        def_pos: &SecondaryMap<InstId, (Block, usize)>,
     ) {
         let m = self.m;
         for v in m.operands(inst) {
-            let Some(&(db, dpos)) = def_pos.get(&v) else {
+            let Some(&(db, dpos)) = def_pos.get(v) else {
                 continue;
             };
             if m.op(v) == Op::Block {
@@ -1058,14 +1063,7 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    fn terminator(
-        &mut self,
-        inst: InstId,
-        b: Block,
-        ret_ty: Option<InstId>,
-        cfg: &Cfg,
-        loops: &[LoopInfo],
-    ) {
+    fn terminator(&mut self, inst: InstId, b: Block, ret_ty: Option<InstId>, loops: &LoopNest) {
         let m = self.m;
         let op = m.op(inst);
         let ops = m.operands_vec(inst);
@@ -1090,7 +1088,7 @@ impl<'a> Verifier<'a> {
                 }
                 no_params(self, ops[1]);
                 no_params(self, ops[2]);
-                self.cond_br_placement(inst, b, cfg, loops, ops[1], ops[2]);
+                self.cond_br_placement(inst, b, loops, ops[1], ops[2]);
             }
             Op::IfElse => {
                 if !is_bool(ops[0]) {
@@ -1147,10 +1145,14 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    /// The loops of a function, from its `loop` terminators.
-    fn loops(&self, blocks: &[Block], cfg: &Cfg) -> Vec<LoopInfo> {
+    /// The loops of a function, from its `loop` terminators, with the innermost loop of every
+    /// reachable block. A block is in loop L when L's header dominates it and L's break block
+    /// does not; walking blocks in reverse post-order, a block starts from its immediate
+    /// dominator's innermost loop and leaves the loops whose break block dominates it, so the
+    /// whole analysis costs O(blocks x loop nesting depth).
+    fn loops(&self, blocks: &[Block], cfg: &Cfg) -> LoopNest {
         let m = self.m;
-        let mut out = Vec::new();
+        let mut nest = LoopNest::default();
         for &b in blocks {
             let Some(t) = b.terminator(m) else { continue };
             if m.op(t) != Op::Loop || self.bad.contains(&t) {
@@ -1159,21 +1161,36 @@ impl<'a> Verifier<'a> {
             let header = Block::cast(m, m.operand(t, 0));
             let brk = Block::cast(m, m.operand(t, 1));
             let cont = Block::cast(m, m.operand(t, 2));
-            let body: FxHashSet<InstId> = blocks
-                .iter()
-                .filter(|&&x| cfg.dominates(header, x) && !cfg.dominates(brk, x))
-                .map(|x| x.id())
-                .collect();
-            out.push(LoopInfo {
+            nest.header_of
+                .entry(header.id())
+                .or_insert(nest.loops.len());
+            nest.loops.push(LoopInfo {
                 term: t,
                 pre: b,
                 header,
                 brk,
                 cont,
-                body,
+                parent: None,
             });
         }
-        out
+        for x in cfg.rpo() {
+            let mut cand = cfg.idom(x).and_then(|d| nest.inner.get(&d.id()).copied());
+            while let Some(l) = cand {
+                if cfg.dominates(nest.loops[l].brk, x) {
+                    cand = nest.loops[l].parent;
+                } else {
+                    break;
+                }
+            }
+            if let Some(&l) = nest.header_of.get(&x.id()) {
+                nest.loops[l].parent = cand;
+                cand = Some(l);
+            }
+            if let Some(c) = cand {
+                nest.inner.insert(x.id(), c);
+            }
+        }
+        nest
     }
 
     fn loop_shape(&mut self, lp: &LoopInfo, cfg: &Cfg) {
@@ -1221,19 +1238,14 @@ impl<'a> Verifier<'a> {
         &mut self,
         inst: InstId,
         b: Block,
-        cfg: &Cfg,
-        loops: &[LoopInfo],
+        loops: &LoopNest,
         t: InstId,
         f: InstId,
     ) {
-        if loops.iter().any(|l| l.header == b) {
+        if loops.header_of.contains_key(&b.id()) {
             return;
         }
-        // The innermost loop whose body holds `b`: the one with the deepest header.
-        let innermost = loops
-            .iter()
-            .filter(|l| l.body.contains(&b.id()))
-            .max_by_key(|l| cfg.rpo_number(l.header).unwrap_or(0));
+        let innermost = loops.inner.get(&b.id()).map(|&l| &loops.loops[l]);
         let ok =
             innermost.is_some_and(|l| [t, f].iter().any(|&x| x == l.brk.id() || x == l.cont.id()));
         if !ok {
@@ -1776,7 +1788,16 @@ struct LoopInfo {
     header: Block,
     brk: Block,
     cont: Block,
-    body: FxHashSet<InstId>,
+    /// The loop that encloses this one.
+    parent: Option<usize>,
+}
+
+/// The loops of a function and which one each block is innermost in.
+#[derive(Default)]
+struct LoopNest {
+    loops: Vec<LoopInfo>,
+    header_of: FxHashMap<InstId, usize>,
+    inner: FxHashMap<InstId, usize>,
 }
 
 #[cfg(test)]
