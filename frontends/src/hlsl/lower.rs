@@ -730,7 +730,8 @@ impl<'p> Lower<'p> {
         self.const_build(ty, &mut it)
     }
 
-    fn const_value_of(&self, c: InstId) -> Option<ConstVal> {
+    /// The value of a scalar constant.
+    pub fn const_value_of(&self, c: InstId) -> Option<ConstVal> {
         match self.m.op(c) {
             Op::ConstBool => Some(ConstVal::Bool(self.m.literal_bits(c)? != 0)),
             Op::ConstInt => Some(ConstVal::Int(self.m.const_int_value(c)?)),
@@ -938,6 +939,8 @@ impl<'p> Lower<'p> {
     /// The current block (a fresh unreachable one if the code after a terminator is reached,
     /// which analysis prevents).
     pub fn cur(&mut self) -> Block {
+        // Only called while a function body is lowered (`self.f` is set by `lower_func`,
+        // `run_in_init` and `lower_entry` around every emission).
         let f = self.f.as_mut().expect("lowering a function body");
         match f.cur {
             Some(b) => b,

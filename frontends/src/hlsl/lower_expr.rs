@@ -8,6 +8,10 @@ use oneshader_ir::{AtomicOp, InstId, Intrinsic, Op};
 use super::hir::*;
 use super::lower::{LocalSlot, Lower, MatRep};
 
+/// The most scalar components lowering builds one by one (initializer lists, flattening
+/// casts); beyond it a diagnostic is given instead of a huge instruction stream.
+const MAX_FLAT: usize = 1 << 16;
+
 /// Where an lvalue lives.
 #[derive(Clone, Debug)]
 pub(crate) enum Place {
@@ -471,18 +475,20 @@ impl<'p> Lower<'p> {
             ExprKind::Intrinsic(op, args) => self.intrinsic(*op, args, e),
             ExprKind::Method(m, o, args) => self.method(*m, o, args, e),
             ExprKind::Flatten(parts) => {
+                let total = self.types().flat_count(e.ty) as usize;
+                let one_constant = parts.len() == 1 && matches!(parts[0].kind, ExprKind::Const(_));
+                if total > MAX_FLAT && !one_constant {
+                    return self.too_large(e);
+                }
                 let mut leaves = Vec::new();
                 for p in parts {
                     let v = self.rvalue(p);
+                    if self.types().flat_count(p.ty) as usize > MAX_FLAT {
+                        return self.too_large(p);
+                    }
                     self.leaves(v, p.ty, &mut leaves);
                 }
-                let total = self.types().flat_count(e.ty) as usize;
-                if leaves.len() == 1 && total > 1 {
-                    let l = leaves[0];
-                    leaves = vec![l; total];
-                }
-                let mut it = leaves.into_iter();
-                self.build(e.ty, &mut it)
+                self.from_leaves(leaves, e.ty)
             }
             ExprKind::Cast(k, x) => {
                 if self.types().is_void(e.ty) {
@@ -663,15 +669,18 @@ impl<'p> Lower<'p> {
                 }
             }
             CastKind::Flatten => {
+                let total = self.types().flat_count(to) as usize;
+                let constant = self.m.op(v).is_constant();
+                if (total > MAX_FLAT && !constant)
+                    || self.types().flat_count(from) as usize > MAX_FLAT
+                {
+                    let t = self.ir_ty(to);
+                    self.error_once("a conversion of more than 65536 components is not supported");
+                    return self.m.undef(t);
+                }
                 let mut leaves = Vec::new();
                 self.leaves(v, from, &mut leaves);
-                let total = self.types().flat_count(to) as usize;
-                if leaves.len() == 1 && total > 1 {
-                    let l = leaves[0];
-                    leaves = vec![l; total];
-                }
-                let mut it = leaves.into_iter();
-                self.build(to, &mut it)
+                self.from_leaves(leaves, to)
             }
             CastKind::Bitcast => self.bld().bitcast(v, to_ir),
         }
@@ -709,6 +718,45 @@ impl<'p> Lower<'p> {
                 let mut it = leaves.into_iter();
                 self.build(to, &mut it)
             }
+        }
+    }
+
+    /// A value of HLSL type `ty` from flattened leaves: one leaf is repeated (`(S)0`; a zero
+    /// constant becomes the type's `zero`).
+    fn from_leaves(&mut self, mut leaves: Vec<(InstId, Scalar)>, ty: TyId) -> InstId {
+        let total = self.types().flat_count(ty) as usize;
+        if leaves.len() == 1 && total > 1 {
+            let l = leaves[0];
+            let is_zero = match self.m.op(l.0) {
+                Op::ConstInt | Op::ConstFloat | Op::ConstBool => {
+                    self.m.literal_bits(l.0) == Some(0)
+                }
+                Op::Zero => true,
+                _ => false,
+            };
+            if is_zero {
+                let t = self.ir_ty(ty);
+                return self.m.zero(t);
+            }
+            leaves = vec![l; total];
+        }
+        let mut it = leaves.into_iter();
+        self.build(ty, &mut it)
+    }
+
+    fn too_large(&mut self, e: &Expr) -> InstId {
+        self.error(
+            e.span,
+            "a value of more than 65536 components cannot be built element by element",
+        );
+        let t = self.ir_ty(e.ty);
+        self.m.undef(t)
+    }
+
+    fn error_once(&mut self, msg: &str) {
+        if !self.diags.iter().any(|d| d.message == msg) {
+            self.diags
+                .push(oneshader_ir::Diagnostic::error("OSH1040", msg));
         }
     }
 
@@ -759,6 +807,9 @@ impl<'p> Lower<'p> {
                 Some((v, vs)) => {
                     if vs.concrete() == s.concrete() {
                         v
+                    } else if let Some(c) = l.const_value_of(v) {
+                        // A constant converts at compile time.
+                        l.const_scalar(s, c.convert(s))
                     } else {
                         let st = l.scalar_ir(s);
                         l.bld().convert(v, st)
