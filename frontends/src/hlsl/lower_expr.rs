@@ -488,7 +488,7 @@ impl<'p> Lower<'p> {
                     }
                     self.leaves(v, p.ty, &mut leaves);
                 }
-                self.from_leaves(leaves, e.ty)
+                self.assemble_leaves(leaves, e.ty)
             }
             ExprKind::Cast(k, x) => {
                 if self.types().is_void(e.ty) {
@@ -680,7 +680,7 @@ impl<'p> Lower<'p> {
                 }
                 let mut leaves = Vec::new();
                 self.leaves(v, from, &mut leaves);
-                self.from_leaves(leaves, to)
+                self.assemble_leaves(leaves, to)
             }
             CastKind::Bitcast => self.bld().bitcast(v, to_ir),
         }
@@ -723,7 +723,7 @@ impl<'p> Lower<'p> {
 
     /// A value of HLSL type `ty` from flattened leaves: one leaf is repeated (`(S)0`; a zero
     /// constant becomes the type's `zero`).
-    fn from_leaves(&mut self, mut leaves: Vec<(InstId, Scalar)>, ty: TyId) -> InstId {
+    fn assemble_leaves(&mut self, mut leaves: Vec<(InstId, Scalar)>, ty: TyId) -> InstId {
         let total = self.types().flat_count(ty) as usize;
         if leaves.len() == 1 && total > 1 {
             let l = leaves[0];
