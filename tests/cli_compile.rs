@@ -1,0 +1,173 @@
+//! `oneshader compile` end to end: dxc's spellings, the three targets, diagnostics and exit
+//! codes. SPIR-V outputs go through `spirv-val`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_oneshader"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("oneshader-cli-compile-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let p = dir().join(name);
+    std::fs::write(&p, text).expect("write");
+    p
+}
+
+/// `spirv-val`, or a failure naming `cargo xtask setup` when it is missing.
+fn spirv_val(path: &str, env: &str) {
+    let found = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|d| d.join("spirv-val").is_file()))
+        .unwrap_or(false);
+    assert!(
+        found,
+        "`spirv-val` is not installed: run `cargo xtask setup` (it installs spirv-tools)"
+    );
+    let o = Command::new("spirv-val")
+        .args(["--target-env", env, path])
+        .output()
+        .expect("spirv-val runs");
+    assert!(o.status.success(), "spirv-val: {}", stderr(&o));
+}
+
+const PIXEL: &str = "
+#ifndef SCALE
+#define SCALE 1.0
+#endif
+Texture2D<float4> tex : register(t0);
+SamplerState samp : register(s0);
+float4 PSMain(float2 uv : TEXCOORD0) : SV_Target { return tex.Sample(samp, uv) * SCALE; }
+";
+
+#[test]
+fn dxc_style_command_lines_produce_valid_spirv() {
+    let src = temp_file("ps.hlsl", PIXEL);
+    let src = src.to_str().expect("utf-8");
+    let out = dir().join("ps.spv");
+    let out = out.to_str().expect("utf-8");
+    let o = run(&[
+        "compile",
+        src,
+        "-T",
+        "ps_6_0",
+        "-E",
+        "PSMain",
+        "-spirv",
+        "-fcgl",
+        "-HV",
+        "2021",
+        "-DSCALE=2.0",
+        "-O3",
+        "-fspv-target-env=vulkan1.1",
+        "-Fo",
+        out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let words = std::fs::read(out).expect("output");
+    assert_eq!(&words[..4], &[0x03, 0x02, 0x23, 0x07], "SPIR-V magic");
+    spirv_val(out, "vulkan1.1");
+    // The same with our own spellings and -O0.
+    let o = run(&[
+        "compile",
+        src,
+        "-T",
+        "ps_6_0",
+        "-E",
+        "PSMain",
+        "-O0",
+        "--target-env",
+        "vulkan1.0",
+        "-o",
+        out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    spirv_val(out, "vulkan1.0");
+}
+
+#[test]
+fn ir_and_osir_targets() {
+    let src = temp_file("ps2.hlsl", PIXEL);
+    let src = src.to_str().expect("utf-8");
+    let o = run(&[
+        "compile", src, "-T", "ps_6_0", "-E", "PSMain", "--target", "ir", "-O0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("func @PSMain_body("), "{text}");
+    assert!(
+        text.contains("[entry_point(fragment, \"PSMain\")]"),
+        "{text}"
+    );
+    // The printed module parses back and verifies.
+    let ir = temp_file("ps2.ir", &text);
+    let v = run(&["verify", ir.to_str().expect("utf-8")]);
+    assert!(v.status.success(), "{}", stderr(&v));
+    let osir = dir().join("ps2.osir");
+    let osir = osir.to_str().expect("utf-8");
+    let o = run(&[
+        "compile",
+        src,
+        "-T",
+        "ps_6_0",
+        "-E",
+        "PSMain",
+        "--target=osir",
+        "-o",
+        osir,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let d = run(&["dis", osir]);
+    assert!(d.status.success(), "{}", stderr(&d));
+    assert!(String::from_utf8_lossy(&d.stdout).contains("entry_point(fragment"));
+}
+
+#[test]
+fn errors_and_exit_codes() {
+    let bad = temp_file(
+        "bad.hlsl",
+        "float4 main() : SV_Target { return missing; }\n",
+    );
+    let bad = bad.to_str().expect("utf-8");
+    let o = run(&["compile", bad, "-T", "ps_6_0", "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("bad.hlsl:1:36: error[OSH1001]: undefined name `missing`"),
+        "{e}"
+    );
+    assert!(e.contains("^^^^^^^"), "{e}");
+    let o = run(&["compile", bad, "-T", "gs_6_0", "-o", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("error[OSH1021]: geometry shaders"),
+        "{}",
+        stderr(&o)
+    );
+    // Usage errors exit with 2.
+    let o = run(&["compile", bad]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("error[OSC0050]: `-T PROFILE` is required"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["compile", bad, "-T", "ps_6_0", "--bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["compile", bad, "-T", "ps_6_0", "--target-env", "vulkan9"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("OSC0055"), "{}", stderr(&o));
+}
