@@ -287,3 +287,34 @@ float4 main(int x : X) : SV_Target {
     // The pure `?:` is a select.
     assert!(body.contains("= select "), "{ir}");
 }
+
+#[test]
+fn clip_distances_share_one_array_and_duplicates_are_errors() {
+    let ir = ir_text(
+        r#"
+struct VSOut { float4 pos : SV_Position; float3 c0 : SV_ClipDistance0; float2 c1 : SV_ClipDistance1; float k : SV_CullDistance; };
+VSOut main(float4 p : P) { VSOut o; o.pos = p; o.c0 = p.xyz; o.c1 = p.zw; o.k = p.w; return o; }"#,
+        "vs_6_0",
+    );
+    assert!(
+        line_of(&ir, "global @out.var.SV_ClipDistance")
+            .contains("ptr<output, array<f32, 5>> [builtin(clip_distance)"),
+        "{ir}"
+    );
+    assert!(
+        ir.contains("element_addr @out.var.SV_ClipDistance, u32 4"),
+        "{ir}"
+    );
+    assert!(
+        line_of(&ir, "global @out.var.SV_CullDistance").contains("array<f32, 1>"),
+        "{ir}"
+    );
+    let out = sema_common::errors(
+        "void main(out float4 a : SV_Position, out float4 b : SV_POSITION) { a = 0; b = 0; }",
+        "vs_6_0",
+    );
+    assert!(
+        out.contains("error[OSH1023]: `b` and `a` are both the `position` built-in"),
+        "{out}"
+    );
+}

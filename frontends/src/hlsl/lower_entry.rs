@@ -25,6 +25,26 @@ struct LocAlloc {
     taken: rustc_hash::FxHashSet<u32>,
     /// Locations given to a variable so far, with its name (duplicates are errors).
     used: rustc_hash::FxHashMap<u32, String>,
+    /// Clip and cull distances by built-in: every declaration's (semantic index, float
+    /// count), and the one array global they share once made.
+    dist: rustc_hash::FxHashMap<u32, (Vec<(u32, u32)>, Option<InstId>)>,
+    /// Built-ins declared so far, with the declaration's name (duplicates are errors).
+    builtins: rustc_hash::FxHashMap<u32, String>,
+}
+
+impl LocAlloc {
+    /// The first element of a distance declaration with semantic index `index` in its
+    /// built-in's combined array (declarations ordered by index), and the array's length.
+    fn dist_slot(&self, bi: BuiltIn, index: u32) -> (u32, u32) {
+        let Some((decls, _)) = self.dist.get(&bi.to_u32()) else {
+            return (0, 0);
+        };
+        let mut sorted = decls.clone();
+        sorted.sort();
+        let total = sorted.iter().map(|d| d.1).sum();
+        let offset = sorted.iter().take_while(|d| d.0 < index).map(|d| d.1).sum();
+        (offset, total)
+    }
 }
 
 impl LocAlloc {
@@ -267,10 +287,19 @@ impl<'p> Lower<'p> {
         let n = self.location_count(ty);
         if let Some(l) = io.location {
             loc.taken.extend(l..l + n);
-        } else if let Some(sem) = &io.semantic
-            && let Ok(IoKind::Target(t)) = classify(self.p.stage, input, &sem.upper(), sem.index)
-        {
-            loc.taken.extend(t..t + n);
+        } else if let Some(sem) = &io.semantic {
+            match classify(self.p.stage, input, &sem.upper(), sem.index) {
+                Ok(IoKind::Target(t)) => loc.taken.extend(t..t + n),
+                Ok(IoKind::Builtin(bi @ (BuiltIn::ClipDistance | BuiltIn::CullDistance))) => {
+                    let count = self.types().flat_count(ty).max(1);
+                    loc.dist
+                        .entry(bi.to_u32())
+                        .or_default()
+                        .0
+                        .push((sem.index, count));
+                }
+                _ => {}
+            }
         }
     }
 
@@ -377,7 +406,7 @@ impl<'p> Lower<'p> {
             .unwrap_or_else(|| leaf.name.clone());
         let gname = format!("{}.var.{sem_name}", if input { "in" } else { "out" });
         match kind {
-            IoKind::Builtin(bi) => self.builtin_leaf(leaf, bi, space, &gname, value),
+            IoKind::Builtin(bi) => self.builtin_leaf(leaf, bi, space, &gname, value, loc),
             IoKind::Location | IoKind::Target(_) => {
                 let (ir_t, is_bool) = self.varying_type(leaf.ty);
                 let g = self.m.add_global(&gname, space, ir_t, None).id();
@@ -472,6 +501,7 @@ impl<'p> Lower<'p> {
         space: AddressSpace,
         gname: &str,
         value: Option<InstId>,
+        loc: &mut LocAlloc,
     ) -> Option<InstId> {
         let input = space == AddressSpace::Input;
         let ty = leaf.ty;
@@ -505,10 +535,61 @@ impl<'p> Lower<'p> {
                 }
             },
         };
-        let g = self.m.add_global(gname, space, ir_t, None).id();
-        let bv = self.m.imm(bi.to_u32());
-        self.m.decorate(g, Op::BuiltinDeco, &[bv]);
-        self.io_decos(g, leaf, input);
+        // Clip and cull distances of every declaration share one array, each declaration at
+        // its offset (ordered by semantic index), as DXC combines them.
+        let is_dist = matches!(bi, BuiltIn::ClipDistance | BuiltIn::CullDistance);
+        if !is_dist && let Some(prev) = loc.builtins.insert(bi.to_u32(), leaf.name.clone()) {
+            self.diags.push(
+                oneshader_ir::Diagnostic::error(
+                    "OSH1023",
+                    format!(
+                        "`{}` and `{prev}` are both the `{}` built-in",
+                        leaf.name,
+                        bi.spelling()
+                    ),
+                )
+                .with_span(leaf.span),
+            );
+            return None;
+        }
+        let (dist_offset, dist_total) = match &leaf.io.semantic {
+            Some(sem) if is_dist => loc.dist_slot(bi, sem.index),
+            _ => (0, 0),
+        };
+        let shared = is_dist
+            .then(|| loc.dist.get(&bi.to_u32()).and_then(|d| d.1))
+            .flatten();
+        let g = match shared {
+            Some(g) => g,
+            None => {
+                let ir_t = if is_dist && dist_total > 0 {
+                    self.m.array_type(f, dist_total)
+                } else {
+                    ir_t
+                };
+                let name = if is_dist {
+                    format!(
+                        "{}.var.{}",
+                        if input { "in" } else { "out" },
+                        if bi == BuiltIn::ClipDistance {
+                            "SV_ClipDistance"
+                        } else {
+                            "SV_CullDistance"
+                        }
+                    )
+                } else {
+                    gname.to_string()
+                };
+                let g = self.m.add_global(&name, space, ir_t, None).id();
+                let bv = self.m.imm(bi.to_u32());
+                self.m.decorate(g, Op::BuiltinDeco, &[bv]);
+                self.io_decos(g, leaf, input);
+                if is_dist && let Some(d) = loc.dist.get_mut(&bi.to_u32()) {
+                    d.1 = Some(g);
+                }
+                g
+            }
+        };
         if bi == BuiltIn::Position && !input && leaf.io.invariant {
             self.m.decorate(g, Op::Invariant, &[]);
         }
@@ -559,7 +640,7 @@ impl<'p> Lower<'p> {
                 if input {
                     let mut leaves = Vec::new();
                     for i in 0..n {
-                        let k = self.m.const_u32(i);
+                        let k = self.m.const_u32(dist_offset + i);
                         let p = self.bld().element_addr(g, k);
                         leaves.push((self.bld().load(p), Scalar::F32));
                     }
@@ -575,7 +656,7 @@ impl<'p> Lower<'p> {
                         } else {
                             x
                         };
-                        let k = self.m.const_u32(i as u32);
+                        let k = self.m.const_u32(dist_offset + i as u32);
                         let p = self.bld().element_addr(g, k);
                         self.bld().store(p, x);
                     }
