@@ -18,6 +18,10 @@ use super::hir::*;
 use super::lower::{FnState, Lower};
 use super::semantics::{BuiltinShape, IoKind, builtin_shape, classify, vk_builtin};
 
+/// The clip- or cull-distance declarations of one direction: (semantic index, float count)
+/// each, and the array global they share once made.
+type DistDecls = (Vec<(u32, u32)>, Option<InstId>);
+
 /// Location numbering of one direction: explicit locations are reserved first.
 #[derive(Default)]
 struct LocAlloc {
@@ -27,7 +31,7 @@ struct LocAlloc {
     used: rustc_hash::FxHashMap<u32, String>,
     /// Clip and cull distances by built-in: every declaration's (semantic index, float
     /// count), and the one array global they share once made.
-    dist: rustc_hash::FxHashMap<u32, (Vec<(u32, u32)>, Option<InstId>)>,
+    dist: rustc_hash::FxHashMap<u32, DistDecls>,
     /// Built-ins declared so far, with the declaration's name (duplicates are errors).
     builtins: rustc_hash::FxHashMap<u32, String>,
 }
