@@ -474,3 +474,49 @@ int everything(uint n) {
         (n + 10) * 1000 + 22 * 10 + (n * 3 + 2)
     );
 }
+
+#[test]
+fn declarations_in_conditions() {
+    let src = format!(
+        "{}{MAIN}",
+        "
+int next(inout int c) { c -= 1; return c; }
+int everything(uint x) {
+    int c = (int)x;
+    int sum = 0;
+    while (int k = next(c)) { sum += k; }
+    switch (int m = (int)x % 3) { case 0: sum += 100; break; case 1: sum += 200 + m; break; default: sum += 300; }
+    if (int z = sum - 10) { sum += z * 1000; }
+    return sum;
+}"
+    );
+    for x in 0..6u32 {
+        let mut c = x as i32;
+        let mut sum = 0;
+        loop {
+            c -= 1;
+            if c == 0 {
+                break;
+            }
+            sum += c;
+            if c < -100 {
+                break;
+            }
+        }
+        let m = x as i32 % 3;
+        sum += match m {
+            0 => 100,
+            1 => 200 + m,
+            _ => 300,
+        };
+        let z = sum - 10;
+        if z != 0 {
+            sum += z * 1000;
+        }
+        if x == 0 {
+            // `next` counts down from 0 through the negatives until it wraps: skip x = 0.
+            continue;
+        }
+        assert_eq!(i(run(&src, x)), sum, "x = {x}");
+    }
+}

@@ -155,6 +155,9 @@ impl<'a> Sema<'a> {
                     self.cur_ns = saved;
                 }
                 ast::DeclKind::Empty | ast::DeclKind::Error => {}
+                // A prototype inside a body names a function defined elsewhere, which lookup
+                // finds anyway.
+                ast::DeclKind::Function(f) if f.body.is_none() => {}
                 _ => self.error(
                     "OSH1018",
                     d.span,
@@ -226,13 +229,29 @@ impl<'a> Sema<'a> {
             StmtKind::While { cond, body } => {
                 self.push_scope();
                 let mut pre = Vec::new();
-                let c = self.condition(cond, &mut pre);
-                if !pre.is_empty() {
-                    self.error(
-                        "OSH1018",
-                        cond.span(),
-                        "a declaration as a `while` condition is not supported",
-                    );
+                let mut c = self.condition(cond, &mut pre);
+                // `while (T x = e)`: the declaration is evaluated before every test.
+                for st in pre.into_iter().rev() {
+                    if let Stmt::Local(l, Some(init)) = st {
+                        let ty = init.ty;
+                        let span = c.span;
+                        let lv = Expr {
+                            kind: ExprKind::Local(l),
+                            ty,
+                            span,
+                        };
+                        let set = Expr {
+                            kind: ExprKind::Assign(Box::new(lv), Box::new(init)),
+                            ty,
+                            span,
+                        };
+                        let bt = c.ty;
+                        c = Expr {
+                            kind: ExprKind::Comma(Box::new(set), Box::new(c)),
+                            ty: bt,
+                            span,
+                        };
+                    }
                 }
                 let hints = self.hints(&s.attributes);
                 self.enter_loop();
@@ -360,13 +379,28 @@ impl<'a> Sema<'a> {
         let mut pre = Vec::new();
         let v = match value {
             ast::Condition::Expr(e) => self.check_expr(e),
-            ast::Condition::Decl(_) => {
-                self.error(
-                    "OSH1018",
-                    value.span(),
-                    "a declaration as a `switch` selector is not supported",
-                );
-                Expr::error(value.span())
+            ast::Condition::Decl(v) => {
+                // `switch (T x = e)`: declared before the switch.
+                self.check_local_decl(v, &mut pre);
+                match v
+                    .declarators
+                    .first()
+                    .and_then(|d| self.lookup(&d.name.name))
+                {
+                    Some(Sym::Local(l)) => {
+                        let ty = self
+                            .fctx
+                            .as_ref()
+                            .map(|f| f.locals[l.0 as usize].ty)
+                            .unwrap_or(Types::ERROR);
+                        Expr {
+                            kind: ExprKind::Local(l),
+                            ty,
+                            span: v.span,
+                        }
+                    }
+                    _ => Expr::error(value.span()),
+                }
             }
         };
         let span = v.span;
