@@ -401,3 +401,42 @@ float4 main(float4 pos : SV_Position) : SV_Target {
         "ps_6_0",
     );
 }
+
+#[test]
+fn byte_address_buffers_of_16_and_64_bit_data() {
+    let (r, rendered) = sema_common::compile_with(
+        r#"
+struct Mixed { half h; uint16_t2 s; double d; uint64_t u; float2x2 m; };
+RWByteAddressBuffer buf;
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    Mixed x = buf.Load<Mixed>(0);
+    x.h += 1; x.d *= 2; x.u += 3;
+    buf.Store<Mixed>(64, x);
+    double d = buf.Load<double>(128);
+    buf.Store(136, d + 1);
+    half3 h = buf.Load<half3>(150);
+    buf.Store<half3>(160, h);
+}"#,
+        &{
+            let mut o = sema_common::opts("cs_6_2", "main");
+            o.enable_16bit_types = true;
+            o
+        },
+    );
+    let mut m = r.module.unwrap_or_else(|| panic!("{rendered}"));
+    for level in [
+        oneshader_passes::pipeline::OptLevel::O0,
+        oneshader_passes::pipeline::OptLevel::O,
+    ] {
+        let mut mm = m.clone();
+        sema_common::pipeline(&mut mm, level);
+        let words = oneshader_backends::spirv::emit(
+            &mm,
+            &oneshader_backends::spirv::Options::for_env(TargetEnv::Vulkan1_2),
+        )
+        .expect("emits");
+        sema_common::spirv_val(&words, TargetEnv::Vulkan1_2).expect("valid");
+    }
+    sema_common::pipeline(&mut m, oneshader_passes::pipeline::OptLevel::O);
+}

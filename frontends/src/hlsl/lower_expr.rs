@@ -1836,6 +1836,22 @@ impl<'p> Lower<'p> {
                 let z = self.m.zero(u);
                 self.bld().cmp(Op::Ne, raw, z)
             }
+            TyKind::Scalar(s) | TyKind::Vector(s, _) if matches!(s.bits(), 16 | 64) => {
+                // 64-bit: two words; 16-bit: half of a word. Component by component.
+                let n = self.types().vec_len(ty).unwrap_or(1);
+                let size = s.bits() / 8;
+                let mut parts = Vec::new();
+                for k in 0..n as u32 {
+                    let off = self.m.const_u32(k * size);
+                    let a = self.bld().add(addr, off);
+                    parts.push(self.byte_load_scalar(buf, a, s));
+                }
+                if n == 1 {
+                    parts[0]
+                } else {
+                    self.construct(t, &parts)
+                }
+            }
             TyKind::Array(el, n) => {
                 let size = self.byte_size(el);
                 let mut parts = Vec::new();
@@ -1864,20 +1880,26 @@ impl<'p> Lower<'p> {
                 }
                 self.construct(t, &parts)
             }
-            TyKind::Matrix(s, r, c) if s.bits() == 32 => {
+            TyKind::Matrix(s, r, c) if s != Scalar::Bool => {
                 let mut leaves = Vec::new();
                 let st = self.scalar_ir(s);
+                let size = s.concrete().bits() / 8;
                 for i in 0..(r as u32 * c as u32) {
-                    let o = self.m.const_u32(i * 4);
+                    let o = self.m.const_u32(i * size);
                     let a = self.bld().add(addr, o);
-                    leaves.push((self.bld().buffer_load(buf, a, st), s));
+                    let x = if size == 4 {
+                        self.bld().buffer_load(buf, a, st)
+                    } else {
+                        self.byte_load_scalar(buf, a, s)
+                    };
+                    leaves.push((x, s));
                 }
                 let mut it = leaves.into_iter();
                 self.build(ty, &mut it)
             }
             _ => {
                 let msg = format!(
-                    "`Load<{}>` from a byte-address buffer is not supported (32-bit data only)",
+                    "`Load<{}>` from a byte-address buffer is not supported",
                     self.types().name(ty)
                 );
                 self.error(e.span, msg);
@@ -1891,6 +1913,20 @@ impl<'p> Lower<'p> {
         match self.types().kind(ty).clone() {
             TyKind::Scalar(s) | TyKind::Vector(s, _) if s.bits() == 32 && s != Scalar::Bool => {
                 self.bld().buffer_store(buf, addr, v);
+            }
+            TyKind::Scalar(s) | TyKind::Vector(s, _) if matches!(s.bits(), 16 | 64) => {
+                let n = self.types().vec_len(ty).unwrap_or(1);
+                let size = s.bits() / 8;
+                for k in 0..n as u32 {
+                    let x = if n == 1 {
+                        v
+                    } else {
+                        self.bld().extract(v, &[k])
+                    };
+                    let off = self.m.const_u32(k * size);
+                    let a = self.bld().add(addr, off);
+                    self.byte_store_scalar(buf, a, x, s);
+                }
             }
             TyKind::Array(el, n) => {
                 let size = self.byte_size(el);
@@ -1918,26 +1954,96 @@ impl<'p> Lower<'p> {
                     off += self.byte_size(ft);
                 }
             }
-            TyKind::Matrix(s, r, c) if s.bits() == 32 => {
+            TyKind::Matrix(s, r, c) if s != Scalar::Bool => {
+                let size = s.concrete().bits() / 8;
                 let mut k = 0;
                 for i in 0..r {
                     for j in 0..c {
                         let x = self.mat_elem_value(v, ty, i, j);
-                        let o = self.m.const_u32(k * 4);
+                        let o = self.m.const_u32(k * size);
                         let a = self.bld().add(addr, o);
-                        self.bld().buffer_store(buf, a, x);
+                        if size == 4 {
+                            self.bld().buffer_store(buf, a, x);
+                        } else {
+                            self.byte_store_scalar(buf, a, x, s);
+                        }
                         k += 1;
                     }
                 }
             }
             _ => {
                 let msg = format!(
-                    "`Store` of `{}` into a byte-address buffer is not supported (32-bit data only)",
+                    "`Store` of `{}` into a byte-address buffer is not supported",
                     self.types().name(ty)
                 );
                 self.error(e.span, msg);
             }
         }
+    }
+
+    /// A 16- or 64-bit scalar from a byte-address buffer, through 32-bit words.
+    fn byte_load_scalar(&mut self, buf: InstId, addr: InstId, s: Scalar) -> InstId {
+        let u = self.m.u32_type();
+        let st = self.scalar_ir(s);
+        if s.bits() == 64 {
+            let four = self.m.const_u32(4);
+            let a1 = self.bld().add(addr, four);
+            let lo = self.bld().buffer_load(buf, addr, u);
+            let hi = self.bld().buffer_load(buf, a1, u);
+            let u2 = self.m.vector_type(u, 2);
+            let pair = self.construct(u2, &[lo, hi]);
+            return self.bld().bitcast(pair, st);
+        }
+        // 16 bits: the half of the word the address selects.
+        let word = self.bld().buffer_load(buf, addr, u);
+        let two = self.m.const_u32(2);
+        let three = self.m.const_u32(3);
+        let half = self.bld().and(addr, two);
+        let shift = self.bld().shl(half, three);
+        let bits = self.bld().shr(word, shift);
+        let u16t = self.m.int_type(16, false);
+        let narrow = self.bld().convert(bits, u16t);
+        if s == Scalar::U16 {
+            narrow
+        } else {
+            self.bld().bitcast(narrow, st)
+        }
+    }
+
+    /// Stores a 16- or 64-bit scalar into a byte-address buffer through 32-bit words (a
+    /// 16-bit store rewrites its half of the word, not atomically, like DXC).
+    fn byte_store_scalar(&mut self, buf: InstId, addr: InstId, v: InstId, s: Scalar) {
+        let u = self.m.u32_type();
+        if s.bits() == 64 {
+            let u2 = self.m.vector_type(u, 2);
+            let pair = self.bld().bitcast(v, u2);
+            let lo = self.bld().extract(pair, &[0]);
+            let hi = self.bld().extract(pair, &[1]);
+            let four = self.m.const_u32(4);
+            let a1 = self.bld().add(addr, four);
+            self.bld().buffer_store(buf, addr, lo);
+            self.bld().buffer_store(buf, a1, hi);
+            return;
+        }
+        let u16t = self.m.int_type(16, false);
+        let bits16 = if s == Scalar::U16 {
+            v
+        } else {
+            self.bld().bitcast(v, u16t)
+        };
+        let wide = self.bld().convert(bits16, u);
+        let two = self.m.const_u32(2);
+        let three = self.m.const_u32(3);
+        let half = self.bld().and(addr, two);
+        let shift = self.bld().shl(half, three);
+        let placed = self.bld().shl(wide, shift);
+        let ffff = self.m.const_u32(0xffff);
+        let mask = self.bld().shl(ffff, shift);
+        let keep = self.bld().not(mask);
+        let word = self.bld().buffer_load(buf, addr, u);
+        let kept = self.bld().and(word, keep);
+        let merged = self.bld().or(kept, placed);
+        self.bld().buffer_store(buf, addr, merged);
     }
 
     /// Bytes of a type in a byte-address buffer (tightly packed 32-bit data).
