@@ -520,3 +520,20 @@ int everything(uint x) {
         assert_eq!(i(run(&src, x)), sum, "x = {x}");
     }
 }
+
+#[test]
+fn alias_templates_and_dependent_value_parameters() {
+    let src = format!(
+        "{}{MAIN}",
+        "
+template<typename T> using Vec3 = vector<T, 3>;
+template<class T, T V> struct Const { static T get() { return V; } };
+template<typename T, int N> T total(vector<T, N> v) { T s = 0; for (int i = 0; i < N; ++i) s += v[i]; return s; }
+typedef Const<int, 7> Seven;
+int everything(uint x) {
+    Vec3<int> v = int3(x, 2 * x, 3);
+    return total(v) * 10 + Seven::get();
+}"
+    );
+    assert_eq!(i(run(&src, 5)), (5 + 10 + 3) * 10 + 7);
+}

@@ -128,6 +128,8 @@ pub(crate) enum TArg {
 pub(crate) enum TemplateBody<'a> {
     Func(&'a ast::FunctionDecl),
     Struct(&'a ast::StructDecl),
+    /// `template<typename T> using V = vector<T, 3>;`
+    Alias(&'a ast::TypedefDecl),
 }
 
 #[derive(Clone, Debug)]
@@ -922,10 +924,13 @@ impl<'a> Sema<'a> {
                 TArg::Value(v) => {
                     let ty = match &p.value_type {
                         Some(vt) => {
+                            // Earlier parameters are visible (`template<class T, T v>`).
                             let saved = self.cur_ns;
-                            self.cur_ns = parent;
+                            let saved_f = self.fctx.take();
+                            self.cur_ns = env;
                             let t = self.resolve_type(vt);
                             self.cur_ns = saved;
+                            self.fctx = saved_f;
                             t
                         }
                         None => self.types.int(),
@@ -967,8 +972,31 @@ impl<'a> Sema<'a> {
             self.error("OSH1017", span, "template instantiation nested too deep");
             return Types::ERROR;
         }
-        let TemplateBody::Struct(decl) = self.templates[tid.0 as usize].body.clone() else {
-            return Types::ERROR;
+        let decl = match self.templates[tid.0 as usize].body.clone() {
+            TemplateBody::Struct(d) => d,
+            TemplateBody::Alias(t) => {
+                // An alias template: the aliased type with the parameters bound.
+                let env = self.template_env(tid, &args);
+                let saved_ns = self.cur_ns;
+                let saved_f = self.fctx.take();
+                self.cur_ns = env;
+                self.inst_depth += 1;
+                let ty = self.resolve_type(&t.ty);
+                let ty = self.apply_sign(&t.modifiers, ty);
+                let ty = match t.declarators.first() {
+                    Some(d) => self.declarator_type(ty, d),
+                    None => ty,
+                };
+                self.inst_depth -= 1;
+                self.cur_ns = saved_ns;
+                self.fctx = saved_f;
+                let ns = self.type_ns(ty);
+                self.templates[tid.0 as usize]
+                    .instances
+                    .insert(args, Sym::Type(ty, ns));
+                return ty;
+            }
+            TemplateBody::Func(_) => return Types::ERROR,
         };
         let name = format!(
             "{}<{}>",
@@ -1467,8 +1495,13 @@ impl<'a> Sema<'a> {
     }
 
     fn declare_typedef(&mut self, t: &'a ast::TypedefDecl) {
-        if !t.templates.is_empty() {
-            self.error("OSH1018", t.span, "alias templates are not supported");
+        if let Some(h) = t.templates.last()
+            && !h.params.is_empty()
+        {
+            for d in &t.declarators {
+                let tid = self.add_template(&d.name.name, TemplateBody::Alias(t), &h.params, None);
+                self.declare_here(&d.name.name, Sym::StructTemplate(tid), d.name.span);
+            }
             return;
         }
         let base = self.resolve_type(&t.ty);
