@@ -210,10 +210,12 @@ pub fn promote_function(m: &mut Module, f: Func) -> bool {
         let dense = Dense::new(m, f);
         let mut placement: Vec<(InstId, Vec<u32>)> = Vec::new();
         let mut splits: Vec<(InstId, Block)> = Vec::new();
+        let mut split_set: FxHashSet<(InstId, Block)> = FxHashSet::default();
         for info in var_infos(m, &dense, &vars) {
             let phis = phi_blocks(&dense, &info);
             let mut ok = true;
             let mut my_splits: Vec<(InstId, Block)> = Vec::new();
+            let mut my_set: FxHashSet<(InstId, Block)> = FxHashSet::default();
             for &pb in &phis {
                 let b = dense.block(pb);
                 for e in incoming_edges(m, b) {
@@ -224,7 +226,7 @@ pub fn promote_function(m: &mut Module, f: Func) -> bool {
                         ok = false;
                         break;
                     }
-                    if !my_splits.contains(&(e.term, b)) {
+                    if my_set.insert((e.term, b)) {
                         my_splits.push((e.term, b));
                     }
                 }
@@ -235,7 +237,7 @@ pub fn promote_function(m: &mut Module, f: Func) -> bool {
             if ok {
                 placement.push((info.var, phis));
                 for s in my_splits {
-                    if !splits.contains(&s) {
+                    if split_set.insert(s) {
                         splits.push(s);
                     }
                 }

@@ -104,7 +104,7 @@ fn const_value(m: &Module, v: InstId) -> Option<u64> {
 /// edge into its merge, other than from the header itself, is a `br` from a block whose
 /// innermost construct is this one.
 fn construct_removable(m: &Module, cons: &Constructs, term: InstId, merge: Block) -> bool {
-    let Some(k) = cons.list().iter().position(|c| c.term == term) else {
+    let Some(k) = cons.index_of_term(term) else {
         return false;
     };
     let header = m.block_of(term);
@@ -124,6 +124,10 @@ fn construct_removable(m: &Module, cons: &Constructs, term: InstId, merge: Block
 
 fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
     let mut changed = false;
+    // One construct analysis per call. Folding only removes constructs and edges, so a stale
+    // analysis is conservative (a construct it calls removable still is; one it refuses may
+    // become removable and is folded in the next round). Rebuilding it after every fold made
+    // the pass quadratic in the number of constant branches.
     let mut analysis: Option<(Cfg, Constructs)> = None;
     for b in f.blocks(m) {
         let Some(t) = b.terminator(m) else { continue };
@@ -161,7 +165,6 @@ fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
                 if Block::dyn_cast(m, merge).is_some_and(|mb| construct_removable(m, cons, t, mb)) {
                     replace_terminator(m, b, Op::Br, &[target]);
                     changed = true;
-                    analysis = None;
                 }
             }
             Op::Switch => {
@@ -189,11 +192,9 @@ fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
                 if Block::dyn_cast(m, merge).is_some_and(|mb| construct_removable(m, cons, t, mb)) {
                     replace_terminator(m, b, Op::Br, &[target]);
                     changed = true;
-                    analysis = None;
                 } else if !cases.is_empty() {
                     replace_terminator(m, b, Op::Switch, &[sel, merge, target]);
                     changed = true;
-                    analysis = None;
                 }
             }
             _ => {}

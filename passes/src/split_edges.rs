@@ -438,6 +438,7 @@ pub struct Construct {
 pub struct Constructs {
     list: Vec<Construct>,
     innermost: FxHashMap<InstId, usize>,
+    by_term: FxHashMap<InstId, usize>,
 }
 
 impl Constructs {
@@ -502,7 +503,11 @@ impl Constructs {
             Exit(usize, SmallVec<[usize; 4]>),
         }
         let Some(entry) = cfg.entry() else {
-            return Constructs { list, innermost };
+            return Constructs {
+                by_term: list.iter().enumerate().map(|(i, c)| (c.term, i)).collect(),
+                list,
+                innermost,
+            };
         };
         let mut stack = vec![Ev::Enter(entry)];
         while let Some(ev) = stack.pop() {
@@ -552,10 +557,19 @@ impl Constructs {
                 }
             }
         }
-        Constructs { list, innermost }
+        Constructs {
+            by_term: list.iter().enumerate().map(|(i, c)| (c.term, i)).collect(),
+            list,
+            innermost,
+        }
     }
 
-    /// Every construct.
+    /// The index of the construct a structured terminator declares.
+    pub fn index_of_term(&self, term: InstId) -> Option<usize> {
+        self.by_term.get(&term).copied()
+    }
+
+    /// Every construct, in block order of the blocks that declare them.
     pub fn list(&self) -> &[Construct] {
         &self.list
     }
