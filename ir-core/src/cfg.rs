@@ -4,7 +4,7 @@
 //! iterative algorithm) and dominance frontiers on demand; it is a snapshot and is not updated
 //! when the function changes.
 
-use rustc_hash::FxHashMap;
+use slotmap::SecondaryMap;
 use smallvec::SmallVec;
 
 use crate::module::{InstId, Module, Slot};
@@ -52,7 +52,7 @@ pub fn predecessors(m: &Module, block: Block) -> Vec<Block> {
 #[derive(Clone, Debug)]
 pub struct Cfg {
     blocks: Vec<Block>,
-    index: FxHashMap<InstId, u32>,
+    index: SecondaryMap<InstId, u32>,
     succs: Vec<SmallVec<[u32; 2]>>,
     preds: Vec<SmallVec<[u32; 2]>>,
     rpo: Vec<u32>,
@@ -68,16 +68,15 @@ impl Cfg {
     pub fn new(m: &Module, func: Func) -> Cfg {
         let blocks = func.blocks(m);
         let n = blocks.len();
-        let index: FxHashMap<InstId, u32> = blocks
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.id(), i as u32))
-            .collect();
+        let mut index: SecondaryMap<InstId, u32> = SecondaryMap::new();
+        for (i, b) in blocks.iter().enumerate() {
+            index.insert(b.id(), i as u32);
+        }
         let mut succs: Vec<SmallVec<[u32; 2]>> = vec![SmallVec::new(); n];
         let mut preds: Vec<SmallVec<[u32; 2]>> = vec![SmallVec::new(); n];
         for (i, &b) in blocks.iter().enumerate() {
             for s in successors(m, b) {
-                if let Some(&si) = index.get(&s.id()) {
+                if let Some(&si) = index.get(s.id()) {
                     if !succs[i].contains(&si) {
                         succs[i].push(si);
                     }
@@ -208,7 +207,7 @@ impl Cfg {
     }
 
     fn idx(&self, b: Block) -> Option<usize> {
-        self.index.get(&b.id()).map(|&i| i as usize)
+        self.index.get(b.id()).map(|&i| i as usize)
     }
 
     /// Distinct successors.

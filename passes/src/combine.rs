@@ -25,7 +25,6 @@
 //! An instruction decorated `precise` is only constant-folded (folding is exact); identities,
 //! operand swaps and reassociation leave it alone.
 
-use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 use oneshader_ir::cfg::Cfg;
@@ -79,18 +78,18 @@ pub fn combine_function(m: &mut Module, f: Func) -> bool {
     }
     // A stack: pop from the end, so reverse to visit in program order.
     order.reverse();
-    let mut queued: FxHashSet<InstId> = order.iter().copied().collect();
+    let mut queued: slotmap::SecondaryMap<InstId, ()> = order.iter().map(|&i| (i, ())).collect();
     let mut work = order;
     let mut changed = false;
     while let Some(i) = work.pop() {
-        queued.remove(&i);
+        queued.remove(i);
         if !m.contains(i) || m.parent(i).is_none() {
             continue;
         }
         let Some(rw) = simplify(m, i) else { continue };
         changed = true;
         let mut push = |x: InstId, work: &mut Vec<InstId>| {
-            if m.op(x).is_instruction() && queued.insert(x) {
+            if m.op(x).is_instruction() && queued.insert(x, ()).is_none() {
                 work.push(x);
             }
         };

@@ -108,8 +108,9 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
         }
     }
 
-    // 2. Mark.
-    let mut live: FxHashSet<InstId> = FxHashSet::default();
+    // 2. Mark. (Sets keyed by instruction are slot-indexed tables: passes walk instructions in
+    // roughly slot order, so lookups stay cache-friendly on large functions.)
+    let mut live: LiveSet = LiveSet::new();
     let mut work: Vec<InstId> = Vec::new();
     let mut param_index: FxHashMap<InstId, (Block, usize)> = FxHashMap::default();
     for &b in &blocks {
@@ -226,4 +227,22 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
         changed = true;
     }
     Ok(changed)
+}
+
+/// A set of instructions backed by a slot-indexed table.
+struct LiveSet(slotmap::SecondaryMap<InstId, ()>);
+
+impl LiveSet {
+    fn new() -> LiveSet {
+        LiveSet(slotmap::SecondaryMap::new())
+    }
+
+    /// Inserts `id`; true when it was not in the set.
+    fn insert(&mut self, id: InstId) -> bool {
+        self.0.insert(id, ()).is_none()
+    }
+
+    fn contains(&self, id: &InstId) -> bool {
+        self.0.contains_key(*id)
+    }
 }
