@@ -190,6 +190,10 @@ impl Emitter<'_> {
                 self.scalar_const(ty, width, signed, bits)
             }
             Op::Composite => {
+                let n = m.num_operands(c);
+                if n + 3 > super::module::MAX_WORDS {
+                    return Err(too_many_elements(m, ty_ir, n, "a constant"));
+                }
                 let mut w: SmallVec<[u32; 8]> = SmallVec::new();
                 w.push(ty);
                 w.push(0);
@@ -268,6 +272,27 @@ impl Emitter<'_> {
             _ => false,
         }
     }
+}
+
+/// The diagnostic for a composite (`what`: "a constant", "`construct`") of type `ty` with `n`
+/// elements, more than one SPIR-V instruction can list. SPIR-V has no way to build such a
+/// value from parts when the type is one flat array, so it is refused (glslang and DXC fail
+/// on it too); an array of arrays is fine, each level being its own instruction.
+pub(crate) fn too_many_elements(
+    m: &oneshader_ir::Module,
+    ty: InstId,
+    n: usize,
+    what: &str,
+) -> EmitError {
+    EmitError::new(
+        super::error::TOO_LARGE,
+        format!(
+            "{what} of type `{}` lists {n} elements; one SPIR-V instruction holds at most {} (its word count is 16 bits)",
+            oneshader_ir::print::print_inst(m, ty),
+            super::module::MAX_WORDS - 3
+        ),
+    )
+    .note("split the array into an array of smaller arrays, or fill it in a loop")
 }
 
 /// The IEEE half-precision bits of `v` (rounded to nearest even), for constants the backend

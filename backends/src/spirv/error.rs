@@ -13,6 +13,8 @@
 //! | OSB0007 | an operation with operands the backend cannot map (e.g. `buffer_load` of a type that is not made of 32-bit scalars, `array_length` of a pointer that is not a buffer's runtime array, float atomics) |
 //! | OSB0008 | a buffer type without a valid layout (a runtime array that is not last) |
 //! | OSB0009 | a malformed module (missing terminator, a branch to the entry block, an operand of the wrong kind): verify it first |
+//! | OSB0010 | an instruction longer than SPIR-V's 65535 words (a constant or `construct` of more than 65532 elements of one flat array; any other oversized instruction by its opcode) |
+//! | OSB0011 | a compute entry point takes implicit derivatives with a `numthreads` no derivative group fits (x or y odd and the thread count not a multiple of 4) |
 
 use oneshader_ir::Diagnostic;
 
@@ -51,3 +53,5 @@ pub(crate) const TARGET: &str = "OSB0006";
 pub(crate) const OPERANDS: &str = "OSB0007";
 pub(crate) const LAYOUT: &str = "OSB0008";
 pub(crate) const MALFORMED: &str = "OSB0009";
+pub(crate) const TOO_LARGE: &str = "OSB0010";
+pub(crate) const DERIVATIVES: &str = "OSB0011";

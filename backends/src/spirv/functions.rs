@@ -1197,10 +1197,18 @@ impl Emitter<'_> {
             .ok_or_else(|| EmitError::new(MALFORMED, "an untyped construct"))?;
         let ty = self.ty(ty_ir)?;
         let id = self.id_of(i);
+        let n = m.num_operands(i);
+        if n + 3 > super::module::MAX_WORDS {
+            return Err(super::constants::too_many_elements(
+                m,
+                ty_ir,
+                n,
+                "`construct`",
+            ));
+        }
         let mut w: Words = SmallVec::new();
         w.push(ty);
         w.push(id);
-        let n = m.num_operands(i);
         for k in 0..n {
             w.push(self.val(m.operand(i, k))?);
         }
@@ -1416,7 +1424,7 @@ impl Emitter<'_> {
     /// struct is reached through its member 0.
     pub(crate) fn ptr_operand(&mut self, p: InstId) -> R<u32> {
         if self.wrapped.contains_key(p) {
-            let ty = self.value_ptr_type(p)?;
+            let ty = self.member_ptr_type(p)?;
             let g = self.val(p)?;
             let zero = self.const_u32(0);
             let id = self.fresh();
@@ -1426,6 +1434,24 @@ impl Emitter<'_> {
         self.val(p)
     }
 
+    /// The SPIR-V pointer type to the member 0 of a wrapped buffer pointer `p`: the IR
+    /// pointee with its explicit layout.
+    fn member_ptr_type(&mut self, p: InstId) -> R<u32> {
+        if !self.block_ptrs.contains_key(p) {
+            return self.value_ptr_type(p);
+        }
+        let m = self.m;
+        let t = m
+            .ty(p)
+            .ok_or_else(|| EmitError::new(MALFORMED, "an untyped pointer"))?;
+        let (Some(space), Some(pointee)) = (m.address_space(t), m.pointee(t)) else {
+            return Err(EmitError::new(MALFORMED, "not a pointer"));
+        };
+        let rm = self.ptr_row_major(p);
+        let lk = self.lk_of(space, rm);
+        self.ptr_type(space, pointee, lk)
+    }
+
     /// The layout of values reached through the pointer `p`.
     fn lk_of_ptr(&self, p: InstId) -> Lk {
         let m = self.m;
@@ -1433,8 +1459,12 @@ impl Emitter<'_> {
             return Lk::Logical;
         };
         match self.rule_of(space) {
-            // A buffer global that is a struct is the `Block` struct itself.
-            Some(rule) if m.op(p) == Op::Global && !self.wrapped.contains_key(p) => {
+            // A buffer global that is a struct is the `Block` struct itself (so is an element
+            // of an array of buffers).
+            Some(rule)
+                if (m.op(p) == Op::Global || self.block_ptrs.contains_key(p))
+                    && !self.wrapped.contains_key(p) =>
+            {
                 Lk::Block(rule, false)
             }
             Some(rule) => Lk::Explicit(rule, self.ptr_row_major(p)),
@@ -1514,7 +1544,9 @@ impl Emitter<'_> {
         }
         let inner = |lk: Lk, row_major: bool| match lk {
             Lk::Logical => Lk::Logical,
-            Lk::Explicit(rule, _) | Lk::Block(rule, _) => Lk::Explicit(rule, row_major),
+            Lk::Explicit(rule, _) | Lk::Block(rule, _) | Lk::Descriptors(rule, _) => {
+                Lk::Explicit(rule, row_major)
+            }
         };
         match m.op(t) {
             Op::Bool | Op::Vector => {
@@ -1555,7 +1587,7 @@ impl Emitter<'_> {
                 let n = m.array_len(t).unwrap_or(0);
                 let et = m.operand(t, 0);
                 let rm = |lk: Lk| match lk {
-                    Lk::Explicit(_, rm) | Lk::Block(_, rm) => rm,
+                    Lk::Explicit(_, rm) | Lk::Block(_, rm) | Lk::Descriptors(_, rm) => rm,
                     Lk::Logical => false,
                 };
                 let (ff, tf) = (inner(from, rm(from)), inner(to, rm(to)));
@@ -1607,6 +1639,16 @@ impl Emitter<'_> {
         let m = self.m;
         let base = m.operand(i, 0);
         let idx_ir = m.operand(i, 1);
+        let element_buffer = self.desc_arrays.contains_key(base) && m.op(i) == Op::ElementAddr;
+        if element_buffer {
+            // An element of an array of buffers is a buffer: a pointer to a `Block` struct,
+            // wrapped when the element type is not a struct.
+            self.block_ptrs.insert(i, ());
+            let elem = m.ty(i).and_then(|t| m.pointee(t));
+            if elem.is_some_and(|t| m.op(t) != Op::Struct) {
+                self.wrapped.insert(i, ());
+            }
+        }
         let ty = self.result_ty(i)?;
         let id = self.id_of(i);
         let idx = self.val(idx_ir)?;
@@ -1615,7 +1657,10 @@ impl Emitter<'_> {
             || (m.op(idx_ir) == Op::CallIntrinsic
                 && m.imm_operand(idx_ir, 0)
                     == Some(oneshader_ir::Intrinsic::NonUniformIndex.to_u32()));
-        if self.wrapped.contains_key(base) {
+        if element_buffer {
+            let b = self.val(base)?;
+            inst(&mut self.f.body, spirv::Op::AccessChain, &[ty, id, b, idx]);
+        } else if self.wrapped.contains_key(base) {
             let g = self.val(base)?;
             let zero = self.const_u32(0);
             inst(
@@ -1944,10 +1989,10 @@ impl Emitter<'_> {
             (self.val(p)?, 0)
         } else if m.op(p) == Op::FieldAddr {
             let base = m.operand(p, 0);
-            if m.op(base) != Op::Global {
+            if m.op(base) != Op::Global && !self.block_ptrs.contains_key(base) {
                 return Err(EmitError::new(
                     OPERANDS,
-                    "`array_length` needs the runtime array member of a buffer global",
+                    "`array_length` needs the runtime array member of a buffer global (or of an element of an array of buffers)",
                 ));
             }
             (self.val(base)?, m.imm_operand(p, 1).unwrap_or(0))

@@ -10,7 +10,7 @@ use rspirv::spirv::{self, Capability, Decoration, ExecutionMode, ExecutionModel}
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
-use super::error::{EmitError, MALFORMED, R, STAGE};
+use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE};
 use super::module::{Emitter, Lk, inst, inst_str};
 use super::types::storage_class;
 
@@ -219,6 +219,10 @@ impl Emitter<'_> {
             .ok_or_else(|| EmitError::new(MALFORMED, "a global's type is not a pointer"))?;
         let row_major = layout::is_row_major(m, g);
         let ptr = match self.rule_of(space) {
+            Some(rule) if self.is_descriptor_array(space, pointee) => {
+                self.desc_arrays.insert(g, ());
+                self.ptr_type(space, pointee, Lk::Descriptors(rule, row_major))?
+            }
             Some(rule) => {
                 if m.op(pointee) != Op::Struct {
                     self.wrapped.insert(g, ());
@@ -299,6 +303,32 @@ impl Emitter<'_> {
             }
         }
         Ok(())
+    }
+
+    /// True when a buffer global of type `pointee` in `space` is an array of buffers rather
+    /// than one buffer holding an array: in `uniform`, any array of structs (a constant buffer
+    /// cannot hold a bare array, so `array<@T, n>` is `ConstantBuffer<T> a[n]`); in
+    /// `storage_buffer`, an array whose elements are runtime arrays or structs ending in one
+    /// (nothing else can hold those). Other arrays of structs in storage buffers stay one buffer.
+    pub(crate) fn is_descriptor_array(&self, space: AddressSpace, pointee: InstId) -> bool {
+        let m = self.m;
+        if !matches!(m.try_op(pointee), Some(Op::Array | Op::RuntimeArray)) {
+            return false;
+        }
+        let elem = m.operand(pointee, 0);
+        match space {
+            AddressSpace::Uniform => m.op(elem) == Op::Struct,
+            AddressSpace::StorageBuffer => match m.try_op(elem) {
+                Some(Op::RuntimeArray) => true,
+                Some(Op::Struct) => m
+                    .struct_fields(elem)
+                    .last()
+                    .and_then(|&f| m.ty(f))
+                    .is_some_and(|t| m.op(t) == Op::RuntimeArray),
+                _ => false,
+            },
+            _ => false,
+        }
     }
 
     /// True for fragment inputs Vulkan requires to be `Flat`: integer or double scalars and
@@ -428,6 +458,12 @@ impl Emitter<'_> {
                         spirv::Op::ExecutionMode,
                         &[fid, ExecutionMode::LocalSize as u32, x, y, z],
                     );
+                    if usage.reach[i]
+                        .iter()
+                        .any(|f| self.derivative_funcs.contains(f))
+                    {
+                        self.derivative_group(fid, &e.name, (x, y, z));
+                    }
                 }
                 Stage::Fragment => {
                     inst(
@@ -453,6 +489,44 @@ impl Emitter<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// The derivative group of a compute entry point that takes implicit derivatives
+    /// (SPV_NV_compute_shader_derivatives), chosen as DXC does for `cs_6_6`: 2x2 quads of the
+    /// local invocation id when `numthreads` x and y are both even, otherwise groups of four
+    /// consecutive local invocation indices when the workgroup size is a multiple of 4. The
+    /// NV extension is used on every target: Vulkan drivers have offered it since 2018, and
+    /// its capabilities and modes have the same numbers as the later KHR version.
+    fn derivative_group(&mut self, fid: u32, name: &str, (x, y, z): (u32, u32, u32)) {
+        let (mode, cap) = if x.is_multiple_of(2) && y.is_multiple_of(2) {
+            (
+                ExecutionMode::DerivativeGroupQuadsNV,
+                Capability::ComputeDerivativeGroupQuadsNV,
+            )
+        } else if (x as u64 * y as u64 * z as u64).is_multiple_of(4) {
+            (
+                ExecutionMode::DerivativeGroupLinearNV,
+                Capability::ComputeDerivativeGroupLinearNV,
+            )
+        } else {
+            self.diags.push(
+                EmitError::new(
+                    DERIVATIVES,
+                    format!(
+                        "compute entry point `{name}` takes implicit derivatives (implicit-LOD sampling, CalculateLevelOfDetail or ddx/ddy) with numthreads({x}, {y}, {z}); SPIR-V needs even x and y (2x2 quads) or a multiple of 4 threads (linear groups)"
+                    ),
+                )
+                .into(),
+            );
+            return;
+        };
+        self.caps.add(cap);
+        self.caps.ext("SPV_NV_compute_shader_derivatives");
+        inst(
+            &mut self.s.modes,
+            spirv::Op::ExecutionMode,
+            &[fid, mode as u32],
+        );
     }
 
     /// A module without entry points is a library: it declares `Linkage` and exports every

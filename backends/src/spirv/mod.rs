@@ -90,6 +90,7 @@ pub fn emit(m: &Module, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
             return Err(diags);
         }
     }
+    module::take_oversized();
     let mut e = module::Emitter::new(m, opts);
     // About five words per instruction: avoids regrowing the largest sections.
     e.s.functions.reserve(m.len() * 5);
@@ -107,6 +108,19 @@ pub fn emit(m: &Module, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
         e.emit_linkage();
     } else {
         e.emit_entry_points(&usage);
+    }
+    if let Some(op) = module::take_oversized()
+        && e.diags.is_empty()
+    {
+        e.diags.push(
+            error::EmitError::new(
+                error::TOO_LARGE,
+                format!(
+                    "an `Op{op:?}` instruction would be longer than SPIR-V's limit of 65535 words"
+                ),
+            )
+            .into(),
+        );
     }
     if !e.diags.is_empty() {
         return Err(e.diags);

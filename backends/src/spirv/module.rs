@@ -30,6 +30,9 @@ pub(crate) enum Lk {
     /// The outermost type of a buffer variable: a struct decorated `Block` (a non-struct IR type
     /// is wrapped in a one-member struct).
     Block(LayoutRule, bool),
+    /// An array of buffers (a descriptor array): an array or runtime array whose elements are
+    /// laid out as [`Lk::Block`]; no `ArrayStride`.
+    Descriptors(LayoutRule, bool),
 }
 
 /// Non-aggregate SPIR-V types, keyed by their SPIR-V structure (declared once each).
@@ -61,9 +64,37 @@ pub(crate) struct Sections {
     pub functions: Vec<u32>,
 }
 
+/// The most words one SPIR-V instruction can have (its word count is 16 bits).
+pub(crate) const MAX_WORDS: usize = 0xffff;
+
+thread_local! {
+    /// The opcode of the first instruction written on this thread since the last
+    /// [`take_oversized`] that did not fit in [`MAX_WORDS`]. The emitter checks the usual
+    /// suspects (constants, `construct`, `switch`) itself with better messages; this catches
+    /// the rest, so an oversized instruction is always a diagnostic, never a corrupt module.
+    static OVERSIZED: std::cell::Cell<Option<spirv::Op>> = const { std::cell::Cell::new(None) };
+}
+
+#[cold]
+fn note_oversized(op: spirv::Op) {
+    OVERSIZED.with(|c| {
+        if c.get().is_none() {
+            c.set(Some(op));
+        }
+    });
+}
+
+/// The opcode of the first oversized instruction written since the last call, if any.
+pub(crate) fn take_oversized() -> Option<spirv::Op> {
+    OVERSIZED.with(|c| c.take())
+}
+
 /// Writes one instruction: the word count and opcode, then the operand words.
 #[inline]
 pub(crate) fn inst(buf: &mut Vec<u32>, op: spirv::Op, args: &[u32]) {
+    if args.len() >= MAX_WORDS {
+        note_oversized(op);
+    }
     buf.push(((args.len() as u32 + 1) << 16) | op as u32);
     buf.extend_from_slice(args);
 }
@@ -75,8 +106,11 @@ pub(crate) fn inst_str(buf: &mut Vec<u32>, op: spirv::Op, pre: &[u32], s: &str, 
     buf.extend_from_slice(pre);
     push_string(buf, s);
     buf.extend_from_slice(post);
-    let count = (buf.len() - start) as u32;
-    buf[start] = (count << 16) | op as u32;
+    let count = buf.len() - start;
+    if count > MAX_WORDS {
+        note_oversized(op);
+    }
+    buf[start] = ((count as u32) << 16) | op as u32;
 }
 
 /// Appends a nul-terminated UTF-8 string padded to whole words.
@@ -126,6 +160,11 @@ pub(crate) struct Emitter<'m> {
     /// Globals whose SPIR-V variable wraps a non-struct type in a `Block` struct (accesses get
     /// a leading 0 index).
     pub wrapped: SecondaryMap<InstId, ()>,
+    /// Buffer globals that are arrays of buffers (descriptor arrays: `ConstantBuffer<T> a[n]`,
+    /// arrays of structured buffers), and the element pointers taken from them, which point to
+    /// a `Block` struct just as a buffer global does.
+    pub desc_arrays: SecondaryMap<InstId, ()>,
+    pub block_ptrs: SecondaryMap<InstId, ()>,
     /// Pointers that index resources non-uniformly.
     pub nonuniform: FxHashSet<InstId>,
     /// Variables the backend created for built-ins the IR reaches through intrinsics, by
@@ -135,6 +174,9 @@ pub(crate) struct Emitter<'m> {
     /// The integer ones among them, and those already decorated `Flat`.
     pub synthetic_int: FxHashSet<u32>,
     pub synthetic_flat: FxHashSet<u32>,
+    /// Functions that take implicit derivatives (implicit-LOD sampling, `query_lod`, `ddx`...):
+    /// a compute entry point reaching one needs a derivative group execution mode.
+    pub derivative_funcs: FxHashSet<InstId>,
     /// The function being emitted.
     pub cur_func: Option<InstId>,
     pub f: FuncState,
@@ -157,11 +199,14 @@ impl<'m> Emitter<'m> {
             caps: Caps::default(),
             glsl: 0,
             wrapped: SecondaryMap::new(),
+            desc_arrays: SecondaryMap::new(),
+            block_ptrs: SecondaryMap::new(),
             nonuniform: FxHashSet::default(),
             builtin_vars: FxHashMap::default(),
             synthetic_uses: FxHashMap::default(),
             synthetic_int: FxHashSet::default(),
             synthetic_flat: FxHashSet::default(),
+            derivative_funcs: FxHashSet::default(),
             cur_func: None,
             f: FuncState::default(),
             diags: Vec::new(),
@@ -185,6 +230,13 @@ impl<'m> Emitter<'m> {
         let id = self.fresh();
         self.ids.insert(v, id);
         id
+    }
+
+    /// Records that the current function takes implicit derivatives.
+    pub fn uses_derivatives(&mut self) {
+        if let Some(f) = self.cur_func {
+            self.derivative_funcs.insert(f);
+        }
     }
 
     /// The `GLSL.std.450` import id.

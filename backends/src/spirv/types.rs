@@ -249,6 +249,7 @@ impl Emitter<'_> {
                 Op::Struct => Lk::Block(r, false),
                 _ => Lk::Block(r, rm && self.has_matrix(ty)),
             },
+            Lk::Descriptors(r, rm) => Lk::Descriptors(r, rm && self.has_matrix(ty)),
         };
         if lk == Lk::Logical {
             if let Some(&id) = self.ltypes.get(ty) {
@@ -318,6 +319,16 @@ impl Emitter<'_> {
                 if let Lk::Block(r, rm) = lk {
                     return self.block_wrapper(ty, r, rm);
                 }
+                if let Lk::Descriptors(r, rm) = lk {
+                    // An array of buffers: each element is a `Block`, and there is no stride.
+                    let n = m.array_len(ty).unwrap_or(0);
+                    let elem = self.ty_in(m.operand(ty, 0), Lk::Block(r, rm))?;
+                    let u = self.u32_ty();
+                    let len = self.const_bits(u, n as u64);
+                    let id = self.fresh();
+                    inst(&mut self.s.globals, spirv::Op::TypeArray, &[id, elem, len]);
+                    return Ok(id);
+                }
                 let n = m.array_len(ty).unwrap_or(0);
                 let elem = self.ty_in(m.operand(ty, 0), lk)?;
                 let u = self.u32_ty();
@@ -336,20 +347,25 @@ impl Emitter<'_> {
                 if let Lk::Block(r, rm) = lk {
                     return self.block_wrapper(ty, r, rm);
                 }
-                let elem = self.ty_in(m.operand(ty, 0), lk)?;
+                let descriptors = matches!(lk, Lk::Descriptors(..));
+                let elem = match lk {
+                    Lk::Descriptors(r, rm) => self.ty_in(m.operand(ty, 0), Lk::Block(r, rm))?,
+                    _ => self.ty_in(m.operand(ty, 0), lk)?,
+                };
                 let id = self.fresh();
                 inst(
                     &mut self.s.globals,
                     spirv::Op::TypeRuntimeArray,
                     &[id, elem],
                 );
-                if let Lk::Explicit(r, rm) = lk {
+                if let (Lk::Explicit(r, rm), false) = (lk, descriptors) {
                     let l =
                         layout::type_layout(m, ty, r, rm).map_err(|e| layout_error(m, ty, e))?;
                     let stride = l.array_stride.unwrap_or(0);
                     self.decorate(id, Decoration::ArrayStride, &[stride]);
                 } else {
-                    // A runtime array of resources: a descriptor array without a stride.
+                    // A runtime array of resources or buffers: a descriptor array without a
+                    // stride.
                     self.caps.add_ext(
                         Capability::RuntimeDescriptorArray,
                         self.minor,
@@ -471,7 +487,7 @@ impl Emitter<'_> {
                 members.insert(0, id);
                 inst(&mut self.s.globals, spirv::Op::TypeStruct, &members);
             }
-            Lk::Explicit(rule, _) | Lk::Block(rule, _) => {
+            Lk::Explicit(rule, _) | Lk::Block(rule, _) | Lk::Descriptors(rule, _) => {
                 let sl = layout::struct_layout(m, ty, rule).map_err(|e| layout_error(m, ty, e))?;
                 for fl in &sl.fields {
                     let ft = m
@@ -653,6 +669,11 @@ impl Emitter<'_> {
         } else {
             false
         };
+        if self.block_ptrs.contains_key(v)
+            && let Some(rule) = self.rule_of(space)
+        {
+            return self.ptr_type(space, pointee, Lk::Block(rule, rm));
+        }
         let lk = self.lk_of(space, rm);
         self.ptr_type(space, pointee, lk)
     }

@@ -1,0 +1,398 @@
+//! Gaps the HLSL corpus found in the SPIR-V backend: derivative groups of compute shaders that
+//! take implicit derivatives, arrays of buffers (descriptor arrays of `Block` structs), and
+//! instructions longer than SPIR-V's 65535 words. Each output goes through spirv-val and is
+//! read back with rspirv to check the construct itself.
+//!
+//! The helpers are local to this file on purpose: the shared harness is being moved.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use oneshader_backends::spirv::{self, Options, TargetEnv};
+use rspirv::dr::{Module as DrModule, Operand};
+use rspirv::spirv::{Capability, Decoration, ExecutionMode, Op};
+
+fn parse(text: &str) -> oneshader_ir::Module {
+    oneshader_ir::parse::parse(text).unwrap_or_else(|d| panic!("IR does not parse: {d:?}"))
+}
+
+fn emit(text: &str, env: TargetEnv) -> Result<Vec<u32>, Vec<oneshader_ir::Diagnostic>> {
+    spirv::emit(&parse(text), &Options::for_env(env))
+}
+
+fn emit_ok(text: &str, env: TargetEnv) -> Vec<u32> {
+    emit(text, env).unwrap_or_else(|d| {
+        panic!(
+            "emission failed: {}",
+            d.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    })
+}
+
+/// spirv-val, failing with a message naming `cargo xtask setup` when it is missing.
+fn validate(words: &[u32], env: TargetEnv) {
+    let mut child = Command::new("spirv-val")
+        .arg("--target-env")
+        .arg(env.spirv_val_name())
+        .arg("--relax-block-layout")
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("spirv-val does not start ({e}): run `cargo xtask setup`"));
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(&spirv::to_bytes(words))
+        .expect("spirv-val reads its input");
+    let out = child.wait_with_output().expect("spirv-val runs");
+    assert!(
+        out.status.success(),
+        "spirv-val ({}) rejects the output:\n{}{}\n{}",
+        env.spirv_val_name(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+        spirv::disassemble(words).unwrap_or_default()
+    );
+}
+
+fn load(words: &[u32]) -> DrModule {
+    rspirv::dr::load_words(words).expect("rspirv parses the output")
+}
+
+fn caps(m: &DrModule) -> Vec<Capability> {
+    m.capabilities
+        .iter()
+        .filter_map(|i| match i.operands[0] {
+            Operand::Capability(c) => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+fn exts(m: &DrModule) -> Vec<String> {
+    m.extensions
+        .iter()
+        .filter_map(|i| match &i.operands[0] {
+            Operand::LiteralString(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn modes(m: &DrModule) -> Vec<ExecutionMode> {
+    m.execution_modes
+        .iter()
+        .filter_map(|i| match i.operands[1] {
+            Operand::ExecutionMode(e) => Some(e),
+            _ => None,
+        })
+        .collect()
+}
+
+const ALL_VULKAN: [TargetEnv; 5] = [
+    TargetEnv::Vulkan1_0,
+    TargetEnv::Vulkan1_1,
+    TargetEnv::Vulkan1_1Spirv1_4,
+    TargetEnv::Vulkan1_2,
+    TargetEnv::Vulkan1_3,
+];
+
+fn compute_with(numthreads: (u32, u32, u32), body: &str) -> String {
+    let (x, y, z) = numthreads;
+    format!(
+        "global @t : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]
+global @s : ptr<uniform_constant, sampler> [binding(0, 1)]
+global @sc : ptr<uniform_constant, sampler_cmp> [binding(0, 3)]
+global @d : ptr<uniform_constant, texture<2d, f32, depth>> [binding(0, 4)]
+global @o : ptr<storage_buffer, rtarray<vec<f32, 4>>> [binding(0, 2)]
+global @id : ptr<input, vec<u32, 3>> [builtin(global_invocation_id)]
+
+func @helper(%0: vec<f32, 2>) -> vec<f32, 4> {{
+bb0:
+{body}
+}}
+
+func @main() -> void [entry_point(compute, \"main\"), numthreads({x}, {y}, {z})] {{
+bb0:
+  %0 = load @id : vec<u32, 3>
+  %1 = shuffle %0, %0, 0, 1 : vec<u32, 2>
+  %2 = convert %1 : vec<f32, 2>
+  %3 = call @helper(%2) : vec<f32, 4>
+  %4 = element_addr @o, u32 0 : ptr<storage_buffer, vec<f32, 4>>
+  store %4, %3
+  return
+}}
+"
+    )
+}
+
+const SAMPLE: &str = "  %1 = sample @t, @s, %0 : vec<f32, 4>\n  return %1";
+
+#[test]
+fn compute_derivatives_pick_quads_or_linear_groups_as_dxc_does() {
+    let bodies = [
+        SAMPLE.to_string(),
+        "  %1 = sample_bias @t, @s, %0, f32 1.0 : vec<f32, 4>\n  return %1".into(),
+        "  %1 = sample_cmp @d, @sc, %0, f32 0.5 : f32\n  %2 = construct %1, %1, %1, %1 : vec<f32, 4>\n  return %2".into(),
+        "  %1 = query_lod @t, @s, %0 : vec<f32, 2>\n  %2 = shuffle %1, %1, 0, 1, 0, 1 : vec<f32, 4>\n  return %2".into(),
+        "  %1 = extract %0, 0 : f32\n  %2 = call_intrinsic ddx_fine(%1) : f32\n  %3 = construct %2, %2, %2, %2 : vec<f32, 4>\n  return %3".into(),
+    ];
+    // (numthreads, expected mode): DXC's rule is quads when x and y are even, else linear
+    // when the thread count is a multiple of 4.
+    let shapes = [
+        ((2, 2, 1), ExecutionMode::DerivativeGroupQuadsNV),
+        ((8, 8, 1), ExecutionMode::DerivativeGroupQuadsNV),
+        ((2, 10, 1), ExecutionMode::DerivativeGroupQuadsNV),
+        ((12, 1, 1), ExecutionMode::DerivativeGroupLinearNV),
+        ((1, 1, 4), ExecutionMode::DerivativeGroupLinearNV),
+    ];
+    for body in &bodies {
+        for (shape, mode) in shapes {
+            let text = compute_with(shape, body);
+            for env in ALL_VULKAN {
+                let words = emit_ok(&text, env);
+                validate(&words, env);
+                let m = load(&words);
+                assert!(modes(&m).contains(&mode), "{shape:?}: {:?}", modes(&m));
+                let cap = if mode == ExecutionMode::DerivativeGroupQuadsNV {
+                    Capability::ComputeDerivativeGroupQuadsNV
+                } else {
+                    Capability::ComputeDerivativeGroupLinearNV
+                };
+                assert!(caps(&m).contains(&cap));
+                assert!(exts(&m).contains(&"SPV_NV_compute_shader_derivatives".to_string()));
+            }
+        }
+    }
+}
+
+#[test]
+fn compute_without_derivatives_has_no_derivative_group() {
+    let text = compute_with(
+        (8, 8, 1),
+        "  %1 = sample_level @t, @s, %0, f32 0.0 : vec<f32, 4>\n  return %1",
+    );
+    let words = emit_ok(&text, TargetEnv::Vulkan1_2);
+    validate(&words, TargetEnv::Vulkan1_2);
+    let m = load(&words);
+    assert_eq!(modes(&m), vec![ExecutionMode::LocalSize]);
+    assert!(exts(&m).is_empty(), "{:?}", exts(&m));
+}
+
+#[test]
+fn compute_derivatives_with_an_unsuitable_group_are_a_diagnostic() {
+    let text = compute_with((3, 1, 1), SAMPLE);
+    let d = emit(&text, TargetEnv::Vulkan1_2).expect_err("no derivative group fits 3x1x1");
+    assert_eq!(d[0].code, "OSB0011");
+    assert!(
+        d[0].message.contains("numthreads(3, 1, 1)"),
+        "{}",
+        d[0].message
+    );
+}
+
+/// The id of the pointee of variable `var`'s pointer type.
+fn pointee_of_var(m: &DrModule, var: u32) -> u32 {
+    let v = m
+        .types_global_values
+        .iter()
+        .find(|i| i.result_id == Some(var))
+        .expect("the variable");
+    let ptr = v.result_type.expect("typed");
+    let p = m
+        .types_global_values
+        .iter()
+        .find(|i| i.result_id == Some(ptr))
+        .expect("the pointer type");
+    match p.operands[1] {
+        Operand::IdRef(t) => t,
+        _ => panic!("not a pointer"),
+    }
+}
+
+fn def(m: &DrModule, id: u32) -> &rspirv::dr::Instruction {
+    m.types_global_values
+        .iter()
+        .find(|i| i.result_id == Some(id))
+        .expect("a definition")
+}
+
+fn is_block(m: &DrModule, id: u32) -> bool {
+    m.annotations.iter().any(|i| {
+        i.class.opcode == Op::Decorate
+            && i.operands[0] == Operand::IdRef(id)
+            && i.operands[1] == Operand::Decoration(Decoration::Block)
+    })
+}
+
+fn var_named(m: &DrModule, name: &str) -> u32 {
+    m.debug_names
+        .iter()
+        .find(|i| {
+            i.class.opcode == Op::Name && i.operands[1] == Operand::LiteralString(name.into())
+        })
+        .and_then(|i| match i.operands[0] {
+            Operand::IdRef(id) => Some(id),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no OpName {name}"))
+}
+
+const BUFFER_ARRAYS: &str = r#"struct @T {
+  c: vec<f32, 4>
+}
+struct @S {
+  n: u32
+  data: rtarray<f32>
+}
+struct @M {
+  m: mat<f32, 4, 4> [row_major]
+  c: vec<f32, 4>
+}
+global @cbs : ptr<uniform, rtarray<@T>> [binding(0, 0)]
+global @fixed : ptr<uniform, array<@M, 2>> [binding(0, 1)]
+global @bufs : ptr<storage_buffer, array<rtarray<vec<f32, 4>>, 3>> [binding(0, 2)]
+global @sbufs : ptr<storage_buffer, rtarray<@S>> [binding(0, 3)]
+global @i : ptr<input, u32> [location(0), flat]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+
+func @main() -> void [entry_point(fragment, "main")] {
+bb0:
+  %0 = load @i : u32
+  %1 = element_addr @cbs, %0 : ptr<uniform, @T>
+  %2 = field_addr %1, 0 : ptr<uniform, vec<f32, 4>>
+  %3 = load %2 : vec<f32, 4>
+  %4 = element_addr @fixed, u32 1 : ptr<uniform, @M>
+  %5 = load %4 : @M
+  %6 = extract %5, 1 : vec<f32, 4>
+  %7 = field_addr %4, 0 : ptr<uniform, mat<f32, 4, 4>>
+  %8 = load %7 : mat<f32, 4, 4>
+  %9 = matmul %6, %8 : vec<f32, 4>
+  %10 = element_addr @bufs, %0 : ptr<storage_buffer, rtarray<vec<f32, 4>>>
+  %11 = element_addr %10, u32 3 : ptr<storage_buffer, vec<f32, 4>>
+  %12 = load %11 : vec<f32, 4>
+  %13 = array_length %10 : u32
+  %14 = element_addr @sbufs, %0 : ptr<storage_buffer, @S>
+  %15 = field_addr %14, 1 : ptr<storage_buffer, rtarray<f32>>
+  %16 = array_length %15 : u32
+  %17 = add %13, %16 : u32
+  %18 = convert %17 : f32
+  %19 = construct %18, %18, %18, %18 : vec<f32, 4>
+  %20 = add %3, %9 : vec<f32, 4>
+  %21 = add %20, %12 : vec<f32, 4>
+  %22 = add %21, %19 : vec<f32, 4>
+  store @out, %22
+  return
+}
+"#;
+
+#[test]
+fn arrays_of_buffers_are_descriptor_arrays_of_blocks() {
+    for env in ALL_VULKAN {
+        let words = emit_ok(BUFFER_ARRAYS, env);
+        validate(&words, env);
+        let m = load(&words);
+        for (name, runtime) in [
+            ("cbs", true),
+            ("fixed", false),
+            ("bufs", false),
+            ("sbufs", true),
+        ] {
+            let arr = pointee_of_var(&m, var_named(&m, name));
+            let a = def(&m, arr);
+            let want = if runtime {
+                Op::TypeRuntimeArray
+            } else {
+                Op::TypeArray
+            };
+            assert_eq!(a.class.opcode, want, "@{name}");
+            assert!(
+                !is_block(&m, arr),
+                "@{name}: the array itself is not a Block"
+            );
+            let elem = match a.operands[0] {
+                Operand::IdRef(e) => e,
+                _ => panic!("array element"),
+            };
+            assert_eq!(def(&m, elem).class.opcode, Op::TypeStruct, "@{name}");
+            assert!(is_block(&m, elem), "@{name}: each element is a Block");
+            assert!(
+                !m.annotations
+                    .iter()
+                    .any(|i| i.operands[0] == Operand::IdRef(arr)
+                        && i.operands[1] == Operand::Decoration(Decoration::ArrayStride)),
+                "@{name}: a descriptor array has no stride"
+            );
+        }
+        assert!(caps(&m).contains(&Capability::RuntimeDescriptorArray));
+    }
+}
+
+#[test]
+fn oversized_constants_and_constructs_are_diagnostics() {
+    let n = 70_000;
+    let elems = vec!["f32 1.0"; n].join(", ");
+    let text = format!(
+        "global @b : ptr<private, array<f32, {n}>> = array<f32, {n}> {{{elems}}}
+global @o : ptr<output, f32> [location(0)]
+func @main() -> void [entry_point(fragment, \"main\")] {{
+bb0:
+  %0 = element_addr @b, u32 5 : ptr<private, f32>
+  %1 = load %0 : f32
+  store @o, %1
+  return
+}}
+"
+    );
+    let d = emit(&text, TargetEnv::Vulkan1_2).expect_err("70000 constituents do not fit");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code, "OSB0010");
+    assert!(
+        d[0].message.contains("array<f32, 70000>"),
+        "{}",
+        d[0].message
+    );
+
+    let args = vec!["%0"; n].join(", ");
+    let text = format!(
+        "global @o : ptr<output, f32> [location(0)]
+global @i : ptr<input, f32> [location(0)]
+func @main() -> void [entry_point(fragment, \"main\")] {{
+bb0:
+  %0 = load @i : f32
+  %1 = construct {args} : array<f32, {n}>
+  %2 = extract %1, 7 : f32
+  store @o, %2
+  return
+}}
+"
+    );
+    let d = emit(&text, TargetEnv::Vulkan1_2).expect_err("70000 operands do not fit");
+    assert_eq!(d[0].code, "OSB0010");
+    assert!(d[0].message.contains("`construct`"), "{}", d[0].message);
+
+    // An array of arrays with as many floats is fine: each level is its own instruction.
+    let row = format!("array<f32, 700> {{{}}}", vec!["f32 1.0"; 700].join(", "));
+    let rows = vec![row.as_str(); 100].join(", ");
+    let text = format!(
+        "global @b : ptr<private, array<array<f32, 700>, 100>> = array<array<f32, 700>, 100> {{{rows}}}
+global @o : ptr<output, f32> [location(0)]
+func @main() -> void [entry_point(fragment, \"main\")] {{
+bb0:
+  %0 = element_addr @b, u32 5 : ptr<private, array<f32, 700>>
+  %1 = element_addr %0, u32 9 : ptr<private, f32>
+  %2 = load %1 : f32
+  store @o, %2
+  return
+}}
+"
+    );
+    let words = emit_ok(&text, TargetEnv::Vulkan1_2);
+    validate(&words, TargetEnv::Vulkan1_2);
+}
