@@ -5,11 +5,10 @@
 //! extension) and for vulkan1.2 (SPIR-V 1.5).
 
 mod common;
-mod vulkan;
 
 use common::*;
 use oneshader_backends::spirv::TargetEnv;
-use vulkan::Gpu;
+use oneshader_vulkan_harness::Gpu;
 
 const ENVS: [TargetEnv; 2] = [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2];
 

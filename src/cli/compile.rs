@@ -1,8 +1,9 @@
 //! `oneshader compile FILE.hlsl -T PROFILE -E ENTRY [--target spirv|ir|osir] [-O0|-O] [-D..]
-//! [-I..] [--target-env ENV] -o OUT`: the whole pipeline. HLSL is preprocessed, parsed,
-//! analyzed and lowered to IR; legalization (and at `-O` the optimizer) runs; the SPIR-V
-//! backend writes the binary (or `--target ir` prints the IR text, `--target osir` writes the
-//! binary module).
+//! [-I..] [--target-env ENV] [--reflect OUT.json] -o OUT`: the whole pipeline. HLSL is
+//! preprocessed, parsed, analyzed and lowered to IR; legalization (and at `-O` the optimizer)
+//! runs; the SPIR-V backend writes the binary (or `--target ir` prints the IR text, `--target
+//! osir` writes the binary module). The pipeline is the library's ([`oneshader::Compiler`]):
+//! this file only reads the command line and writes files.
 //!
 //! Options follow dxc's spellings, which clap cannot express (`-fcgl`, `-HV 2021`, `-Fo OUT`,
 //! `-O3`), so this command reads its arguments itself:
@@ -24,33 +25,32 @@
 //! | `-fvk-invert-y` | negate `SV_Position.y` in vertex shaders |
 //! | `-fvk-use-dx-position-w` | `SV_Position.w` is `1 / w` in pixel shaders |
 //! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
-//! | `--reflect OUT.json` | not available yet (OSC0054) |
+//! | `--reflect OUT.json` | write the reflection (docs/reflection.md), built from the module as lowered |
 //!
 //! | code | meaning |
 //! |---|---|
 //! | OSC0050 | bad command line (unknown option, missing value, no input file) |
-//! | OSC0051 | the output file cannot be written |
+//! | OSC0051 | the output (or reflection) file cannot be written |
 //! | OSC0052 | the legalization pipeline failed |
 //! | OSC0053 | the SPIR-V backend refused the module |
-//! | OSC0054 | `--reflect` is not available yet |
+//! | OSC0054 | retired (was: `--reflect` is not available yet) |
 //! | OSC0055 | unknown target environment |
+//! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule |
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use oneshader_backends::spirv::{self, LayoutRule, Options, TargetEnv};
-use oneshader_frontends::hlsl::{self, CompileOptions, MacroOp, PreprocessOptions};
-use oneshader_ir::diag::SourceMap;
-use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
+use oneshader::{BufferLayout, CompileOptions, Compiler, MacroOp, MatrixOrder, OptLevel, Phase};
+use oneshader_frontends::hlsl;
 
 /// Arguments of `oneshader compile` (read by hand: dxc's spellings).
 #[derive(Args, Debug)]
 pub struct CompileArgs {
     /// FILE.hlsl followed by dxc-style options: -T PROFILE -E ENTRY [--target spirv|ir|osir]
     /// [-O0|-O] [-D NAME[=V]] [-U NAME] [-I DIR] [--target-env ENV] [-enable-16bit-types]
-    /// [-Zpr|-Zpc] -o OUT (see docs/cli.md).
+    /// [-Zpr|-Zpc] [--reflect OUT.json] -o OUT (see docs/cli.md).
     #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
     pub args: Vec<String>,
 }
@@ -69,28 +69,23 @@ struct Parsed {
     file: PathBuf,
     output: Option<PathBuf>,
     target: Target,
-    opt: OptLevel,
+    /// The target environment as spelled (checked in [`run`], OSC0055).
     env: String,
     compile: CompileOptions,
-    layout: Option<&'static str>,
     reflect: Option<PathBuf>,
 }
 
 const USAGE: &str = "usage: oneshader compile FILE.hlsl -T PROFILE [-E ENTRY] [--target spirv|ir|osir] \
 [-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... [--target-env ENV] [-enable-16bit-types] \
-[-Zpr|-Zpc] [-o OUT]";
+[-Zpr|-Zpc] [--reflect OUT.json] [-o OUT]";
 
 fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut file = None;
     let mut output = None;
     let mut target = Target::Spirv;
-    let mut opt = OptLevel::O;
     let mut env = "vulkan1.2".to_string();
     let mut c = CompileOptions::default();
     let mut profile = None;
-    let mut macros = Vec::new();
-    let mut include_dirs = Vec::new();
-    let mut layout = None;
     let mut reflect = None;
     let mut i = 0;
     // The value of an option given attached (`-DX`) or as the next argument (`-D X`).
@@ -118,11 +113,10 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             "-spirv" | "-fcgl" | "-Vd" | "-Zi" | "-Od" | "-Qembed_debug" | "-WX" | "-Zss"
             | "-Zsb" | "-Gec" | "-Ges" | "-Gis" | "-Ni" | "-No" | "-Vi" | "-nologo" => {}
             "-enable-16bit-types" => c.enable_16bit_types = true,
-            "-Zpr" => c.row_major = true,
-            "-Zpc" => c.row_major = false,
-            "-O" => opt = OptLevel::O,
-            "-O0" => opt = OptLevel::O0,
-            "-O1" | "-O2" | "-O3" => opt = OptLevel::O,
+            "-Zpr" => c.matrix_order = MatrixOrder::RowMajor,
+            "-Zpc" => c.matrix_order = MatrixOrder::ColumnMajor,
+            "-O" | "-O1" | "-O2" | "-O3" => c.opt_level = OptLevel::O,
+            "-O0" => c.opt_level = OptLevel::O0,
             "-fvk-invert-y" => c.invert_y = true,
             "-fvk-use-dx-position-w" => c.dx_position_w = true,
             "-fvk-b-shift" | "-fvk-t-shift" | "-fvk-s-shift" | "-fvk-u-shift" => {
@@ -149,18 +143,24 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                 });
                 i += 2;
             }
-            "-fvk-use-gl-layout" | "--fvk-use-gl-layout" => layout = Some("gl"),
-            "-fvk-use-dx-layout" | "--fvk-use-dx-layout" => layout = Some("dx"),
-            "-fvk-use-scalar-layout" | "--fvk-use-scalar-layout" => layout = Some("scalar"),
+            "-fvk-use-gl-layout" | "--fvk-use-gl-layout" => c.layout = BufferLayout::Gl,
+            "-fvk-use-dx-layout" | "--fvk-use-dx-layout" => c.layout = BufferLayout::Dx,
+            "-fvk-use-scalar-layout" | "--fvk-use-scalar-layout" => c.layout = BufferLayout::Scalar,
             _ => {
                 let (name, attached) = split_option(a);
                 match name {
                     "-T" => profile = Some(value(&mut i, attached, "-T")?),
                     "-E" => c.entry = value(&mut i, attached, "-E")?,
                     "-o" | "-Fo" => output = Some(PathBuf::from(value(&mut i, attached, name)?)),
-                    "-D" => macros.push(MacroOp::Define(value(&mut i, attached, "-D")?)),
-                    "-U" => macros.push(MacroOp::Undef(value(&mut i, attached, "-U")?)),
-                    "-I" => include_dirs.push(PathBuf::from(value(&mut i, attached, "-I")?)),
+                    "-D" => c
+                        .macros
+                        .push(MacroOp::Define(value(&mut i, attached, "-D")?)),
+                    "-U" => c
+                        .macros
+                        .push(MacroOp::Undef(value(&mut i, attached, "-U")?)),
+                    "-I" => c
+                        .include_dirs
+                        .push(PathBuf::from(value(&mut i, attached, "-I")?)),
                     "-HV" => {
                         let v = value(&mut i, attached, "-HV")?;
                         c.hlsl_version = v
@@ -197,18 +197,12 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     }
     let file = file.ok_or("no input file")?;
     c.profile = profile.ok_or("`-T PROFILE` is required (e.g. -T ps_6_0)")?;
-    c.preprocess = PreprocessOptions {
-        macros,
-        include_dirs,
-    };
     Ok(Parsed {
         file,
         output,
         target,
-        opt,
         env,
         compile: c,
-        layout,
         reflect,
     })
 }
@@ -242,7 +236,7 @@ fn split_option(a: &str) -> (&str, &str) {
 
 /// Runs `oneshader compile`.
 pub fn run(args: CompileArgs) -> ExitCode {
-    let p = match parse_args(&args.args) {
+    let mut p = match parse_args(&args.args) {
         Ok(p) => p,
         Err(msg) if msg.is_empty() => {
             println!("{USAGE}");
@@ -253,77 +247,43 @@ pub fn run(args: CompileArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let env: TargetEnv = match p.env.parse() {
+    p.compile.target_env = match p.env.parse() {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error[OSC0055]: {e}");
             return ExitCode::from(1);
         }
     };
-    if p.reflect.is_some() {
-        eprintln!("error[OSC0054]: `--reflect` is not available yet");
-        return ExitCode::from(1);
-    }
+    p.compile.emit_spirv = p.target == Target::Spirv;
+    p.compile.keep_final_ir = p.target != Target::Spirv;
+    p.compile.reflect = p.reflect.is_some();
     let file = p.file.display().to_string();
-    let mut sources = SourceMap::new();
-    let result = hlsl::compile_file(&p.file, &p.compile, &hlsl::FsLoader, &mut sources);
-    if !result.diagnostics.is_empty() {
-        eprint!("{}", sources.render_all(&result.diagnostics));
-    }
-    let Some(mut m) = result.module else {
-        return ExitCode::from(1);
-    };
-    // Legalization always; the optimizer at -O. A failing optimization pass falls back to
-    // the unoptimized module with a warning.
-    let (_report, warnings) = optimization_pipeline(p.opt).run_with_fallback(&mut m);
-    if !warnings.is_empty() {
-        eprint!("{}", super::ir_input::render_unspanned(&p.file, &warnings));
-        if oneshader_ir::diag::has_errors(&warnings) {
-            eprintln!("{file}: error[OSC0052]: the legalization pipeline failed");
+    let out = match Compiler::new().compile_file(&p.file, &p.compile) {
+        Ok(out) => out,
+        Err(e) => {
+            eprint!("{}", e.diagnostics.render());
+            if e.phase != Phase::FrontEnd {
+                // The failing phase's own diagnostic (OSC0052/53/56) is among those rendered.
+                eprintln!("{e}");
+            }
             return ExitCode::from(1);
         }
+    };
+    if !out.diagnostics.is_empty() {
+        eprint!("{}", out.diagnostics.render());
     }
-    let bytes = match p.target {
-        Target::Ir => oneshader_ir::print::print_module(&m).into_bytes(),
-        Target::Osir => match oneshader_serialize::save(&m) {
+    let bytes = match (p.target, &out.ir.final_module) {
+        (Target::Spirv, _) => out.spirv_bytes(),
+        (Target::Ir, Some(m)) => oneshader_ir::print::print_module(m).into_bytes(),
+        (Target::Osir, Some(m)) => match oneshader_serialize::save(m) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("{file}: error[OSC0051]: cannot save the module: {e}");
                 return ExitCode::from(1);
             }
         },
-        Target::Spirv => {
-            let mut opts = Options::for_env(env);
-            match p.layout {
-                Some("gl") => {
-                    opts.cbuffer_rule = LayoutRule::Std140;
-                    opts.storage_rule = LayoutRule::Std430;
-                    opts.push_constant_rule = LayoutRule::Std430;
-                }
-                Some("dx") => {
-                    opts.cbuffer_rule = LayoutRule::DxCbuffer;
-                    opts.storage_rule = LayoutRule::Scalar;
-                    opts.push_constant_rule = LayoutRule::Scalar;
-                }
-                Some(_) => {
-                    opts.cbuffer_rule = LayoutRule::Scalar;
-                    opts.storage_rule = LayoutRule::Scalar;
-                    opts.push_constant_rule = LayoutRule::Scalar;
-                }
-                None => {}
-            }
-            // The module was verified by the pass manager's last pass or by the front end;
-            // the backend verifies again only in debug builds.
-            opts.verify = cfg!(debug_assertions);
-            match spirv::emit(&m, &opts) {
-                Ok(words) => spirv::to_bytes(&words),
-                Err(diags) => {
-                    eprint!("{}", sources.render_all(&diags));
-                    eprintln!("{file}: error[OSC0053]: the SPIR-V backend refused the module");
-                    return ExitCode::from(1);
-                }
-            }
-        }
+        // `keep_final_ir` was set for these targets.
+        (_, None) => Vec::new(),
     };
     let written = match &p.output {
         Some(path) => std::fs::write(path, &bytes).map_err(|e| (path.display().to_string(), e)),
@@ -331,13 +291,17 @@ pub fn run(args: CompileArgs) -> ExitCode {
             .write_all(&bytes)
             .map_err(|e| ("stdout".to_string(), e)),
     };
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err((to, e)) => {
-            eprintln!("error[OSC0051]: cannot write {to}: {e}");
-            ExitCode::from(1)
-        }
+    if let Err((to, e)) = written {
+        eprintln!("error[OSC0051]: cannot write {to}: {e}");
+        return ExitCode::from(1);
     }
+    if let (Some(path), Some(r)) = (&p.reflect, &out.reflection)
+        && let Err(e) = std::fs::write(path, r.to_json())
+    {
+        eprintln!("error[OSC0051]: cannot write {}: {e}", path.display());
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
 }
 
 #[cfg(test)]
@@ -377,22 +341,19 @@ mod tests {
         assert_eq!(p.compile.profile, "ps_6_0");
         assert_eq!(p.compile.entry, "PSMain");
         assert_eq!(p.compile.hlsl_version, 2021);
-        assert_eq!(p.opt, OptLevel::O0);
+        assert_eq!(p.compile.opt_level, OptLevel::O0);
         assert_eq!(p.env, "vulkan1.3");
         assert_eq!(p.output, Some(PathBuf::from("out.spv")));
-        assert!(p.compile.row_major && p.compile.enable_16bit_types);
+        assert!(p.compile.matrix_order == MatrixOrder::RowMajor && p.compile.enable_16bit_types);
         assert_eq!(
-            p.compile.preprocess.macros,
+            p.compile.macros,
             vec![
                 MacroOp::Define("X=1".into()),
                 MacroOp::Define("Y".into()),
                 MacroOp::Undef("Z".into())
             ]
         );
-        assert_eq!(
-            p.compile.preprocess.include_dirs,
-            vec![PathBuf::from("inc")]
-        );
+        assert_eq!(p.compile.include_dirs, vec![PathBuf::from("inc")]);
         let p = parse_args(&s(&[
             "-TCS_6_0",
             "b.hlsl",
@@ -403,7 +364,7 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(p.target, Target::Ir);
-        assert_eq!(p.opt, OptLevel::O);
+        assert_eq!(p.compile.opt_level, OptLevel::O);
         assert_eq!(p.env, "vulkan1.0");
         let p = parse_args(&s(&[
             "c.hlsl",

@@ -1,0 +1,635 @@
+//! The compiler facade: HLSL source in, SPIR-V words, diagnostics, reflection and IR out.
+//!
+//! ```text
+//! source ──front end──> IR ──reflect──> Reflection
+//!                        └──legalize (always), optimize (-O)──> IR ──SPIR-V backend──> words
+//! ```
+//!
+//! [`Compiler`] holds what outlives one compilation (in-memory include files, whether the file
+//! system may be read); [`CompileOptions`] is one compilation's settings, with dxc's defaults.
+//! The CLI's `oneshader compile` is a thin layer over this module, so a tool compiling in
+//! process gets exactly what the command line produces.
+//!
+//! Diagnostics this module adds to the front end's (also listed in docs/diagnostics.md):
+//!
+//! | code | meaning |
+//! |---|---|
+//! | OSC0052 | the legalization pipeline failed ([`Phase::Legalization`]) |
+//! | OSC0053 | the SPIR-V backend refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
+//! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule ([`Phase::Reflection`]) |
+//!
+//! A failing optimization pass is not an error: the legalized module is used and a warning
+//! (OSO0001) says why.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use oneshader_backends::spirv::{self, LayoutRule};
+use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
+use oneshader_ir::diag::{Diagnostic, SourceMap};
+use oneshader_ir::{Module, Stage};
+use oneshader_passes::manager::PassManager;
+use oneshader_passes::pipeline::{MAX_ROUNDS, optimization_pipeline, scalar_round};
+
+pub use oneshader_backends::spirv::TargetEnv;
+pub use oneshader_frontends::hlsl::{BindingShift, MacroOp};
+pub use oneshader_passes::pipeline::OptLevel;
+
+use crate::reflect::{self, LayoutRules, Reflection};
+
+/// Which buffer layout rules to follow (dxc's `-fvk-use-*-layout` options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BufferLayout {
+    /// DXC's default: relaxed std140 for constant buffers, relaxed std430 for storage buffers
+    /// and push constants (a vector may start at its component alignment when it does not
+    /// straddle a 16-byte boundary).
+    #[default]
+    Dxc,
+    /// Strict std140 / std430 (`-fvk-use-gl-layout`).
+    Gl,
+    /// D3D's constant-buffer packing, scalar layout for the rest (`-fvk-use-dx-layout`).
+    Dx,
+    /// Scalar block layout everywhere (`-fvk-use-scalar-layout`).
+    Scalar,
+}
+
+impl BufferLayout {
+    /// The rule of each kind of buffer.
+    pub fn rules(self) -> LayoutRules {
+        let (constant_buffer, storage_buffer, push_constant) = match self {
+            BufferLayout::Dxc => (
+                LayoutRule::RelaxedStd140,
+                LayoutRule::RelaxedStd430,
+                LayoutRule::RelaxedStd430,
+            ),
+            BufferLayout::Gl => (LayoutRule::Std140, LayoutRule::Std430, LayoutRule::Std430),
+            BufferLayout::Dx => (
+                LayoutRule::DxCbuffer,
+                LayoutRule::Scalar,
+                LayoutRule::Scalar,
+            ),
+            BufferLayout::Scalar => (LayoutRule::Scalar, LayoutRule::Scalar, LayoutRule::Scalar),
+        };
+        LayoutRules {
+            constant_buffer,
+            storage_buffer,
+            push_constant,
+        }
+    }
+}
+
+/// Default storage order of matrices (dxc's `-Zpc` / `-Zpr`); `row_major` and `column_major`
+/// on a declaration, and `#pragma pack_matrix`, override it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MatrixOrder {
+    /// Column-major (HLSL's default, `-Zpc`).
+    #[default]
+    ColumnMajor,
+    /// Row-major (`-Zpr`).
+    RowMajor,
+}
+
+/// The settings of one compilation. [`Default`] gives dxc's defaults with profile `ps_6_0`
+/// and entry `main`; [`CompileOptions::new`] takes the profile.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// The entry point (`-E`). Default `main`.
+    pub entry: String,
+    /// The shader profile (`-T`): `vs_6_0`, `ps_6_0`, `cs_6_0`... Default `ps_6_0`.
+    pub profile: String,
+    /// `-D NAME[=VALUE]` and `-U NAME`, applied in order.
+    pub macros: Vec<MacroOp>,
+    /// `-I` folders, searched after the including file's folder.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-O0` (legalization only) or `-O` (the optimizer). Default `-O`.
+    pub opt_level: OptLevel,
+    /// The SPIR-V target environment. Default vulkan1.2.
+    pub target_env: TargetEnv,
+    /// Buffer layout rules. Default: DXC's.
+    pub layout: BufferLayout,
+    /// Default matrix storage order. Default column-major.
+    pub matrix_order: MatrixOrder,
+    /// `-enable-16bit-types`: `half` and the `min16` types are 16-bit.
+    pub enable_16bit_types: bool,
+    /// `-HV`: the HLSL version (2016, 2018, 2021). Default 2021.
+    pub hlsl_version: u32,
+    /// `-fvk-invert-y`: negate `SV_Position.y` in vertex shaders.
+    pub invert_y: bool,
+    /// `-fvk-use-dx-position-w`: `SV_Position.w` is `1 / w` in pixel shaders.
+    pub dx_position_w: bool,
+    /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
+    pub binding_shifts: Vec<BindingShift>,
+    /// Emit `OpName`/`OpMemberName`. Default on.
+    pub debug_names: bool,
+    /// Produce SPIR-V ([`CompileOutput::spirv`]). Default on; off when only the IR or the
+    /// reflection is wanted.
+    pub emit_spirv: bool,
+    /// Build the [`Reflection`] ([`CompileOutput::reflection`]). Default off.
+    pub reflect: bool,
+    /// Keep a copy of the module as lowered, before legalization
+    /// ([`IrModules::unoptimized`]). Default off.
+    pub keep_unoptimized_ir: bool,
+    /// Keep the module the backend reads, after legalization and optimization
+    /// ([`IrModules::final_module`]). Default off.
+    pub keep_final_ir: bool,
+    /// Run the IR verifier before emitting. Default: on in debug builds, off in release
+    /// builds (the front end and the pass manager already produce verified modules).
+    pub verify_ir: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> CompileOptions {
+        CompileOptions {
+            entry: "main".into(),
+            profile: "ps_6_0".into(),
+            macros: Vec::new(),
+            include_dirs: Vec::new(),
+            opt_level: OptLevel::O,
+            target_env: TargetEnv::default(),
+            layout: BufferLayout::default(),
+            matrix_order: MatrixOrder::default(),
+            enable_16bit_types: false,
+            hlsl_version: 2021,
+            invert_y: false,
+            dx_position_w: false,
+            binding_shifts: Vec::new(),
+            debug_names: true,
+            emit_spirv: true,
+            reflect: false,
+            keep_unoptimized_ir: false,
+            keep_final_ir: false,
+            verify_ir: cfg!(debug_assertions),
+        }
+    }
+}
+
+impl CompileOptions {
+    /// Options for `profile` (`cs_6_0`...), everything else at its default.
+    pub fn new(profile: impl Into<String>) -> CompileOptions {
+        CompileOptions {
+            profile: profile.into(),
+            ..CompileOptions::default()
+        }
+    }
+
+    /// Sets the entry point.
+    pub fn entry(mut self, entry: impl Into<String>) -> CompileOptions {
+        self.entry = entry.into();
+        self
+    }
+
+    /// Adds `-D NAME=VALUE` (`value` `None`: `-D NAME`, which defines it as `1`).
+    pub fn define(mut self, name: &str, value: Option<&str>) -> CompileOptions {
+        self.macros.push(MacroOp::Define(match value {
+            Some(v) => format!("{name}={v}"),
+            None => name.to_string(),
+        }));
+        self
+    }
+
+    /// Adds an `-I` folder.
+    pub fn include_dir(mut self, dir: impl Into<PathBuf>) -> CompileOptions {
+        self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// Sets the optimization level.
+    pub fn opt_level(mut self, level: OptLevel) -> CompileOptions {
+        self.opt_level = level;
+        self
+    }
+
+    /// Sets the target environment.
+    pub fn target_env(mut self, env: TargetEnv) -> CompileOptions {
+        self.target_env = env;
+        self
+    }
+
+    /// Asks for the reflection.
+    pub fn with_reflection(mut self) -> CompileOptions {
+        self.reflect = true;
+        self
+    }
+
+    /// The front end's options.
+    fn front_end(&self) -> hlsl::CompileOptions {
+        hlsl::CompileOptions {
+            entry: self.entry.clone(),
+            profile: self.profile.clone(),
+            preprocess: hlsl::PreprocessOptions {
+                macros: self.macros.clone(),
+                include_dirs: self.include_dirs.clone(),
+            },
+            enable_16bit_types: self.enable_16bit_types,
+            row_major: self.matrix_order == MatrixOrder::RowMajor,
+            hlsl_version: self.hlsl_version,
+            invert_y: self.invert_y,
+            dx_position_w: self.dx_position_w,
+            binding_shifts: self.binding_shifts.clone(),
+        }
+    }
+
+    /// The SPIR-V backend's options.
+    pub fn spirv_options(&self) -> spirv::Options {
+        let rules = self.layout.rules();
+        spirv::Options {
+            target_env: self.target_env,
+            cbuffer_rule: rules.constant_buffer,
+            storage_rule: rules.storage_buffer,
+            push_constant_rule: rules.push_constant,
+            debug_names: self.debug_names,
+            verify: self.verify_ir,
+        }
+    }
+}
+
+/// Diagnostics together with the source files they point into, so they can be rendered as
+/// `file:line:col: error[CODE]: message` with the source line and a caret.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics {
+    /// The diagnostics, in the order the phases reported them.
+    pub list: Vec<Diagnostic>,
+    /// Every file the front end read (the main file, includes, command-line macros).
+    pub sources: SourceMap,
+    /// The main file's name: diagnostics without a source position (from the optimizer or
+    /// the backend) are rendered as `name: error[CODE]: message`.
+    pub file: String,
+}
+
+impl Diagnostics {
+    /// Renders every diagnostic, each ending in a newline.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for d in &self.list {
+            if d.span.is_some() {
+                out.push_str(&self.sources.render(d));
+            } else {
+                out.push_str(&format!("{}: {d}\n", self.file));
+            }
+        }
+        out
+    }
+
+    /// True when one of them is an error.
+    pub fn has_errors(&self) -> bool {
+        oneshader_ir::diag::has_errors(&self.list)
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The diagnostics.
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.list.iter()
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+/// The IR modules a compilation kept (see [`CompileOptions::keep_unoptimized_ir`] and
+/// [`CompileOptions::keep_final_ir`]).
+#[derive(Clone, Debug, Default)]
+pub struct IrModules {
+    /// The module as lowered by the front end.
+    pub unoptimized: Option<Module>,
+    /// The module after legalization and (at `-O`) optimization: what the backend read.
+    pub final_module: Option<Module>,
+}
+
+/// What a successful compilation produced.
+#[derive(Debug)]
+pub struct CompileOutput {
+    /// The SPIR-V module's words (empty when [`CompileOptions::emit_spirv`] is off).
+    pub spirv: Vec<u32>,
+    /// Warnings (and notes); errors end the compilation with a [`CompileError`].
+    pub diagnostics: Diagnostics,
+    /// The reflection, when [`CompileOptions::reflect`] asked for it.
+    pub reflection: Option<Reflection>,
+    /// The IR modules asked for.
+    pub ir: IrModules,
+    /// The entry point's stage.
+    pub stage: Stage,
+}
+
+impl CompileOutput {
+    /// The SPIR-V module as bytes (little-endian), as written to a `.spv` file.
+    pub fn spirv_bytes(&self) -> Vec<u8> {
+        spirv::to_bytes(&self.spirv)
+    }
+}
+
+/// The phase a compilation failed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Preprocessing, parsing, analysis or lowering: errors in the user's source.
+    FrontEnd,
+    /// Reflection: a buffer's contents have no layout (code OSC0056).
+    Reflection,
+    /// Legalization (generic and resource-parameter specialization) failed (code OSC0052).
+    Legalization,
+    /// The SPIR-V backend refused the module (code OSC0053).
+    Backend,
+}
+
+/// A failed compilation: the phase and every diagnostic so far.
+#[derive(Clone, Debug)]
+pub struct CompileError {
+    /// Where it failed.
+    pub phase: Phase,
+    /// What went wrong (and the warnings before it).
+    pub diagnostics: Diagnostics,
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.phase {
+            Phase::FrontEnd => "the source has errors",
+            Phase::Reflection => "reflection failed",
+            Phase::Legalization => "the legalization pipeline failed",
+            Phase::Backend => "the SPIR-V backend refused the module",
+        };
+        write!(f, "{}: {what}", self.diagnostics.file)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Compiles HLSL. Holds in-memory include files and whether the file system may be read;
+/// one `Compiler` serves any number of compilations.
+#[derive(Clone, Debug)]
+pub struct Compiler {
+    includes: MemoryLoader,
+    filesystem: bool,
+}
+
+impl Default for Compiler {
+    fn default() -> Compiler {
+        Compiler::new()
+    }
+}
+
+/// Files from memory first, then (when allowed) from disk.
+struct Loader<'a> {
+    memory: &'a MemoryLoader,
+    filesystem: bool,
+}
+
+impl SourceLoader for Loader<'_> {
+    fn load(&self, path: &Path) -> std::io::Result<String> {
+        match self.memory.load(path) {
+            Ok(text) => Ok(text),
+            Err(e) if !self.filesystem => Err(e),
+            Err(_) => FsLoader.load(path),
+        }
+    }
+
+    fn canonical(&self, path: &Path) -> PathBuf {
+        if self.filesystem && self.memory.load(path).is_err() {
+            FsLoader.canonical(path)
+        } else {
+            hlsl::normalize(path)
+        }
+    }
+}
+
+impl Compiler {
+    /// A compiler that reads includes from the file system and has no in-memory files.
+    pub fn new() -> Compiler {
+        Compiler {
+            includes: MemoryLoader::new(),
+            filesystem: true,
+        }
+    }
+
+    /// Adds (or replaces) an in-memory file that `#include` finds by this path (relative
+    /// paths are found from a source compiled under a relative name, or through an include
+    /// folder). In-memory files win over files on disk.
+    pub fn add_include(&mut self, path: impl AsRef<Path>, text: impl Into<String>) -> &mut Self {
+        self.includes.add(path, text);
+        self
+    }
+
+    /// Allows or forbids reading files from disk (default allowed). A sandboxed tool turns
+    /// it off: then only in-memory files can be included.
+    pub fn set_filesystem_access(&mut self, allowed: bool) -> &mut Self {
+        self.filesystem = allowed;
+        self
+    }
+
+    /// Compiles `source` as if read from a file named `name` (diagnostics use the name;
+    /// `#include "x"` looks beside it).
+    pub fn compile_source(
+        &self,
+        name: impl AsRef<Path>,
+        source: impl Into<String>,
+        opts: &CompileOptions,
+    ) -> Result<CompileOutput, CompileError> {
+        let name = name.as_ref();
+        let source = source.into();
+        let mut sources = SourceMap::new();
+        let loader = self.loader();
+        let front = hlsl::compile_text(
+            name,
+            source.clone(),
+            &opts.front_end(),
+            &loader,
+            &mut sources,
+        );
+        self.finish(name, front, sources, opts, || {
+            hlsl::parse_text(
+                name,
+                source,
+                &hlsl::PreprocessOptions {
+                    macros: opts.macros.clone(),
+                    include_dirs: opts.include_dirs.clone(),
+                },
+                &loader,
+                &mut SourceMap::new(),
+            )
+        })
+    }
+
+    /// Compiles the file at `path` (read from memory when added with
+    /// [`Compiler::add_include`], else from disk).
+    pub fn compile_file(
+        &self,
+        path: impl AsRef<Path>,
+        opts: &CompileOptions,
+    ) -> Result<CompileOutput, CompileError> {
+        let path = path.as_ref();
+        let mut sources = SourceMap::new();
+        let loader = self.loader();
+        let front = hlsl::compile_file(path, &opts.front_end(), &loader, &mut sources);
+        self.finish(path, front, sources, opts, || {
+            hlsl::parse_file(
+                path,
+                &hlsl::PreprocessOptions {
+                    macros: opts.macros.clone(),
+                    include_dirs: opts.include_dirs.clone(),
+                },
+                &loader,
+                &mut SourceMap::new(),
+            )
+        })
+    }
+
+    fn loader(&self) -> Loader<'_> {
+        Loader {
+            memory: &self.includes,
+            filesystem: self.filesystem,
+        }
+    }
+
+    /// Everything after the front end: reflection, legalization, optimization, SPIR-V.
+    /// `reparse` yields the syntax tree again, used only to name specialization constants
+    /// that the lowered module left unnamed.
+    fn finish(
+        &self,
+        path: &Path,
+        front: hlsl::CompileResult,
+        sources: SourceMap,
+        opts: &CompileOptions,
+        reparse: impl FnOnce() -> hlsl::Parsed,
+    ) -> Result<CompileOutput, CompileError> {
+        let mut diagnostics = Diagnostics {
+            list: front.diagnostics,
+            sources,
+            file: path.display().to_string(),
+        };
+        let fail = |phase, diagnostics| Err(CompileError { phase, diagnostics });
+        let (Some(mut m), Some(stage)) = (front.module, front.stage) else {
+            return fail(Phase::FrontEnd, diagnostics);
+        };
+        if diagnostics.has_errors() {
+            return fail(Phase::FrontEnd, diagnostics);
+        }
+        let mut ir = IrModules::default();
+        let reflection = if opts.reflect {
+            match reflect::reflect(&m, &opts.layout.rules()) {
+                Ok(mut r) => {
+                    if r.spec_constants.iter().any(|s| s.name.is_none()) {
+                        let names = spec_constant_names(&reparse().unit);
+                        reflect::name_spec_constants(&mut r, &names);
+                    }
+                    Some(r)
+                }
+                Err(e) => {
+                    diagnostics
+                        .list
+                        .push(Diagnostic::error("OSC0056", e.to_string()));
+                    return fail(Phase::Reflection, diagnostics);
+                }
+            }
+        } else {
+            None
+        };
+        if opts.keep_unoptimized_ir {
+            ir.unoptimized = Some(m.clone());
+        }
+        // Legalization always: SPIR-V cannot express generics or resources passed to
+        // functions.
+        if let Err(e) = optimization_pipeline(OptLevel::O0).run(&mut m) {
+            diagnostics.list.push(
+                Diagnostic::error("OSC0052", format!("the legalization pipeline failed: {e}"))
+                    .with_note("the module as lowered is kept by `keep_unoptimized_ir`"),
+            );
+            diagnostics.list.extend(e.diagnostics);
+            return fail(Phase::Legalization, diagnostics);
+        }
+        // The optimizer at -O; a failing pass falls back to the legalized module with a
+        // warning (OSO0001).
+        if opts.opt_level == OptLevel::O {
+            let mut pm = PassManager::new();
+            pm.add(Box::new(oneshader_passes::inline::Inline::default()));
+            pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
+            let (_report, warnings) = pm.run_with_fallback(&mut m);
+            diagnostics.list.extend(warnings);
+        }
+        let spirv = if opts.emit_spirv {
+            match spirv::emit(&m, &opts.spirv_options()) {
+                Ok(words) => words,
+                Err(diags) => {
+                    diagnostics.list.extend(diags);
+                    diagnostics.list.push(Diagnostic::error(
+                        "OSC0053",
+                        "the SPIR-V backend refused the module",
+                    ));
+                    return fail(Phase::Backend, diagnostics);
+                }
+            }
+        } else {
+            Vec::new()
+        };
+        if opts.keep_final_ir {
+            ir.final_module = Some(m);
+        }
+        Ok(CompileOutput {
+            spirv,
+            diagnostics,
+            reflection,
+            ir,
+            stage,
+        })
+    }
+}
+
+/// `[[vk::constant_id(N)]]` declarations of a translation unit: id to name.
+fn spec_constant_names(unit: &hlsl::ast::TranslationUnit) -> BTreeMap<u32, String> {
+    use hlsl::ast::{DeclKind, ExprKind, Literal};
+    fn walk(decls: &[hlsl::ast::Decl], prefix: &str, out: &mut BTreeMap<u32, String>) {
+        for d in decls {
+            match &d.kind {
+                DeclKind::Var(v) => {
+                    let id = v.attributes.iter().find_map(|a| {
+                        let vk = a.namespace.len() == 1 && a.namespace[0].name == "vk";
+                        if !vk || a.name.name != "constant_id" {
+                            return None;
+                        }
+                        match &a.args.as_ref()?.first()?.kind {
+                            ExprKind::Literal(Literal::Int { value, .. }) => {
+                                u32::try_from(*value).ok()
+                            }
+                            _ => None,
+                        }
+                    });
+                    if let (Some(id), Some(decl)) = (id, v.declarators.first()) {
+                        out.entry(id)
+                            .or_insert_with(|| format!("{prefix}{}", decl.name.name));
+                    }
+                }
+                DeclKind::Namespace(ns) => {
+                    let name = ns
+                        .name
+                        .as_ref()
+                        .map(|p| format!("{prefix}{}::", path_text(p)))
+                        .unwrap_or_else(|| prefix.to_string());
+                    walk(&ns.decls, &name, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&unit.decls, "", &mut out);
+    out
+}
+
+fn path_text(p: &hlsl::ast::Path) -> String {
+    p.segments
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect::<Vec<_>>()
+        .join("::")
+}

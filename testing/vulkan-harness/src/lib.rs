@@ -1,0 +1,734 @@
+//! Test support shared by the workspace's execution tests: runs a compute shader on a real
+//! Vulkan driver and reads its results back.
+//!
+//! [`Gpu::new`] loads the system's Vulkan loader (`libvulkan.so.1`) with ash and picks Mesa's
+//! lavapipe, the CPU device `cargo xtask setup` installs. [`Gpu::run`] is the short form:
+//! storage buffers of `u32` words at set 0, bindings 0, 1, ... [`Gpu::dispatch`] takes any
+//! mix of storage and uniform buffers, storage and sampled 2D images at chosen sets and
+//! bindings, plus push constants; storage buffers and storage images are read back after the
+//! dispatch.
+//!
+//! This crate is test code (`publish = false`): a missing driver or a failing Vulkan call
+//! panics with a message, as a failed assertion would; when the loader or lavapipe is missing
+//! the message names `cargo xtask setup`, so tests fail rather than skip.
+
+use std::ffi::CString;
+
+use ash::vk;
+
+/// What to run when the driver is missing.
+pub const SETUP: &str =
+    "run `cargo xtask setup` (it installs the Vulkan loader and Mesa's lavapipe)";
+
+/// One instance and device on lavapipe.
+pub struct Gpu {
+    _entry: ash::Entry,
+    instance: ash::Instance,
+    device: ash::Device,
+    queue: vk::Queue,
+    family: u32,
+    memory: vk::PhysicalDeviceMemoryProperties,
+    /// The device's name, for messages.
+    pub name: String,
+}
+
+/// A texel format of a test image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `R32_UINT` (HLSL `uint`, `[[vk::image_format("r32ui")]]`).
+    R32Uint,
+    /// `R32_SINT`.
+    R32Sint,
+    /// `R32_SFLOAT`.
+    R32Float,
+    /// `R32G32B32A32_SFLOAT` (`rgba32f`).
+    Rgba32Float,
+    /// `R32G32B32A32_UINT` (`rgba32ui`).
+    Rgba32Uint,
+}
+
+impl Format {
+    fn vk(self) -> vk::Format {
+        match self {
+            Format::R32Uint => vk::Format::R32_UINT,
+            Format::R32Sint => vk::Format::R32_SINT,
+            Format::R32Float => vk::Format::R32_SFLOAT,
+            Format::Rgba32Float => vk::Format::R32G32B32A32_SFLOAT,
+            Format::Rgba32Uint => vk::Format::R32G32B32A32_UINT,
+        }
+    }
+
+    /// 32-bit words per texel.
+    pub fn words_per_texel(self) -> usize {
+        match self {
+            Format::R32Uint | Format::R32Sint | Format::R32Float => 1,
+            Format::Rgba32Float | Format::Rgba32Uint => 4,
+        }
+    }
+}
+
+/// A 2D image: `data` holds `width * height` texels, row by row, each
+/// [`Format::words_per_texel`] words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    /// Texel format.
+    pub format: Format,
+    /// Width in texels.
+    pub width: u32,
+    /// Height in texels.
+    pub height: u32,
+    /// The texels.
+    pub data: Vec<u32>,
+}
+
+impl Image {
+    /// An image of the given size filled with zeros.
+    pub fn zeroed(format: Format, width: u32, height: u32) -> Image {
+        Image {
+            format,
+            width,
+            height,
+            data: vec![0; (width * height) as usize * format.words_per_texel()],
+        }
+    }
+}
+
+/// What a binding holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resource {
+    /// A storage buffer (`StructuredBuffer`, `RWByteAddressBuffer`...), read back after the
+    /// dispatch.
+    StorageBuffer(Vec<u32>),
+    /// A uniform buffer (`cbuffer`), bytes as words.
+    UniformBuffer(Vec<u32>),
+    /// A storage image (`RWTexture2D`), read back after the dispatch.
+    StorageImage(Image),
+    /// A sampled image (`Texture2D`) read with `Load` (no sampler).
+    SampledImage(Image),
+}
+
+/// A resource at a descriptor set and binding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binding {
+    /// Descriptor set.
+    pub set: u32,
+    /// Binding number.
+    pub binding: u32,
+    /// The resource.
+    pub resource: Resource,
+}
+
+impl Binding {
+    /// A resource at (`set`, `binding`).
+    pub fn new(set: u32, binding: u32, resource: Resource) -> Binding {
+        Binding {
+            set,
+            binding,
+            resource,
+        }
+    }
+
+    /// The words of a buffer, or the texels of an image.
+    pub fn words(&self) -> &[u32] {
+        match &self.resource {
+            Resource::StorageBuffer(w) | Resource::UniformBuffer(w) => w,
+            Resource::StorageImage(i) | Resource::SampledImage(i) => &i.data,
+        }
+    }
+
+    fn descriptor_type(&self) -> vk::DescriptorType {
+        match self.resource {
+            Resource::StorageBuffer(_) => vk::DescriptorType::STORAGE_BUFFER,
+            Resource::UniformBuffer(_) => vk::DescriptorType::UNIFORM_BUFFER,
+            Resource::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
+            Resource::SampledImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
+        }
+    }
+}
+
+/// Vulkan objects made for one binding.
+struct Made {
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    ptr: *mut u32,
+    size: u64,
+    image: Option<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+}
+
+fn check<T>(r: ash::prelude::VkResult<T>, what: &str) -> T {
+    r.unwrap_or_else(|e| panic!("{what} failed on lavapipe: {e}"))
+}
+
+impl Default for Gpu {
+    /// [`Gpu::new`].
+    fn default() -> Gpu {
+        Gpu::new()
+    }
+}
+
+impl Gpu {
+    /// Creates the instance and device; panics with a message naming `cargo xtask setup` when
+    /// the loader or lavapipe is missing.
+    pub fn new() -> Gpu {
+        Gpu::try_new().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Creates the instance and device, or says (naming `cargo xtask setup`) why not.
+    pub fn try_new() -> Result<Gpu, String> {
+        // SAFETY: loading the system Vulkan loader runs its initialization code; it is the
+        // documented way to use ash's `loaded` feature.
+        let entry = unsafe { ash::Entry::load() }
+            .map_err(|e| format!("cannot load the Vulkan loader libvulkan.so.1 ({e}): {SETUP}"))?;
+        let app_name = CString::new("oneshader-tests").expect("no nul in a literal");
+        let app = vk::ApplicationInfo::default()
+            .application_name(&app_name)
+            .api_version(vk::make_api_version(0, 1, 2, 0));
+        let info = vk::InstanceCreateInfo::default().application_info(&app);
+        // SAFETY: `info` and what it points to live across the call.
+        let instance = unsafe { entry.create_instance(&info, None) }
+            .map_err(|e| format!("vkCreateInstance failed ({e}): {SETUP}"))?;
+        // SAFETY: the instance is valid.
+        let devices = unsafe { instance.enumerate_physical_devices() }
+            .map_err(|e| format!("no Vulkan devices ({e}): {SETUP}"))?;
+        let mut chosen = None;
+        for pd in devices {
+            // SAFETY: `pd` comes from this instance.
+            let props = unsafe { instance.get_physical_device_properties(pd) };
+            let name = props
+                .device_name_as_c_str()
+                .map(|c| c.to_string_lossy().to_string())
+                .unwrap_or_default();
+            if props.device_type == vk::PhysicalDeviceType::CPU || name.contains("llvmpipe") {
+                chosen = Some((pd, name));
+                break;
+            }
+        }
+        let Some((pd, name)) = chosen else {
+            // SAFETY: nothing was created from the instance.
+            unsafe { instance.destroy_instance(None) };
+            return Err(format!("lavapipe (llvmpipe) is not available: {SETUP}"));
+        };
+        // SAFETY: `pd` is valid.
+        let families = unsafe { instance.get_physical_device_queue_family_properties(pd) };
+        let family = families
+            .iter()
+            .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
+            .ok_or_else(|| format!("lavapipe has no compute queue: {SETUP}"))?
+            as u32;
+        let prio = [1.0f32];
+        let queues = [vk::DeviceQueueCreateInfo::default()
+            .queue_family_index(family)
+            .queue_priorities(&prio)];
+        let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        // SAFETY: the create info is valid for the call.
+        let device = unsafe { instance.create_device(pd, &dinfo, None) }
+            .map_err(|e| format!("vkCreateDevice failed on lavapipe ({e}): {SETUP}"))?;
+        // SAFETY: family/index exist (one queue was requested).
+        let queue = unsafe { device.get_device_queue(family, 0) };
+        // SAFETY: `pd` is valid.
+        let memory = unsafe { instance.get_physical_device_memory_properties(pd) };
+        Ok(Gpu {
+            _entry: entry,
+            instance,
+            device,
+            queue,
+            family,
+            memory,
+            name,
+        })
+    }
+
+    fn memory_type(&self, bits: u32, want: vk::MemoryPropertyFlags) -> u32 {
+        (0..self.memory.memory_type_count)
+            .find(|&i| {
+                bits & (1 << i) != 0
+                    && self.memory.memory_types[i as usize]
+                        .property_flags
+                        .contains(want)
+            })
+            .unwrap_or_else(|| panic!("no memory type with {want:?} on {}", self.name))
+    }
+
+    /// Runs `entry` of the SPIR-V module `words` with `groups` workgroups; `buffers[i]` is the
+    /// storage buffer at set 0, binding i, copied in before and read back after.
+    pub fn run(&self, words: &[u32], entry: &str, buffers: &mut [Vec<u32>], groups: [u32; 3]) {
+        let mut bindings: Vec<Binding> = buffers
+            .iter_mut()
+            .enumerate()
+            .map(|(i, b)| Binding::new(0, i as u32, Resource::StorageBuffer(std::mem::take(b))))
+            .collect();
+        self.dispatch(words, entry, &mut bindings, &[], groups);
+        for (b, binding) in buffers.iter_mut().zip(bindings) {
+            if let Resource::StorageBuffer(w) = binding.resource {
+                *b = w;
+            }
+        }
+    }
+
+    /// Runs `entry` of `words` with `groups` workgroups, the resources of `bindings` bound at
+    /// their sets and bindings and `push_constants` (words) pushed at offset 0. Storage buffers
+    /// and storage images are read back into `bindings`.
+    pub fn dispatch(
+        &self,
+        words: &[u32],
+        entry: &str,
+        bindings: &mut [Binding],
+        push_constants: &[u32],
+        groups: [u32; 3],
+    ) {
+        let d = &self.device;
+        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        // SAFETY: every Vulkan object below is created from `d`, used while alive, and
+        // destroyed after the fence signals; mapped pointers cover exactly the allocation,
+        // which holds at least `words().len()` words.
+        unsafe {
+            let mut made = Vec::new();
+            for b in bindings.iter() {
+                let data = b.words();
+                let size = (data.len().max(1) * 4) as u64;
+                let usage = match b.resource {
+                    Resource::StorageBuffer(_) => vk::BufferUsageFlags::STORAGE_BUFFER,
+                    Resource::UniformBuffer(_) => vk::BufferUsageFlags::UNIFORM_BUFFER,
+                    _ => vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
+                };
+                let binfo = vk::BufferCreateInfo::default()
+                    .size(size)
+                    .usage(usage)
+                    .sharing_mode(vk::SharingMode::EXCLUSIVE);
+                let buffer = check(d.create_buffer(&binfo, None), "vkCreateBuffer");
+                let req = d.get_buffer_memory_requirements(buffer);
+                let ainfo = vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size)
+                    .memory_type_index(self.memory_type(req.memory_type_bits, host));
+                let memory = check(d.allocate_memory(&ainfo, None), "vkAllocateMemory");
+                check(
+                    d.bind_buffer_memory(buffer, memory, 0),
+                    "vkBindBufferMemory",
+                );
+                let ptr = check(
+                    d.map_memory(memory, 0, size, vk::MemoryMapFlags::empty()),
+                    "vkMapMemory",
+                ) as *mut u32;
+                std::ptr::copy_nonoverlapping(data.as_ptr(), ptr, data.len());
+                let image = match &b.resource {
+                    Resource::StorageImage(i) | Resource::SampledImage(i) => {
+                        assert_eq!(
+                            i.data.len(),
+                            (i.width * i.height) as usize * i.format.words_per_texel(),
+                            "image data size"
+                        );
+                        Some(self.make_image(i))
+                    }
+                    _ => None,
+                };
+                made.push(Made {
+                    buffer,
+                    memory,
+                    ptr,
+                    size,
+                    image,
+                });
+            }
+
+            // One set layout per set number up to the largest used (empty ones in between).
+            let max_set = bindings.iter().map(|b| b.set).max().unwrap_or(0);
+            let mut set_layouts = Vec::new();
+            for set in 0..=max_set {
+                let lb: Vec<vk::DescriptorSetLayoutBinding> = bindings
+                    .iter()
+                    .filter(|b| b.set == set)
+                    .map(|b| {
+                        vk::DescriptorSetLayoutBinding::default()
+                            .binding(b.binding)
+                            .descriptor_type(b.descriptor_type())
+                            .descriptor_count(1)
+                            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                    })
+                    .collect();
+                set_layouts.push(check(
+                    d.create_descriptor_set_layout(
+                        &vk::DescriptorSetLayoutCreateInfo::default().bindings(&lb),
+                        None,
+                    ),
+                    "vkCreateDescriptorSetLayout",
+                ));
+            }
+            let ranges = [vk::PushConstantRange::default()
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .offset(0)
+                .size((push_constants.len() * 4) as u32)];
+            let mut pl_info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts);
+            if !push_constants.is_empty() {
+                pl_info = pl_info.push_constant_ranges(&ranges);
+            }
+            let pipeline_layout = check(
+                d.create_pipeline_layout(&pl_info, None),
+                "vkCreatePipelineLayout",
+            );
+            let module = check(
+                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None),
+                "vkCreateShaderModule",
+            );
+            let name = CString::new(entry).expect("an entry point name has no nul");
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(module)
+                .name(&name);
+            let pinfo = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(pipeline_layout)];
+            let pipeline = check(
+                d.create_compute_pipelines(vk::PipelineCache::null(), &pinfo, None)
+                    .map_err(|(_, e)| e),
+                "vkCreateComputePipelines",
+            )[0];
+            let types = [
+                vk::DescriptorType::STORAGE_BUFFER,
+                vk::DescriptorType::UNIFORM_BUFFER,
+                vk::DescriptorType::STORAGE_IMAGE,
+                vk::DescriptorType::SAMPLED_IMAGE,
+            ];
+            let sizes: Vec<vk::DescriptorPoolSize> = types
+                .iter()
+                .map(|&t| {
+                    vk::DescriptorPoolSize::default()
+                        .ty(t)
+                        .descriptor_count(bindings.len().max(1) as u32)
+                })
+                .collect();
+            let pool = check(
+                d.create_descriptor_pool(
+                    &vk::DescriptorPoolCreateInfo::default()
+                        .max_sets(set_layouts.len() as u32)
+                        .pool_sizes(&sizes),
+                    None,
+                ),
+                "vkCreateDescriptorPool",
+            );
+            let sets = check(
+                d.allocate_descriptor_sets(
+                    &vk::DescriptorSetAllocateInfo::default()
+                        .descriptor_pool(pool)
+                        .set_layouts(&set_layouts),
+                ),
+                "vkAllocateDescriptorSets",
+            );
+            let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = made
+                .iter()
+                .map(|m| {
+                    [vk::DescriptorBufferInfo::default()
+                        .buffer(m.buffer)
+                        .offset(0)
+                        .range(m.size)]
+                })
+                .collect();
+            let image_infos: Vec<[vk::DescriptorImageInfo; 1]> = made
+                .iter()
+                .zip(bindings.iter())
+                .map(|(m, b)| {
+                    let layout = match b.resource {
+                        Resource::SampledImage(_) => vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                        _ => vk::ImageLayout::GENERAL,
+                    };
+                    [vk::DescriptorImageInfo::default()
+                        .image_view(m.image.map(|i| i.2).unwrap_or_default())
+                        .image_layout(layout)]
+                })
+                .collect();
+            let writes: Vec<vk::WriteDescriptorSet> = bindings
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    let w = vk::WriteDescriptorSet::default()
+                        .dst_set(sets[b.set as usize])
+                        .dst_binding(b.binding)
+                        .descriptor_type(b.descriptor_type());
+                    match b.resource {
+                        Resource::StorageBuffer(_) | Resource::UniformBuffer(_) => {
+                            w.buffer_info(&buffer_infos[i])
+                        }
+                        _ => w.image_info(&image_infos[i]),
+                    }
+                })
+                .collect();
+            d.update_descriptor_sets(&writes, &[]);
+
+            let cpool = check(
+                d.create_command_pool(
+                    &vk::CommandPoolCreateInfo::default().queue_family_index(self.family),
+                    None,
+                ),
+                "vkCreateCommandPool",
+            );
+            let cmd = check(
+                d.allocate_command_buffers(
+                    &vk::CommandBufferAllocateInfo::default()
+                        .command_pool(cpool)
+                        .level(vk::CommandBufferLevel::PRIMARY)
+                        .command_buffer_count(1),
+                ),
+                "vkAllocateCommandBuffers",
+            )[0];
+            check(
+                d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default()),
+                "vkBeginCommandBuffer",
+            );
+            // Upload images: staging buffer -> image, then into the layout the shader uses.
+            for (m, b) in made.iter().zip(bindings.iter()) {
+                let (Some((image, _, _)), Resource::StorageImage(i) | Resource::SampledImage(i)) =
+                    (m.image, &b.resource)
+                else {
+                    continue;
+                };
+                let final_layout = match b.resource {
+                    Resource::SampledImage(_) => vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    _ => vk::ImageLayout::GENERAL,
+                };
+                self.transition(
+                    cmd,
+                    image,
+                    vk::ImageLayout::UNDEFINED,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    vk::AccessFlags::empty(),
+                    vk::AccessFlags::TRANSFER_WRITE,
+                );
+                d.cmd_copy_buffer_to_image(
+                    cmd,
+                    m.buffer,
+                    image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &[copy_region(i)],
+                );
+                self.transition(
+                    cmd,
+                    image,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    final_layout,
+                    vk::AccessFlags::TRANSFER_WRITE,
+                    vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                );
+            }
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::COMPUTE,
+                pipeline_layout,
+                0,
+                &sets,
+                &[],
+            );
+            if !push_constants.is_empty() {
+                let bytes: Vec<u8> = push_constants
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect();
+                d.cmd_push_constants(
+                    cmd,
+                    pipeline_layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    &bytes,
+                );
+            }
+            d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
+            // Download storage images into their staging buffers.
+            for (m, b) in made.iter().zip(bindings.iter()) {
+                let (Some((image, _, _)), Resource::StorageImage(i)) = (m.image, &b.resource)
+                else {
+                    continue;
+                };
+                self.transition(
+                    cmd,
+                    image,
+                    vk::ImageLayout::GENERAL,
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                    vk::AccessFlags::SHADER_WRITE,
+                    vk::AccessFlags::TRANSFER_READ,
+                );
+                d.cmd_copy_image_to_buffer(
+                    cmd,
+                    image,
+                    vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                    m.buffer,
+                    &[copy_region(i)],
+                );
+            }
+            // Shader and transfer writes become visible to the host.
+            let to_host = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ)];
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &to_host,
+                &[],
+                &[],
+            );
+            check(d.end_command_buffer(cmd), "vkEndCommandBuffer");
+            let fence = check(
+                d.create_fence(&vk::FenceCreateInfo::default(), None),
+                "vkCreateFence",
+            );
+            let cmds = [cmd];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+            check(d.queue_submit(self.queue, &submit, fence), "vkQueueSubmit");
+            check(
+                d.wait_for_fences(&[fence], true, u64::MAX),
+                "vkWaitForFences",
+            );
+            for (b, m) in bindings.iter_mut().zip(&made) {
+                let data = match &mut b.resource {
+                    Resource::StorageBuffer(w) => w,
+                    Resource::StorageImage(i) => &mut i.data,
+                    _ => continue,
+                };
+                std::ptr::copy_nonoverlapping(m.ptr, data.as_mut_ptr(), data.len());
+            }
+            d.destroy_fence(fence, None);
+            d.destroy_command_pool(cpool, None);
+            d.destroy_descriptor_pool(pool, None);
+            d.destroy_pipeline(pipeline, None);
+            d.destroy_shader_module(module, None);
+            d.destroy_pipeline_layout(pipeline_layout, None);
+            for l in set_layouts {
+                d.destroy_descriptor_set_layout(l, None);
+            }
+            for m in made {
+                if let Some((image, memory, view)) = m.image {
+                    d.destroy_image_view(view, None);
+                    d.destroy_image(image, None);
+                    d.free_memory(memory, None);
+                }
+                d.unmap_memory(m.memory);
+                d.destroy_buffer(m.buffer, None);
+                d.free_memory(m.memory, None);
+            }
+        }
+    }
+
+    /// A device image for `i` with its memory and view; the caller destroys them.
+    fn make_image(&self, i: &Image) -> (vk::Image, vk::DeviceMemory, vk::ImageView) {
+        let d = &self.device;
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(i.format.vk())
+            .extent(vk::Extent3D {
+                width: i.width,
+                height: i.height,
+                depth: 1,
+            })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(
+                vk::ImageUsageFlags::STORAGE
+                    | vk::ImageUsageFlags::SAMPLED
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::TRANSFER_DST,
+            )
+            .sharing_mode(vk::SharingMode::EXCLUSIVE)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: (whole function) the create infos are valid for each call and the objects
+        // come from `d`.
+        unsafe {
+            let image = check(d.create_image(&info, None), "vkCreateImage");
+            let req = d.get_image_memory_requirements(image);
+            let ainfo = vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(
+                    self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty()),
+                );
+            let memory = check(d.allocate_memory(&ainfo, None), "vkAllocateMemory");
+            check(d.bind_image_memory(image, memory, 0), "vkBindImageMemory");
+            let view = check(
+                d.create_image_view(
+                    &vk::ImageViewCreateInfo::default()
+                        .image(image)
+                        .view_type(vk::ImageViewType::TYPE_2D)
+                        .format(i.format.vk())
+                        .subresource_range(color_range()),
+                    None,
+                ),
+                "vkCreateImageView",
+            );
+            (image, memory, view)
+        }
+    }
+
+    /// Records a layout transition of a whole color image.
+    ///
+    /// # Safety
+    /// `cmd` must be recording and `image` valid.
+    unsafe fn transition(
+        &self,
+        cmd: vk::CommandBuffer,
+        image: vk::Image,
+        from: vk::ImageLayout,
+        to: vk::ImageLayout,
+        src: vk::AccessFlags,
+        dst: vk::AccessFlags,
+    ) {
+        let barrier = [vk::ImageMemoryBarrier::default()
+            .old_layout(from)
+            .new_layout(to)
+            .src_access_mask(src)
+            .dst_access_mask(dst)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image)
+            .subresource_range(color_range())];
+        // SAFETY: the caller guarantees `cmd` records and `image` lives.
+        unsafe {
+            self.device.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::PipelineStageFlags::ALL_COMMANDS,
+                vk::DependencyFlags::empty(),
+                &[],
+                &[],
+                &barrier,
+            );
+        }
+    }
+}
+
+fn color_range() -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}
+
+fn copy_region(i: &Image) -> vk::BufferImageCopy {
+    vk::BufferImageCopy::default()
+        .buffer_offset(0)
+        .image_subresource(vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        })
+        .image_extent(vk::Extent3D {
+            width: i.width,
+            height: i.height,
+            depth: 1,
+        })
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        // SAFETY: nothing created from the device or instance outlives them (`dispatch`
+        // destroys its objects before returning).
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_device(None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}
