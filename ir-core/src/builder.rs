@@ -324,10 +324,12 @@ impl<'m> Builder<'m> {
 
     // ---- resources ---------------------------------------------------------------------------
 
-    /// A texture read or query (`sample` .. `query_lod`) with result type `ty`; operands in the
-    /// order of the instruction table.
+    /// A texture read or query (`sample` .. `query_lod`, `sample_cmp_level` ..
+    /// `sample_cmp_grad`) with result type `ty`; operands in the order of the instruction
+    /// table. A sampling, gathering or fetching op whose `ty` is a struct `{u32, T}` also
+    /// returns the sparse-residency status (see [`crate::Module::sparse_texel_type`]).
     pub fn texture_op(&mut self, op: Op, ty: InstId, operands: &[InstId]) -> InstId {
-        debug_assert!((Op::Sample..=Op::QueryLod).contains(&op) && op != Op::TextureStore);
+        debug_assert!(op.is_texture_read());
         self.emit(op, Some(ty), operands)
     }
 

@@ -572,6 +572,22 @@ imm_enum! {
         IsHelperLane = 98, "is_helper_lane";
         /// `inverse(m)` (GLSL.std.450 MatrixInverse; not HLSL, for IR authors).
         Inverse = 99, "inverse";
+        /// `interpolate_at_centroid(p)`: the fragment input `p` points to, interpolated at the
+        /// pixel's centroid (HLSL `EvaluateAttributeAtCentroid`). `p` must lead back to an
+        /// `input` global of a fragment stage (through an access chain, or a function
+        /// variable holding one load of it; the SPIR-V backend follows those).
+        InterpolateAtCentroid = 100, "interpolate_at_centroid";
+        /// `interpolate_at_sample(p, index)`: at sample `index` (`EvaluateAttributeAtSample`).
+        InterpolateAtSample = 101, "interpolate_at_sample";
+        /// `interpolate_at_offset(p, offset)`: at a `vec<f32, 2>` offset from the pixel center
+        /// (`EvaluateAttributeSnapped` after converting its fixed-point offset).
+        InterpolateAtOffset = 102, "interpolate_at_offset";
+        /// `attribute_at_vertex(p, vertex)`: the value the input had at vertex 0, 1 or 2 of the
+        /// primitive (`GetAttributeAtVertex`; SPIR-V `PerVertexKHR`).
+        AttributeAtVertex = 103, "attribute_at_vertex";
+        /// `check_access_fully_mapped(status)`: true when the sparse-residency status a
+        /// texture read returned says every texel it touched was resident.
+        CheckAccessFullyMapped = 104, "check_access_fully_mapped";
     }
 }
 
@@ -586,7 +602,8 @@ impl Intrinsic {
             | RenderTargetSampleCount
             | IsHelperLane => (0, 0),
             Pow | Atan2 | Min | Max | Step | Dot | Cross | Distance | Reflect | Ldexp | Frexp
-            | Modf | WaveReadLaneAt | QuadReadLaneAt | Fmod => (2, 2),
+            | Modf | WaveReadLaneAt | QuadReadLaneAt | Fmod | InterpolateAtSample
+            | InterpolateAtOffset | AttributeAtVertex => (2, 2),
             Clamp | Lerp | Smoothstep | Fma | Mad | Refract | Faceforward | Sincos => (3, 3),
             _ => (1, 1),
         }

@@ -402,21 +402,22 @@ define_ops! {
     Call "call" Instruction 194 [Func] Rest::Many(Value), R::Explicit;
     /// Calls an intrinsic.
     CallIntrinsic "call_intrinsic" Instruction 195 [Imm(ImmKind::Intrinsic)] Rest::Many(Value), R::Explicit;
-    /// `sample tex, sampler, coord [, offset]`.
-    Sample "sample" Instruction 196 [Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
-    /// `sample_bias tex, sampler, coord, bias [, offset]`.
-    SampleBias "sample_bias" Instruction 197 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `sample tex, sampler, coord [, offset [, min_lod]]`.
+    Sample "sample" Instruction 196 [Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    /// `sample_bias tex, sampler, coord, bias [, offset [, min_lod]]`.
+    SampleBias "sample_bias" Instruction 197 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
     /// `sample_level tex, sampler, coord, lod [, offset]`.
     SampleLevel "sample_level" Instruction 198 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
-    /// `sample_grad tex, sampler, coord, ddx, ddy [, offset]`.
-    SampleGrad "sample_grad" Instruction 199 [Value, Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
-    /// `sample_cmp tex, sampler, coord, reference [, offset]`.
-    SampleCmp "sample_cmp" Instruction 200 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `sample_grad tex, sampler, coord, ddx, ddy [, offset [, min_lod]]`.
+    SampleGrad "sample_grad" Instruction 199 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    /// `sample_cmp tex, sampler, coord, reference [, offset [, min_lod]]`.
+    SampleCmp "sample_cmp" Instruction 200 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
     /// `sample_cmp_level_zero tex, sampler, coord, reference [, offset]`.
     SampleCmpLevelZero "sample_cmp_level_zero" Instruction 201 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
-    /// `gather tex, sampler, coord, component [, offset]`.
+    /// `gather tex, sampler, coord, component [, offset]`; the offset may be an
+    /// `array<vec<i32, 2>, 4>` of one offset per gathered texel.
     Gather "gather" Instruction 202 [Value, Value, Value, Int] Rest::Optional(&[Value]), R::Explicit;
-    /// `gather_cmp tex, sampler, coord, reference [, offset]`.
+    /// `gather_cmp tex, sampler, coord, reference [, offset]` (one offset or four, as `gather`).
     GatherCmp "gather_cmp" Instruction 203 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
     /// `texture_load tex, coord [, lod or sample index [, offset]]`.
     TextureLoad "texture_load" Instruction 204 [Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
@@ -442,6 +443,12 @@ define_ops! {
     Barrier "barrier" Instruction 214 [Imm(ImmKind::BarrierFlags)] Rest::None, R::Void;
     /// `array_length ptr`: the element count of the runtime array `ptr` points to (`u32`).
     ArrayLength "array_length" Instruction 215 [Value] Rest::None, R::Explicit;
+    /// `sample_cmp_level tex, sampler, coord, reference, lod [, offset]`.
+    SampleCmpLevel "sample_cmp_level" Instruction 216 [Value, Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    /// `sample_cmp_bias tex, sampler, coord, reference, bias [, offset [, min_lod]]`.
+    SampleCmpBias "sample_cmp_bias" Instruction 217 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    /// `sample_cmp_grad tex, sampler, coord, reference, ddx, ddy [, offset [, min_lod]]`.
+    SampleCmpGrad "sample_cmp_grad" Instruction 218 [Value, Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
 
     // ---- terminators -----------------------------------------------------------------------
     /// `br target(args...)`.
@@ -570,7 +577,7 @@ impl Op {
     /// Ordinary (non-terminator) instructions.
     #[inline]
     pub fn is_instruction(self) -> bool {
-        (Op::Add..=Op::ArrayLength).contains(&self)
+        (Op::Add..=Op::SampleCmpGrad).contains(&self)
     }
 
     /// Terminators.
@@ -606,6 +613,9 @@ impl Op {
                 | Op::SampleGrad
                 | Op::SampleCmp
                 | Op::SampleCmpLevelZero
+                | Op::SampleCmpLevel
+                | Op::SampleCmpBias
+                | Op::SampleCmpGrad
                 | Op::Gather
                 | Op::GatherCmp
                 | Op::TextureLoad
@@ -619,6 +629,43 @@ impl Op {
                 | Op::AtomicRmw
                 | Op::AtomicCmpXchg
         )
+    }
+
+    /// Texture reads and queries that take the texture pointer first (`sample` ..
+    /// `query_lod`, `sample_cmp_level` .. `sample_cmp_grad`), not `texture_store`.
+    pub fn is_texture_read(self) -> bool {
+        ((Op::Sample..=Op::QueryLod).contains(&self) && self != Op::TextureStore)
+            || (Op::SampleCmpLevel..=Op::SampleCmpGrad).contains(&self)
+    }
+
+    /// For the sampling opcodes that can clamp the level of detail: the index of the optional
+    /// `min_lod` operand (after the optional offset). A clamp without an offset gives a zero
+    /// constant as the offset, which means no offset.
+    pub fn min_lod_index(self) -> Option<usize> {
+        Some(match self {
+            Op::Sample => 4,
+            Op::SampleBias | Op::SampleCmp => 5,
+            Op::SampleGrad | Op::SampleCmpBias => 6,
+            Op::SampleCmpGrad => 7,
+            _ => return None,
+        })
+    }
+
+    /// For the sampling, gathering and fetching opcodes: the index of the optional offset.
+    pub fn offset_index(self) -> Option<usize> {
+        Some(match self {
+            Op::Sample => 3,
+            Op::SampleBias
+            | Op::SampleLevel
+            | Op::SampleCmp
+            | Op::SampleCmpLevelZero
+            | Op::Gather
+            | Op::GatherCmp => 4,
+            Op::SampleGrad | Op::SampleCmpLevel | Op::SampleCmpBias => 5,
+            Op::SampleCmpGrad => 6,
+            Op::TextureLoad => 3,
+            _ => return None,
+        })
     }
 
     /// Indices of the operands that are successor blocks (for terminators).

@@ -284,6 +284,22 @@ impl Module {
             )
     }
 
+    /// The texel type `T` when `ty` is the result type of a texture read that also returns
+    /// its sparse-residency status: a struct of exactly two fields, `u32` then a scalar or
+    /// vector `T` (SPIR-V's `OpImageSparse*` result shape).
+    pub fn sparse_texel_type(&self, ty: InstId) -> Option<InstId> {
+        if self.try_op(ty)? != Op::Struct {
+            return None;
+        }
+        let fields = self.struct_fields(ty);
+        let [status, texel] = fields.as_slice() else {
+            return None;
+        };
+        let (st, tt) = (self.ty(*status)?, self.ty(*texel)?);
+        (self.op(st) == Op::U32 && (self.op(tt).is_scalar_type() || self.op(tt) == Op::Vector))
+            .then_some(tt)
+    }
+
     /// The value of a `u32` immediate (or any integer constant), if `id` is one.
     pub fn imm_value(&self, id: InstId) -> Option<u32> {
         if self.try_op(id)? != Op::ConstInt {

@@ -1576,14 +1576,46 @@ impl<'a> Verifier<'a> {
             | Op::SampleGrad
             | Op::SampleCmp
             | Op::SampleCmpLevelZero
+            | Op::SampleCmpLevel
+            | Op::SampleCmpBias
+            | Op::SampleCmpGrad
             | Op::Gather
             | Op::GatherCmp
             | Op::QueryLod => {
                 if pointee(ops[0]).and_then(|t| m.texture_desc(t)).is_none() {
                     return Err(format!("`{}` needs a pointer to a texture", op.spelling()));
                 }
+                if let Some(k) = op.min_lod_index()
+                    && let Some(&c) = ops.get(k)
+                    && opof(tyof(c)) != Some(Op::F32)
+                {
+                    return Err(format!("the min_lod of `{}` must be an f32", op.spelling()));
+                }
+                if let Some(k) = op.offset_index()
+                    && let Some(&o) = ops.get(k)
+                    && opof(tyof(o)) == Some(Op::Array)
+                {
+                    let t = tyof(o).expect("an array-typed operand has a type");
+                    let four_i2 = m.array_len(t) == Some(4)
+                        && m.vector_len(m.operand(t, 0)) == Some(2)
+                        && m.scalar_of(m.operand(t, 0)).map(|s| m.op(s)) == Some(Op::I32);
+                    if !matches!(op, Op::Gather | Op::GatherCmp) || !four_i2 {
+                        return Err(format!(
+                            "`{}` takes one offset (an integer scalar or vector); only `gather` and `gather_cmp` take four, as `array<vec<i32, 2>, 4>`",
+                            op.spelling()
+                        ));
+                    }
+                }
                 let s = opof(pointee(ops[1]));
-                let want = if matches!(op, Op::SampleCmp | Op::SampleCmpLevelZero | Op::GatherCmp) {
+                let want = if matches!(
+                    op,
+                    Op::SampleCmp
+                        | Op::SampleCmpLevelZero
+                        | Op::SampleCmpLevel
+                        | Op::SampleCmpBias
+                        | Op::SampleCmpGrad
+                        | Op::GatherCmp
+                ) {
                     Op::SamplerCmp
                 } else {
                     Op::Sampler
