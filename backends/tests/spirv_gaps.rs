@@ -396,3 +396,160 @@ bb0:
     let words = emit_ok(&text, TargetEnv::Vulkan1_2);
     validate(&words, TargetEnv::Vulkan1_2);
 }
+
+const TEXTURE_EXTRAS: &str = r#"struct @Sparse4 {
+  status: u32
+  texel: vec<f32, 4>
+}
+struct @Sparse2 {
+  status: u32
+  texel: vec<f32, 2>
+}
+struct @SparseF {
+  status: u32
+  texel: f32
+}
+global @t : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]
+global @t2 : ptr<uniform_constant, texture<2d, vec<f32, 2>>> [binding(0, 1)]
+global @d : ptr<uniform_constant, texture<2d, f32, depth>> [binding(0, 2)]
+global @s : ptr<uniform_constant, sampler> [binding(0, 3)]
+global @sc : ptr<uniform_constant, sampler_cmp> [binding(0, 4)]
+global @uv : ptr<input, vec<f32, 2>> [location(0)]
+global @c : ptr<input, vec<f32, 4>> [location(1)]
+global @o : ptr<input, vec<i32, 2>> [location(2), flat]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+
+func @main() -> void [entry_point(fragment, "main")] {
+bb0:
+  %0 = load @uv : vec<f32, 2>
+  %1 = sample @t, @s, %0, vec<i32, 2> {i32 1, i32 2}, f32 0.5 : vec<f32, 4>
+  %2 = sample @t, @s, %0, vec<i32, 2> zero, f32 1.5 : @Sparse4
+  %3 = extract %2, 1 : vec<f32, 4>
+  %4 = extract %2, 0 : u32
+  %5 = call_intrinsic check_access_fully_mapped(%4) : bool
+  %6 = sample_grad @t2, @s, %0, %0, %0, vec<i32, 2> zero, f32 2.0 : @Sparse2
+  %7 = extract %6, 1 : vec<f32, 2>
+  %8 = sample_cmp_level @d, @sc, %0, f32 0.5, f32 1.0 : f32
+  %9 = sample_cmp_bias @d, @sc, %0, f32 0.5, f32 1.0, vec<i32, 2> {i32 1, i32 1}, f32 0.25 : f32
+  %10 = sample_cmp_grad @d, @sc, %0, f32 0.5, %0, %0 : @SparseF
+  %11 = extract %10, 1 : f32
+  %12 = gather @t, @s, %0, 1, array<vec<i32, 2>, 4> {vec<i32, 2> {i32 1, i32 2}, vec<i32, 2> {i32 3, i32 4}, vec<i32, 2> {i32 5, i32 6}, vec<i32, 2> {i32 7, i32 8}} : vec<f32, 4>
+  %13 = load @o : vec<i32, 2>
+  %14 = construct %13, %13, %13, vec<i32, 2> {i32 7, i32 8} : array<vec<i32, 2>, 4>
+  %15 = gather_cmp @d, @sc, %0, f32 0.5, %14 : @Sparse4
+  %16 = extract %15, 1 : vec<f32, 4>
+  %17 = texture_load @t, vec<i32, 2> {i32 0, i32 0}, i32 0 : @Sparse4
+  %18 = extract %17, 1 : vec<f32, 4>
+  %19 = add %1, %3 : vec<f32, 4>
+  %20 = add %19, %12 : vec<f32, 4>
+  %21 = add %20, %16 : vec<f32, 4>
+  %22 = add %21, %18 : vec<f32, 4>
+  %23 = add %8, %9 : f32
+  %24 = add %23, %11 : f32
+  %25 = extract %7, 0 : f32
+  %26 = add %24, %25 : f32
+  %27 = select %5, %26, f32 0.0 : f32
+  %28 = construct %27, %27, %27, %27 : vec<f32, 4>
+  %29 = add %22, %28 : vec<f32, 4>
+  store @out, %29
+  return
+}
+"#;
+
+fn ops_of(m: &DrModule) -> Vec<Op> {
+    m.functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.instructions.iter())
+        .map(|i| i.class.opcode)
+        .collect()
+}
+
+#[test]
+fn min_lod_sparse_residency_four_offsets_and_compare_variants() {
+    for env in ALL_VULKAN {
+        let words = emit_ok(TEXTURE_EXTRAS, env);
+        validate(&words, env);
+        let m = load(&words);
+        let c = caps(&m);
+        for want in [
+            Capability::MinLod,
+            Capability::SparseResidency,
+            Capability::ImageGatherExtended,
+        ] {
+            assert!(c.contains(&want), "{want:?} in {c:?}");
+        }
+        let ops = ops_of(&m);
+        for want in [
+            Op::ImageSparseSampleImplicitLod,
+            Op::ImageSparseSampleExplicitLod,
+            Op::ImageSparseSampleDrefExplicitLod,
+            Op::ImageSparseTexelsResident,
+            Op::ImageSparseFetch,
+            Op::ImageSparseDrefGather,
+            Op::ImageSampleDrefImplicitLod,
+            Op::ImageGather,
+        ] {
+            assert!(ops.contains(&want), "{want:?} missing");
+        }
+        // The non-constant four offsets become four gathers (one per texel).
+        assert_eq!(
+            ops.iter()
+                .filter(|&&o| o == Op::ImageSparseDrefGather)
+                .count(),
+            4
+        );
+        let text = spirv::disassemble(&words).expect("disassembles");
+        assert!(text.contains("ConstOffsets"), "constant four offsets");
+        assert!(text.contains("MinLod"), "a LOD clamp");
+    }
+}
+
+const INTERPOLATION: &str = r#"global @a : ptr<input, vec<f32, 4>> [location(0)]
+global @b : ptr<input, vec<f32, 2>> [location(1)]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+
+func @main() -> void [entry_point(fragment, "main")] {
+bb0:
+  %0 = var : ptr<function, vec<f32, 4>>
+  %1 = load @a : vec<f32, 4>
+  store %0, %1
+  %2 = call_intrinsic interpolate_at_centroid(%0) : vec<f32, 4>
+  %3 = var : ptr<function, f32>
+  %4 = load @b : vec<f32, 2>
+  %5 = extract %4, 1 : f32
+  store %3, %5
+  %6 = call_intrinsic interpolate_at_sample(%3, u32 2) : f32
+  %7 = call_intrinsic interpolate_at_offset(@a, vec<f32, 2> {f32 0.25, f32 -0.125}) : vec<f32, 4>
+  %8 = construct %6, %6, %6, %6 : vec<f32, 4>
+  %9 = add %2, %8 : vec<f32, 4>
+  %10 = add %9, %7 : vec<f32, 4>
+  store @out, %10
+  return
+}
+"#;
+
+#[test]
+fn interpolation_reads_the_stage_input_behind_a_copy() {
+    for env in ALL_VULKAN {
+        let words = emit_ok(INTERPOLATION, env);
+        validate(&words, env);
+        let m = load(&words);
+        assert!(caps(&m).contains(&Capability::InterpolationFunction));
+        let text = spirv::disassemble(&words).expect("disassembles");
+        for want in [
+            "InterpolateAtCentroid",
+            "InterpolateAtSample",
+            "InterpolateAtOffset",
+        ] {
+            assert!(text.contains(want), "{want}");
+        }
+    }
+    // An operand that does not lead back to an input is a diagnostic, not invalid SPIR-V.
+    let bad = INTERPOLATION.replace(
+        "%1 = load @a : vec<f32, 4>",
+        "%1 = add vec<f32, 4> zero, vec<f32, 4> zero : vec<f32, 4>",
+    );
+    let d = emit(&bad, TargetEnv::Vulkan1_2).expect_err("no input behind the variable");
+    assert_eq!(d[0].code, "OSB0012");
+}

@@ -15,6 +15,7 @@
 //! | OSB0009 | a malformed module (missing terminator, a branch to the entry block, an operand of the wrong kind): verify it first |
 //! | OSB0010 | an instruction longer than SPIR-V's 65535 words (a constant or `construct` of more than 65532 elements of one flat array; any other oversized instruction by its opcode) |
 //! | OSB0011 | a compute entry point takes implicit derivatives with a `numthreads` no derivative group fits (x or y odd and the thread count not a multiple of 4) |
+//! | OSB0012 | an interpolation intrinsic (`interpolate_at_*`, from HLSL `EvaluateAttribute*`) whose operand does not lead back to a fragment-stage input, or `attribute_at_vertex` (`GetAttributeAtVertex`, not supported yet) |
 
 use oneshader_ir::Diagnostic;
 
@@ -55,3 +56,4 @@ pub(crate) const LAYOUT: &str = "OSB0008";
 pub(crate) const MALFORMED: &str = "OSB0009";
 pub(crate) const TOO_LARGE: &str = "OSB0010";
 pub(crate) const DERIVATIVES: &str = "OSB0011";
+pub(crate) const INTERPOLANT: &str = "OSB0012";

@@ -978,7 +978,10 @@ impl Emitter<'_> {
             | Op::QuerySize
             | Op::QueryLevels
             | Op::QuerySamples
-            | Op::QueryLod => self.texture_op(i),
+            | Op::QueryLod
+            | Op::SampleCmpLevel
+            | Op::SampleCmpBias
+            | Op::SampleCmpGrad => self.texture_op(i),
             Op::BufferLoad | Op::BufferStore => self.byte_buffer(i),
             Op::AtomicRmw | Op::AtomicCmpXchg => self.atomic(i),
             Op::Barrier => self.barrier(i),

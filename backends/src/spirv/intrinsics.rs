@@ -12,7 +12,7 @@ use oneshader_ir::{InstId, Intrinsic, Op, ScalarKind};
 use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op as GLOp};
 use smallvec::SmallVec;
 
-use super::error::{EmitError, MALFORMED, OPERANDS, R, TARGET};
+use super::error::{EmitError, INTERPOLANT, MALFORMED, OPERANDS, R, TARGET};
 use super::module::{Emitter, inst};
 
 type Words = SmallVec<[u32; 8]>;
@@ -363,9 +363,109 @@ impl Emitter<'_> {
                     "`render_target_sample_count` (GetRenderTargetSampleCount) has no SPIR-V equivalent",
                 ));
             }
+            Intrinsic::CheckAccessFullyMapped => {
+                self.caps.add(Capability::SparseResidency);
+                inst(
+                    &mut self.f.body,
+                    S::ImageSparseTexelsResident,
+                    &[ty, id, args[0]],
+                );
+            }
+            Intrinsic::InterpolateAtCentroid
+            | Intrinsic::InterpolateAtSample
+            | Intrinsic::InterpolateAtOffset => {
+                self.caps.add(Capability::InterpolationFunction);
+                let p = self.interpolant(arg_ir[0], which)?;
+                let (g, rest) = match which {
+                    Intrinsic::InterpolateAtCentroid => (G::InterpolateAtCentroid, None),
+                    Intrinsic::InterpolateAtSample => (G::InterpolateAtSample, Some(args[1])),
+                    _ => (G::InterpolateAtOffset, Some(args[1])),
+                };
+                let mut w: SmallVec<[u32; 2]> = SmallVec::new();
+                w.push(p);
+                w.extend(rest);
+                self.glsl(ty, id, g, &w);
+            }
+            Intrinsic::AttributeAtVertex => {
+                return Err(EmitError::new(
+                    INTERPOLANT,
+                    "`attribute_at_vertex` (GetAttributeAtVertex) is not supported by the SPIR-V backend yet: it needs the input redeclared as a PerVertexKHR array",
+                ));
+            }
             _ => self.wave(which, ty_ir, ty, id, &args)?,
         }
         Ok(())
+    }
+
+    /// The SPIR-V pointer to the fragment input an interpolation intrinsic reads: `p` itself
+    /// when it points into an `input` global, or, for a function variable that HLSL lowering
+    /// filled with one copy of an input (`store %v, load @in`, or an element of one), a
+    /// pointer to that input (what spirv-opt's interpolate fixup does for DXC).
+    fn interpolant(&mut self, p: InstId, which: Intrinsic) -> R<u32> {
+        use spirv::Op as S;
+        let m = self.m;
+        let space = |v: InstId| m.ty(v).and_then(|t| m.address_space(t));
+        if space(p) == Some(oneshader_ir::AddressSpace::Input) {
+            return self.val(p);
+        }
+        let fail = || {
+            EmitError::new(
+                INTERPOLANT,
+                format!(
+                    "`{}` needs a fragment-stage input: its operand does not lead back to one (an optimized build inlines the entry point so that it does)",
+                    which.spelling()
+                ),
+            )
+        };
+        if m.op(p) != Op::Var {
+            return Err(fail());
+        }
+        let mut stored = None;
+        for u in m.uses(p) {
+            match (m.op(u.user), u.slot) {
+                (Op::Store, oneshader_ir::Slot::Operand(0)) => {
+                    if stored.replace(m.operand(u.user, 1)).is_some() {
+                        return Err(fail());
+                    }
+                }
+                (Op::CallIntrinsic | Op::Load, _) => {}
+                _ => return Err(fail()),
+            }
+        }
+        // The stored value: a load of an input pointer, possibly through constant extracts.
+        let mut v = stored.ok_or_else(fail)?;
+        let mut indices: SmallVec<[u32; 4]> = SmallVec::new();
+        while m.op(v) == Op::Extract {
+            let mut idx: SmallVec<[u32; 4]> = SmallVec::new();
+            for k in 1..m.num_operands(v) {
+                idx.push(m.imm_operand(v, k).ok_or_else(fail)?);
+            }
+            idx.extend_from_slice(&indices);
+            indices = idx;
+            v = m.operand(v, 0);
+        }
+        if m.op(v) != Op::Load {
+            return Err(fail());
+        }
+        let q = m.operand(v, 0);
+        if space(q) != Some(oneshader_ir::AddressSpace::Input) {
+            return Err(fail());
+        }
+        let base = self.val(q)?;
+        if indices.is_empty() {
+            return Ok(base);
+        }
+        let pointee = m.ty(p).and_then(|t| m.pointee(t)).ok_or_else(fail)?;
+        let pt = self.ty(pointee)?;
+        let ptr_ty = self.ptr_spv(spirv::StorageClass::Input, pt);
+        let id = self.fresh();
+        let mut w: Words = SmallVec::new();
+        w.extend_from_slice(&[ptr_ty, id, base]);
+        for k in indices {
+            w.push(self.const_u32(k));
+        }
+        inst(&mut self.f.body, S::AccessChain, &w);
+        Ok(id)
     }
 
     /// A float constant (or splat) of the IR type `ty` with value `v`.

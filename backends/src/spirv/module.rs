@@ -49,6 +49,8 @@ pub(crate) enum TKey {
     Image([u32; 7]),
     Sampler,
     SampledImage(u32),
+    /// The result struct of a sparse texel read: `{u32, texel}`.
+    Sparse(u32),
 }
 
 /// The sections of a module, in layout order (capabilities, extensions and the memory model

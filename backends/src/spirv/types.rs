@@ -117,7 +117,7 @@ fn layout_error(m: &oneshader_ir::Module, ty: InstId, e: layout::LayoutError) ->
 
 impl Emitter<'_> {
     /// Declares a non-aggregate type once.
-    fn tkey(&mut self, key: TKey, op: spirv::Op, args: &[u32]) -> u32 {
+    pub(crate) fn tkey(&mut self, key: TKey, op: spirv::Op, args: &[u32]) -> u32 {
         if let Some(&id) = self.tkeys.get(&key) {
             return id;
         }
