@@ -1,0 +1,726 @@
+//! Execution: compute shaders written in HLSL (the examples in examples/hlsl/ and the programs
+//! in tests/hlsl_exec/) are compiled through the library facade, validated by spirv-val, run
+//! on Mesa's lavapipe and their results compared with values computed here. Each shader runs
+//! compiled at -O0 and at -O. Constant buffers are filled at the offsets the reflection gives,
+//! so these tests also check that reflection matches what the shader reads.
+//!
+//! The tests fail (never skip) when the Vulkan loader or lavapipe is missing, with a message
+//! naming `cargo xtask setup`.
+
+mod support;
+
+use oneshader::reflect::{Reflection, Resource as Reflected, Type};
+use oneshader::{CompileOptions, OptLevel, TargetEnv};
+use oneshader_vulkan_harness::{Binding, Format, Gpu, Image, Resource};
+use support::*;
+
+const LEVELS: [OptLevel; 2] = [OptLevel::O0, OptLevel::O];
+
+/// SPIR-V words (validated) and the reflection of `path`'s `main` at `level`.
+fn build(path: &str, level: OptLevel) -> (Vec<u32>, Reflection) {
+    let opts = CompileOptions::new("cs_6_0")
+        .opt_level(level)
+        .with_reflection();
+    let out = compile_file(path, &opts);
+    assert_valid(&out.spirv, TargetEnv::Vulkan1_2, path);
+    (out.spirv, out.reflection.expect("asked for"))
+}
+
+fn binding_of(r: &Reflection, name: &str) -> (u32, u32) {
+    let res = r
+        .resource(name)
+        .unwrap_or_else(|| panic!("reflection lists `{name}`"));
+    (res.set, res.binding)
+}
+
+/// The words of constant buffer `res`, with each named member's words placed at the offset
+/// the reflection gives; an array member takes one element per `stride`.
+fn cbuffer(res: &Reflected, values: &[(&str, &[u32])]) -> Vec<u32> {
+    let size = res.size.expect("a buffer has a size") as usize;
+    let mut words = vec![0u32; size.div_ceil(4)];
+    let Some(Type::Struct { members, .. }) = &res.ty else {
+        panic!("a constant buffer holds a struct")
+    };
+    for (name, vals) in values {
+        let m = members
+            .iter()
+            .find(|m| m.name == *name)
+            .unwrap_or_else(|| panic!("member `{name}`"));
+        let at = m.offset.expect("laid out") as usize / 4;
+        match &m.ty {
+            Type::Array {
+                stride: Some(stride),
+                length,
+                ..
+            } => {
+                assert_eq!(Some(vals.len() as u32), *length, "`{name}` length");
+                for (k, v) in vals.iter().enumerate() {
+                    words[at + k * *stride as usize / 4] = *v;
+                }
+            }
+            _ => words[at..at + vals.len()].copy_from_slice(vals),
+        }
+    }
+    words
+}
+
+/// A small deterministic generator (xorshift), so inputs vary without a dependency.
+struct Rng(u32);
+
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        self.0
+    }
+
+    /// A float in [lo, hi).
+    fn float(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * (self.next() >> 8) as f32 / (1u32 << 24) as f32
+    }
+}
+
+fn close(a: f32, b: f32, tol: f32) -> bool {
+    (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+}
+
+#[test]
+fn blur_with_groupshared_memory_and_barriers() {
+    let gpu = Gpu::new();
+    const RADIUS: usize = 4;
+    let (width, height) = (100u32, 3u32);
+    let mut rng = Rng(0x1234_5678);
+    let pixels: Vec<[f32; 4]> = (0..width * height)
+        .map(|_| {
+            [
+                rng.float(0.0, 1.0),
+                rng.float(0.0, 1.0),
+                rng.float(0.0, 1.0),
+                1.0,
+            ]
+        })
+        .collect();
+    let raw = [1.0f32, 0.8, 0.5, 0.25, 0.1];
+    let total: f32 = raw[0] + 2.0 * raw[1..].iter().sum::<f32>();
+    let weights: Vec<f32> = raw.iter().map(|w| w / total).collect();
+    // Clamp-to-edge horizontal blur, summed in the shader's order.
+    let mut expected = vec![[0f32; 4]; (width * height) as usize];
+    for y in 0..height as i32 {
+        for x in 0..width as i32 {
+            let at =
+                |dx: i32| pixels[(y * width as i32 + (x + dx).clamp(0, width as i32 - 1)) as usize];
+            let out = &mut expected[(y * width as i32 + x) as usize];
+            for (c, value) in out.iter_mut().enumerate() {
+                let mut sum = weights[0] * at(0)[c];
+                for (i, w) in weights.iter().enumerate().skip(1) {
+                    sum += w * (at(-(i as i32))[c] + at(i as i32)[c]);
+                }
+                *value = sum;
+            }
+        }
+    }
+    let source: Vec<u32> = pixels.iter().flatten().map(|f| f.to_bits()).collect();
+    for level in LEVELS {
+        let (words, r) = build("examples/hlsl/blur.hlsl", level);
+        let params = r.resource("BlurParams").expect("the cbuffer");
+        let w: Vec<u32> = weights.iter().map(|w| w.to_bits()).collect();
+        assert_eq!(w.len(), RADIUS + 1);
+        let cb = cbuffer(params, &[("imageSize", &[width, height]), ("weights", &w)]);
+        let (s0, b0) = binding_of(&r, "BlurParams");
+        let (s1, b1) = binding_of(&r, "source");
+        let (s2, b2) = binding_of(&r, "destination");
+        let mut bindings = vec![
+            Binding::new(s0, b0, Resource::UniformBuffer(cb)),
+            Binding::new(
+                s1,
+                b1,
+                Resource::SampledImage(Image {
+                    format: Format::Rgba32Float,
+                    width,
+                    height,
+                    data: source.clone(),
+                }),
+            ),
+            Binding::new(
+                s2,
+                b2,
+                Resource::StorageImage(Image::zeroed(Format::Rgba32Float, width, height)),
+            ),
+        ];
+        let groups = width.div_ceil(64);
+        gpu.dispatch(&words, "main", &mut bindings, &[], [groups, height, 1]);
+        let out = bindings[2].words();
+        for (i, e) in expected.iter().enumerate() {
+            for c in 0..4 {
+                let got = f32::from_bits(out[i * 4 + c]);
+                assert!(
+                    close(got, e[c], 1e-5),
+                    "pixel {i} channel {c}: {got} != {} ({level:?}, {})",
+                    e[c],
+                    gpu.name
+                );
+            }
+        }
+    }
+}
+
+/// A particle as the shader stores it (relaxed std430: 32 bytes).
+#[derive(Clone, Copy, Debug)]
+struct Particle {
+    position: [f32; 3],
+    age: f32,
+    velocity: [f32; 3],
+    lifetime: f32,
+}
+
+impl Particle {
+    fn words(&self) -> [u32; 8] {
+        let p = self.position;
+        let v = self.velocity;
+        [p[0], p[1], p[2], self.age, v[0], v[1], v[2], self.lifetime].map(f32::to_bits)
+    }
+
+    fn from_words(w: &[u32]) -> Particle {
+        let f = |i: usize| f32::from_bits(w[i]);
+        Particle {
+            position: [f(0), f(1), f(2)],
+            age: f(3),
+            velocity: [f(4), f(5), f(6)],
+            lifetime: f(7),
+        }
+    }
+}
+
+#[test]
+fn particle_update_with_a_structured_buffer_and_atomics() {
+    let gpu = Gpu::new();
+    let count = 200u32;
+    let (gravity, dt, drag, restitution) = ([0.0f32, -9.8, 0.5], 0.05f32, 0.2f32, 0.6f32);
+    let mut rng = Rng(0xdead_beef);
+    let particles: Vec<Particle> = (0..count)
+        .map(|i| {
+            let lifetime = 1.0 + (i % 7) as f32 * 0.5;
+            // A third are dead already, some die during this step, the rest live on; the
+            // ages sit a quarter step away from the thresholds.
+            let age = match i % 3 {
+                0 => lifetime + 0.25,
+                1 if i % 2 == 0 => lifetime - 0.75 * dt,
+                _ => rng.float(0.0, lifetime - 2.0 * dt),
+            };
+            Particle {
+                position: [
+                    rng.float(-5.0, 5.0),
+                    rng.float(0.05, 3.0),
+                    rng.float(-5.0, 5.0),
+                ],
+                age,
+                velocity: [
+                    rng.float(-1.0, 1.0),
+                    rng.float(-8.0, 4.0),
+                    rng.float(-1.0, 1.0),
+                ],
+                lifetime,
+            }
+        })
+        .collect();
+    // The step on the CPU, in the shader's order of operations.
+    let mut expected = particles.clone();
+    let mut alive = Vec::new();
+    let mut died = 0u32;
+    let mut bounced = 0;
+    for (i, p) in expected.iter_mut().enumerate() {
+        if p.age >= p.lifetime {
+            continue;
+        }
+        let keep = (1.0 - drag * dt).max(0.0);
+        for (c, g) in gravity.iter().enumerate() {
+            p.velocity[c] += g * dt;
+            p.velocity[c] *= keep;
+            p.position[c] += p.velocity[c] * dt;
+        }
+        if p.position[1] < 0.0 {
+            p.position[1] = -p.position[1];
+            p.velocity[1] = -p.velocity[1] * restitution;
+            bounced += 1;
+        }
+        p.age += dt;
+        if p.age < p.lifetime {
+            alive.push(i as u32);
+        } else {
+            died += 1;
+        }
+    }
+    assert!(
+        bounced > 0 && died > 0 && !alive.is_empty(),
+        "every path is taken"
+    );
+    for level in LEVELS {
+        let (words, r) = build("examples/hlsl/particles.hlsl", level);
+        let buf = r.resource("particles").expect("particles");
+        let Some(Type::Array { stride, .. }) = &buf.ty else {
+            panic!("a structured buffer")
+        };
+        assert_eq!(*stride, Some(32), "the layout this test writes");
+        let sim = r.resource("Simulation").expect("the cbuffer");
+        let cb = cbuffer(
+            sim,
+            &[
+                ("gravity", &gravity.map(f32::to_bits)),
+                ("deltaTime", &[dt.to_bits()]),
+                ("particleCount", &[count]),
+                ("drag", &[drag.to_bits()]),
+                ("restitution", &[restitution.to_bits()]),
+            ],
+        );
+        let data: Vec<u32> = particles.iter().flat_map(Particle::words).collect();
+        let at = |name| binding_of(&r, name);
+        let mut bindings = vec![
+            Binding::new(
+                at("Simulation").0,
+                at("Simulation").1,
+                Resource::UniformBuffer(cb),
+            ),
+            Binding::new(
+                at("particles").0,
+                at("particles").1,
+                Resource::StorageBuffer(data),
+            ),
+            Binding::new(
+                at("aliveList").0,
+                at("aliveList").1,
+                Resource::StorageBuffer(vec![u32::MAX; count as usize]),
+            ),
+            Binding::new(
+                at("counters").0,
+                at("counters").1,
+                Resource::StorageBuffer(vec![0; 2]),
+            ),
+        ];
+        gpu.dispatch(
+            &words,
+            "main",
+            &mut bindings,
+            &[],
+            [count.div_ceil(64), 1, 1],
+        );
+        let counters = bindings[3].words();
+        assert_eq!(
+            counters,
+            [alive.len() as u32, died],
+            "alive and died ({level:?})"
+        );
+        // The order of the compacted list depends on scheduling; its contents do not.
+        let mut list = bindings[2].words()[..alive.len()].to_vec();
+        list.sort_unstable();
+        assert_eq!(list, alive, "alive list ({level:?})");
+        assert!(
+            bindings[2].words()[alive.len()..]
+                .iter()
+                .all(|&w| w == u32::MAX)
+        );
+        let got = bindings[1].words();
+        for (i, e) in expected.iter().enumerate() {
+            let g = Particle::from_words(&got[i * 8..i * 8 + 8]);
+            let ok = (0..3).all(|c| {
+                close(g.position[c], e.position[c], 1e-5)
+                    && close(g.velocity[c], e.velocity[c], 1e-5)
+            }) && g.age == e.age
+                && g.lifetime == e.lifetime;
+            assert!(ok, "particle {i}: {g:?} != {e:?} ({level:?})");
+        }
+    }
+}
+
+#[test]
+fn histogram_with_groupshared_and_global_atomics() {
+    let gpu = Gpu::new();
+    let mut rng = Rng(42);
+    let keys: Vec<u32> = (0..5000).map(|_| rng.next()).collect();
+    let shift = 3u32;
+    let groups = 3u32;
+    let mut expected = vec![0u32; 64];
+    for k in &keys {
+        expected[((k >> shift) & 63) as usize] += 1;
+    }
+    for level in LEVELS {
+        let (words, r) = build("examples/hlsl/histogram.hlsl", level);
+        let cb = cbuffer(
+            r.resource("HistogramParams").expect("cbuffer"),
+            &[
+                ("keyCount", &[keys.len() as u32]),
+                ("shift", &[shift]),
+                ("threadCount", &[groups * 128]),
+            ],
+        );
+        let at = |name| binding_of(&r, name);
+        let mut bindings = vec![
+            Binding::new(
+                at("HistogramParams").0,
+                at("HistogramParams").1,
+                Resource::UniformBuffer(cb),
+            ),
+            Binding::new(
+                at("keys").0,
+                at("keys").1,
+                Resource::StorageBuffer(keys.clone()),
+            ),
+            Binding::new(
+                at("histogram").0,
+                at("histogram").1,
+                Resource::StorageBuffer(vec![0; 64]),
+            ),
+        ];
+        gpu.dispatch(&words, "main", &mut bindings, &[], [groups, 1, 1]);
+        assert_eq!(
+            bindings[2].words(),
+            expected.as_slice(),
+            "histogram ({level:?})"
+        );
+    }
+}
+
+#[test]
+fn prefix_sum_of_blocks() {
+    let gpu = Gpu::new();
+    let blocks = 4usize;
+    let mut rng = Rng(7);
+    let input: Vec<u32> = (0..128 * blocks).map(|_| rng.next() % 1000).collect();
+    let mut expected = vec![0u32; input.len()];
+    let mut sums = vec![0u32; blocks];
+    for b in 0..blocks {
+        let mut acc = 0;
+        for i in 0..128 {
+            acc += input[b * 128 + i];
+            expected[b * 128 + i] = acc;
+        }
+        sums[b] = acc;
+    }
+    for level in LEVELS {
+        let (words, r) = build("examples/hlsl/prefix_sum.hlsl", level);
+        let at = |name| binding_of(&r, name);
+        let mut bindings = vec![
+            Binding::new(
+                at("input").0,
+                at("input").1,
+                Resource::StorageBuffer(input.clone()),
+            ),
+            Binding::new(
+                at("output").0,
+                at("output").1,
+                Resource::StorageBuffer(vec![0; input.len()]),
+            ),
+            Binding::new(
+                at("blockSums").0,
+                at("blockSums").1,
+                Resource::StorageBuffer(vec![0; blocks]),
+            ),
+        ];
+        gpu.dispatch(&words, "main", &mut bindings, &[], [blocks as u32, 1, 1]);
+        assert_eq!(bindings[1].words(), expected.as_slice(), "scan ({level:?})");
+        assert_eq!(
+            bindings[2].words(),
+            sums.as_slice(),
+            "block sums ({level:?})"
+        );
+    }
+}
+
+#[test]
+fn tone_mapping_with_push_constants_and_a_storage_image() {
+    let gpu = Gpu::new();
+    let (width, height) = (20u32, 13u32);
+    let exposure = 1.7f32;
+    let mut rng = Rng(99);
+    let hdr: Vec<f32> = (0..width * height * 4)
+        .map(|_| rng.float(0.0, 4.0))
+        .collect();
+    let aces = |x: f32| {
+        let (a, b, c, d, e) = (2.51f32, 0.03f32, 2.43f32, 0.59f32, 0.14f32);
+        ((x * (a * x + b)) / (x * (c * x + d) + e)).clamp(0.0, 1.0)
+    };
+    let srgb = |x: f32| {
+        if x <= 0.0031308 {
+            x * 12.92
+        } else {
+            1.055 * x.powf(1.0 / 2.4) - 0.055
+        }
+    };
+    let expected: Vec<f32> = hdr
+        .chunks(4)
+        .flat_map(|p| {
+            [
+                srgb(aces(p[0] * exposure)),
+                srgb(aces(p[1] * exposure)),
+                srgb(aces(p[2] * exposure)),
+                p[3],
+            ]
+        })
+        .collect();
+    for level in LEVELS {
+        let (words, r) = build("examples/hlsl/tonemap.hlsl", level);
+        // Push constants: exposure, then the uint2 size at the offset reflection gives.
+        let pc = &r.push_constants[0];
+        let Type::Struct { members, .. } = &pc.ty else {
+            panic!("a struct")
+        };
+        let size_at = members[1].offset.expect("laid out") as usize / 4;
+        let mut push = vec![0u32; pc.size as usize / 4];
+        push[0] = exposure.to_bits();
+        push[size_at] = width;
+        push[size_at + 1] = height;
+        let (set, binding) = binding_of(&r, "image");
+        let mut bindings = vec![Binding::new(
+            set,
+            binding,
+            Resource::StorageImage(Image {
+                format: Format::Rgba32Float,
+                width,
+                height,
+                data: hdr.iter().map(|f| f.to_bits()).collect(),
+            }),
+        )];
+        gpu.dispatch(
+            &words,
+            "main",
+            &mut bindings,
+            &push,
+            [width.div_ceil(8), height.div_ceil(8), 1],
+        );
+        for (i, (&g, &e)) in bindings[0].words().iter().zip(&expected).enumerate() {
+            let g = f32::from_bits(g);
+            assert!(close(g, e, 1e-4), "component {i}: {g} != {e} ({level:?})");
+        }
+    }
+}
+
+#[test]
+fn control_flow_loops_switch_and_short_circuits() {
+    let gpu = Gpu::new();
+    fn collatz(mut n: u32) -> u32 {
+        let mut steps = 0;
+        while n != 1 {
+            if steps >= 200 {
+                break;
+            }
+            n = if n & 1 != 0 { 3 * n + 1 } else { n / 2 };
+            steps += 1;
+        }
+        steps
+    }
+    fn classify(x: u32, acc: &mut u32) -> u32 {
+        match x % 6 {
+            0 => 10,
+            1 | 2 => {
+                *acc += x;
+                20
+            }
+            3 => {
+                if x > 20 {
+                    *acc *= 2;
+                } else {
+                    *acc += 1;
+                }
+                30
+            }
+            _ => {
+                *acc ^= x;
+                40
+            }
+        }
+    }
+    fn nested(n: u32) -> u32 {
+        let mut total = 0;
+        for i in 0..n {
+            if i % 3 == 0 {
+                continue;
+            }
+            let mut j = i;
+            while j < n {
+                if j * i > 40 {
+                    break;
+                }
+                total += j ^ i;
+                j += 2;
+            }
+        }
+        total
+    }
+    let mut expected = vec![0u32; 64 * 4];
+    let mut touches = 0;
+    for x in 0..60u32 {
+        let mut acc = x * 3;
+        let kind = classify(x, &mut acc);
+        let mut flags = 0;
+        if x % 2 == 0 {
+            touches += 1;
+            if x % 4 == 0 {
+                flags |= 1;
+            }
+        }
+        if x < 5 {
+            flags |= 2;
+        } else {
+            touches += 1;
+            if x % 4 == 0 {
+                flags |= 2;
+            }
+        }
+        let o = x as usize * 4;
+        expected[o] = collatz(x + 1);
+        expected[o + 1] = kind * 1000 + acc;
+        expected[o + 2] = nested(x % 13);
+        expected[o + 3] = flags;
+    }
+    for level in LEVELS {
+        let (words, r) = build("tests/hlsl_exec/control_flow.hlsl", level);
+        let at = |name| binding_of(&r, name);
+        let mut bindings = vec![
+            Binding::new(
+                at("results").0,
+                at("results").1,
+                Resource::StorageBuffer(vec![0; 64 * 4]),
+            ),
+            Binding::new(
+                at("touched").0,
+                at("touched").1,
+                Resource::StorageBuffer(vec![0]),
+            ),
+        ];
+        gpu.dispatch(&words, "main", &mut bindings, &[], [2, 1, 1]);
+        assert_eq!(
+            bindings[0].words(),
+            expected.as_slice(),
+            "results ({level:?})"
+        );
+        assert_eq!(
+            bindings[1].words(),
+            [touches],
+            "right operands evaluated ({level:?})"
+        );
+    }
+}
+
+#[test]
+fn integer_and_float_math() {
+    let gpu = Gpu::new();
+    let inputs: Vec<[f32; 2]> = (0..16)
+        .map(|k| {
+            let a = (k as f32 - 7.5) * 0.73;
+            let b = if k == 5 {
+                a
+            } else {
+                (k as f32 * 1.37).sin() * 3.0
+            };
+            [a, b]
+        })
+        .collect();
+    let mut expected: Vec<(u32, bool)> = Vec::new(); // (bits, is a float)
+    for (k, &[a, b]) in inputs.iter().enumerate() {
+        let i = k as i32 - 8;
+        let u = (k as u32).wrapping_mul(2_654_435_761);
+        let fb = |f: f32| (f.to_bits(), true);
+        let int = |v: u32| (v, false);
+        expected.extend([
+            int((i / 3) as u32),
+            int((i % 3) as u32),
+            int(u >> 7),
+            int((i >> 1) as u32),
+            int(u.count_ones()),
+            int(u.reverse_bits()),
+            int(if u == 0 {
+                u32::MAX
+            } else {
+                31 - u.leading_zeros()
+            }),
+            int((i.min(-2) * i.max(3)) as u32),
+            fb(a * b + a),
+            fb(a.floor()),
+            fb(a - a.floor()),
+            fb(b.abs().sqrt()),
+            fb(a + (b - a) * 0.25),
+            fb(a.clamp(-1.0, 1.0)),
+            int(a as i32 as u32),
+            int((a < b) as u32 | (((a == b) as u32) << 1) | (i.unsigned_abs() << 2)),
+        ]);
+    }
+    assert!(
+        inputs.iter().any(|[a, b]| a == b),
+        "the equality bit is exercised"
+    );
+    for level in LEVELS {
+        let (words, r) = build("tests/hlsl_exec/math.hlsl", level);
+        let at = |name| binding_of(&r, name);
+        let data: Vec<u32> = inputs.iter().flatten().map(|f| f.to_bits()).collect();
+        let mut bindings = vec![
+            Binding::new(
+                at("inputs").0,
+                at("inputs").1,
+                Resource::StorageBuffer(data),
+            ),
+            Binding::new(
+                at("results").0,
+                at("results").1,
+                Resource::StorageBuffer(vec![0; 256]),
+            ),
+        ];
+        gpu.dispatch(&words, "main", &mut bindings, &[], [1, 1, 1]);
+        for (n, (&got, &(want, is_float))) in bindings[1].words().iter().zip(&expected).enumerate()
+        {
+            let ok = if is_float {
+                close(f32::from_bits(got), f32::from_bits(want), 1e-6)
+            } else {
+                got == want
+            };
+            assert!(
+                ok,
+                "thread {} result {}: {got:#x} ({}) != {want:#x} ({}) ({level:?})",
+                n / 16,
+                n % 16,
+                f32::from_bits(got),
+                f32::from_bits(want)
+            );
+        }
+    }
+}
+
+#[test]
+fn storage_image_writes_and_image_atomics() {
+    let gpu = Gpu::new();
+    let (width, height) = (20u32, 10u32);
+    let expected: Vec<u32> = (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x * 7 + y * 13) ^ (x << 8)))
+        .collect();
+    for level in LEVELS {
+        let (words, r) = build("tests/hlsl_exec/image_write.hlsl", level);
+        let at = |name| binding_of(&r, name);
+        let cb = cbuffer(
+            r.resource("Size").expect("cbuffer"),
+            &[("size", &[width, height])],
+        );
+        let mut bindings = vec![
+            Binding::new(
+                at("image").0,
+                at("image").1,
+                Resource::StorageImage(Image::zeroed(Format::R32Uint, width, height)),
+            ),
+            Binding::new(
+                at("counter").0,
+                at("counter").1,
+                Resource::StorageImage(Image::zeroed(Format::R32Uint, 1, 1)),
+            ),
+            Binding::new(at("Size").0, at("Size").1, Resource::UniformBuffer(cb)),
+        ];
+        gpu.dispatch(&words, "main", &mut bindings, &[], [3, 2, 1]);
+        assert_eq!(
+            bindings[0].words(),
+            expected.as_slice(),
+            "image ({level:?})"
+        );
+        assert_eq!(
+            bindings[1].words(),
+            [width * height],
+            "atomic count ({level:?})"
+        );
+    }
+}
