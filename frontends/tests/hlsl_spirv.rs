@@ -440,3 +440,44 @@ void main(uint3 id : SV_DispatchThreadID) {
     }
     sema_common::pipeline(&mut m, oneshader_passes::pipeline::OptLevel::O);
 }
+
+#[test]
+fn dst_lit_and_check_access_fully_mapped() {
+    let words = spirv_valid(
+        r#"
+float4 main(float4 a : A, float4 b : B, float3 l : L, nointerpolation uint s : S) : SV_Target {
+    float4 r = dst(a, b) + lit(l.x, l.y, l.z);
+    return CheckAccessFullyMapped(s) ? r : -r;
+}"#,
+        "ps_6_0",
+    );
+    let text = oneshader_backends::spirv::disassemble(&words).expect("disassembles");
+    assert!(text.contains("ImageSparseTexelsResident"));
+    assert!(text.contains("Pow"), "lit's specular term");
+}
+
+#[test]
+fn evaluate_attribute_reads_the_stage_input_when_optimized() {
+    use oneshader_backends::spirv::{self, Options};
+    use oneshader_passes::pipeline::OptLevel;
+    let src = r#"
+struct PSIn { float4 c : COLOR; float2 uv : TEXCOORD0; };
+float4 main(PSIn i) : SV_Target {
+    return EvaluateAttributeAtCentroid(i.c)
+        + EvaluateAttributeAtSample(i.c, 1)
+        + EvaluateAttributeSnapped(i.uv, int2(-8, 7)).xyxy;
+}"#;
+    let mut m = sema_common::module(src, "ps_6_0");
+    sema_common::pipeline(&mut m, OptLevel::O);
+    let words = spirv::emit(&m, &Options::for_env(TargetEnv::Vulkan1_2))
+        .unwrap_or_else(|d| panic!("emission failed: {d:?}"));
+    sema_common::spirv_val(&words, TargetEnv::Vulkan1_2).expect("spirv-val accepts it");
+    let text = spirv::disassemble(&words).expect("disassembles");
+    for want in [
+        "InterpolateAtCentroid",
+        "InterpolateAtSample",
+        "InterpolateAtOffset",
+    ] {
+        assert!(text.contains(want), "{want}");
+    }
+}

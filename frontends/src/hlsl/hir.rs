@@ -1005,6 +1005,14 @@ pub enum IntrinsicOp {
     LogicalOr,
     /// `D3DCOLORtoUBYTE4(c)`.
     ColorToUbyte4,
+    /// `EvaluateAttributeCentroid(x)`, `EvaluateAttributeAtSample(x, i)`,
+    /// `EvaluateAttributeSnapped(x, offset)`: the interpolation intrinsic, given a pointer to a
+    /// variable holding `x` (the SPIR-V backend follows it back to the stage input).
+    Interpolate(Intrinsic),
+    /// `dst(a, b)`: `float4(1, a.y * b.y, a.z, b.w)`.
+    Dst,
+    /// `lit(n_dot_l, n_dot_h, m)`: `float4(1, max(n_dot_l, 0), specular, 1)`.
+    Lit,
     /// `abort()`, `printf`, `errorf`: no effect.
     Nop,
     /// An intrinsic without a SPIR-V translation here: an error when lowered (named).

@@ -192,6 +192,7 @@ const SPECIAL: &[&str] = &[
     "msad4",
     "EvaluateAttributeAtSample",
     "EvaluateAttributeCentroid",
+    "EvaluateAttributeAtCentroid",
     "EvaluateAttributeSnapped",
     "GetAttributeAtVertex",
     "GetRenderTargetSamplePosition",
@@ -861,6 +862,83 @@ impl<'a> Sema<'a> {
                     IntrinsicOp::LogicalOr
                 };
                 mk(ExprKind::Intrinsic(op, args), bt, span)
+            }
+            "EvaluateAttributeCentroid"
+            | "EvaluateAttributeAtCentroid"
+            | "EvaluateAttributeAtSample"
+            | "EvaluateAttributeSnapped" => {
+                let (which, want) = match name {
+                    "EvaluateAttributeAtSample" => (Intrinsic::InterpolateAtSample, 2),
+                    "EvaluateAttributeSnapped" => (Intrinsic::InterpolateAtOffset, 2),
+                    _ => (Intrinsic::InterpolateAtCentroid, 1),
+                };
+                if n != want {
+                    return self.arity_error(name, if want == 1 { "1" } else { "2" }, n, span);
+                }
+                let Some(ty) = self.common_type(&args[..1], Class::Float) else {
+                    return self.intrinsic_mismatch(name, &args, "a float attribute", span);
+                };
+                if !matches!(
+                    self.types.kind(ty),
+                    TyKind::Scalar(Scalar::F32) | TyKind::Vector(Scalar::F32, _)
+                ) {
+                    return self.intrinsic_mismatch(name, &args, "a float attribute", span);
+                }
+                let mut it = args.into_iter();
+                let Some(x) = it.next() else {
+                    return Expr::error(span);
+                };
+                let xs = x.span;
+                let mut out = vec![self.convert(x, ty, xs)];
+                if let Some(extra) = it.next() {
+                    let et = if which == Intrinsic::InterpolateAtSample {
+                        self.types.uint()
+                    } else {
+                        self.types.vector(Scalar::I32, 2)
+                    };
+                    let es = extra.span;
+                    out.push(self.convert(extra, et, es));
+                }
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::Interpolate(which), out),
+                    ty,
+                    span,
+                )
+            }
+            "dst" | "lit" => {
+                let (want, op) = if name == "dst" {
+                    (2, IntrinsicOp::Dst)
+                } else {
+                    (3, IntrinsicOp::Lit)
+                };
+                if n != want {
+                    return self.arity_error(name, if want == 2 { "2" } else { "3" }, n, span);
+                }
+                let Some(ty) = self.common_type(&args, Class::Float) else {
+                    return self.intrinsic_mismatch(name, &args, "float values", span);
+                };
+                let s = self.types.scalar_of(ty).unwrap_or(Scalar::F32);
+                let at = if op == IntrinsicOp::Dst {
+                    self.types.vector(s, 4)
+                } else {
+                    self.types.scalar(s)
+                };
+                let args = self.conv_all(args, at);
+                let rty = self.types.vector(s, 4);
+                mk(ExprKind::Intrinsic(op, args), rty, span)
+            }
+            "CheckAccessFullyMapped" => {
+                if n != 1 {
+                    return self.arity_error(name, "1", n, span);
+                }
+                let u = self.types.uint();
+                let args = self.conv_all(args, u);
+                let b = self.types.bool();
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::Ir(Intrinsic::CheckAccessFullyMapped), args),
+                    b,
+                    span,
+                )
             }
             "D3DCOLORtoUBYTE4" => {
                 if n != 1 {

@@ -1276,6 +1276,61 @@ impl<'p> Lower<'p> {
                 self.store_place(ph, hi);
                 undef_void
             }
+            IntrinsicOp::Interpolate(w) => {
+                // A variable holding the attribute: the backend follows its one store back to
+                // the stage input (DXC passes a temporary variable the same way).
+                let x = self.rvalue(&args[0]);
+                let xt = self.ir_ty(args[0].ty);
+                let var = self.new_var(xt);
+                self.bld().store(var, x);
+                let mut ops = vec![var];
+                if let Some(extra) = args.get(1) {
+                    let v = self.rvalue(extra);
+                    ops.push(if w == Intrinsic::InterpolateAtOffset {
+                        // A snapped offset is in 1/16 pixel: float2(offset) / 16.
+                        let f = self.m.f32_type();
+                        let f2 = self.m.vector_type(f, 2);
+                        let fv = self.bld().convert(v, f2);
+                        let k = self.m.const_f32(1.0 / 16.0);
+                        let kv = self.m.const_composite(f2, &[k, k]);
+                        self.bld().mul(fv, kv)
+                    } else {
+                        v
+                    });
+                }
+                self.bld().intrinsic(w, rt, &ops)
+            }
+            IntrinsicOp::Dst => {
+                let a = self.rvalue(&args[0]);
+                let b = self.rvalue(&args[1]);
+                let s = self.types().scalar_of(e.ty).unwrap_or(Scalar::F32);
+                let one = self.const_scalar(s, ConstVal::Float(1.0));
+                let ay = self.bld().extract(a, &[1]);
+                let by = self.bld().extract(b, &[1]);
+                let y = self.bld().mul(ay, by);
+                let z = self.bld().extract(a, &[2]);
+                let w = self.bld().extract(b, &[3]);
+                self.construct(rt, &[one, y, z, w])
+            }
+            IntrinsicOp::Lit => {
+                // ambient 1; diffuse max(n.l, 0); specular 0 when n.l < 0 or n.h < 0, else
+                // (n.h)^m; w 1.
+                let nl = self.rvalue(&args[0]);
+                let nh = self.rvalue(&args[1]);
+                let mm = self.rvalue(&args[2]);
+                let s = self.types().scalar_of(e.ty).unwrap_or(Scalar::F32);
+                let st = self.ir_ty(args[0].ty);
+                let one = self.const_scalar(s, ConstVal::Float(1.0));
+                let zero = self.const_scalar(s, ConstVal::Float(0.0));
+                let diffuse = self.bld().intrinsic(Intrinsic::Max, st, &[nl, zero]);
+                let b = self.m.bool_type();
+                let nl_neg = self.bld().emit(Op::Lt, Some(b), &[nl, zero]);
+                let nh_neg = self.bld().emit(Op::Lt, Some(b), &[nh, zero]);
+                let either = self.bld().emit(Op::Or, Some(b), &[nl_neg, nh_neg]);
+                let pw = self.bld().intrinsic(Intrinsic::Pow, st, &[nh, mm]);
+                let spec = self.bld().select(either, zero, pw);
+                self.construct(rt, &[one, diffuse, spec, one])
+            }
             IntrinsicOp::Clip => {
                 let v = self.rvalue(&args[0]);
                 let ty = args[0].ty;
