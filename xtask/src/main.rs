@@ -170,16 +170,48 @@ fn test(extra: &[String]) -> Result<(), String> {
     run(cargo().args(["test", "--workspace", "--doc"]))
 }
 
+/// The main job: builds the CLI and compiles an HLSL example to SPIR-V with its reflection,
+/// then validates the SPIR-V with spirv-val when it is installed.
 fn example() -> Result<(), String> {
-    run(cargo().args([
-        "run",
-        "--quiet",
-        "--release",
-        "--",
-        "verify",
-        "examples/ir/arith.ir",
-    ]))?;
-    eprintln!("xtask example: examples/ir/arith.ir verified");
+    const SHADER: &str = "examples/hlsl/blur.hlsl";
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    let out_dir = target.join("examples");
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    let spv = out_dir.join("blur.spv");
+    let json = out_dir.join("blur.json");
+    run(cargo().args(["build", "--quiet", "--release", "--bin", "oneshader"]))?;
+    let exe = target
+        .join("release")
+        .join(format!("oneshader{}", std::env::consts::EXE_SUFFIX));
+    run(Command::new(&exe)
+        .current_dir(workspace_root())
+        .args(["compile", SHADER, "-T", "cs_6_0", "-E", "main", "--reflect"])
+        .arg(&json)
+        .arg("-o")
+        .arg(&spv))?;
+    let size = std::fs::metadata(&spv)
+        .map_err(|e| format!("{} was not written: {e}", spv.display()))?
+        .len();
+    eprintln!(
+        "xtask example: compiled {SHADER} (compute, entry `main`) to {} ({size} bytes of SPIR-V) \
+         and its reflection to {}",
+        spv.display(),
+        json.display()
+    );
+    if on_path("spirv-val") {
+        run(Command::new("spirv-val")
+            .args(["--target-env", "vulkan1.2"])
+            .arg(&spv))?;
+        eprintln!("xtask example: spirv-val --target-env vulkan1.2 accepts it");
+    } else {
+        eprintln!(
+            "xtask example: spirv-val is not installed, so the output was not validated \
+             (`cargo xtask setup` installs it)"
+        );
+    }
     Ok(())
 }
 
