@@ -126,7 +126,10 @@ fn unterminated_string_ending_in_multibyte_char() {
 /// ending in a multi-byte character.
 #[test]
 fn unterminated_directive_strings_ending_in_multibyte_chars() {
-    for src in ["#line 3 \"a\u{3d6}\nint x;\n", "#include \"a\u{3d6}\nint x;\n"] {
+    for src in [
+        "#line 3 \"a\u{3d6}\nint x;\n",
+        "#include \"a\u{3d6}\nint x;\n",
+    ] {
         let (parsed, _) = common::parse(src);
         assert!(parsed.has_errors(), "{src:?} must be an error");
     }
