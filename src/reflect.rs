@@ -758,17 +758,27 @@ fn reached_globals(m: &Module, entry: Func) -> Vec<InstId> {
     out
 }
 
-/// Facts about globals that need a look at the code: which are accessed as byte-address
-/// buffers, and which counters are decremented.
+/// Facts about globals that need a look at the module: which are accessed as byte-address
+/// buffers, which are append/consume counters, and which counters are decremented.
 #[derive(Default)]
 struct Facts {
     byte_address: FxHashSet<InstId>,
     decremented: FxHashSet<InstId>,
+    /// Globals named by another global's `counter` decoration.
+    counters: FxHashSet<InstId>,
 }
 
 impl Facts {
     fn gather(m: &Module) -> Facts {
         let mut facts = Facts::default();
+        for g in m.globals() {
+            if let Some(c) = m
+                .find_decoration(g.id(), Op::Counter)
+                .and_then(|d| m.try_operand(d, 0))
+            {
+                facts.counters.insert(c);
+            }
+        }
         let mut calls: Option<FxHashMap<InstId, Vec<InstId>>> = None;
         for f in m.functions() {
             for block in m.children(f.id()) {
@@ -1153,13 +1163,7 @@ fn storage_kind(
     readonly: bool,
     facts: &Facts,
 ) -> ResourceKind {
-    let is_counter = m.name(g).is_some_and(|n| n.starts_with("counter.var."))
-        && m.globals().iter().any(|o| {
-            m.find_decoration(o.id(), Op::Counter)
-                .and_then(|d| m.try_operand(d, 0))
-                == Some(g)
-        });
-    if is_counter {
+    if facts.counters.contains(&g) {
         return ResourceKind::Counter;
     }
     match m.op(contents) {

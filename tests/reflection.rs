@@ -778,3 +778,53 @@ fn json_form_round_trips_and_omits_absent_fields() {
     assert!(raw.get("texture").is_none() && raw.get("counter").is_none());
     assert!(raw.get("array_size").is_none());
 }
+
+#[test]
+fn descriptor_arrays_and_binding_shifts() {
+    let src = r#"
+struct Material { float4 color; float roughness; };
+ConstantBuffer<Material> materials[3] : register(b0);
+Texture2D<float4> textures[8] : register(t0);
+SamplerState samplers[2] : register(s0, space1);
+RWStructuredBuffer<float4> output : register(u0);
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    uint m = id.x % 3;
+    output[id.x] = materials[m].color * materials[m].roughness
+        + textures[id.x % 8].SampleLevel(samplers[id.x % 2], float2(0.5, 0.5), 0);
+}
+"#;
+    let mut opts = CompileOptions::new("cs_6_0").with_reflection();
+    opts.emit_spirv = false;
+    // dxc's -fvk-t-shift 10 0 and -fvk-u-shift 20 all.
+    opts.binding_shifts = vec![
+        oneshader::BindingShift {
+            class: 't',
+            shift: 10,
+            space: Some(0),
+        },
+        oneshader::BindingShift {
+            class: 'u',
+            shift: 20,
+            space: None,
+        },
+    ];
+    let r = compile(src, &opts).reflection.expect("asked for");
+    let materials = r.resource("materials").expect("materials");
+    assert_eq!(materials.kind, ResourceKind::ConstantBuffer);
+    assert_eq!(materials.array_size, Some(3));
+    assert_eq!((materials.set, materials.binding), (0, 0));
+    // The contents are one Material, not the array.
+    let t = materials.ty.as_ref().expect("contents");
+    assert_eq!(member(t, "roughness").offset, Some(16));
+    assert_eq!(materials.size, Some(32));
+    let textures = r.resource("textures").expect("textures");
+    assert_eq!(textures.array_size, Some(8));
+    assert_eq!((textures.set, textures.binding), (0, 10));
+    let samplers = r.resource("samplers").expect("samplers");
+    assert_eq!(samplers.array_size, Some(2));
+    assert_eq!((samplers.set, samplers.binding), (1, 0));
+    let output = r.resource("output").expect("output");
+    assert_eq!(output.array_size, None);
+    assert_eq!((output.set, output.binding), (0, 20));
+}
