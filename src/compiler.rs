@@ -21,7 +21,6 @@
 //! A failing optimization pass is not an error: the legalized module is used and a warning
 //! (OSO0001) says why.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -447,18 +446,7 @@ impl Compiler {
             &loader,
             &mut sources,
         );
-        self.finish(name, front, sources, opts, || {
-            hlsl::parse_text(
-                name,
-                source,
-                &hlsl::PreprocessOptions {
-                    macros: opts.macros.clone(),
-                    include_dirs: opts.include_dirs.clone(),
-                },
-                &loader,
-                &mut SourceMap::new(),
-            )
-        })
+        self.finish(name, front, sources, opts)
     }
 
     /// Compiles the file at `path` (read from memory when added with
@@ -472,17 +460,7 @@ impl Compiler {
         let mut sources = SourceMap::new();
         let loader = self.loader();
         let front = hlsl::compile_file(path, &opts.front_end(), &loader, &mut sources);
-        self.finish(path, front, sources, opts, || {
-            hlsl::parse_file(
-                path,
-                &hlsl::PreprocessOptions {
-                    macros: opts.macros.clone(),
-                    include_dirs: opts.include_dirs.clone(),
-                },
-                &loader,
-                &mut SourceMap::new(),
-            )
-        })
+        self.finish(path, front, sources, opts)
     }
 
     fn loader(&self) -> Loader<'_> {
@@ -493,15 +471,12 @@ impl Compiler {
     }
 
     /// Everything after the front end: reflection, legalization, optimization, SPIR-V.
-    /// `reparse` yields the syntax tree again, used only to name specialization constants
-    /// that the lowered module left unnamed.
     fn finish(
         &self,
         path: &Path,
         front: hlsl::CompileResult,
         sources: SourceMap,
         opts: &CompileOptions,
-        reparse: impl FnOnce() -> hlsl::Parsed,
     ) -> Result<CompileOutput, CompileError> {
         let mut diagnostics = Diagnostics {
             list: front.diagnostics,
@@ -518,13 +493,8 @@ impl Compiler {
         let mut ir = IrModules::default();
         let reflection = if opts.reflect {
             match reflect::reflect(&m, &opts.layout.rules()) {
-                Ok(mut r) => {
-                    if r.spec_constants.iter().any(|s| s.name.is_none()) {
-                        let names = spec_constant_names(&reparse().unit);
-                        reflect::name_spec_constants(&mut r, &names);
-                    }
-                    Some(r)
-                }
+                // The lowering names spec constants after their HLSL declarations.
+                Ok(r) => Some(r),
                 Err(e) => {
                     diagnostics
                         .list
@@ -585,51 +555,3 @@ impl Compiler {
     }
 }
 
-/// `[[vk::constant_id(N)]]` declarations of a translation unit: id to name.
-fn spec_constant_names(unit: &hlsl::ast::TranslationUnit) -> BTreeMap<u32, String> {
-    use hlsl::ast::{DeclKind, ExprKind, Literal};
-    fn walk(decls: &[hlsl::ast::Decl], prefix: &str, out: &mut BTreeMap<u32, String>) {
-        for d in decls {
-            match &d.kind {
-                DeclKind::Var(v) => {
-                    let id = v.attributes.iter().find_map(|a| {
-                        let vk = a.namespace.len() == 1 && a.namespace[0].name == "vk";
-                        if !vk || a.name.name != "constant_id" {
-                            return None;
-                        }
-                        match &a.args.as_ref()?.first()?.kind {
-                            ExprKind::Literal(Literal::Int { value, .. }) => {
-                                u32::try_from(*value).ok()
-                            }
-                            _ => None,
-                        }
-                    });
-                    if let (Some(id), Some(decl)) = (id, v.declarators.first()) {
-                        out.entry(id)
-                            .or_insert_with(|| format!("{prefix}{}", decl.name.name));
-                    }
-                }
-                DeclKind::Namespace(ns) => {
-                    let name = ns
-                        .name
-                        .as_ref()
-                        .map(|p| format!("{prefix}{}::", path_text(p)))
-                        .unwrap_or_else(|| prefix.to_string());
-                    walk(&ns.decls, &name, out);
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(&unit.decls, "", &mut out);
-    out
-}
-
-fn path_text(p: &hlsl::ast::Path) -> String {
-    p.segments
-        .iter()
-        .map(|s| s.name.as_str())
-        .collect::<Vec<_>>()
-        .join("::")
-}

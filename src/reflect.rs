@@ -20,7 +20,6 @@
 //! `buffer_load`/`buffer_store` (otherwise a structured buffer of `uint`); an append/consume
 //! buffer is a consume buffer when its counter is decremented.
 
-use std::collections::BTreeMap;
 
 use oneshader_ir::layout::{self, LayoutError, LayoutRule};
 use oneshader_ir::{AddressSpace, BuiltIn, Func, InstId, Module, Op, Stage, TextureAccess};
@@ -1289,16 +1288,6 @@ fn f16_to_f64(h: u16) -> f64 {
         31 if frac == 0.0 => f64::INFINITY,
         31 => f64::NAN,
         _ => (1.0 + frac / 1024.0) * 2f64.powi(exp - 15),
-    }
-}
-
-/// Names for specialization constants reflection found without one, by id (the facade
-/// recovers them from the source when the lowered module carries no name hints).
-pub fn name_spec_constants(r: &mut Reflection, names: &BTreeMap<u32, String>) {
-    for sc in &mut r.spec_constants {
-        if sc.name.is_none() {
-            sc.name = names.get(&sc.id).cloned();
-        }
     }
 }
 

@@ -60,7 +60,12 @@ impl<'p> Lower<'p> {
                     GlobalKind::SpecConst { id, default } => {
                         let s = self.types().scalar_of(gd.ty).unwrap_or(Scalar::I32);
                         let d = self.const_scalar(s, *default);
-                        Place::Value(self.m.spec_const(*id, d))
+                        let sc = self.m.spec_const(*id, d);
+                        // The HLSL name is the spec constant's name hint (reflection reads it).
+                        if self.m.name(sc).is_none() {
+                            self.m.set_name(sc, Some(&gd.name));
+                        }
+                        Place::Value(sc)
                     }
                     _ => match self.global_ptr(*g) {
                         Some(p) => Place::Ptr(p),
