@@ -554,4 +554,3 @@ impl Compiler {
         })
     }
 }
-
