@@ -8,44 +8,11 @@
 #[path = "../passes/tests/support_b/program_gen.rs"]
 mod program_gen;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use oneshader_backends::spirv::{self, Options, TargetEnv};
 use oneshader_ir::Module;
 use oneshader_ir::print::print_module;
 use oneshader_passes::pipeline::{OptLevel, optimization_pipeline, pass_by_name};
 use program_gen::ProgramGen;
-
-fn spirv_val(words: &[u32]) -> Result<(), String> {
-    let found = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).any(|d| d.join("spirv-val").is_file()))
-        .unwrap_or(false);
-    assert!(found, "spirv-val is not installed: run `cargo xtask setup`");
-    let mut child = Command::new("spirv-val")
-        .args(["--target-env", "spv1.5", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spirv-val starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(&spirv::to_bytes(words))
-        .expect("spirv-val reads its input");
-    let out = child.wait_with_output().expect("spirv-val runs");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
-}
 
 fn parse(text: &str) -> Module {
     oneshader_ir::parse::parse(text).unwrap_or_else(|d| panic!("{d:?}\n{text}"))
@@ -55,7 +22,7 @@ fn parse(text: &str) -> Module {
 fn validate(m: &Module, what: &str) {
     let opts = Options::for_env(TargetEnv::Universal(5));
     let words = spirv::emit(m, &opts).unwrap_or_else(|d| panic!("{what}: emit failed: {d:?}"));
-    if let Err(e) = spirv_val(&words) {
+    if let Err(e) = oneshader_test_tools::spirv_val_args(&words, &["--target-env", "spv1.5"]) {
         panic!("{what}: spirv-val rejects it:\n{e}\n{}", print_module(m));
     }
 }

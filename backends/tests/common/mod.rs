@@ -3,12 +3,11 @@
 
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use oneshader_backends::spirv::{self, Options, TargetEnv};
 use oneshader_ir::Module;
+pub use oneshader_test_tools::spirv_val;
 
 /// The workspace root.
 pub fn root() -> PathBuf {
@@ -43,53 +42,6 @@ pub fn emit_env(m: &Module, env: TargetEnv) -> Vec<u32> {
 /// Emits for vulkan1.2.
 pub fn emit(m: &Module) -> Vec<u32> {
     emit_env(m, TargetEnv::Vulkan1_2)
-}
-
-/// The program, or a panic naming `cargo xtask setup`.
-fn tool(name: &str) -> String {
-    let found = std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).any(|d| d.join(name).is_file()))
-        .unwrap_or(false);
-    assert!(
-        found,
-        "`{name}` is not installed: run `cargo xtask setup` (it installs spirv-tools, glslang and lavapipe)"
-    );
-    name.to_string()
-}
-
-/// Runs `spirv-val --target-env ENV` on the words; `Err` with its output when it rejects them.
-pub fn spirv_val(words: &[u32], env: TargetEnv) -> Result<(), String> {
-    let mut cmd = Command::new(tool("spirv-val"));
-    cmd.arg("--target-env").arg(env.spirv_val_name());
-    if env == TargetEnv::Vulkan1_0 {
-        // DXC's default (relaxed) buffer layout needs VK_KHR_relaxed_block_layout on Vulkan
-        // 1.0 (core from 1.1), as with DXC's own output.
-        cmd.arg("--relax-block-layout");
-    }
-    let mut child = cmd
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spirv-val starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(&spirv::to_bytes(words))
-        .expect("spirv-val reads its input");
-    let out = child.wait_with_output().expect("spirv-val runs");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr),
-            spirv::disassemble(words).unwrap_or_default()
-        ))
-    }
 }
 
 /// Asserts that spirv-val accepts the words.

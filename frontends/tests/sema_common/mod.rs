@@ -2,15 +2,14 @@
 //! pipelines and the SPIR-V backend, validate with `spirv-val`.
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use oneshader_backends::spirv::{self, Options, TargetEnv};
 use oneshader_frontends::hlsl::{self, CompileOptions, CompileResult, MemoryLoader};
 use oneshader_ir::Module;
 use oneshader_ir::diag::SourceMap;
 use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
+use oneshader_test_tools::spirv_val;
 
 /// Compiles `src` (as `main.hlsl`) with a profile and entry point; returns the result and the
 /// rendered diagnostics.
@@ -70,51 +69,6 @@ pub fn pipeline(m: &mut Module, level: OptLevel) {
     }
     let v = oneshader_ir::verify::verify(m);
     assert!(v.is_empty(), "pipeline output does not verify: {v:?}");
-}
-
-/// The program, or a panic naming `cargo xtask setup`.
-fn tool(name: &str) -> String {
-    let found = std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).any(|d| d.join(name).is_file()))
-        .unwrap_or(false);
-    assert!(
-        found,
-        "`{name}` is not installed: run `cargo xtask setup` (it installs spirv-tools, glslang and lavapipe)"
-    );
-    name.to_string()
-}
-
-/// Runs `spirv-val` on the words; `Err` with its output and the disassembly when rejected.
-pub fn spirv_val(words: &[u32], env: TargetEnv) -> Result<(), String> {
-    let mut cmd = Command::new(tool("spirv-val"));
-    cmd.arg("--target-env").arg(env.spirv_val_name());
-    if env == TargetEnv::Vulkan1_0 {
-        cmd.arg("--relax-block-layout");
-    }
-    let mut child = cmd
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spirv-val starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(&spirv::to_bytes(words))
-        .expect("spirv-val reads its input");
-    let out = child.wait_with_output().expect("spirv-val runs");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{}{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr),
-            spirv::disassemble(words).unwrap_or_default()
-        ))
-    }
 }
 
 /// The whole pipeline at both optimization levels, each output checked by `spirv-val`.
