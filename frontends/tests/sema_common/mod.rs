@@ -9,7 +9,7 @@ use oneshader_frontends::hlsl::{self, CompileOptions, CompileResult, MemoryLoade
 use oneshader_ir::Module;
 use oneshader_ir::diag::SourceMap;
 use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
-use oneshader_test_tools::spirv_val;
+pub use oneshader_test_tools::spirv_val;
 
 /// Compiles `src` (as `main.hlsl`) with a profile and entry point; returns the result and the
 /// rendered diagnostics.
