@@ -33,4 +33,4 @@ pub fn examples() -> Vec<(String, String)> {
     out
 }
 
-pub use oneshader_ir_gen::{Action, Gen, action};
+pub use oneshader_ir_gen::{Gen, action};
