@@ -20,7 +20,6 @@
 //! `buffer_load`/`buffer_store` (otherwise a structured buffer of `uint`); an append/consume
 //! buffer is a consume buffer when its counter is decremented.
 
-
 use oneshader_ir::layout::{self, LayoutError, LayoutRule};
 use oneshader_ir::{AddressSpace, BuiltIn, Func, InstId, Module, Op, Stage, TextureAccess};
 use rustc_hash::{FxHashMap, FxHashSet};
