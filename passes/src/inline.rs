@@ -341,16 +341,19 @@ impl Pass for Inline {
             for &f in scc {
                 // Computed once per caller: inlined bodies never hold a call still to inline
                 // (callees come first), so their loops do not matter for the calls of `f`.
+                let calls: Vec<InstId> = f
+                    .blocks(m)
+                    .iter()
+                    .flat_map(|b| m.children(b.id()))
+                    .filter(|&c| m.op(c) == Op::Call)
+                    .collect();
+                if calls.is_empty() {
+                    continue;
+                }
                 let mut ctx = CallerCtx {
                     has_loops: has_loops(m, f),
                     last_var: None,
                 };
-                let calls: Vec<InstId> = f
-                    .blocks(m)
-                    .iter()
-                    .flat_map(|b| m.children_snapshot(b.id()))
-                    .filter(|&c| m.op(c) == Op::Call)
-                    .collect();
                 for call in calls {
                     if !m.contains(call) {
                         continue;
