@@ -730,54 +730,27 @@ impl Emitter<'_> {
     /// Emits `ty id a b` with opcode `op`, or row by row when the operands are matrices
     /// (SPIR-V arithmetic takes scalars and vectors only).
     fn binary(&mut self, i: InstId, op: spirv::Op) -> R<()> {
-        let m = self.m;
-        let ty_ir = m
-            .ty(i)
-            .ok_or_else(|| EmitError::new(MALFORMED, "an untyped instruction"))?;
-        let ty = self.ty(ty_ir)?;
-        let id = self.id_of(i);
-        let a = self.val(m.operand(i, 0))?;
-        let b = self.val(m.operand(i, 1))?;
-        if m.op(ty_ir) == Op::Matrix {
-            let (rows, cols) = m.matrix_dims(ty_ir).unwrap_or((0, 0));
-            let elem = self.ty(m.operand(ty_ir, 0))?;
-            let row_ty = self.vec_ty(elem, cols);
-            let mut w: Words = SmallVec::new();
-            w.push(ty);
-            w.push(id);
-            for r in 0..rows {
-                let ra = self.fresh();
-                let rb = self.fresh();
-                let rr = self.fresh();
-                inst(
-                    &mut self.f.body,
-                    spirv::Op::CompositeExtract,
-                    &[row_ty, ra, a, r],
-                );
-                inst(
-                    &mut self.f.body,
-                    spirv::Op::CompositeExtract,
-                    &[row_ty, rb, b, r],
-                );
-                inst(&mut self.f.body, op, &[row_ty, rr, ra, rb]);
-                w.push(rr);
-            }
-            inst(&mut self.f.body, spirv::Op::CompositeConstruct, &w);
-        } else {
-            inst(&mut self.f.body, op, &[ty, id, a, b]);
-        }
-        self.precise(i, id);
-        Ok(())
+        self.componentwise(i, op, 2)
     }
 
+    /// Emits `ty id a` with opcode `op`, row by row for matrices.
     fn unary(&mut self, i: InstId, op: spirv::Op) -> R<()> {
+        self.componentwise(i, op, 1)
+    }
+
+    /// The first `arity` operands of `i` through `op`: one instruction for scalars and
+    /// vectors, one per row (extract, operate, construct) for matrices.
+    fn componentwise(&mut self, i: InstId, op: spirv::Op, arity: usize) -> R<()> {
         let m = self.m;
         let ty_ir = m
             .ty(i)
             .ok_or_else(|| EmitError::new(MALFORMED, "an untyped instruction"))?;
         let ty = self.ty(ty_ir)?;
         let id = self.id_of(i);
-        let a = self.val(m.operand(i, 0))?;
+        let mut args: SmallVec<[u32; 2]> = SmallVec::new();
+        for k in 0..arity {
+            args.push(self.val(m.operand(i, k))?);
+        }
         if m.op(ty_ir) == Op::Matrix {
             let (rows, cols) = m.matrix_dims(ty_ir).unwrap_or((0, 0));
             let elem = self.ty(m.operand(ty_ir, 0))?;
@@ -786,19 +759,29 @@ impl Emitter<'_> {
             w.push(ty);
             w.push(id);
             for r in 0..rows {
-                let ra = self.fresh();
+                let mut row_op: Words = SmallVec::new();
                 let rr = self.fresh();
-                inst(
-                    &mut self.f.body,
-                    spirv::Op::CompositeExtract,
-                    &[row_ty, ra, a, r],
-                );
-                inst(&mut self.f.body, op, &[row_ty, rr, ra]);
+                row_op.push(row_ty);
+                row_op.push(rr);
+                for &a in &args {
+                    let ra = self.fresh();
+                    inst(
+                        &mut self.f.body,
+                        spirv::Op::CompositeExtract,
+                        &[row_ty, ra, a, r],
+                    );
+                    row_op.push(ra);
+                }
+                inst(&mut self.f.body, op, &row_op);
                 w.push(rr);
             }
             inst(&mut self.f.body, spirv::Op::CompositeConstruct, &w);
         } else {
-            inst(&mut self.f.body, op, &[ty, id, a]);
+            let mut w: Words = SmallVec::new();
+            w.push(ty);
+            w.push(id);
+            w.extend_from_slice(&args);
+            inst(&mut self.f.body, op, &w);
         }
         self.precise(i, id);
         Ok(())
