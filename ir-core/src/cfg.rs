@@ -4,7 +4,7 @@
 //! iterative algorithm) and dominance frontiers on demand; it is a snapshot and is not updated
 //! when the function changes.
 
-use slotmap::SecondaryMap;
+use slotmap::Key;
 use smallvec::SmallVec;
 
 use crate::module::{InstId, Module, Slot};
@@ -12,6 +12,9 @@ use crate::ops::{Kind, Op};
 use crate::structure::{Block, Func};
 
 const NONE: u32 = u32::MAX;
+
+/// How many blocks ahead [`Cfg::new`] prefetches terminator operands.
+const USE_PREFETCH_BLOCKS: usize = 16;
 
 /// The successor blocks of `block` (from its terminator), in operand order, duplicates kept.
 pub fn successors(m: &Module, block: Block) -> SmallVec<[Block; 4]> {
@@ -49,18 +52,113 @@ pub fn predecessors(m: &Module, block: Block) -> Vec<Block> {
 }
 
 /// A snapshot of one function's control-flow graph and dominance information.
+///
+/// Blocks are numbered by their position in [`Cfg::blocks`]; every per-block table is a flat
+/// array over those numbers (edge lists in compressed rows), so building and querying a large
+/// function's CFG touches a few contiguous arrays rather than one small allocation per block.
 #[derive(Clone, Debug)]
 pub struct Cfg {
     blocks: Vec<Block>,
-    index: SecondaryMap<InstId, u32>,
-    succs: Vec<SmallVec<[u32; 2]>>,
-    preds: Vec<SmallVec<[u32; 2]>>,
+    index: BlockIndex,
+    /// Successors of block `i`: `succ[succ_start[i]..succ_start[i + 1]]` (distinct, operand order).
+    succ_start: Vec<u32>,
+    succ: Vec<u32>,
+    /// Predecessors of block `i`, ascending: `pred[pred_start[i]..pred_start[i + 1]]`.
+    pred_start: Vec<u32>,
+    pred: Vec<u32>,
     rpo: Vec<u32>,
     rpo_num: Vec<u32>,
     idom: Vec<u32>,
-    dom_children: Vec<SmallVec<[u32; 2]>>,
+    /// Dominator-tree children of block `i`, in reverse post-order.
+    dom_start: Vec<u32>,
+    dom: Vec<u32>,
     pre: Vec<u32>,
     post: Vec<u32>,
+}
+
+/// Block number by slot: a table indexed by the block's slot-map index, checked against
+/// `blocks` on lookup (so entries for other instructions, or stale ones, never match).
+#[derive(Clone, Debug, Default)]
+struct BlockIndex {
+    by_slot: Vec<u32>,
+}
+
+/// The slot-map index of `id` (the low half of its key).
+#[inline]
+fn slot_of(id: InstId) -> usize {
+    (id.data().as_ffi() & 0xffff_ffff) as usize
+}
+
+impl BlockIndex {
+    fn new(blocks: &[Block]) -> BlockIndex {
+        let len = blocks
+            .iter()
+            .map(|b| slot_of(b.id()) + 1)
+            .max()
+            .unwrap_or(0);
+        // Zeroed memory comes from the allocator lazily; unwritten entries are never trusted.
+        let mut by_slot = vec![0u32; len];
+        for (i, b) in blocks.iter().enumerate() {
+            by_slot[slot_of(b.id())] = i as u32;
+        }
+        BlockIndex { by_slot }
+    }
+
+    #[inline]
+    fn get(&self, blocks: &[Block], id: InstId) -> Option<u32> {
+        let i = *self.by_slot.get(slot_of(id))?;
+        (blocks.get(i as usize).map(|b| b.id()) == Some(id)).then_some(i)
+    }
+}
+
+/// Blocks named by a list of block numbers of a [`Cfg`] (successors, predecessors, dominator
+/// children, reverse post-order). Iterates without allocating.
+#[derive(Clone, Debug)]
+pub struct BlockList<'a> {
+    blocks: &'a [Block],
+    ids: std::slice::Iter<'a, u32>,
+}
+
+impl BlockList<'_> {
+    /// True when the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.ids.len() == 0
+    }
+
+    /// True when `b` is in the list.
+    pub fn contains(&self, b: &Block) -> bool {
+        self.clone().any(|x| x == *b)
+    }
+
+    /// The blocks, collected.
+    pub fn to_vec(&self) -> Vec<Block> {
+        self.clone().collect()
+    }
+}
+
+impl Iterator for BlockList<'_> {
+    type Item = Block;
+    #[inline]
+    fn next(&mut self) -> Option<Block> {
+        self.ids.next().map(|&i| self.blocks[i as usize])
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.ids.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for BlockList<'_> {
+    fn next_back(&mut self) -> Option<Block> {
+        self.ids.next_back().map(|&i| self.blocks[i as usize])
+    }
+}
+
+impl ExactSizeIterator for BlockList<'_> {}
+
+/// Row `i` of a compressed edge table.
+#[inline]
+fn row<'a>(start: &[u32], list: &'a [u32], i: usize) -> &'a [u32] {
+    &list[start[i] as usize..start[i + 1] as usize]
 }
 
 impl Cfg {
@@ -68,36 +166,76 @@ impl Cfg {
     pub fn new(m: &Module, func: Func) -> Cfg {
         let blocks = func.blocks(m);
         let n = blocks.len();
-        let mut index: SecondaryMap<InstId, u32> = SecondaryMap::new();
-        for (i, b) in blocks.iter().enumerate() {
-            index.insert(b.id(), i as u32);
-        }
-        let mut succs: Vec<SmallVec<[u32; 2]>> = vec![SmallVec::new(); n];
-        let mut preds: Vec<SmallVec<[u32; 2]>> = vec![SmallVec::new(); n];
-        for (i, &b) in blocks.iter().enumerate() {
-            for s in successors(m, b) {
-                if let Some(&si) = index.get(s.id()) {
-                    if !succs[i].contains(&si) {
-                        succs[i].push(si);
-                    }
-                    if !preds[si as usize].contains(&(i as u32)) {
-                        preds[si as usize].push(i as u32);
-                    }
+        let index = BlockIndex::new(&blocks);
+        // Terminators first, in a loop of independent lookups: on a function larger than the
+        // cache the processor overlaps these misses instead of taking them one chain at a
+        // time. Each entry keeps what the successor scan needs from the terminator's slot.
+        let terms: Vec<Option<(Op, u32, u32)>> = blocks
+            .iter()
+            .map(|b| {
+                b.terminator(m).map(|t| {
+                    let i = &m.insts[t];
+                    (i.op, i.uses_start + 1, i.num_operands)
+                })
+            })
+            .collect();
+        let mut succ_start: Vec<u32> = Vec::with_capacity(n + 1);
+        let mut succ: Vec<u32> = Vec::with_capacity(2 * n);
+        let mut pred_count: Vec<u32> = vec![0; n + 1];
+        for (bi, t) in terms.iter().enumerate() {
+            if let Some(Some((_, ahead, _))) = terms.get(bi + USE_PREFETCH_BLOCKS) {
+                m.prefetch_use(*ahead);
+            }
+            let row_start = succ.len();
+            succ_start.push(row_start as u32);
+            let Some((op, first, count)) = *t else {
+                continue;
+            };
+            let info = op.info();
+            for k in 0..count as usize {
+                if info.kind(k) != Some(Kind::Block) {
+                    continue;
+                }
+                let Some(v) = m.uses[first as usize + k].value else {
+                    continue;
+                };
+                if let Some(s) = index.get(&blocks, v)
+                    && !succ[row_start..].contains(&s)
+                {
+                    succ.push(s);
+                    pred_count[s as usize] += 1;
                 }
             }
         }
-        for p in &mut preds {
-            p.sort_unstable();
+        succ_start.push(succ.len() as u32);
+        // Predecessor rows by counting sort; filling in block order keeps each row ascending.
+        let mut pred_start: Vec<u32> = Vec::with_capacity(n + 1);
+        let mut acc = 0u32;
+        for &c in &pred_count[..n] {
+            pred_start.push(acc);
+            acc += c;
+        }
+        pred_start.push(acc);
+        let mut fill: Vec<u32> = pred_start[..n].to_vec();
+        let mut pred: Vec<u32> = vec![0; acc as usize];
+        for i in 0..n {
+            for &s in row(&succ_start, &succ, i) {
+                pred[fill[s as usize] as usize] = i as u32;
+                fill[s as usize] += 1;
+            }
         }
         let mut cfg = Cfg {
             blocks,
             index,
-            succs,
-            preds,
+            succ_start,
+            succ,
+            pred_start,
+            pred,
             rpo: Vec::new(),
             rpo_num: vec![NONE; n],
             idom: vec![NONE; n],
-            dom_children: vec![SmallVec::new(); n],
+            dom_start: vec![0; n + 1],
+            dom: Vec::new(),
             pre: vec![NONE; n],
             post: vec![NONE; n],
         };
@@ -109,6 +247,14 @@ impl Cfg {
         cfg
     }
 
+    fn succ_row(&self, i: usize) -> &[u32] {
+        row(&self.succ_start, &self.succ, i)
+    }
+
+    fn pred_row(&self, i: usize) -> &[u32] {
+        row(&self.pred_start, &self.pred, i)
+    }
+
     fn compute_rpo(&mut self) {
         let n = self.blocks.len();
         let mut visited = vec![false; n];
@@ -117,7 +263,7 @@ impl Cfg {
         let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
         visited[0] = true;
         while let Some(&mut (b, ref mut next)) = stack.last_mut() {
-            if let Some(&s) = self.succs[b as usize].get(*next) {
+            if let Some(&s) = self.succ_row(b as usize).get(*next) {
                 *next += 1;
                 if !visited[s as usize] {
                     visited[s as usize] = true;
@@ -140,9 +286,10 @@ impl Cfg {
         let mut changed = true;
         while changed {
             changed = false;
-            for &b in self.rpo.iter().skip(1) {
+            for k in 1..self.rpo.len() {
+                let b = self.rpo[k] as usize;
                 let mut new_idom = NONE;
-                for &p in &self.preds[b as usize] {
+                for &p in row(&self.pred_start, &self.pred, b) {
                     if self.idom[p as usize] == NONE {
                         continue;
                     }
@@ -152,8 +299,8 @@ impl Cfg {
                         self.intersect(p, new_idom)
                     };
                 }
-                if new_idom != NONE && self.idom[b as usize] != new_idom {
-                    self.idom[b as usize] = new_idom;
+                if new_idom != NONE && self.idom[b] != new_idom {
+                    self.idom[b] = new_idom;
                     changed = true;
                 }
             }
@@ -173,10 +320,28 @@ impl Cfg {
     }
 
     fn compute_dom_tree(&mut self) {
+        let n = self.blocks.len();
+        // Children rows by counting sort over the RPO, so each row is in reverse post-order.
+        let mut count = vec![0u32; n];
         for &b in &self.rpo {
             let d = self.idom[b as usize];
             if b != 0 && d != NONE {
-                self.dom_children[d as usize].push(b);
+                count[d as usize] += 1;
+            }
+        }
+        let mut acc = 0u32;
+        for (i, &c) in count.iter().enumerate() {
+            self.dom_start[i] = acc;
+            acc += c;
+        }
+        self.dom_start[n] = acc;
+        let mut fill: Vec<u32> = self.dom_start[..n].to_vec();
+        self.dom = vec![0; acc as usize];
+        for &b in &self.rpo {
+            let d = self.idom[b as usize];
+            if b != 0 && d != NONE {
+                self.dom[fill[d as usize] as usize] = b;
+                fill[d as usize] += 1;
             }
         }
         let mut counter = 0u32;
@@ -190,9 +355,16 @@ impl Cfg {
             self.pre[b as usize] = counter;
             counter += 1;
             stack.push((b, true));
-            for &c in self.dom_children[b as usize].iter().rev() {
+            for &c in row(&self.dom_start, &self.dom, b as usize).iter().rev() {
                 stack.push((c, false));
             }
+        }
+    }
+
+    fn list<'a>(&'a self, ids: &'a [u32]) -> BlockList<'a> {
+        BlockList {
+            blocks: &self.blocks,
+            ids: ids.iter(),
         }
     }
 
@@ -207,36 +379,28 @@ impl Cfg {
     }
 
     fn idx(&self, b: Block) -> Option<usize> {
-        self.index.get(b.id()).map(|&i| i as usize)
+        self.index.get(&self.blocks, b.id()).map(|i| i as usize)
     }
 
-    /// Distinct successors.
-    pub fn succs(&self, b: Block) -> Vec<Block> {
-        self.idx(b)
-            .map(|i| {
-                self.succs[i]
-                    .iter()
-                    .map(|&s| self.blocks[s as usize])
-                    .collect()
-            })
-            .unwrap_or_default()
+    /// Distinct successors, in operand order.
+    pub fn succs(&self, b: Block) -> BlockList<'_> {
+        self.list(self.idx(b).map(|i| self.succ_row(i)).unwrap_or(&[]))
     }
 
     /// Distinct predecessors (reachable or not), in block order.
-    pub fn preds(&self, b: Block) -> Vec<Block> {
-        self.idx(b)
-            .map(|i| {
-                self.preds[i]
-                    .iter()
-                    .map(|&s| self.blocks[s as usize])
-                    .collect()
-            })
-            .unwrap_or_default()
+    pub fn preds(&self, b: Block) -> BlockList<'_> {
+        self.list(self.idx(b).map(|i| self.pred_row(i)).unwrap_or(&[]))
+    }
+
+    /// Numbers of the distinct predecessors of block number `i` (see [`Cfg::index_of`]), in
+    /// block order.
+    pub fn pred_indices(&self, i: usize) -> &[u32] {
+        self.pred_row(i)
     }
 
     /// Reachable blocks in reverse post-order (entry first).
-    pub fn rpo(&self) -> Vec<Block> {
-        self.rpo.iter().map(|&i| self.blocks[i as usize]).collect()
+    pub fn rpo(&self) -> BlockList<'_> {
+        self.list(&self.rpo)
     }
 
     /// True when `b` is reachable from the entry.
@@ -257,16 +421,13 @@ impl Cfg {
         (d != NONE && i != 0).then(|| self.blocks[d as usize])
     }
 
-    /// The children of `b` in the dominator tree.
-    pub fn dom_children(&self, b: Block) -> Vec<Block> {
-        self.idx(b)
-            .map(|i| {
-                self.dom_children[i]
-                    .iter()
-                    .map(|&c| self.blocks[c as usize])
-                    .collect()
-            })
-            .unwrap_or_default()
+    /// The children of `b` in the dominator tree, in reverse post-order.
+    pub fn dom_children(&self, b: Block) -> BlockList<'_> {
+        self.list(
+            self.idx(b)
+                .map(|i| row(&self.dom_start, &self.dom, i))
+                .unwrap_or(&[]),
+        )
     }
 
     /// True when `a` dominates `b` (every block dominates itself). False when either is
@@ -281,21 +442,24 @@ impl Cfg {
         self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
     }
 
-    /// Dominance frontiers of every block, indexed like [`Cfg::blocks`].
-    pub fn dominance_frontiers(&self) -> Vec<Vec<Block>> {
+    /// Dominance frontiers as block numbers: entry `i` lists the frontier of block number `i`
+    /// (see [`Cfg::index_of`]).
+    pub fn dominance_frontier_indices(&self) -> Vec<Vec<u32>> {
         let n = self.blocks.len();
         let mut df: Vec<Vec<u32>> = vec![Vec::new(); n];
         for b in 0..n {
-            if self.rpo_num[b] == NONE || self.preds[b].len() < 2 {
+            let preds = self.pred_row(b);
+            if self.rpo_num[b] == NONE || preds.len() < 2 {
                 continue;
             }
-            for &p in &self.preds[b] {
+            for &p in preds {
                 let mut runner = p;
                 if self.rpo_num[runner as usize] == NONE {
                     continue;
                 }
                 while runner != self.idom[b] && runner != NONE {
-                    if !df[runner as usize].contains(&(b as u32)) {
+                    // Rows are filled in ascending `b`, so a repeat can only be the last entry.
+                    if df[runner as usize].last() != Some(&(b as u32)) {
                         df[runner as usize].push(b as u32);
                     }
                     if runner == 0 {
@@ -305,7 +469,13 @@ impl Cfg {
                 }
             }
         }
-        df.into_iter()
+        df
+    }
+
+    /// Dominance frontiers of every block, indexed like [`Cfg::blocks`].
+    pub fn dominance_frontiers(&self) -> Vec<Vec<Block>> {
+        self.dominance_frontier_indices()
+            .into_iter()
             .map(|v| v.into_iter().map(|i| self.blocks[i as usize]).collect())
             .collect()
     }

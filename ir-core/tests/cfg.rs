@@ -52,7 +52,7 @@ fn successors_and_predecessors() {
 #[test]
 fn rpo_dominators_and_reachability() {
     let (_, b, cfg) = func(DIAMOND_IN_LOOP);
-    let rpo = cfg.rpo();
+    let rpo = cfg.rpo().to_vec();
     assert_eq!(rpo[0], b[0]);
     assert_eq!(rpo.len(), 7, "bb7 is unreachable");
     assert!(!cfg.is_reachable(b[7]));
@@ -71,7 +71,7 @@ fn rpo_dominators_and_reachability() {
         !cfg.dominates(b[7], b[7]),
         "unreachable blocks dominate nothing"
     );
-    let mut kids = cfg.dom_children(b[2]);
+    let mut kids = cfg.dom_children(b[2]).to_vec();
     kids.sort();
     let mut want = vec![b[3], b[4], b[6]];
     want.sort();

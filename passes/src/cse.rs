@@ -205,7 +205,7 @@ pub fn cse_function(m: &mut Module, f: Func) -> bool {
                         }
                     }
                 }
-                for c in cfg.dom_children(b).into_iter().rev() {
+                for c in cfg.dom_children(b).rev() {
                     stack.push(Visit::Enter(c));
                 }
             }

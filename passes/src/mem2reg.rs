@@ -76,25 +76,14 @@ struct VarInfo {
 /// Dense CFG tables of one snapshot.
 struct Dense {
     cfg: Cfg,
-    preds: Vec<Vec<u32>>,
     df: Vec<Vec<u32>>,
 }
 
 impl Dense {
     fn new(m: &Module, f: Func) -> Dense {
         let cfg = Cfg::new(m, f);
-        let blocks = cfg.blocks().to_vec();
-        let idx = |b: Block| cfg.index_of(b).map(|i| i as u32);
-        let preds = blocks
-            .iter()
-            .map(|&b| cfg.preds(b).into_iter().filter_map(idx).collect())
-            .collect();
-        let df = cfg
-            .dominance_frontiers()
-            .into_iter()
-            .map(|v| v.into_iter().filter_map(idx).collect())
-            .collect();
-        Dense { cfg, preds, df }
+        let df = cfg.dominance_frontier_indices();
+        Dense { cfg, df }
     }
 
     fn block(&self, i: u32) -> Block {
@@ -154,7 +143,7 @@ fn phi_blocks(d: &Dense, info: &VarInfo) -> Vec<u32> {
         }
     }
     while let Some(b) = work.pop() {
-        for &p in &d.preds[b as usize] {
+        for &p in d.cfg.pred_indices(b as usize) {
             if !live_in[p as usize] && !is_def.contains(&p) {
                 live_in[p as usize] = true;
                 work.push(p);
@@ -320,7 +309,7 @@ fn rename(m: &mut Module, f: Func, d: &Dense, placement: &[(InstId, Vec<u32>)]) 
                     }
                     rewrite_block(m, b, &var_index, &pointee, &phi_params, &mut cur, &mut undo);
                     stack.push(Ev::Exit(len));
-                    for c in d.cfg.dom_children(b).into_iter().rev() {
+                    for c in d.cfg.dom_children(b).rev() {
                         stack.push(Ev::Enter(c));
                     }
                 }

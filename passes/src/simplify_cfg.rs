@@ -33,8 +33,8 @@ use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 
 use crate::split_edges::{
-    ConstructKind, Constructs, args_start, edge_args, incoming_edges, is_loop_header, join_users,
-    remove_block_param, replace_terminator,
+    ConstructKind, Constructs, args_start, block_roles, edge_args, incoming_edges, is_loop_header,
+    join_users, remove_block_param, replace_terminator,
 };
 use crate::{Pass, PassError};
 
@@ -64,22 +64,26 @@ impl Pass for SimplifyCfg {
 const MAX_ROUNDS: usize = 64;
 
 /// Simplifies one function's CFG; returns true when anything changed.
+///
+/// Each round walks the function's block list twice (constant branches, then the CFG
+/// snapshot); the later steps work from the snapshot's block list, skipping blocks an
+/// earlier step removed. None of the steps adds blocks.
 pub fn simplify_function(m: &mut Module, f: Func) -> bool {
     let mut changed = false;
     for _ in 0..MAX_ROUNDS {
         let mut round = false;
         round |= fold_constant_branches(m, f);
         let cfg = Cfg::new(m, f);
-        if remove_unreachable(m, f, &cfg) {
+        if remove_unreachable(m, &cfg) {
+            // Blocks went away and the snapshot is stale: loops are dissolved next round.
             round = true;
-            // Blocks went away: the snapshot is stale.
-            round |= dissolve_single_pass_loops(m, f, &Cfg::new(m, f));
         } else {
             round |= dissolve_single_pass_loops(m, f, &cfg);
         }
-        round |= merge_straight_lines(m, f);
-        round |= bypass_empty_blocks(m, f);
-        round |= remove_trivial_params(m, f);
+        let blocks = cfg.blocks();
+        round |= merge_straight_lines(m, f, blocks);
+        round |= bypass_empty_blocks(m, blocks);
+        round |= remove_trivial_params(m, f, blocks);
         if !round {
             break;
         }
@@ -224,8 +228,8 @@ fn clear_block(m: &mut Module, b: Block) {
     }
 }
 
-fn remove_unreachable(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
-    let blocks = f.blocks(m);
+fn remove_unreachable(m: &mut Module, cfg: &Cfg) -> bool {
+    let blocks = cfg.blocks();
     let dead: Vec<Block> = blocks
         .iter()
         .copied()
@@ -237,7 +241,7 @@ fn remove_unreachable(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
     // Blocks a reachable structured terminator names as merge / break / continue, and for
     // continue blocks the loop header.
     let mut keep: Vec<(Block, Option<Block>)> = Vec::new();
-    for &b in &blocks {
+    for &b in blocks {
         if !cfg.is_reachable(b) {
             continue;
         }
@@ -271,11 +275,9 @@ fn remove_unreachable(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
     let mut changed = false;
     // A kept block already in its reduced form is left alone.
     let reduced = |m: &Module, b: Block, header: Option<Block>| -> bool {
-        let kids: Vec<InstId> = m.children(b.id()).collect();
-        if kids.len() != 1 {
+        let Some(t) = only_child(m, b) else {
             return false;
-        }
-        let t = kids[0];
+        };
         match header {
             None => m.op(t) == Op::Unreachable,
             Some(h) => {
@@ -330,6 +332,18 @@ fn remove_unreachable(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
 }
 
 fn dissolve_single_pass_loops(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
+    // The construct analysis is only worth building when some reachable loop has an
+    // unreachable continue block.
+    let candidate = cfg.blocks().iter().any(|&b| {
+        cfg.is_reachable(b)
+            && b.terminator(m).is_some_and(|t| {
+                m.op(t) == Op::Loop
+                    && Block::dyn_cast(m, m.operand(t, 2)).is_some_and(|c| !cfg.is_reachable(c))
+            })
+    });
+    if !candidate {
+        return false;
+    }
     let cons = Constructs::new(m, f, cfg);
     let mut changed = false;
     for (k, c) in cons.list().iter().enumerate() {
@@ -373,10 +387,10 @@ fn dissolve_single_pass_loops(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
     changed
 }
 
-fn merge_straight_lines(m: &mut Module, f: Func) -> bool {
+fn merge_straight_lines(m: &mut Module, f: Func, blocks: &[Block]) -> bool {
     let mut changed = false;
     let entry = f.entry(m);
-    for b in f.blocks(m) {
+    for &b in blocks {
         if !m.contains(b.id()) {
             continue;
         }
@@ -390,10 +404,8 @@ fn merge_straight_lines(m: &mut Module, f: Func) -> bool {
             if s == b || Some(s) == entry {
                 break;
             }
-            if incoming_edges(m, s).len() != 1 || !join_users(m, s).is_empty() {
-                break;
-            }
-            if is_loop_header(m, s) {
+            let roles = block_roles(m, s);
+            if roles.edges != 1 || roles.join || roles.loop_header {
                 break;
             }
             if is_loop_header(m, b) {
@@ -411,11 +423,13 @@ fn merge_straight_lines(m: &mut Module, f: Func) -> bool {
                 m.replace_uses_with(p.id(), *a);
             }
             let _ = m.remove(t);
-            for c in m.children_snapshot(s.id()) {
-                if m.op(c) == Op::Param || m.op(c).is_decoration() {
+            let mut c = m.first_child(s.id());
+            while let Some(x) = c {
+                c = m.next_sibling(x);
+                if m.op(x) == Op::Param || m.op(x).is_decoration() {
                     continue;
                 }
-                m.move_to_end(c, b.id());
+                m.move_to_end(x, b.id());
             }
             // What remains of `s` (its unused parameters) has no outside uses.
             let _ = m.remove(s.id());
@@ -425,21 +439,29 @@ fn merge_straight_lines(m: &mut Module, f: Func) -> bool {
     changed
 }
 
-fn bypass_empty_blocks(m: &mut Module, f: Func) -> bool {
+/// The only child of `b`, when it has exactly one.
+fn only_child(m: &Module, b: Block) -> Option<InstId> {
+    let first = m.first_child(b.id())?;
+    m.next_sibling(first).is_none().then_some(first)
+}
+
+fn bypass_empty_blocks(m: &mut Module, blocks: &[Block]) -> bool {
     let mut changed = false;
-    for n in f.blocks(m) {
+    for &n in blocks {
         if !m.contains(n.id()) {
             continue;
         }
-        let kids: Vec<InstId> = m.children(n.id()).collect();
-        if kids.len() != 1 || m.op(kids[0]) != Op::Br || m.num_operands(kids[0]) != 1 {
+        let Some(only) = only_child(m, n) else {
+            continue;
+        };
+        if m.op(only) != Op::Br || m.num_operands(only) != 1 {
             continue;
         }
-        let x = m.operand(kids[0], 0);
+        let x = m.operand(only, 0);
         if x == n.id() || !join_users(m, n).is_empty() {
             continue;
         }
-        if Block::dyn_cast(m, x).is_none_or(|xb| !xb.params(m).is_empty()) {
+        if Block::dyn_cast(m, x).is_none_or(|xb| has_params(m, xb)) {
             continue;
         }
         for e in incoming_edges(m, n) {
@@ -455,19 +477,24 @@ fn bypass_empty_blocks(m: &mut Module, f: Func) -> bool {
             }
         }
         if incoming_edges(m, n).is_empty() {
-            let _ = m.remove(kids[0]);
+            let _ = m.remove(only);
             let _ = m.remove(n.id());
         }
     }
     changed
 }
 
-fn remove_trivial_params(m: &mut Module, f: Func) -> bool {
+/// True when `b` has block parameters (they are its first children).
+fn has_params(m: &Module, b: Block) -> bool {
+    m.first_child(b.id()).is_some_and(|c| m.op(c) == Op::Param)
+}
+
+fn remove_trivial_params(m: &mut Module, f: Func, blocks: &[Block]) -> bool {
     let mut changed = false;
     let entry = f.entry(m);
     let mut cfg: Option<Cfg> = None;
-    for b in f.blocks(m) {
-        if Some(b) == entry {
+    for &b in blocks {
+        if Some(b) == entry || !m.contains(b.id()) || !has_params(m, b) {
             continue;
         }
         let mut i = 0;

@@ -81,8 +81,8 @@ pub fn is_unconditional(op: Op) -> bool {
 
 /// The incoming edges of `block`: every successor operand of a terminator that names it, in
 /// use-list order (one entry per operand, so a `switch` naming the block twice gives two).
-pub fn incoming_edges(m: &Module, block: Block) -> Vec<Edge> {
-    let mut out = Vec::new();
+pub fn incoming_edges(m: &Module, block: Block) -> SmallVec<[Edge; 2]> {
+    let mut out: SmallVec<[Edge; 2]> = SmallVec::new();
     for u in m.uses(block.id()) {
         let Slot::Operand(i) = u.slot else { continue };
         let op = m.op(u.user);
@@ -93,9 +93,47 @@ pub fn incoming_edges(m: &Module, block: Block) -> Vec<Edge> {
             });
         }
     }
-    out.sort_by_key(|e| (e.slot, e.term));
-    out.dedup();
+    if out.len() > 1 {
+        out.sort_by_key(|e| (e.slot, e.term));
+        out.dedup();
+    }
     out
+}
+
+/// What a block is to the terminators that name it, read in one walk of its use list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BlockRoles {
+    /// Successor operands of terminators in the tree that name the block (as
+    /// [`incoming_edges`] counts them, before removing duplicates).
+    pub edges: usize,
+    /// True when a structured terminator names it as merge, break or continue block.
+    pub join: bool,
+    /// True when it is the header of a loop.
+    pub loop_header: bool,
+}
+
+/// The roles of `block` (see [`BlockRoles`]).
+pub fn block_roles(m: &Module, block: Block) -> BlockRoles {
+    let mut r = BlockRoles::default();
+    for u in m.uses(block.id()) {
+        let Slot::Operand(i) = u.slot else { continue };
+        let op = m.op(u.user);
+        if !op.is_terminator() {
+            continue;
+        }
+        if op == Op::Loop && i == 0 {
+            r.loop_header = true;
+        }
+        if matches!(
+            op.info().kind(i as usize),
+            Some(oneshader_ir::Kind::Join(_))
+        ) {
+            r.join = true;
+        } else if op.is_successor_slot(i as usize) && m.parent(u.user).is_some() {
+            r.edges += 1;
+        }
+    }
+    r
 }
 
 /// The block arguments a `br` or `loop` passes (empty for other terminators).
@@ -551,7 +589,7 @@ impl Constructs {
                         }
                     }
                     stack.push(Ev::Exit(base, removed));
-                    for c in cfg.dom_children(b).into_iter().rev() {
+                    for c in cfg.dom_children(b).rev() {
                         stack.push(Ev::Enter(c));
                     }
                 }
