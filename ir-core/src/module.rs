@@ -734,6 +734,11 @@ impl Module {
         if id == self.root {
             return Err(RemoveError::Root);
         }
+        if self.insts[id].first_child.is_none() && self.insts[id].use_head == NIL {
+            // The common case (an instruction without decorations nobody uses): no subtree.
+            self.remove_leaf(id);
+            return Ok(());
+        }
         let subtree = self.subtree(id);
         let inside: rustc_hash::FxHashSet<InstId> = subtree.iter().copied().collect();
         for &x in &subtree {

@@ -16,7 +16,10 @@
 //! Operands of commutative integer and `bool` operators are compared as an unordered pair
 //! (not for floats: which NaN payload comes out may depend on the order).
 
-use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
 
 use oneshader_ir::cfg::Cfg;
@@ -154,15 +157,19 @@ fn key_of(m: &Module, i: InstId) -> Key {
 }
 
 /// Runs `cse` on one function; true when it changed anything.
+///
+/// The scoped table holds `(hash, instruction)` pairs and compares candidates by reading the
+/// instructions back: along a long dominator chain it holds most of the function, so its
+/// entries are kept to 16 bytes rather than owning a copy of every key.
 pub fn cse_function(m: &mut Module, f: Func) -> bool {
     let cfg = Cfg::new(m, f);
     let Some(entry) = cfg.entry() else {
         return false;
     };
-    let mut table: FxHashMap<Key, InstId> = FxHashMap::default();
-    // Undo log: (key, previous entry) to restore when leaving a dominator subtree.
-    let mut undo: Vec<(Key, Option<InstId>)> = Vec::new();
-    // Work stack of (block, undo mark); `None` marks the exit of the block's subtree.
+    let hasher = FxBuildHasher;
+    let mut table: HashTable<(u64, InstId)> = HashTable::new();
+    // Undo log: the entries added in the dominator subtrees being visited, removed on exit.
+    let mut undo: Vec<(u64, InstId)> = Vec::new();
     enum Visit {
         Enter(Block),
         Exit(usize),
@@ -172,36 +179,40 @@ pub fn cse_function(m: &mut Module, f: Func) -> bool {
     while let Some(v) = stack.pop() {
         match v {
             Visit::Exit(mark) => {
-                while undo.len() > mark {
-                    if let Some((k, prev)) = undo.pop() {
-                        match prev {
-                            Some(p) => {
-                                table.insert(k, p);
-                            }
-                            None => {
-                                table.remove(&k);
-                            }
-                        }
+                for (hash, added) in undo.drain(mark..) {
+                    if let Ok(e) = table.find_entry(hash, |&(_, x)| x == added) {
+                        e.remove();
                     }
                 }
             }
             Visit::Enter(b) => {
                 stack.push(Visit::Exit(undo.len()));
-                for i in m.children_snapshot(b.id()) {
+                let mut next = m.first_child(b.id());
+                while let Some(i) = next {
+                    // Read before `i` may be removed.
+                    next = m.next_sibling(i);
                     if !is_cse_candidate(m, i) {
                         continue;
                     }
                     let key = key_of(m, i);
-                    match table.get(&key) {
-                        Some(&existing) if m.contains(existing) => {
+                    let hash = hasher.hash_one(&key);
+                    // An entry removed from the module since (by an earlier replacement's
+                    // cascade) never matches.
+                    let existing = table
+                        .find(hash, |&(h, x)| {
+                            h == hash && m.contains(x) && key_of(m, x) == key
+                        })
+                        .map(|&(_, x)| x);
+                    match existing {
+                        Some(existing) => {
                             m.replace_uses_with(i, existing);
                             // No uses are left after the replacement.
                             let _ = m.remove(i);
                             changed = true;
                         }
-                        _ => {
-                            let prev = table.insert(key.clone(), i);
-                            undo.push((key, prev));
+                        None => {
+                            table.insert_unique(hash, (hash, i), |&(h, _)| h);
+                            undo.push((hash, i));
                         }
                     }
                 }

@@ -130,9 +130,12 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
             }
         }
     }
+    // A local value: an instruction or parameter. In a well-formed module (OSV0016) those
+    // are the function's own, so no walk up to the enclosing function is needed; marking a
+    // foreign one anyway would only make it live, never remove anything here.
     let local = |m: &Module, v: InstId| {
         let op = m.op(v);
-        (op.is_instruction() || op == Op::Param) && m.func_of(v) == Some(f)
+        op.is_instruction() || op == Op::Param
     };
     while let Some(i) = work.pop() {
         let op = m.op(i);
