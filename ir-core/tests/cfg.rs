@@ -111,3 +111,51 @@ fn cfg_of_every_example_is_consistent() {
         }
     }
 }
+
+#[test]
+fn block_numbers_and_index_queries() {
+    let text = format!(
+        "{DIAMOND_IN_LOOP}
+func @g() -> void {{
+bb0:
+  return
+}}
+"
+    );
+    let m = parse(&text).expect("parses");
+    let (f, g) = (m.functions()[0], m.functions()[1]);
+    let cfg = Cfg::new(&m, f);
+    let b = f.blocks(&m);
+    // Numbers follow block order; a block of another function, or an instruction that is not a
+    // block, has none (the slot-indexed table is checked against the block list).
+    for (i, &x) in b.iter().enumerate() {
+        assert_eq!(cfg.index_of(x), Some(i));
+    }
+    let other = g.blocks(&m)[0];
+    assert_eq!(cfg.index_of(other), None);
+    assert!(cfg.preds(other).is_empty() && cfg.succs(other).is_empty());
+    assert!(!cfg.is_reachable(other));
+    // Index rows agree with the block-valued queries.
+    for (i, &x) in b.iter().enumerate() {
+        let by_index: Vec<Block> = cfg
+            .pred_indices(i)
+            .iter()
+            .map(|&p| b[p as usize])
+            .collect();
+        assert_eq!(by_index, cfg.preds(x).to_vec());
+    }
+    let df = cfg.dominance_frontier_indices();
+    assert_eq!(df.len(), b.len());
+    for (i, row) in df.iter().enumerate() {
+        let blocks: Vec<Block> = row.iter().map(|&k| b[k as usize]).collect();
+        assert_eq!(blocks, cfg.dominance_frontier(b[i]));
+    }
+    // bb4 is reached from bb3 and bb6 (the if_else names it only as its merge).
+    assert_eq!(cfg.preds(b[4]).to_vec(), vec![b[3], b[6]]);
+    // Dominator children come in reverse post-order and iterate from both ends.
+    let kids = cfg.dom_children(b[2]).to_vec();
+    let back: Vec<Block> = cfg.dom_children(b[2]).rev().collect();
+    assert_eq!(back, kids.iter().rev().copied().collect::<Vec<_>>());
+    let rpo: Vec<usize> = kids.iter().map(|&k| cfg.rpo_number(k).unwrap()).collect();
+    assert!(rpo.windows(2).all(|w| w[0] < w[1]));
+}
