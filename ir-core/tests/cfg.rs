@@ -137,11 +137,7 @@ bb0:
     assert!(!cfg.is_reachable(other));
     // Index rows agree with the block-valued queries.
     for (i, &x) in b.iter().enumerate() {
-        let by_index: Vec<Block> = cfg
-            .pred_indices(i)
-            .iter()
-            .map(|&p| b[p as usize])
-            .collect();
+        let by_index: Vec<Block> = cfg.pred_indices(i).iter().map(|&p| b[p as usize]).collect();
         assert_eq!(by_index, cfg.preds(x).to_vec());
     }
     let df = cfg.dominance_frontier_indices();

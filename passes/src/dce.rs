@@ -14,7 +14,8 @@
 //! 3. Sweep: unmarked instructions and parameters are removed, and the arguments of removed
 //!    parameters are dropped from every `br` and `loop` that passed them.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
+use slotmap::Key;
 
 use oneshader_ir::{Block, Func, InstId, Intrinsic, Module, Op};
 
@@ -108,66 +109,51 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
         }
     }
 
-    // 2. Mark. (Sets keyed by instruction are slot-indexed tables: passes walk instructions in
-    // roughly slot order, so lookups stay cache-friendly on large functions.)
-    let mut live: LiveSet = LiveSet::new();
+    // 2. Mark, in one backward sweep over the blocks and their instructions: in block order
+    // definitions mostly come before their uses, so the sweep usually meets a value after
+    // every user that can make it live, and marks it in passing. A value marked live after
+    // the sweep passed it (a value carried around a loop into a parameter, a function whose
+    // blocks are not in dominance order) goes on a work list, processed at the end.
+    let mut marks = Marks::default();
     let mut work: Vec<InstId> = Vec::new();
-    let mut param_index: FxHashMap<InstId, (Block, usize)> = FxHashMap::default();
-    for &b in &blocks {
-        for (k, p) in b.params(m).into_iter().enumerate() {
-            param_index.insert(p.id(), (b, k));
-            if b == entry {
-                live.insert(p.id());
-            }
-        }
-        for i in m.children(b.id()) {
+    for p in entry.params(m) {
+        marks.set_live(p.id());
+    }
+    for &b in blocks.iter().rev() {
+        let mut cur = m.last_child(b.id());
+        while let Some(i) = cur {
+            cur = m.prev_sibling(i);
+            marks.set_seen(i);
             let op = m.op(i);
-            if (op.is_terminator() || op.has_side_effects() || writes_through_operand(m, i))
-                && !write_only.contains(&i)
-            {
-                live.insert(i);
-                work.push(i);
-            }
-        }
-    }
-    // A local value: an instruction or parameter. In a well-formed module (OSV0016) those
-    // are the function's own, so no walk up to the enclosing function is needed; marking a
-    // foreign one anyway would only make it live, never remove anything here.
-    let local = |m: &Module, v: InstId| {
-        let op = m.op(v);
-        op.is_instruction() || op == Op::Param
-    };
-    while let Some(i) = work.pop() {
-        let op = m.op(i);
-        if op == Op::Param {
-            // A live parameter makes the arguments that feed it live.
-            if let Some(&(b, k)) = param_index.get(&i) {
-                for (term, first) in incoming_args(m, b) {
-                    if let Some(arg) = m.try_operand(term, first + k)
-                        && local(m, arg)
-                        && live.insert(arg)
-                    {
-                        work.push(arg);
-                    }
+            if op == Op::Param {
+                if b != entry && marks.is_live(i) {
+                    mark_param_args(m, b, i, &mut marks, &mut work);
                 }
+                continue;
             }
-            continue;
-        }
-        let n = m.num_operands(i);
-        // Branch arguments become live through their parameters, not their terminator.
-        let limit = match op {
-            Op::Br => 1,
-            Op::Loop => 3,
-            _ => n,
-        };
-        for k in 0..limit.min(n) {
-            let v = m.operand(i, k);
-            if local(m, v) && live.insert(v) {
-                work.push(v);
+            if !marks.is_live(i) {
+                let root =
+                    op.is_terminator() || op.has_side_effects() || writes_through_operand(m, i);
+                if !root || write_only.contains(&i) {
+                    continue;
+                }
+                marks.set_live(i);
             }
+            mark_operands(m, i, &mut marks, &mut work);
         }
-        // The type of an instruction is a module-level value: nothing to mark.
     }
+    while let Some(i) = work.pop() {
+        if m.op(i) == Op::Param {
+            if let Some(b) = m.block_of(i)
+                && b != entry
+            {
+                mark_param_args(m, b, i, &mut marks, &mut work);
+            }
+        } else {
+            mark_operands(m, i, &mut marks, &mut work);
+        }
+    }
+    let live = &marks;
 
     // 3. Sweep. First drop the arguments of dead parameters from the branches feeding them.
     for &b in &blocks {
@@ -178,7 +164,7 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
         let dead: Vec<usize> = params
             .iter()
             .enumerate()
-            .filter(|(_, p)| !live.contains(&p.id()))
+            .filter(|(_, p)| !live.is_live(p.id()))
             .map(|(k, _)| k)
             .collect();
         if dead.is_empty() {
@@ -202,9 +188,9 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
         for i in m.children(b.id()) {
             let op = m.op(i);
             let is_dead = if op == Op::Param {
-                b != entry && !live.contains(&i)
+                b != entry && !live.is_live(i)
             } else {
-                op.is_instruction() && !live.contains(&i)
+                op.is_instruction() && !live.is_live(i)
             };
             if is_dead {
                 dead.push(i);
@@ -232,20 +218,86 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
     Ok(changed)
 }
 
-/// A set of instructions backed by a slot-indexed table.
-struct LiveSet(slotmap::SecondaryMap<InstId, ()>);
+/// Marks of the mark phase, in a table indexed by slot number. Valid while no instruction is
+/// created or removed (the mark phase only reads the module), so a slot stands for one
+/// instruction.
+#[derive(Default)]
+struct Marks(Vec<u8>);
 
-impl LiveSet {
-    fn new() -> LiveSet {
-        LiveSet(slotmap::SecondaryMap::new())
+const LIVE: u8 = 1;
+const SEEN: u8 = 2;
+
+/// The slot number of `id` (unique among the module's instructions at one time).
+fn slot(id: InstId) -> usize {
+    (id.data().as_ffi() & 0xffff_ffff) as usize
+}
+
+impl Marks {
+    fn get(&self, id: InstId) -> u8 {
+        self.0.get(slot(id)).copied().unwrap_or(0)
     }
 
-    /// Inserts `id`; true when it was not in the set.
-    fn insert(&mut self, id: InstId) -> bool {
-        self.0.insert(id, ()).is_none()
+    fn add(&mut self, id: InstId, bit: u8) -> bool {
+        let k = slot(id);
+        if k >= self.0.len() {
+            self.0.resize((k + 1).next_power_of_two(), 0);
+        }
+        let old = self.0[k];
+        self.0[k] = old | bit;
+        old & bit == 0
     }
 
-    fn contains(&self, id: &InstId) -> bool {
-        self.0.contains_key(*id)
+    /// Marks `id` live; true when it was not.
+    fn set_live(&mut self, id: InstId) -> bool {
+        self.add(id, LIVE)
+    }
+
+    fn set_seen(&mut self, id: InstId) {
+        self.add(id, SEEN);
+    }
+
+    fn is_live(&self, id: InstId) -> bool {
+        self.get(id) & LIVE != 0
+    }
+
+    /// Marks a local value live; one the sweep already passed goes on the work list.
+    fn reach(&mut self, m: &Module, v: InstId, work: &mut Vec<InstId>) {
+        // A local value: an instruction or parameter. In a well-formed module (OSV0016) those
+        // are the function's own, so no walk up to the enclosing function is needed; marking
+        // a foreign one anyway would only make it live, never remove anything here.
+        let op = m.op(v);
+        if (op.is_instruction() || op == Op::Param) && self.set_live(v) && self.get(v) & SEEN != 0 {
+            work.push(v);
+        }
+    }
+}
+
+/// Marks what a live instruction uses. Branch arguments become live through their
+/// parameters, not their terminator; the type is a module-level value.
+fn mark_operands(m: &Module, i: InstId, marks: &mut Marks, work: &mut Vec<InstId>) {
+    let n = m.num_operands(i);
+    let limit = match m.op(i) {
+        Op::Br => 1,
+        Op::Loop => 3,
+        _ => n,
+    };
+    for k in 0..limit.min(n) {
+        marks.reach(m, m.operand(i, k), work);
+    }
+}
+
+/// A live parameter of `b` makes the arguments that feed it live.
+fn mark_param_args(m: &Module, b: Block, p: InstId, marks: &mut Marks, work: &mut Vec<InstId>) {
+    let Some(k) = m
+        .children(b.id())
+        .take_while(|&c| m.op(c) == Op::Param)
+        .position(|c| c == p)
+    else {
+        return;
+    };
+    for (term, first) in incoming_args(m, b) {
+        if let Some(arg) = m.try_operand(term, first + k) {
+            marks.reach(m, arg, work);
+        }
     }
 }

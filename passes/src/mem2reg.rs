@@ -21,13 +21,14 @@
 //! from the continue block's `br`.
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op, Slot};
 
 use crate::split_edges::{
-    append_edge_arg, args_start, can_split_edge, incoming_edges, is_unconditional,
-    remove_block_param, split_edges_to,
+    args_start, can_split_edge, incoming_edges, is_unconditional, remove_block_param,
+    split_edges_to,
 };
 use crate::{Pass, PassError};
 
@@ -245,11 +246,11 @@ pub fn promote_function(m: &mut Module, f: Func) -> bool {
     if placement.is_empty() {
         return false;
     }
-    rename(m, f, &dense, &placement);
+    rename(m, &dense, &placement);
     true
 }
 
-fn rename(m: &mut Module, f: Func, d: &Dense, placement: &[(InstId, Vec<u32>)]) {
+fn rename(m: &mut Module, d: &Dense, placement: &[(InstId, Vec<u32>)]) {
     let var_index: FxHashMap<InstId, usize> = placement
         .iter()
         .enumerate()
@@ -265,7 +266,9 @@ fn rename(m: &mut Module, f: Func, d: &Dense, placement: &[(InstId, Vec<u32>)]) 
         })
         .collect();
     // Create the parameters, in variable order per block.
-    let mut phi_params: FxHashMap<InstId, Vec<(usize, InstId)>> = FxHashMap::default();
+    // Per block number: the created parameters, as (variable, parameter).
+    let mut phi_params: Vec<SmallVec<[(usize, InstId); 2]>> =
+        vec![SmallVec::new(); d.cfg.blocks().len()];
     let mut created: Vec<InstId> = Vec::new();
     for (vi, (v, blocks)) in placement.iter().enumerate() {
         let name: Option<String> = m.name(*v).map(str::to_string);
@@ -275,7 +278,7 @@ fn rename(m: &mut Module, f: Func, d: &Dense, placement: &[(InstId, Vec<u32>)]) 
             if let Some(n) = &name {
                 m.set_name(p, Some(n));
             }
-            phi_params.entry(b.id()).or_default().push((vi, p));
+            phi_params[bi as usize].push((vi, p));
             created.push(p);
         }
     }
@@ -286,7 +289,7 @@ fn rename(m: &mut Module, f: Func, d: &Dense, placement: &[(InstId, Vec<u32>)]) 
         Enter(Block),
         Exit(usize),
     }
-    let mut visited: FxHashSet<InstId> = FxHashSet::default();
+    let mut visited: Vec<bool> = vec![false; d.cfg.blocks().len()];
     if let Some(entry) = d.cfg.entry() {
         let mut stack = vec![Ev::Enter(entry)];
         while let Some(ev) = stack.pop() {
@@ -299,15 +302,22 @@ fn rename(m: &mut Module, f: Func, d: &Dense, placement: &[(InstId, Vec<u32>)]) 
                     }
                 }
                 Ev::Enter(b) => {
-                    visited.insert(b.id());
+                    let Some(bi) = d.cfg.index_of(b) else {
+                        continue;
+                    };
+                    visited[bi] = true;
                     let len = undo.len();
-                    if let Some(ps) = phi_params.get(&b.id()) {
-                        for &(vi, p) in ps {
-                            undo.push((vi, cur[vi]));
-                            cur[vi] = Some(p);
-                        }
+                    for &(vi, p) in &phi_params[bi] {
+                        undo.push((vi, cur[vi]));
+                        cur[vi] = Some(p);
                     }
-                    rewrite_block(m, b, &var_index, &pointee, &phi_params, &mut cur, &mut undo);
+                    let ctx = Rename {
+                        cfg: &d.cfg,
+                        var_index: &var_index,
+                        pointee: &pointee,
+                        phi_params: &phi_params,
+                    };
+                    rewrite_block(m, b, &ctx, &mut cur, &mut undo);
                     stack.push(Ev::Exit(len));
                     for c in d.cfg.dom_children(b).rev() {
                         stack.push(Ev::Enter(c));
@@ -317,21 +327,19 @@ fn rename(m: &mut Module, f: Func, d: &Dense, placement: &[(InstId, Vec<u32>)]) 
         }
     }
     // Unreachable blocks: reads are undefined, writes vanish, edges pass `undef`.
-    for b in f.blocks(m) {
-        if visited.contains(&b.id()) {
+    let ctx = Rename {
+        cfg: &d.cfg,
+        var_index: &var_index,
+        pointee: &pointee,
+        phi_params: &phi_params,
+    };
+    for (bi, &b) in d.cfg.blocks().iter().enumerate() {
+        if visited[bi] {
             continue;
         }
         let mut none: Vec<Option<InstId>> = vec![None; nvars];
         let mut scratch = Vec::new();
-        rewrite_block(
-            m,
-            b,
-            &var_index,
-            &pointee,
-            &phi_params,
-            &mut none,
-            &mut scratch,
-        );
+        rewrite_block(m, b, &ctx, &mut none, &mut scratch);
     }
     for (v, _) in placement {
         // Every load and store was rewritten above, so the variable has no uses left.
@@ -340,31 +348,41 @@ fn rename(m: &mut Module, f: Func, d: &Dense, placement: &[(InstId, Vec<u32>)]) 
     prune_dead_params(m, &created);
 }
 
+/// What renaming reads while it rewrites blocks.
+struct Rename<'a> {
+    cfg: &'a Cfg,
+    var_index: &'a FxHashMap<InstId, usize>,
+    pointee: &'a [InstId],
+    /// Per block number: the created parameters, as (variable, parameter).
+    phi_params: &'a [SmallVec<[(usize, InstId); 2]>],
+}
+
 fn rewrite_block(
     m: &mut Module,
     b: Block,
-    var_index: &FxHashMap<InstId, usize>,
-    pointee: &[InstId],
-    phi_params: &FxHashMap<InstId, Vec<(usize, InstId)>>,
+    ctx: &Rename<'_>,
     cur: &mut [Option<InstId>],
     undo: &mut Vec<(usize, Option<InstId>)>,
 ) {
-    for inst in m.children_snapshot(b.id()) {
+    let mut next = m.first_child(b.id());
+    while let Some(inst) = next {
+        // Read before `inst` may be removed.
+        next = m.next_sibling(inst);
         match m.op(inst) {
             Op::Load => {
-                let Some(&vi) = var_index.get(&m.operand(inst, 0)) else {
+                let Some(&vi) = ctx.var_index.get(&m.operand(inst, 0)) else {
                     continue;
                 };
                 let value = match cur[vi] {
                     Some(v) => v,
-                    None => m.undef(pointee[vi]),
+                    None => m.undef(ctx.pointee[vi]),
                 };
                 m.replace_uses_with(inst, value);
                 // Its uses were just replaced.
                 let _ = m.remove(inst);
             }
             Op::Store => {
-                let Some(&vi) = var_index.get(&m.operand(inst, 0)) else {
+                let Some(&vi) = ctx.var_index.get(&m.operand(inst, 0)) else {
                     continue;
                 };
                 let value = m.operand(inst, 1);
@@ -374,20 +392,28 @@ fn rewrite_block(
                 let _ = m.remove(inst);
             }
             op if op.is_terminator() => {
-                let Some(_start) = args_start(op) else {
+                if args_start(op).is_none() {
+                    continue;
+                }
+                // `br` and `loop` have one successor: operand 0.
+                let Some(ti) =
+                    Block::dyn_cast(m, m.operand(inst, 0)).and_then(|t| ctx.cfg.index_of(t))
+                else {
                     continue;
                 };
-                // `br` and `loop` have one successor: operand 0.
-                let target = m.operand(inst, 0);
-                if let Some(ps) = phi_params.get(&target) {
-                    for &(vi, _) in ps {
-                        let value = match cur[vi] {
-                            Some(v) => v,
-                            None => m.undef(pointee[vi]),
-                        };
-                        append_edge_arg(m, inst, value);
-                    }
+                let ps = &ctx.phi_params[ti];
+                if ps.is_empty() {
+                    continue;
                 }
+                let mut ops = m.operands_vec(inst);
+                for &(vi, _) in ps {
+                    ops.push(match cur[vi] {
+                        Some(v) => v,
+                        None => m.undef(ctx.pointee[vi]),
+                    });
+                }
+                // A terminator is never hoistable, so `set_operands` cannot refuse.
+                let _ = m.set_operands(inst, &ops);
             }
             _ => {}
         }
