@@ -46,6 +46,11 @@ impl Pass for Combine {
         "combine"
     }
 
+    /// The work list revisits every user of a rewritten instruction until nothing changes.
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
         let mut changed = false;
         for f in m.functions() {

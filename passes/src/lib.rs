@@ -78,4 +78,10 @@ pub trait Pass {
     fn name(&self) -> &'static str;
     /// Runs the pass; `Ok(true)` when the module changed.
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError>;
+    /// True when a second run right after a run never changes anything (the pass works to its
+    /// own fixed point). A fixed-point group then skips the pass while nothing has changed the
+    /// module since its last run. The default is false, which is always safe.
+    fn idempotent(&self) -> bool {
+        false
+    }
 }

@@ -231,10 +231,21 @@ impl PassManager {
                     run_one(p.as_mut(), m, &options, &mut report)?;
                 }
                 Step::FixedPoint { passes, max_rounds } => {
+                    // Changes made so far in this group, and its value after each pass's last
+                    // run: an idempotent pass nothing has changed the module since is skipped.
+                    let mut changes: u64 = 0;
+                    let mut after_last_run: Vec<Option<u64>> = vec![None; passes.len()];
                     for _ in 0..*max_rounds {
                         let mut any = false;
-                        for p in passes.iter_mut() {
-                            any |= run_one(p.as_mut(), m, &options, &mut report)?;
+                        for (k, p) in passes.iter_mut().enumerate() {
+                            if p.idempotent() && after_last_run[k] == Some(changes) {
+                                continue;
+                            }
+                            if run_one(p.as_mut(), m, &options, &mut report)? {
+                                changes += 1;
+                                any = true;
+                            }
+                            after_last_run[k] = Some(changes);
                         }
                         if !any {
                             break;
@@ -385,6 +396,93 @@ mod tests {
         let report = pm.run(&mut m).expect("runs");
         assert_eq!(report.timings[0].runs, 5);
         assert!(pm.describe().contains("(countdown)*"));
+    }
+
+    /// Changes the module on its first `n` runs, declaring itself idempotent or not.
+    struct Settles {
+        name: &'static str,
+        left: u32,
+        idempotent: bool,
+    }
+    impl Pass for Settles {
+        fn name(&self) -> &'static str {
+            self.name
+        }
+        fn run(&mut self, _m: &mut Module) -> Result<bool, PassError> {
+            let changed = self.left > 0;
+            self.left = self.left.saturating_sub(1);
+            Ok(changed)
+        }
+        fn idempotent(&self) -> bool {
+            self.idempotent
+        }
+    }
+
+    #[test]
+    fn fixed_point_skips_an_idempotent_pass_nothing_changed_since() {
+        // Round 1: `a` and `b` change; round 2: `a` does not, so nothing changed since `b`
+        // ran: `b` (idempotent) is skipped and the group stops.
+        let mut pm = PassManager::new();
+        pm.add_fixed_point(
+            vec![
+                Box::new(Settles {
+                    name: "a",
+                    left: 1,
+                    idempotent: false,
+                }),
+                Box::new(Settles {
+                    name: "b",
+                    left: 1,
+                    idempotent: true,
+                }),
+            ],
+            8,
+        );
+        let report = pm.run(&mut sample()).expect("runs");
+        let runs = |n: &str| report.timings.iter().find(|t| t.name == n).map(|t| t.runs);
+        assert_eq!(runs("a"), Some(2));
+        assert_eq!(runs("b"), Some(1));
+        // The same group with `b` not idempotent runs it again to confirm.
+        let mut pm = PassManager::new();
+        pm.add_fixed_point(
+            vec![
+                Box::new(Settles {
+                    name: "a",
+                    left: 1,
+                    idempotent: false,
+                }),
+                Box::new(Settles {
+                    name: "b",
+                    left: 1,
+                    idempotent: false,
+                }),
+            ],
+            8,
+        );
+        let report = pm.run(&mut sample()).expect("runs");
+        let runs = |n: &str| report.timings.iter().find(|t| t.name == n).map(|t| t.runs);
+        assert_eq!(runs("b"), Some(2));
+        // An idempotent pass still runs again when another pass changed the module after it.
+        let mut pm = PassManager::new();
+        pm.add_fixed_point(
+            vec![
+                Box::new(Settles {
+                    name: "b",
+                    left: 1,
+                    idempotent: true,
+                }),
+                Box::new(Settles {
+                    name: "a",
+                    left: 2,
+                    idempotent: false,
+                }),
+            ],
+            8,
+        );
+        let report = pm.run(&mut sample()).expect("runs");
+        let runs = |n: &str| report.timings.iter().find(|t| t.name == n).map(|t| t.runs);
+        assert_eq!(runs("b"), Some(3));
+        assert_eq!(runs("a"), Some(3));
     }
 
     #[test]

@@ -47,6 +47,12 @@ impl Pass for SimplifyCfg {
         "simplify_cfg"
     }
 
+    /// Each function is simplified until a round changes nothing (short of the round cap,
+    /// which only pathological inputs reach).
+    fn idempotent(&self) -> bool {
+        true
+    }
+
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
         let mut changed = false;
         for f in m.functions() {
