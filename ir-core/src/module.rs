@@ -487,7 +487,7 @@ impl Module {
     }
 
     /// Links use node `slot` into the use list of `value`.
-    fn link(&mut self, slot: u32, value: InstId) {
+    pub(crate) fn link(&mut self, slot: u32, value: InstId) {
         let head = self.insts[value].use_head;
         {
             let u = &mut self.uses[slot as usize];
@@ -502,7 +502,7 @@ impl Module {
     }
 
     /// Unlinks use node `slot` from the use list of its value (if any).
-    fn unlink(&mut self, slot: u32) {
+    pub(crate) fn unlink(&mut self, slot: u32) {
         let Use {
             value, prev, next, ..
         } = self.uses[slot as usize];

@@ -30,6 +30,23 @@ impl Module {
     /// re-hoists the hoistable users, transitively. `old` itself stays (without uses) unless it
     /// was a hoistable value merged away by the cascade.
     pub fn replace_uses_with(&mut self, old: InstId, new: InstId) {
+        let target = self.resolve(new);
+        if old != target
+            && self.contains(old)
+            && self.contains(target)
+            && self.uses(old).all(|u| !self.is_interned(u.user))
+        {
+            // No hoistable user (the usual case for an instruction): nothing to re-deduplicate
+            // or re-hoist, so each use node just moves to `target`'s list.
+            loop {
+                let node = self.insts[old].use_head;
+                if node == crate::module::NIL {
+                    return;
+                }
+                self.unlink(node);
+                self.link(node, target);
+            }
+        }
         let mut merged: Vec<InstId> = Vec::new();
         self.replace_worklist(vec![(old, new)], &mut merged);
         self.remove_merged(merged);

@@ -31,7 +31,7 @@ use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Builder, Func, InstId, Intrinsic, Module, Op};
 
 use crate::interp::{
-    self, Value, binary_value, compare_value, construct_value, convert_value, flatten, unary_value,
+    self, Value, binary_value, compare_value, construct_value, convert_value, unary_value,
     value_to_constant, zero_value,
 };
 use crate::semantics::{self, BinaryOp, CompareOp, Scalar, UnaryOp};
@@ -142,11 +142,22 @@ fn const_value(m: &Module, v: InstId) -> Option<Value> {
     }
 }
 
-fn lanes_of(m: &Module, v: InstId) -> Option<Vec<(Scalar, u64)>> {
+/// The scalar lanes of a constant (inline up to four: no allocation for scalars and short
+/// vectors, which is most of what the rules look at).
+fn lanes_of(m: &Module, v: InstId) -> Option<SmallVec<[(Scalar, u64); 4]>> {
     let val = const_value(m, v)?;
-    let mut lanes = Vec::new();
-    flatten(&val, &mut lanes);
+    let mut lanes = SmallVec::new();
+    push_lanes(&val, &mut lanes);
     (!lanes.is_empty()).then_some(lanes)
+}
+
+/// Collects the scalar lanes of a value, depth first (as [`interp::flatten`]).
+fn push_lanes(v: &Value, out: &mut SmallVec<[(Scalar, u64); 4]>) {
+    match v {
+        Value::Scalar(t, b) => out.push((*t, *b)),
+        Value::Composite(es) => es.iter().for_each(|e| push_lanes(e, out)),
+        _ => {}
+    }
 }
 
 /// True when `v` is a constant whose every lane satisfies `pred`.

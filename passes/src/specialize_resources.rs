@@ -148,6 +148,10 @@ impl Pass for SpecializeResources {
                 .into_iter()
                 .filter(|&f| !f.is_declaration(m) && has_resource_params(m, f))
                 .collect();
+            if targets.is_empty() {
+                // No call can need rewriting: skip the walk over every instruction.
+                break;
+            }
             for &t in &targets {
                 if !originals.contains(&t) && !memo.values().any(|&c| c == t) {
                     originals.push(t);
@@ -156,7 +160,10 @@ impl Pass for SpecializeResources {
             let mut progress = false;
             for f in m.functions() {
                 for b in f.blocks(m) {
-                    for inst in m.children_snapshot(b.id()) {
+                    let mut next = m.first_child(b.id());
+                    while let Some(inst) = next {
+                        // Read first: rewriting replaces `inst`.
+                        next = m.next_sibling(inst);
                         if m.op(inst) != Op::Call {
                             continue;
                         }
