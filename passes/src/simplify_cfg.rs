@@ -29,6 +29,8 @@
 //! 6. **Block parameters** whose incoming values are all the same value `v` (ignoring the
 //!    parameter itself, and `undef` when `v` dominates the block) are replaced by `v`.
 
+use smallvec::SmallVec;
+
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 
@@ -503,22 +505,30 @@ fn remove_trivial_params(m: &mut Module, f: Func, blocks: &[Block]) -> bool {
         if Some(b) == entry || !m.contains(b.id()) || !has_params(m, b) {
             continue;
         }
+        // Removing a parameter rewrites the edges' argument lists, not the edges.
+        let edges = incoming_edges(m, b);
+        if edges.is_empty() {
+            continue;
+        }
         let mut i = 0;
-        while i < b.params(m).len() {
-            let p = b.params(m)[i].id();
-            let edges = incoming_edges(m, b);
-            if edges.is_empty() {
+        let mut cur = m.first_child(b.id());
+        while let Some(p) = cur {
+            if m.op(p) != Op::Param {
                 break;
             }
-            let mut vals: Vec<InstId> = Vec::with_capacity(edges.len());
+            // Read before `p` may be removed.
+            cur = m.next_sibling(p);
+            // The distinct incoming values, other than the parameter itself.
+            let mut distinct: SmallVec<[InstId; 4]> = SmallVec::new();
             let mut ok = true;
             for e in &edges {
-                let Some(start) = args_start(m.op(e.term)) else {
-                    ok = false;
-                    break;
-                };
-                match m.try_operand(e.term, start + i) {
-                    Some(v) => vals.push(v),
+                let v = args_start(m.op(e.term)).and_then(|s| m.try_operand(e.term, s + i));
+                match v {
+                    Some(v) => {
+                        if v != p && !distinct.contains(&v) {
+                            distinct.push(v);
+                        }
+                    }
                     None => {
                         ok = false;
                         break;
@@ -529,25 +539,15 @@ fn remove_trivial_params(m: &mut Module, f: Func, blocks: &[Block]) -> bool {
                 i += 1;
                 continue;
             }
-            let mut distinct: Vec<InstId> = Vec::new();
-            for v in vals {
-                if v != p && !distinct.contains(&v) {
-                    distinct.push(v);
-                }
-            }
             let replacement = match distinct.as_slice() {
                 [] => m.ty(p).map(|t| m.undef(t)),
                 [v] => Some(*v),
                 _ => {
-                    let defined: Vec<InstId> = distinct
-                        .iter()
-                        .copied()
-                        .filter(|&v| m.op(v) != Op::Undef)
-                        .collect();
-                    match defined.as_slice() {
-                        [v] => {
+                    let mut defined = distinct.iter().copied().filter(|&v| m.op(v) != Op::Undef);
+                    match (defined.next(), defined.next()) {
+                        (Some(v), None) => {
                             let cfg = cfg.get_or_insert_with(|| Cfg::new(m, f));
-                            dominates_block(m, cfg, *v, b).then_some(*v)
+                            dominates_block(m, cfg, v, b).then_some(v)
                         }
                         _ => None,
                     }
