@@ -25,7 +25,7 @@
 //! and which blocks each contains, from the dominator tree in one walk; the inliner and CFG
 //! simplification use it to know whether an exit is a legal structured exit.
 
-use rustc_hash::FxHashMap;
+use slotmap::SecondaryMap;
 use smallvec::SmallVec;
 
 use oneshader_ir::cfg::Cfg;
@@ -436,6 +436,18 @@ pub fn builder_before_terminator(m: &mut Module, block: Block) -> Builder<'_> {
 
 // ---- structured constructs -----------------------------------------------------------------
 
+/// No construct (end of an intrusive list).
+const NO_CONSTRUCT: u32 = u32::MAX;
+
+/// The constructs of the intrusive list starting at `head`.
+fn linked(head: u32, next: &[u32]) -> impl Iterator<Item = usize> + '_ {
+    std::iter::successors((head != NO_CONSTRUCT).then_some(head), move |&k| {
+        let x = next[k as usize];
+        (x != NO_CONSTRUCT).then_some(x)
+    })
+    .map(|k| k as usize)
+}
+
 /// The kind of a structured construct.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ConstructKind {
@@ -475,8 +487,11 @@ pub struct Construct {
 #[derive(Clone, Debug, Default)]
 pub struct Constructs {
     list: Vec<Construct>,
-    innermost: FxHashMap<InstId, usize>,
-    by_term: FxHashMap<InstId, usize>,
+    /// Slot-indexed tables: blocks and terminators are visited in about block order, which
+    /// is about slot order, so on a large function these stay cache-friendly where a hash
+    /// map is one miss per lookup.
+    innermost: SecondaryMap<InstId, u32>,
+    by_term: SecondaryMap<InstId, u32>,
 }
 
 impl Constructs {
@@ -517,18 +532,31 @@ impl Constructs {
             });
         }
         let _ = func;
-        let mut by_join: FxHashMap<InstId, SmallVec<[usize; 2]>> = FxHashMap::default();
-        let mut loops_at: FxHashMap<InstId, SmallVec<[usize; 1]>> = FxHashMap::default();
-        let mut sels_at: FxHashMap<InstId, SmallVec<[usize; 1]>> = FxHashMap::default();
-        for (i, c) in list.iter().enumerate() {
-            by_join.entry(c.join.id()).or_default().push(i);
-            if c.kind == ConstructKind::Loop {
-                loops_at.entry(c.entry.id()).or_default().push(i);
-            } else {
-                sels_at.entry(c.entry.id()).or_default().push(i);
+        // Per block number: the constructs joining, opening a loop, or opening a selection
+        // there, as intrusive lists (head per block, next per construct).
+        let n = cfg.blocks().len();
+        let mut join_head = vec![NO_CONSTRUCT; n];
+        let mut loop_head = vec![NO_CONSTRUCT; n];
+        let mut sel_head = vec![NO_CONSTRUCT; n];
+        let mut join_next = vec![NO_CONSTRUCT; list.len()];
+        let mut open_next = vec![NO_CONSTRUCT; list.len()];
+        // Pushed in reverse so each list runs in construct order.
+        for (i, c) in list.iter().enumerate().rev() {
+            if let Some(j) = cfg.index_of(c.join) {
+                join_next[i] = join_head[j];
+                join_head[j] = i as u32;
+            }
+            if let Some(e) = cfg.index_of(c.entry) {
+                let head = if c.kind == ConstructKind::Loop {
+                    &mut loop_head[e]
+                } else {
+                    &mut sel_head[e]
+                };
+                open_next[i] = *head;
+                *head = i as u32;
             }
         }
-        let mut innermost: FxHashMap<InstId, usize> = FxHashMap::default();
+        let mut innermost: SecondaryMap<InstId, u32> = SecondaryMap::new();
         // The constructs open at the current block, outermost first, and each one's position
         // in that stack. Reaching a construct's join closes it and every construct opened
         // inside it (a break out of a nested selection may be the only way in, which makes
@@ -542,7 +570,11 @@ impl Constructs {
         }
         let Some(entry) = cfg.entry() else {
             return Constructs {
-                by_term: list.iter().enumerate().map(|(i, c)| (c.term, i)).collect(),
+                by_term: list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (c.term, i as u32))
+                    .collect(),
                 list,
                 innermost,
             };
@@ -560,33 +592,30 @@ impl Constructs {
                     }
                 }
                 Ev::Enter(b) => {
+                    let Some(bi) = cfg.index_of(b) else { continue };
                     let mut removed: SmallVec<[usize; 4]> = SmallVec::new();
-                    if let Some(ks) = by_join.get(&b.id()) {
-                        let cut = ks.iter().filter_map(|&k| pos_of[k]).min();
-                        if let Some(cut) = cut {
-                            for k in open.drain(cut..) {
-                                pos_of[k] = None;
-                                removed.push(k);
-                            }
+                    let cut = linked(join_head[bi], &join_next)
+                        .filter_map(|k| pos_of[k])
+                        .min();
+                    if let Some(cut) = cut {
+                        for k in open.drain(cut..) {
+                            pos_of[k] = None;
+                            removed.push(k);
                         }
                     }
                     let base = open.len();
-                    if let Some(ks) = loops_at.get(&b.id()) {
-                        for &k in ks {
-                            list[k].parent = open.last().copied();
-                            pos_of[k] = Some(open.len());
-                            open.push(k);
-                        }
+                    for k in linked(loop_head[bi], &open_next) {
+                        list[k].parent = open.last().copied();
+                        pos_of[k] = Some(open.len());
+                        open.push(k);
                     }
                     if let Some(&k) = open.last() {
-                        innermost.insert(b.id(), k);
+                        innermost.insert(b.id(), k as u32);
                     }
-                    if let Some(ks) = sels_at.get(&b.id()) {
-                        for &k in ks {
-                            list[k].parent = open.last().copied();
-                            pos_of[k] = Some(open.len());
-                            open.push(k);
-                        }
+                    for k in linked(sel_head[bi], &open_next) {
+                        list[k].parent = open.last().copied();
+                        pos_of[k] = Some(open.len());
+                        open.push(k);
                     }
                     stack.push(Ev::Exit(base, removed));
                     for c in cfg.dom_children(b).rev() {
@@ -596,7 +625,11 @@ impl Constructs {
             }
         }
         Constructs {
-            by_term: list.iter().enumerate().map(|(i, c)| (c.term, i)).collect(),
+            by_term: list
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.term, i as u32))
+                .collect(),
             list,
             innermost,
         }
@@ -604,7 +637,7 @@ impl Constructs {
 
     /// The index of the construct a structured terminator declares.
     pub fn index_of_term(&self, term: InstId) -> Option<usize> {
-        self.by_term.get(&term).copied()
+        self.by_term.get(term).map(|&k| k as usize)
     }
 
     /// Every construct, in block order of the blocks that declare them.
@@ -619,7 +652,7 @@ impl Constructs {
 
     /// The innermost construct containing `b` (`None` at the top level or when unreachable).
     pub fn innermost(&self, b: Block) -> Option<usize> {
-        self.innermost.get(&b.id()).copied()
+        self.innermost.get(b.id()).map(|&k| k as usize)
     }
 
     /// The innermost construct containing `b` that satisfies `pred`.
