@@ -43,6 +43,7 @@ pub mod layout;
 pub mod module;
 pub mod ops;
 pub mod parse;
+mod prefetch;
 pub mod print;
 pub mod raw;
 pub mod replace;

@@ -486,6 +486,12 @@ impl Module {
         self.free_uses.entry(len).or_default().push(start);
     }
 
+    /// Prefetch hint for use node `index` (see [`crate::prefetch`]).
+    #[inline(always)]
+    pub(crate) fn prefetch_use(&self, index: u32) {
+        crate::prefetch::prefetch(self.uses.as_ptr().wrapping_add(index as usize));
+    }
+
     /// Links use node `slot` into the use list of `value`.
     pub(crate) fn link(&mut self, slot: u32, value: InstId) {
         let head = self.insts[value].use_head;
@@ -1106,7 +1112,10 @@ impl Iterator for Children<'_> {
     fn next(&mut self) -> Option<InstId> {
         let cur = self.next?;
         let inst = &self.module.insts[cur];
-        prefetch_ahead(inst);
+        // Siblings mostly sit in consecutive slots: fetch the slots the walk is heading for.
+        crate::prefetch::prefetch(
+            (inst as *const Inst).wrapping_byte_add(crate::prefetch::CHILD_WALK_AHEAD),
+        );
         self.next = inst.next;
         Some(cur)
     }
@@ -1142,47 +1151,3 @@ impl Iterator for Uses<'_> {
 #[cfg(test)]
 #[path = "module_tests.rs"]
 mod tests;
-
-/// Asks the processor to fetch the slot about [`PREFETCH_SLOTS`] slots after `inst`.
-///
-/// Siblings usually sit in consecutive slots, so walking a child list in a module larger than
-/// the cache is a chain of dependent loads into memory that is laid out almost sequentially;
-/// prefetching ahead of the chain turns most of those misses into hits. The address is only a
-/// hint (it may lie outside the slot array): a prefetch never faults.
-#[inline(always)]
-pub(crate) fn prefetch_ahead(inst: &Inst) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let p = (inst as *const Inst)
-            .cast::<u8>()
-            .wrapping_add(PREFETCH_SLOTS * SLOT_BYTES);
-        // SAFETY: a prefetch is a hint; it neither reads memory visibly nor faults.
-        unsafe {
-            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast())
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = inst;
-}
-
-impl Module {
-    /// Prefetch hint for use node `index` (see [`prefetch_ahead`]).
-    #[inline(always)]
-    pub(crate) fn prefetch_use(&self, index: u32) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.uses.as_ptr().wrapping_add(index as usize);
-            // SAFETY: a prefetch is a hint; it neither reads memory visibly nor faults.
-            unsafe {
-                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast())
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = index;
-    }
-}
-
-/// How far ahead [`prefetch_ahead`] reaches, in slots.
-const PREFETCH_SLOTS: usize = 64;
-/// Approximate size of one slot of the instruction table (an [`Inst`] and its version).
-const SLOT_BYTES: usize = std::mem::size_of::<Inst>() + 4;
