@@ -11,7 +11,7 @@
 //! `simplify_cfg`, to see the scaling of the other passes on their own.
 //!
 //! Run: `cargo bench -p oneshader-passes --bench opt_scaling` (or add a filter such as
-//! `-- opt_O_no_cfg`).
+//! `-- opt_O_no_cfg`). `OPT_SCALING_SIZES=1M,10M` measures other sizes (see [`sizes`]).
 
 use std::cell::OnceCell;
 use std::fmt::Write as _;
@@ -155,19 +155,42 @@ fn without_simplify_cfg() -> PassManager {
     pm
 }
 
+/// The sizes to measure: 100k and 1M, or the comma-separated list in `OPT_SCALING_SIZES`
+/// (such as `1M,10M`, to see the scaling once both sizes are far larger than the cache; 10M
+/// needs about 6 GB of memory and five minutes).
+fn sizes() -> Vec<(String, usize)> {
+    let list = std::env::var("OPT_SCALING_SIZES").unwrap_or_else(|_| "100k,1M".into());
+    list.split(',')
+        .map(|s| {
+            let s = s.trim();
+            let (digits, scale) = if let Some(d) = s.strip_suffix('M') {
+                (d, 1_000_000)
+            } else if let Some(d) = s.strip_suffix('k') {
+                (d, 1_000)
+            } else {
+                (s, 1)
+            };
+            let n: usize = digits.parse().unwrap_or_else(|_| {
+                panic!("OPT_SCALING_SIZES: `{s}` is not a size like 100k or 1M")
+            });
+            (s.to_string(), n * scale)
+        })
+        .collect()
+}
+
 fn bench_pipeline(c: &mut Criterion, group_name: &str, make: fn() -> PassManager) {
     let mut group = c.benchmark_group(group_name);
     group.sample_size(10);
     group.warm_up_time(Duration::from_millis(500));
-    for (label, target) in [("100k", 100_000usize), ("1M", 1_000_000)] {
+    for (label, target) in sizes() {
         // Built lazily: criterion calls the closure only for selected benchmarks.
         let module: OnceCell<Module> = OnceCell::new();
-        group.measurement_time(Duration::from_secs(if target >= 1_000_000 {
-            60
-        } else {
-            10
+        group.measurement_time(Duration::from_secs(match target {
+            t if t >= 10_000_000 => 300,
+            t if t >= 1_000_000 => 60,
+            _ => 10,
         }));
-        group.bench_function(label, |b| {
+        group.bench_function(label.as_str(), |b| {
             let m = module.get_or_init(|| {
                 let m = build(target);
                 assert!(
