@@ -32,7 +32,7 @@
 //! - [`Module::remove`] refuses to remove what is still used.
 //!
 //! The [`verify`] module checks all of this and more; tests run it after every change.
-//! The text form ([`print`], [`parse`]) round-trips and is the language of pass tests.
+//! The text form ([`print`](mod@print), [`parse`]) round-trips and is the language of pass tests.
 //! [`diag`] is the project's one diagnostic type, shared by every crate.
 
 pub mod builder;

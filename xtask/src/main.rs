@@ -2,7 +2,8 @@
 //!
 //! - `setup`: installs the system tools the tests use (spirv-tools, glslang-tools,
 //!   mesa-vulkan-drivers, vulkan-tools) with apt-get when they are missing;
-//! - `test`: `setup`, then every test of the workspace (the README's test command, and CI's);
+//! - `test`: `setup`, then every test of the workspace and a warning-free `cargo doc` (the
+//!   README's test command, and CI's);
 //! - `example`: builds the CLI and runs the main job on an example shader;
 //! - `bench`: runs the criterion benchmarks (by hand, not in CI);
 //! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand).
@@ -167,7 +168,11 @@ fn test(extra: &[String]) -> Result<(), String> {
     // The benches must still compile.
     run(cargo().args(["test", "--workspace", "--benches", "--no-run"]))?;
     // Doc tests are not part of the targets above.
-    run(cargo().args(["test", "--workspace", "--doc"]))
+    run(cargo().args(["test", "--workspace", "--doc"]))?;
+    // The API documentation builds without warnings (broken or ambiguous links).
+    run(cargo()
+        .args(["doc", "--workspace", "--no-deps", "-q"])
+        .env("RUSTDOCFLAGS", "-D warnings"))
 }
 
 /// The main job: builds the CLI and compiles an HLSL example to SPIR-V with its reflection,
