@@ -4,7 +4,6 @@
 //! iterative algorithm) and dominance frontiers on demand; it is a snapshot and is not updated
 //! when the function changes.
 
-use slotmap::Key;
 use smallvec::SmallVec;
 
 use crate::module::{InstId, Module, Slot};
@@ -83,30 +82,24 @@ struct BlockIndex {
     by_slot: Vec<u32>,
 }
 
-/// The slot-map index of `id` (the low half of its key).
-#[inline]
-fn slot_of(id: InstId) -> usize {
-    (id.data().as_ffi() & 0xffff_ffff) as usize
-}
-
 impl BlockIndex {
     fn new(blocks: &[Block]) -> BlockIndex {
         let len = blocks
             .iter()
-            .map(|b| slot_of(b.id()) + 1)
+            .map(|b| b.id().slot_number() + 1)
             .max()
             .unwrap_or(0);
         // Zeroed memory comes from the allocator lazily; unwritten entries are never trusted.
         let mut by_slot = vec![0u32; len];
         for (i, b) in blocks.iter().enumerate() {
-            by_slot[slot_of(b.id())] = i as u32;
+            by_slot[b.id().slot_number()] = i as u32;
         }
         BlockIndex { by_slot }
     }
 
     #[inline]
     fn get(&self, blocks: &[Block], id: InstId) -> Option<u32> {
-        let i = *self.by_slot.get(slot_of(id))?;
+        let i = *self.by_slot.get(id.slot_number())?;
         (blocks.get(i as usize).map(|b| b.id()) == Some(id)).then_some(i)
     }
 }

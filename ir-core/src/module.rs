@@ -28,6 +28,19 @@ slotmap::new_key_type! {
     pub struct InstId;
 }
 
+impl InstId {
+    /// The number of the slot this instruction occupies: unique among the instructions alive
+    /// in a module at one time, and reused after a removal (compare the ids themselves to
+    /// tell a new instruction from a removed one). Tables indexed by it stay close to slot
+    /// order, which is roughly the order of the instructions in a module, so passes that walk
+    /// a large function use them instead of hash maps.
+    #[inline]
+    pub fn slot_number(self) -> usize {
+        use slotmap::Key;
+        (self.data().as_ffi() & 0xffff_ffff) as usize
+    }
+}
+
 /// Sentinel for "no use node".
 pub(crate) const NIL: u32 = u32::MAX;
 

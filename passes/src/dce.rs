@@ -15,7 +15,6 @@
 //!    parameters are dropped from every `br` and `loop` that passed them.
 
 use rustc_hash::FxHashSet;
-use slotmap::Key;
 
 use oneshader_ir::{Block, Func, InstId, Intrinsic, Module, Op};
 
@@ -227,18 +226,13 @@ struct Marks(Vec<u8>);
 const LIVE: u8 = 1;
 const SEEN: u8 = 2;
 
-/// The slot number of `id` (unique among the module's instructions at one time).
-fn slot(id: InstId) -> usize {
-    (id.data().as_ffi() & 0xffff_ffff) as usize
-}
-
 impl Marks {
     fn get(&self, id: InstId) -> u8 {
-        self.0.get(slot(id)).copied().unwrap_or(0)
+        self.0.get(id.slot_number()).copied().unwrap_or(0)
     }
 
     fn add(&mut self, id: InstId, bit: u8) -> bool {
-        let k = slot(id);
+        let k = id.slot_number();
         if k >= self.0.len() {
             self.0.resize((k + 1).next_power_of_two(), 0);
         }

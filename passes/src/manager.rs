@@ -418,71 +418,45 @@ mod tests {
         }
     }
 
+    /// Runs one fixed-point group of `Settles` passes (name, changing runs, idempotent) and
+    /// returns each pass's number of runs.
+    fn group_runs(passes: &[(&'static str, u32, bool)]) -> Vec<u32> {
+        let mut pm = PassManager::new();
+        pm.add_fixed_point(
+            passes
+                .iter()
+                .map(|&(name, left, idempotent)| {
+                    Box::new(Settles {
+                        name,
+                        left,
+                        idempotent,
+                    }) as Box<dyn Pass>
+                })
+                .collect(),
+            8,
+        );
+        let report = pm.run(&mut sample()).expect("runs");
+        passes
+            .iter()
+            .map(|p| {
+                report
+                    .timings
+                    .iter()
+                    .find(|t| t.name == p.0)
+                    .map_or(0, |t| t.runs)
+            })
+            .collect()
+    }
+
     #[test]
     fn fixed_point_skips_an_idempotent_pass_nothing_changed_since() {
         // Round 1: `a` and `b` change; round 2: `a` does not, so nothing changed since `b`
         // ran: `b` (idempotent) is skipped and the group stops.
-        let mut pm = PassManager::new();
-        pm.add_fixed_point(
-            vec![
-                Box::new(Settles {
-                    name: "a",
-                    left: 1,
-                    idempotent: false,
-                }),
-                Box::new(Settles {
-                    name: "b",
-                    left: 1,
-                    idempotent: true,
-                }),
-            ],
-            8,
-        );
-        let report = pm.run(&mut sample()).expect("runs");
-        let runs = |n: &str| report.timings.iter().find(|t| t.name == n).map(|t| t.runs);
-        assert_eq!(runs("a"), Some(2));
-        assert_eq!(runs("b"), Some(1));
+        assert_eq!(group_runs(&[("a", 1, false), ("b", 1, true)]), vec![2, 1]);
         // The same group with `b` not idempotent runs it again to confirm.
-        let mut pm = PassManager::new();
-        pm.add_fixed_point(
-            vec![
-                Box::new(Settles {
-                    name: "a",
-                    left: 1,
-                    idempotent: false,
-                }),
-                Box::new(Settles {
-                    name: "b",
-                    left: 1,
-                    idempotent: false,
-                }),
-            ],
-            8,
-        );
-        let report = pm.run(&mut sample()).expect("runs");
-        let runs = |n: &str| report.timings.iter().find(|t| t.name == n).map(|t| t.runs);
-        assert_eq!(runs("b"), Some(2));
+        assert_eq!(group_runs(&[("a", 1, false), ("b", 1, false)]), vec![2, 2]);
         // An idempotent pass still runs again when another pass changed the module after it.
-        let mut pm = PassManager::new();
-        pm.add_fixed_point(
-            vec![
-                Box::new(Settles {
-                    name: "b",
-                    left: 1,
-                    idempotent: true,
-                }),
-                Box::new(Settles {
-                    name: "a",
-                    left: 2,
-                    idempotent: false,
-                }),
-            ],
-            8,
-        );
-        let report = pm.run(&mut sample()).expect("runs");
-        let runs = |n: &str| report.timings.iter().find(|t| t.name == n).map(|t| t.runs);
-        assert_eq!(runs("b"), Some(3));
-        assert_eq!(runs("a"), Some(3));
+        assert_eq!(group_runs(&[("b", 1, true), ("a", 2, false)]), vec![3, 3]);
     }
 
     #[test]
