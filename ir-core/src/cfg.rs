@@ -6,6 +6,7 @@
 
 use smallvec::SmallVec;
 
+use crate::inst_table::SlotVec;
 use crate::module::{InstId, Module, Slot};
 use crate::ops::{Kind, Op};
 use crate::structure::{Block, Func};
@@ -75,31 +76,26 @@ pub struct Cfg {
     post: Vec<u32>,
 }
 
-/// Block number by slot: a table indexed by the block's slot-map index, checked against
-/// `blocks` on lookup (so entries for other instructions, or stale ones, never match).
+/// Block number by slot: a table over the window of the blocks' slot numbers (so its size
+/// follows the function, not the module), checked against `blocks` on lookup (so entries
+/// for other instructions, or stale ones, never match).
 #[derive(Clone, Debug, Default)]
 struct BlockIndex {
-    by_slot: Vec<u32>,
+    by_slot: SlotVec<u32>,
 }
 
 impl BlockIndex {
     fn new(blocks: &[Block]) -> BlockIndex {
-        let len = blocks
-            .iter()
-            .map(|b| b.id().slot_number() + 1)
-            .max()
-            .unwrap_or(0);
-        // Zeroed memory comes from the allocator lazily; unwritten entries are never trusted.
-        let mut by_slot = vec![0u32; len];
+        let mut by_slot = SlotVec::new();
         for (i, b) in blocks.iter().enumerate() {
-            by_slot[b.id().slot_number()] = i as u32;
+            *by_slot.entry(b.id()) = i as u32;
         }
         BlockIndex { by_slot }
     }
 
     #[inline]
     fn get(&self, blocks: &[Block], id: InstId) -> Option<u32> {
-        let i = *self.by_slot.get(id.slot_number())?;
+        let i = *self.by_slot.get(id)?;
         (blocks.get(i as usize).map(|b| b.id()) == Some(id)).then_some(i)
     }
 }

@@ -39,6 +39,7 @@ pub mod builder;
 pub mod cfg;
 pub mod diag;
 pub mod imm;
+pub mod inst_table;
 pub mod layout;
 pub mod module;
 pub mod ops;
@@ -57,6 +58,7 @@ pub use imm::{
     AddressSpace, AtomicOp, BarrierFlags, BuiltIn, Dim, ImageFormat, ImmKind, Intrinsic, Stage,
     TextureAccess,
 };
+pub use inst_table::{InstTable, SlotVec};
 pub use module::{InstId, MemoryStats, Module, Payload, RemoveError, Slot, UseRef};
 pub use ops::{Family, IR_SEMANTICS_VERSION, Kind, Op, OpInfo, Rest, TypeRule};
 pub use raw::RawError;

@@ -34,6 +34,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use slotmap::SecondaryMap;
 
+use crate::inst_table::InstTable;
+
 use crate::cfg::Cfg;
 use crate::diag::Diagnostic;
 use crate::imm::{AddressSpace, Intrinsic, Stage, TextureAccess};
@@ -899,7 +901,8 @@ impl<'a> Verifier<'a> {
         let block_set: FxHashSet<InstId> = blocks.iter().map(|b| b.id()).collect();
         let cfg = Cfg::new(m, f);
         // Positions of every local definition, for dominance.
-        let mut def_pos: SecondaryMap<InstId, (Block, usize)> = SecondaryMap::new();
+        // Sized by the function's slot window: one table per function must not cost the module.
+        let mut def_pos: InstTable<(Block, usize)> = InstTable::new();
         for &b in &blocks {
             for (i, c) in m.children(b.id()).enumerate() {
                 def_pos.insert(c, (b, i));
@@ -1002,7 +1005,7 @@ impl<'a> Verifier<'a> {
         b: Block,
         pos: usize,
         cfg: &Cfg,
-        def_pos: &SecondaryMap<InstId, (Block, usize)>,
+        def_pos: &InstTable<(Block, usize)>,
     ) {
         let m = self.m;
         for v in m.operands(inst) {

@@ -7,8 +7,11 @@
 //! value, a constant-condition `if` (CFG simplification) and a counted loop. Before measuring,
 //! one run of each size prints the per-pass timing table to stderr.
 //!
-//! Two groups: `opt_O` is the real `-O` pipeline; `opt_O_no_cfg` is the same without
-//! `simplify_cfg`, to see the scaling of the other passes on their own.
+//! Three groups: `opt_O` is the real `-O` pipeline; `opt_O_no_cfg` is the same without
+//! `simplify_cfg`, to see the scaling of the other passes on their own; `walk` reads every
+//! instruction of the same function once (its op and its operands) and does nothing else: the
+//! least any sweep over the IR costs, so its ratio is the memory system's share of the
+//! pipeline's ratio.
 //!
 //! Run: `cargo bench -p oneshader-passes --bench opt_scaling` (or add a filter such as
 //! `-- opt_O_no_cfg`). `OPT_SCALING_SIZES=1M,10M` measures other sizes (see [`sizes`]).
@@ -224,9 +227,39 @@ fn bench_pipeline(c: &mut Criterion, group_name: &str, make: fn() -> PassManager
     group.finish();
 }
 
+/// One sweep over every function: each block's children, their op and operands, in order.
+fn walk(m: &Module) -> usize {
+    let mut acc = 0usize;
+    for f in m.functions() {
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                acc = acc.wrapping_add(m.op(c) as usize);
+                for i in 0..m.num_operands(c) {
+                    acc = acc.wrapping_add(m.operand(c, i).slot_number());
+                }
+            }
+        }
+    }
+    acc
+}
+
+fn bench_walk(c: &mut Criterion) {
+    let mut group = c.benchmark_group("walk");
+    group.sample_size(20);
+    for (label, target) in sizes() {
+        let module: OnceCell<Module> = OnceCell::new();
+        group.bench_function(label.as_str(), |b| {
+            let m = module.get_or_init(|| build(target));
+            b.iter(|| black_box(walk(m)))
+        });
+    }
+    group.finish();
+}
+
 fn bench(c: &mut Criterion) {
     bench_pipeline(c, "opt_O", || optimization_pipeline(OptLevel::O));
     bench_pipeline(c, "opt_O_no_cfg", without_simplify_cfg);
+    bench_walk(c);
 }
 
 criterion_group!(benches, bench);

@@ -28,7 +28,7 @@
 use smallvec::SmallVec;
 
 use oneshader_ir::cfg::Cfg;
-use oneshader_ir::{Builder, Func, InstId, Intrinsic, Module, Op};
+use oneshader_ir::{Builder, Func, InstId, InstTable, Intrinsic, Module, Op};
 
 use crate::interp::{
     self, Value, binary_value, compare_value, construct_value, convert_value, unary_value,
@@ -85,7 +85,7 @@ pub fn combine_function(m: &mut Module, f: Func) -> bool {
     // waiting further down the queue, and is then looked at once, after all its operands.
     // (A stack revisited such a user after every operand: a `construct` of 40k folded
     // `convert`s was scanned 40k times, quadratic.) Users already visited go to the back.
-    let mut queued: slotmap::SecondaryMap<InstId, ()> = order.iter().map(|&i| (i, ())).collect();
+    let mut queued: InstTable<()> = order.iter().map(|&i| (i, ())).collect();
     let mut work: std::collections::VecDeque<InstId> = order.into();
     let mut changed = false;
     while let Some(i) = work.pop_front() {

@@ -16,7 +16,7 @@
 
 use rustc_hash::FxHashSet;
 
-use oneshader_ir::{Block, Func, InstId, Intrinsic, Module, Op};
+use oneshader_ir::{Block, Func, InstId, Intrinsic, Module, Op, SlotVec};
 
 use crate::{Pass, PassError};
 
@@ -217,27 +217,24 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
     Ok(changed)
 }
 
-/// Marks of the mark phase, in a table indexed by slot number. Valid while no instruction is
-/// created or removed (the mark phase only reads the module), so a slot stands for one
-/// instruction.
+/// Marks of the mark phase, in a table over the function's slot window. Valid while no
+/// instruction is created or removed (the mark phase only reads the module), so a slot stands
+/// for one instruction.
 #[derive(Default)]
-struct Marks(Vec<u8>);
+struct Marks(SlotVec<u8>);
 
 const LIVE: u8 = 1;
 const SEEN: u8 = 2;
 
 impl Marks {
     fn get(&self, id: InstId) -> u8 {
-        self.0.get(id.slot_number()).copied().unwrap_or(0)
+        self.0.get(id).copied().unwrap_or(0)
     }
 
     fn add(&mut self, id: InstId, bit: u8) -> bool {
-        let k = id.slot_number();
-        if k >= self.0.len() {
-            self.0.resize((k + 1).next_power_of_two(), 0);
-        }
-        let old = self.0[k];
-        self.0[k] = old | bit;
+        let e = self.0.entry(id);
+        let old = *e;
+        *e = old | bit;
         old & bit == 0
     }
 

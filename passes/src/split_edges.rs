@@ -25,11 +25,10 @@
 //! and which blocks each contains, from the dominator tree in one walk; the inliner and CFG
 //! simplification use it to know whether an exit is a legal structured exit.
 
-use slotmap::SecondaryMap;
 use smallvec::SmallVec;
 
 use oneshader_ir::cfg::Cfg;
-use oneshader_ir::{Block, Builder, Func, InsertPoint, InstId, Module, Op, Slot};
+use oneshader_ir::{Block, Builder, Func, InsertPoint, InstId, InstTable, Module, Op, Slot};
 
 /// Why an edge could not be edited.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -487,11 +486,11 @@ pub struct Construct {
 #[derive(Clone, Debug, Default)]
 pub struct Constructs {
     list: Vec<Construct>,
-    /// Slot-indexed tables: blocks and terminators are visited in about block order, which
-    /// is about slot order, so on a large function these stay cache-friendly where a hash
-    /// map is one miss per lookup.
-    innermost: SecondaryMap<InstId, u32>,
-    by_term: SecondaryMap<InstId, u32>,
+    /// Dense tables over the function's slot window: blocks and terminators are visited in
+    /// about block order, which is about slot order, so on a large function these stay
+    /// cache-friendly where a hash map is one miss per lookup.
+    innermost: InstTable<u32>,
+    by_term: InstTable<u32>,
 }
 
 impl Constructs {
@@ -556,7 +555,7 @@ impl Constructs {
                 *head = i as u32;
             }
         }
-        let mut innermost: SecondaryMap<InstId, u32> = SecondaryMap::new();
+        let mut innermost: InstTable<u32> = InstTable::new();
         // The constructs open at the current block, outermost first, and each one's position
         // in that stack. Reaching a construct's join closes it and every construct opened
         // inside it (a break out of a nested selection may be the only way in, which makes
