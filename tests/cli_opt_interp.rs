@@ -196,3 +196,34 @@ fn interp_reports_bad_arguments_and_runaway_programs() {
         stderr(&o)
     );
 }
+
+/// `oneshader opt big.ir | head`: the reader closes the pipe after a few lines. The rest of
+/// the output is not wanted; the command must neither panic nor fail.
+#[test]
+fn output_into_a_pipe_closed_early_ends_quietly() {
+    let mut text = String::from("func @f(%x: i32) -> i32 {\nbb0:\n  %v0 = add %x, i32 1 : i32\n");
+    for k in 1..20_000 {
+        text.push_str(&format!("  %v{k} = mul %v{}, %x : i32\n", k - 1));
+    }
+    text.push_str("  return %v19999\n}\n");
+    let file = temp_file("pipe.ir", &text);
+    for command in [&["opt", "-O0"][..], &["fmt"][..]] {
+        let mut child = bin()
+            .args(command)
+            .arg(&file)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        // Read one small piece (so the command has started writing), then hang up.
+        let mut out = child.stdout.take().expect("piped");
+        let mut first = [0u8; 16];
+        std::io::Read::read_exact(&mut out, &mut first).expect("some output");
+        assert_eq!(&first[..8], b"func @f(", "{command:?}");
+        drop(out);
+        let o = child.wait_with_output().expect("waits");
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{command:?}: {err}");
+        assert!(o.status.success(), "{command:?}: {:?} {err}", o.status);
+    }
+}

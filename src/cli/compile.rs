@@ -37,7 +37,6 @@
 //! | OSC0055 | unknown target environment |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule |
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -287,9 +286,13 @@ pub fn run(args: CompileArgs) -> ExitCode {
     };
     let written = match &p.output {
         Some(path) => std::fs::write(path, &bytes).map_err(|e| (path.display().to_string(), e)),
-        None => std::io::stdout()
-            .write_all(&bytes)
-            .map_err(|e| ("stdout".to_string(), e)),
+        None => {
+            let written = super::write_stdout(&bytes);
+            if written != ExitCode::SUCCESS {
+                return written;
+            }
+            Ok(())
+        }
     };
     if let Err((to, e)) = written {
         eprintln!("error[OSC0051]: cannot write {to}: {e}");

@@ -41,7 +41,7 @@ pub fn run(args: DisArgs) -> ExitCode {
     };
     let text = oneshader_ir::print::print_module(&m);
     match &args.output {
-        None => print!("{text}"),
+        None => return super::write_stdout(text.as_bytes()),
         Some(out) => {
             if let Err(e) = std::fs::write(out, text) {
                 eprintln!("error[OSC0043]: cannot write {}: {e}", out.display());

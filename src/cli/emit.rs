@@ -15,7 +15,6 @@
 //! | OSC0032 | the output file cannot be written |
 //! | OSC0033 | the legalization pipeline failed |
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -146,9 +145,7 @@ pub fn run(args: EmitArgs) -> ExitCode {
     };
     let written = match &args.output {
         Some(path) => std::fs::write(path, &bytes).map_err(|e| (path.display().to_string(), e)),
-        None => std::io::stdout()
-            .write_all(&bytes)
-            .map_err(|e| ("stdout".to_string(), e)),
+        None => return super::write_stdout(&bytes),
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,10 +15,7 @@ pub struct FmtArgs {
 /// Runs `oneshader fmt`.
 pub fn run(args: FmtArgs) -> ExitCode {
     match super::ir_input::read_module(&args.file) {
-        Ok(m) => {
-            print!("{}", oneshader_ir::print::print_module(&m));
-            ExitCode::SUCCESS
-        }
+        Ok(m) => super::write_stdout(oneshader_ir::print::print_module(&m).as_bytes()),
         Err(rendered) => {
             eprint!("{rendered}");
             ExitCode::from(1)

@@ -97,20 +97,14 @@ pub fn run(args: InterpArgs) -> ExitCode {
     let mut it = Interpreter::new(&m).with_max_steps(args.max_steps);
     match it.call(f, &values) {
         Ok(Exit::Return(Some(v))) => {
-            match f.return_type(&m) {
-                Some(ty) => println!("{}", format_value(&m, ty, &v)),
-                None => println!("{v:?}"),
-            }
-            ExitCode::SUCCESS
+            let text = match f.return_type(&m) {
+                Some(ty) => format_value(&m, ty, &v),
+                None => format!("{v:?}"),
+            };
+            super::write_stdout(format!("{text}\n").as_bytes())
         }
-        Ok(Exit::Return(None)) => {
-            println!("void");
-            ExitCode::SUCCESS
-        }
-        Ok(Exit::Discard) => {
-            println!("discard");
-            ExitCode::SUCCESS
-        }
+        Ok(Exit::Return(None)) => super::write_stdout(b"void\n"),
+        Ok(Exit::Discard) => super::write_stdout(b"discard\n"),
         Err(e) => {
             eprintln!("{}: error[OSC0022]: {e}", args.file.display());
             ExitCode::from(1)

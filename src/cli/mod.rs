@@ -70,3 +70,18 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Compile(args) => compile::run(args),
     }
 }
+
+/// Writes a command's output to standard output; a failure is `error[OSC0004]` (exit 1). A reader that stopped reading (`oneshader opt big.ir | head`) is not a failure:
+/// the rest of the output is not wanted, so the command ends successfully and quietly.
+pub(crate) fn write_stdout(bytes: &[u8]) -> ExitCode {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error[OSC0004]: cannot write stdout: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

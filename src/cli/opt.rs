@@ -163,7 +163,7 @@ pub fn run(args: OptArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         }
-        None => print!("{text}"),
+        None => return super::write_stdout(text.as_bytes()),
     }
     ExitCode::SUCCESS
 }

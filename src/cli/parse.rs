@@ -48,7 +48,10 @@ fn run_inner(args: ParseArgs) -> ExitCode {
     );
     eprint!("{}", sources.render_all(&parsed.diagnostics));
     if args.ast {
-        print!("{}", hlsl::dump(&parsed.unit, &sources));
+        let written = super::write_stdout(hlsl::dump(&parsed.unit, &sources).as_bytes());
+        if written != ExitCode::SUCCESS {
+            return written;
+        }
     }
     if parsed.has_errors() {
         ExitCode::from(1)

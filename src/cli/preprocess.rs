@@ -46,6 +46,5 @@ fn run_inner(args: PreprocessArgs) -> ExitCode {
     if pp.has_errors() {
         return ExitCode::from(1);
     }
-    print!("{}", pp.to_text(&sources));
-    ExitCode::SUCCESS
+    super::write_stdout(pp.to_text(&sources).as_bytes())
 }
