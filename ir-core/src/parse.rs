@@ -89,52 +89,52 @@ fn describe(t: &Tok) -> String {
     }
 }
 
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'
+fn is_name_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'$'
 }
 
+/// Splits `text` into tokens. It scans bytes: every character the grammar gives a meaning to
+/// is ASCII, so other characters only occur inside strings and comments (or as whitespace or
+/// an error), where they are decoded. Spans are byte offsets into `text`.
 fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
-    let bytes: Vec<char> = text.chars().collect();
-    // Byte offsets of each char, for spans.
-    let mut offsets = Vec::with_capacity(bytes.len() + 1);
-    let mut o = 0usize;
-    for c in &bytes {
-        offsets.push(o);
-        o += c.len_utf8();
-    }
-    offsets.push(o);
-    let span = |a: usize, b: usize| Span::new(file, offsets[a]..offsets[b]);
-    let mut toks = Vec::new();
-    let mut i = 0;
+    let bytes = text.as_bytes();
     let n = bytes.len();
+    let span = |a: usize, b: usize| Span::new(file, a..b);
+    // The character starting at byte `i` (a char boundary: scanning only stops on ASCII bytes
+    // or after a whole decoded character).
+    let char_at = |i: usize| text[i..].chars().next().unwrap_or('\u{fffd}');
+    // About one token per five bytes of text.
+    let mut toks = Vec::with_capacity(n / 5 + 1);
+    let mut i = 0;
     let read_string = |i: &mut usize| -> Result<String, Diagnostic> {
         // bytes[*i] is the opening quote.
         let start = *i;
         *i += 1;
         let mut s = String::new();
         while *i < n {
-            let c = bytes[*i];
-            match c {
-                '"' => {
+            match bytes[*i] {
+                b'"' => {
                     *i += 1;
                     return Ok(s);
                 }
-                '\\' if *i + 1 < n => {
+                b'\\' if *i + 1 < n => {
                     let e = bytes[*i + 1];
                     *i += 2;
                     match e {
-                        'n' => s.push('\n'),
-                        't' => s.push('\t'),
-                        '"' => s.push('"'),
-                        '\\' => s.push('\\'),
-                        'u' if *i < n && bytes[*i] == '{' => {
-                            let close = (*i..n).find(|&k| bytes[k] == '}');
+                        b'n' => s.push('\n'),
+                        b't' => s.push('\t'),
+                        b'"' => s.push('"'),
+                        b'\\' => s.push('\\'),
+                        b'u' if *i < n && bytes[*i] == b'{' => {
+                            let close = (*i..n).find(|&k| bytes[k] == b'}');
                             let Some(close) = close else {
                                 return Err(Diagnostic::error("OST0002", "bad \\u{} escape")
                                     .with_span(span(start, *i)));
                             };
-                            let hex: String = bytes[*i + 1..close].iter().collect();
-                            let ch = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
+                            let ch = text
+                                .get(*i + 1..close)
+                                .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+                                .and_then(char::from_u32);
                             match ch {
                                 Some(ch) => s.push(ch),
                                 None => {
@@ -145,15 +145,18 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                             *i = close + 1;
                         }
                         _ => {
+                            // The escaped character may be wider than one byte.
+                            let c = char_at(*i - 1);
                             return Err(Diagnostic::error("OST0002", "unknown escape")
-                                .with_span(span(*i - 2, *i)));
+                                .with_span(span(*i - 2, *i - 1 + c.len_utf8())));
                         }
                     }
                 }
-                '\n' => break,
+                b'\n' => break,
                 _ => {
+                    let c = char_at(*i);
                     s.push(c);
-                    *i += 1;
+                    *i += c.len_utf8();
                 }
             }
         }
@@ -163,50 +166,50 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
         let c = bytes[i];
         let start = i;
         match c {
-            '\n' => {
+            b'\n' => {
                 toks.push(Token {
                     tok: Tok::Newline,
                     span: span(i, i + 1),
                 });
                 i += 1;
             }
-            c if c.is_whitespace() => i += 1,
-            '/' if i + 1 < n && bytes[i + 1] == '/' => {
-                while i < n && bytes[i] != '\n' {
+            c if c.is_ascii_whitespace() => i += 1,
+            b'/' if i + 1 < n && bytes[i + 1] == b'/' => {
+                while i < n && bytes[i] != b'\n' {
                     i += 1;
                 }
             }
-            '-' if i + 1 < n && bytes[i + 1] == '>' => {
+            b'-' if i + 1 < n && bytes[i + 1] == b'>' => {
                 toks.push(Token {
                     tok: Tok::Arrow,
                     span: span(i, i + 2),
                 });
                 i += 2;
             }
-            '{' | '}' | '(' | ')' | '[' | ']' | '<' | '>' | ',' | ':' | '=' | '|' => {
+            b'{' | b'}' | b'(' | b')' | b'[' | b']' | b'<' | b'>' | b',' | b':' | b'=' | b'|' => {
                 toks.push(Token {
-                    tok: Tok::Punct(c),
+                    tok: Tok::Punct(c as char),
                     span: span(i, i + 1),
                 });
                 i += 1;
             }
-            '"' => {
+            b'"' => {
                 let s = read_string(&mut i)?;
                 toks.push(Token {
                     tok: Tok::Str(s),
                     span: span(start, i),
                 });
             }
-            '@' => {
+            b'@' => {
                 i += 1;
-                let name = if i < n && bytes[i] == '"' {
+                let name = if i < n && bytes[i] == b'"' {
                     read_string(&mut i)?
                 } else {
                     let b = i;
                     while i < n && is_name_char(bytes[i]) {
                         i += 1;
                     }
-                    bytes[b..i].iter().collect()
+                    text[b..i].to_string()
                 };
                 if name.is_empty() {
                     return Err(Diagnostic::error("OST0001", "expected a name after `@`")
@@ -217,29 +220,29 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                     span: span(start, i),
                 });
             }
-            '%' => {
+            b'%' => {
                 i += 1;
                 let b = i;
-                while i < n && (bytes[i].is_ascii_alphanumeric() || bytes[i] == '_') {
+                while i < n && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
-                let id: String = bytes[b..i].iter().collect();
+                let id = text[b..i].to_string();
                 if id.is_empty() {
                     return Err(
                         Diagnostic::error("OST0001", "expected a value name after `%`")
                             .with_span(span(start, i)),
                     );
                 }
-                let hint = if i < n && bytes[i] == '.' {
+                let hint = if i < n && bytes[i] == b'.' {
                     i += 1;
-                    if i < n && bytes[i] == '"' {
+                    if i < n && bytes[i] == b'"' {
                         Some(read_string(&mut i)?)
                     } else {
                         let b = i;
                         while i < n && is_name_char(bytes[i]) {
                             i += 1;
                         }
-                        Some(bytes[b..i].iter().collect())
+                        Some(text[b..i].to_string())
                     }
                 } else {
                     None
@@ -249,48 +252,54 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                     span: span(start, i),
                 });
             }
-            c if c.is_ascii_digit() || (c == '-' && i + 1 < n && bytes[i + 1].is_ascii_digit()) => {
+            c if c.is_ascii_digit()
+                || (c == b'-' && i + 1 < n && bytes[i + 1].is_ascii_digit()) =>
+            {
                 i += 1;
                 while i < n
                     && (bytes[i].is_ascii_alphanumeric()
-                        || bytes[i] == '.'
-                        || bytes[i] == '_'
-                        || ((bytes[i] == '-' || bytes[i] == '+')
-                            && matches!(bytes[i - 1], 'e' | 'E')
-                            && !bytes[start..i].contains(&'x')))
+                        || bytes[i] == b'.'
+                        || bytes[i] == b'_'
+                        || ((bytes[i] == b'-' || bytes[i] == b'+')
+                            && matches!(bytes[i - 1], b'e' | b'E')
+                            && !bytes[start..i].contains(&b'x')))
                 {
                     i += 1;
                 }
-                let s: String = bytes[start..i].iter().collect();
+                let s = &text[start..i];
                 // `1d`, `2d`, `3d` are texture dimensions, not numbers.
-                let tok = if matches!(s.as_str(), "1d" | "2d" | "3d") {
-                    Tok::Ident(s)
+                let tok = if matches!(s, "1d" | "2d" | "3d") {
+                    Tok::Ident(s.to_string())
                 } else {
-                    Tok::Number(s)
+                    Tok::Number(s.to_string())
                 };
                 toks.push(Token {
                     tok,
                     span: span(start, i),
                 });
             }
-            c if c.is_ascii_alphabetic() || c == '_' => {
+            c if c.is_ascii_alphabetic() || c == b'_' => {
                 while i < n && is_name_char(bytes[i]) {
                     i += 1;
                 }
                 // `depth?` (a texture whose depth-ness is unknown) is the one name with a `?`.
-                if i < n && bytes[i] == '?' && bytes[start..i].iter().collect::<String>() == "depth"
-                {
+                if i < n && bytes[i] == b'?' && &text[start..i] == "depth" {
                     i += 1;
                 }
                 toks.push(Token {
-                    tok: Tok::Ident(bytes[start..i].iter().collect()),
+                    tok: Tok::Ident(text[start..i].to_string()),
                     span: span(start, i),
                 });
             }
             _ => {
+                let c = char_at(i);
+                if c.is_whitespace() {
+                    i += c.len_utf8();
+                    continue;
+                }
                 return Err(
                     Diagnostic::error("OST0001", format!("unexpected character `{c}`"))
-                        .with_span(span(i, i + 1)),
+                        .with_span(span(i, i + c.len_utf8())),
                 );
             }
         }
