@@ -15,6 +15,8 @@
 //! | OST0007 | name defined twice |
 //! | OST0008 | wrong number or kind of operands for an opcode |
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 
 use crate::diag::{Diagnostic, FileId, Span};
@@ -56,26 +58,31 @@ pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
 
 // ---- lexer -------------------------------------------------------------------------------
 
+/// A token. Names and numbers borrow the parsed text; only a quoted string with escapes owns
+/// its (unescaped) text, so lexing allocates nothing per token.
 #[derive(Clone, Debug, PartialEq)]
-enum Tok {
+enum Tok<'a> {
     Punct(char),
     Arrow,
     Newline,
-    Ident(String),
-    Number(String),
-    Str(String),
-    Global(String),
-    Local { id: String, hint: Option<String> },
+    Ident(&'a str),
+    Number(&'a str),
+    Str(Cow<'a, str>),
+    Global(Cow<'a, str>),
+    Local {
+        id: &'a str,
+        hint: Option<Cow<'a, str>>,
+    },
     Eof,
 }
 
 #[derive(Clone, Debug)]
-struct Token {
-    tok: Tok,
+struct Token<'a> {
+    tok: Tok<'a>,
     span: Span,
 }
 
-fn describe(t: &Tok) -> String {
+fn describe(t: &Tok<'_>) -> String {
     match t {
         Tok::Punct(c) => format!("`{c}`"),
         Tok::Arrow => "`->`".into(),
@@ -96,7 +103,7 @@ fn is_name_char(c: u8) -> bool {
 /// Splits `text` into tokens. It scans bytes: every character the grammar gives a meaning to
 /// is ASCII, so other characters only occur inside strings and comments (or as whitespace or
 /// an error), where they are decoded. Spans are byte offsets into `text`.
-fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
+fn lex<'a>(text: &'a str, file: FileId) -> Result<Vec<Token<'a>>, Diagnostic> {
     let bytes = text.as_bytes();
     let n = bytes.len();
     let span = |a: usize, b: usize| Span::new(file, a..b);
@@ -106,16 +113,24 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
     // About one token per five bytes of text.
     let mut toks = Vec::with_capacity(n / 5 + 1);
     let mut i = 0;
-    let read_string = |i: &mut usize| -> Result<String, Diagnostic> {
+    let read_string = |i: &mut usize| -> Result<Cow<'a, str>, Diagnostic> {
         // bytes[*i] is the opening quote.
         let start = *i;
         *i += 1;
+        // Without escapes the string is a slice of the text.
+        let plain_end = (*i..n).find(|&k| matches!(bytes[k], b'"' | b'\\' | b'\n'));
+        if let Some(end) = plain_end
+            && bytes[end] == b'"'
+        {
+            *i = end + 1;
+            return Ok(Cow::Borrowed(&text[start + 1..end]));
+        }
         let mut s = String::new();
         while *i < n {
             match bytes[*i] {
                 b'"' => {
                     *i += 1;
-                    return Ok(s);
+                    return Ok(Cow::Owned(s));
                 }
                 b'\\' if *i + 1 < n => {
                     let e = bytes[*i + 1];
@@ -209,7 +224,7 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                     while i < n && is_name_char(bytes[i]) {
                         i += 1;
                     }
-                    text[b..i].to_string()
+                    Cow::Borrowed(&text[b..i])
                 };
                 if name.is_empty() {
                     return Err(Diagnostic::error("OST0001", "expected a name after `@`")
@@ -226,7 +241,7 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                 while i < n && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
-                let id = text[b..i].to_string();
+                let id = &text[b..i];
                 if id.is_empty() {
                     return Err(
                         Diagnostic::error("OST0001", "expected a value name after `%`")
@@ -242,7 +257,7 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                         while i < n && is_name_char(bytes[i]) {
                             i += 1;
                         }
-                        Some(text[b..i].to_string())
+                        Some(Cow::Borrowed(&text[b..i]))
                     }
                 } else {
                     None
@@ -269,9 +284,9 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                 let s = &text[start..i];
                 // `1d`, `2d`, `3d` are texture dimensions, not numbers.
                 let tok = if matches!(s, "1d" | "2d" | "3d") {
-                    Tok::Ident(s.to_string())
+                    Tok::Ident(s)
                 } else {
-                    Tok::Number(s.to_string())
+                    Tok::Number(s)
                 };
                 toks.push(Token {
                     tok,
@@ -287,7 +302,7 @@ fn lex(text: &str, file: FileId) -> Result<Vec<Token>, Diagnostic> {
                     i += 1;
                 }
                 toks.push(Token {
-                    tok: Tok::Ident(text[start..i].to_string()),
+                    tok: Tok::Ident(&text[start..i]),
                     span: span(start, i),
                 });
             }
@@ -317,28 +332,28 @@ type PResult<T> = Result<T, Diagnostic>;
 
 /// One scope of local names (a generic body or a function).
 #[derive(Default)]
-struct Scope {
-    values: FxHashMap<String, InstId>,
+struct Scope<'a> {
+    values: FxHashMap<&'a str, InstId>,
     /// Forward references: placeholder instructions waiting for their definition.
-    pending: FxHashMap<String, (InstId, Span)>,
-    blocks: FxHashMap<String, (InstId, bool, Span)>,
+    pending: FxHashMap<&'a str, (InstId, Span)>,
+    blocks: FxHashMap<&'a str, (InstId, bool, Span)>,
 }
 
-struct Parser {
-    toks: Vec<Token>,
+struct Parser<'a> {
+    toks: Vec<Token<'a>>,
     pos: usize,
     m: Module,
     globals: FxHashMap<String, InstId>,
-    scopes: Vec<Scope>,
+    scopes: Vec<Scope<'a>>,
     errors: Vec<Diagnostic>,
 }
 
-impl Parser {
-    fn peek(&self) -> &Tok {
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Tok<'a> {
         &self.toks[self.pos.min(self.toks.len() - 1)].tok
     }
 
-    fn peek_at(&self, k: usize) -> &Tok {
+    fn peek_at(&self, k: usize) -> &Tok<'a> {
         &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
     }
 
@@ -346,7 +361,7 @@ impl Parser {
         self.toks[self.pos.min(self.toks.len() - 1)].span
     }
 
-    fn bump(&mut self) -> Token {
+    fn bump(&mut self) -> Token<'a> {
         let t = self.toks[self.pos.min(self.toks.len() - 1)].clone();
         if self.pos < self.toks.len() - 1 {
             self.pos += 1;
@@ -383,7 +398,7 @@ impl Parser {
     }
 
     fn eat_ident(&mut self, word: &str) -> bool {
-        if matches!(self.peek(), Tok::Ident(s) if s == word) {
+        if matches!(self.peek(), Tok::Ident(s) if *s == word) {
             self.bump();
             true
         } else {
@@ -403,7 +418,7 @@ impl Parser {
         match self.peek().clone() {
             Tok::Ident(s) => {
                 self.bump();
-                Ok(s)
+                Ok(s.to_string())
             }
             _ => self.unexpected("a name"),
         }
@@ -502,20 +517,20 @@ impl Parser {
                 if !in_func
                     && let Tok::Ident(kw) = &t
                     && is_item_keyword(kw)
-                    && kw != "let"
+                    && *kw != "let"
                     && let Some(Token {
                         tok: Tok::Global(name),
                         span,
                     }) = self.toks.get(i + 1).cloned()
                 {
-                    if self.globals.contains_key(&name) {
+                    if self.globals.contains_key(name.as_ref()) {
                         return Err(Diagnostic::error(
                             "OST0007",
                             format!("`@{name}` is defined twice"),
                         )
                         .with_span(span));
                     }
-                    let id = match kw.as_str() {
+                    let id = match *kw {
                         "struct" => self.m.add_struct_in(scope, &name, &[]).id(),
                         "global" => {
                             let g = self.m.create_detached(Op::Global, None, &[], 0);
@@ -531,8 +546,8 @@ impl Parser {
                         }
                         _ => self.m.add_generic_in(scope, &name).id(),
                     };
-                    self.globals.insert(name, id);
-                    kind = Some((kw.clone(), id));
+                    self.globals.insert(name.into_owned(), id);
+                    kind = Some((*kw, id));
                 }
                 // Find the end of this line to see whether it opens a body.
                 let mut j = i;
@@ -541,7 +556,7 @@ impl Parser {
                 }
                 if j > i && self.toks[j - 1].tok == Tok::Punct('{') {
                     let body = match &kind {
-                        Some((kw, id)) if kw == "generic" => {
+                        Some((kw, id)) if *kw == "generic" => {
                             Some(self.m.generic_body(Generic::cast(&self.m, *id)).id())
                         }
                         _ => None,
@@ -578,8 +593,8 @@ impl Parser {
         match self.peek().clone() {
             Tok::Global(name) => {
                 self.bump();
-                match self.globals.get(&name) {
-                    Some(&id) => Ok((name, id, span)),
+                match self.globals.get(name.as_ref()) {
+                    Some(&id) => Ok((name.into_owned(), id, span)),
                     None => Err(
                         Diagnostic::error("OST0006", format!("undefined name `@{name}`"))
                             .with_span(span),
@@ -595,7 +610,7 @@ impl Parser {
             Tok::Ident(s) => s,
             _ => return self.unexpected("`struct`, `global`, `let`, `func` or `generic`"),
         };
-        match kw.as_str() {
+        match kw {
             "module" => {
                 self.bump();
                 let root = self.m.root();
@@ -614,7 +629,7 @@ impl Parser {
                         );
                     }
                 };
-                if self.globals.contains_key(&name) {
+                if self.globals.contains_key(name.as_ref()) {
                     return Err(Diagnostic::error(
                         "OST0007",
                         format!("`@{name}` is defined twice"),
@@ -631,7 +646,7 @@ impl Parser {
                     .with_span(span));
                 }
                 self.m.set_name(v, Some(&name));
-                self.globals.insert(name, v);
+                self.globals.insert(name.into_owned(), v);
                 self.end_of_line()
             }
             "struct" => self.struct_item(),
@@ -651,7 +666,7 @@ impl Parser {
         let s = StructType::cast(&self.m, id);
         while *self.peek() != Tok::Punct('}') {
             let name = match self.bump().tok {
-                Tok::Ident(n) => n,
+                Tok::Ident(n) => Cow::Borrowed(n),
                 Tok::Str(n) => n,
                 _ => {
                     self.pos -= 1;
@@ -806,17 +821,17 @@ impl Parser {
         {
             let span = self.span();
             self.bump();
-            let (key, hint) = split_label(&label);
+            let (key, hint) = split_label(label);
             let block = if *first {
                 *first = false;
-                self.bind_block(&key, entry, span)?;
+                self.bind_block(key, entry, span)?;
                 entry
             } else {
-                self.define_block(&key, span)?
+                self.define_block(key, span)?
             };
             self.m.detach(block);
             self.m.append_child(func, block);
-            self.m.set_name(block, hint.as_deref());
+            self.m.set_name(block, hint);
             if self.eat_punct('(') {
                 loop {
                     let (k, h, s) = self.local_def()?;
@@ -875,7 +890,7 @@ impl Parser {
         self.expect_punct('{')?;
         self.end_of_line()?;
         while !matches!(self.peek(), Tok::Punct('}') | Tok::Eof) {
-            if matches!(self.peek(), Tok::Ident(s) if s == "return") {
+            if matches!(self.peek(), Tok::Ident(s) if *s == "return") {
                 self.bump();
                 let mut ops = Vec::new();
                 if !matches!(self.peek(), Tok::Newline | Tok::Eof) {
@@ -892,9 +907,9 @@ impl Parser {
         self.end_of_line()
     }
 
-    fn close_scope(&mut self, scope: Scope) -> PResult<()> {
+    fn close_scope(&mut self, scope: Scope<'a>) -> PResult<()> {
         let mut first_err = None;
-        let mut pending: Vec<(String, (InstId, Span))> = scope.pending.into_iter().collect();
+        let mut pending: Vec<(&str, (InstId, Span))> = scope.pending.into_iter().collect();
         pending.sort_by_key(|(_, (_, s))| s.start);
         for (name, (_, span)) in pending {
             let d =
@@ -905,7 +920,7 @@ impl Parser {
                 self.report(d);
             }
         }
-        let mut blocks: Vec<(String, (InstId, bool, Span))> = scope.blocks.into_iter().collect();
+        let mut blocks: Vec<(&str, (InstId, bool, Span))> = scope.blocks.into_iter().collect();
         blocks.sort_by_key(|(_, (_, _, s))| s.start);
         for (name, (_, defined, span)) in blocks {
             if !defined {
@@ -926,7 +941,7 @@ impl Parser {
 
     // ---- locals and blocks -----------------------------------------------------------------
 
-    fn local_def(&mut self) -> PResult<(String, Option<String>, Span)> {
+    fn local_def(&mut self) -> PResult<(&'a str, Option<Cow<'a, str>>, Span)> {
         let span = self.span();
         match self.peek().clone() {
             Tok::Local { id, hint } => {
@@ -937,27 +952,27 @@ impl Parser {
         }
     }
 
-    fn define_local(&mut self, key: String, id: InstId, span: Span) -> PResult<()> {
+    fn define_local(&mut self, key: &'a str, id: InstId, span: Span) -> PResult<()> {
         let Some(scope) = self.scopes.last_mut() else {
             return Err(
                 Diagnostic::error("OST0003", "a `%name` outside any function or generic")
                     .with_span(span),
             );
         };
-        if scope.values.contains_key(&key) {
+        if scope.values.contains_key(key) {
             return Err(
                 Diagnostic::error("OST0007", format!("`%{key}` is defined twice")).with_span(span),
             );
         }
-        scope.values.insert(key.clone(), id);
-        if let Some((placeholder, _)) = scope.pending.remove(&key) {
+        scope.values.insert(key, id);
+        if let Some((placeholder, _)) = scope.pending.remove(key) {
             self.m.replace_uses_with(placeholder, id);
             let _ = self.m.remove(placeholder);
         }
         Ok(())
     }
 
-    fn local_ref(&mut self, key: &str, span: Span) -> PResult<InstId> {
+    fn local_ref(&mut self, key: &'a str, span: Span) -> PResult<InstId> {
         for scope in self.scopes.iter().rev() {
             if let Some(&v) = scope.values.get(key) {
                 return Ok(v);
@@ -974,11 +989,11 @@ impl Parser {
         let p = self.m.create_detached(Op::Param, None, &[], 0);
         self.scopes
             .last_mut()
-            .map(|s| s.pending.insert(key.to_string(), (p, span)));
+            .map(|s| s.pending.insert(key, (p, span)));
         Ok(p)
     }
 
-    fn bind_block(&mut self, key: &str, block: InstId, span: Span) -> PResult<()> {
+    fn bind_block(&mut self, key: &'a str, block: InstId, span: Span) -> PResult<()> {
         let scope = self.scopes.last_mut().ok_or_else(|| {
             Diagnostic::error("OST0003", "a block outside any function").with_span(span)
         })?;
@@ -989,19 +1004,19 @@ impl Parser {
             )
             .with_span(span)),
             Some((placeholder, false, _)) => {
-                scope.blocks.insert(key.to_string(), (block, true, span));
+                scope.blocks.insert(key, (block, true, span));
                 self.m.replace_uses_with(placeholder, block);
                 let _ = self.m.remove(placeholder);
                 Ok(())
             }
             None => {
-                scope.blocks.insert(key.to_string(), (block, true, span));
+                scope.blocks.insert(key, (block, true, span));
                 Ok(())
             }
         }
     }
 
-    fn define_block(&mut self, key: &str, span: Span) -> PResult<InstId> {
+    fn define_block(&mut self, key: &'a str, span: Span) -> PResult<InstId> {
         let scope = self.scopes.last_mut().ok_or_else(|| {
             Diagnostic::error("OST0003", "a block outside any function").with_span(span)
         })?;
@@ -1012,13 +1027,13 @@ impl Parser {
             )
             .with_span(span)),
             Some((b, false, _)) => {
-                scope.blocks.insert(key.to_string(), (b, true, span));
+                scope.blocks.insert(key, (b, true, span));
                 Ok(b)
             }
             None => {
                 let b = self.m.create_detached(Op::Block, None, &[], 0);
                 if let Some(s) = self.scopes.last_mut() {
-                    s.blocks.insert(key.to_string(), (b, true, span));
+                    s.blocks.insert(key, (b, true, span));
                 }
                 Ok(b)
             }
@@ -1034,11 +1049,11 @@ impl Parser {
             }
             _ => return self.unexpected("a block label"),
         };
-        let (key, _) = split_label(&label);
+        let (key, _) = split_label(label);
         let scope = self.scopes.last_mut().ok_or_else(|| {
             Diagnostic::error("OST0003", "a block outside any function").with_span(span)
         })?;
-        if let Some((b, _, _)) = scope.blocks.get(&key) {
+        if let Some((b, _, _)) = scope.blocks.get(key) {
             return Ok(*b);
         }
         let b = self.m.create_detached(Op::Block, None, &[], 0);
@@ -1256,7 +1271,7 @@ impl Parser {
         match self.peek().clone() {
             Tok::Number(s) => {
                 self.bump();
-                parse_int(&s)
+                parse_int(s)
                     .and_then(|v| u32::try_from(v).ok())
                     .ok_or_else(|| {
                         Diagnostic::error("OST0005", format!("`{s}` is not a u32")).with_span(span)
@@ -1339,7 +1354,7 @@ impl Parser {
     fn type_or_value(&mut self) -> PResult<InstId> {
         match self.peek() {
             Tok::Local { .. } | Tok::Global(_) | Tok::Str(_) => self.value(),
-            Tok::Ident(s) if s == "spec_const" => self.value(),
+            Tok::Ident("spec_const") => self.value(),
             _ => {
                 let t = self.ty()?;
                 if self.starts_const_body() {
@@ -1354,7 +1369,7 @@ impl Parser {
     fn starts_const_body(&self) -> bool {
         match self.peek() {
             Tok::Number(_) | Tok::Punct('{') => true,
-            Tok::Ident(s) => matches!(s.as_str(), "true" | "false" | "zero" | "undef"),
+            Tok::Ident(s) => matches!(*s, "true" | "false" | "zero" | "undef"),
             _ => false,
         }
     }
@@ -1364,12 +1379,12 @@ impl Parser {
         match self.peek().clone() {
             Tok::Local { id, .. } => {
                 self.bump();
-                self.local_ref(&id, span)
+                self.local_ref(id, span)
             }
             // `@S zero`, `@S undef`, `@S {...}`: a constant of struct type, not the item `@S`.
             Tok::Global(_)
                 if !matches!(self.peek_at(1), Tok::Punct('{'))
-                    && !matches!(self.peek_at(1), Tok::Ident(s) if s == "zero" || s == "undef") =>
+                    && !matches!(self.peek_at(1), Tok::Ident("zero" | "undef")) =>
             {
                 Ok(self.global_ref()?.1)
             }
@@ -1377,7 +1392,7 @@ impl Parser {
                 self.bump();
                 Ok(self.m.const_string(&s))
             }
-            Tok::Ident(s) if s == "spec_const" => {
+            Tok::Ident("spec_const") => {
                 self.bump();
                 self.expect_punct('(')?;
                 let id = self.u32_lit()?;
@@ -1412,8 +1427,8 @@ impl Parser {
         let tok = self.bump().tok;
         let top = self.m.op(ty);
         match tok {
-            Tok::Ident(s) if s == "zero" => Ok(self.m.zero(ty)),
-            Tok::Ident(s) if s == "undef" => Ok(self.m.undef(ty)),
+            Tok::Ident("zero") => Ok(self.m.zero(ty)),
+            Tok::Ident("undef") => Ok(self.m.undef(ty)),
             Tok::Ident(s) if s == "true" || s == "false" => {
                 if top != Op::Bool {
                     return Err(
@@ -1439,7 +1454,7 @@ impl Parser {
             Tok::Number(s) => {
                 if top.is_int_type() {
                     let width = self.m.scalar_bits(ty).unwrap_or(32);
-                    let v = parse_int(&s).ok_or_else(|| {
+                    let v = parse_int(s).ok_or_else(|| {
                         Diagnostic::error("OST0005", format!("bad integer `{s}`")).with_span(span)
                     })?;
                     let (min, max) = if top.is_signed_int_type() {
@@ -1456,7 +1471,7 @@ impl Parser {
                     }
                     Ok(self.m.const_int(ty, v as u64))
                 } else if top.is_float_type() {
-                    let bits = parse_float(top, &s).ok_or_else(|| {
+                    let bits = parse_float(top, s).ok_or_else(|| {
                         Diagnostic::error(
                             "OST0005",
                             format!("bad {} constant `{s}`", top.spelling()),
@@ -1494,11 +1509,11 @@ impl Parser {
             }
             Tok::Local { id, .. } => {
                 self.bump();
-                self.local_ref(&id, span)
+                self.local_ref(id, span)
             }
             Tok::Ident(s) => {
                 self.bump();
-                self.named_type(&s, span)
+                self.named_type(s, span)
             }
             _ => self.unexpected("a type"),
         }
@@ -1645,10 +1660,10 @@ fn is_item_keyword(s: &str) -> bool {
 }
 
 /// Splits a block label `bb3.name` into its key `bb3` and hint `name`.
-fn split_label(label: &str) -> (String, Option<String>) {
+fn split_label(label: &str) -> (&str, Option<&str>) {
     match label.split_once('.') {
-        Some((k, h)) => (k.to_string(), Some(h.to_string())),
-        None => (label.to_string(), None),
+        Some((k, h)) => (k, Some(h)),
+        None => (label, None),
     }
 }
 
