@@ -171,6 +171,7 @@ impl Cfg {
         let mut succ_start: Vec<u32> = Vec::with_capacity(n + 1);
         let mut succ: Vec<u32> = Vec::with_capacity(2 * n);
         let mut pred_count: Vec<u32> = vec![0; n + 1];
+        let mut last_row: Vec<u32> = vec![NONE; n];
         for (bi, t) in terms.iter().enumerate() {
             if let Some(Some((_, ahead, _))) = terms.get(bi + USE_PREFETCH_BLOCKS) {
                 m.prefetch_use(*ahead);
@@ -188,9 +189,12 @@ impl Cfg {
                 let Some(v) = m.uses[first as usize + k].value else {
                     continue;
                 };
+                // Duplicates are dropped through the row that last added each block: a
+                // scan of the row would be quadratic in a switch's cases.
                 if let Some(s) = index.get(&blocks, v)
-                    && !succ[row_start..].contains(&s)
+                    && last_row[s as usize] != bi as u32
                 {
+                    last_row[s as usize] = bi as u32;
                     succ.push(s);
                     pred_count[s as usize] += 1;
                 }

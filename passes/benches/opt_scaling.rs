@@ -7,8 +7,13 @@
 //! value, a constant-condition `if` (CFG simplification) and a counted loop. Before measuring,
 //! one run of each size prints the per-pass timing table to stderr.
 //!
-//! Three groups: `opt_O` is the real `-O` pipeline; `opt_O_no_cfg` is the same without
-//! `simplify_cfg`, to see the scaling of the other passes on their own; `walk` reads every
+//! Five groups: `opt_O` is the real `-O` pipeline; `opt_O_no_cfg` is the same without
+//! `simplify_cfg`, to see the scaling of the other passes on their own; `opt_O_library` is
+//! `-O` on a module of the same total size made of many small functions (one chunk each, about
+//! 70 instructions), as a shader library is, where per-function costs that grow with the
+//! module would show as a quadratic; `opt_O_switch` is `-O` on one `switch` with a case per
+//! four instructions, all joining in one merge block (per-edge work that scans the merge
+//! block's other edges would show as a quadratic); `walk` reads every
 //! instruction of the same function once (its op and its operands) and does nothing else: the
 //! least any sweep over the IR costs, so its ratio is the memory system's share of the
 //! pipeline's ratio.
@@ -126,6 +131,24 @@ bb_x{k}:
     t
 }
 
+/// A module of `functions` functions, each the generated function with one chunk.
+fn generate_library(functions: usize) -> String {
+    let one = generate(1);
+    let body_at = one.find("func @big").expect("the generator writes @big");
+    let (types, body) = one.split_at(body_at);
+    let mut t = String::with_capacity(functions * (body.len() + 8));
+    t.push_str(types);
+    for k in 0..functions {
+        t.push_str(&body.replacen("func @big", &format!("func @f{k}"), 1));
+        t.push('\n');
+    }
+    t
+}
+
+/// Instructions in one function of [`generate_library`] (measured: one chunk, the entry
+/// block's variables and stores, and the exit block).
+const PER_LIBRARY_FUNCTION: usize = 68;
+
 /// Instructions (not counting parameters and blocks) in the module's functions.
 fn count_instructions(m: &Module) -> usize {
     m.functions()
@@ -181,7 +204,46 @@ fn sizes() -> Vec<(String, usize)> {
         .collect()
 }
 
-fn bench_pipeline(c: &mut Criterion, group_name: &str, make: fn() -> PassManager) {
+/// One function: a `switch` over `cases` cases, each loading, adding to and storing a local
+/// variable, all joining in one merge block.
+fn generate_switch(cases: usize) -> String {
+    let mut t = String::with_capacity(cases * 120);
+    t.push_str("func @f(%s: i32, %x: i32) -> i32 {\nbb0:\n");
+    t.push_str("  %v = var : ptr<function, i32>\n  store %v, %x\n");
+    t.push_str("  switch %s, merge bb_m, default bb_d, [");
+    for k in 0..cases {
+        if k > 0 {
+            t.push_str(", ");
+        }
+        let _ = write!(t, "i32 {k}: bb_c{k}");
+    }
+    t.push_str("]\n");
+    for k in 0..cases {
+        let _ = write!(
+            t,
+            "bb_c{k}:\n  %a{k} = load %v : i32\n  %b{k} = add %a{k}, i32 {k} : i32\n  store %v, %b{k}\n  br bb_m\n"
+        );
+    }
+    t.push_str("bb_d:\n  br bb_m\nbb_m:\n  %r = load %v : i32\n  return %r\n}\n");
+    t
+}
+
+fn build_switch(target: usize) -> Module {
+    let text = generate_switch(target / 4);
+    oneshader_ir::parse::parse(&text).expect("the generated switch parses")
+}
+
+fn build_library(target: usize) -> Module {
+    let text = generate_library(target / PER_LIBRARY_FUNCTION);
+    oneshader_ir::parse::parse(&text).expect("the generated library parses")
+}
+
+fn bench_pipeline(
+    c: &mut Criterion,
+    group_name: &str,
+    make: fn() -> PassManager,
+    input: fn(usize) -> Module,
+) {
     let mut group = c.benchmark_group(group_name);
     group.sample_size(10);
     group.warm_up_time(Duration::from_millis(500));
@@ -195,10 +257,10 @@ fn bench_pipeline(c: &mut Criterion, group_name: &str, make: fn() -> PassManager
         }));
         group.bench_function(label.as_str(), |b| {
             let m = module.get_or_init(|| {
-                let m = build(target);
+                let m = input(target);
                 assert!(
                     oneshader_ir::verify::verify(&m).is_empty(),
-                    "the generated function verifies"
+                    "the generated module verifies"
                 );
                 // One run with the per-pass table, for the record.
                 let mut once = m.clone();
@@ -257,8 +319,11 @@ fn bench_walk(c: &mut Criterion) {
 }
 
 fn bench(c: &mut Criterion) {
-    bench_pipeline(c, "opt_O", || optimization_pipeline(OptLevel::O));
-    bench_pipeline(c, "opt_O_no_cfg", without_simplify_cfg);
+    let o = || optimization_pipeline(OptLevel::O);
+    bench_pipeline(c, "opt_O", o, build);
+    bench_pipeline(c, "opt_O_no_cfg", without_simplify_cfg, build);
+    bench_pipeline(c, "opt_O_library", o, build_library);
+    bench_pipeline(c, "opt_O_switch", o, build_switch);
     bench_walk(c);
 }
 

@@ -29,14 +29,12 @@
 //! 6. **Block parameters** whose incoming values are all the same value `v` (ignoring the
 //!    parameter itself, and `undef` when `v` dominates the block) are replaced by `v`.
 
-use smallvec::SmallVec;
-
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 
 use crate::split_edges::{
-    ConstructKind, Constructs, args_start, block_roles, edge_args, incoming_edges, is_loop_header,
-    join_users, remove_block_param, replace_terminator,
+    ConstructKind, Constructs, args_start, edge_args, has_one_plain_edge, incoming_edges,
+    is_loop_header, join_users, remove_block_param, replace_terminator,
 };
 use crate::{Pass, PassError};
 
@@ -412,8 +410,7 @@ fn merge_straight_lines(m: &mut Module, f: Func, blocks: &[Block]) -> bool {
             if s == b || Some(s) == entry {
                 break;
             }
-            let roles = block_roles(m, s);
-            if roles.edges != 1 || roles.join || roles.loop_header {
+            if !has_one_plain_edge(m, s) {
                 break;
             }
             if is_loop_header(m, b) {
@@ -518,17 +515,25 @@ fn remove_trivial_params(m: &mut Module, f: Func, blocks: &[Block]) -> bool {
             }
             // Read before `p` may be removed.
             cur = m.next_sibling(p);
-            // The distinct incoming values, other than the parameter itself.
-            let mut distinct: SmallVec<[InstId; 4]> = SmallVec::new();
+            // The incoming values other than the parameter itself: the one defined value (a
+            // second distinct one ends the scan: nothing to replace, and a block with many
+            // predecessors stays linear) and whether `undef` comes in too.
+            let mut defined: Option<InstId> = None;
+            let mut undef: Option<InstId> = None;
             let mut ok = true;
             for e in &edges {
                 let v = args_start(m.op(e.term)).and_then(|s| m.try_operand(e.term, s + i));
                 match v {
-                    Some(v) => {
-                        if v != p && !distinct.contains(&v) {
-                            distinct.push(v);
+                    Some(v) if v == p => {}
+                    Some(v) if m.op(v) == Op::Undef => undef = Some(v),
+                    Some(v) => match defined {
+                        None => defined = Some(v),
+                        Some(d) if d == v => {}
+                        Some(_) => {
+                            ok = false;
+                            break;
                         }
-                    }
+                    },
                     None => {
                         ok = false;
                         break;
@@ -539,18 +544,13 @@ fn remove_trivial_params(m: &mut Module, f: Func, blocks: &[Block]) -> bool {
                 i += 1;
                 continue;
             }
-            let replacement = match distinct.as_slice() {
-                [] => m.ty(p).map(|t| m.undef(t)),
-                [v] => Some(*v),
-                _ => {
-                    let mut defined = distinct.iter().copied().filter(|&v| m.op(v) != Op::Undef);
-                    match (defined.next(), defined.next()) {
-                        (Some(v), None) => {
-                            let cfg = cfg.get_or_insert_with(|| Cfg::new(m, f));
-                            dominates_block(m, cfg, v, b).then_some(v)
-                        }
-                        _ => None,
-                    }
+            let replacement = match (defined, undef) {
+                (None, None) => m.ty(p).map(|t| m.undef(t)),
+                (None, Some(u)) => Some(u),
+                (Some(v), None) => Some(v),
+                (Some(v), Some(_)) => {
+                    let cfg = cfg.get_or_insert_with(|| Cfg::new(m, f));
+                    dominates_block(m, cfg, v, b).then_some(v)
                 }
             };
             let Some(r) = replacement else {

@@ -558,3 +558,44 @@ fn fixpoint_reports_no_change() {
         assert_eq!(oneshader_ir::print::print_module(&m), once);
     }
 }
+
+/// A switch merge with a parameter: the same value from every case (and `undef` from one)
+/// replaces the parameter; a second distinct value, even from the last case, keeps it.
+#[test]
+fn switch_merge_parameters_same_value_undef_and_a_late_second_value() {
+    check(
+        "simplify_cfg",
+        r"
+func @f(%s: i32, %a: i32, %b: i32) -> i32 {
+bb0:
+  switch %s, merge bb9, default bb4, [i32 0: bb1, i32 1: bb2, i32 2: bb3]
+bb1:
+  br bb9(%a, %a)
+bb2:
+  br bb9(i32 undef, %a)
+bb3:
+  br bb9(%a, %a)
+bb4:
+  br bb9(%a, %b)
+bb9(%x: i32, %y: i32):
+  %r = add %x, %y : i32
+  return %r
+}",
+        r"
+func @f(%s: i32, %a: i32, %b: i32) -> i32 {
+bb0:
+  switch %s, merge bb9, default bb4, [i32 0: bb1, i32 1: bb2, i32 2: bb3]
+bb1:
+  br bb9(%a)
+bb2:
+  br bb9(%a)
+bb3:
+  br bb9(%a)
+bb4:
+  br bb9(%b)
+bb9(%y: i32):
+  %r = add %a, %y : i32
+  return %r
+}",
+    );
+}
