@@ -110,6 +110,7 @@ fn main() {
                 Box::new(Inline::with_options(InlineOptions {
                     max_callee_insts: 1000,
                     max_caller_insts: usize::MAX,
+                    ..InlineOptions::default()
                 })),
                 Box::new(Sroa),
                 Box::new(Mem2Reg),

@@ -602,6 +602,7 @@ fn growth_cap() {
     let small = InlineOptions {
         max_callee_insts: 3,
         max_caller_insts: 50,
+        ..InlineOptions::default()
     };
     // Two call sites of a 4-instruction callee: left alone.
     let two = format!(
@@ -642,6 +643,7 @@ bb0:
     let full = InlineOptions {
         max_callee_insts: 100,
         max_caller_insts: 2,
+        ..InlineOptions::default()
     };
     let mut m = module(&two);
     assert!(!run_passes(&mut m, &mut [&mut Inline::with_options(full)]));
@@ -649,11 +651,61 @@ bb0:
     let room = InlineOptions {
         max_callee_insts: 100,
         max_caller_insts: 4,
+        ..InlineOptions::default()
     };
     let mut m = module(&two);
     assert!(run_passes(&mut m, &mut [&mut Inline::with_options(room)]));
     let out = format!("{m:?}");
     assert_eq!(out.matches("call @big").count(), 1, "{out}");
+}
+
+/// The module growth bound: in a chain of functions each calling the next once, every step
+/// copies a body as large as everything below it, so the copies grow quadratically; inlining
+/// stops once it has added `max_module_growth` instructions (or the module's size). The calls
+/// it leaves are ordinary calls, and the module still verifies.
+#[test]
+fn module_growth_bound_stops_a_chain_of_single_calls() {
+    let n = 150;
+    let mut text = String::new();
+    for k in 0..n {
+        if k + 1 < n {
+            text.push_str(&format!(
+                "func @f{k}(%a: i32) -> i32 {{\nbb0:\n  %c = call @f{}(%a) : i32\n  %r = add %c, i32 1 : i32\n  return %r\n}}\n",
+                k + 1
+            ));
+        } else {
+            text.push_str(&format!(
+                "func @f{k}(%a: i32) -> i32 {{\nbb0:\n  %r = add %a, i32 1 : i32\n  return %r\n}}\n"
+            ));
+        }
+    }
+    let count = |m: &oneshader_ir::Module| -> usize {
+        m.functions()
+            .iter()
+            .flat_map(|f| f.blocks(m))
+            .map(|b| b.insts(m).len())
+            .sum()
+    };
+    let mut m = module(&text);
+    let before = count(&m);
+    assert_eq!(before, 3 * n - 1);
+    let bounded = InlineOptions {
+        max_module_growth: 2000,
+        ..InlineOptions::default()
+    };
+    assert!(run_passes(
+        &mut m,
+        &mut [&mut Inline::with_options(bounded)]
+    ));
+    let after = count(&m);
+    // Without the bound the copies add about n * n = 22,500 instructions.
+    assert!(after <= before + 2000, "{before} -> {after}");
+    let out = format!("{m:?}");
+    assert!(out.contains("call @f"), "some calls stay calls");
+    // The default bound (a million) lets the whole chain in: every call is gone.
+    let mut m = module(&text);
+    assert!(run_passes(&mut m, &mut [&mut Inline::default()]));
+    assert!(!format!("{m:?}").contains("call @f"));
 }
 
 /// Callee first: `a` calls `b` calls `c`; `c` is inlined into `b`, then the grown `b` into
