@@ -450,9 +450,37 @@ fn only_child(m: &Module, b: Block) -> Option<InstId> {
     m.next_sibling(first).is_none().then_some(first)
 }
 
+/// The block a branch to `b` ends up in when it passes through empty forwarding blocks: `b`
+/// itself unless `b` holds nothing but `br x` (no arguments, no parameters, no structural
+/// role), and then where `x` ends up. Bounded, so a cycle of empty blocks stops.
+fn forward_target(m: &Module, b: Block) -> Block {
+    let mut cur = b;
+    for _ in 0..64 {
+        let Some(only) = only_child(m, cur) else {
+            break;
+        };
+        if m.op(only) != Op::Br || m.num_operands(only) != 1 {
+            break;
+        }
+        let Some(x) = Block::dyn_cast(m, m.operand(only, 0)) else {
+            break;
+        };
+        if x == cur || x == b || has_params(m, x) || !join_users(m, cur).is_empty() {
+            break;
+        }
+        cur = x;
+    }
+    cur
+}
+
+/// Bypasses empty forwarding blocks on conditional edges, visiting blocks last to first so
+/// that nested constructs collapse from the inside out in one call: an `if_else` whose arms
+/// both reach its merge through empty blocks becomes `br merge` on the spot, which empties
+/// the block around it for the enclosing `if_else` (a chain of n nested empty `if`s took n
+/// rounds of the whole pass before).
 fn bypass_empty_blocks(m: &mut Module, blocks: &[Block]) -> bool {
     let mut changed = false;
-    for &n in blocks {
+    for &n in blocks.iter().rev() {
         if !m.contains(n.id()) {
             continue;
         }
@@ -466,19 +494,35 @@ fn bypass_empty_blocks(m: &mut Module, blocks: &[Block]) -> bool {
         if x == n.id() || !join_users(m, n).is_empty() {
             continue;
         }
-        if Block::dyn_cast(m, x).is_none_or(|xb| has_params(m, xb)) {
+        let Some(xb) = Block::dyn_cast(m, x) else {
+            continue;
+        };
+        if has_params(m, xb) {
             continue;
         }
+        // Where a branch to `n` ends up, for the merge comparisons below.
+        let end = forward_target(m, n).id();
         for e in incoming_edges(m, n) {
-            let ok = match m.op(e.term) {
-                Op::CondBr => !is_loop_header(m, n),
-                Op::IfElse => m.operand(e.term, 3) == x,
-                Op::Switch => m.operand(e.term, 1) == x,
-                _ => false,
+            let target = match m.op(e.term) {
+                Op::CondBr if !is_loop_header(m, n) => Some(x),
+                Op::IfElse if m.operand(e.term, 3) == x || m.operand(e.term, 3) == end => {
+                    Some(m.operand(e.term, 3))
+                }
+                Op::Switch if m.operand(e.term, 1) == x || m.operand(e.term, 1) == end => {
+                    Some(m.operand(e.term, 1))
+                }
+                _ => None,
             };
-            if ok {
-                let _ = m.set_operand(e.term, e.slot, x);
-                changed = true;
+            let Some(target) = target else { continue };
+            let _ = m.set_operand(e.term, e.slot, target);
+            changed = true;
+            // Both arms at the merge: the selection is empty, a plain branch.
+            if m.op(e.term) == Op::IfElse
+                && m.operand(e.term, 1) == target
+                && m.operand(e.term, 2) == target
+                && let Some(hb) = m.parent(e.term).and_then(|p| Block::dyn_cast(m, p))
+            {
+                replace_terminator(m, hb, Op::Br, &[target]);
             }
         }
         if incoming_edges(m, n).is_empty() {

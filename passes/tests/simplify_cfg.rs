@@ -599,3 +599,37 @@ bb9(%y: i32):
 }",
     );
 }
+
+/// Seventy empty `if`s nested in each other (what is left once the bodies of nested
+/// conditionals are dead) collapse in one run of the pass: the innermost selection becomes a
+/// branch, which empties the block around it for the next one out. (One level per round
+/// left more than 64 levels standing when the round limit ran out.)
+#[test]
+fn deeply_nested_empty_ifs_collapse_in_one_run() {
+    let depth = 70;
+    let mut t = String::from("func @f(%c: bool, %x: i32) -> i32 {\nbb0:\n  br bb_h0\n");
+    for k in 0..depth {
+        t.push_str(&format!(
+            "bb_h{k}:\n  if_else %c, bb_t{k}, bb_m{k}, merge bb_m{k}\nbb_t{k}:\n  br bb_h{}\n",
+            k + 1
+        ));
+    }
+    t.push_str(&format!("bb_h{depth}:\n  br bb_m{}\n", depth - 1));
+    for k in (0..depth).rev() {
+        if k > 0 {
+            t.push_str(&format!("bb_m{k}:\n  br bb_m{}\n", k - 1));
+        } else {
+            t.push_str("bb_m0:\n  return %x\n");
+        }
+    }
+    t.push_str("}\n");
+    check(
+        "simplify_cfg",
+        &t,
+        r"
+func @f(%c: bool, %x: i32) -> i32 {
+bb0:
+  return %x
+}",
+    );
+}
