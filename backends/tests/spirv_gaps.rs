@@ -553,3 +553,80 @@ fn interpolation_reads_the_stage_input_behind_a_copy() {
     let d = emit(&bad, TargetEnv::Vulkan1_2).expect_err("no input behind the variable");
     assert_eq!(d[0].code, "OSB0012");
 }
+
+/// A vertex shader has no implicit derivatives: implicit-LOD sampling reached from a vertex
+/// entry point is refused (as dxc does) rather than emitted as SPIR-V that fails validation;
+/// explicit-level sampling is fine.
+#[test]
+fn implicit_derivatives_in_a_vertex_shader_are_a_diagnostic() {
+    let vertex = |body: &str| {
+        format!(
+            "global @t : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]
+global @s : ptr<uniform_constant, sampler> [binding(0, 1)]
+global @pos : ptr<output, vec<f32, 4>> [builtin(position)]
+
+func @helper(%0: vec<f32, 2>) -> vec<f32, 4> {{
+bb0:
+{body}
+}}
+
+func @main() -> void [entry_point(vertex, \"main\")] {{
+bb0:
+  %0 = construct f32 0.25, f32 0.5 : vec<f32, 2>
+  %1 = call @helper(%0) : vec<f32, 4>
+  store @pos, %1
+  return
+}}
+"
+        )
+    };
+    let d = emit(&vertex(SAMPLE), TargetEnv::Vulkan1_2).expect_err("no derivatives in vertex");
+    assert_eq!(d[0].code, "OSB0011");
+    assert!(
+        d[0].message.contains("vertex entry point `main`"),
+        "{}",
+        d[0].message
+    );
+    let words = emit_ok(
+        &vertex("  %1 = sample_level @t, @s, %0, f32 0.0 : vec<f32, 4>\n  return %1"),
+        TargetEnv::Vulkan1_2,
+    );
+    validate(&words, TargetEnv::Vulkan1_2);
+}
+
+/// A texel offset computed at run time: Vulkan takes one only on gathers
+/// (VUID-StandaloneSpirv-Offset-04663), so `sample_level` with one is refused for Vulkan and
+/// emitted (`Offset`, `ImageGatherExtended`) for a universal target; a gather with one is
+/// emitted for Vulkan.
+#[test]
+fn run_time_texel_offsets_only_on_vulkan_gathers() {
+    let fragment = |body: &str| {
+        format!(
+            "global @t : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]
+global @s : ptr<uniform_constant, sampler> [binding(0, 1)]
+global @off : ptr<input, vec<i32, 2>> [location(0), flat]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+
+func @main() -> void [entry_point(fragment, \"main\")] {{
+bb0:
+  %0 = construct f32 0.25, f32 0.5 : vec<f32, 2>
+  %o = load @off : vec<i32, 2>
+{body}
+  store @out, %1
+  return
+}}
+"
+        )
+    };
+    let sample = fragment("  %1 = sample_level @t, @s, %0, f32 0.0, %o : vec<f32, 4>");
+    let d = emit(&sample, TargetEnv::Vulkan1_2).expect_err("a run-time offset on a sample");
+    assert_eq!(d[0].code, "OSB0013");
+    assert!(d[0].message.contains("sample_level"), "{}", d[0].message);
+    let universal = TargetEnv::Universal(5);
+    let words = emit_ok(&sample, universal);
+    validate(&words, universal);
+    assert!(caps(&load(&words)).contains(&Capability::ImageGatherExtended));
+    let gather = fragment("  %1 = gather @t, @s, %0, 0, %o : vec<f32, 4>");
+    let words = emit_ok(&gather, TargetEnv::Vulkan1_2);
+    validate(&words, TargetEnv::Vulkan1_2);
+}

@@ -486,6 +486,24 @@ impl Emitter<'_> {
                         );
                     }
                 }
+                // Implicit derivatives exist only in fragment shaders and in compute shaders
+                // with a derivative group (dxc refuses them elsewhere too).
+                _ if usage.reach[i]
+                    .iter()
+                    .any(|f| self.derivative_funcs.contains(f)) =>
+                {
+                    self.diags.push(
+                        EmitError::new(
+                            DERIVATIVES,
+                            format!(
+                                "{} entry point `{}` takes implicit derivatives (implicit-LOD sampling such as `Sample`, CalculateLevelOfDetail or ddx/ddy); SPIR-V has them only in fragment and compute shaders: sample at an explicit level (`SampleLevel`)",
+                                e.stage.spelling(),
+                                e.name
+                            ),
+                        )
+                        .into(),
+                    );
+                }
                 _ => {}
             }
         }

@@ -22,7 +22,7 @@ use oneshader_ir::{Dim, ImageFormat, InstId, Op, TextureAccess, TextureDesc};
 use rspirv::spirv::{self, Capability, Decoration};
 use smallvec::SmallVec;
 
-use super::error::{EmitError, MALFORMED, OPERANDS, R};
+use super::error::{EmitError, MALFORMED, OFFSET_NOT_CONSTANT, OPERANDS, R};
 use super::module::{Emitter, inst};
 
 type Words = SmallVec<[u32; 12]>;
@@ -94,11 +94,24 @@ impl Emitter<'_> {
     }
 
     /// Adds an offset image operand (constant or computed).
-    fn offset_operand(&mut self, off: InstId, mask: &mut u32, ops: &mut Words) -> R<()> {
+    /// The texel offset of image instruction `i`: `ConstOffset` when constant, else `Offset`,
+    /// which Vulkan allows only on gathers (VUID-StandaloneSpirv-Offset-04663): a computed
+    /// offset on any other Vulkan image instruction is refused rather than emitted invalid.
+    fn offset_operand(&mut self, i: InstId, off: InstId, mask: &mut u32, ops: &mut Words) -> R<()> {
         let m = self.m;
         if m.op(off).is_constant() {
             *mask |= CONST_OFFSET;
         } else {
+            let gather = matches!(m.op(i), Op::Gather | Op::GatherCmp);
+            if !gather && self.opts.target_env.is_vulkan() {
+                return Err(EmitError::new(
+                    OFFSET_NOT_CONSTANT,
+                    format!(
+                        "the texel offset of `{}` is computed at run time; Vulkan takes run-time offsets only for gathers (a constant offset, or a loop this compiler does not unroll?)",
+                        m.op(i).spelling()
+                    ),
+                ));
+            }
             *mask |= OFFSET;
             self.caps.add(Capability::ImageGatherExtended);
         }
@@ -306,7 +319,7 @@ impl Emitter<'_> {
         {
             let is_array = m.ty(off).is_some_and(|t| m.op(t) == Op::Array);
             if !is_array {
-                self.offset_operand(off, &mut mask, &mut ops)?;
+                self.offset_operand(i, off, &mut mask, &mut ops)?;
             } else if m.op(off).is_constant() {
                 mask |= CONST_OFFSETS;
                 self.caps.add(Capability::ImageGatherExtended);
@@ -494,7 +507,7 @@ impl Emitter<'_> {
                     ops.push(l);
                 }
                 if let Some(off) = opt(3).filter(|&o| !self.is_zero_const(o)) {
-                    self.offset_operand(off, &mut mask, &mut ops)?;
+                    self.offset_operand(i, off, &mut mask, &mut ops)?;
                 }
                 let mut args: Words = SmallVec::new();
                 args.extend_from_slice(&[img, coord]);
