@@ -601,6 +601,54 @@ fn control_flow_loops_switch_and_short_circuits() {
     }
 }
 
+/// How many instructions of opcode `op` a SPIR-V module holds (after the 5-word header each
+/// instruction starts with its word count in the high half and its opcode in the low half).
+fn count_op(words: &[u32], op: rspirv::spirv::Op) -> usize {
+    let mut at = 5;
+    let mut n = 0;
+    while at < words.len() {
+        let w = words[at];
+        if w & 0xffff == op as u32 {
+            n += 1;
+        }
+        at += ((w >> 16) as usize).max(1);
+    }
+    n
+}
+
+/// `[unroll]` loops compute the same at -O0 (loops) and at -O (unrolled, except the one whose
+/// bound is known only at run time); the -O code holds fewer loops.
+#[test]
+fn unrolled_loops_compute_what_the_loops_do() {
+    let gpu = Gpu::new();
+    let expected: Vec<u32> = (0..64u32)
+        .map(|x| {
+            let mut acc = x;
+            for i in 0..4u32 {
+                for j in 0..=i {
+                    acc = acc.wrapping_mul(3).wrapping_add(i * j).wrapping_add(x >> j);
+                }
+            }
+            let bounded: u32 = (0..(x & 7)).map(|k| k * x).sum();
+            acc ^ (bounded << 1)
+        })
+        .collect();
+    let mut loops = Vec::new();
+    for level in LEVELS {
+        let (words, r) = build("tests/hlsl_exec/unroll.hlsl", level);
+        loops.push(count_op(&words, rspirv::spirv::Op::LoopMerge));
+        let at = binding_of(&r, "results");
+        let mut bindings = vec![Binding::new(
+            at.0,
+            at.1,
+            Resource::StorageBuffer(vec![0; 64]),
+        )];
+        gpu.dispatch(&words, "main", &mut bindings, &[], [2, 1, 1]);
+        assert_eq!(bindings[0].words(), expected.as_slice(), "{level:?}");
+    }
+    assert_eq!(loops, [3, 1], "OpLoopMerge count at -O0 and at -O");
+}
+
 #[test]
 fn integer_and_float_math() {
     let gpu = Gpu::new();

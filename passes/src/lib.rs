@@ -45,6 +45,7 @@ pub mod specialize_resources;
 pub mod specialize_spec;
 pub mod split_edges;
 pub mod sroa;
+pub mod unroll;
 
 use oneshader_ir::Module;
 use oneshader_ir::diag::Diagnostic;

@@ -71,6 +71,11 @@ pub const PASSES: &[PassInfo] = &[
         make: || Box::new(crate::combine::Combine),
     },
     PassInfo {
+        name: "unroll",
+        description: "fully unroll `unroll` loops whose trip count is known",
+        make: || Box::new(crate::unroll::Unroll),
+    },
+    PassInfo {
         name: "cse",
         description: "common-subexpression elimination along the dominator tree",
         make: || Box::new(crate::cse::Cse),
@@ -144,6 +149,7 @@ pub fn scalar_round() -> Vec<Box<dyn Pass>> {
         Box::new(crate::sroa::Sroa),
         Box::new(crate::mem2reg::Mem2Reg),
         Box::new(crate::combine::Combine),
+        Box::new(crate::unroll::Unroll),
         Box::new(crate::cse::Cse),
         Box::new(crate::dce::Dce),
         Box::new(crate::simplify_cfg::SimplifyCfg),
@@ -183,7 +189,7 @@ mod tests {
         assert_eq!(
             o,
             "specialize_generic, specialize_resources, inline, \
-             (sroa, mem2reg, combine, cse, dce, simplify_cfg)*"
+             (sroa, mem2reg, combine, unroll, cse, dce, simplify_cfg)*"
         );
         let o0 = optimization_pipeline(OptLevel::O0).describe();
         assert_eq!(o0, "specialize_generic, specialize_resources");

@@ -1,0 +1,455 @@
+//! Full unrolling of loops marked `unroll` (HLSL `[unroll]`, `[unroll(n)]`) whose trip count
+//! the compiler can compute.
+//!
+//! HLSL code relies on it for more than speed: a texel offset must be a constant
+//! (`Sample(s, uv, int2(i, 0))` in an `[unroll]` loop over `i` is the usual blur or PCF
+//! kernel), and Vulkan refuses a run-time offset on anything but a gather (`OSB0013`).
+//!
+//! **Which loops.** A `loop h(args), break x, continue c` decorated `unroll(n)` where:
+//! - the header `h` ends in `cond_br` with the break block `x` as one target, and `x` is
+//!   reached from nowhere else (no `break` inside the body);
+//! - `h` is entered only from the `loop` and from `c`, which ends in `br h(...)` and is
+//!   entered by one edge from a block directly in the loop (no `continue` from inside a
+//!   nested selection or loop);
+//! - values defined in the loop are used outside it only if the header defines them (what
+//!   dominates the break block);
+//! - the trip count is found by evaluating the header and the continue block with the loop's
+//!   initial arguments, with the folder's exact semantics (instructions whose operands are not
+//!   all known are unknown; the branch condition must be known at every iteration), is at
+//!   most [`MAX_TRIPS`], at most `n` when `n` is not 0, and the unrolled code stays under
+//!   [`MAX_UNROLLED_INSTS`] instructions.
+//!
+//! Other loops are left as they are (the backend then keeps the `Unroll` loop control hint).
+//!
+//! **Shape.** Iteration `k` is a copy of the loop's blocks with the header's parameters
+//! replaced by the values of iteration `k - 1`'s continue block (the loop's arguments for the
+//! first); the header's `cond_br` becomes a `br` into the body, the continue block's branch
+//! back a `br` to the next copy. A last copy of the header alone ends in `br x`: its values
+//! are what the code after the loop sees. Constant folding and CFG simplification then merge
+//! the straight line.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use oneshader_ir::cfg::Cfg;
+use oneshader_ir::{Block, Func, InstId, Module, Op};
+
+use crate::clone::Cloner;
+use crate::interp::{self, Value};
+use crate::semantics::{BinaryOp, CompareOp, UnaryOp};
+use crate::split_edges::{Constructs, edge_args, incoming_edges, replace_terminator};
+use crate::{Pass, PassError};
+
+const NAME: &str = "unroll";
+
+/// Most iterations a loop is unrolled into.
+pub const MAX_TRIPS: usize = 1024;
+
+/// Most instructions the copies of one loop may hold (trip count times loop size).
+pub const MAX_UNROLLED_INSTS: usize = 16_384;
+
+/// The `unroll` pass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unroll;
+
+impl Pass for Unroll {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    /// Each run unrolls until no loop qualifies, so a second run finds nothing.
+    fn idempotent(&self) -> bool {
+        true
+    }
+
+    fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        let mut changed = false;
+        for f in m.functions() {
+            if f.is_declaration(m) {
+                continue;
+            }
+            // One loop at a time, outermost first: the copies of an outer loop hold copies
+            // of its inner loops, whose trip counts may depend on the outer loop's variable.
+            // Every unrolled loop is gone afterwards, so this ends.
+            while let Some(plan) = find_loop(m, f) {
+                apply(m, f, &plan)?;
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// A loop to unroll.
+struct Plan {
+    /// The block ending in the `loop`.
+    pre: Block,
+    header: Block,
+    exit: Block,
+    cont: Block,
+    /// The first block of the body (the header's target other than `exit`).
+    body: Block,
+    /// The loop's blocks in function order (header and continue block included).
+    blocks: Vec<Block>,
+    trips: usize,
+}
+
+fn find_loop(m: &Module, f: Func) -> Option<Plan> {
+    // Most functions have no `unroll` loop: one look at the terminators instead of a CFG.
+    let marked = f.blocks(m).iter().any(|b| {
+        b.terminator(m)
+            .is_some_and(|t| m.op(t) == Op::Loop && m.has_decoration(t, Op::Unroll))
+    });
+    if !marked {
+        return None;
+    }
+    let cfg = Cfg::new(m, f);
+    let mut cons: Option<Constructs> = None;
+    for b in cfg.rpo() {
+        let Some(t) = b.terminator(m) else { continue };
+        if m.op(t) != Op::Loop || !m.has_decoration(t, Op::Unroll) {
+            continue;
+        }
+        let cons = cons.get_or_insert_with(|| Constructs::new(m, f, &cfg));
+        if let Some(plan) = analyze(m, &cfg, cons, b, t) {
+            return Some(plan);
+        }
+    }
+    None
+}
+
+fn analyze(m: &Module, cfg: &Cfg, cons: &Constructs, pre: Block, term: InstId) -> Option<Plan> {
+    let limit = m
+        .find_decoration(term, Op::Unroll)
+        .and_then(|d| m.imm_operand(d, 0))
+        .unwrap_or(0) as usize;
+    let header = Block::dyn_cast(m, m.operand(term, 0))?;
+    let exit = Block::dyn_cast(m, m.operand(term, 1))?;
+    let cont = Block::dyn_cast(m, m.operand(term, 2))?;
+    let ht = header.terminator(m)?;
+    if m.op(ht) != Op::CondBr {
+        return None;
+    }
+    let (on_true, on_false) = (m.operand(ht, 1), m.operand(ht, 2));
+    let (body, continue_when) = match (on_true == exit.id(), on_false == exit.id()) {
+        (false, true) => (on_true, true),
+        (true, false) => (on_false, false),
+        _ => return None,
+    };
+    let body = Block::dyn_cast(m, body)?;
+    if incoming_edges(m, exit).iter().any(|e| e.term != ht) {
+        return None;
+    }
+    let ct = cont.terminator(m)?;
+    if m.op(ct) != Op::Br || m.operand(ct, 0) != header.id() {
+        return None;
+    }
+    if incoming_edges(m, header)
+        .iter()
+        .any(|e| e.term != term && e.term != ct)
+    {
+        return None;
+    }
+    let into_cont = incoming_edges(m, cont);
+    let [edge] = into_cont.as_slice() else {
+        return None;
+    };
+    let from = m.parent(edge.term).and_then(|p| Block::dyn_cast(m, p))?;
+    let k = cons.index_of_term(term)?;
+    if cons.innermost(from) != Some(k) {
+        return None;
+    }
+    // The loop's blocks: what the header dominates and the break block does not.
+    let blocks: Vec<Block> = cfg
+        .blocks()
+        .iter()
+        .copied()
+        .filter(|&b| cfg.is_reachable(b) && cfg.dominates(header, b) && !cfg.dominates(exit, b))
+        .collect();
+    if !blocks.contains(&cont) || !blocks.contains(&body) {
+        return None;
+    }
+    let inside: FxHashSet<InstId> = blocks.iter().map(|b| b.id()).collect();
+    let mut size = 0usize;
+    for &b in &blocks {
+        // Entered only from inside (the header also from the `loop`, checked above).
+        if b != header
+            && incoming_edges(m, b).iter().any(|e| {
+                m.parent(e.term)
+                    .is_none_or(|p| !inside.contains(&p) && p != pre.id())
+            })
+        {
+            return None;
+        }
+        for i in m.children(b.id()) {
+            size += 1;
+            if b == header {
+                continue;
+            }
+            let used_outside = m.uses(i).any(|u| {
+                m.block_of(u.user)
+                    .is_none_or(|ub| !inside.contains(&ub.id()))
+            });
+            if used_outside {
+                return None;
+            }
+        }
+    }
+    let args = edge_args(m, term);
+    let mut ev = Evaluator {
+        m,
+        inside: &inside,
+        outside: FxHashMap::default(),
+    };
+    let trips = trip_count(&mut ev, header, cont, ht, continue_when, &args)?;
+    if (limit != 0 && trips > limit) || trips.saturating_mul(size) > MAX_UNROLLED_INSTS {
+        return None;
+    }
+    Some(Plan {
+        pre,
+        header,
+        exit,
+        cont,
+        body,
+        blocks,
+        trips,
+    })
+}
+
+/// The value of a compile-time constant (not a `spec_const`, whose value is chosen later, nor
+/// `undef`).
+fn known_constant(m: &Module, v: InstId) -> Option<Value> {
+    match m.try_op(v)? {
+        Op::ConstBool | Op::ConstInt | Op::ConstFloat | Op::Zero => interp::constant_value(m, v),
+        Op::Composite => {
+            let elems: Option<Vec<Value>> = m.operands(v).map(|e| known_constant(m, e)).collect();
+            Some(Value::Composite(elems?))
+        }
+        _ => None,
+    }
+}
+
+/// How deep the evaluator follows a value computed before the loop (a bound such as
+/// `%i + 2` where `%i` is an outer loop's copied variable) back to constants.
+const MAX_DEPTH: u32 = 64;
+
+/// Evaluates a loop's instructions for its trip count, with the folder's exact semantics: a
+/// value is known when it is a constant, was computed by an earlier step of this iteration, or
+/// is computed before the loop from known values; instructions the folder would not fold
+/// (not exact) or cannot (loads, calls, ...) give unknown values.
+struct Evaluator<'a> {
+    m: &'a Module,
+    /// The loop's blocks: their values are known only through `env`.
+    inside: &'a FxHashSet<InstId>,
+    /// Values computed before the loop (the same at every iteration).
+    outside: FxHashMap<InstId, Option<Value>>,
+}
+
+impl Evaluator<'_> {
+    fn value(&mut self, env: &FxHashMap<InstId, Value>, v: InstId, depth: u32) -> Option<Value> {
+        if let Some(x) = env.get(&v) {
+            return Some(x.clone());
+        }
+        if let Some(c) = known_constant(self.m, v) {
+            return Some(c);
+        }
+        let b = self.m.block_of(v)?;
+        if self.inside.contains(&b.id()) || depth == 0 {
+            return None;
+        }
+        if let Some(r) = self.outside.get(&v) {
+            return r.clone();
+        }
+        let r = self.fold(env, v, depth - 1);
+        self.outside.insert(v, r.clone());
+        r
+    }
+
+    /// The value of instruction `i` from its operands' values.
+    fn fold(&mut self, env: &FxHashMap<InstId, Value>, i: InstId, depth: u32) -> Option<Value> {
+        let m = self.m;
+        let op = m.op(i);
+        if !op.is_instruction() || op.is_terminator() || op == Op::Param {
+            return None;
+        }
+        let operands: Vec<InstId> = m.operands(i).collect();
+        let mut ops: Vec<Value> = Vec::with_capacity(operands.len());
+        for o in operands {
+            ops.push(self.value(env, o, depth)?);
+        }
+        let folded = match (op, ops.as_slice()) {
+            (_, [a, b]) if BinaryOp::from_op(op).is_some() => {
+                BinaryOp::from_op(op).and_then(|bop| interp::binary_value(bop, a, b).ok())
+            }
+            (_, [a, b]) if CompareOp::from_op(op).is_some() => {
+                CompareOp::from_op(op).and_then(|cop| interp::compare_value(cop, a, b).ok())
+            }
+            (_, [a]) if UnaryOp::from_op(op).is_some() => {
+                UnaryOp::from_op(op).and_then(|uop| interp::unary_value(uop, a).ok())
+            }
+            (Op::Convert, [a]) => m.ty(i).and_then(|t| interp::convert_value(m, a, t).ok()),
+            _ => None,
+        };
+        match folded {
+            Some((v, true)) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Evaluates the instructions of loop block `b` in order into `env`.
+    fn block(&mut self, b: Block, env: &mut FxHashMap<InstId, Value>) {
+        for i in self.m.children(b.id()) {
+            if let Some(v) = self.fold(env, i, MAX_DEPTH) {
+                env.insert(i, v);
+            }
+        }
+    }
+}
+
+/// How many times the body runs, from the loop's initial arguments; `None` when a condition
+/// is unknown or the count passes [`MAX_TRIPS`].
+fn trip_count(
+    ev: &mut Evaluator<'_>,
+    header: Block,
+    cont: Block,
+    ht: InstId,
+    continue_when: bool,
+    init: &[InstId],
+) -> Option<usize> {
+    let m = ev.m;
+    let params: Vec<InstId> = header.params(m).iter().map(|p| p.id()).collect();
+    if params.len() != init.len() {
+        return None;
+    }
+    let empty = FxHashMap::default();
+    let mut cur: Vec<Option<Value>> = init
+        .iter()
+        .map(|&a| ev.value(&empty, a, MAX_DEPTH))
+        .collect();
+    let ct = cont.terminator(m)?;
+    let next = edge_args(m, ct);
+    for k in 0..=MAX_TRIPS {
+        let mut env: FxHashMap<InstId, Value> = FxHashMap::default();
+        for (p, v) in params.iter().zip(&cur) {
+            if let Some(v) = v {
+                env.insert(*p, v.clone());
+            }
+        }
+        ev.block(header, &mut env);
+        let Some(Value::Scalar(_, bits)) = ev.value(&env, m.operand(ht, 0), MAX_DEPTH) else {
+            return None;
+        };
+        if (bits != 0) != continue_when {
+            return Some(k);
+        }
+        // The continue block sees the header's values; body values stay unknown.
+        ev.block(cont, &mut env);
+        cur = next.iter().map(|&a| ev.value(&env, a, MAX_DEPTH)).collect();
+    }
+    None
+}
+
+fn clone_error(e: crate::clone::CloneError) -> PassError {
+    PassError::new(NAME, format!("copying a loop body failed: {e}"))
+}
+
+/// The copy of block `b` the cloner made.
+fn mapped(m: &Module, cl: &Cloner<'_>, b: Block) -> Result<Block, PassError> {
+    cl.get(b.id())
+        .and_then(|id| Block::dyn_cast(m, id))
+        .ok_or_else(|| PassError::new(NAME, "a copied block is missing"))
+}
+
+fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
+    let params: Vec<InstId> = p.header.params(m).iter().map(|x| x.id()).collect();
+    let header_insts: Vec<InstId> = m
+        .children(p.header.id())
+        .filter(|&i| {
+            let op = m.op(i);
+            op != Op::Param && op.is_instruction() && !op.is_terminator()
+        })
+        .collect();
+    let loop_term = p
+        .pre
+        .terminator(m)
+        .ok_or_else(|| PassError::new(NAME, "the loop's block lost its terminator"))?;
+    let mut args = edge_args(m, loop_term);
+    let mut prev = p.pre;
+    let mut first: Option<Block> = None;
+    // The continue block of the previous copy, to be pointed at the next header.
+    let mut pending: Option<Block> = None;
+    for k in 0..=p.trips {
+        let mut cl = Cloner::new();
+        for (&pa, &a) in params.iter().zip(&args) {
+            cl.insert(pa, a);
+        }
+        let last = k == p.trips;
+        let to_copy: &[Block] = if last {
+            std::slice::from_ref(&p.header)
+        } else {
+            &p.blocks
+        };
+        let copies = cl
+            .clone_blocks(m, to_copy, f, Some(prev))
+            .map_err(clone_error)?;
+        let hk = mapped(m, &cl, p.header)?;
+        match pending.take() {
+            Some(ck) => {
+                replace_terminator(m, ck, Op::Br, &[hk.id()]);
+            }
+            None => first = Some(hk),
+        }
+        if last {
+            replace_terminator(m, hk, Op::Br, &[p.exit.id()]);
+            // What follows the loop sees the last header's values.
+            for (&pa, &a) in params.iter().zip(&args) {
+                m.replace_uses_with(pa, a);
+            }
+            for &i in &header_insts {
+                if let Some(c) = cl.get(i) {
+                    m.replace_uses_with(i, c);
+                }
+            }
+        } else {
+            let bk = mapped(m, &cl, p.body)?;
+            replace_terminator(m, hk, Op::Br, &[bk.id()]);
+            let ck = mapped(m, &cl, p.cont)?;
+            let back = ck
+                .terminator(m)
+                .ok_or_else(|| PassError::new(NAME, "a copied continue block has no branch"))?;
+            args = edge_args(m, back);
+            pending = Some(ck);
+        }
+        if let Some(&l) = copies.last() {
+            prev = l;
+        }
+    }
+    let first = first.ok_or_else(|| PassError::new(NAME, "no copy of the header was made"))?;
+    replace_terminator(m, p.pre, Op::Br, &[first.id()]);
+    remove_blocks(m, &p.blocks);
+    Ok(())
+}
+
+/// Removes the original loop's blocks: nothing outside refers to them any more.
+fn remove_blocks(m: &mut Module, blocks: &[Block]) {
+    for &b in blocks {
+        if let Some(t) = b.terminator(m) {
+            let _ = m.remove(t);
+        }
+    }
+    for &b in blocks {
+        let kids = m.children_snapshot(b.id());
+        for &c in kids.iter().rev() {
+            if m.op(c).is_decoration() {
+                continue;
+            }
+            if m.has_uses(c)
+                && let Some(t) = m.ty(c)
+            {
+                let u = m.undef(t);
+                m.replace_uses_with(c, u);
+            }
+            let _ = m.remove(c);
+        }
+        let _ = m.remove(b.id());
+    }
+}

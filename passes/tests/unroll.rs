@@ -1,0 +1,269 @@
+//! Full unrolling of `unroll` loops: IR-text cases (input, expected output, verified after
+//! the pass), loops that must be left alone, and nested loops run by the reference
+//! interpreter before and after.
+
+mod common;
+
+use common::{check, check_unchanged, module, run};
+use oneshader_ir::Op;
+use oneshader_passes::interp::{Exit, Interpreter, Value};
+use oneshader_passes::semantics::Scalar;
+
+/// Two iterations: each copy sees the previous copy's values, the last header copy decides
+/// the exit and gives the values the code after the loop uses (`%s` and `%i` at exit).
+#[test]
+fn unrolls_a_counted_loop_into_copies() {
+    check(
+        "unroll",
+        r"
+func @f(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0, %a), break bb4, continue bb3 [unroll(0)]
+bb1(%i: i32, %s: i32):
+  %c = lt %i, i32 2 : bool
+  cond_br %c, bb2, bb4
+bb2:
+  %t = mul %s, i32 3 : i32
+  br bb3
+bb3:
+  %n = add %i, i32 1 : i32
+  br bb1(%n, %t)
+bb4:
+  %r = add %s, %i : i32
+  return %r
+}",
+        r"
+func @f(%a: i32) -> i32 {
+bb0:
+  br bb1
+bb1:
+  %c0 = lt i32 0, i32 2 : bool
+  br bb2
+bb2:
+  %t0 = mul %a, i32 3 : i32
+  br bb3
+bb3:
+  %n0 = add i32 0, i32 1 : i32
+  br bb4
+bb4:
+  %c1 = lt %n0, i32 2 : bool
+  br bb5
+bb5:
+  %t1 = mul %t0, i32 3 : i32
+  br bb6
+bb6:
+  %n1 = add %n0, i32 1 : i32
+  br bb7
+bb7:
+  %c2 = lt %n1, i32 2 : bool
+  br bb8
+bb8:
+  %r = add %t1, %n1 : i32
+  return %r
+}",
+    );
+}
+
+const BREAK_INSIDE: &str = r"
+func @f(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb4, continue bb3 [unroll(0)]
+bb1(%i: i32):
+  %c = lt %i, i32 4 : bool
+  cond_br %c, bb2, bb4
+bb2:
+  %e = eq %i, %a : bool
+  cond_br %e, bb4, bb3
+bb3:
+  %n = add %i, i32 1 : i32
+  br bb1(%n)
+bb4:
+  return %a
+}";
+
+const UNKNOWN_BOUND: &str = r"
+func @f(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb4, continue bb3 [unroll(0)]
+bb1(%i: i32):
+  %c = lt %i, %a : bool
+  cond_br %c, bb2, bb4
+bb2:
+  br bb3
+bb3:
+  %n = add %i, i32 1 : i32
+  br bb1(%n)
+bb4:
+  return %i
+}";
+
+/// `unroll(2)` asks for at most two copies; the loop runs three times.
+const OVER_THE_HINT: &str = r"
+func @f(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0, %a), break bb4, continue bb3 [unroll(2)]
+bb1(%i: i32, %s: i32):
+  %c = lt %i, i32 3 : bool
+  cond_br %c, bb2, bb4
+bb2:
+  %t = add %s, %i : i32
+  br bb3
+bb3:
+  %n = add %i, i32 1 : i32
+  br bb1(%n, %t)
+bb4:
+  return %s
+}";
+
+/// A `continue` from inside a selection: after unrolling it would leave the selection other
+/// than through its merge.
+const CONTINUE_IN_IF: &str = r"
+func @f(%a: i32, %b: bool) -> i32 {
+bb0:
+  loop bb1(i32 0, %a), break bb6, continue bb5 [unroll(0)]
+bb1(%i: i32, %s: i32):
+  %c = lt %i, i32 3 : bool
+  cond_br %c, bb2, bb6
+bb2:
+  if_else %b, bb3, bb4, merge bb4
+bb3:
+  br bb5(%s)
+bb4:
+  %t = add %s, %i : i32
+  br bb5(%t)
+bb5(%u: i32):
+  %n = add %i, i32 1 : i32
+  br bb1(%n, %u)
+bb6:
+  return %s
+}";
+
+/// More iterations than the pass copies.
+const TOO_MANY_TRIPS: &str = r"
+func @f(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0, %a), break bb4, continue bb3 [unroll(0)]
+bb1(%i: i32, %s: i32):
+  %c = lt %i, i32 5000 : bool
+  cond_br %c, bb2, bb4
+bb2:
+  %t = add %s, %i : i32
+  br bb3
+bb3:
+  %n = add %i, i32 1 : i32
+  br bb1(%n, %t)
+bb4:
+  return %s
+}";
+
+#[test]
+fn leaves_loops_it_cannot_unroll_exactly() {
+    for (what, text) in [
+        ("a break inside the body", BREAK_INSIDE),
+        ("a bound known only at run time", UNKNOWN_BOUND),
+        ("more trips than unroll(n) allows", OVER_THE_HINT),
+        ("a continue from inside a selection", CONTINUE_IN_IF),
+        ("more trips than the pass copies", TOO_MANY_TRIPS),
+    ] {
+        let m = module(text);
+        let mut after = m.clone();
+        run("unroll", &mut after);
+        assert_eq!(
+            oneshader_ir::print::print_module(&after),
+            oneshader_ir::print::print_module(&m),
+            "{what}"
+        );
+    }
+    check_unchanged("unroll", BREAK_INSIDE);
+}
+
+/// Nested `unroll` loops whose inner bound depends on the outer variable, a selection and a
+/// plain loop inside: the interpreter gives the same results before and after, and only the
+/// loop without `unroll` is left.
+#[test]
+fn nested_loops_compute_the_same_after_unrolling() {
+    let text = r"
+func @f(%a: i32, %b: bool) -> i32 {
+bb0:
+  loop bb1(i32 0, %a), break bb9, continue bb8 [unroll(0)]
+bb1(%i: i32, %s: i32):
+  %c = lt %i, i32 3 : bool
+  cond_br %c, bb2, bb9
+bb2:
+  %lim = add %i, i32 2 : i32
+  loop bb3(i32 0, %s), break bb7, continue bb6 [unroll(0)]
+bb3(%j: i32, %u: i32):
+  %cj = lt %j, %lim : bool
+  cond_br %cj, bb4, bb7
+bb4:
+  %p = mul %i, %j : i32
+  if_else %b, bb5, bb10, merge bb10
+bb5:
+  %q = sub i32 0, %p : i32
+  br bb10(%q)
+bb10(%v: i32):
+  %w = add %u, %v : i32
+  br bb6
+bb6:
+  %jn = add %j, i32 1 : i32
+  br bb3(%jn, %w)
+bb7:
+  loop bb11(i32 0, %u), break bb13, continue bb12
+bb11(%k: i32, %x: i32):
+  %ck = lt %k, %a : bool
+  cond_br %ck, bb14, bb13
+bb14:
+  %y = add %x, i32 1 : i32
+  br bb12
+bb12:
+  %kn = add %k, i32 1 : i32
+  br bb11(%kn, %y)
+bb13:
+  br bb8
+bb8:
+  %in = add %i, i32 1 : i32
+  br bb1(%in, %x)
+bb9:
+  %r = mul %s, %i : i32
+  return %r
+}";
+    // `bb10` needs a parameter for the selection to join values.
+    let text = text
+        .replace(
+            "if_else %b, bb5, bb10, merge bb10",
+            "if_else %b, bb5, bb15, merge bb10",
+        )
+        .replace("bb10(%v: i32):", "bb15:\n  br bb10(%p)\nbb10(%v: i32):");
+    let before = module(&text);
+    let mut after = before.clone();
+    run("unroll,combine,simplify_cfg", &mut after);
+    let loops = |m: &oneshader_ir::Module| {
+        m.functions()
+            .iter()
+            .flat_map(|f| f.blocks(m))
+            .filter(|b| b.terminator(m).is_some_and(|t| m.op(t) == Op::Loop))
+            .count()
+    };
+    assert_eq!(loops(&before), 3);
+    assert_eq!(
+        loops(&after),
+        3,
+        "only the inner loop without `unroll`, in each of 3 copies"
+    );
+    let call = |m: &oneshader_ir::Module, a: i32, b: bool| -> Value {
+        let f = m.functions()[0];
+        let args = [
+            Value::Scalar(Scalar::I32, a as u32 as u64),
+            Value::Scalar(Scalar::Bool, b as u64),
+        ];
+        match Interpreter::new(m).call(f, &args) {
+            Ok(Exit::Return(Some(v))) => v,
+            other => panic!("{other:?}"),
+        }
+    };
+    for a in [-3, 0, 1, 2, 7, 1000] {
+        for b in [false, true] {
+            assert_eq!(call(&before, a, b), call(&after, a, b), "a = {a}, b = {b}");
+        }
+    }
+}

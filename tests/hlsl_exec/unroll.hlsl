@@ -1,0 +1,24 @@
+// [unroll] loops for the execution tests: nested loops whose inner bound depends on the outer
+// variable (unrolled at -O), and one whose bound is known only at run time (left a loop).
+
+RWStructuredBuffer<uint> results : register(u0);
+
+[numthreads(32, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    uint x = id.x;
+    uint acc = x;
+    [unroll] for (uint i = 0; i < 4; ++i)
+    {
+        [unroll] for (uint j = 0; j <= i; ++j)
+        {
+            acc = acc * 3 + i * j + (x >> j);
+        }
+    }
+    uint bounded = 0;
+    [unroll] for (uint k = 0; k < (x & 7); ++k)
+    {
+        bounded += k * x;
+    }
+    results[x] = acc ^ (bounded << 1);
+}
