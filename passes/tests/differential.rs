@@ -458,7 +458,14 @@ impl Gen {
                 let (body, bl) = self.new_block(String::new());
                 let (cont, cl) = self.new_block(String::new());
                 let (exit, xl) = self.new_block(String::new());
-                self.emit(format!("loop {hl}(i32 0), break {xl}, continue {cl}"));
+                // Half the loops ask to be unrolled (taken when the bound is a constant and
+                // the body has no break or continue).
+                let hint = if self.rng.chance(50) {
+                    " [unroll(0)]"
+                } else {
+                    ""
+                };
+                self.emit(format!("loop {hl}(i32 0), break {xl}, continue {cl}{hint}"));
                 self.cur = h;
                 let c = self.value();
                 self.emit(format!("{c} = lt {i}, {bound} : bool"));
