@@ -481,3 +481,17 @@ float4 main(PSIn i) : SV_Target {
         assert!(text.contains(want), "{want}");
     }
 }
+
+/// The longest operator chain the parser accepts compiles through analysis, lowering, `-O`
+/// and the backend (all of which recurse over the expression tree on the compiler's thread)
+/// to valid SPIR-V, in a debug build too.
+#[test]
+fn a_chain_at_the_depth_limit_compiles() {
+    let n = oneshader_frontends::hlsl::MAX_TREE_DEPTH - 40;
+    let sum = "x".to_string() + &" + x".repeat(n);
+    let src = format!(
+        "RWStructuredBuffer<float> o;\n[numthreads(1, 1, 1)]\nvoid main() {{ float x = o[0]; o[1] = {sum}; }}\n"
+    );
+    let words = spirv_valid(&src, "cs_6_0");
+    assert!(words.len() > n, "one add per term: {} words", words.len());
+}

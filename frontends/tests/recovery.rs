@@ -127,10 +127,37 @@ fn moderately_long_chains_parse() {
     src.push_str(&" + 1".repeat(500));
     src.push(';');
     assert!(errors(&src).is_empty());
+    // `<` after a variable is not the start of template arguments: a chain of comparisons
+    // parses in one pass (each `<` once tried as template arguments made this 2^n).
+    let mut cmp = String::from("float x = 1; bool b = x");
+    cmp.push_str(&" < x".repeat(60));
+    cmp.push(';');
+    assert!(errors(&cmp).is_empty(), "{}", errors(&cmp));
 }
 
 #[test]
 fn invalid_numbers_are_reported() {
     let e = errors("uint a = 0bERROR; float b = 1.0.0;");
     assert_eq!(e.matches("error[OSH0006]").count(), 2, "{e}");
+}
+
+/// The longest operator chain the parser accepts ([`MAX_TREE_DEPTH`] levels, minus the few of
+/// the declaration around it) parses, and its tree is dropped, on a thread with the 2 MiB
+/// stack Rust gives spawned threads: a library user's thread, not the compiler's big one.
+#[test]
+fn a_chain_at_the_depth_limit_parses_and_drops_on_a_small_stack() {
+    use oneshader_frontends::hlsl::MAX_TREE_DEPTH;
+    let mut chain = String::from("float y = 1");
+    chain.push_str(&" + 1".repeat(MAX_TREE_DEPTH - 8));
+    chain.push(';');
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let (parsed, _) = parse(&chain);
+            let errors = parsed.diagnostics.len();
+            drop(parsed);
+            errors
+        })
+        .expect("a thread");
+    assert_eq!(handle.join().expect("no stack overflow"), 0);
 }

@@ -24,7 +24,7 @@ use super::types::{is_builtin_qualified_type, is_builtin_template_function, is_b
 /// Deepest nesting of statements, parenthesized expressions and template arguments.
 pub const MAX_NESTING: usize = 256;
 /// Deepest expression tree (counts operator chains too: `a + b + c` is three deep).
-pub const MAX_TREE_DEPTH: usize = 1024;
+pub const MAX_TREE_DEPTH: usize = 16_384;
 /// Errors after which the parser stops.
 pub const MAX_ERRORS: usize = 100;
 
@@ -194,6 +194,10 @@ struct Parser<'a> {
     diags: Vec<Diagnostic>,
     /// Speculating: report nothing, fail fast.
     speculating: usize,
+    /// True while template arguments of a name not known as a template are being tried: a
+    /// name inside them is not tried again (each nested try doubled the work, so
+    /// `a < b < c < ...` took time exponential in its length).
+    in_template_guess: bool,
     /// Token index of the last reported error (no second error at the same token).
     last_error_pos: Option<usize>,
     /// Too many errors: stop.
@@ -318,6 +322,7 @@ impl<'a> Parser<'a> {
             },
             diags: Vec::new(),
             speculating: 0,
+            in_template_guess: false,
             last_error_pos: None,
             gave_up: false,
             nesting: 0,
@@ -2856,7 +2861,16 @@ impl<'a> Parser<'a> {
     /// Template arguments after a name whose kind is unknown: accepted only when every
     /// argument is a type or literal and a `(` (or `::`) follows.
     fn speculative_template_args(&mut self) -> Option<Vec<TemplateArg>> {
-        self.speculate(|p| {
+        // Only types and literals are accepted below: a first argument that is neither ends
+        // the guess at once (`a < b` with `b` a variable costs nothing).
+        let first = self.peek_n(1);
+        if self.in_template_guess
+            || !(first.kind == TokenKind::Number || self.is_type_at(self.pos + 1))
+        {
+            return None;
+        }
+        self.in_template_guess = true;
+        let r = self.speculate(|p| {
             let args = p.template_args()?;
             let all_simple = args.iter().all(|a| match a {
                 TemplateArg::Type(_) => true,
@@ -2867,7 +2881,9 @@ impl<'a> Parser<'a> {
             } else {
                 Err(Fail)
             }
-        })
+        });
+        self.in_template_guess = false;
+        r
     }
 
     fn construct_rest(&mut self, ty: TypeExpr) -> PResult<Expr> {
