@@ -630,3 +630,30 @@ bb0:
     let words = emit_ok(&gather, TargetEnv::Vulkan1_2);
     validate(&words, TargetEnv::Vulkan1_2);
 }
+
+/// SPIR-V's universal limits allow 16,383 (literal, label) pairs in one `OpSwitch`: that many
+/// cases are emitted and validate, one more is a diagnostic instead of invalid SPIR-V.
+#[test]
+fn switch_case_count_limit() {
+    let switch = |cases: usize| {
+        let mut t = String::from(
+            "global @o : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]\n\
+             global @id : ptr<input, vec<u32, 3>> [builtin(global_invocation_id)]\n\n\
+             func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+             bb0:\n  %0 = load @id : vec<u32, 3>\n  %1 = extract %0, 0 : u32\n  %2 = element_addr @o, u32 0 : ptr<storage_buffer, u32>\n  switch %1, merge bb_m, default bb_m, [",
+        );
+        for k in 0..cases {
+            if k > 0 {
+                t.push_str(", ");
+            }
+            t.push_str(&format!("u32 {k}: bb_c"));
+        }
+        t.push_str("]\nbb_c:\n  store %2, u32 1\n  br bb_m\nbb_m:\n  return\n}\n");
+        t
+    };
+    let words = emit_ok(&switch(16_383), TargetEnv::Vulkan1_2);
+    validate(&words, TargetEnv::Vulkan1_2);
+    let d = emit(&switch(16_384), TargetEnv::Vulkan1_2).expect_err("one case too many");
+    assert_eq!(d[0].code, "OSB0010");
+    assert!(d[0].message.contains("16384 cases"), "{}", d[0].message);
+}

@@ -24,8 +24,11 @@ use rspirv::spirv::{self, Capability, Decoration};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
-use super::error::{DECLARATION, EmitError, MALFORMED, OPERANDS, POINTER, R};
+use super::error::{DECLARATION, EmitError, MALFORMED, OPERANDS, POINTER, R, TOO_LARGE};
 use super::module::{Emitter, Lk, inst};
+
+/// Most (literal, label) pairs of one `OpSwitch` (SPIR-V's universal limits).
+const MAX_SWITCH_CASES: usize = 16_383;
 
 type Words = SmallVec<[u32; 8]>;
 
@@ -648,6 +651,16 @@ impl Emitter<'_> {
                     let pos = g.rpo_index.get(&target).copied().unwrap_or(u32::MAX);
                     cases.push((pos, bits, target));
                     i += 2;
+                }
+                // SPIR-V's universal limits allow 16,383 (literal, label) pairs per OpSwitch.
+                if cases.len() > MAX_SWITCH_CASES {
+                    return Err(EmitError::new(
+                        TOO_LARGE,
+                        format!(
+                            "a `switch` with {} cases; SPIR-V allows at most {MAX_SWITCH_CASES} in one OpSwitch",
+                            cases.len()
+                        ),
+                    ));
                 }
                 cases.sort_by_key(|c| c.0);
                 let ctl = self.selection_control(t);
