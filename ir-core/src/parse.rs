@@ -1093,6 +1093,13 @@ impl<'a> Parser<'a> {
             .with_span(op_span));
         }
         let ty = if result.is_some() {
+            if op.is_terminator() || matches!(info.ty, TypeRule::None | TypeRule::Void) {
+                return Err(Diagnostic::error(
+                    "OST0003",
+                    format!("`{name}` yields no value: it takes no `%name =`"),
+                )
+                .with_span(op_span));
+            }
             self.expect_punct(':')?;
             Some(self.ty()?)
         } else if op.is_terminator() {

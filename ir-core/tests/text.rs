@@ -37,6 +37,22 @@ fn unknown_opcode_type_and_decoration() {
     assert!(first_error("global @g : ptr<nowhere, i32>\n").contains("t.ir:1:17: error[OST0004]"));
 }
 
+/// Naming something that yields no value (a terminator, a `store`) is an error at the opcode:
+/// accepted, it left a name that printed as `<out of scope>` (found by the `ir_text` fuzzer).
+#[test]
+fn naming_what_yields_no_value() {
+    assert_eq!(
+        first_error("func @f() -> void {\nbb0:\n  %3 = return : bool\n}\n"),
+        "t.ir:3:8: error[OST0003]: `return` yields no value: it takes no `%name =`\n    %3 = return : bool\n         ^^^^^^\n"
+    );
+    assert!(
+        first_error(
+            "func @f(%p: ptr<function, i32>) -> void {\nbb0:\n  %s = store %p, i32 1 : void\n  return\n}\n"
+        )
+        .contains("`store` yields no value")
+    );
+}
+
 #[test]
 fn numbers_out_of_range() {
     assert!(first_error("global @g : ptr<private, u8> = u8 256\n").contains("does not fit in u8"));
