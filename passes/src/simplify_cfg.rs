@@ -33,8 +33,8 @@ use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 
 use crate::split_edges::{
-    ConstructKind, Constructs, args_start, edge_args, has_one_plain_edge, incoming_edges,
-    is_loop_header, join_users, remove_block_param, replace_terminator,
+    ConstructKind, Constructs, args_start, clear_block, edge_args, has_one_plain_edge,
+    incoming_edges, is_loop_header, join_users, remove_block_param, replace_terminator,
 };
 use crate::{Pass, PassError};
 
@@ -211,27 +211,6 @@ fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
         }
     }
     changed
-}
-
-/// Removes every instruction and parameter of `b`, replacing remaining uses by `undef`.
-fn clear_block(m: &mut Module, b: Block) {
-    let kids = m.children_snapshot(b.id());
-    for &c in kids.iter().rev() {
-        if m.op(c).is_decoration() {
-            continue;
-        }
-        if m.has_uses(c) {
-            match m.ty(c) {
-                Some(t) => {
-                    let u = m.undef(t);
-                    m.replace_uses_with(c, u);
-                }
-                None => continue,
-            }
-        }
-        // Uses were just replaced; the subtree is only decorations.
-        let _ = m.remove(c);
-    }
 }
 
 fn remove_unreachable(m: &mut Module, cfg: &Cfg) -> bool {

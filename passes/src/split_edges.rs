@@ -166,6 +166,28 @@ pub fn has_one_plain_edge(m: &Module, block: Block) -> bool {
     edges == 1
 }
 
+/// Removes every instruction and parameter of `b` (not `b` itself), replacing remaining uses
+/// by `undef`; a child without a type (a terminator) that is still used is kept.
+pub fn clear_block(m: &mut Module, b: Block) {
+    let kids = m.children_snapshot(b.id());
+    for &c in kids.iter().rev() {
+        if m.op(c).is_decoration() {
+            continue;
+        }
+        if m.has_uses(c) {
+            match m.ty(c) {
+                Some(t) => {
+                    let u = m.undef(t);
+                    m.replace_uses_with(c, u);
+                }
+                None => continue,
+            }
+        }
+        // Uses were just replaced; the subtree is only decorations.
+        let _ = m.remove(c);
+    }
+}
+
 /// The block arguments a `br` or `loop` passes (empty for other terminators).
 pub fn edge_args(m: &Module, term: InstId) -> Vec<InstId> {
     match args_start(m.op(term)) {

@@ -36,7 +36,7 @@ use oneshader_ir::{Block, Func, InstId, Module, Op};
 use crate::clone::Cloner;
 use crate::interp::{self, Value};
 use crate::semantics::{BinaryOp, CompareOp, UnaryOp};
-use crate::split_edges::{Constructs, edge_args, incoming_edges, replace_terminator};
+use crate::split_edges::{Constructs, clear_block, edge_args, incoming_edges, replace_terminator};
 use crate::{Pass, PassError};
 
 const NAME: &str = "unroll";
@@ -437,19 +437,7 @@ fn remove_blocks(m: &mut Module, blocks: &[Block]) {
         }
     }
     for &b in blocks {
-        let kids = m.children_snapshot(b.id());
-        for &c in kids.iter().rev() {
-            if m.op(c).is_decoration() {
-                continue;
-            }
-            if m.has_uses(c)
-                && let Some(t) = m.ty(c)
-            {
-                let u = m.undef(t);
-                m.replace_uses_with(c, u);
-            }
-            let _ = m.remove(c);
-        }
+        clear_block(m, b);
         let _ = m.remove(b.id());
     }
 }
