@@ -6,11 +6,11 @@
 //! kernel), and Vulkan refuses a run-time offset on anything but a gather (`OSB0013`).
 //!
 //! **Which loops.** A `loop h(args), break x, continue c` decorated `unroll(n)` where:
-//! - the header `h` ends in `cond_br` with the break block `x` as one target, and `x` is
-//!   reached from nowhere else (no `break` inside the body);
+//! - the header `h` ends in `cond_br` with the break block `x` as one target; other edges to
+//!   `x` (`break`s) come from blocks whose innermost loop is this one;
 //! - `h` is entered only from the `loop` and from `c`, which ends in `br h(...)` and is
 //!   entered by one edge from a block directly in the loop (no `continue` from inside a
-//!   nested selection or loop);
+//!   nested selection or loop), a `br` or a `cond_br` whose other target is the break block;
 //! - values defined in the loop are used outside it only if the header defines them (what
 //!   dominates the break block);
 //! - the trip count is found by evaluating the header and the continue block with the loop's
@@ -27,6 +27,13 @@
 //! back a `br` to the next copy. A last copy of the header alone ends in `br x`: its values
 //! are what the code after the loop sees. Constant folding and CFG simplification then merge
 //! the straight line.
+//!
+//! **Breaks.** A loop with `break`s keeps a run-once loop around the copies (`loop h0, break x,
+//! continue c` with `c: br h0` unreachable), so that each copied `break` is still a structured
+//! exit of its innermost loop; the header's values the code after the loop uses become
+//! parameters of `x`, each edge into `x` passing its copy's values (a conditional edge through
+//! a new block, as edges with arguments must be unconditional). CFG simplification removes the
+//! run-once loop when no break is left.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -36,7 +43,9 @@ use oneshader_ir::{Block, Func, InstId, Module, Op};
 use crate::clone::Cloner;
 use crate::interp::{self, Value};
 use crate::semantics::{BinaryOp, CompareOp, UnaryOp};
-use crate::split_edges::{Constructs, clear_block, edge_args, incoming_edges, replace_terminator};
+use crate::split_edges::{
+    Constructs, clear_block, edge_args, incoming_edges, replace_terminator, split_edges_to,
+};
 use crate::{Pass, PassError};
 
 const NAME: &str = "unroll";
@@ -90,6 +99,8 @@ struct Plan {
     body: Block,
     /// The loop's blocks in function order (header and continue block included).
     blocks: Vec<Block>,
+    /// Terminators in the loop, other than the header's, that branch to `exit`.
+    breaks: Vec<InstId>,
     trips: usize,
 }
 
@@ -136,8 +147,17 @@ fn analyze(m: &Module, cfg: &Cfg, cons: &Constructs, pre: Block, term: InstId) -
         _ => return None,
     };
     let body = Block::dyn_cast(m, body)?;
-    if incoming_edges(m, exit).iter().any(|e| e.term != ht) {
-        return None;
+    let k = cons.index_of_term(term)?;
+    let mut breaks: Vec<InstId> = Vec::new();
+    for e in incoming_edges(m, exit) {
+        if e.term == ht || breaks.contains(&e.term) {
+            continue;
+        }
+        let src = m.parent(e.term).and_then(|p| Block::dyn_cast(m, p))?;
+        if cons.innermost_loop(src) != Some(k) {
+            return None;
+        }
+        breaks.push(e.term);
     }
     let ct = cont.terminator(m)?;
     if m.op(ct) != Op::Br || m.operand(ct, 0) != header.id() {
@@ -153,8 +173,12 @@ fn analyze(m: &Module, cfg: &Cfg, cons: &Constructs, pre: Block, term: InstId) -
     let [edge] = into_cont.as_slice() else {
         return None;
     };
+    // A `br`, or a `cond_br` whose other target is the break block (`if (c) break;` ending
+    // the body), which stays a structured break of the run-once loop around the copies.
+    if m.op(edge.term) != Op::Br && !breaks.contains(&edge.term) {
+        return None;
+    }
     let from = m.parent(edge.term).and_then(|p| Block::dyn_cast(m, p))?;
-    let k = cons.index_of_term(term)?;
     if cons.innermost(from) != Some(k) {
         return None;
     }
@@ -211,6 +235,7 @@ fn analyze(m: &Module, cfg: &Cfg, cons: &Constructs, pre: Block, term: InstId) -
         cont,
         body,
         blocks,
+        breaks,
         trips,
     })
 }
@@ -368,6 +393,20 @@ fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
             op != Op::Param && op.is_instruction() && !op.is_terminator()
         })
         .collect();
+    // The header's values that code after the loop uses (only the header's can be: it
+    // dominates the break block and no other block of the loop does).
+    let inside: FxHashSet<InstId> = p.blocks.iter().map(|b| b.id()).collect();
+    let live_out: Vec<InstId> = params
+        .iter()
+        .chain(&header_insts)
+        .copied()
+        .filter(|&v| {
+            m.uses(v).any(|u| {
+                m.block_of(u.user)
+                    .is_none_or(|ub| !inside.contains(&ub.id()))
+            })
+        })
+        .collect();
     let loop_term = p
         .pre
         .terminator(m)
@@ -377,6 +416,8 @@ fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
     let mut first: Option<Block> = None;
     // The continue block of the previous copy, to be pointed at the next header.
     let mut pending: Option<Block> = None;
+    // Every edge into the break block (its terminator) and the live-out values along it.
+    let mut exits: Vec<(InstId, Vec<InstId>)> = Vec::new();
     for k in 0..=p.trips {
         let mut cl = Cloner::new();
         for (&pa, &a) in params.iter().zip(&args) {
@@ -391,6 +432,13 @@ fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
         let copies = cl
             .clone_blocks(m, to_copy, f, Some(prev))
             .map_err(clone_error)?;
+        let values: Vec<InstId> = live_out
+            .iter()
+            .map(|&v| match params.iter().position(|&pa| pa == v) {
+                Some(j) => args[j],
+                None => cl.get(v).unwrap_or(v),
+            })
+            .collect();
         let hk = mapped(m, &cl, p.header)?;
         match pending.take() {
             Some(ck) => {
@@ -399,17 +447,14 @@ fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
             None => first = Some(hk),
         }
         if last {
-            replace_terminator(m, hk, Op::Br, &[p.exit.id()]);
-            // What follows the loop sees the last header's values.
-            for (&pa, &a) in params.iter().zip(&args) {
-                m.replace_uses_with(pa, a);
-            }
-            for &i in &header_insts {
-                if let Some(c) = cl.get(i) {
-                    m.replace_uses_with(i, c);
+            let t = replace_terminator(m, hk, Op::Br, &[p.exit.id()]);
+            exits.push((t, values));
+        } else {
+            for &t in &p.breaks {
+                if let Some(c) = cl.get(t) {
+                    exits.push((c, values.clone()));
                 }
             }
-        } else {
             let bk = mapped(m, &cl, p.body)?;
             replace_terminator(m, hk, Op::Br, &[bk.id()]);
             let ck = mapped(m, &cl, p.cont)?;
@@ -424,8 +469,62 @@ fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
         }
     }
     let first = first.ok_or_else(|| PassError::new(NAME, "no copy of the header was made"))?;
-    replace_terminator(m, p.pre, Op::Br, &[first.id()]);
+    if p.breaks.is_empty() {
+        replace_terminator(m, p.pre, Op::Br, &[first.id()]);
+        // One way out: the last header copy's values are what follows sees.
+        if let Some((_, values)) = exits.last() {
+            for (&v, &c) in live_out.iter().zip(values) {
+                m.replace_uses_with(v, c);
+            }
+        }
+    } else {
+        // A run-once loop keeps the copied breaks structured exits.
+        let cont = m.add_block_after(prev);
+        oneshader_ir::Builder::at_end(m, cont).br(first, &[]);
+        let rl = replace_terminator(m, p.pre, Op::Loop, &[first.id(), p.exit.id(), cont.id()]);
+        // The `unroll` hint moved along with the loop terminator; this loop runs once.
+        if let Some(d) = m.find_decoration(rl, Op::Unroll) {
+            let _ = m.remove(d);
+        }
+        join_live_out(m, p.exit, &live_out, &exits)?;
+    }
     remove_blocks(m, &p.blocks);
+    Ok(())
+}
+
+/// Gives `exit` a parameter per live-out value, replacing that value's uses, and passes each
+/// edge's values to it (a conditional edge through a new block).
+fn join_live_out(
+    m: &mut Module,
+    exit: Block,
+    live_out: &[InstId],
+    exits: &[(InstId, Vec<InstId>)],
+) -> Result<(), PassError> {
+    if live_out.is_empty() {
+        return Ok(());
+    }
+    for &v in live_out {
+        let ty = m
+            .ty(v)
+            .ok_or_else(|| PassError::new(NAME, "a live-out value has no type"))?;
+        let param = m.add_block_param(exit, ty);
+        m.replace_uses_with(v, param);
+    }
+    for (t, values) in exits {
+        let br = if m.op(*t) == Op::Br {
+            *t
+        } else {
+            let nb = split_edges_to(m, *t, exit)
+                .map_err(|e| PassError::new(NAME, format!("splitting a break edge: {e}")))?
+                .ok_or_else(|| PassError::new(NAME, "a break does not reach the exit"))?;
+            nb.terminator(m)
+                .ok_or_else(|| PassError::new(NAME, "a split edge has no branch"))?
+        };
+        let mut ops = m.operands_vec(br);
+        ops.extend_from_slice(values);
+        m.set_operands(br, &ops)
+            .map_err(|e| PassError::new(NAME, format!("passing values to the exit: {e}")))?;
+    }
     Ok(())
 }
 

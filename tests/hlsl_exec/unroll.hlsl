@@ -1,5 +1,6 @@
 // [unroll] loops for the execution tests: nested loops whose inner bound depends on the outer
-// variable (unrolled at -O), and one whose bound is known only at run time (left a loop).
+// variable and a loop with a break (unrolled at -O), and one whose bound is known only at run
+// time (left a loop).
 
 RWStructuredBuffer<uint> results : register(u0);
 
@@ -20,5 +21,12 @@ void main(uint3 id : SV_DispatchThreadID)
     {
         bounded += k * x;
     }
-    results[x] = acc ^ (bounded << 1);
+    uint early = 0;
+    [unroll] for (uint m = 0; m < 8; ++m)
+    {
+        if (m * x > 40)
+            break;
+        early += m + 1;
+    }
+    results[x] = (acc ^ (bounded << 1)) + early * 65536;
 }
