@@ -617,8 +617,8 @@ fn count_op(words: &[u32], op: rspirv::spirv::Op) -> usize {
 }
 
 /// `[unroll]` loops compute the same at -O0 (loops) and at -O (unrolled, except the one whose
-/// bound is known only at run time; the one with a `break` inside a run-once loop); the -O
-/// code holds fewer loops.
+/// bound is known only at run time; the copies of the one with a `break` inside a run-once
+/// loop, those of the one with a `continue` each in one of their own).
 #[test]
 fn unrolled_loops_compute_what_the_loops_do() {
     let gpu = Gpu::new();
@@ -632,7 +632,13 @@ fn unrolled_loops_compute_what_the_loops_do() {
             }
             let bounded: u32 = (0..(x & 7)).map(|k| k * x).sum();
             let early: u32 = (0..8u32).take_while(|m| m * x <= 40).map(|m| m + 1).sum();
-            (acc ^ (bounded << 1)).wrapping_add(early * 65536)
+            let evens: u32 = (0..6u32)
+                .filter(|q| (q + x) & 1 == 0)
+                .map(|q| q * 3 + 1)
+                .sum();
+            (acc ^ (bounded << 1))
+                .wrapping_add(early * 65536)
+                .wrapping_add(evens.wrapping_mul(16_777_216))
         })
         .collect();
     let mut loops = Vec::new();
@@ -648,9 +654,9 @@ fn unrolled_loops_compute_what_the_loops_do() {
         gpu.dispatch(&words, "main", &mut bindings, &[], [2, 1, 1]);
         assert_eq!(bindings[0].words(), expected.as_slice(), "{level:?}");
     }
-    // At -O: the loop with a run-time bound, and the run-once loop the unrolled copies of the
-    // loop with a break sit in.
-    assert_eq!(loops, [4, 2], "OpLoopMerge count at -O0 and at -O");
+    // At -O: the loop with a run-time bound, the run-once loop the unrolled copies of the loop
+    // with a break sit in, and one run-once loop per copy (6) of the loop with a continue.
+    assert_eq!(loops, [5, 8], "OpLoopMerge count at -O0 and at -O");
 }
 
 #[test]

@@ -8,9 +8,9 @@
 //! **Which loops.** A `loop h(args), break x, continue c` decorated `unroll(n)` where:
 //! - the header `h` ends in `cond_br` with the break block `x` as one target; other edges to
 //!   `x` (`break`s) come from blocks whose innermost loop is this one;
-//! - `h` is entered only from the `loop` and from `c`, which ends in `br h(...)` and is
-//!   entered by one edge from a block directly in the loop (no `continue` from inside a
-//!   nested selection or loop), a `br` or a `cond_br` whose other target is the break block;
+//! - `h` is entered only from the `loop` and from `c`, which ends in `br h(...)`; `continue`s
+//!   (edges to `c` from inside nested selections) come from blocks whose innermost loop is
+//!   this one, and a loop does not have both `continue`s and `break`s;
 //! - values defined in the loop are used outside it only if the header defines them (what
 //!   dominates the break block);
 //! - the trip count is found by evaluating the header and the continue block with the loop's
@@ -34,6 +34,11 @@
 //! parameters of `x`, each edge into `x` passing its copy's values (a conditional edge through
 //! a new block, as edges with arguments must be unconditional). CFG simplification removes the
 //! run-once loop when no break is left.
+//!
+//! **Continues.** A loop whose body reaches the continue block other than by one plain edge
+//! (`if (c) continue;`) gets a run-once loop per copy instead: the copy's header ends in
+//! `loop w, break c_k, continue r` (`w: br body_k`, `r: br w` unreachable), so each copied
+//! `continue` is a break of it to the copy's continue block.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -101,6 +106,8 @@ struct Plan {
     blocks: Vec<Block>,
     /// Terminators in the loop, other than the header's, that branch to `exit`.
     breaks: Vec<InstId>,
+    /// Each copy of the body sits in a run-once loop that its `continue`s break out of.
+    wrap_body: bool,
     trips: usize,
 }
 
@@ -169,18 +176,31 @@ fn analyze(m: &Module, cfg: &Cfg, cons: &Constructs, pre: Block, term: InstId) -
     {
         return None;
     }
+    // How the body reaches the continue block. Plainly: one `br` from a block directly in the
+    // loop, or one `cond_br` whose other target is the break block (`if (c) break;` ending the
+    // body, a structured break of the run-once loop around the copies). Otherwise (`continue`
+    // statements: several edges, or edges from inside nested selections) each copy of the
+    // body gets a run-once loop of its own, whose break block is the copy's continue block;
+    // a `break` would then leave two loops, so loops with both stay loops.
     let into_cont = incoming_edges(m, cont);
-    let [edge] = into_cont.as_slice() else {
-        return None;
+    let plain = match into_cont.as_slice() {
+        [edge] => {
+            let from = m.parent(edge.term).and_then(|p| Block::dyn_cast(m, p))?;
+            cons.innermost(from) == Some(k)
+                && (m.op(edge.term) == Op::Br || breaks.contains(&edge.term))
+        }
+        _ => false,
     };
-    // A `br`, or a `cond_br` whose other target is the break block (`if (c) break;` ending
-    // the body), which stays a structured break of the run-once loop around the copies.
-    if m.op(edge.term) != Op::Br && !breaks.contains(&edge.term) {
-        return None;
-    }
-    let from = m.parent(edge.term).and_then(|p| Block::dyn_cast(m, p))?;
-    if cons.innermost(from) != Some(k) {
-        return None;
+    if !plain {
+        if !breaks.is_empty() || into_cont.is_empty() {
+            return None;
+        }
+        for e in &into_cont {
+            let from = m.parent(e.term).and_then(|p| Block::dyn_cast(m, p))?;
+            if cons.innermost_loop(from) != Some(k) {
+                return None;
+            }
+        }
     }
     // The loop's blocks: what the header dominates and the break block does not.
     let blocks: Vec<Block> = cfg
@@ -236,6 +256,7 @@ fn analyze(m: &Module, cfg: &Cfg, cons: &Constructs, pre: Block, term: InstId) -
         body,
         blocks,
         breaks,
+        wrap_body: !plain,
         trips,
     })
 }
@@ -456,8 +477,18 @@ fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
                 }
             }
             let bk = mapped(m, &cl, p.body)?;
-            replace_terminator(m, hk, Op::Br, &[bk.id()]);
             let ck = mapped(m, &cl, p.cont)?;
+            if p.wrap_body {
+                // `hk: loop w, break ck, continue c` with `w: br bk` and `c: br w` (never
+                // reached): the copy's `continue`s are breaks of this loop.
+                let w = m.add_block_after(hk);
+                oneshader_ir::Builder::at_end(m, w).br(bk, &[]);
+                let c = m.add_block_after(ck);
+                oneshader_ir::Builder::at_end(m, c).br(w, &[]);
+                replace_terminator(m, hk, Op::Loop, &[w.id(), ck.id(), c.id()]);
+            } else {
+                replace_terminator(m, hk, Op::Br, &[bk.id()]);
+            }
             let back = ck
                 .terminator(m)
                 .ok_or_else(|| PassError::new(NAME, "a copied continue block has no branch"))?;

@@ -115,8 +115,7 @@ bb4:
   return %s
 }";
 
-/// A `continue` from inside a selection: after unrolling it would leave the selection other
-/// than through its merge.
+/// A `continue` from inside a selection: unrolled with a run-once loop per copy.
 const CONTINUE_IN_IF: &str = r"
 func @f(%a: i32, %b: bool) -> i32 {
 bb0:
@@ -130,6 +129,32 @@ bb3:
   br bb5(%s)
 bb4:
   %t = add %s, %i : i32
+  br bb5(%t)
+bb5(%u: i32):
+  %n = add %i, i32 1 : i32
+  br bb1(%n, %u)
+bb6:
+  return %s
+}";
+
+/// Both a `continue` from inside a selection and a `break`: a copied break would have to
+/// leave two loops.
+const CONTINUE_AND_BREAK: &str = r"
+func @f(%a: i32, %b: bool) -> i32 {
+bb0:
+  loop bb1(i32 0, %a), break bb6, continue bb5 [unroll(0)]
+bb1(%i: i32, %s: i32):
+  %c = lt %i, i32 3 : bool
+  cond_br %c, bb2, bb6
+bb2:
+  if_else %b, bb3, bb4, merge bb4
+bb3:
+  br bb5(%s)
+bb4:
+  %t = add %s, %i : i32
+  %e = eq %t, i32 7 : bool
+  cond_br %e, bb6, bb7
+bb7:
   br bb5(%t)
 bb5(%u: i32):
   %n = add %i, i32 1 : i32
@@ -161,7 +186,10 @@ fn leaves_loops_it_cannot_unroll_exactly() {
     for (what, text) in [
         ("a bound known only at run time", UNKNOWN_BOUND),
         ("more trips than unroll(n) allows", OVER_THE_HINT),
-        ("a continue from inside a selection", CONTINUE_IN_IF),
+        (
+            "a continue from inside a selection and a break",
+            CONTINUE_AND_BREAK,
+        ),
         ("more trips than the pass copies", TOO_MANY_TRIPS),
     ] {
         let m = module(text);
@@ -173,7 +201,7 @@ fn leaves_loops_it_cannot_unroll_exactly() {
             "{what}"
         );
     }
-    check_unchanged("unroll", CONTINUE_IN_IF);
+    check_unchanged("unroll", CONTINUE_AND_BREAK);
 }
 
 /// Loops with `break`s: the copies sit in a run-once loop (so each copied break is still a
@@ -223,6 +251,39 @@ bb4:
         let mut folded = before.clone();
         run("unroll,combine,cse,dce,simplify_cfg", &mut folded);
     }
+}
+
+/// A `continue` from inside a selection: each copy of the body sits in a run-once loop whose
+/// break block is the copy's continue block. Same results as the loop.
+#[test]
+fn loops_with_continues_unroll_with_a_run_once_loop_per_copy() {
+    let before = module(CONTINUE_IN_IF);
+    let mut after = before.clone();
+    run("unroll", &mut after);
+    let printed = oneshader_ir::print::print_module(&after);
+    assert_eq!(
+        printed.matches("loop ").count(),
+        3,
+        "one per copy: {printed}"
+    );
+    assert!(!printed.contains("unroll"), "{printed}");
+    for a in [-5, 0, 1, 4] {
+        for b in [false, true] {
+            let args = [
+                Value::Scalar(Scalar::I32, a as u32 as u64),
+                Value::Scalar(Scalar::Bool, b as u64),
+            ];
+            let (f0, f1) = (before.functions()[0], after.functions()[0]);
+            assert_eq!(
+                format!("{:?}", Interpreter::new(&before).call(f0, &args)),
+                format!("{:?}", Interpreter::new(&after).call(f1, &args)),
+                "a = {a}, b = {b}"
+            );
+        }
+    }
+    // The rest of the round keeps the copies valid (`run` verifies after each pass).
+    let mut rest = before.clone();
+    run("unroll,combine,cse,dce,simplify_cfg", &mut rest);
 }
 
 /// Nested `unroll` loops whose inner bound depends on the outer variable, a selection and a

@@ -1,5 +1,5 @@
 // [unroll] loops for the execution tests: nested loops whose inner bound depends on the outer
-// variable and a loop with a break (unrolled at -O), and one whose bound is known only at run
+// variable, a loop with a break and one with a continue (unrolled at -O), and one whose bound is known only at run
 // time (left a loop).
 
 RWStructuredBuffer<uint> results : register(u0);
@@ -28,5 +28,12 @@ void main(uint3 id : SV_DispatchThreadID)
             break;
         early += m + 1;
     }
-    results[x] = (acc ^ (bounded << 1)) + early * 65536;
+    uint evens = 0;
+    [unroll] for (uint q = 0; q < 6; ++q)
+    {
+        if (((q + x) & 1) != 0)
+            continue;
+        evens += q * 3 + 1;
+    }
+    results[x] = (acc ^ (bounded << 1)) + early * 65536 + evens * 16777216;
 }
