@@ -17,7 +17,7 @@
 //!   initial arguments, with the folder's exact semantics (instructions whose operands are not
 //!   all known are unknown; the branch condition must be known at every iteration), is at
 //!   most [`MAX_TRIPS`], at most `n` when `n` is not 0, and the unrolled code stays under
-//!   [`MAX_UNROLLED_INSTS`] instructions.
+//!   [`MAX_UNROLLED_INSTS`] instructions, and the function under [`MAX_FUNCTION_INSTS`].
 //!
 //! Other loops are left as they are (the backend then keeps the `Unroll` loop control hint).
 //!
@@ -60,6 +60,12 @@ pub const MAX_TRIPS: usize = 1024;
 
 /// Most instructions the copies of one loop may hold (trip count times loop size).
 pub const MAX_UNROLLED_INSTS: usize = 16_384;
+
+/// Most instructions a function may reach through unrolling: nested loops are unrolled one
+/// after the other (the copies of an outer loop hold inner loops, each then unrolled within
+/// [`MAX_UNROLLED_INSTS`]), so without this bound 1024 copies of a 1024-trip inner loop would
+/// make millions.
+pub const MAX_FUNCTION_INSTS: usize = 65_536;
 
 /// The `unroll` pass.
 #[derive(Clone, Copy, Debug, Default)]
@@ -121,6 +127,12 @@ fn find_loop(m: &Module, f: Func) -> Option<Plan> {
         return None;
     }
     let cfg = Cfg::new(m, f);
+    let size: usize = cfg
+        .blocks()
+        .iter()
+        .map(|b| m.children(b.id()).count())
+        .sum();
+    let room = MAX_FUNCTION_INSTS.saturating_sub(size);
     let mut cons: Option<Constructs> = None;
     for b in cfg.rpo() {
         let Some(t) = b.terminator(m) else { continue };
@@ -128,14 +140,21 @@ fn find_loop(m: &Module, f: Func) -> Option<Plan> {
             continue;
         }
         let cons = cons.get_or_insert_with(|| Constructs::new(m, f, &cfg));
-        if let Some(plan) = analyze(m, &cfg, cons, b, t) {
+        if let Some(plan) = analyze(m, &cfg, cons, b, t, room) {
             return Some(plan);
         }
     }
     None
 }
 
-fn analyze(m: &Module, cfg: &Cfg, cons: &Constructs, pre: Block, term: InstId) -> Option<Plan> {
+fn analyze(
+    m: &Module,
+    cfg: &Cfg,
+    cons: &Constructs,
+    pre: Block,
+    term: InstId,
+    room: usize,
+) -> Option<Plan> {
     let limit = m
         .find_decoration(term, Op::Unroll)
         .and_then(|d| m.imm_operand(d, 0))
@@ -245,7 +264,8 @@ fn analyze(m: &Module, cfg: &Cfg, cons: &Constructs, pre: Block, term: InstId) -
         outside: FxHashMap::default(),
     };
     let trips = trip_count(&mut ev, header, cont, ht, continue_when, &args)?;
-    if (limit != 0 && trips > limit) || trips.saturating_mul(size) > MAX_UNROLLED_INSTS {
+    let copies = trips.saturating_mul(size);
+    if (limit != 0 && trips > limit) || copies > MAX_UNROLLED_INSTS || copies > room {
         return None;
     }
     Some(Plan {

@@ -376,3 +376,51 @@ bb9:
         }
     }
 }
+
+/// Nested loops are unrolled one after the other, each copy of an outer loop holding an inner
+/// loop: the function's size bound stops the copies before they multiply (200 x 200 trips
+/// would be about 200,000 instructions); what is left stays loops, and the module verifies.
+#[test]
+fn nested_unrolling_stops_at_the_function_size_bound() {
+    let text = r"
+func @f(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0, %a), break bb9, continue bb8 [unroll(0)]
+bb1(%i: i32, %s: i32):
+  %c = lt %i, i32 200 : bool
+  cond_br %c, bb2, bb9
+bb2:
+  loop bb3(i32 0, %s), break bb7, continue bb6 [unroll(0)]
+bb3(%j: i32, %u: i32):
+  %cj = lt %j, i32 200 : bool
+  cond_br %cj, bb4, bb7
+bb4:
+  %x = xor %i, %j : i32
+  %w = add %u, %x : i32
+  br bb6
+bb6:
+  %jn = add %j, i32 1 : i32
+  br bb3(%jn, %w)
+bb7:
+  br bb8
+bb8:
+  %in = add %i, i32 1 : i32
+  br bb1(%in, %u)
+bb9:
+  return %s
+}";
+    let mut m = module(text);
+    run("unroll", &mut m);
+    let f = m.functions()[0];
+    let blocks = f.blocks(&m);
+    let size: usize = blocks.iter().map(|b| m.children(b.id()).count()).sum();
+    assert!(
+        size <= oneshader_passes::unroll::MAX_FUNCTION_INSTS,
+        "{size} instructions"
+    );
+    let loops = blocks
+        .iter()
+        .filter(|b| b.terminator(&m).is_some_and(|t| m.op(t) == Op::Loop))
+        .count();
+    assert!(loops > 0, "the inner loops past the bound stay loops");
+}
