@@ -539,17 +539,17 @@ impl<'m> Interpreter<'m> {
                 .ok_or_else(|| this.type_error(i, "missing operand"))?;
             this.operand(frame, id)
         };
-        if let Some(bop) = BinaryOp::from_op(op) {
-            let (a, b) = (v(self, 0)?, v(self, 1)?);
-            return Ok(Some(binary_value(bop, &a, &b)?.0));
-        }
-        if let Some(cop) = CompareOp::from_op(op) {
-            let (a, b) = (v(self, 0)?, v(self, 1)?);
-            return Ok(Some(compare_value(cop, &a, &b)?.0));
-        }
-        if let Some(uop) = UnaryOp::from_op(op) {
-            let a = v(self, 0)?;
-            return Ok(Some(unary_value(uop, &a)?.0));
+        if BinaryOp::from_op(op).is_some()
+            || CompareOp::from_op(op).is_some()
+            || UnaryOp::from_op(op).is_some()
+        {
+            let args: Vec<Value> = (0..ops.len())
+                .map(|k| v(self, k))
+                .collect::<Result<_, _>>()?;
+            return match operator_value(op, &args) {
+                Some(r) => Ok(Some(r?.0)),
+                None => Err(self.type_error(i, "wrong number of operands")),
+            };
         }
         Ok(Some(match op {
             Op::Convert | Op::Bitcast => {
@@ -1182,6 +1182,22 @@ pub fn zip_n(args: &[&Value], f: &mut LaneFn<'_>) -> Result<(Value, bool), Inter
             }
             Ok((Value::Composite(out), foldable))
         }
+    }
+}
+
+/// The value of an arithmetic, comparison or unary operator `op` on `args` (the meaning the
+/// interpreter, the folder and the unroller share), and whether every lane folds exactly;
+/// `None` when `op` is not such an operator or `args` has the wrong length.
+pub fn operator_value(op: Op, args: &[Value]) -> Option<Result<(Value, bool), InterpError>> {
+    match args {
+        [a, b] => {
+            if let Some(bop) = BinaryOp::from_op(op) {
+                return Some(binary_value(bop, a, b));
+            }
+            CompareOp::from_op(op).map(|cop| compare_value(cop, a, b))
+        }
+        [a] => UnaryOp::from_op(op).map(|uop| unary_value(uop, a)),
+        _ => None,
     }
 }
 

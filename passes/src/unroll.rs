@@ -47,7 +47,6 @@ use oneshader_ir::{Block, Func, InstId, Module, Op};
 
 use crate::clone::Cloner;
 use crate::interp::{self, Value};
-use crate::semantics::{BinaryOp, CompareOp, UnaryOp};
 use crate::split_edges::{
     Constructs, clear_block, edge_args, incoming_edges, replace_terminator, split_edges_to,
 };
@@ -343,17 +342,8 @@ impl Evaluator<'_> {
             ops.push(self.value(env, o, depth)?);
         }
         let folded = match (op, ops.as_slice()) {
-            (_, [a, b]) if BinaryOp::from_op(op).is_some() => {
-                BinaryOp::from_op(op).and_then(|bop| interp::binary_value(bop, a, b).ok())
-            }
-            (_, [a, b]) if CompareOp::from_op(op).is_some() => {
-                CompareOp::from_op(op).and_then(|cop| interp::compare_value(cop, a, b).ok())
-            }
-            (_, [a]) if UnaryOp::from_op(op).is_some() => {
-                UnaryOp::from_op(op).and_then(|uop| interp::unary_value(uop, a).ok())
-            }
             (Op::Convert, [a]) => m.ty(i).and_then(|t| interp::convert_value(m, a, t).ok()),
-            _ => None,
+            _ => interp::operator_value(op, &ops).and_then(Result::ok),
         };
         match folded {
             Some((v, true)) => Some(v),
