@@ -5,9 +5,48 @@
 mod common;
 
 use common::{check, check_unchanged, module, run};
-use oneshader_ir::Op;
+use oneshader_ir::{Module, Op};
 use oneshader_passes::interp::{Exit, Interpreter, Value};
 use oneshader_passes::semantics::Scalar;
+
+/// Argument lists: each `i32` in `ints`, with each `bool` in `bools` after it (or alone when
+/// `bools` is empty).
+fn args(ints: &[i32], bools: &[bool]) -> Vec<Vec<Value>> {
+    let int = |a: i32| Value::Scalar(Scalar::I32, a as u32 as u64);
+    ints.iter()
+        .flat_map(|&a| {
+            if bools.is_empty() {
+                vec![vec![int(a)]]
+            } else {
+                bools
+                    .iter()
+                    .map(|&b| vec![int(a), Value::Scalar(Scalar::Bool, b as u64)])
+                    .collect()
+            }
+        })
+        .collect()
+}
+
+/// The first function of `before` and of `after` return the same value for every argument
+/// list (run by the reference interpreter).
+fn assert_same_results(before: &Module, after: &Module, cases: &[Vec<Value>]) {
+    let call = |m: &Module, a: &[Value]| match Interpreter::new(m).call(m.functions()[0], a) {
+        Ok(Exit::Return(Some(v))) => v,
+        other => panic!("{a:?}: {other:?}"),
+    };
+    for a in cases {
+        assert_eq!(call(before, a), call(after, a), "arguments {a:?}");
+    }
+}
+
+/// `loop` terminators in the module.
+fn loop_count(m: &Module) -> usize {
+    m.functions()
+        .iter()
+        .flat_map(|f| f.blocks(m))
+        .filter(|b| b.terminator(m).is_some_and(|t| m.op(t) == Op::Loop))
+        .count()
+}
 
 /// Two iterations: each copy sees the previous copy's values, the last header copy decides
 /// the exit and gives the values the code after the loop uses (`%s` and `%i` at exit).
@@ -231,22 +270,13 @@ bb4:
         let before = module(text);
         let mut after = before.clone();
         run("unroll", &mut after);
+        assert_eq!(loop_count(&after), 1, "the run-once loop");
         let printed = oneshader_ir::print::print_module(&after);
-        assert_eq!(printed.matches("loop ").count(), 1, "{printed}");
         assert!(
             !printed.contains("unroll"),
             "the run-once loop has no hint: {printed}"
         );
-        for a in [-1, 0, 1, 2, 3, 9] {
-            let arg = [Value::Scalar(Scalar::I32, a as u32 as u64)];
-            let f0 = before.functions()[0];
-            let f1 = after.functions()[0];
-            assert_eq!(
-                format!("{:?}", Interpreter::new(&before).call(f0, &arg)),
-                format!("{:?}", Interpreter::new(&after).call(f1, &arg)),
-                "a = {a}"
-            );
-        }
+        assert_same_results(&before, &after, &args(&[-1, 0, 1, 2, 3, 9], &[]));
         // The rest of the round keeps the run-once loop valid (`run` verifies after each pass).
         let mut folded = before.clone();
         run("unroll,combine,cse,dce,simplify_cfg", &mut folded);
@@ -260,27 +290,10 @@ fn loops_with_continues_unroll_with_a_run_once_loop_per_copy() {
     let before = module(CONTINUE_IN_IF);
     let mut after = before.clone();
     run("unroll", &mut after);
+    assert_eq!(loop_count(&after), 3, "one per copy");
     let printed = oneshader_ir::print::print_module(&after);
-    assert_eq!(
-        printed.matches("loop ").count(),
-        3,
-        "one per copy: {printed}"
-    );
     assert!(!printed.contains("unroll"), "{printed}");
-    for a in [-5, 0, 1, 4] {
-        for b in [false, true] {
-            let args = [
-                Value::Scalar(Scalar::I32, a as u32 as u64),
-                Value::Scalar(Scalar::Bool, b as u64),
-            ];
-            let (f0, f1) = (before.functions()[0], after.functions()[0]);
-            assert_eq!(
-                format!("{:?}", Interpreter::new(&before).call(f0, &args)),
-                format!("{:?}", Interpreter::new(&after).call(f1, &args)),
-                "a = {a}, b = {b}"
-            );
-        }
-    }
+    assert_same_results(&before, &after, &args(&[-5, 0, 1, 4], &[false, true]));
     // The rest of the round keeps the copies valid (`run` verifies after each pass).
     let mut rest = before.clone();
     run("unroll,combine,cse,dce,simplify_cfg", &mut rest);
@@ -346,35 +359,17 @@ bb9:
     let before = module(&text);
     let mut after = before.clone();
     run("unroll,combine,simplify_cfg", &mut after);
-    let loops = |m: &oneshader_ir::Module| {
-        m.functions()
-            .iter()
-            .flat_map(|f| f.blocks(m))
-            .filter(|b| b.terminator(m).is_some_and(|t| m.op(t) == Op::Loop))
-            .count()
-    };
-    assert_eq!(loops(&before), 3);
+    assert_eq!(loop_count(&before), 3);
     assert_eq!(
-        loops(&after),
+        loop_count(&after),
         3,
         "only the inner loop without `unroll`, in each of 3 copies"
     );
-    let call = |m: &oneshader_ir::Module, a: i32, b: bool| -> Value {
-        let f = m.functions()[0];
-        let args = [
-            Value::Scalar(Scalar::I32, a as u32 as u64),
-            Value::Scalar(Scalar::Bool, b as u64),
-        ];
-        match Interpreter::new(m).call(f, &args) {
-            Ok(Exit::Return(Some(v))) => v,
-            other => panic!("{other:?}"),
-        }
-    };
-    for a in [-3, 0, 1, 2, 7, 1000] {
-        for b in [false, true] {
-            assert_eq!(call(&before, a, b), call(&after, a, b), "a = {a}, b = {b}");
-        }
-    }
+    assert_same_results(
+        &before,
+        &after,
+        &args(&[-3, 0, 1, 2, 7, 1000], &[false, true]),
+    );
 }
 
 /// Nested loops are unrolled one after the other, each copy of an outer loop holding an inner
@@ -418,9 +413,6 @@ bb9:
         size <= oneshader_passes::unroll::MAX_FUNCTION_INSTS,
         "{size} instructions"
     );
-    let loops = blocks
-        .iter()
-        .filter(|b| b.terminator(&m).is_some_and(|t| m.op(t) == Op::Loop))
-        .count();
+    let loops = loop_count(&m);
     assert!(loops > 0, "the inner loops past the bound stay loops");
 }
