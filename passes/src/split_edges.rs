@@ -99,42 +99,6 @@ pub fn incoming_edges(m: &Module, block: Block) -> SmallVec<[Edge; 2]> {
     out
 }
 
-/// What a block is to the terminators that name it, read in one walk of its use list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BlockRoles {
-    /// Successor operands of terminators in the tree that name the block (as
-    /// [`incoming_edges`] counts them, before removing duplicates).
-    pub edges: usize,
-    /// True when a structured terminator names it as merge, break or continue block.
-    pub join: bool,
-    /// True when it is the header of a loop.
-    pub loop_header: bool,
-}
-
-/// The roles of `block` (see [`BlockRoles`]).
-pub fn block_roles(m: &Module, block: Block) -> BlockRoles {
-    let mut r = BlockRoles::default();
-    for u in m.uses(block.id()) {
-        let Slot::Operand(i) = u.slot else { continue };
-        let op = m.op(u.user);
-        if !op.is_terminator() {
-            continue;
-        }
-        if op == Op::Loop && i == 0 {
-            r.loop_header = true;
-        }
-        if matches!(
-            op.info().kind(i as usize),
-            Some(oneshader_ir::Kind::Join(_))
-        ) {
-            r.join = true;
-        } else if op.is_successor_slot(i as usize) && m.parent(u.user).is_some() {
-            r.edges += 1;
-        }
-    }
-    r
-}
-
 /// True when exactly one successor edge of a terminator in the tree names `block`, and no
 /// structured terminator names it as merge, break, continue block or loop header: a block that
 /// can be merged into its one predecessor. Stops at the second edge, so asking about the merge
