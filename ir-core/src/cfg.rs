@@ -153,6 +153,19 @@ fn row<'a>(start: &[u32], list: &'a [u32], i: usize) -> &'a [u32] {
 impl Cfg {
     /// Computes the CFG of `func` (empty for a declaration).
     pub fn new(m: &Module, func: Func) -> Cfg {
+        Cfg::build(m, func, false)
+    }
+
+    /// The *structural* CFG of `func`, as SPIR-V defines structural dominance: the edges of
+    /// [`Cfg::new`] plus an edge from each selection or switch header to its merge block and
+    /// from each loop header to its break and continue blocks. Its dominator tree is the one
+    /// constructs are defined by (a loop's continue block is not inside a selection that
+    /// `continue`s to it); [`Cfg::succs`] and [`Cfg::preds`] include the added edges.
+    pub fn structural(m: &Module, func: Func) -> Cfg {
+        Cfg::build(m, func, true)
+    }
+
+    fn build(m: &Module, func: Func, structural: bool) -> Cfg {
         let blocks = func.blocks(m);
         let n = blocks.len();
         let index = BlockIndex::new(&blocks);
@@ -168,10 +181,34 @@ impl Cfg {
                 })
             })
             .collect();
+        // Structural edges out of loop headers: (header, break or continue block).
+        let mut header_edges: Vec<(u32, u32)> = Vec::new();
+        if structural {
+            for t in terms.iter().flatten() {
+                let (op, first, count) = *t;
+                if op != Op::Loop || count < 3 {
+                    continue;
+                }
+                let at = |k: usize| {
+                    m.uses[first as usize + k]
+                        .value
+                        .and_then(|v| index.get(&blocks, v))
+                };
+                if let Some(h) = at(0) {
+                    for k in [1, 2] {
+                        if let Some(j) = at(k) {
+                            header_edges.push((h, j));
+                        }
+                    }
+                }
+            }
+            header_edges.sort_unstable();
+        }
         let mut succ_start: Vec<u32> = Vec::with_capacity(n + 1);
         let mut succ: Vec<u32> = Vec::with_capacity(2 * n);
         let mut pred_count: Vec<u32> = vec![0; n + 1];
         let mut last_row: Vec<u32> = vec![NONE; n];
+        let mut next_header_edge = 0usize;
         for (bi, t) in terms.iter().enumerate() {
             if let Some(Some((_, ahead, _))) = terms.get(bi + USE_PREFETCH_BLOCKS) {
                 m.prefetch_use(*ahead);
@@ -182,21 +219,39 @@ impl Cfg {
                 continue;
             };
             let info = op.info();
+            let mut add = |s: u32, succ: &mut Vec<u32>| {
+                // Duplicates are dropped through the row that last added each block: a
+                // scan of the row would be quadratic in a switch's cases.
+                if last_row[s as usize] != bi as u32 {
+                    last_row[s as usize] = bi as u32;
+                    succ.push(s);
+                    pred_count[s as usize] += 1;
+                }
+            };
             for k in 0..count as usize {
-                if info.kind(k) != Some(Kind::Block) {
+                let is_edge = match info.kind(k) {
+                    Some(Kind::Block) => true,
+                    Some(Kind::Join(_)) => structural && op != Op::Loop,
+                    _ => false,
+                };
+                if !is_edge {
                     continue;
                 }
                 let Some(v) = m.uses[first as usize + k].value else {
                     continue;
                 };
-                // Duplicates are dropped through the row that last added each block: a
-                // scan of the row would be quadratic in a switch's cases.
-                if let Some(s) = index.get(&blocks, v)
-                    && last_row[s as usize] != bi as u32
-                {
-                    last_row[s as usize] = bi as u32;
-                    succ.push(s);
-                    pred_count[s as usize] += 1;
+                if let Some(s) = index.get(&blocks, v) {
+                    add(s, &mut succ);
+                }
+            }
+            while header_edges
+                .get(next_header_edge)
+                .is_some_and(|&(h, _)| h <= bi as u32)
+            {
+                let (h, j) = header_edges[next_header_edge];
+                next_header_edge += 1;
+                if h == bi as u32 {
+                    add(j, &mut succ);
                 }
             }
         }

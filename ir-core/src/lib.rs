@@ -37,6 +37,7 @@
 
 pub mod builder;
 pub mod cfg;
+pub mod constructs;
 pub mod diag;
 pub mod imm;
 pub mod inst_table;

@@ -30,13 +30,16 @@
 //! | OSV0021 | a function's entry-block parameters match its `fn` type |
 //! | OSV0022 | switch case values are distinct constants of the selector's type |
 //! | OSV0023 | globals: a pointer type outside the `function` space; a constant initializer of the pointee type |
+//! | OSV0024 | joins: a block is the merge, break or continue block of one construct (a selection or switch may merge into the break or continue block of the innermost loop around it); a construct's header dominates its reachable joins |
+//! | OSV0025 | structured exits: an edge enters a construct only from its header, leaves one only to its merge, the innermost loop's break or continue block, or the innermost switch's merge; the only edges back are loops' back edges |
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use slotmap::SecondaryMap;
 
 use crate::inst_table::InstTable;
 
 use crate::cfg::Cfg;
+use crate::constructs::{BadEdge, Construct, ConstructKind, Constructs};
 use crate::diag::Diagnostic;
 use crate::imm::{AddressSpace, Intrinsic, Stage, TextureAccess};
 use crate::module::{InstId, Module, NIL};
@@ -917,7 +920,8 @@ impl<'a> Verifier<'a> {
             );
         }
         let ret_ty = m.fn_return(fty);
-        let loops = self.loops(&blocks, &cfg);
+        let before = self.diags.len();
+        let cons = Constructs::new(m, f);
         for &b in &blocks {
             for (pos, inst) in m.children(b.id()).enumerate() {
                 if self.bad.contains(&inst) {
@@ -934,14 +938,111 @@ impl<'a> Verifier<'a> {
                     self.dominance(inst, b, pos, &cfg, &def_pos);
                 }
                 if op.is_terminator() {
-                    self.terminator(inst, b, ret_ty, &loops);
+                    self.terminator(inst, b, ret_ty, &cons);
                 } else {
                     self.inst_types(inst);
                 }
             }
         }
-        for lp in &loops.loops {
-            self.loop_shape(lp, &cfg);
+        for c in cons.list() {
+            if c.kind == ConstructKind::Loop {
+                self.loop_shape(c, &cfg);
+            }
+        }
+        // The structured rules read the constructs, which assume sound loops and branches.
+        if self.diags.len() == before {
+            self.structured(&cons, &cfg);
+        }
+    }
+
+    /// OSV0024 and OSV0025: SPIR-V's structured control-flow rules, which the IR keeps.
+    fn structured(&mut self, cons: &Constructs, cfg: &Cfg) {
+        let m = self.m;
+        for (block, a, b) in cons.join_conflicts() {
+            let (ta, tb) = (cons.get(a).term, cons.get(b).term);
+            self.report(
+                "OSV0024",
+                Some(tb),
+                format!(
+                    "block {} is already the join of `{}`; a block is the merge, break or continue \
+                     block of one construct (a selection may merge into the break or continue \
+                     block of the innermost loop around it)",
+                    self.block_label(block),
+                    print_inst(m, ta)
+                ),
+            );
+        }
+        let scfg = cons.cfg();
+        for (k, c) in cons.list().iter().enumerate() {
+            let mut joins: smallvec::SmallVec<[Block; 2]> = smallvec::smallvec![c.join];
+            joins.extend(c.cont);
+            // A selection merging into its loop's break or continue block: that block belongs
+            // to the loop, whose header dominates it.
+            let into_loop = cons.enclosing_loop(k).is_some_and(|l| {
+                let l = cons.get(l);
+                c.kind != ConstructKind::Loop && (l.join == c.join || l.cont == Some(c.join))
+            });
+            for j in joins.into_iter().filter(|_| !into_loop) {
+                if scfg.is_reachable(j) && !scfg.dominates(c.entry, j) {
+                    self.report(
+                        "OSV0024",
+                        Some(c.term),
+                        format!(
+                            "the construct's header does not dominate its join block {}: another \
+                             path reaches it without passing through the header",
+                            self.block_label(j)
+                        ),
+                    );
+                }
+            }
+        }
+        for &p in cfg.rpo().to_vec().iter() {
+            let Some(term) = p.terminator(m) else {
+                continue;
+            };
+            for s in cfg.succs(p) {
+                let Err(bad) = cons.edge(p, s) else {
+                    continue;
+                };
+                let target = self.block_label(s);
+                let msg = match bad {
+                    BadEdge::Backward => format!(
+                        "the branch to {target} goes back to an earlier block and is not a \
+                         loop's back edge (from its continue block to its header)"
+                    ),
+                    BadEdge::Enters(k) => format!(
+                        "the branch to {target} enters the construct of `{}` other than through \
+                         its header",
+                        print_inst(m, cons.get(k).term)
+                    ),
+                    BadEdge::Leaves(k) => format!(
+                        "the branch to {target} leaves the construct of `{}` but not by a \
+                         structured exit (its merge, the innermost loop's break or continue \
+                         block, the innermost switch's merge, or return/discard)",
+                        print_inst(m, cons.get(k).term)
+                    ),
+                };
+                self.report("OSV0025", Some(term), msg);
+                break;
+            }
+        }
+    }
+
+    /// `bbN` for a block of its function (its position), for messages.
+    fn block_label(&self, b: Block) -> String {
+        let m = self.m;
+        match m.parent(b.id()) {
+            Some(f) => {
+                let pos = m
+                    .children(f)
+                    .filter(|&c| m.op(c) == Op::Block)
+                    .position(|c| c == b.id());
+                match pos {
+                    Some(i) => format!("bb{i}"),
+                    None => "a block".into(),
+                }
+            }
+            None => "a block".into(),
         }
     }
 
@@ -1066,7 +1167,7 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    fn terminator(&mut self, inst: InstId, b: Block, ret_ty: Option<InstId>, loops: &LoopNest) {
+    fn terminator(&mut self, inst: InstId, b: Block, ret_ty: Option<InstId>, cons: &Constructs) {
         let m = self.m;
         let op = m.op(inst);
         let ops = m.operands_vec(inst);
@@ -1091,7 +1192,7 @@ impl<'a> Verifier<'a> {
                 }
                 no_params(self, ops[1]);
                 no_params(self, ops[2]);
-                self.cond_br_placement(inst, b, loops, ops[1], ops[2]);
+                self.cond_br_placement(inst, b, cons, ops[1], ops[2]);
             }
             Op::IfElse => {
                 if !is_bool(ops[0]) {
@@ -1148,57 +1249,11 @@ impl<'a> Verifier<'a> {
         }
     }
 
-    /// The loops of a function, from its `loop` terminators, with the innermost loop of every
-    /// reachable block. A block is in loop L when L's header dominates it and L's break block
-    /// does not; walking blocks in reverse post-order, a block starts from its immediate
-    /// dominator's innermost loop and leaves the loops whose break block dominates it, so the
-    /// whole analysis costs O(blocks x loop nesting depth).
-    fn loops(&self, blocks: &[Block], cfg: &Cfg) -> LoopNest {
+    fn loop_shape(&mut self, lp: &Construct, cfg: &Cfg) {
         let m = self.m;
-        let mut nest = LoopNest::default();
-        for &b in blocks {
-            let Some(t) = b.terminator(m) else { continue };
-            if m.op(t) != Op::Loop || self.bad.contains(&t) {
-                continue;
-            }
-            let header = Block::cast(m, m.operand(t, 0));
-            let brk = Block::cast(m, m.operand(t, 1));
-            let cont = Block::cast(m, m.operand(t, 2));
-            nest.header_of
-                .entry(header.id())
-                .or_insert(nest.loops.len());
-            nest.loops.push(LoopInfo {
-                term: t,
-                pre: b,
-                header,
-                brk,
-                cont,
-                parent: None,
-            });
-        }
-        for x in cfg.rpo() {
-            let mut cand = cfg.idom(x).and_then(|d| nest.inner.get(&d.id()).copied());
-            while let Some(l) = cand {
-                if cfg.dominates(nest.loops[l].brk, x) {
-                    cand = nest.loops[l].parent;
-                } else {
-                    break;
-                }
-            }
-            if let Some(&l) = nest.header_of.get(&x.id()) {
-                nest.loops[l].parent = cand;
-                cand = Some(l);
-            }
-            if let Some(c) = cand {
-                nest.inner.insert(x.id(), c);
-            }
-        }
-        nest
-    }
-
-    fn loop_shape(&mut self, lp: &LoopInfo, cfg: &Cfg) {
-        let m = self.m;
-        if lp.header == lp.pre || lp.header == lp.brk || lp.header == lp.cont || lp.brk == lp.cont {
+        let (pre, header, brk) = (lp.declared_in, lp.entry, lp.join);
+        let Some(cont) = lp.cont else { return };
+        if header == pre || header == brk || header == cont || brk == cont {
             self.report(
                 "OSV0011",
                 Some(lp.term),
@@ -1206,7 +1261,7 @@ impl<'a> Verifier<'a> {
             );
             return;
         }
-        if let Some(ht) = lp.header.terminator(m)
+        if let Some(ht) = header.terminator(m)
             && !matches!(m.op(ht), Op::Br | Op::CondBr)
         {
             self.report(
@@ -1215,8 +1270,8 @@ impl<'a> Verifier<'a> {
                 "a loop header must end in `br` or `cond_br`",
             );
         }
-        if let Some(ct) = lp.cont.terminator(m) {
-            let back = m.op(ct) == Op::Br && m.operand(ct, 0) == lp.header.id();
+        if let Some(ct) = cont.terminator(m) {
+            let back = m.op(ct) == Op::Br && m.operand(ct, 0) == header.id();
             if !back && m.op(ct) != Op::Unreachable {
                 self.report(
                     "OSV0011",
@@ -1225,8 +1280,8 @@ impl<'a> Verifier<'a> {
                 );
             }
         }
-        for p in cfg.preds(lp.header) {
-            if p != lp.pre && p != lp.cont {
+        for p in cfg.preds(header) {
+            if p != pre && p != cont {
                 let t = p.terminator(m).unwrap_or(p.id());
                 self.report(
                     "OSV0011",
@@ -1241,16 +1296,19 @@ impl<'a> Verifier<'a> {
         &mut self,
         inst: InstId,
         b: Block,
-        loops: &LoopNest,
+        cons: &Constructs,
         t: InstId,
         f: InstId,
     ) {
-        if loops.header_of.contains_key(&b.id()) {
+        if cons.loop_of_header(b).is_some() {
             return;
         }
-        let innermost = loops.inner.get(&b.id()).map(|&l| &loops.loops[l]);
-        let ok =
-            innermost.is_some_and(|l| [t, f].iter().any(|&x| x == l.brk.id() || x == l.cont.id()));
+        let innermost = cons.innermost_loop(b).map(|l| cons.get(l));
+        let ok = innermost.is_some_and(|l| {
+            [t, f]
+                .iter()
+                .any(|&x| x == l.join.id() || l.cont.is_some_and(|c| c.id() == x))
+        });
         if !ok {
             self.report(
                 "OSV0012",
@@ -1815,24 +1873,6 @@ impl<'a> Verifier<'a> {
             }
         }
     }
-}
-
-struct LoopInfo {
-    term: InstId,
-    pre: Block,
-    header: Block,
-    brk: Block,
-    cont: Block,
-    /// The loop that encloses this one.
-    parent: Option<usize>,
-}
-
-/// The loops of a function and which one each block is innermost in.
-#[derive(Default)]
-struct LoopNest {
-    loops: Vec<LoopInfo>,
-    header_of: FxHashMap<InstId, usize>,
-    inner: FxHashMap<InstId, usize>,
 }
 
 #[cfg(test)]

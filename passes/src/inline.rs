@@ -51,9 +51,9 @@ use oneshader_ir::{Block, Builder, Func, InsertPoint, InstId, Module, Op};
 
 use crate::clone::Cloner;
 use crate::specialize_resources::has_resource_params;
-use crate::split_edges::{
-    ConstructKind, Constructs, is_loop_header, join_users, split_block_before,
-};
+use oneshader_ir::constructs::{Construct, ConstructKind, Constructs};
+
+use crate::split_edges::{is_loop_header, join_users, split_block_before};
 use crate::{Pass, PassError};
 
 const NAME: &str = "inline";
@@ -156,16 +156,14 @@ fn plan_callee(m: &Module, g: Func) -> Plan {
         .copied()
         .filter(|&b| !cfg.is_reachable(b))
         .collect();
-    let cons = Constructs::new(m, g, &cfg);
+    let cons = Constructs::new(m, g);
     if live.is_empty() {
         return Plan::NoReturn;
     }
     if live.len() == 1 && dead_returns.is_empty() && cons.innermost(live[0]).is_none() {
         return Plan::Direct(live[0]);
     }
-    let breakable = |c: &crate::split_edges::Construct| {
-        matches!(c.kind, ConstructKind::Loop | ConstructKind::Switch)
-    };
+    let breakable = |c: &Construct| matches!(c.kind, ConstructKind::Loop | ConstructKind::Switch);
     let exit_of = |k: Option<usize>| match k {
         Some(k) => {
             let c = cons.get(k);

@@ -32,9 +32,11 @@
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 
+use oneshader_ir::constructs::{ConstructKind, Constructs};
+
 use crate::split_edges::{
-    ConstructKind, Constructs, args_start, clear_block, edge_args, has_one_plain_edge,
-    incoming_edges, is_loop_header, join_users, remove_block_param, replace_terminator,
+    args_start, clear_block, edge_args, has_one_plain_edge, incoming_edges, is_loop_header,
+    join_users, remove_block_param, replace_terminator,
 };
 use crate::{Pass, PassError};
 
@@ -169,7 +171,7 @@ fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
                 let Some(target) = target else { continue };
                 let (_, cons) = analysis.get_or_insert_with(|| {
                     let cfg = Cfg::new(m, f);
-                    let cons = Constructs::new(m, f, &cfg);
+                    let cons = Constructs::new(m, f);
                     (cfg, cons)
                 });
                 if Block::dyn_cast(m, merge).is_some_and(|mb| construct_removable(m, cons, t, mb)) {
@@ -196,7 +198,7 @@ fn fold_constant_branches(m: &mut Module, f: Func) -> bool {
                 let Some(target) = target else { continue };
                 let (_, cons) = analysis.get_or_insert_with(|| {
                     let cfg = Cfg::new(m, f);
-                    let cons = Constructs::new(m, f, &cfg);
+                    let cons = Constructs::new(m, f);
                     (cfg, cons)
                 });
                 if Block::dyn_cast(m, merge).is_some_and(|mb| construct_removable(m, cons, t, mb)) {
@@ -329,7 +331,7 @@ fn dissolve_single_pass_loops(m: &mut Module, f: Func, cfg: &Cfg) -> bool {
     if !candidate {
         return false;
     }
-    let cons = Constructs::new(m, f, cfg);
+    let cons = Constructs::new(m, f);
     let mut changed = false;
     for (k, c) in cons.list().iter().enumerate() {
         if c.kind != ConstructKind::Loop {

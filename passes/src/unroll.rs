@@ -47,8 +47,10 @@ use oneshader_ir::{Block, Func, InstId, Module, Op};
 
 use crate::clone::Cloner;
 use crate::interp::{self, Value};
+use oneshader_ir::constructs::Constructs;
+
 use crate::split_edges::{
-    Constructs, clear_block, edge_args, incoming_edges, replace_terminator, split_edges_to,
+    clear_block, edge_args, incoming_edges, replace_terminator, split_edges_to,
 };
 use crate::{Pass, PassError};
 
@@ -138,7 +140,7 @@ fn find_loop(m: &Module, f: Func) -> Option<Plan> {
         if m.op(t) != Op::Loop || !m.has_decoration(t, Op::Unroll) {
             continue;
         }
-        let cons = cons.get_or_insert_with(|| Constructs::new(m, f, &cfg));
+        let cons = cons.get_or_insert_with(|| Constructs::new(m, f));
         if let Some(plan) = analyze(m, &cfg, cons, b, t, room) {
             return Some(plan);
         }

@@ -5,11 +5,11 @@ mod common;
 mod support_b;
 use common::module;
 use oneshader_ir::cfg::Cfg;
+use oneshader_ir::constructs::{ConstructKind, Constructs};
 use oneshader_ir::verify::verify;
 use oneshader_ir::{Block, Module, Op};
 use oneshader_passes::split_edges::{
-    ConstructKind, Constructs, EdgeError, can_split_edge, remove_block_param, split_critical_edges,
-    split_edge, split_edges_to,
+    EdgeError, can_split_edge, remove_block_param, split_critical_edges, split_edge, split_edges_to,
 };
 use support_b::assert_module;
 
@@ -405,8 +405,7 @@ bb2:
 }",
     );
     let f = m.func_by_name("f").unwrap();
-    let cfg = Cfg::new(&m, f);
-    let cons = Constructs::new(&m, f, &cfg);
+    let cons = Constructs::new(&m, f);
     let blocks = f.blocks(&m);
     let kinds = |b: Block| -> Vec<ConstructKind> {
         cons.chain(b).iter().map(|&k| cons.get(k).kind).collect()
@@ -476,8 +475,7 @@ bb9:
 }",
     );
     let f = m.func_by_name("f").unwrap();
-    let cfg = Cfg::new(&m, f);
-    let cons = Constructs::new(&m, f, &cfg);
+    let cons = Constructs::new(&m, f);
     let blocks = f.blocks(&m);
     let kinds = |b: Block| -> Vec<ConstructKind> {
         cons.chain(b).iter().map(|&k| cons.get(k).kind).collect()

@@ -139,13 +139,13 @@ pub fn same_results(input: &str, passes: &str, func: &str, arg_sets: &[&[i32]]) 
 /// break block; a construct's header dominates its (reachable) merge.
 pub fn assert_structured(m: &Module) {
     use oneshader_ir::cfg::Cfg;
-    use oneshader_passes::split_edges::{ConstructKind, Constructs};
+    use oneshader_ir::constructs::{ConstructKind, Constructs};
     for f in m.functions() {
         if f.is_declaration(m) {
             continue;
         }
         let cfg = Cfg::new(m, f);
-        let cons = Constructs::new(m, f, &cfg);
+        let cons = Constructs::new(m, f);
         let name = m.name(f.id()).unwrap_or("?").to_string();
         let mut joins = std::collections::HashSet::new();
         for c in cons.list() {
