@@ -24,12 +24,13 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use oneshader_backends::Target;
 use oneshader_backends::spirv::{self, LayoutRule};
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
 use oneshader_ir::diag::{Diagnostic, SourceMap};
 use oneshader_ir::{Module, Stage};
 use oneshader_passes::manager::PassManager;
-use oneshader_passes::pipeline::{MAX_ROUNDS, optimization_pipeline, scalar_round};
+use oneshader_passes::pipeline::{MAX_ROUNDS, optimize, scalar_round};
 
 pub use oneshader_backends::spirv::TargetEnv;
 pub use oneshader_frontends::hlsl::{BindingShift, MacroOp};
@@ -129,12 +130,9 @@ pub struct CompileOptions {
     /// Keep a copy of the module as lowered, before legalization
     /// ([`IrModules::unoptimized`]). Default off.
     pub keep_unoptimized_ir: bool,
-    /// Keep the module the backend reads, after legalization and optimization
+    /// Keep the module the backend reads, after optimization and legalization
     /// ([`IrModules::final_module`]). Default off.
     pub keep_final_ir: bool,
-    /// Run the IR verifier before emitting. Default: on in debug builds, off in release
-    /// builds (the front end and the pass manager already produce verified modules).
-    pub verify_ir: bool,
 }
 
 impl Default for CompileOptions {
@@ -158,7 +156,6 @@ impl Default for CompileOptions {
             reflect: false,
             keep_unoptimized_ir: false,
             keep_final_ir: false,
-            verify_ir: cfg!(debug_assertions),
         }
     }
 }
@@ -238,7 +235,6 @@ impl CompileOptions {
             storage_rule: rules.storage_buffer,
             push_constant_rule: rules.push_constant,
             debug_names: self.debug_names,
-            verify: self.verify_ir,
         }
     }
 }
@@ -510,7 +506,7 @@ impl Compiler {
         }
         // Legalization always: SPIR-V cannot express generics or resources passed to
         // functions.
-        if let Err(e) = optimization_pipeline(OptLevel::O0).run(&mut m) {
+        if let Err(e) = optimize(OptLevel::O0).run(&mut m) {
             diagnostics.list.push(
                 Diagnostic::error("OSC0052", format!("the legalization pipeline failed: {e}"))
                     .with_note("the module as lowered is kept by `keep_unoptimized_ir`"),
@@ -528,7 +524,19 @@ impl Compiler {
             diagnostics.list.extend(warnings);
         }
         let spirv = if opts.emit_spirv {
-            match spirv::emit(&m, &opts.spirv_options()) {
+            // The boundary: legalization for SPIR-V, then one verification of the result.
+            let legal = match oneshader_backends::prepare(&mut m, Target::Spirv) {
+                Ok(legal) => legal,
+                Err(diags) => {
+                    diagnostics.list.extend(diags);
+                    diagnostics.list.push(Diagnostic::error(
+                        "OSC0052",
+                        "the module is not legal for SPIR-V after legalization (a compiler bug)",
+                    ));
+                    return fail(Phase::Legalization, diagnostics);
+                }
+            };
+            match spirv::emit(&legal, &opts.spirv_options()) {
                 Ok(words) => words,
                 Err(diags) => {
                     diagnostics.list.extend(diags);

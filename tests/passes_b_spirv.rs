@@ -11,7 +11,7 @@ mod program_gen;
 use oneshader_backends::spirv::{self, Options, TargetEnv};
 use oneshader_ir::Module;
 use oneshader_ir::print::print_module;
-use oneshader_passes::pipeline::{OptLevel, optimization_pipeline, pass_by_name};
+use oneshader_passes::pipeline::{OptLevel, optimize, pass_by_name};
 use program_gen::ProgramGen;
 
 fn parse(text: &str) -> Module {
@@ -21,9 +21,12 @@ fn parse(text: &str) -> Module {
 /// Emits `m` as a universal SPIR-V 1.5 library (no entry point) and validates it.
 fn validate(m: &Module, what: &str) {
     let opts = Options::for_env(TargetEnv::Universal(5));
-    let words = spirv::emit(m, &opts).unwrap_or_else(|d| panic!("{what}: emit failed: {d:?}"));
+    let mut m = m.clone();
+    let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv)
+        .unwrap_or_else(|d| panic!("{what}: legalization failed: {d:?}"));
+    let words = spirv::emit(&legal, &opts).unwrap_or_else(|d| panic!("{what}: emit failed: {d:?}"));
     if let Err(e) = oneshader_test_tools::spirv_val_args(&words, &["--target-env", "spv1.5"]) {
-        panic!("{what}: spirv-val rejects it:\n{e}\n{}", print_module(m));
+        panic!("{what}: spirv-val rejects it:\n{e}\n{}", print_module(&m));
     }
 }
 
@@ -39,7 +42,7 @@ fn random_programs_validate_after_inlining_and_optimizing() {
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         validate(&inlined, &format!("seed {seed}, inlined"));
         let mut optimized = parse(&text);
-        optimization_pipeline(OptLevel::O)
+        optimize(OptLevel::O)
             .run(&mut optimized)
             .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         validate(&optimized, &format!("seed {seed}, -O"));

@@ -1,10 +1,15 @@
 //! `oneshader-backends`: code generation from the OneShader IR.
 //!
-//! Each backend takes a verified (and legalized) [`oneshader_ir::Module`] and produces a target
-//! language; whatever a module holds that the target cannot express is a diagnostic naming the
-//! construct (codes `OSB....`), never a panic. Today there is [`spirv`]: SPIR-V words for
+//! Each backend takes a [`Legal`] module: verified and legalized for its target ([`prepare`]
+//! runs the target's legalization pipeline and checks the result), so no backend re-derives
+//! what legalization guarantees. Whatever a module holds that the target cannot express is a
+//! diagnostic naming the construct (codes `OSB....`), never a panic. Today there is [`spirv`]: SPIR-V words for
 //! Vulkan (and universal SPIR-V), written straight into per-section buffers, with buffer
 //! layouts from the one layout module shared with reflection ([`oneshader_ir::layout`]).
 //! WGSL, MSL and GLSL text backends will follow as sibling modules.
 
+pub mod legal;
 pub mod spirv;
+
+pub use legal::{Legal, prepare};
+pub use oneshader_passes::legalize::Target;

@@ -17,7 +17,9 @@ fn parse(text: &str) -> oneshader_ir::Module {
 }
 
 fn emit(text: &str, env: TargetEnv) -> Result<Vec<u32>, Vec<oneshader_ir::Diagnostic>> {
-    spirv::emit(&parse(text), &Options::for_env(env))
+    let mut m = parse(text);
+    let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv)?;
+    spirv::emit(&legal, &Options::for_env(env))
 }
 
 fn emit_ok(text: &str, env: TargetEnv) -> Vec<u32> {

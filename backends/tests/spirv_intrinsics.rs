@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use oneshader_backends::spirv::{self, Options, TargetEnv};
+use oneshader_backends::spirv::{Options, TargetEnv};
 use oneshader_ir::Intrinsic;
 
 /// The call of each intrinsic: (result type, operands). `%f` is an f32, `%v` a vec<f32, 3>,
@@ -135,7 +135,7 @@ fn every_intrinsic_validates() {
         let text = shader(w, result, args);
         let m = parse(&text);
         for env in [TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_3] {
-            let words = match spirv::emit(&m, &Options::for_env(env)) {
+            let words = match common::try_emit(&m, &Options::for_env(env)) {
                 Ok(w) => w,
                 Err(d) => panic!("{}: {d:?}", w.spelling()),
             };
@@ -149,7 +149,7 @@ fn every_intrinsic_validates() {
     // intrinsics (spirv_gaps.rs).
     assert_eq!(checked, Intrinsic::ALL.len() - 5);
     let text = "func @f() -> u32 {\nbb0:\n  %0 = call_intrinsic render_target_sample_count() : u32\n  return %0\n}\n";
-    let err = spirv::emit(&parse(text), &Options::default()).expect_err("refused");
+    let err = common::try_emit(&parse(text), &Options::default()).expect_err("refused");
     assert!(
         err.iter()
             .any(|d| d.code == "OSB0006" && d.message.contains("render_target_sample_count")),

@@ -10,7 +10,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use oneshader_backends::spirv::{self, Options};
 use oneshader_frontends::hlsl::{CompileOptions, MemoryLoader, compile_text};
 use oneshader_ir::diag::SourceMap;
-use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
+use oneshader_passes::pipeline::{OptLevel, optimize};
 
 const PIXEL: &str = r#"
 cbuffer Frame : register(b0) { float4x4 viewProj; float3 eye; float time; float4 lights[4]; };
@@ -91,8 +91,10 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("{name}/front_end+O+spirv"), |b| {
             b.iter(|| {
                 let mut m = compile(black_box(src), profile);
-                let _ = optimization_pipeline(OptLevel::O).run(&mut m);
-                black_box(spirv::emit(&m, &Options::default()).expect("emits"))
+                let _ = optimize(OptLevel::O).run(&mut m);
+                let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv)
+                    .expect("legal");
+                black_box(spirv::emit(&legal, &Options::default()).expect("emits"))
             })
         });
     }

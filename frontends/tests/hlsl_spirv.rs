@@ -431,8 +431,8 @@ void main(uint3 id : SV_DispatchThreadID) {
     ] {
         let mut mm = m.clone();
         sema_common::pipeline(&mut mm, level);
-        let words = oneshader_backends::spirv::emit(
-            &mm,
+        let words = sema_common::emit(
+            &mut mm,
             &oneshader_backends::spirv::Options::for_env(TargetEnv::Vulkan1_2),
         )
         .expect("emits");
@@ -469,7 +469,7 @@ float4 main(PSIn i) : SV_Target {
 }"#;
     let mut m = sema_common::module(src, "ps_6_0");
     sema_common::pipeline(&mut m, OptLevel::O);
-    let words = spirv::emit(&m, &Options::for_env(TargetEnv::Vulkan1_2))
+    let words = sema_common::emit(&mut m, &Options::for_env(TargetEnv::Vulkan1_2))
         .unwrap_or_else(|d| panic!("emission failed: {d:?}"));
     sema_common::spirv_val(&words, TargetEnv::Vulkan1_2).expect("spirv-val accepts it");
     let text = spirv::disassemble(&words).expect("disassembles");

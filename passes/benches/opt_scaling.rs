@@ -31,7 +31,7 @@ use oneshader_ir::Module;
 use oneshader_passes::Pass;
 use oneshader_passes::manager::PassManager;
 use oneshader_passes::pipeline::{
-    MAX_ROUNDS, OptLevel, legalization_passes, optimization_pipeline, pass_by_name, scalar_round,
+    MAX_ROUNDS, OptLevel, legalization_passes, optimize, pass_by_name, scalar_round,
 };
 
 /// The text of a function with `chunks` chunks ([`PER_CHUNK`] instructions each).
@@ -319,7 +319,7 @@ fn bench_walk(c: &mut Criterion) {
 }
 
 fn bench(c: &mut Criterion) {
-    let o = || optimization_pipeline(OptLevel::O);
+    let o = || optimize(OptLevel::O);
     bench_pipeline(c, "opt_O", o, build);
     bench_pipeline(c, "opt_O_no_cfg", without_simplify_cfg, build);
     bench_pipeline(c, "opt_O_library", o, build_library);

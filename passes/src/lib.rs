@@ -16,7 +16,8 @@
 //!   GPU" query the folder obeys. [`interp`] (the reference interpreter) and [`combine`] (the
 //!   folder) both compute through it.
 //! - Optimizer passes: [`combine`], [`cse`], [`dce`], [`inline`], [`sroa`], [`mem2reg`],
-//!   [`simplify_cfg`]; legalization: [`specialize_generic`], [`specialize_resources`];
+//!   [`simplify_cfg`]; legalization per target ([`legalize`], run by
+//!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`];
 //!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
 //!   utilities passes share.
 //!
@@ -34,9 +35,11 @@ pub mod cse;
 pub mod dce;
 pub mod inline;
 pub mod interp;
+pub mod legalize;
 pub mod link;
 pub mod manager;
 pub mod mem2reg;
+pub mod own_merges;
 pub mod pipeline;
 pub mod semantics;
 pub mod simplify_cfg;

@@ -6,16 +6,21 @@
 //! --passes`, the test harness, `--print-after`), add one entry to [`PASSES`]: its name (the
 //! same string its `Pass::name` returns), a one-line description, and a constructor with
 //! default options. To put it into `-O` or into legalization, add it to
-//! [`optimization_pipeline`] or [`legalization_passes`]. A unit test below checks that every
+//! [`optimize`] or [`legalization_passes`]. A unit test below checks that every
 //! registered constructor builds a pass whose `name()` is the registered name.
 //!
 //! # The pipelines
 //!
-//! - Legalization (every optimization level, before any backend): `specialize_generic`, then
-//!   `specialize_resources` (SPIR-V cannot pass resources by value).
-//! - `-O`: legalization, `inline`, then rounds of `sroa`, `mem2reg`, `combine`, `cse`, `dce`,
-//!   `simplify_cfg` until a round changes nothing (at most [`MAX_ROUNDS`] rounds).
-//! - `-O0`: legalization only.
+//! A compilation runs [`optimize`] at its level, then [`legalize`] for its target, then the
+//! backend:
+//!
+//! - [`optimize`]`(O)`: the specializations (`specialize_generic`, `specialize_resources`:
+//!   no target can pass resources by value), `inline`, then rounds of `sroa`, `mem2reg`,
+//!   `combine`, `unroll`, `cse`, `dce`, `simplify_cfg` until a round changes nothing (at most
+//!   [`MAX_ROUNDS`] rounds). `optimize(O0)`: the specializations only.
+//! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
+//!   target's own passes ([`crate::legalize`] has the table); afterwards
+//!   [`crate::legalize::check`] accepts the module.
 
 use crate::Pass;
 use crate::manager::PassManager;
@@ -44,6 +49,11 @@ pub const PASSES: &[PassInfo] = &[
         name: "specialize_resources",
         description: "clone functions per distinct resource argument",
         make: || Box::new(crate::specialize_resources::SpecializeResources),
+    },
+    PassInfo {
+        name: "own_merges",
+        description: "give selections merging into a loop's break or continue block a merge of their own",
+        make: || Box::new(crate::own_merges::OwnMerges),
     },
     PassInfo {
         name: "specialize_spec",
@@ -156,8 +166,19 @@ pub fn scalar_round() -> Vec<Box<dyn Pass>> {
     ]
 }
 
+/// The legalization pipeline of a target (see [`crate::legalize`]).
+pub fn legalize(target: crate::legalize::Target) -> PassManager {
+    let _ = target;
+    let mut pm = PassManager::new();
+    for p in legalization_passes() {
+        pm.add(p);
+    }
+    pm.add(Box::new(crate::own_merges::OwnMerges));
+    pm
+}
+
 /// The pipeline of an optimization level.
-pub fn optimization_pipeline(level: OptLevel) -> PassManager {
+pub fn optimize(level: OptLevel) -> PassManager {
     let mut pm = PassManager::new();
     for p in legalization_passes() {
         pm.add(p);
@@ -185,13 +206,13 @@ mod tests {
 
     #[test]
     fn pipelines_are_described() {
-        let o = optimization_pipeline(OptLevel::O).describe();
+        let o = optimize(OptLevel::O).describe();
         assert_eq!(
             o,
             "specialize_generic, specialize_resources, inline, \
              (sroa, mem2reg, combine, unroll, cse, dce, simplify_cfg)*"
         );
-        let o0 = optimization_pipeline(OptLevel::O0).describe();
+        let o0 = optimize(OptLevel::O0).describe();
         assert_eq!(o0, "specialize_generic, specialize_resources");
         let err = pipeline_from_list("combine, bogus")
             .err()

@@ -27,7 +27,7 @@ use oneshader_ir::Module;
 use oneshader_ir::print::print_module;
 use oneshader_passes::interp::{Exit, InterpError, Interpreter, Value};
 use oneshader_passes::manager::{Options, PrintAfter};
-use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
+use oneshader_passes::pipeline::{OptLevel, optimize};
 use oneshader_passes::semantics::Scalar;
 use proptest::prelude::*;
 
@@ -671,7 +671,7 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
     let (text, params) = generate(seed);
     let original = common::module(&text);
     let mut optimized = original.clone();
-    let mut pm = optimization_pipeline(OptLevel::O).with_options(Options {
+    let mut pm = optimize(OptLevel::O).with_options(Options {
         verify_each: true,
         print_after: PrintAfter::None,
     });
@@ -726,7 +726,7 @@ fn the_optimizer_changes_generated_programs() {
         let (text, _) = generate(seed);
         let original = common::module(&text);
         let mut optimized = original.clone();
-        optimization_pipeline(OptLevel::O)
+        optimize(OptLevel::O)
             .run(&mut optimized)
             .expect("optimizes");
         if optimized.len() < original.len() {

@@ -1201,12 +1201,11 @@ fn check_program(seed: u64) {
     support_b::same_results(&text, PIPELINE, "main", &arg_refs);
     // The whole -O pipeline, through the pass manager with verification after each pass.
     let mut m = module(&text);
-    let mut pm =
-        oneshader_passes::pipeline::optimization_pipeline(oneshader_passes::pipeline::OptLevel::O)
-            .with_options(oneshader_passes::manager::Options {
-                verify_each: true,
-                ..Default::default()
-            });
+    let mut pm = oneshader_passes::pipeline::optimize(oneshader_passes::pipeline::OptLevel::O)
+        .with_options(oneshader_passes::manager::Options {
+            verify_each: true,
+            ..Default::default()
+        });
     if let Err(e) = pm.run(&mut m) {
         panic!("seed {seed}: {e}\n{text}");
     }

@@ -21,7 +21,6 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use oneshader_backends::spirv::{self, LayoutRule, Options, TargetEnv};
-use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
 
 /// What `emit` produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -95,16 +94,6 @@ pub fn run(args: EmitArgs) -> ExitCode {
         eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
         return ExitCode::from(1);
     }
-    // Legalization: specialize generics and functions taking resources, which SPIR-V cannot
-    // express; `-O0`'s pipeline is exactly that.
-    if let Err(e) = optimization_pipeline(OptLevel::O0).run(&mut m) {
-        eprintln!("{file}: error[OSC0033]: {e}");
-        eprint!(
-            "{}",
-            super::ir_input::render_unspanned(&args.file, &e.diagnostics)
-        );
-        return ExitCode::from(1);
-    }
     let mut opts = Options::for_env(env);
     if args.gl_layout {
         opts.cbuffer_rule = LayoutRule::Std140;
@@ -122,7 +111,16 @@ pub fn run(args: EmitArgs) -> ExitCode {
         opts.push_constant_rule = LayoutRule::Scalar;
     }
     opts.debug_names = !args.no_names;
-    let words = match spirv::emit(&m, &opts) {
+    // The backend's boundary: the `legalize(spirv)` pipeline, then its check.
+    let legal = match oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv) {
+        Ok(legal) => legal,
+        Err(diags) => {
+            eprintln!("{file}: error[OSC0033]: the module could not be legalized for SPIR-V");
+            eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+            return ExitCode::from(1);
+        }
+    };
+    let words = match spirv::emit(&legal, &opts) {
         Ok(w) => w,
         Err(diags) => {
             eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use oneshader_passes::manager::{Options, PassManager, PrintAfter};
-use oneshader_passes::pipeline::{OptLevel, optimization_pipeline, pass_names, pipeline_from_list};
+use oneshader_passes::pipeline::{OptLevel, optimize, pass_names, pipeline_from_list};
 
 /// Arguments of `oneshader opt`.
 #[derive(Args, Debug)]
@@ -99,7 +99,7 @@ pub fn run(args: OptArgs) -> ExitCode {
                 return ExitCode::from(1);
             }
         },
-        None => optimization_pipeline(args.level()),
+        None => optimize(args.level()),
     };
     if let Some(list) = args.print_after.as_deref().filter(|l| *l != "all") {
         let known = pass_names();

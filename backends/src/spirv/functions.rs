@@ -12,8 +12,8 @@
 //!   header gets `OpLoopMerge B C` just before its own terminator (`br` or `cond_br`).
 //!   `if_else` becomes `OpSelectionMerge` + `OpBranchConditional`, `switch` `OpSelectionMerge`
 //!   + `OpSwitch`; any other `cond_br` is a break or continue and needs no merge.
-//! - A selection whose IR merge is a loop's merge or continue block gets a merge block of its
-//!   own (SPIR-V gives each merge block to one construct); see `Emitter::shims`.
+//! - Every selection has a merge block of its own (SPIR-V gives each merge block to one
+//!   construct): legalization's `own_merges` guarantees it, so merges are emitted as named.
 //! - `var`s move to the start of the entry block (SPIR-V requires function variables there).
 //! - `discard` is `OpKill` up to SPIR-V 1.5 (vulkan1.0 to vulkan1.2) and
 //!   `OpTerminateInvocation` from SPIR-V 1.6 (vulkan1.3), where it is core.
@@ -32,24 +32,9 @@ const MAX_SWITCH_CASES: usize = 16_383;
 
 type Words = SmallVec<[u32; 8]>;
 
-/// An edge into a block with parameters: a `br`/`loop` terminator of a block, or a shim.
+/// An edge into a block with parameters: a `br`/`loop` terminator and the block it ends.
 #[derive(Clone, Copy, Debug)]
-enum Incoming {
-    Term(InstId, InstId),
-    Shim(usize),
-}
-
-/// A merge block the backend adds for a selection whose IR merge is a loop's merge or
-/// continue block.
-struct Shim {
-    header: InstId,
-    merge: InstId,
-    label: u32,
-    phis: SmallVec<[u32; 2]>,
-    incoming: Vec<Incoming>,
-    /// The enclosing shim this one branches to (`None`: the IR merge itself).
-    next: Option<usize>,
-}
+struct Incoming(InstId, InstId);
 
 /// What the emitter knows about one function's control flow.
 #[derive(Default)]
@@ -61,11 +46,6 @@ struct FnCfg {
     /// Unreachable continue block -> its loop header.
     back_to: FxHashMap<InstId, InstId>,
     rpo_index: FxHashMap<InstId, u32>,
-    shims: Vec<Shim>,
-    shim_order: Vec<usize>,
-    shim_of_header: FxHashMap<InstId, usize>,
-    /// (source block, IR target) -> the shim the edge goes to instead.
-    redirect: FxHashMap<(InstId, InstId), usize>,
 }
 
 /// Memory scopes and semantics (SPIR-V enumerants).
@@ -156,7 +136,7 @@ impl Emitter<'_> {
             self.s.functions.extend_from_slice(&header);
             return Ok(());
         }
-        self.body(f, &blocks)?;
+        self.body(&blocks)?;
         let body = std::mem::take(&mut self.f.body);
         let vars = std::mem::take(&mut self.f.vars);
         let out = &mut self.s.functions;
@@ -214,7 +194,7 @@ impl Emitter<'_> {
     }
 
     /// Emits the blocks of a function body.
-    fn body(&mut self, f: Func, blocks: &[Block]) -> R<()> {
+    fn body(&mut self, blocks: &[Block]) -> R<()> {
         let m = self.m;
         let entry = blocks[0];
         // Reverse post-order of the reachable blocks.
@@ -259,7 +239,7 @@ impl Emitter<'_> {
                     g.incoming
                         .entry(header)
                         .or_default()
-                        .push(Incoming::Term(b.id(), term));
+                        .push(Incoming(b.id(), term));
                 }
                 Op::Br => {
                     let t = m.operand(term, 0);
@@ -267,7 +247,7 @@ impl Emitter<'_> {
                         g.incoming
                             .entry(t)
                             .or_default()
-                            .push(Incoming::Term(b.id(), term));
+                            .push(Incoming(b.id(), term));
                     }
                 }
                 _ => {}
@@ -279,25 +259,8 @@ impl Emitter<'_> {
                 g.back_to.insert(cont, header);
             }
         }
-        self.shims(f, &order, &mut g);
-        // Shims go right before their merge block: after every block that branches to them
-        // (all of which precede the merge in reverse post-order) and before the merge they
-        // may now dominate.
-        let mut emitted = vec![false; g.shims.len()];
         for &b in &order {
-            for nth in 0..g.shim_order.len() {
-                let k = g.shim_order[nth];
-                if g.shims[k].merge == b.id() {
-                    self.shim(nth, &g)?;
-                    emitted[k] = true;
-                }
-            }
             self.block(b, b == entry, &g)?;
-        }
-        for nth in 0..g.shim_order.len() {
-            if !emitted[g.shim_order[nth]] {
-                self.shim(nth, &g)?;
-            }
         }
         for &b in blocks {
             if visited.contains(&b.id()) {
@@ -316,177 +279,15 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Selections whose merge block is a loop's merge or continue block: SPIR-V needs each
-    /// merge to belong to one construct, so such a selection gets a new merge block of its own
-    /// (a "shim") that branches on to the IR's merge. Edges from inside the selection to that
-    /// block are redirected to the innermost such shim, and the shims take the block's phis.
-    fn shims(&mut self, f: Func, order: &[Block], g: &mut FnCfg) {
-        let m = self.m;
-        let special: FxHashSet<InstId> = g
-            .loops
-            .values()
-            .flat_map(|&(merge, cont, _)| [merge, cont])
-            .collect();
-        for &b in order {
-            let Some(term) = b.terminator(m) else {
-                continue;
-            };
-            let merge = match m.op(term) {
-                Op::IfElse => m.operand(term, 3),
-                Op::Switch => m.operand(term, 1),
-                _ => continue,
-            };
-            if special.contains(&merge) {
-                let label = self.fresh();
-                g.shim_of_header.insert(b.id(), g.shims.len());
-                g.shims.push(Shim {
-                    header: b.id(),
-                    merge,
-                    label,
-                    phis: SmallVec::new(),
-                    incoming: Vec::new(),
-                    next: None,
-                });
-            }
-        }
-        if g.shims.is_empty() {
-            return;
-        }
-        let cfg = oneshader_ir::cfg::Cfg::new(m, f);
-        let rpo = |g: &FnCfg, h: InstId| g.rpo_index.get(&h).copied().unwrap_or(0);
-        // The innermost shim for `merge` whose header dominates `b` (other than `skip`).
-        let innermost = |g: &FnCfg, merge: InstId, b: InstId, skip: Option<usize>| {
-            g.shims
-                .iter()
-                .enumerate()
-                .filter(|(k, s)| {
-                    Some(*k) != skip
-                        && s.merge == merge
-                        && cfg.dominates(Block::cast(m, s.header), Block::cast(m, b))
-                })
-                .max_by_key(|(_, s)| rpo(g, s.header))
-                .map(|(k, _)| k)
-        };
-        // Redirect every edge into a shimmed merge.
-        let merges: FxHashSet<InstId> = g.shims.iter().map(|s| s.merge).collect();
-        for &b in order {
-            let Some(term) = b.terminator(m) else {
-                continue;
-            };
-            for s in successors(m, b) {
-                if !merges.contains(&s.id()) || s == b {
-                    continue;
-                }
-                if let Some(k) = innermost(g, s.id(), b.id(), None) {
-                    g.redirect.insert((b.id(), s.id()), k);
-                    g.shims[k].incoming.push(Incoming::Term(b.id(), term));
-                }
-            }
-        }
-        for k in 0..g.shims.len() {
-            let (merge, header) = (g.shims[k].merge, g.shims[k].header);
-            g.shims[k].next = innermost(g, merge, header, Some(k));
-            if let Some(outer) = g.shims[k].next {
-                g.shims[outer].incoming.push(Incoming::Shim(k));
-            }
-        }
-        // The merge's phis now see the outermost shims instead of the redirected edges.
-        let redirected = &g.redirect;
-        let mut merge_edges: FxHashMap<InstId, Vec<Incoming>> = FxHashMap::default();
-        for (&t, edges) in &g.incoming {
-            if !merges.contains(&t) {
-                continue;
-            }
-            let kept: Vec<Incoming> = edges
-                .iter()
-                .copied()
-                .filter(|e| match e {
-                    Incoming::Term(pred, _) => !redirected.contains_key(&(*pred, t)),
-                    Incoming::Shim(_) => true,
-                })
-                .collect();
-            merge_edges.insert(t, kept);
-        }
-        for (k, s) in g.shims.iter().enumerate() {
-            if s.next.is_none() && !s.incoming.is_empty() {
-                merge_edges
-                    .entry(s.merge)
-                    .or_default()
-                    .push(Incoming::Shim(k));
-            }
-        }
-        for (t, edges) in merge_edges {
-            g.incoming.insert(t, edges);
-        }
-        // Phi ids of the shims, one per parameter of their merge.
-        for k in 0..g.shims.len() {
-            let n = Block::cast(m, g.shims[k].merge).params(m).len();
-            let phis: SmallVec<[u32; 2]> = (0..n).map(|_| self.fresh()).collect();
-            g.shims[k].phis = phis;
-        }
-        // Inner shims before outer ones: an outer shim may be dominated by an inner one.
-        let mut order_k: Vec<usize> = (0..g.shims.len()).collect();
-        order_k.sort_by_key(|&k| std::cmp::Reverse(rpo(g, g.shims[k].header)));
-        g.shim_order = order_k;
-    }
-
-    /// Emits a shim merge block: phis for the merge's parameters, then a branch on.
-    fn shim(&mut self, nth: usize, g: &FnCfg) -> R<()> {
-        let m = self.m;
-        let k = g.shim_order[nth];
-        let s = &g.shims[k];
-        inst(&mut self.f.body, spirv::Op::Label, &[s.label]);
-        if s.incoming.is_empty() {
-            inst(&mut self.f.body, spirv::Op::Unreachable, &[]);
-            return Ok(());
-        }
-        let params = Block::cast(m, s.merge).params(m);
-        for (i, p) in params.iter().enumerate() {
-            let t = m
-                .ty(p.id())
-                .ok_or_else(|| EmitError::new(MALFORMED, "a block parameter has no type"))?;
-            let ty = self.ty(t)?;
-            let mut w: SmallVec<[u32; 8]> = SmallVec::new();
-            w.push(ty);
-            w.push(s.phis[i]);
-            for e in &s.incoming {
-                let (v, pred) = self.edge_value(*e, i, g)?;
-                w.push(v);
-                w.push(pred);
-            }
-            inst(&mut self.f.body, spirv::Op::Phi, &w);
-        }
-        let next = match s.next {
-            Some(outer) => g.shims[outer].label,
-            None => self.id_of(s.merge),
-        };
-        inst(&mut self.f.body, spirv::Op::Branch, &[next]);
-        Ok(())
-    }
-
     /// The value an edge passes to parameter `i` of its target, and the edge's source label.
-    fn edge_value(&mut self, e: Incoming, i: usize, g: &FnCfg) -> R<(u32, u32)> {
+    fn edge_value(&mut self, e: Incoming, i: usize) -> R<(u32, u32)> {
         let m = self.m;
-        match e {
-            Incoming::Term(pred, term) => {
-                let arg_at = if m.op(term) == Op::Loop { 3 } else { 1 };
-                let arg = m.try_operand(term, arg_at + i).ok_or_else(|| {
-                    EmitError::new(MALFORMED, "a branch passes too few arguments")
-                })?;
-                Ok((self.val(arg)?, self.id_of(pred)))
-            }
-            Incoming::Shim(k) => Ok((g.shims[k].phis[i], g.shims[k].label)),
-        }
-    }
-
-    /// The label a branch from `from` to `to` uses (a shim merge when redirected).
-    fn target(&mut self, from: InstId, to: InstId, g: &FnCfg) -> u32 {
-        if !g.redirect.is_empty()
-            && let Some(&k) = g.redirect.get(&(from, to))
-        {
-            return g.shims[k].label;
-        }
-        self.id_of(to)
+        let Incoming(pred, term) = e;
+        let arg_at = if m.op(term) == Op::Loop { 3 } else { 1 };
+        let arg = m
+            .try_operand(term, arg_at + i)
+            .ok_or_else(|| EmitError::new(MALFORMED, "a branch passes too few arguments"))?;
+        Ok((self.val(arg)?, self.id_of(pred)))
     }
 
     fn block(&mut self, b: Block, is_entry: bool, g: &FnCfg) -> R<()> {
@@ -520,7 +321,7 @@ impl Emitter<'_> {
                     w.extend(extra);
                     inst(&mut self.f.body, spirv::Op::LoopMerge, &w);
                 }
-                return self.terminator(b.id(), c, g);
+                return self.terminator(c, g);
             }
             self.instruction(c)?;
         }
@@ -545,7 +346,7 @@ impl Emitter<'_> {
         w.push(id);
         if let Some(edges) = g.incoming.get(&b.id()) {
             for &e in edges {
-                let (v, pred) = self.edge_value(e, index, g)?;
+                let (v, pred) = self.edge_value(e, index)?;
                 w.push(v);
                 w.push(pred);
             }
@@ -601,27 +402,24 @@ impl Emitter<'_> {
         }
     }
 
-    fn terminator(&mut self, b: InstId, t: InstId, g: &FnCfg) -> R<()> {
+    fn terminator(&mut self, t: InstId, g: &FnCfg) -> R<()> {
         let m = self.m;
         match m.op(t) {
             Op::Br | Op::Loop => {
-                let target = self.target(b, m.operand(t, 0), g);
+                let target = self.id_of(m.operand(t, 0));
                 inst(&mut self.f.body, spirv::Op::Branch, &[target]);
             }
             Op::CondBr => {
                 let c = self.val(m.operand(t, 0))?;
-                let x = self.target(b, m.operand(t, 1), g);
-                let y = self.target(b, m.operand(t, 2), g);
+                let x = self.id_of(m.operand(t, 1));
+                let y = self.id_of(m.operand(t, 2));
                 inst(&mut self.f.body, spirv::Op::BranchConditional, &[c, x, y]);
             }
             Op::IfElse => {
                 let c = self.val(m.operand(t, 0))?;
-                let x = self.target(b, m.operand(t, 1), g);
-                let y = self.target(b, m.operand(t, 2), g);
-                let merge = match g.shim_of_header.get(&b) {
-                    Some(&k) => g.shims[k].label,
-                    None => self.id_of(m.operand(t, 3)),
-                };
+                let x = self.id_of(m.operand(t, 1));
+                let y = self.id_of(m.operand(t, 2));
+                let merge = self.id_of(m.operand(t, 3));
                 let ctl = self.selection_control(t);
                 inst(&mut self.f.body, spirv::Op::SelectionMerge, &[merge, ctl]);
                 inst(&mut self.f.body, spirv::Op::BranchConditional, &[c, x, y]);
@@ -629,11 +427,8 @@ impl Emitter<'_> {
             Op::Switch => {
                 let sel_ir = m.operand(t, 0);
                 let sel = self.val(sel_ir)?;
-                let merge = match g.shim_of_header.get(&b) {
-                    Some(&k) => g.shims[k].label,
-                    None => self.id_of(m.operand(t, 1)),
-                };
-                let default = self.target(b, m.operand(t, 2), g);
+                let merge = self.id_of(m.operand(t, 1));
+                let default = self.id_of(m.operand(t, 2));
                 let sel_ty = m
                     .ty(sel_ir)
                     .ok_or_else(|| EmitError::new(MALFORMED, "an untyped switch selector"))?;
@@ -678,7 +473,7 @@ impl Emitter<'_> {
                         }
                         w.push(v);
                     }
-                    w.push(self.target(b, target, g));
+                    w.push(self.id_of(target));
                 }
                 inst(&mut self.f.body, spirv::Op::Switch, &w);
             }

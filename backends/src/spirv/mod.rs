@@ -1,4 +1,4 @@
-//! The SPIR-V backend: a verified IR module in, SPIR-V words out.
+//! The SPIR-V backend: a [`Legal`] module in, SPIR-V words out.
 //!
 //! Words are written straight into per-section buffers with ids assigned once per IR value
 //! (the IR is already deduplicated, so nothing is searched for); `rspirv` supplies the grammar
@@ -7,7 +7,8 @@
 //!
 //! ```
 //! use oneshader_backends::spirv::{self, Options};
-//! let m = oneshader_ir::parse::parse(
+//! use oneshader_backends::{Target, prepare};
+//! let mut m = oneshader_ir::parse::parse(
 //!     "global @data : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]\n\
 //!      func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
 //!      bb0:\n\
@@ -16,7 +17,8 @@
 //!        return\n\
 //!      }\n",
 //! ).unwrap();
-//! let words = spirv::emit(&m, &Options::default()).unwrap();
+//! let legal = prepare(&mut m, Target::Spirv).unwrap();
+//! let words = spirv::emit(&legal, &Options::default()).unwrap();
 //! assert_eq!(words[0], 0x0723_0203);
 //! ```
 
@@ -35,7 +37,9 @@ pub use error::EmitError;
 pub use oneshader_ir::layout::LayoutRule;
 pub use target::{TargetEnv, UnknownTargetEnv};
 
-use oneshader_ir::{Diagnostic, Module};
+use oneshader_ir::Diagnostic;
+
+use crate::Legal;
 
 /// How to emit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,10 +54,6 @@ pub struct Options {
     pub push_constant_rule: LayoutRule,
     /// Emit `OpName`/`OpMemberName` from the IR's name hints. Default: on.
     pub debug_names: bool,
-    /// Run the IR verifier first and return its diagnostics when the module is invalid.
-    /// Default: on. The backend needs a verified module; turn this off only for a module
-    /// known to be valid (e.g. when measuring emission alone).
-    pub verify: bool,
 }
 
 impl Default for Options {
@@ -64,7 +64,6 @@ impl Default for Options {
             storage_rule: LayoutRule::RelaxedStd430,
             push_constant_rule: LayoutRule::RelaxedStd430,
             debug_names: true,
-            verify: true,
         }
     }
 }
@@ -79,17 +78,11 @@ impl Options {
     }
 }
 
-/// Emits `m` as a SPIR-V module. A module with entry points becomes a shader module; one
+/// Emits a legal module as SPIR-V. A module with entry points becomes a shader module; one
 /// without is a library (`Linkage` capability, every function exported). Errors are
-/// diagnostics (codes OSB0001.., see [`error`]), or the verifier's when `opts.verify` is on
-/// and the module is invalid.
-pub fn emit(m: &Module, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
-    if opts.verify {
-        let diags = oneshader_ir::verify::verify(m);
-        if oneshader_ir::diag::has_errors(&diags) {
-            return Err(diags);
-        }
-    }
+/// diagnostics (codes OSB0001.., see [`error`]) for what SPIR-V cannot express.
+pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
+    let m = legal.module();
     module::take_oversized();
     let mut e = module::Emitter::new(m, opts);
     // About five words per instruction: avoids regrowing the largest sections.

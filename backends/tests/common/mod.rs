@@ -25,9 +25,21 @@ pub fn parse(text: &str) -> Module {
     }
 }
 
-/// Emits with the given environment, panicking with the diagnostics.
+/// Legalizes a copy of `m` for SPIR-V and emits it with the given environment, panicking with
+/// the diagnostics.
 pub fn emit_env(m: &Module, env: TargetEnv) -> Vec<u32> {
-    match spirv::emit(m, &Options::for_env(env)) {
+    let mut m = m.clone();
+    let legal = match oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv) {
+        Ok(l) => l,
+        Err(d) => panic!(
+            "legalization failed: {}",
+            d.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    };
+    match spirv::emit(&legal, &Options::for_env(env)) {
         Ok(w) => w,
         Err(d) => panic!(
             "emission failed: {}",
@@ -37,6 +49,13 @@ pub fn emit_env(m: &Module, env: TargetEnv) -> Vec<u32> {
                 .join("\n")
         ),
     }
+}
+
+/// Legalizes a copy of `m` for SPIR-V and emits it: the diagnostics of whichever refuses.
+pub fn try_emit(m: &Module, opts: &Options) -> Result<Vec<u32>, Vec<oneshader_ir::Diagnostic>> {
+    let mut m = m.clone();
+    let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv)?;
+    spirv::emit(&legal, opts)
 }
 
 /// Emits for vulkan1.2.

@@ -8,7 +8,7 @@ use oneshader_backends::spirv::{self, Options, TargetEnv};
 use oneshader_frontends::hlsl::{self, CompileOptions, CompileResult, MemoryLoader};
 use oneshader_ir::Module;
 use oneshader_ir::diag::SourceMap;
-use oneshader_passes::pipeline::{OptLevel, optimization_pipeline};
+use oneshader_passes::pipeline::{OptLevel, optimize};
 pub use oneshader_test_tools::spirv_val;
 
 /// Compiles `src` (as `main.hlsl`) with a profile and entry point; returns the result and the
@@ -60,7 +60,7 @@ pub fn errors(src: &str, profile: &str) -> String {
 
 /// Runs the pipeline of `level` (legalization included), verifying the result.
 pub fn pipeline(m: &mut Module, level: OptLevel) {
-    let r = optimization_pipeline(level).run(m);
+    let r = optimize(level).run(m);
     if let Err(e) = r {
         panic!(
             "pipeline failed: {e}\n{}",
@@ -71,6 +71,12 @@ pub fn pipeline(m: &mut Module, level: OptLevel) {
     assert!(v.is_empty(), "pipeline output does not verify: {v:?}");
 }
 
+/// Legalizes `m` for SPIR-V and emits it.
+pub fn emit(m: &mut Module, opts: &Options) -> Result<Vec<u32>, Vec<oneshader_ir::Diagnostic>> {
+    let legal = oneshader_backends::prepare(m, oneshader_backends::Target::Spirv)?;
+    spirv::emit(&legal, opts)
+}
+
 /// The whole pipeline at both optimization levels, each output checked by `spirv-val`.
 /// Returns the SPIR-V words of the `-O` build.
 pub fn spirv_valid_env(src: &str, profile: &str, env: TargetEnv) -> Vec<u32> {
@@ -78,7 +84,7 @@ pub fn spirv_valid_env(src: &str, profile: &str, env: TargetEnv) -> Vec<u32> {
     for level in [OptLevel::O0, OptLevel::O] {
         let mut m = module(src, profile);
         pipeline(&mut m, level);
-        let words = match spirv::emit(&m, &Options::for_env(env)) {
+        let words = match emit(&mut m, &Options::for_env(env)) {
             Ok(w) => w,
             Err(d) => panic!(
                 "the backend refused the module ({level:?}): {d:?}\n{}\n--- source ---\n{src}",

@@ -1,0 +1,126 @@
+//! Legalization per target: the passes that turn any verified module into one a backend can
+//! print without working anything out for itself, and the check that a module is legal for a
+//! target (the backends' boundary runs it; see `oneshader_backends::Legal`).
+//!
+//! [`crate::pipeline::legalize`] builds the pipeline of a [`Target`]; it runs after the
+//! optimizer, before every backend:
+//!
+//! | pass | targets | what the module no longer holds afterwards |
+//! |---|---|---|
+//! | `specialize_generic` | all | generics and `specialize` values |
+//! | `specialize_resources` | all | functions taking resource or buffer pointers |
+//! | `own_merges` | all | selections or switches merging into a loop's break or continue block |
+//!
+//! [`check`] is the other side of that table: one diagnostic per rule a module breaks, with
+//! the pass that would have fixed it. A module that verifies and passes `check` for a target
+//! is what that target's backend accepts; a backend refuses only what the target language
+//! cannot express at all.
+//!
+//! | code | rule |
+//! |---|---|
+//! | OSL0001 | no generic and no `specialize` value remains |
+//! | OSL0002 | a function parameter of pointer type points into `function`, `private` or `workgroup` memory |
+//! | OSL0003 | every selection and switch has a merge block of its own |
+
+use oneshader_ir::diag::Diagnostic;
+use oneshader_ir::print::print_inst;
+use oneshader_ir::{AddressSpace, Module, Op};
+
+/// The language a module is legalized for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// SPIR-V (Vulkan and universal environments).
+    Spirv,
+    /// GLSL 4.50 for Vulkan.
+    Glsl,
+    /// WGSL.
+    Wgsl,
+    /// Metal Shading Language.
+    Msl,
+}
+
+impl Target {
+    /// True for the targets that print source text (every one but SPIR-V): they need block
+    /// parameters turned into variables.
+    pub fn is_text(self) -> bool {
+        !matches!(self, Target::Spirv)
+    }
+
+    /// The target's name as the CLI spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Spirv => "spirv",
+            Target::Glsl => "glsl",
+            Target::Wgsl => "wgsl",
+            Target::Msl => "msl",
+        }
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Checks that `m` is legal for `target`: every rule of the module table above. Returns one
+/// diagnostic per broken rule and offending instruction (at most a few per rule); empty when
+/// the module is legal. Assumes a module that verifies.
+pub fn check(m: &Module, target: Target) -> Vec<Diagnostic> {
+    let _ = target;
+    let mut out = Vec::new();
+    let run_pass = |pass: &str| format!("run the `legalize({target})` pipeline (pass `{pass}`)");
+    if let Some(g) = m.generics().first() {
+        out.push(
+            Diagnostic::error(
+                "OSL0001",
+                format!(
+                    "generic @{} is still in the module; backends print only specialized code",
+                    m.name(g.id()).unwrap_or("?")
+                ),
+            )
+            .with_note(run_pass("specialize_generic")),
+        );
+    }
+    for f in m.functions() {
+        for p in f.params(m) {
+            let Some(t) = m.ty(p.id()) else { continue };
+            if m.op(t) != Op::Ptr {
+                continue;
+            }
+            let passable = matches!(
+                m.address_space(t),
+                Some(AddressSpace::Function | AddressSpace::Private | AddressSpace::Workgroup)
+            );
+            if !passable {
+                out.push(
+                    Diagnostic::error(
+                        "OSL0002",
+                        format!(
+                            "function @{} takes a parameter of type `{}`: a pointer into a \
+                             resource or buffer cannot be passed to a function",
+                            m.name(f.id()).unwrap_or("?"),
+                            print_inst(m, t)
+                        ),
+                    )
+                    .with_note(run_pass("specialize_resources")),
+                );
+            }
+        }
+    }
+    if let Some(term) = crate::own_merges::has_shared_merges(m) {
+        let f = m.func_of(term).and_then(|f| m.name(f.id())).unwrap_or("?");
+        out.push(
+            Diagnostic::error(
+                "OSL0003",
+                format!(
+                    "in @{f}, `{}` merges into a loop's break or continue block; each selection \
+                     needs a merge block of its own",
+                    print_inst(m, term)
+                ),
+            )
+            .with_note(run_pass("own_merges")),
+        );
+    }
+    out
+}
