@@ -28,20 +28,13 @@ fn temp_file(name: &str, text: &str) -> PathBuf {
     p
 }
 
-/// `spirv-val`, or a failure naming `cargo xtask setup` when it is missing.
+/// Both validators (test-tools), or a failure naming `cargo xtask setup` when one is missing.
 fn spirv_val(path: &str, env: &str) {
-    let found = std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).any(|d| d.join("spirv-val").is_file()))
-        .unwrap_or(false);
-    assert!(
-        found,
-        "`spirv-val` is not installed: run `cargo xtask setup` (it installs spirv-tools)"
-    );
-    let o = Command::new("spirv-val")
-        .args(["--target-env", env, path])
-        .output()
-        .expect("spirv-val runs");
-    assert!(o.status.success(), "spirv-val: {}", stderr(&o));
+    if let Err(e) =
+        oneshader_test_tools::spirv_val_file(std::path::Path::new(path), &["--target-env", env])
+    {
+        panic!("{e}");
+    }
 }
 
 const PIXEL: &str = "

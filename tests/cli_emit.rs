@@ -13,19 +13,6 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn spirv_val(path: &std::path::Path, env: &str) -> std::process::Output {
-    let found = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).any(|d| d.join("spirv-val").is_file()))
-        .unwrap_or(false);
-    assert!(found, "spirv-val is not installed: run `cargo xtask setup`");
-    Command::new("spirv-val")
-        .arg("--target-env")
-        .arg(env)
-        .arg(path)
-        .output()
-        .expect("spirv-val runs")
-}
-
 #[test]
 fn every_example_emits_valid_spirv() {
     let dir = std::env::temp_dir().join(format!("oneshader-emit-cli-{}", std::process::id()));
@@ -59,13 +46,9 @@ fn every_example_emits_valid_spirv() {
             f.display(),
             String::from_utf8_lossy(&run.stderr)
         );
-        let v = spirv_val(&out, val_env);
-        assert!(
-            v.status.success(),
-            "{}: {}",
-            f.display(),
-            String::from_utf8_lossy(&v.stderr)
-        );
+        if let Err(e) = oneshader_test_tools::spirv_val_file(&out, &["--target-env", val_env]) {
+            panic!("{}: {e}", f.display());
+        }
     }
 }
 

@@ -133,18 +133,6 @@ fn link_diagnostics_and_bad_files_fail_with_codes() {
     assert!(!tmp("broken.osir").exists());
 }
 
-/// `spirv-val`, or a failure naming `cargo xtask setup`.
-fn spirv_val() -> Command {
-    let found = std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).any(|d| d.join("spirv-val").is_file()))
-        .unwrap_or(false);
-    assert!(
-        found,
-        "`spirv-val` is not installed: run `cargo xtask setup` (it installs spirv-tools)"
-    );
-    Command::new("spirv-val")
-}
-
 #[test]
 fn the_linked_examples_emit_valid_spirv() {
     let ex = root().join("examples/link");
@@ -168,17 +156,9 @@ fn the_linked_examples_emit_valid_spirv() {
             .args(["--target", "spirv", "-o"])
             .arg(&spv),
     );
-    let out = spirv_val()
-        .args(["--target-env", "vulkan1.2"])
-        .arg(&spv)
-        .output()
-        .expect("spirv-val runs");
-    assert!(
-        out.status.success(),
-        "spirv-val rejects the linked program:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if let Err(e) = oneshader_test_tools::spirv_val_file(&spv, &["--target-env", "vulkan1.2"]) {
+        panic!("spirv-val rejects the linked program:\n{e}");
+    }
     let asm = run_ok(
         bin()
             .arg("emit")

@@ -66,7 +66,7 @@ impl<'m> Legal<'m> {
 pub fn prepare(m: &mut Module, target: Target) -> Result<Legal<'_>, Vec<Diagnostic>> {
     if let Err(e) = pipeline::legalize(target).run(m) {
         let mut diags = vec![Diagnostic::error(
-            "OSL0000",
+            "OSG0000",
             format!("the legalization pipeline for {target} failed: {e}"),
         )];
         diags.extend(e.diagnostics);

@@ -707,7 +707,7 @@ bb0:
     let e = oneshader_backends::Legal::new(&m, oneshader_backends::Target::Spirv)
         .expect_err("not legalized");
     assert!(
-        e.iter().any(|d| d.code == "OSL0002"
+        e.iter().any(|d| d.code == "OSG0002"
             && d.message.contains("@g")
             && d.notes.iter().any(|n| n.contains("specialize_resources"))),
         "{e:?}"

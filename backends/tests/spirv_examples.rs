@@ -44,7 +44,7 @@ fn every_example_validates() {
             let err = oneshader_backends::Legal::new(&m, oneshader_backends::Target::Spirv)
                 .expect_err("an unspecialized generic is not legal");
             assert!(
-                err.iter().any(|d| d.code == "OSL0001"
+                err.iter().any(|d| d.code == "OSG0001"
                     && d.notes.iter().any(|n| n.contains("specialize_generic"))),
                 "{err:?}"
             );

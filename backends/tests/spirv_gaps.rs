@@ -2,12 +2,6 @@
 //! take implicit derivatives, arrays of buffers (descriptor arrays of `Block` structs), and
 //! instructions longer than SPIR-V's 65535 words. Each output goes through spirv-val and is
 //! read back with rspirv to check the construct itself.
-//!
-//! The helpers are local to this file on purpose: the shared harness is being moved.
-
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use oneshader_backends::spirv::{self, Options, TargetEnv};
 use rspirv::dr::{Module as DrModule, Operand};
 use rspirv::spirv::{Capability, Decoration, ExecutionMode, Op};
@@ -34,33 +28,16 @@ fn emit_ok(text: &str, env: TargetEnv) -> Vec<u32> {
     })
 }
 
-/// spirv-val, failing with a message naming `cargo xtask setup` when it is missing.
+/// Both validators (test-tools), failing with a message naming `cargo xtask setup` when one
+/// is missing.
 fn validate(words: &[u32], env: TargetEnv) {
-    let mut child = Command::new("spirv-val")
-        .arg("--target-env")
-        .arg(env.spirv_val_name())
-        .arg("--relax-block-layout")
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("spirv-val does not start ({e}): run `cargo xtask setup`"));
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(&spirv::to_bytes(words))
-        .expect("spirv-val reads its input");
-    let out = child.wait_with_output().expect("spirv-val runs");
-    assert!(
-        out.status.success(),
-        "spirv-val ({}) rejects the output:\n{}{}\n{}",
-        env.spirv_val_name(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-        spirv::disassemble(words).unwrap_or_default()
-    );
+    let name = env.spirv_val_name();
+    if let Err(e) = oneshader_test_tools::spirv_val_args(
+        words,
+        &["--target-env", &name, "--relax-block-layout"],
+    ) {
+        panic!("spirv-val ({name}) rejects the output:\n{e}");
+    }
 }
 
 fn load(words: &[u32]) -> DrModule {

@@ -18,8 +18,8 @@
 //!
 //! Code prefixes in use (each owner keeps its own numbering, documented beside the code):
 //! `OSV` IR verifier, `OST` IR text parser, `OSP` HLSL preprocessor, `OSH` HLSL parser and
-//! semantic analysis, `OSL` `.osir` loader, `OSK` linker, `OSO` optimizer, `OSB` backends,
-//! `OSC` command line.
+//! semantic analysis, `OSL` `.osir` loader, `OSK` linker, `OSO` optimizer, `OSG` legalization
+//! for a target (the backends' boundary), `OSB` backends, `OSC` command line.
 
 use std::fmt;
 use std::ops::Range;

@@ -5,33 +5,8 @@
 //! lists, then operand kinds; instructions that fail a structural layer are not type-checked.
 //! Every message names the offending instruction in text form.
 //!
-//! | code | check |
-//! |---|---|
-//! | OSV0001 | tree links: parent, sibling and first/last-child links agree; every instruction is in the tree |
-//! | OSV0002 | placement: what may be a child of what (blocks in functions and generics, instructions in blocks, params first, decorations first) |
-//! | OSV0003 | every function block ends in exactly one terminator, and only there |
-//! | OSV0004 | use lists: every operand and type slot is in its value's use list and nothing else is |
-//! | OSV0005 | operands match the instruction table (arity; kinds: types, blocks, immediates, strings) |
-//! | OSV0006 | deduplication: hoistable values are interned and unique |
-//! | OSV0007 | hoisting: hoistable values live in the scope their operands require, never in a function, and use no local values |
-//! | OSV0008 | instruction types follow the opcode's rule |
-//! | OSV0009 | branch arguments match the target block's parameters (count and types) |
-//! | OSV0010 | conditional edges (`cond_br`, `if_else`, `switch`) never target a block with parameters |
-//! | OSV0011 | loop shape: the header ends in `br`/`cond_br`, the continue block branches back to the header, the header's only predecessors are the pre-header and the continue block |
-//! | OSV0012 | `cond_br` only ends a loop header or targets the innermost loop's break or continue block |
-//! | OSV0013 | branch targets and join blocks belong to the same function, and the entry block is not a target |
-//! | OSV0014 | definitions dominate their uses |
-//! | OSV0015 | entry points: `fn() -> void` with a body; `numthreads` exactly on compute entry points |
-//! | OSV0016 | operands are visible: no local value of another function or generic |
-//! | OSV0017 | decorations sit on the kind of instruction they apply to |
-//! | OSV0018 | types and constants are well formed (vector sizes, constant payloads, composite elements) |
-//! | OSV0019 | `return` matches the function's return type |
-//! | OSV0020 | call arguments match the callee's parameter types |
-//! | OSV0021 | a function's entry-block parameters match its `fn` type |
-//! | OSV0022 | switch case values are distinct constants of the selector's type |
-//! | OSV0023 | globals: a pointer type outside the `function` space; a constant initializer of the pointee type |
-//! | OSV0024 | joins: a block is the merge, break or continue block of one construct (a selection or switch may merge into the break or continue block of the innermost loop around it); a construct's header dominates its reachable joins |
-//! | OSV0025 | structured exits: an edge enters a construct only from its header, leaves one only to its merge, the innermost loop's break or continue block, or the innermost switch's merge; the only edges back are loops' back edges |
+//! The codes (`OSV0001` ..) and the rule each one checks are listed once, in docs/ir-ops.md
+//! ("What the verifier enforces"); a unit test keeps that list and this file in step.
 
 use rustc_hash::FxHashSet;
 use slotmap::SecondaryMap;
@@ -119,11 +94,13 @@ impl<'a> Verifier<'a> {
             } else if op == Op::Global {
                 self.global(id);
             } else if op == Op::Struct {
-                for f in self.m.struct_fields(id) {
+                let fields = self.m.struct_fields(id);
+                for &f in &fields {
                     if self.m.ty(f).is_none_or(|t| !self.is_type(t)) {
                         self.report("OSV0018", Some(f), "a field's type must be a type");
                     }
                 }
+                self.struct_memory(id, &fields);
             }
         }
         if self
@@ -608,7 +585,16 @@ impl<'a> Verifier<'a> {
             Op::Array if m.imm_operand(id, 1) == Some(0) => {
                 fail(self, "an array has at least one element");
             }
-            Op::Ptr => {}
+            Op::Ptr => self.pointer_type(id),
+            Op::Array | Op::RuntimeArray => {
+                if holds(m, m.operand(id, 0), Holds::Pointer) {
+                    self.report(
+                        "OSV0027",
+                        Some(id),
+                        "an array cannot hold pointers (logical addressing stores no pointer)",
+                    );
+                }
+            }
             Op::Texture => {
                 let t = m.operand(id, 0);
                 let ok_elem = m.scalar_of(t).is_some_and(|s| m.op(s) != Op::Bool)
@@ -681,6 +667,173 @@ impl<'a> Verifier<'a> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// OSV0026 and OSV0027 on a struct's fields: a runtime array only as the last field (a
+    /// storage buffer's), and no pointer fields.
+    fn struct_memory(&mut self, id: InstId, fields: &[InstId]) {
+        let m = self.m;
+        for (i, &f) in fields.iter().enumerate() {
+            let Some(t) = m.ty(f) else { continue };
+            if holds(m, t, Holds::Pointer) {
+                self.report(
+                    "OSV0027",
+                    Some(f),
+                    "a struct field cannot hold a pointer (logical addressing stores no pointer)",
+                );
+            }
+            let last = i + 1 == fields.len();
+            if holds(m, t, Holds::RuntimeArray) && !(last && is_plain_rtarray(m, t)) {
+                self.report(
+                    "OSV0026",
+                    Some(f),
+                    format!(
+                        "a runtime array may only be the last field of a struct, as \
+                         `rtarray<T>` with no runtime array in `T`; in @{}",
+                        m.name(id).unwrap_or("?")
+                    ),
+                );
+            }
+        }
+    }
+
+    /// OSV0026 and OSV0027 on a pointer type: no pointer to a pointer, and a runtime array
+    /// only behind a pointer into buffer or resource memory.
+    fn pointer_type(&mut self, id: InstId) {
+        let m = self.m;
+        let Some(pointee) = m.try_operand(id, 1) else {
+            return;
+        };
+        if holds(m, pointee, Holds::Pointer) {
+            self.report(
+                "OSV0027",
+                Some(id),
+                "a pointer to a pointer: logical addressing stores no pointer in memory \
+                 (keep the pointee in a variable, or index the resource again)",
+            );
+        }
+        let space = m.address_space(id);
+        let buffer_like = matches!(
+            space,
+            Some(
+                AddressSpace::StorageBuffer | AddressSpace::Uniform | AddressSpace::UniformConstant
+            )
+        );
+        if !buffer_like && holds(m, pointee, Holds::RuntimeArray) {
+            self.report(
+                "OSV0026",
+                Some(id),
+                "a runtime array lives only in storage buffers (or as an unbounded array of \
+                 resources); this pointer's space holds ordinary memory",
+            );
+        }
+    }
+
+    /// OSV0027: a block parameter (outside the entry block) is a phi, and phis of pointers
+    /// need variable pointers, which logical addressing does not have.
+    fn memory_param(&mut self, p: InstId) {
+        let m = self.m;
+        if m.ty(p).is_some_and(|t| holds(m, t, Holds::Pointer)) {
+            self.report(
+                "OSV0027",
+                Some(p),
+                "a block parameter cannot be a pointer (logical addressing: choose between \
+                 values, not addresses, or keep the choice in a variable index)",
+            );
+        }
+    }
+
+    /// OSV0026 and OSV0027 on an instruction: no value holding a runtime array, no `select`
+    /// of pointers, and pointer arguments of calls into function, private or workgroup memory
+    /// are memory object declarations (SPIR-V's logical addressing; HLSL's `out`/`inout`
+    /// arguments are copied through a variable, as its copy-in/copy-out semantics say).
+    fn memory_value(&mut self, inst: InstId, entry: Block) {
+        let m = self.m;
+        let op = m.op(inst);
+        if let Some(t) = m.ty(inst)
+            && m.try_op(t) != Some(Op::Ptr)
+            && holds(m, t, Holds::RuntimeArray)
+        {
+            self.report(
+                "OSV0026",
+                Some(inst),
+                "a value cannot hold a runtime array; read its elements through a pointer",
+            );
+        }
+        match op {
+            Op::Select if m.ty(inst).is_some_and(|t| holds(m, t, Holds::Pointer)) => {
+                self.report(
+                    "OSV0027",
+                    Some(inst),
+                    "`select` cannot choose between pointers (logical addressing)",
+                );
+            }
+            Op::Call => {
+                for a in m.operands(inst).skip(1) {
+                    // Pointers into resources and buffers are legalization's business
+                    // (`specialize_resources` clones the callee per resource).
+                    let ordinary = m.ty(a).is_some_and(|t| {
+                        m.try_op(t) == Some(Op::Ptr)
+                            && matches!(
+                                m.address_space(t),
+                                Some(
+                                    AddressSpace::Function
+                                        | AddressSpace::Private
+                                        | AddressSpace::Workgroup
+                                )
+                            )
+                    });
+                    if !ordinary {
+                        continue;
+                    }
+                    let declared = match m.try_op(a) {
+                        Some(Op::Var | Op::Global) => true,
+                        Some(Op::Param) => m.parent(a) == Some(entry.id()),
+                        _ => false,
+                    };
+                    if !declared {
+                        self.report(
+                            "OSV0027",
+                            Some(inst),
+                            "a pointer argument must be a variable, a global or a parameter \
+                             (logical addressing), not an address computed from one",
+                        );
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// OSV0026: what a resource global's pointee may be when it holds a runtime array.
+    fn global_memory(&mut self, id: InstId, space: Option<AddressSpace>, pointee: InstId) {
+        let m = self.m;
+        if !holds(m, pointee, Holds::RuntimeArray) {
+            return;
+        }
+        let ok = match space {
+            // A buffer block, or an array of them (a descriptor array of buffers).
+            Some(AddressSpace::StorageBuffer) => {
+                is_buffer_block(m, pointee)
+                    || (matches!(m.try_op(pointee), Some(Op::Array | Op::RuntimeArray))
+                        && is_buffer_block(m, m.operand(pointee, 0)))
+            }
+            // An unbounded array of resources or constant buffers.
+            Some(AddressSpace::Uniform | AddressSpace::UniformConstant) => {
+                is_plain_rtarray(m, pointee)
+            }
+            // Reported on the pointer type.
+            _ => true,
+        };
+        if !ok {
+            self.report(
+                "OSV0026",
+                Some(id),
+                "a runtime array may only be a storage buffer's element (or its struct's last \
+                 field), or an unbounded array of resources",
+            );
         }
     }
 
@@ -849,6 +1002,9 @@ impl<'a> Verifier<'a> {
             }
             _ => {}
         }
+        if let Some(pointee) = m.pointee(ty) {
+            self.global_memory(id, space, pointee);
+        }
         if let Some(init) = m.try_operand(id, 0) {
             let is_const = m
                 .try_op(init)
@@ -920,6 +1076,13 @@ impl<'a> Verifier<'a> {
             );
         }
         let ret_ty = m.fn_return(fty);
+        if ret_ty.is_some_and(|t| holds(m, t, Holds::Pointer)) {
+            self.report(
+                "OSV0027",
+                Some(fid),
+                "a function cannot return a pointer (logical addressing)",
+            );
+        }
         let before = self.diags.len();
         let cons = Constructs::new(m, f);
         for &b in &blocks {
@@ -929,6 +1092,9 @@ impl<'a> Verifier<'a> {
                 }
                 let op = m.op(inst);
                 if op == Op::Param {
+                    if b != entry {
+                        self.memory_param(inst);
+                    }
                     continue;
                 }
                 if !self.visibility(inst, fid, &block_set) {
@@ -941,6 +1107,7 @@ impl<'a> Verifier<'a> {
                     self.terminator(inst, b, ret_ty, &cons);
                 } else {
                     self.inst_types(inst);
+                    self.memory_value(inst, entry);
                 }
             }
         }
@@ -1300,7 +1467,21 @@ impl<'a> Verifier<'a> {
         t: InstId,
         f: InstId,
     ) {
-        if cons.loop_of_header(b).is_some() {
+        if let Some(l) = cons.loop_of_header(b) {
+            // SPIR-V puts no selection in a loop header, and a branch after `OpLoopMerge`
+            // may not introduce two new blocks: one target is this loop's break or continue.
+            let l = cons.get(l);
+            let exit = [t, f]
+                .iter()
+                .any(|&x| x == l.join.id() || l.cont.is_some_and(|c| c.id() == x));
+            if !exit {
+                self.report(
+                    "OSV0012",
+                    Some(inst),
+                    "a loop header's `cond_br` must have its loop's break or continue block as \
+                     a target; test the condition in an `if_else` at the top of the body",
+                );
+            }
             return;
         }
         let innermost = cons.innermost_loop(b).map(|l| cons.get(l));
@@ -1872,6 +2053,61 @@ impl<'a> Verifier<'a> {
                 _ => {}
             }
         }
+    }
+}
+
+/// What [`holds`] looks for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    RuntimeArray,
+    Pointer,
+}
+
+/// True when `ty` is, or holds as an element or field at any depth, a runtime array or a
+/// pointer. Bounded: a malformed module could nest types in a cycle through structs.
+fn holds(m: &Module, ty: InstId, what: Holds) -> bool {
+    let mut stack = vec![(ty, 0u32)];
+    while let Some((t, depth)) = stack.pop() {
+        if depth > 64 {
+            continue;
+        }
+        match m.try_op(t) {
+            Some(Op::RuntimeArray) if what == Holds::RuntimeArray => return true,
+            Some(Op::Ptr) if what == Holds::Pointer => return true,
+            Some(Op::Array | Op::RuntimeArray) => stack.push((m.operand(t, 0), depth + 1)),
+            Some(Op::Struct) => {
+                for f in m.struct_fields(t) {
+                    if let Some(ft) = m.ty(f) {
+                        stack.push((ft, depth + 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `rtarray<T>` with no runtime array in `T`.
+fn is_plain_rtarray(m: &Module, ty: InstId) -> bool {
+    m.try_op(ty) == Some(Op::RuntimeArray) && !holds(m, m.operand(ty, 0), Holds::RuntimeArray)
+}
+
+/// What one storage buffer holds: a plain runtime array, or a struct whose only runtime array
+/// is its last field (checked on the struct itself), or anything without a runtime array.
+fn is_buffer_block(m: &Module, ty: InstId) -> bool {
+    match m.try_op(ty) {
+        Some(Op::RuntimeArray) => is_plain_rtarray(m, ty),
+        Some(Op::Struct) => {
+            let fields = m.struct_fields(ty);
+            let n = fields.len();
+            fields.iter().enumerate().all(|(i, &f)| {
+                m.ty(f).is_some_and(|t| {
+                    !holds(m, t, Holds::RuntimeArray) || (i + 1 == n && is_plain_rtarray(m, t))
+                })
+            })
+        }
+        _ => !holds(m, ty, Holds::RuntimeArray),
     }
 }
 

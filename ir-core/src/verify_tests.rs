@@ -110,3 +110,31 @@ fn valid_module_passes() {
     let m = sample();
     assert!(verify(&m).is_empty(), "{:?}", verify(&m));
 }
+
+/// Every code this verifier reports is documented in docs/ir-ops.md, and every documented
+/// code is reported somewhere.
+#[test]
+fn every_code_is_documented() {
+    let source = include_str!("verify.rs");
+    let doc = include_str!("../../docs/ir-ops.md");
+    let mut emitted: Vec<&str> = source
+        .match_indices("\"OSV")
+        .map(|(i, _)| &source[i + 1..i + 8])
+        .collect();
+    emitted.sort_unstable();
+    emitted.dedup();
+    assert!(emitted.len() >= 27, "{emitted:?}");
+    for code in &emitted {
+        assert!(
+            doc.contains(&format!("| {code} |")),
+            "{code} is not in docs/ir-ops.md"
+        );
+    }
+    for (i, _) in doc.match_indices("| OSV") {
+        let code = &doc[i + 2..i + 9];
+        assert!(
+            emitted.contains(&code),
+            "{code} is documented but never reported"
+        );
+    }
+}

@@ -18,9 +18,9 @@
 //!
 //! | code | rule |
 //! |---|---|
-//! | OSL0001 | no generic and no `specialize` value remains |
-//! | OSL0002 | a function parameter of pointer type points into `function`, `private` or `workgroup` memory |
-//! | OSL0003 | every selection and switch has a merge block of its own |
+//! | OSG0001 | no generic and no `specialize` value remains |
+//! | OSG0002 | a function parameter of pointer type points into `function`, `private` or `workgroup` memory |
+//! | OSG0003 | every selection and switch has a merge block of its own |
 
 use oneshader_ir::diag::Diagnostic;
 use oneshader_ir::print::print_inst;
@@ -73,7 +73,7 @@ pub fn check(m: &Module, target: Target) -> Vec<Diagnostic> {
     if let Some(g) = m.generics().first() {
         out.push(
             Diagnostic::error(
-                "OSL0001",
+                "OSG0001",
                 format!(
                     "generic @{} is still in the module; backends print only specialized code",
                     m.name(g.id()).unwrap_or("?")
@@ -95,7 +95,7 @@ pub fn check(m: &Module, target: Target) -> Vec<Diagnostic> {
             if !passable {
                 out.push(
                     Diagnostic::error(
-                        "OSL0002",
+                        "OSG0002",
                         format!(
                             "function @{} takes a parameter of type `{}`: a pointer into a \
                              resource or buffer cannot be passed to a function",
@@ -112,7 +112,7 @@ pub fn check(m: &Module, target: Target) -> Vec<Diagnostic> {
         let f = m.func_of(term).and_then(|f| m.name(f.id())).unwrap_or("?");
         out.push(
             Diagnostic::error(
-                "OSL0003",
+                "OSG0003",
                 format!(
                     "in @{f}, `{}` merges into a loop's break or continue block; each selection \
                      needs a merge block of its own",

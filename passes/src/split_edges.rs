@@ -8,7 +8,10 @@
 //! Splitting keeps the structured form legal:
 //! - an `if_else` or `switch` edge simply gets a new block inside the construct; the new block
 //!   leaves it the way the old edge did (to the merge, or as a loop break/continue);
-//! - a loop header's `cond_br` may target anything, so its edges split freely;
+//! - a loop header's `cond_br` must keep its loop's break or continue block as a target
+//!   (SPIR-V allows no selection in a loop header); when a split would hide it, the test moves
+//!   into an `if_else` at the top of the body (its merge unreachable: both arms leave or run
+//!   the body);
 //! - any other `cond_br` is legal only because one of its targets is the innermost loop's break
 //!   or continue block. Splitting the other edge keeps the `cond_br`. When the split would
 //!   hide that loop exit behind the new block, the `cond_br` becomes an `if_else` with a fresh
@@ -170,8 +173,14 @@ pub fn append_edge_arg(m: &mut Module, term: InstId, arg: InstId) {
 
 /// True when `block` is the header of a loop: the first operand of some `loop` terminator.
 pub fn is_loop_header(m: &Module, block: Block) -> bool {
+    loop_of_header(m, block).is_some()
+}
+
+/// The `loop` terminator whose header is `block`.
+pub fn loop_of_header(m: &Module, block: Block) -> Option<InstId> {
     m.uses(block.id())
-        .any(|u| u.slot == Slot::Operand(0) && m.op(u.user) == Op::Loop)
+        .find(|u| u.slot == Slot::Operand(0) && m.op(u.user) == Op::Loop)
+        .map(|u| u.user)
 }
 
 /// The `loop` terminators that name `block` as their break or continue block.
@@ -295,25 +304,47 @@ fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, E
             } else {
                 Some(1)
             };
-            let keep_cond_br = match other_slot {
-                None => true,
-                Some(os) => {
-                    is_loop_header(m, pred) || {
-                        let Some(other) = Block::dyn_cast(m, m.operand(term, os)) else {
-                            return Err(EdgeError::NotASuccessor(os));
-                        };
-                        let ol = loops_joining_at(m, other);
-                        let tl = loops_joining_at(m, target);
-                        // The `cond_br` was legal because one target is the innermost loop's
-                        // break or continue. It stays legal when that is the other target:
-                        // certainly when the split target is no loop's break or continue, and
-                        // when both belong to the same loop. Otherwise (the split target is
-                        // the loop exit that made it legal) it becomes an `if_else`, whose
-                        // new block then leaves the selection as a loop break or continue.
-                        !ol.is_empty() && (tl.is_empty() || ol.iter().any(|l| tl.contains(l)))
-                    }
-                }
+            let Some(os) = other_slot else {
+                // Both edges go to the new block: an unconditional branch.
+                replace_terminator(m, pred, Op::Br, &[n.id()]);
+                return Ok(n);
             };
+            let Some(other) = Block::dyn_cast(m, m.operand(term, os)) else {
+                return Err(EdgeError::NotASuccessor(os));
+            };
+            let cond = m.operand(term, 0);
+            if let Some(lp) = loop_of_header(m, pred) {
+                // A loop header's `cond_br` must keep its own loop's break or continue block
+                // as a target (SPIR-V: a branch after `OpLoopMerge` may not introduce two
+                // new blocks). When the split hides that exit, the test moves into a
+                // selection at the top of the body: the header branches to a new block
+                // ending in `if_else c, ..., merge mg` (`mg` unreachable), whose arms leave
+                // it as the loop's break or continue or run the body.
+                let exits = [m.operand(lp, 1), m.operand(lp, 2)];
+                if exits.contains(&other.id()) {
+                    for &s in slots {
+                        let _ = m.set_operand(term, s, n.id());
+                    }
+                    return Ok(n);
+                }
+                let test = m.add_block_after(pred);
+                let mg = m.add_block_after(n);
+                Builder::at_end(m, mg).emit(Op::Unreachable, None, &[]);
+                let (t, e) = if os == 2 { (n, other) } else { (other, n) };
+                Builder::at_end(m, test).emit(Op::IfElse, None, &[cond, t.id(), e.id(), mg.id()]);
+                replace_terminator(m, pred, Op::Br, &[test.id()]);
+                return Ok(n);
+            }
+            let ol = loops_joining_at(m, other);
+            let tl = loops_joining_at(m, target);
+            // The `cond_br` was legal because one target is the innermost loop's break or
+            // continue. It stays legal when that is the other target: certainly when the
+            // split target is no loop's break or continue, and when both belong to the same
+            // loop. Otherwise (the split target is the loop exit that made it legal) it
+            // becomes an `if_else`, whose new block then leaves the selection as a loop
+            // break or continue.
+            let keep_cond_br =
+                !ol.is_empty() && (tl.is_empty() || ol.iter().any(|l| tl.contains(l)));
             if keep_cond_br {
                 for &s in slots {
                     let _ = m.set_operand(term, s, n.id());
@@ -321,11 +352,6 @@ fn split_slots(m: &mut Module, term: InstId, slots: &[usize]) -> Result<Block, E
                 return Ok(n);
             }
             // Convert to `if_else c, ..., merge mg` where `mg: br other`.
-            let os = other_slot.unwrap_or(2);
-            let Some(other) = Block::dyn_cast(m, m.operand(term, os)) else {
-                return Err(EdgeError::NotASuccessor(os));
-            };
-            let cond = m.operand(term, 0);
             let mg = m.add_block_after(n);
             Builder::at_end(m, mg).br(other, &[]);
             let (t, e) = if os == 2 { (n, mg) } else { (mg, n) };

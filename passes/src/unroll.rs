@@ -88,6 +88,12 @@ impl Pass for Unroll {
             if f.is_declaration(m) {
                 continue;
             }
+            // Selections merging into a loop's continue or break block share that block
+            // with the loop; copies of the body need merges of their own, so they get them
+            // first (as legalization would).
+            if has_unroll_loop(m, f) {
+                changed |= crate::own_merges::own_merges(m, f) > 0;
+            }
             // One loop at a time, outermost first: the copies of an outer loop hold copies
             // of its inner loops, whose trip counts may depend on the outer loop's variable.
             // Every unrolled loop is gone afterwards, so this ends.
@@ -118,13 +124,17 @@ struct Plan {
     trips: usize,
 }
 
-fn find_loop(m: &Module, f: Func) -> Option<Plan> {
-    // Most functions have no `unroll` loop: one look at the terminators instead of a CFG.
-    let marked = f.blocks(m).iter().any(|b| {
+/// True when `f` has a loop marked `unroll`: one look at the terminators, no CFG.
+fn has_unroll_loop(m: &Module, f: Func) -> bool {
+    f.blocks(m).iter().any(|b| {
         b.terminator(m)
             .is_some_and(|t| m.op(t) == Op::Loop && m.has_decoration(t, Op::Unroll))
-    });
-    if !marked {
+    })
+}
+
+fn find_loop(m: &Module, f: Func) -> Option<Plan> {
+    // Most functions have no `unroll` loop.
+    if !has_unroll_loop(m, f) {
         return None;
     }
     let cfg = Cfg::new(m, f);
@@ -222,12 +232,15 @@ fn analyze(
             }
         }
     }
-    // The loop's blocks: what the header dominates and the break block does not.
-    let blocks: Vec<Block> = cfg
+    // The loop's blocks: what the header dominates and the break block does not, by
+    // structural dominance (so merges no path reaches, which selections inside still name,
+    // are copied with the body).
+    let scfg = cons.cfg();
+    let blocks: Vec<Block> = scfg
         .blocks()
         .iter()
         .copied()
-        .filter(|&b| cfg.is_reachable(b) && cfg.dominates(header, b) && !cfg.dominates(exit, b))
+        .filter(|&b| scfg.is_reachable(b) && scfg.dominates(header, b) && !scfg.dominates(exit, b))
         .collect();
     if !blocks.contains(&cont) || !blocks.contains(&body) {
         return None;

