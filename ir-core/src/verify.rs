@@ -586,14 +586,12 @@ impl<'a> Verifier<'a> {
                 fail(self, "an array has at least one element");
             }
             Op::Ptr => self.pointer_type(id),
-            Op::Array | Op::RuntimeArray => {
-                if holds(m, m.operand(id, 0), Holds::Pointer) {
-                    self.report(
-                        "OSV0027",
-                        Some(id),
-                        "an array cannot hold pointers (logical addressing stores no pointer)",
-                    );
-                }
+            Op::Array | Op::RuntimeArray if holds(m, m.operand(id, 0), Holds::Pointer) => {
+                self.report(
+                    "OSV0027",
+                    Some(id),
+                    "an array cannot hold pointers (logical addressing stores no pointer)",
+                );
             }
             Op::Texture => {
                 let t = m.operand(id, 0);

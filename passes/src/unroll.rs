@@ -151,21 +151,14 @@ fn find_loop(m: &Module, f: Func) -> Option<Plan> {
             continue;
         }
         let cons = cons.get_or_insert_with(|| Constructs::new(m, f));
-        if let Some(plan) = analyze(m, &cfg, cons, b, t, room) {
+        if let Some(plan) = analyze(m, cons, b, t, room) {
             return Some(plan);
         }
     }
     None
 }
 
-fn analyze(
-    m: &Module,
-    cfg: &Cfg,
-    cons: &Constructs,
-    pre: Block,
-    term: InstId,
-    room: usize,
-) -> Option<Plan> {
+fn analyze(m: &Module, cons: &Constructs, pre: Block, term: InstId, room: usize) -> Option<Plan> {
     let limit = m
         .find_decoration(term, Op::Unroll)
         .and_then(|d| m.imm_operand(d, 0))
