@@ -242,8 +242,10 @@ impl std::ops::BitOrAssign for Access {
 impl Op {
     /// The effects of an instruction with this opcode, judged by the opcode alone: for
     /// `call_intrinsic` the union over every intrinsic, and a `load` as a read whatever it
-    /// reads. [`Module::effects`] is exact for one instruction. Values that are not
-    /// instructions (types, constants, decorations, blocks, parameters) are pure.
+    /// reads. [`Module::effects`] is exact for one instruction and never has a flag this
+    /// has not, so what holds here (pure, removable) holds for every instruction of the
+    /// opcode, without looking at its operands. Values that are not instructions (types,
+    /// constants, decorations, blocks, parameters) are pure.
     pub fn effects(self) -> Effects {
         use Op::*;
         const READ: Effects = Effects::READ;

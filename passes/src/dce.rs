@@ -122,7 +122,10 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
                 continue;
             }
             if !marks.is_live(i) {
-                let root = !m.effects(i).removable_if_unused();
+                // The opcode's effects bound the instruction's: only when they forbid
+                // removal is the exact answer worth its operand lookups.
+                let root =
+                    !op.effects().removable_if_unused() && !m.effects(i).removable_if_unused();
                 if !root || write_only.contains(&i) {
                     continue;
                 }
