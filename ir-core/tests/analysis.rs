@@ -127,7 +127,7 @@ bb0:
   %1 = call @self(%0) : u32
   return %1
 }
-func @main() -> void {
+func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {
 bb0:
   %0 = call @even(u32 4) : bool
   return
@@ -159,6 +159,9 @@ bb0:
         .position(|c| c.contains(&main))
         .expect("listed");
     assert!(pair < of_main, "the cycle comes before its caller");
+    // The entry point reaches the cycle (every shader target forbids that).
+    let info = ModuleInfo::new(&m);
+    assert_eq!(info.entry_points()[0].recursive(), Some(even));
 }
 
 const SHARED: &str = "global @light : ptr<uniform, vec<f32, 4>> [binding(0, 0)]
@@ -197,6 +200,7 @@ fn entry_points_sharing_a_function_share_its_globals() {
     assert_eq!((vs.name(), vs.stage()), ("vs", Stage::Vertex));
     assert_eq!((ps.name(), ps.stage()), ("ps", Stage::Fragment));
     assert_eq!(names(&m, vs.functions()), vec!["vs", "shade"]);
+    assert_eq!(vs.recursive(), None);
     assert_eq!(names(&m, ps.functions()), vec!["ps", "shade"]);
     // @light is named only by @shade, which both reach.
     let light = global(&m, "light");

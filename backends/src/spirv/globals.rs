@@ -11,7 +11,7 @@ use oneshader_ir::{AddressSpace, BuiltIn, Effects, Global, InstId, Op, Stage};
 use rspirv::spirv::{self, Capability, Decoration, ExecutionMode, ExecutionModel};
 use smallvec::SmallVec;
 
-use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE};
+use super::error::{DERIVATIVES, EmitError, MALFORMED, R, RECURSION, STAGE};
 use super::module::{Emitter, Lk, inst, inst_str};
 use super::types::storage_class;
 
@@ -287,6 +287,20 @@ impl Emitter<'_> {
     pub(crate) fn emit_entry_points(&mut self, info: &ModuleInfo) {
         let m = self.m;
         for e in info.entry_points() {
+            if let Some(f) = e.recursive() {
+                self.diags.push(
+                    EmitError::new(
+                        RECURSION,
+                        format!(
+                            "entry point `{}` reaches @{}, which calls itself (directly or through other functions); Vulkan's SPIR-V forbids recursion",
+                            e.name(),
+                            m.name(f.id()).unwrap_or("?")
+                        ),
+                    )
+                    .into(),
+                );
+                continue;
+            }
             let derivatives = e.effects().contains(Effects::DERIVATIVES);
             let model = match e.stage() {
                 Stage::Vertex => ExecutionModel::Vertex,

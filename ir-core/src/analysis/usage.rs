@@ -112,6 +112,7 @@ pub struct EntryInfo {
     functions: Vec<Func>,
     globals: Vec<GlobalUse>,
     effects: Effects,
+    recursive: Option<Func>,
 }
 
 impl EntryInfo {
@@ -147,6 +148,13 @@ impl EntryInfo {
             .iter()
             .find(|u| u.global == g)
             .map(|u| u.access)
+    }
+
+    /// The first function it reaches (in [`EntryInfo::functions`] order) that is in a cycle
+    /// of calls, if any: Vulkan's SPIR-V, GLSL, WGSL and MSL all forbid recursion, so every
+    /// backend refuses such an entry point.
+    pub fn recursive(&self) -> Option<Func> {
+        self.recursive
     }
 
     /// What running it may do: the union of the effects of every function it reaches
@@ -300,6 +308,10 @@ impl ModuleInfo {
                     access,
                 });
             }
+            let recursive = reached
+                .iter()
+                .copied()
+                .find(|&g| call_graph.is_recursive(g));
             entries.push(EntryInfo {
                 func: f,
                 stage,
@@ -307,6 +319,7 @@ impl ModuleInfo {
                 functions: reached,
                 globals: uses,
                 effects,
+                recursive,
             });
         }
         ModuleInfo {
