@@ -3,11 +3,15 @@
 //! `oneshader` is the library a tool links to compile HLSL in process, and the home of the
 //! `oneshader` command line, which is a thin layer over it. It ties the workspace's crates
 //! into one pipeline: the HLSL front end (`oneshader-frontends`) lowers source to the typed
-//! IR (`oneshader-ir`); [`reflect`] describes what the shader expects from the host;
-//! legalization and, at `-O`, the optimizer (`oneshader-passes`) run; the SPIR-V backend
-//! (`oneshader-backends`) writes the words. The crates stay reachable under short names
-//! ([`ir`], [`frontends`], [`passes`], [`backends`], [`serialize`]) for tools that work on
-//! the IR itself.
+//! IR (`oneshader-ir`); [`reflect`] (`oneshader-reflect`) describes what the shader expects
+//! from the host; legalization and, at `-O`, the optimizer (`oneshader-passes`) run; the
+//! SPIR-V backend (`oneshader-backends`) writes the words. The crates stay reachable under
+//! short names ([`ir`], [`frontends`], [`passes`], [`backends`], [`serialize`], [`reflect`])
+//! for tools that work on the IR itself.
+//!
+//! The command line and its dependencies (clap) sit behind the default `cli` feature: a tool
+//! that only links the library turns it off (`oneshader = { version = "...",
+//! default-features = false }`) and builds none of them.
 //!
 //! # Compiling a shader
 //!
@@ -51,7 +55,6 @@
 //! ```
 
 mod compiler;
-pub mod reflect;
 
 pub use compiler::{
     BindingShift, BufferLayout, CompileError, CompileOptions, CompileOutput, Compiler, Diagnostics,
@@ -73,3 +76,6 @@ pub use oneshader_backends as backends;
 
 /// The `.osir` binary module format.
 pub use oneshader_serialize as serialize;
+
+/// Reflection: entry points, resources, buffer layouts, push and specialization constants.
+pub use oneshader_reflect as reflect;

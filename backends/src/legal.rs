@@ -4,6 +4,11 @@
 //! verifier or legalization; each may assume every rule the verifier and the check enforce,
 //! and refuses (with an `OSB` diagnostic) only what its language cannot express.
 //!
+//! A `Legal` also carries the module's shared analyses ([`Legal::info`]: the call graph,
+//! each entry point's functions and globals with how they are accessed, the stages of each
+//! global), computed once when it is built, so no backend derives interface lists or stage
+//! sets itself.
+//!
 //! ```
 //! use oneshader_backends::{Legal, Target, prepare, spirv};
 //! let mut m = oneshader_ir::parse::parse(
@@ -17,37 +22,42 @@
 //! ).unwrap();
 //! // `prepare` runs `legalize(spirv)` and checks the result; `Legal::new` only checks.
 //! let legal: Legal<'_> = prepare(&mut m, Target::Spirv).unwrap();
+//! assert_eq!(legal.info().entry_points()[0].name(), "main");
 //! let words = spirv::emit(&legal, &spirv::Options::default()).unwrap();
 //! assert_eq!(words[0], 0x0723_0203);
 //! ```
 
 use oneshader_ir::Module;
+use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::{Diagnostic, has_errors};
 use oneshader_passes::legalize::{self, Target};
 use oneshader_passes::pipeline;
 
-/// A module the verifier accepts and that is legal for [`Legal::target`]: what every backend
-/// takes.
-#[derive(Clone, Copy, Debug)]
+/// A module the verifier accepts and that is legal for [`Legal::target`], with its analyses:
+/// what every backend takes.
+#[derive(Clone, Debug)]
 pub struct Legal<'m> {
     m: &'m Module,
     target: Target,
+    info: ModuleInfo,
 }
 
 impl<'m> Legal<'m> {
-    /// Verifies `m` and checks that it is legal for `target`; `Err` with the diagnostics of
-    /// whichever fails (the verifier's `OSV` codes, or the check's `OSL` codes, each naming
-    /// the legalization pass that would have fixed it).
+    /// Verifies `m` and checks that it is legal for `target`, then analyses it
+    /// ([`Legal::info`]); `Err` with the diagnostics of whichever fails (the verifier's `OSV`
+    /// codes, or the check's `OSG` codes, each naming the legalization pass that would have
+    /// fixed it, or the rule no pass can make hold).
     pub fn new(m: &'m Module, target: Target) -> Result<Legal<'m>, Vec<Diagnostic>> {
         let diags = oneshader_ir::verify::verify(m);
         if has_errors(&diags) {
             return Err(diags);
         }
-        let diags = legalize::check(m, target);
+        let info = ModuleInfo::new(m);
+        let diags = legalize::check(m, target, &info);
         if has_errors(&diags) {
             return Err(diags);
         }
-        Ok(Legal { m, target })
+        Ok(Legal { m, target, info })
     }
 
     /// The module.
@@ -58,6 +68,12 @@ impl<'m> Legal<'m> {
     /// The target it is legal for.
     pub fn target(&self) -> Target {
         self.target
+    }
+
+    /// The module's analyses: call graph, entry-point usage (functions, globals and how
+    /// they are accessed, effects), stages of each global.
+    pub fn info(&self) -> &ModuleInfo {
+        &self.info
     }
 }
 

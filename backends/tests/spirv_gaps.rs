@@ -636,3 +636,52 @@ fn switch_case_count_limit() {
     assert_eq!(d[0].code, "OSB0010");
     assert!(d[0].message.contains("16384 cases"), "{}", d[0].message);
 }
+
+/// An entry point reaching a cycle of calls: spirv-val rejects the SPIR-V
+/// (VUID-StandaloneSpirv-None-04634), and no pass removes recursion, so the backend refuses it
+/// and names the recursive function; without the cycle the same module validates.
+#[test]
+fn recursion_reached_from_an_entry_point_is_a_diagnostic() {
+    let module = |recurse: bool| {
+        let call = if recurse {
+            "%3 = call @countdown(%2) : u32"
+        } else {
+            "%3 = add %2, u32 1 : u32"
+        };
+        format!(
+            "global @buf : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]
+func @countdown(%0: u32) -> u32 {{
+bb0:
+  %1 = eq %0, u32 0 : bool
+  if_else %1, bb1, bb2, merge bb3
+bb1:
+  br bb3(u32 1)
+bb2:
+  %2 = sub %0, u32 1 : u32
+  {call}
+  br bb3(%3)
+bb3(%4: u32):
+  return %4
+}}
+func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {{
+bb0:
+  %0 = call @countdown(u32 3) : u32
+  %1 = element_addr @buf, u32 0 : ptr<storage_buffer, u32>
+  store %1, %0
+  return
+}}
+"
+        )
+    };
+    let d = emit(&module(true), TargetEnv::Vulkan1_2).expect_err("recursion");
+    assert_eq!(d[0].code, "OSG0004");
+    assert!(
+        d[0].message.contains("`main` reaches @countdown"),
+        "{}",
+        d[0].message
+    );
+    validate(
+        &emit_ok(&module(false), TargetEnv::Vulkan1_2),
+        TargetEnv::Vulkan1_2,
+    );
+}

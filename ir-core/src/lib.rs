@@ -34,11 +34,18 @@
 //! The [`verify`] module checks all of this and more; tests run it after every change.
 //! The text form ([`print`](mod@print), [`parse`]) round-trips and is the language of pass tests.
 //! [`diag`] is the project's one diagnostic type, shared by every crate.
+//!
+//! What an instruction does besides computing its result is declared once, in [`effects`]
+//! ([`Module::effects`]); passes ask there rather than keeping opcode lists. Analyses of a
+//! whole module (the call graph, entry-point usage) are in [`analysis`], computed once and
+//! shared by passes, backends and reflection.
 
+pub mod analysis;
 pub mod builder;
 pub mod cfg;
 pub mod constructs;
 pub mod diag;
+pub mod effects;
 pub mod imm;
 pub mod inst_table;
 pub mod layout;
@@ -55,6 +62,7 @@ pub mod verify;
 
 pub use builder::{Builder, InsertPoint};
 pub use diag::{Diagnostic, FileId, Severity, SourceMap, Span};
+pub use effects::{Access, Effects};
 pub use imm::{
     AddressSpace, AtomicOp, BarrierFlags, BuiltIn, Dim, ImageFormat, ImmKind, Intrinsic, Stage,
     TextureAccess,

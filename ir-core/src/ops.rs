@@ -586,51 +586,6 @@ impl Op {
         (Op::Br..=Op::Unreachable).contains(&self)
     }
 
-    /// Instructions that read or write memory or have other side effects (not pure), judged
-    /// by opcode alone. `call_intrinsic` of `frexp`, `modf` and `sincos` writes through its
-    /// pointer operands: use [`crate::Module::has_side_effects`] to take that into account.
-    pub fn has_side_effects(self) -> bool {
-        matches!(
-            self,
-            Op::Store
-                | Op::Call
-                | Op::TextureStore
-                | Op::BufferStore
-                | Op::AtomicRmw
-                | Op::AtomicCmpXchg
-                | Op::Barrier
-        ) || self.is_terminator()
-    }
-
-    /// Instructions whose result depends on memory (loads and resource reads).
-    pub fn reads_memory(self) -> bool {
-        matches!(
-            self,
-            Op::Load
-                | Op::Sample
-                | Op::SampleBias
-                | Op::SampleLevel
-                | Op::SampleGrad
-                | Op::SampleCmp
-                | Op::SampleCmpLevelZero
-                | Op::SampleCmpLevel
-                | Op::SampleCmpBias
-                | Op::SampleCmpGrad
-                | Op::Gather
-                | Op::GatherCmp
-                | Op::TextureLoad
-                | Op::QuerySize
-                | Op::QueryLevels
-                | Op::QuerySamples
-                | Op::QueryLod
-                | Op::BufferLoad
-                | Op::ArrayLength
-                | Op::Call
-                | Op::AtomicRmw
-                | Op::AtomicCmpXchg
-        )
-    }
-
     /// Texture reads and queries that take the texture pointer first (`sample` ..
     /// `query_lod`, `sample_cmp_level` .. `sample_cmp_grad`), not `texture_store`.
     pub fn is_texture_read(self) -> bool {

@@ -262,28 +262,6 @@ impl Module {
 
     // ---- queries -------------------------------------------------------------------------
 
-    /// True when instruction `id` has side effects: its opcode has (see
-    /// [`Op::has_side_effects`]), or it is an intrinsic with `out` parameters (`frexp`, `modf`,
-    /// `sincos`), which writes through pointers.
-    pub fn has_side_effects(&self, id: InstId) -> bool {
-        let Some(op) = self.try_op(id) else {
-            return false;
-        };
-        if op.has_side_effects() {
-            return true;
-        }
-        op == Op::CallIntrinsic
-            && matches!(
-                self.imm_operand(id, 0)
-                    .and_then(crate::imm::Intrinsic::from_u32),
-                Some(
-                    crate::imm::Intrinsic::Frexp
-                        | crate::imm::Intrinsic::Modf
-                        | crate::imm::Intrinsic::Sincos
-                )
-            )
-    }
-
     /// The texel type `T` when `ty` is the result type of a texture read that also returns
     /// its sparse-residency status: a struct of exactly two fields, `u32` then a scalar or
     /// vector `T` (SPIR-V's `OpImageSparse*` result shape).

@@ -2,17 +2,12 @@
 //!
 //! Walking the dominator tree in pre-order with a scoped table, an instruction equal to one
 //! already seen in a dominating position (same opcode, type, operands and `precise`-ness) is
-//! replaced by it. Candidates:
-//!
-//! - pure instructions: arithmetic, comparisons, conversions, composite operations, `select`,
-//!   address computations (`field_addr`, `element_addr`, `texel_addr`) and intrinsics that
-//!   neither read memory nor depend on other invocations or on control flow (derivatives, wave
-//!   and quad operations, `is_helper_lane`, and the intrinsics writing through a pointer are
-//!   excluded);
-//! - loads from memory nobody writes while a shader runs: constant buffers (`uniform`),
-//!   resources (`uniform_constant`), stage inputs (`input`) and push constants.
-//!
-//! Never `var` (each is its own storage), calls, other loads, or anything with side effects.
+//! replaced by it. Candidates are the instructions without effects ([`oneshader_ir::effects`]
+//! decides): arithmetic, comparisons, conversions, composite operations, `select`, address
+//! computations, intrinsics that neither touch memory nor depend on other invocations, and
+//! reads of memory nobody writes while a shader runs (constant buffers, resources, stage
+//! inputs, push constants). Never `var` (each is its own storage), calls, derivatives, wave
+//! and quad operations, other reads, or anything that writes.
 //! Operands of commutative integer and `bool` operators are compared as an unordered pair
 //! (not for floats: which NaN payload comes out may depend on the order).
 
@@ -23,7 +18,7 @@ use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
 
 use oneshader_ir::cfg::Cfg;
-use oneshader_ir::{AddressSpace, Block, Func, InstId, Intrinsic, Module, Op};
+use oneshader_ir::{Block, Func, InstId, Module, Op};
 
 use crate::semantics::Scalar;
 use crate::{Pass, PassError};
@@ -56,80 +51,11 @@ struct Key {
     precise: bool,
 }
 
-/// True for intrinsics whose result depends only on their operands.
-fn intrinsic_is_pure(which: Intrinsic) -> bool {
-    use Intrinsic::*;
-    !matches!(
-        which,
-        Ddx | Ddy
-            | DdxFine
-            | DdyFine
-            | DdxCoarse
-            | DdyCoarse
-            | Fwidth
-            | Frexp
-            | Modf
-            | Sincos
-            | WaveGetLaneCount
-            | WaveGetLaneIndex
-            | WaveIsFirstLane
-            | WaveActiveAnyTrue
-            | WaveActiveAllTrue
-            | WaveActiveBallot
-            | WaveReadLaneAt
-            | WaveReadLaneFirst
-            | WaveActiveSum
-            | WaveActiveProduct
-            | WaveActiveMin
-            | WaveActiveMax
-            | WaveActiveBitAnd
-            | WaveActiveBitOr
-            | WaveActiveBitXor
-            | WaveActiveCountBits
-            | WavePrefixSum
-            | WavePrefixProduct
-            | WavePrefixCountBits
-            | WaveActiveAllEqual
-            | QuadReadAcrossX
-            | QuadReadAcrossY
-            | QuadReadAcrossDiagonal
-            | QuadReadLaneAt
-            | IsHelperLane
-            | RenderTargetSampleCount
-    )
-}
-
-/// True when `i` may be merged with an equal instruction that dominates it.
+/// True when `i` may be merged with an equal instruction that dominates it: an instruction
+/// without effects ([`oneshader_ir::Effects::is_pure`]), which covers reads of memory nobody
+/// writes while the shader runs.
 pub fn is_cse_candidate(m: &Module, i: InstId) -> bool {
-    let op = m.op(i);
-    if !op.is_instruction() || op.has_side_effects() || op == Op::Var {
-        return false;
-    }
-    if op == Op::Load {
-        let space = m
-            .try_operand(i, 0)
-            .and_then(|p| m.ty(p))
-            .and_then(|t| m.address_space(t));
-        return matches!(
-            space,
-            Some(
-                AddressSpace::Uniform
-                    | AddressSpace::UniformConstant
-                    | AddressSpace::Input
-                    | AddressSpace::PushConstant
-            )
-        );
-    }
-    if op.reads_memory() {
-        return false;
-    }
-    if op == Op::CallIntrinsic {
-        return m
-            .imm_operand(i, 0)
-            .and_then(Intrinsic::from_u32)
-            .is_some_and(intrinsic_is_pure);
-    }
-    true
+    m.op(i).is_instruction() && m.effects(i).is_pure()
 }
 
 fn key_of(m: &Module, i: InstId) -> Key {

@@ -5,9 +5,10 @@
 //!    computations and the `var` itself are dead. A `var` whose address goes anywhere else (a
 //!    load, a call argument, an atomic, an intrinsic's out operand, a `select`...) is kept with
 //!    all its stores.
-//! 2. Mark: terminators and instructions with side effects (stores other than those of step 1,
-//!    calls, atomics, barriers, texture and buffer stores, and the intrinsics that write
-//!    through a pointer operand: `frexp`, `modf`, `sincos`) are live; so is everything a live
+//! 2. Mark: what may not go even when unused is live
+//!    ([`oneshader_ir::Effects::removable_if_unused`]: terminators, barriers, and what writes
+//!    memory: stores other than those of step 1, calls, atomics, texture and buffer stores,
+//!    the intrinsics that write through a pointer operand); so is everything a live
 //!    instruction uses. Block parameters are live only when something live uses them; a branch
 //!    argument is live only when the parameter it feeds is (so a loop counter nobody reads dies
 //!    with its increment). Function parameters (the entry block's) always stay.
@@ -16,7 +17,7 @@
 
 use rustc_hash::FxHashSet;
 
-use oneshader_ir::{Block, Func, InstId, Intrinsic, Module, Op, SlotVec};
+use oneshader_ir::{Block, Func, InstId, Module, Op, SlotVec};
 
 use crate::{Pass, PassError};
 
@@ -59,16 +60,6 @@ fn write_only_var(m: &Module, var: InstId) -> Option<Vec<InstId>> {
         }
     }
     Some(dead)
-}
-
-/// True for intrinsics that store results through pointer operands (`frexp`, `modf`,
-/// `sincos`): they are live even when their own result is unused.
-fn writes_through_operand(m: &Module, i: InstId) -> bool {
-    m.op(i) == Op::CallIntrinsic
-        && matches!(
-            m.imm_operand(i, 0).and_then(Intrinsic::from_u32),
-            Some(Intrinsic::Frexp | Intrinsic::Modf | Intrinsic::Sincos)
-        )
 }
 
 /// Where arguments for the parameters of a block come from: (terminator, index of the first
@@ -131,8 +122,10 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
                 continue;
             }
             if !marks.is_live(i) {
+                // The opcode's effects bound the instruction's: only when they forbid
+                // removal is the exact answer worth its operand lookups.
                 let root =
-                    op.is_terminator() || op.has_side_effects() || writes_through_operand(m, i);
+                    !op.effects().removable_if_unused() && !m.effects(i).removable_if_unused();
                 if !root || write_only.contains(&i) {
                     continue;
                 }

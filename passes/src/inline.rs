@@ -1,7 +1,7 @@
 //! Inlining: calls are replaced by a copy of the callee's body.
 //!
-//! **Order.** Functions are visited callee first (post-order of the call graph's strongly
-//! connected components), so a callee has already received its own inlined calls when it is
+//! **Order.** Functions are visited callee first (the call graph's bottom-up order,
+//! [`oneshader_ir::analysis::CallGraph::bottom_up`]), so a callee has already received its own inlined calls when it is
 //! copied. Calls inside one strongly connected component (recursion, direct or mutual) are left
 //! alone.
 //!
@@ -46,6 +46,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use oneshader_ir::analysis::CallGraph;
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Builder, Func, InsertPoint, InstId, Module, Op};
 
@@ -221,183 +222,74 @@ fn plan_callee(m: &Module, g: Func) -> Plan {
     }
 }
 
-/// Call graph facts for the whole module.
-struct CallGraph {
-    /// Per function: the distinct module-level functions it calls.
-    callees: FxHashMap<InstId, Vec<Func>>,
-    /// Per function: number of call instructions naming it.
-    call_sites: FxHashMap<InstId, usize>,
-}
-
-fn call_graph(m: &Module, funcs: &[Func]) -> CallGraph {
-    let mut callees: FxHashMap<InstId, Vec<Func>> = FxHashMap::default();
-    let mut call_sites: FxHashMap<InstId, usize> = FxHashMap::default();
-    for &f in funcs {
-        let mut list: Vec<Func> = Vec::new();
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if m.op(c) != Op::Call {
-                    continue;
-                }
-                if let Some(g) = Func::dyn_cast(m, m.operand(c, 0)) {
-                    *call_sites.entry(g.id()).or_default() += 1;
-                    if !list.contains(&g) {
-                        list.push(g);
-                    }
-                }
-            }
-        }
-        callees.insert(f.id(), list);
-    }
-    CallGraph {
-        callees,
-        call_sites,
-    }
-}
-
-/// Strongly connected components of the call graph, callees first (Tarjan, iterative).
-fn sccs_callee_first(funcs: &[Func], cg: &CallGraph) -> Vec<Vec<Func>> {
-    let index_of: FxHashMap<InstId, usize> =
-        funcs.iter().enumerate().map(|(i, f)| (f.id(), i)).collect();
-    let n = funcs.len();
-    let succ: Vec<Vec<usize>> = funcs
-        .iter()
-        .map(|f| {
-            cg.callees
-                .get(&f.id())
-                .map(|cs| {
-                    cs.iter()
-                        .filter_map(|c| index_of.get(&c.id()).copied())
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
-        .collect();
-    const UNSEEN: usize = usize::MAX;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut out: Vec<Vec<Func>> = Vec::new();
-    let mut counter = 0usize;
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        let mut dfs: Vec<(usize, usize)> = vec![(root, 0)];
-        index[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut next)) = dfs.last_mut() {
-            if let Some(&w) = succ[v].get(*next) {
-                *next += 1;
-                if index[w] == UNSEEN {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    dfs.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                dfs.pop();
-                if let Some(&(parent, _)) = dfs.last() {
-                    low[parent] = low[parent].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp.push(funcs[w]);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    out.push(comp);
-                }
-            }
-        }
-    }
-    out
-}
-
 impl Pass for Inline {
     fn name(&self) -> &'static str {
         NAME
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
-        let funcs: Vec<Func> = m
+        let cg = CallGraph::new(m);
+        let mut sizes: FxHashMap<InstId, usize> = cg
             .functions()
-            .into_iter()
+            .iter()
             .filter(|f| !f.is_declaration(m))
+            .map(|&f| (f.id(), func_size(m, f)))
             .collect();
-        let cg = call_graph(m, &funcs);
-        let sccs = sccs_callee_first(&funcs, &cg);
-        let mut sizes: FxHashMap<InstId, usize> =
-            funcs.iter().map(|&f| (f.id(), func_size(m, f))).collect();
         let budget = (self.options.max_module_growth).max(sizes.values().sum());
         let mut added = 0usize;
         let mut plans: FxHashMap<InstId, Plan> = FxHashMap::default();
         let mut inlined: Vec<Func> = Vec::new();
         let mut changed = false;
-        for scc in &sccs {
-            let members: FxHashSet<InstId> = scc.iter().map(|f| f.id()).collect();
-            for &f in scc {
-                // Computed once per caller: inlined bodies never hold a call still to inline
-                // (callees come first), so their loops do not matter for the calls of `f`.
-                let calls: Vec<InstId> = f
-                    .blocks(m)
-                    .iter()
-                    .flat_map(|b| m.children(b.id()))
-                    .filter(|&c| m.op(c) == Op::Call)
-                    .collect();
-                if calls.is_empty() {
+        for f in cg.bottom_up() {
+            // Computed once per caller: inlined bodies never hold a call still to inline
+            // (callees come first), so their loops do not matter for the calls of `f`.
+            let calls: Vec<InstId> = f
+                .blocks(m)
+                .iter()
+                .flat_map(|b| m.children(b.id()))
+                .filter(|&c| m.op(c) == Op::Call)
+                .collect();
+            if calls.is_empty() {
+                continue;
+            }
+            let mut ctx = CallerCtx {
+                has_loops: has_loops(m, f),
+                last_var: None,
+            };
+            for call in calls {
+                if !m.contains(call) {
                     continue;
                 }
-                let mut ctx = CallerCtx {
-                    has_loops: has_loops(m, f),
-                    last_var: None,
+                let Some(g) = Func::dyn_cast(m, m.operand(call, 0)) else {
+                    continue;
                 };
-                for call in calls {
-                    if !m.contains(call) {
-                        continue;
+                if cg.component(g) == cg.component(f)
+                    || g.is_declaration(m)
+                    || m.has_decoration(g.id(), Op::EntryPoint)
+                    || has_resource_params(m, g)
+                {
+                    continue;
+                }
+                let gsize = sizes.get(&g.id()).copied().unwrap_or(0);
+                let fsize = sizes.get(&f.id()).copied().unwrap_or(0);
+                let sites = cg.call_sites(g).len();
+                if (gsize > self.options.max_callee_insts && sites > 1)
+                    || fsize >= self.options.max_caller_insts
+                    || added + gsize > budget
+                {
+                    continue;
+                }
+                let plan = plans
+                    .entry(g.id())
+                    .or_insert_with(|| plan_callee(m, g))
+                    .clone();
+                if inline_call(m, f, call, g, &plan, &mut ctx)? {
+                    *sizes.entry(f.id()).or_default() += gsize;
+                    added += gsize;
+                    if !inlined.contains(&g) {
+                        inlined.push(g);
                     }
-                    let Some(g) = Func::dyn_cast(m, m.operand(call, 0)) else {
-                        continue;
-                    };
-                    if members.contains(&g.id())
-                        || g.is_declaration(m)
-                        || m.has_decoration(g.id(), Op::EntryPoint)
-                        || has_resource_params(m, g)
-                    {
-                        continue;
-                    }
-                    let gsize = sizes.get(&g.id()).copied().unwrap_or(0);
-                    let fsize = sizes.get(&f.id()).copied().unwrap_or(0);
-                    let sites = cg.call_sites.get(&g.id()).copied().unwrap_or(0);
-                    if (gsize > self.options.max_callee_insts && sites > 1)
-                        || fsize >= self.options.max_caller_insts
-                        || added + gsize > budget
-                    {
-                        continue;
-                    }
-                    let plan = plans
-                        .entry(g.id())
-                        .or_insert_with(|| plan_callee(m, g))
-                        .clone();
-                    if inline_call(m, f, call, g, &plan, &mut ctx)? {
-                        *sizes.entry(f.id()).or_default() += gsize;
-                        added += gsize;
-                        if !inlined.contains(&g) {
-                            inlined.push(g);
-                        }
-                        changed = true;
-                    }
+                    changed = true;
                 }
             }
         }

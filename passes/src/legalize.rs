@@ -21,7 +21,9 @@
 //! | OSG0001 | no generic and no `specialize` value remains |
 //! | OSG0002 | a function parameter of pointer type points into `function`, `private` or `workgroup` memory |
 //! | OSG0003 | every selection and switch has a merge block of its own |
+//! | OSG0004 | no entry point reaches a recursive function (every target forbids recursion; no pass removes it) |
 
+use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
 use oneshader_ir::print::print_inst;
 use oneshader_ir::{AddressSpace, Module, Op};
@@ -63,12 +65,25 @@ impl std::fmt::Display for Target {
     }
 }
 
-/// Checks that `m` is legal for `target`: every rule of the module table above. Returns one
-/// diagnostic per broken rule and offending instruction (at most a few per rule); empty when
-/// the module is legal. Assumes a module that verifies.
-pub fn check(m: &Module, target: Target) -> Vec<Diagnostic> {
-    let _ = target;
+/// Checks that `m` is legal for `target`: every rule of the module table above, with `info`
+/// the module's analyses (`ModuleInfo::new(m)`). Returns one diagnostic per broken rule and
+/// offending instruction (at most a few per rule); empty when the module is legal. Assumes a
+/// module that verifies.
+pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    for e in info.entry_points() {
+        if let Some(f) = e.recursive() {
+            out.push(Diagnostic::error(
+                "OSG0004",
+                format!(
+                    "entry point `{}` reaches @{}, which calls itself (directly or through other \
+                     functions); {target} forbids recursion",
+                    e.name(),
+                    m.name(f.id()).unwrap_or("?")
+                ),
+            ));
+        }
+    }
     let run_pass = |pass: &str| format!("run the `legalize({target})` pipeline (pass `{pass}`)");
     if let Some(g) = m.generics().first() {
         out.push(

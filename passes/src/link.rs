@@ -36,8 +36,9 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
+use oneshader_ir::analysis::entry_point_of;
 use oneshader_ir::diag::Diagnostic;
-use oneshader_ir::{Func, Generic, InstId, Module, Op, Payload};
+use oneshader_ir::{Func, Generic, InstId, Module, Op, Payload, Stage};
 
 use crate::Pass;
 
@@ -511,23 +512,16 @@ fn collect_symbols(
 
 /// Two entry points of the same stage and name would collide in the linked module.
 fn check_entry_points(modules: &[Module], opts: &LinkOptions, diags: &mut Vec<Diagnostic>) {
-    let mut seen: FxHashMap<(u32, String), usize> = FxHashMap::default();
+    let mut seen: FxHashMap<(Stage, String), usize> = FxHashMap::default();
     for (k, m) in modules.iter().enumerate() {
         for f in m.functions() {
-            let Some(d) = m.find_decoration(f.id(), Op::EntryPoint) else {
+            let Some((stage, name)) = entry_point_of(m, f) else {
                 continue;
             };
-            let stage = m.imm_operand(d, 0).unwrap_or(u32::MAX);
-            let name = m
-                .try_operand(d, 1)
-                .and_then(|s| m.literal_str(s))
-                .unwrap_or("")
-                .to_string();
+            let name = name.to_string();
             match seen.get(&(stage, name.clone())) {
                 Some(&first) => {
-                    let stage_name = oneshader_ir::Stage::from_u32(stage)
-                        .map(|s| s.spelling())
-                        .unwrap_or("?");
+                    let stage_name = stage.spelling();
                     diags.push(Diagnostic::error(
                         "OSK0005",
                         format!(

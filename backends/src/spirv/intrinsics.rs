@@ -279,7 +279,6 @@ impl Emitter<'_> {
                 if !matches!(which, Intrinsic::Ddx | Intrinsic::Ddy | Intrinsic::Fwidth) {
                     self.caps.add(Capability::DerivativeControl);
                 }
-                self.uses_derivatives();
                 inst(&mut self.f.body, sop, &[ty, id, args[0]]);
             }
             Intrinsic::Ldexp => {

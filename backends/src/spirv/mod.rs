@@ -89,18 +89,18 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnosti
     e.s.functions.reserve(m.len() * 5);
     e.f.body.reserve(m.len() * 5);
     e.caps.add(rspirv::spirv::Capability::Shader);
-    let usage = globals::Usage::compute(m);
-    let library = usage.entries.is_empty();
+    let info = legal.info();
+    let library = info.entry_points().is_empty();
     // Functions first get their ids, so calls and entry points can name them.
     for f in m.functions() {
         e.id_of(f.id());
     }
-    e.emit_globals(&usage);
+    e.emit_globals(info);
     e.emit_functions(library);
     if library {
         e.emit_linkage();
     } else {
-        e.emit_entry_points(&usage);
+        e.emit_entry_points(info);
     }
     if let Some(op) = module::take_oversized()
         && e.diags.is_empty()

@@ -176,9 +176,6 @@ pub(crate) struct Emitter<'m> {
     /// The integer ones among them, and those already decorated `Flat`.
     pub synthetic_int: FxHashSet<u32>,
     pub synthetic_flat: FxHashSet<u32>,
-    /// Functions that take implicit derivatives (implicit-LOD sampling, `query_lod`, `ddx`...):
-    /// a compute entry point reaching one needs a derivative group execution mode.
-    pub derivative_funcs: FxHashSet<InstId>,
     /// The function being emitted.
     pub cur_func: Option<InstId>,
     pub f: FuncState,
@@ -208,7 +205,6 @@ impl<'m> Emitter<'m> {
             synthetic_uses: FxHashMap::default(),
             synthetic_int: FxHashSet::default(),
             synthetic_flat: FxHashSet::default(),
-            derivative_funcs: FxHashSet::default(),
             cur_func: None,
             f: FuncState::default(),
             diags: Vec::new(),
@@ -232,13 +228,6 @@ impl<'m> Emitter<'m> {
         let id = self.fresh();
         self.ids.insert(v, id);
         id
-    }
-
-    /// Records that the current function takes implicit derivatives.
-    pub fn uses_derivatives(&mut self) {
-        if let Some(f) = self.cur_func {
-            self.derivative_funcs.insert(f);
-        }
     }
 
     /// The `GLSL.std.450` import id.

@@ -468,12 +468,6 @@ impl Emitter<'_> {
         let tex_p = m.operand(i, 0);
         let (img, img_ty, desc) = self.load_image(tex_p)?;
         let opt = |k: usize| (k < n).then(|| m.operand(i, k));
-        if matches!(
-            op,
-            Op::Sample | Op::SampleBias | Op::SampleCmp | Op::SampleCmpBias | Op::QueryLod
-        ) {
-            self.uses_derivatives();
-        }
         match op {
             Op::Sample
             | Op::SampleBias

@@ -1,6 +1,6 @@
-//! Reflection: what a compiled shader expects from the host, read from the IR.
+//! `oneshader-reflect`: what a compiled shader expects from the host, read from the IR.
 //!
-//! [`reflect`] walks a module as the front end lowered it (before legalization and the
+//! [`reflect`] reads a module as the front end lowered it (before legalization and the
 //! optimizer, so resources the optimizer would drop are still described and names are the
 //! user's) and returns a [`Reflection`]: entry points with their stage, workgroup size and
 //! stage inputs/outputs (locations, built-ins, HLSL semantics, types); resources with their
@@ -11,18 +11,27 @@
 //! `ArrayStride` and `MatrixStride` decorations, under the same [`LayoutRules`]: what host
 //! code reads here is what the shader reads.
 //!
+//! Which entry point uses what comes from the module's shared analyses
+//! ([`oneshader_ir::analysis::ModuleInfo`]), the ones every backend reads, so reflection and
+//! the backends agree on what an entry point uses. Reflection is target-independent: every
+//! backend emits the bindings it describes (targets that number resources their own way add
+//! their numbers next to these).
+//!
 //! Every type of the model implements serde's `Serialize` and `Deserialize`; the JSON form
 //! (`oneshader compile --reflect OUT.json`) is documented with an example in
-//! docs/reflection.md. Absent optional fields are left out of the JSON.
+//! docs/reflection.md. Absent optional fields are left out of the JSON. The `oneshader`
+//! facade re-exports this crate as `oneshader::reflect` and builds the reflection on request
+//! (`CompileOptions::with_reflection`).
 //!
 //! What the IR does not say is inferred, and documented on the field: a `storage_buffer`
 //! global of `rtarray<u32>` is a byte-address buffer when it is read or written with
 //! `buffer_load`/`buffer_store` (otherwise a structured buffer of `uint`); an append/consume
 //! buffer is a consume buffer when its counter is decremented.
 
+use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::layout::{self, LayoutError, LayoutRule};
-use oneshader_ir::{AddressSpace, BuiltIn, Func, InstId, Module, Op, Stage, TextureAccess};
-use rustc_hash::{FxHashMap, FxHashSet};
+use oneshader_ir::{AddressSpace, BuiltIn, InstId, Module, Op, Stage, TextureAccess};
+use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
 /// The version of the reflection format ([`Reflection::format`]); bumped when a field
@@ -595,21 +604,34 @@ pub enum ReflectError {
 
 /// Reflects `m` (a module as lowered by the front end, before legalization and
 /// optimization) with buffer layouts under `rules`.
+///
+/// ```
+/// use oneshader_reflect::{LayoutRules, ResourceKind, reflect};
+/// let m = oneshader_ir::parse::parse(
+///     "global @data : ptr<storage_buffer, rtarray<u32>> [binding(0, 1)]\n\
+///      global @spare : ptr<storage_buffer, rtarray<f32>> [binding(0, 2), readonly]\n\
+///      func @main() -> void [entry_point(compute, \"main\"), numthreads(64, 1, 1)] {\n\
+///      bb0:\n  %0 = element_addr @data, u32 0 : ptr<storage_buffer, u32>\n  store %0, u32 7\n  return\n}\n",
+/// ).unwrap();
+/// let r = reflect(&m, &LayoutRules::default()).unwrap();
+/// assert_eq!(r.entry_points[0].workgroup_size, Some([64, 1, 1]));
+/// let data = r.resource("data").unwrap();
+/// assert_eq!((data.kind, data.binding, data.used), (ResourceKind::RwStructuredBuffer, 1, true));
+/// // Declared, but no entry point uses it.
+/// assert!(!r.resource("spare").unwrap().used);
+/// ```
 pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectError> {
-    let facts = Facts::gather(m);
+    let info = ModuleInfo::new(m);
+    let facts = Facts::gather(m, &info);
     let mut entry_points = Vec::new();
-    let mut used_anywhere: FxHashSet<InstId> = FxHashSet::default();
-    for (f, stage, name) in entry_functions(m) {
-        let reached = reached_globals(m, f);
+    for e in info.entry_points() {
         let mut inputs = Vec::new();
         let mut outputs = Vec::new();
-        for &g in &reached {
-            let Some(space) = global_space(m, g) else {
-                continue;
-            };
-            match space {
-                AddressSpace::Input => inputs.push(stage_variable(m, g)?),
-                AddressSpace::Output => outputs.push(stage_variable(m, g)?),
+        for u in e.globals() {
+            let g = u.global.id();
+            match global_space(m, g) {
+                Some(AddressSpace::Input) => inputs.push(stage_variable(m, g)?),
+                Some(AddressSpace::Output) => outputs.push(stage_variable(m, g)?),
                 _ => {}
             }
         }
@@ -623,17 +645,18 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
                 ))
             });
         }
-        let workgroup_size = m.find_decoration(f.id(), Op::NumThreads).and_then(|d| {
-            Some([
-                m.imm_operand(d, 0)?,
-                m.imm_operand(d, 1)?,
-                m.imm_operand(d, 2)?,
-            ])
-        });
-        used_anywhere.extend(reached);
+        let workgroup_size = m
+            .find_decoration(e.func().id(), Op::NumThreads)
+            .and_then(|d| {
+                Some([
+                    m.imm_operand(d, 0)?,
+                    m.imm_operand(d, 1)?,
+                    m.imm_operand(d, 2)?,
+                ])
+            });
         entry_points.push(EntryPoint {
-            name,
-            stage: stage.into(),
+            name: e.name().to_string(),
+            stage: e.stage().into(),
             workgroup_size,
             inputs,
             outputs,
@@ -642,9 +665,9 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
 
     let mut resources = Vec::new();
     let mut push_constants = Vec::new();
-    for g in m.globals() {
-        let g = g.id();
-        let used = used_anywhere.contains(&g);
+    for global in m.globals() {
+        let g = global.id();
+        let used = info.is_used(global);
         match global_space(m, g) {
             Some(AddressSpace::PushConstant) => {
                 let rule = rules.push_constant;
@@ -708,54 +731,6 @@ fn pointee_of(m: &Module, g: InstId) -> Result<InstId, ReflectError> {
         .ok_or_else(|| ReflectError::Malformed(name_of(m, g)))
 }
 
-/// Functions decorated `entry_point`, with their stage and exported name.
-fn entry_functions(m: &Module) -> Vec<(Func, Stage, String)> {
-    let mut out = Vec::new();
-    for f in m.functions() {
-        let Some(d) = m.find_decoration(f.id(), Op::EntryPoint) else {
-            continue;
-        };
-        let Some(stage) = m.imm_operand(d, 0).and_then(Stage::from_u32) else {
-            continue;
-        };
-        let name = m
-            .try_operand(d, 1)
-            .and_then(|s| m.literal_str(s))
-            .map(str::to_string)
-            .unwrap_or_else(|| name_of(m, f.id()));
-        out.push((f, stage, name));
-    }
-    out
-}
-
-/// The globals named by instructions of `entry` and of every function it calls, in first-use
-/// order.
-fn reached_globals(m: &Module, entry: Func) -> Vec<InstId> {
-    let mut funcs = vec![entry.id()];
-    let mut seen_funcs: FxHashSet<InstId> = funcs.iter().copied().collect();
-    let mut seen: FxHashSet<InstId> = FxHashSet::default();
-    let mut out = Vec::new();
-    while let Some(f) = funcs.pop() {
-        for block in m.children(f) {
-            if m.op(block) != Op::Block {
-                continue;
-            }
-            for inst in m.children(block) {
-                for o in m.operands(inst) {
-                    match m.try_op(o) {
-                        Some(Op::Global) if seen.insert(o) => out.push(o),
-                        Some(Op::Func) if m.op(inst) == Op::Call && seen_funcs.insert(o) => {
-                            funcs.push(o)
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Facts about globals that need a look at the module: which are accessed as byte-address
 /// buffers, which are append/consume counters, and which counters are decremented.
 #[derive(Default)]
@@ -767,7 +742,7 @@ struct Facts {
 }
 
 impl Facts {
-    fn gather(m: &Module) -> Facts {
+    fn gather(m: &Module, info: &ModuleInfo) -> Facts {
         let mut facts = Facts::default();
         for g in m.globals() {
             if let Some(c) = m
@@ -777,7 +752,6 @@ impl Facts {
                 facts.counters.insert(c);
             }
         }
-        let mut calls: Option<FxHashMap<InstId, Vec<InstId>>> = None;
         for f in m.functions() {
             for block in m.children(f.id()) {
                 if m.op(block) != Op::Block {
@@ -787,8 +761,8 @@ impl Facts {
                     match m.op(inst) {
                         Op::BufferLoad | Op::BufferStore => {
                             let p = m.operand(inst, 0);
-                            for g in roots(m, p, &mut calls) {
-                                facts.byte_address.insert(g);
+                            for g in info.roots(m, p) {
+                                facts.byte_address.insert(g.id());
                             }
                         }
                         Op::AtomicRmw => {
@@ -804,8 +778,8 @@ impl Facts {
                             let sub = op == Some(oneshader_ir::AtomicOp::Sub.to_u32());
                             if (add && minus_one) || sub {
                                 let p = m.operand(inst, 1);
-                                for g in roots(m, p, &mut calls) {
-                                    facts.decremented.insert(g);
+                                for g in info.roots(m, p) {
+                                    facts.decremented.insert(g.id());
                                 }
                             }
                         }
@@ -816,66 +790,6 @@ impl Facts {
         }
         facts
     }
-}
-
-/// The globals a pointer value may be derived from: through access chains, and through
-/// function parameters to the arguments of every call (the module is not legalized yet, so
-/// resources may still be passed to functions).
-fn roots(m: &Module, v: InstId, calls: &mut Option<FxHashMap<InstId, Vec<InstId>>>) -> Vec<InstId> {
-    let mut out = Vec::new();
-    let mut work = vec![v];
-    let mut seen: FxHashSet<InstId> = FxHashSet::default();
-    while let Some(v) = work.pop() {
-        if !seen.insert(v) {
-            continue;
-        }
-        match m.try_op(v) {
-            Some(Op::Global) => out.push(v),
-            Some(Op::FieldAddr | Op::ElementAddr | Op::TexelAddr) => work.push(m.operand(v, 0)),
-            Some(Op::Param) => {
-                let Some(block) = m.parent(v) else { continue };
-                let Some(func) = m.parent(block) else {
-                    continue;
-                };
-                if m.op(func) != Op::Func || m.first_child(func) != Some(block) {
-                    continue;
-                }
-                let Some(index) = m
-                    .children(block)
-                    .take_while(|&c| m.op(c) == Op::Param)
-                    .position(|c| c == v)
-                else {
-                    continue;
-                };
-                let calls = calls.get_or_insert_with(|| call_sites(m));
-                for &call in calls.get(&func).map(Vec::as_slice).unwrap_or(&[]) {
-                    if let Some(arg) = m.try_operand(call, index + 1) {
-                        work.push(arg);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Every `call` of every function, by callee.
-fn call_sites(m: &Module) -> FxHashMap<InstId, Vec<InstId>> {
-    let mut out: FxHashMap<InstId, Vec<InstId>> = FxHashMap::default();
-    for f in m.functions() {
-        for block in m.children(f.id()) {
-            if m.op(block) != Op::Block {
-                continue;
-            }
-            for inst in m.children(block) {
-                if m.op(inst) == Op::Call {
-                    out.entry(m.operand(inst, 0)).or_default().push(inst);
-                }
-            }
-        }
-    }
-    out
 }
 
 fn stage_variable(m: &Module, g: InstId) -> Result<StageVariable, ReflectError> {
