@@ -10,6 +10,7 @@
 //! | `specialize_generic` | all | generics and `specialize` values |
 //! | `specialize_resources` | all | functions taking resource or buffer pointers |
 //! | `own_merges` | all | selections or switches merging into a loop's break or continue block |
+//! | `bool_storage` | all | bools in `uniform`, `storage_buffer` or `push_constant` memory (stored as `u32`, as DXC does) |
 //!
 //! [`check`] is the other side of that table: one diagnostic per rule a module breaks, with
 //! the pass that would have fixed it. A module that verifies and passes `check` for a target
@@ -22,6 +23,7 @@
 //! | OSG0002 | a function parameter of pointer type points into `function`, `private` or `workgroup` memory |
 //! | OSG0003 | every selection and switch has a merge block of its own |
 //! | OSG0004 | no entry point reaches a recursive function (every target forbids recursion; no pass removes it) |
+//! | OSG0005 | no bool in host-shared memory |
 
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
@@ -135,6 +137,18 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
                 ),
             )
             .with_note(run_pass("own_merges")),
+        );
+    }
+    if let Some(g) = crate::bool_storage::holds_shared_bools(m) {
+        out.push(
+            Diagnostic::error(
+                "OSG0005",
+                format!(
+                    "global @{} holds bools in memory a host shares; they are stored as `u32`",
+                    m.name(g).unwrap_or("?")
+                ),
+            )
+            .with_note(run_pass("bool_storage")),
         );
     }
     out

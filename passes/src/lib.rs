@@ -17,7 +17,7 @@
 //!   folder) both compute through it.
 //! - Optimizer passes: [`combine`], [`cse`], [`dce`], [`inline`], [`sroa`], [`mem2reg`],
 //!   [`simplify_cfg`]; legalization per target ([`legalize`], run by
-//!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`];
+//!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`], [`bool_storage`];
 //!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
 //!   utilities passes share.
 //!
@@ -29,6 +29,7 @@
 //! Pass tests are IR text: passes/tests/common/mod.rs has the harness (input text, pass list,
 //! expected text, verification after each pass).
 
+pub mod bool_storage;
 pub mod clone;
 pub mod combine;
 pub mod cse;

@@ -56,6 +56,11 @@ pub const PASSES: &[PassInfo] = &[
         make: || Box::new(crate::own_merges::OwnMerges),
     },
     PassInfo {
+        name: "bool_storage",
+        description: "store bools in buffers and push constants as u32, converting at each access",
+        make: || Box::new(crate::bool_storage::BoolStorage),
+    },
+    PassInfo {
         name: "specialize_spec",
         description: "replace overridden spec constants (none by default)",
         make: || Box::new(crate::specialize_spec::SpecializeSpecConstants::default()),
@@ -174,6 +179,7 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
         pm.add(p);
     }
     pm.add(Box::new(crate::own_merges::OwnMerges));
+    pm.add(Box::new(crate::bool_storage::BoolStorage));
     pm
 }
 
@@ -214,6 +220,10 @@ mod tests {
         );
         let o0 = optimize(OptLevel::O0).describe();
         assert_eq!(o0, "specialize_generic, specialize_resources");
+        assert_eq!(
+            legalize(crate::legalize::Target::Spirv).describe(),
+            "specialize_generic, specialize_resources, own_merges, bool_storage"
+        );
         let err = pipeline_from_list("combine, bogus")
             .err()
             .expect("unknown pass");

@@ -1310,8 +1310,8 @@ impl Emitter<'_> {
     }
 
     /// Converts the value `v` of IR type `t` from layout `from` to layout `to` (a struct or
-    /// array in a buffer and the same as a value differ in type id; a `bool` in a buffer is a
-    /// `u32`). Writes the result to `result` when given.
+    /// array in a buffer and the same as a value differ in type id: `OpCopyLogical` from SPIR-V
+    /// 1.4, member by member before). Writes the result to `result` when given.
     pub(crate) fn convert_layout(
         &mut self,
         v: u32,
@@ -1332,7 +1332,7 @@ impl Emitter<'_> {
             return Ok(v);
         }
         let r = result.unwrap_or_else(|| self.fresh());
-        if self.minor >= 4 && !self.has_bool(t) {
+        if self.minor >= 4 {
             inst(&mut self.f.body, S::CopyLogical, &[tid, r, v]);
             return Ok(r);
         }
@@ -1343,18 +1343,6 @@ impl Emitter<'_> {
             }
         };
         match m.op(t) {
-            Op::Bool | Op::Vector => {
-                let n = m.vector_len(t).unwrap_or(1);
-                let u = self.u32_ty();
-                let uv = self.vec_ty(u, n);
-                let zero = self.u32_splat(n, 0);
-                if from == Lk::Logical {
-                    let one = self.u32_splat(n, 1);
-                    inst(&mut self.f.body, S::Select, &[uv, r, v, one, zero]);
-                } else {
-                    inst(&mut self.f.body, S::INotEqual, &[tid, r, v, zero]);
-                }
-            }
             Op::Struct => {
                 let fields = m.struct_fields(t);
                 let mut w: Words = SmallVec::new();
@@ -1405,28 +1393,6 @@ impl Emitter<'_> {
             }
         }
         Ok(r)
-    }
-
-    /// A `u32` (or `u32` vector) constant with every component `v`.
-    fn u32_splat(&mut self, n: u32, v: u32) -> u32 {
-        let c = self.const_u32(v);
-        if n <= 1 {
-            return c;
-        }
-        let u = self.u32_ty();
-        let vt = self.vec_ty(u, n);
-        if let Some(&id) = self.consts.get(&(vt, c as u64)) {
-            return id;
-        }
-        let id = self.fresh();
-        let mut w: Words = SmallVec::new();
-        w.extend_from_slice(&[vt, id]);
-        for _ in 0..n {
-            w.push(c);
-        }
-        inst(&mut self.s.globals, spirv::Op::ConstantComposite, &w);
-        self.consts.insert((vt, c as u64), id);
-        id
     }
 
     fn access_chain(&mut self, i: InstId) -> R<()> {

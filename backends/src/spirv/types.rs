@@ -1,8 +1,8 @@
 //! Types: one SPIR-V type id per (IR type, layout). A struct used both in a constant buffer and
 //! on the stack gets two ids (one with `Offset`/`MatrixStride` decorations, one without); an
 //! array gets one id per array stride. Scalars, vectors and matrices are shared by every layout
-//! (their layout lives in member decorations), except `bool`, which has no size in SPIR-V and is
-//! stored in buffers as `u32` (converted on load and store, as DXC does).
+//! (their layout lives in member decorations). No `bool` reaches buffer memory: legalization's
+//! `bool_storage` stores them as `u32` (as DXC does) before any backend runs.
 //!
 //! Matrices follow DXC's convention: an HLSL `floatRxC` (IR `mat<f32, R, C>`, element `i` is row
 //! `i`) is a SPIR-V matrix of R column vectors of C components, so SPIR-V's "columns" are HLSL's
@@ -215,20 +215,6 @@ impl Emitter<'_> {
         }
     }
 
-    /// True when `ty` contains a `bool` (which is laid out as `u32`).
-    pub fn has_bool(&self, ty: InstId) -> bool {
-        let m = self.m;
-        match m.try_op(ty) {
-            Some(Op::Bool) => true,
-            Some(Op::Vector | Op::Array | Op::RuntimeArray) => self.has_bool(m.operand(ty, 0)),
-            Some(Op::Struct) => m
-                .struct_fields(ty)
-                .iter()
-                .any(|&f| m.ty(f).is_some_and(|t| self.has_bool(t))),
-            _ => false,
-        }
-    }
-
     /// The id of `ty` laid out as `lk`.
     pub fn ty_in(&mut self, ty: InstId, lk: Lk) -> R<u32> {
         let m = self.m;
@@ -241,8 +227,6 @@ impl Emitter<'_> {
             Lk::Explicit(r, rm) => match op {
                 Op::Array | Op::RuntimeArray => Lk::Explicit(r, rm && self.has_matrix(ty)),
                 Op::Struct => Lk::Explicit(r, false),
-                Op::Bool => Lk::Explicit(LayoutRule::Std430, false),
-                Op::Vector if self.has_bool(ty) => Lk::Explicit(LayoutRule::Std430, false),
                 _ => Lk::Logical,
             },
             Lk::Block(r, rm) => match op {
@@ -281,10 +265,7 @@ impl Emitter<'_> {
         let m = self.m;
         Ok(match op {
             Op::Void => self.void_ty(),
-            Op::Bool => match lk {
-                Lk::Logical => self.bool_ty(),
-                _ => self.u32_ty(),
-            },
+            Op::Bool => self.bool_ty(),
             Op::I8 | Op::I16 | Op::I32 | Op::I64 | Op::U8 | Op::U16 | Op::U32 | Op::U64 => {
                 let bits = m.scalar_bits(ty).unwrap_or(32);
                 self.int_ty(bits, op.is_signed_int_type())
