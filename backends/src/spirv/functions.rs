@@ -1,8 +1,10 @@
 //! Functions: blocks in reverse post-order, block parameters as `OpPhi`, structured
 //! terminators as merges, and every ordinary instruction.
 //!
-//! - Each IR block is one SPIR-V block. Reachable blocks are emitted in reverse post-order (so
-//!   every block follows its dominators, as SPIR-V requires); blocks no path reaches but that a
+//! - Each IR block is one SPIR-V block. Reachable blocks are emitted in the reverse post-order
+//!   of the function's `Cfg` (so every block follows its dominators, as SPIR-V requires), and
+//!   loops come from the one construct analysis (`oneshader_ir::constructs`), not from a map
+//!   of the emitter's own; blocks no path reaches but that a
 //!   structured terminator names (a merge after two returns, a continue block of a loop that
 //!   always breaks) follow as `OpUnreachable` blocks, or as a branch back to the header for an
 //!   unreachable continue target.
@@ -18,10 +20,11 @@
 //! - `discard` is `OpKill` up to SPIR-V 1.5 (vulkan1.0 to vulkan1.2) and
 //!   `OpTerminateInvocation` from SPIR-V 1.6 (vulkan1.3), where it is core.
 
-use oneshader_ir::cfg::successors;
+use oneshader_ir::cfg::Cfg;
+use oneshader_ir::constructs::{ConstructKind, Constructs};
 use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, Block, Func, InstId, Op, ScalarKind};
 use rspirv::spirv::{self, Capability, Decoration};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::error::{DECLARATION, EmitError, MALFORMED, OPERANDS, POINTER, R, TOO_LARGE};
@@ -136,7 +139,7 @@ impl Emitter<'_> {
             self.s.functions.extend_from_slice(&header);
             return Ok(());
         }
-        self.body(&blocks)?;
+        self.body(f, &blocks)?;
         let body = std::mem::take(&mut self.f.body);
         let vars = std::mem::take(&mut self.f.vars);
         let out = &mut self.s.functions;
@@ -194,68 +197,41 @@ impl Emitter<'_> {
     }
 
     /// Emits the blocks of a function body.
-    fn body(&mut self, blocks: &[Block]) -> R<()> {
+    fn body(&mut self, f: Func, blocks: &[Block]) -> R<()> {
         let m = self.m;
         let entry = blocks[0];
-        // Reverse post-order of the reachable blocks.
-        let mut visited: FxHashSet<InstId> = FxHashSet::default();
-        let mut post: Vec<Block> = Vec::with_capacity(blocks.len());
-        let mut stack: Vec<(Block, SmallVec<[Block; 4]>)> = Vec::new();
-        visited.insert(entry.id());
-        let mut succ = successors(m, entry);
-        succ.reverse();
-        stack.push((entry, succ));
-        while let Some((b, succs)) = stack.last_mut() {
-            if let Some(s) = succs.pop() {
-                if s == entry {
-                    return Err(EmitError::new(
-                        MALFORMED,
-                        "a branch targets the entry block (SPIR-V forbids it); verify the module",
-                    ));
-                }
-                if visited.insert(s.id()) {
-                    let mut ss = successors(m, s);
-                    ss.reverse();
-                    stack.push((s, ss));
-                }
-            } else {
-                post.push(*b);
-                stack.pop();
+        // Reverse post-order of the reachable blocks (the CFG's), and the loops (the one
+        // construct analysis, oneshader_ir::constructs).
+        let cfg = Cfg::new(m, f);
+        let order: Vec<Block> = cfg.rpo().collect();
+        let cons = Constructs::new(m, f);
+        let mut g = FnCfg::default();
+        for c in cons.list() {
+            if let (ConstructKind::Loop, Some(cont)) = (c.kind, c.cont) {
+                g.loops
+                    .insert(c.entry.id(), (c.join.id(), cont.id(), c.term));
             }
         }
-        post.reverse();
-        let order = post;
-        let mut g = FnCfg::default();
         for (i, &b) in order.iter().enumerate() {
             g.rpo_index.insert(b.id(), i as u32);
             let term = b
                 .terminator(m)
                 .ok_or_else(|| EmitError::new(MALFORMED, "a block has no terminator"))?;
-            match m.op(term) {
-                Op::Loop => {
-                    let header = m.operand(term, 0);
-                    g.loops
-                        .insert(header, (m.operand(term, 1), m.operand(term, 2), term));
-                    g.incoming
-                        .entry(header)
-                        .or_default()
-                        .push(Incoming(b.id(), term));
-                }
-                Op::Br => {
-                    let t = m.operand(term, 0);
-                    if m.num_operands(term) > 1 {
-                        g.incoming
-                            .entry(t)
-                            .or_default()
-                            .push(Incoming(b.id(), term));
-                    }
-                }
-                _ => {}
+            let carries_args = match m.op(term) {
+                Op::Loop => true,
+                Op::Br => m.num_operands(term) > 1,
+                _ => false,
+            };
+            if carries_args {
+                g.incoming
+                    .entry(m.operand(term, 0))
+                    .or_default()
+                    .push(Incoming(b.id(), term));
             }
         }
         // Unreachable continue targets branch back to their header (with undef phi values).
         for (&header, &(_, cont, _)) in &g.loops {
-            if !visited.contains(&cont) {
+            if !cfg.is_reachable(Block::cast(m, cont)) {
                 g.back_to.insert(cont, header);
             }
         }
@@ -263,7 +239,7 @@ impl Emitter<'_> {
             self.block(b, b == entry, &g)?;
         }
         for &b in blocks {
-            if visited.contains(&b.id()) {
+            if cfg.is_reachable(b) {
                 continue;
             }
             let label = self.id_of(b.id());
