@@ -1,17 +1,11 @@
 //! Inlining: IR-text cases (input, expected output), verified after the pass.
 
 mod common;
+use common::check;
 mod support_b;
 use common::module;
 use oneshader_passes::inline::{Inline, InlineOptions};
 use support_b::{check_no_change, run_passes};
-
-/// The shared harness's check (pass manager, verification after each pass, expected text),
-/// plus SPIR-V's structured-exit rules after each pass.
-fn check(passes: &str, input: &str, expected: &str) {
-    common::check(passes, input, expected);
-    support_b::check_structured(passes, input);
-}
 
 /// A single-block callee is spliced in place: parameters become the arguments, the returned
 /// value replaces the call, its `var` moves to the caller's entry block, and the callee,
@@ -1218,7 +1212,6 @@ fn check_program(seed: u64) {
     if let Err(e) = pm.run(&mut m) {
         panic!("seed {seed}: {e}\n{text}");
     }
-    support_b::assert_structured(&m);
     let f = m.func_by_name("main").unwrap();
     let orig = module(&text);
     let fo = orig.func_by_name("main").unwrap();

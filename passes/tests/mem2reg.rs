@@ -1,16 +1,10 @@
 //! mem2reg: IR-text cases (input, expected output), verified after the pass.
 
 mod common;
+use common::check;
 mod support_b;
 use common::module;
 use support_b::{check_no_change, run_reporting};
-
-/// The shared harness's check (pass manager, verification after each pass, expected text),
-/// plus SPIR-V's structured-exit rules after each pass.
-fn check(passes: &str, input: &str, expected: &str) {
-    common::check(passes, input, expected);
-    support_b::check_structured(passes, input);
-}
 
 #[test]
 fn straight_line_and_uninitialized_reads() {

@@ -1,16 +1,10 @@
 //! CFG simplification: IR-text cases (input, expected output), verified after the pass.
 
 mod common;
+use common::check;
 mod support_b;
 
 use support_b::check_no_change;
-
-/// The shared harness's check (pass manager, verification after each pass, expected text),
-/// plus SPIR-V's structured-exit rules after each pass.
-fn check(passes: &str, input: &str, expected: &str) {
-    common::check(passes, input, expected);
-    support_b::check_structured(passes, input);
-}
 
 /// A constant `if_else` becomes `br`; the untaken branch dies; the merge loses its role and
 /// merges into the taken branch, which merges into the header block.

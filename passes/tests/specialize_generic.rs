@@ -1,14 +1,8 @@
 //! Generic specialization: IR-text cases (input, expected output), verified after the pass.
 
 mod common;
+use common::check;
 mod support_b;
-
-/// The shared harness's check (pass manager, verification after each pass, expected text),
-/// plus SPIR-V's structured-exit rules after each pass.
-fn check(passes: &str, input: &str, expected: &str) {
-    common::check(passes, input, expected);
-    support_b::check_structured(passes, input);
-}
 
 const SQUARE: &str = r"
 generic @square<%T: type> {

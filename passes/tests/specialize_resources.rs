@@ -2,14 +2,8 @@
 //! the pass.
 
 mod common;
+use common::check;
 mod support_b;
-
-/// The shared harness's check (pass manager, verification after each pass, expected text),
-/// plus SPIR-V's structured-exit rules after each pass.
-fn check(passes: &str, input: &str, expected: &str) {
-    common::check(passes, input, expected);
-    support_b::check_structured(passes, input);
-}
 
 const RES: &str = r"
 global @albedo : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]

@@ -45,7 +45,6 @@ pub fn run_passes(m: &mut Module, passes: &mut [&mut dyn Pass]) -> bool {
             p.name(),
             print_module(m)
         );
-        assert_structured(m);
     }
     changed
 }
@@ -130,80 +129,4 @@ pub fn same_results(input: &str, passes: &str, func: &str, arg_sets: &[&[i32]]) 
         );
     }
     after
-}
-
-/// Checks SPIR-V's structured control-flow rules that the IR verifier leaves to the backends:
-/// every edge stays inside the innermost construct of its source block or leaves it through
-/// the construct's merge, the innermost loop's break or continue block, the back edge, or the
-/// innermost switch's merge (with no loop in between); two constructs never share a merge or
-/// break block; a construct's header dominates its (reachable) merge.
-pub fn assert_structured(m: &Module) {
-    use oneshader_ir::cfg::Cfg;
-    use oneshader_ir::constructs::{ConstructKind, Constructs};
-    for f in m.functions() {
-        if f.is_declaration(m) {
-            continue;
-        }
-        let cfg = Cfg::new(m, f);
-        let cons = Constructs::new(m, f);
-        let name = m.name(f.id()).unwrap_or("?").to_string();
-        let mut joins = std::collections::HashSet::new();
-        for c in cons.list() {
-            assert!(
-                joins.insert(c.join),
-                "@{name}: two constructs share a merge/break block\n{}",
-                print_module(m)
-            );
-            if cfg.is_reachable(c.join) {
-                assert!(
-                    cfg.dominates(c.declared_in, c.join),
-                    "@{name}: a header does not dominate its merge\n{}",
-                    print_module(m)
-                );
-            }
-        }
-        for &p in cfg.blocks() {
-            if !cfg.is_reachable(p) {
-                continue;
-            }
-            let chain = cons.chain(p);
-            let Some(&c1) = chain.first() else { continue };
-            for s in cfg.succs(p) {
-                if cons.chain(s).contains(&c1) || s == cons.get(c1).join {
-                    continue;
-                }
-                let lp = chain
-                    .iter()
-                    .position(|&k| cons.get(k).kind == ConstructKind::Loop);
-                if let Some(li) = lp {
-                    let l = cons.get(chain[li]);
-                    if s == l.join || Some(s) == l.cont || (Some(p) == l.cont && s == l.entry) {
-                        continue;
-                    }
-                }
-                let sw = chain
-                    .iter()
-                    .position(|&k| cons.get(k).kind == ConstructKind::Switch);
-                if let Some(si) = sw
-                    && lp.is_none_or(|li| si < li)
-                    && s == cons.get(chain[si]).join
-                {
-                    continue;
-                }
-                panic!(
-                    "@{name}: `{}` leaves its construct but not by a structured exit\n{}",
-                    oneshader_ir::print::print_inst(m, p.terminator(m).unwrap_or(p.id())),
-                    print_module(m)
-                );
-            }
-        }
-    }
-}
-
-/// Runs `passes` on `input` through [`run_reporting`], so the structured-exit rules
-/// ([`assert_structured`]) are checked after every pass as well as the verifier.
-pub fn check_structured(passes: &str, input: &str) {
-    let mut m = parsed(input);
-    assert_structured(&m);
-    run_reporting(passes, &mut m);
 }
