@@ -10,7 +10,11 @@
 //!   and CI's);
 //! - `example`: builds the CLI and runs the main job on an example shader;
 //! - `bench`: runs the criterion benchmarks (by hand, not in CI);
+//! - `size-vs-peer`: our `-O` SPIR-V's instruction count next to glslang + `spirv-opt -O` on
+//!   the corpus (by hand; see size.rs);
 //! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand).
+
+mod size;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -306,7 +310,20 @@ fn bench(extra: &[String]) -> Result<(), String> {
 }
 
 fn usage() -> String {
-    "usage: cargo xtask <setup|test|example|bench> [args...]".to_string()
+    "usage: cargo xtask <setup|test|example|bench|size-vs-peer> [args...]".to_string()
+}
+
+/// Builds the release CLI, then `size::size_vs_peer`.
+fn size_vs_peer() -> Result<(), String> {
+    setup()?;
+    run(cargo().args(["build", "--quiet", "--release", "--bin", "oneshader"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    let exe = target
+        .join("release")
+        .join(format!("oneshader{}", std::env::consts::EXE_SUFFIX));
+    size::size_vs_peer(&workspace_root(), &exe, &spirv_tools_venv().join("bin"))
 }
 
 fn main() -> ExitCode {
@@ -316,6 +333,7 @@ fn main() -> ExitCode {
         Some("test") => test(&args[1..]),
         Some("example") => example(),
         Some("bench") => bench(&args[1..]),
+        Some("size-vs-peer") => size_vs_peer(),
         _ => Err(usage()),
     };
     match result {
