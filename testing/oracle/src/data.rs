@@ -47,10 +47,14 @@ pub struct InputOptions {
 }
 
 impl InputOptions {
-    /// Two workgroups along x, and runtime arrays long enough that every invocation of
-    /// them indexing by its global id in x, y or z stays in bounds.
+    /// One workgroup, and runtime arrays long enough that every invocation indexing by its
+    /// global id in x, y or z stays in bounds. One workgroup because lavapipe runs a
+    /// workgroup's invocations in a fixed order on one thread, while workgroups run on
+    /// several threads: two invocations of different workgroups writing one place (a
+    /// corpus shader writing `buf[0]` from every thread) would make the result depend on
+    /// scheduling, a freedom of the GPU and not a difference between voices.
     pub fn for_workgroup(size: [u32; 3]) -> InputOptions {
-        let groups = [2, 1, 1];
+        let groups = [1, 1, 1];
         let threads = size[0] * groups[0];
         let longest = threads.max(size[1]).max(size[2]);
         InputOptions {

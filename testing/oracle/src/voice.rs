@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use oneshader::backends::spirv;
 use oneshader::ir::Module;
 use oneshader::passes::pipeline::optimize;
-use oneshader::{CompileOptions, Compiler, OptLevel, TargetEnv};
+use oneshader::{BufferLayout, CompileOptions, Compiler, OptLevel, TargetEnv};
 
 use crate::OracleError;
 
@@ -170,11 +170,15 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
         voice: voice.to_string(),
         message,
     };
+    let layout = match source {
+        Source::Hlsl { options, .. } => options.layout,
+        Source::Ir { .. } => BufferLayout::Dxc,
+    };
     let (words, env) = match (voice, source) {
         (Voice::Interp, _) => return Err(OracleError::NotGpu),
         (Voice::Glsl { level }, _) => {
             let words = glsl_words(level, source).map_err(fail)?;
-            let words = validate(words, TargetEnv::Vulkan1_2).map_err(|message| {
+            let words = validate(words, TargetEnv::Vulkan1_2, layout).map_err(|message| {
                 OracleError::Invalid {
                     voice: voice.to_string(),
                     message,
@@ -206,7 +210,7 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
             (words, env)
         }
     };
-    let words = validate(words, env).map_err(|message| OracleError::Invalid {
+    let words = validate(words, env, layout).map_err(|message| OracleError::Invalid {
         voice: voice.to_string(),
         message,
     })?;
@@ -216,8 +220,20 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
     })
 }
 
-fn validate(words: Vec<u32>, env: TargetEnv) -> Result<Vec<u32>, String> {
-    oneshader_test_tools::spirv_val(&words, env)?;
+/// Validates with both `spirv-val`s for `env`: with `--relax-block-layout` for Vulkan 1.0
+/// (DXC's relaxed layout needs VK_KHR_relaxed_block_layout there) and
+/// `--scalar-block-layout` when the buffers follow the scalar or D3D rules (the harness's
+/// device enables `scalarBlockLayout`).
+fn validate(words: Vec<u32>, env: TargetEnv, layout: BufferLayout) -> Result<Vec<u32>, String> {
+    let name = env.spirv_val_name();
+    let mut args: Vec<&str> = vec!["--target-env", &name];
+    if env == TargetEnv::Vulkan1_0 {
+        args.push("--relax-block-layout");
+    }
+    if matches!(layout, BufferLayout::Scalar | BufferLayout::Dx) {
+        args.push("--scalar-block-layout");
+    }
+    oneshader_test_tools::spirv_val_args(&words, &args)?;
     Ok(words)
 }
 
