@@ -14,6 +14,10 @@
 //!   Vulkan bounds but does not fix) compared against the reference interpreter, whose
 //!   Rust `std` implementations round differently from the GPU's. Two voices on the same
 //!   driver run the same GLSL.std.450 instructions and compare exactly.
+//! - [`Rule::SignlessZero`]: exact, except that +0 equals -0. Vulkan lets a shader without
+//!   the `SignedZeroInfNanPreserve` execution mode ignore the sign of zero; a caller
+//!   comparing a GPU voice with the IEEE interpreter names this rule (two GPU voices on one
+//!   driver compare exactly).
 //! - [`Rule::Unordered`]: the resource is a list whose order depends on scheduling (an
 //!   append buffer, a list compacted with an atomic counter): its elements are compared as
 //!   a multiset.
@@ -32,6 +36,8 @@ pub enum Rule {
     Exact,
     /// Floats within this many ULP (NaNs as a class); everything else bit for bit.
     Ulp(u32),
+    /// Bit for bit, NaNs as a class, and +0 equal to -0.
+    SignlessZero,
     /// A multiset of elements of this many words.
     Unordered {
         /// Words per element.
@@ -142,7 +148,7 @@ pub fn ulp_distance(scalar: Scalar, a: u64, b: u64) -> u64 {
     (ordered(a) - ordered(b)).unsigned_abs() as u64
 }
 
-fn same(scalar: Scalar, a: u64, b: u64, ulp: u32) -> bool {
+fn same(scalar: Scalar, a: u64, b: u64, ulp: u32, signless_zero: bool) -> bool {
     if a == b {
         return true;
     }
@@ -151,6 +157,10 @@ fn same(scalar: Scalar, a: u64, b: u64, ulp: u32) -> bool {
             let (na, nb) = (is_nan(scalar, a), is_nan(scalar, b));
             if na || nb {
                 return na && nb;
+            }
+            let sign = 1u64 << (scalar_size(scalar) * 8 - 1);
+            if signless_zero && (a | sign) == sign && (b | sign) == sign {
+                return true;
             }
             ulp > 0 && ulp_distance(scalar, a, b) <= ulp as u64
         }
@@ -161,11 +171,12 @@ fn same(scalar: Scalar, a: u64, b: u64, ulp: u32) -> bool {
 /// Compares two voices' words of one resource under `rule`; `slots` says what each byte
 /// holds. `None` when they agree.
 pub fn compare(a: &[u32], b: &[u32], slots: &[Slot], rule: &Rule) -> Option<Difference> {
-    let ulp = match rule {
+    let (ulp, signless_zero) = match rule {
         Rule::Ignore(_) => return None,
         Rule::Unordered { element_words } => return unordered(a, b, (*element_words).max(1)),
-        Rule::Exact => 0,
-        Rule::Ulp(n) => *n,
+        Rule::Exact => (0, false),
+        Rule::SignlessZero => (0, true),
+        Rule::Ulp(n) => (*n, false),
     };
     if a == b {
         return None;
@@ -184,7 +195,7 @@ pub fn compare(a: &[u32], b: &[u32], slots: &[Slot], rule: &Rule) -> Option<Diff
         let (Some(x), Some(y)) = (read(a, s.offset, size), read(b, s.offset, size)) else {
             continue;
         };
-        if !same(s.scalar, x, y, ulp) {
+        if !same(s.scalar, x, y, ulp, signless_zero) {
             count += 1;
             if first.is_none() {
                 first = Some(Difference {
