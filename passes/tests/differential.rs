@@ -26,14 +26,13 @@ mod common;
 #[path = "support_b/fn_gen.rs"]
 mod fn_gen;
 
+use fn_gen::{Rng, generate, random_bits};
 use oneshader_ir::Module;
 use oneshader_ir::print::print_module;
 use oneshader_passes::interp::{Exit, InterpError, Interpreter, Value};
 use oneshader_passes::manager::{Options, PrintAfter};
 use oneshader_passes::pipeline::{OptLevel, optimize};
-use fn_gen::{Rng, generate, random_bits};
 use proptest::prelude::*;
-
 
 fn run(m: &Module, args: &[Value]) -> Result<Exit, InterpError> {
     let f = m.func_by_name("f").expect("@f exists");

@@ -250,11 +250,7 @@ fn unordered(a: &[u32], b: &[u32], k: usize) -> Option<Difference> {
     y.sort_unstable();
     let count = x.iter().zip(&y).filter(|(p, q)| p != q).count() + x.len().abs_diff(y.len());
     let i = x.iter().zip(&y).position(|(p, q)| p != q)?;
-    let w = x[i]
-        .iter()
-        .zip(y[i])
-        .position(|(p, q)| p != q)
-        .unwrap_or(0);
+    let w = x[i].iter().zip(y[i]).position(|(p, q)| p != q).unwrap_or(0);
     Some(Difference {
         path: format!("sorted element {i}, word {w}"),
         offset: ((i * k + w) * 4) as u32,

@@ -22,9 +22,7 @@
 //!   unsigned integers (a word the shader reads with `asfloat` is then a subnormal or zero).
 
 use oneshader::reflect::{Reflection, Resource as Reflected, ResourceKind, Scalar, Type};
-use oneshader_vulkan_harness::{
-    Binding, Dim, Format, Image, Resource, Sampler, TexelBuffer,
-};
+use oneshader_vulkan_harness::{Binding, Dim, Format, Image, Resource, Sampler, TexelBuffer};
 
 use crate::OracleError;
 use crate::layout::{Slot, byte_size, scalar_size, slots, texel_slots};
@@ -260,9 +258,7 @@ pub fn fill(bytes: &mut [u8], all: &[Slot], rng: &mut Rng) {
 pub fn value(scalar: Scalar, rng: &mut Rng) -> u64 {
     match scalar {
         Scalar::Bool => rng.below(2),
-        Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 => {
-            (rng.below(32) as i64 - 16) as u64
-        }
+        Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 => (rng.below(32) as i64 - 16) as u64,
         Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => rng.below(32),
         Scalar::F16 => float_bits(rng, 5, 10) as u64,
         Scalar::F32 => float_bits(rng, 8, 23) as u64,
@@ -276,8 +272,15 @@ fn float_bits(rng: &mut Rng, e: u32, m: u32) -> u64 {
     let sign = rng.below(2) << (e + m);
     if rng.chance(12) {
         // ±0, ±1, 0.5, ±2.
-        let (neg, exp) = [(0, 0), (1, 0), (0, bias), (1, bias), (0, bias - 1), (0, bias + 1), (1, bias + 1)]
-            [rng.below(7) as usize];
+        let (neg, exp) = [
+            (0, 0),
+            (1, 0),
+            (0, bias),
+            (1, bias),
+            (0, bias - 1),
+            (0, bias + 1),
+            (1, bias + 1),
+        ][rng.below(7) as usize];
         return (neg << (e + m)) | (exp << m);
     }
     let exp = bias - 4 + rng.below(8);

@@ -315,7 +315,9 @@ impl<'g> Oracle<'g> {
                 let Some(o) = other.outputs.get(k) else {
                     continue;
                 };
-                if let Some(difference) = compare(b.words(), o.words(), &slots, rules.rule_of(&name)) {
+                if let Some(difference) =
+                    compare(b.words(), o.words(), &slots, rules.rule_of(&name))
+                {
                     disagreements.push(Disagreement {
                         shader: case.name.clone(),
                         reference: reference.voice,

@@ -127,25 +127,24 @@ impl Source {
             Source::Hlsl { path, options } => {
                 let mut opts = options.clone().with_reflection();
                 opts.emit_spirv = false;
-                let out = Compiler::new()
-                    .compile_file(path, &opts)
-                    .map_err(|e| OracleError::Compile {
+                let out = Compiler::new().compile_file(path, &opts).map_err(|e| {
+                    OracleError::Compile {
                         voice: "reflection".into(),
                         message: format!("{e}\n{}", e.diagnostics.render()),
-                    })?;
+                    }
+                })?;
                 out.reflection.ok_or_else(|| OracleError::Compile {
                     voice: "reflection".into(),
                     message: "the facade returned no reflection".into(),
                 })
             }
-            Source::Ir { module, .. } => oneshader::reflect::reflect(
-                module,
-                &oneshader::reflect::LayoutRules::default(),
-            )
-            .map_err(|e| OracleError::Compile {
-                voice: "reflection".into(),
-                message: e.to_string(),
-            }),
+            Source::Ir { module, .. } => {
+                oneshader::reflect::reflect(module, &oneshader::reflect::LayoutRules::default())
+                    .map_err(|e| OracleError::Compile {
+                        voice: "reflection".into(),
+                        message: e.to_string(),
+                    })
+            }
         }
     }
 }
@@ -160,7 +159,10 @@ pub struct Program {
 }
 
 fn diags(d: &[oneshader::Diagnostic]) -> String {
-    d.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n")
+    d.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Compiles `source` the way `voice` does and validates the result. `Voice::Interp` makes
@@ -205,8 +207,8 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
             }
             let legal = oneshader::backends::prepare(&mut m, oneshader::backends::Target::Spirv)
                 .map_err(|d| fail(diags(&d)))?;
-            let words = spirv::emit(&legal, &spirv::Options::for_env(env))
-                .map_err(|d| fail(diags(&d)))?;
+            let words =
+                spirv::emit(&legal, &spirv::Options::for_env(env)).map_err(|d| fail(diags(&d)))?;
             (words, env)
         }
     };

@@ -265,7 +265,9 @@ fn check(
         .map_err(|d| format!("{name}: the wrapped program does not parse: {d:?}\n{text}"))?;
     let verified = oneshader::ir::verify::verify(&module);
     if oneshader::ir::diag::has_errors(&verified) {
-        return Err(format!("{name}: the wrapped program does not verify: {verified:?}\n{text}"));
+        return Err(format!(
+            "{name}: the wrapped program does not verify: {verified:?}\n{text}"
+        ));
     }
     let case = Case::new(
         name,
@@ -278,7 +280,11 @@ fn check(
     let inputs = Inputs::new(
         vec![
             Binding::new(0, 0, Resource::StorageBuffer(args)),
-            Binding::new(0, 1, Resource::StorageBuffer(vec![0xdead_beef; result_words])),
+            Binding::new(
+                0,
+                1,
+                Resource::StorageBuffer(vec![0xdead_beef; result_words]),
+            ),
         ],
         Vec::new(),
         [1, 1, 1],

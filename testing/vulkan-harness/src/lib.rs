@@ -288,7 +288,9 @@ impl Binding {
     pub fn is_writable(&self) -> bool {
         matches!(
             self.resource,
-            Resource::StorageBuffer(_) | Resource::StorageImage(_) | Resource::StorageTexelBuffer(_)
+            Resource::StorageBuffer(_)
+                | Resource::StorageImage(_)
+                | Resource::StorageTexelBuffer(_)
         )
     }
 
@@ -346,7 +348,9 @@ pub enum HarnessError {
 impl std::fmt::Display for HarnessError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            HarnessError::Vulkan { call, result } => write!(f, "{call} failed on lavapipe: {result}"),
+            HarnessError::Vulkan { call, result } => {
+                write!(f, "{call} failed on lavapipe: {result}")
+            }
             HarnessError::Timeout => f.write_str("the dispatch did not finish in time"),
             HarnessError::Input(what) => f.write_str(what),
         }
@@ -479,7 +483,9 @@ impl Gpu {
                         .property_flags
                         .contains(want)
             })
-            .ok_or_else(|| HarnessError::Input(format!("no memory type with {want:?} on {}", self.name)))
+            .ok_or_else(|| {
+                HarnessError::Input(format!("no memory type with {want:?} on {}", self.name))
+            })
     }
 
     /// Limits how long [`Gpu::try_dispatch`] waits for the GPU (default: forever); past it
@@ -668,8 +674,9 @@ impl Gpu {
                 d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None),
                 "vkCreateShaderModule",
             )?;
-            let name = CString::new(entry)
-                .map_err(|_| HarnessError::Input(format!("entry point name {entry:?} has a nul")))?;
+            let name = CString::new(entry).map_err(|_| {
+                HarnessError::Input(format!("entry point name {entry:?} has a nul"))
+            })?;
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(module)

@@ -118,13 +118,25 @@ fn options(
     while i < flags.len() {
         let f = flags[i].as_str();
         if let Some(v) = f.strip_prefix("-D") {
-            let v = if v.is_empty() { next(&mut i).unwrap_or_default() } else { v.to_string() };
+            let v = if v.is_empty() {
+                next(&mut i).unwrap_or_default()
+            } else {
+                v.to_string()
+            };
             o.macros.push(MacroOp::Define(v));
         } else if let Some(v) = f.strip_prefix("-U") {
-            let v = if v.is_empty() { next(&mut i).unwrap_or_default() } else { v.to_string() };
+            let v = if v.is_empty() {
+                next(&mut i).unwrap_or_default()
+            } else {
+                v.to_string()
+            };
             o.macros.push(MacroOp::Undef(v));
         } else if let Some(v) = f.strip_prefix("-I") {
-            let v = if v.is_empty() { next(&mut i).unwrap_or_default() } else { v.to_string() };
+            let v = if v.is_empty() {
+                next(&mut i).unwrap_or_default()
+            } else {
+                v.to_string()
+            };
             o.include_dirs.push(base.join(v));
         } else if dxc {
             match f {
@@ -223,8 +235,11 @@ fn run_row(
     let Some(size) = case.workgroup_size() else {
         return Verdict::Skip("no workgroup size".into(), String::new());
     };
-    let inputs = match data::seeded(&case.reflection, seed, &data::InputOptions::for_workgroup(size))
-    {
+    let inputs = match data::seeded(
+        &case.reflection,
+        seed,
+        &data::InputOptions::for_workgroup(size),
+    ) {
         Ok(i) => i,
         Err(e) => return Verdict::Skip("unsupported resource".into(), e.to_string()),
     };
@@ -244,13 +259,9 @@ fn run_row(
         .collect();
     match Oracle::new(&gpu).run(&case, &voices, &inputs, &Rules::new()) {
         Ok(report) if report.agrees() => Verdict::Agree,
-        Ok(report) => Verdict::Disagree(
-            report
-                .disagreements
-                .iter()
-                .map(|d| d.to_string())
-                .collect(),
-        ),
+        Ok(report) => {
+            Verdict::Disagree(report.disagreements.iter().map(|d| d.to_string()).collect())
+        }
         Err(e) => {
             let category = match &e {
                 OracleError::Compile { voice, .. } => format!("a voice does not compile ({voice})"),
@@ -285,7 +296,8 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
             "--seed" => seed = value(&mut i)?.parse().map_err(|_| USAGE.to_string())?,
             "--filter" => filter = value(&mut i)?,
             "--timeout" => {
-                timeout = Duration::from_secs(value(&mut i)?.parse().map_err(|_| USAGE.to_string())?)
+                timeout =
+                    Duration::from_secs(value(&mut i)?.parse().map_err(|_| USAGE.to_string())?)
             }
             "--verbose" => verbose = true,
             _ => return Err(USAGE.to_string()),
@@ -295,7 +307,9 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
     let manifest = dir.join("manifest.tsv");
     let text = std::fs::read_to_string(&manifest)
         .map_err(|e| format!("{}: {e} (pass --corpus DIR)", manifest.display()))?;
-    let dir = dir.canonicalize().map_err(|e| format!("{}: {e}", dir.display()))?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let voices: Vec<String> = Voice::gpu_voices().iter().map(|v| v.to_string()).collect();
     println!("oracle: voices {}; seed {seed}", voices.join(", "));
@@ -310,8 +324,10 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
         let (path, entry, profile, flags, env) = (cols[0], cols[2], cols[3], cols[4], cols[8]);
         rows += 1;
         // The child's output goes to files: a pipe nobody reads while waiting could fill.
-        let out_path = std::env::temp_dir().join(format!("oneshader-oracle-{}.out", std::process::id()));
-        let err_path = std::env::temp_dir().join(format!("oneshader-oracle-{}.err", std::process::id()));
+        let out_path =
+            std::env::temp_dir().join(format!("oneshader-oracle-{}.out", std::process::id()));
+        let err_path =
+            std::env::temp_dir().join(format!("oneshader-oracle-{}.err", std::process::id()));
         let file = |p: &Path| std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()));
         let mut cmd = Command::new(&exe);
         cmd.arg("row")
@@ -320,7 +336,9 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
             .args(shell_split(flags))
             .stdout(Stdio::from(file(&out_path)?))
             .stderr(Stdio::from(file(&err_path)?));
-        let mut child = cmd.spawn().map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
         let start = Instant::now();
         let status = loop {
             match child.try_wait().map_err(|e| e.to_string())? {
