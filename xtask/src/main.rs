@@ -10,6 +10,11 @@
 //!   and CI's);
 //! - `example`: builds the CLI and runs the main job on an example shader;
 //! - `bench`: runs the criterion benchmarks (by hand, not in CI);
+//! - `oracle`: the differential oracle over every compute shader of the HLSL corpus in
+//!   ../shared/corpus/hlsl (by hand, not in CI): builds `oneshader-oracle` (release) and runs
+//!   `oneshader-oracle corpus`, which lists disagreements and ends with a summary line;
+//!   arguments after `oracle` go to it (`--seed N`, `--filter TEXT`, `--timeout SECONDS`,
+//!   `--corpus DIR`, `--verbose`);
 //! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand).
 
 use std::path::{Path, PathBuf};
@@ -301,12 +306,31 @@ fn example() -> Result<(), String> {
     Ok(())
 }
 
+/// The differential oracle over the corpus's compute shaders (see the module docs).
+fn oracle(extra: &[String]) -> Result<(), String> {
+    setup()?;
+    run(cargo().args(["build", "--quiet", "--release", "-p", "oneshader-oracle"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    let exe = target
+        .join("release")
+        .join(format!("oneshader-oracle{}", std::env::consts::EXE_SUFFIX));
+    let mut cmd = Command::new(exe);
+    cmd.current_dir(workspace_root()).arg("corpus");
+    if !extra.iter().any(|a| a == "--corpus") {
+        cmd.arg("--corpus")
+            .arg(workspace_root().join("../shared/corpus/hlsl"));
+    }
+    run(cmd.args(extra))
+}
+
 fn bench(extra: &[String]) -> Result<(), String> {
     run(cargo().args(["bench", "--workspace"]).args(extra))
 }
 
 fn usage() -> String {
-    "usage: cargo xtask <setup|test|example|bench> [args...]".to_string()
+    "usage: cargo xtask <setup|test|example|bench|oracle> [args...]".to_string()
 }
 
 fn main() -> ExitCode {
@@ -316,6 +340,7 @@ fn main() -> ExitCode {
         Some("test") => test(&args[1..]),
         Some("example") => example(),
         Some("bench") => bench(&args[1..]),
+        Some("oracle") => oracle(&args[1..]),
         _ => Err(usage()),
     };
     match result {
