@@ -260,3 +260,74 @@ fn unordered(a: &[u32], b: &[u32], k: usize) -> Option<Difference> {
         count,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32_slots(n: u32) -> Vec<Slot> {
+        (0..n)
+            .map(|i| Slot {
+                offset: i * 4,
+                scalar: Scalar::F32,
+                path: format!("[{i}]"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_first_differing_float_is_reported_in_hex_and_as_a_float() {
+        let a = [1.0f32.to_bits(), 2.0f32.to_bits(), 3.0f32.to_bits()];
+        let b = [1.0f32.to_bits(), 2.5f32.to_bits(), 4.0f32.to_bits()];
+        let d = compare(&a, &b, &f32_slots(3), &Rule::Exact).expect("they differ");
+        assert_eq!((d.path.as_str(), d.offset, d.count), ("[1]", 4, 2));
+        assert_eq!(
+            d.to_string(),
+            "first difference at [1] (byte 4): 0x40000000 (2.0) vs 0x40200000 (2.5); 2 elements differ"
+        );
+    }
+
+    #[test]
+    fn nans_compare_as_a_class_but_not_with_numbers() {
+        let slots = f32_slots(1);
+        assert_eq!(
+            compare(&[0x7fc0_0000], &[0xffc0_0001], &slots, &Rule::Exact),
+            None
+        );
+        assert!(compare(&[0x7fc0_0000], &[0], &slots, &Rule::Exact).is_some());
+    }
+
+    #[test]
+    fn the_sign_of_zero_counts_unless_the_rule_says_otherwise() {
+        let slots = f32_slots(1);
+        let (p, n) = ([0u32], [0x8000_0000u32]);
+        assert!(compare(&p, &n, &slots, &Rule::Exact).is_some());
+        assert_eq!(compare(&p, &n, &slots, &Rule::SignlessZero), None);
+        assert!(compare(&[1.0f32.to_bits()], &n, &slots, &Rule::SignlessZero).is_some());
+    }
+
+    #[test]
+    fn ulp_bounds_apply_to_floats_only() {
+        let slots = f32_slots(1);
+        let one = 1.0f32.to_bits();
+        assert_eq!(compare(&[one], &[one + 2], &slots, &Rule::Ulp(2)), None);
+        assert!(compare(&[one], &[one + 3], &slots, &Rule::Ulp(2)).is_some());
+        let ints = [Slot {
+            offset: 0,
+            scalar: Scalar::U32,
+            path: String::new(),
+        }];
+        assert!(compare(&[5], &[6], &ints, &Rule::Ulp(2)).is_some());
+    }
+
+    #[test]
+    fn padding_is_compared_as_words_and_unordered_lists_as_multisets() {
+        // One float slot at byte 0; word 1 is padding.
+        let slots = f32_slots(1);
+        let d = compare(&[0, 7], &[0, 8], &slots, &Rule::Exact).expect("padding differs");
+        assert_eq!(d.path, "word[1]");
+        let rule = Rule::Unordered { element_words: 1 };
+        assert_eq!(compare(&[3, 1, 2], &[1, 2, 3], &[], &rule), None);
+        assert!(compare(&[3, 1, 2], &[1, 2, 2], &[], &rule).is_some());
+    }
+}

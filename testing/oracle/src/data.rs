@@ -260,8 +260,8 @@ pub fn value(scalar: Scalar, rng: &mut Rng) -> u64 {
         Scalar::Bool => rng.below(2),
         Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 => (rng.below(32) as i64 - 16) as u64,
         Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => rng.below(32),
-        Scalar::F16 => float_bits(rng, 5, 10) as u64,
-        Scalar::F32 => float_bits(rng, 8, 23) as u64,
+        Scalar::F16 => float_bits(rng, 5, 10),
+        Scalar::F32 => float_bits(rng, 8, 23),
         Scalar::F64 => float_bits(rng, 11, 52),
     }
 }
@@ -297,4 +297,42 @@ fn words_of(bytes: &[u8]) -> Vec<u32> {
             u32::from_le_bytes(w)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_follow_the_stated_rules() {
+        let mut rng = Rng(7);
+        for _ in 0..10_000 {
+            let f = f32::from_bits(value(Scalar::F32, &mut rng) as u32);
+            assert!(f.is_finite() && (f == 0.0 || f.is_normal()), "{f}");
+            assert!(f.abs() < 16.0, "{f}");
+            let i = value(Scalar::I32, &mut rng) as i64;
+            assert!((-16..16).contains(&i), "{i}");
+            assert!(value(Scalar::U32, &mut rng) < 32);
+            assert!(value(Scalar::Bool, &mut rng) < 2);
+            let h = value(Scalar::F16, &mut rng) as u16;
+            assert!(h & 0x7c00 != 0x7c00, "a finite half");
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_data_and_another_seed_other_data() {
+        let text = "global @data : ptr<storage_buffer, rtarray<f32>> [binding(0, 1)]\n\
+                    func @main() -> void [entry_point(compute, \"main\"), numthreads(4, 1, 1)] {\n\
+                    bb0:\n  %0 = element_addr @data, u32 0 : ptr<storage_buffer, f32>\n  store %0, f32 1.0\n  return\n}\n";
+        let m = oneshader::ir::parse::parse(text).expect("parses");
+        let r = oneshader::reflect::reflect(&m, &Default::default()).expect("reflects");
+        let opts = InputOptions::for_workgroup([4, 1, 1]);
+        let a = seeded(&r, 1, &opts).expect("inputs");
+        let b = seeded(&r, 1, &opts).expect("inputs");
+        let c = seeded(&r, 2, &opts).expect("inputs");
+        assert_eq!(a, b);
+        assert_ne!(a.bindings[0].words(), c.bindings[0].words());
+        assert_eq!(a.bindings[0].words().len(), opts.runtime_len as usize);
+        assert_eq!((a.bindings[0].set, a.bindings[0].binding), (0, 1));
+    }
 }
