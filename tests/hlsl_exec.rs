@@ -1,8 +1,12 @@
 //! Execution: compute shaders written in HLSL (the examples in examples/hlsl/ and the programs
 //! in tests/hlsl_exec/) are compiled through the library facade, validated by spirv-val, run
 //! on Mesa's lavapipe and their results compared with values computed here. Each shader runs
-//! compiled at -O0 and at -O. Constant buffers are filled at the offsets the reflection gives,
-//! so these tests also check that reflection matches what the shader reads.
+//! through every GPU voice of the differential oracle (`oneshader-oracle`: our SPIR-V at -O0
+//! and at -O, our GLSL through glslang once the GLSL backend is here) on the same inputs, and
+//! the voices must leave identical buffers and images (an append-style list compares as a
+//! multiset) besides matching the expected values. Constant buffers are filled at the
+//! offsets the reflection gives, so these tests also check that reflection matches what the
+//! shader reads.
 //!
 //! The tests fail (never skip) when the Vulkan loader or lavapipe is missing, with a message
 //! naming `cargo xtask setup`.
@@ -11,19 +15,51 @@ mod support;
 
 use oneshader::reflect::{Reflection, Resource as Reflected, Type};
 use oneshader::{CompileOptions, OptLevel, TargetEnv};
+use oneshader_oracle::{Case, Inputs, Oracle, Rule, Rules, Source, Voice};
 use oneshader_vulkan_harness::{Binding, Format, Gpu, Image, Resource};
 use support::*;
 
-const LEVELS: [OptLevel; 2] = [OptLevel::O0, OptLevel::O];
-
-/// SPIR-V words (validated) and the reflection of `path`'s `main` at `level`.
-fn build(path: &str, level: OptLevel) -> (Vec<u32>, Reflection) {
+/// The reflection of `path`'s `main` (also checking that its SPIR-V at -O0 validates).
+fn reflection(path: &str) -> Reflection {
     let opts = CompileOptions::new("cs_6_0")
-        .opt_level(level)
+        .opt_level(OptLevel::O0)
         .with_reflection();
     let out = compile_file(path, &opts);
     assert_valid(&out.spirv, TargetEnv::Vulkan1_2, path);
-    (out.spirv, out.reflection.expect("asked for"))
+    out.reflection.expect("asked for")
+}
+
+/// Runs `path`'s `main` through every GPU voice of the differential oracle (our SPIR-V at
+/// -O0 and at -O; our GLSL through glslang once the GLSL backend is here) on the same
+/// `bindings` and push constants, asserts that they leave identical results (under
+/// `rules`), and returns each voice's bindings and program words for the expected-value
+/// checks.
+fn run_voices(
+    gpu: &Gpu,
+    path: &str,
+    bindings: Vec<Binding>,
+    push: &[u32],
+    groups: [u32; 3],
+    rules: Rules,
+) -> Vec<(Voice, Vec<Binding>, Vec<u32>)> {
+    let source = Source::Hlsl {
+        path: root().join(path),
+        options: CompileOptions::new("cs_6_0"),
+    };
+    let case = Case::new(path, source).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let inputs = Inputs::new(bindings, push.to_vec(), groups);
+    let report = Oracle::new(gpu)
+        .run(&case, &Voice::gpu_voices(), &inputs, &rules)
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    report.assert_agreement();
+    report
+        .runs
+        .into_iter()
+        .map(|r| {
+            let words = r.program.map(|p| p.words).unwrap_or_default();
+            (r.voice, r.outputs, words)
+        })
+        .collect()
 }
 
 fn binding_of(r: &Reflection, name: &str) -> (u32, u32) {
@@ -121,35 +157,37 @@ fn blur_with_groupshared_memory_and_barriers() {
         }
     }
     let source: Vec<u32> = pixels.iter().flatten().map(|f| f.to_bits()).collect();
-    for level in LEVELS {
-        let (words, r) = build("examples/hlsl/blur.hlsl", level);
-        let params = r.resource("BlurParams").expect("the cbuffer");
-        let w: Vec<u32> = weights.iter().map(|w| w.to_bits()).collect();
-        assert_eq!(w.len(), RADIUS + 1);
-        let cb = cbuffer(params, &[("imageSize", &[width, height]), ("weights", &w)]);
-        let (s0, b0) = binding_of(&r, "BlurParams");
-        let (s1, b1) = binding_of(&r, "source");
-        let (s2, b2) = binding_of(&r, "destination");
-        let mut bindings = vec![
-            Binding::new(s0, b0, Resource::UniformBuffer(cb)),
-            Binding::new(
-                s1,
-                b1,
-                Resource::SampledImage(Image {
-                    format: Format::Rgba32Float,
-                    width,
-                    height,
-                    data: source.clone(),
-                }),
-            ),
-            Binding::new(
-                s2,
-                b2,
-                Resource::StorageImage(Image::zeroed(Format::Rgba32Float, width, height)),
-            ),
-        ];
-        let groups = width.div_ceil(64);
-        gpu.dispatch(&words, "main", &mut bindings, &[], [groups, height, 1]);
+    let path = "examples/hlsl/blur.hlsl";
+    let r = reflection(path);
+    let params = r.resource("BlurParams").expect("the cbuffer");
+    let w: Vec<u32> = weights.iter().map(|w| w.to_bits()).collect();
+    assert_eq!(w.len(), RADIUS + 1);
+    let cb = cbuffer(params, &[("imageSize", &[width, height]), ("weights", &w)]);
+    let (s0, b0) = binding_of(&r, "BlurParams");
+    let (s1, b1) = binding_of(&r, "source");
+    let (s2, b2) = binding_of(&r, "destination");
+    let bindings = vec![
+        Binding::new(s0, b0, Resource::UniformBuffer(cb)),
+        Binding::new(
+            s1,
+            b1,
+            Resource::SampledImage(Image::new_2d(
+                Format::Rgba32Float,
+                width,
+                height,
+                source.clone(),
+            )),
+        ),
+        Binding::new(
+            s2,
+            b2,
+            Resource::StorageImage(Image::zeroed(Format::Rgba32Float, width, height)),
+        ),
+    ];
+    let groups = width.div_ceil(64);
+    for (level, bindings, _) in
+        run_voices(&gpu, path, bindings, &[], [groups, height, 1], Rules::new())
+    {
         let out = bindings[2].words();
         for (i, e) in expected.iter().enumerate() {
             for c in 0..4 {
@@ -255,55 +293,53 @@ fn particle_update_with_a_structured_buffer_and_atomics() {
         bounced > 0 && died > 0 && !alive.is_empty(),
         "every path is taken"
     );
-    for level in LEVELS {
-        let (words, r) = build("examples/hlsl/particles.hlsl", level);
-        let buf = r.resource("particles").expect("particles");
-        let Some(Type::Array { stride, .. }) = &buf.ty else {
-            panic!("a structured buffer")
-        };
-        assert_eq!(*stride, Some(32), "the layout this test writes");
-        let sim = r.resource("Simulation").expect("the cbuffer");
-        let cb = cbuffer(
-            sim,
-            &[
-                ("gravity", &gravity.map(f32::to_bits)),
-                ("deltaTime", &[dt.to_bits()]),
-                ("particleCount", &[count]),
-                ("drag", &[drag.to_bits()]),
-                ("restitution", &[restitution.to_bits()]),
-            ],
-        );
-        let data: Vec<u32> = particles.iter().flat_map(Particle::words).collect();
-        let at = |name| binding_of(&r, name);
-        let mut bindings = vec![
-            Binding::new(
-                at("Simulation").0,
-                at("Simulation").1,
-                Resource::UniformBuffer(cb),
-            ),
-            Binding::new(
-                at("particles").0,
-                at("particles").1,
-                Resource::StorageBuffer(data),
-            ),
-            Binding::new(
-                at("aliveList").0,
-                at("aliveList").1,
-                Resource::StorageBuffer(vec![u32::MAX; count as usize]),
-            ),
-            Binding::new(
-                at("counters").0,
-                at("counters").1,
-                Resource::StorageBuffer(vec![0; 2]),
-            ),
-        ];
-        gpu.dispatch(
-            &words,
-            "main",
-            &mut bindings,
-            &[],
-            [count.div_ceil(64), 1, 1],
-        );
+    let path = "examples/hlsl/particles.hlsl";
+    let r = reflection(path);
+    let buf = r.resource("particles").expect("particles");
+    let Some(Type::Array { stride, .. }) = &buf.ty else {
+        panic!("a structured buffer")
+    };
+    assert_eq!(*stride, Some(32), "the layout this test writes");
+    let sim = r.resource("Simulation").expect("the cbuffer");
+    let cb = cbuffer(
+        sim,
+        &[
+            ("gravity", &gravity.map(f32::to_bits)),
+            ("deltaTime", &[dt.to_bits()]),
+            ("particleCount", &[count]),
+            ("drag", &[drag.to_bits()]),
+            ("restitution", &[restitution.to_bits()]),
+        ],
+    );
+    let data: Vec<u32> = particles.iter().flat_map(Particle::words).collect();
+    let at = |name| binding_of(&r, name);
+    let bindings = vec![
+        Binding::new(
+            at("Simulation").0,
+            at("Simulation").1,
+            Resource::UniformBuffer(cb),
+        ),
+        Binding::new(
+            at("particles").0,
+            at("particles").1,
+            Resource::StorageBuffer(data),
+        ),
+        Binding::new(
+            at("aliveList").0,
+            at("aliveList").1,
+            Resource::StorageBuffer(vec![u32::MAX; count as usize]),
+        ),
+        Binding::new(
+            at("counters").0,
+            at("counters").1,
+            Resource::StorageBuffer(vec![0; 2]),
+        ),
+    ];
+    // The compacted list's order depends on scheduling: its voices compare as multisets.
+    let rules = Rules::new().with("aliveList", Rule::Unordered { element_words: 1 });
+    for (level, bindings, _) in
+        run_voices(&gpu, path, bindings, &[], [count.div_ceil(64), 1, 1], rules)
+    {
         let counters = bindings[3].words();
         assert_eq!(
             counters,
@@ -343,35 +379,36 @@ fn histogram_with_groupshared_and_global_atomics() {
     for k in &keys {
         expected[((k >> shift) & 63) as usize] += 1;
     }
-    for level in LEVELS {
-        let (words, r) = build("examples/hlsl/histogram.hlsl", level);
-        let cb = cbuffer(
-            r.resource("HistogramParams").expect("cbuffer"),
-            &[
-                ("keyCount", &[keys.len() as u32]),
-                ("shift", &[shift]),
-                ("threadCount", &[groups * 128]),
-            ],
-        );
-        let at = |name| binding_of(&r, name);
-        let mut bindings = vec![
-            Binding::new(
-                at("HistogramParams").0,
-                at("HistogramParams").1,
-                Resource::UniformBuffer(cb),
-            ),
-            Binding::new(
-                at("keys").0,
-                at("keys").1,
-                Resource::StorageBuffer(keys.clone()),
-            ),
-            Binding::new(
-                at("histogram").0,
-                at("histogram").1,
-                Resource::StorageBuffer(vec![0; 64]),
-            ),
-        ];
-        gpu.dispatch(&words, "main", &mut bindings, &[], [groups, 1, 1]);
+    let path = "examples/hlsl/histogram.hlsl";
+    let r = reflection(path);
+    let cb = cbuffer(
+        r.resource("HistogramParams").expect("cbuffer"),
+        &[
+            ("keyCount", &[keys.len() as u32]),
+            ("shift", &[shift]),
+            ("threadCount", &[groups * 128]),
+        ],
+    );
+    let at = |name| binding_of(&r, name);
+    let bindings = vec![
+        Binding::new(
+            at("HistogramParams").0,
+            at("HistogramParams").1,
+            Resource::UniformBuffer(cb),
+        ),
+        Binding::new(
+            at("keys").0,
+            at("keys").1,
+            Resource::StorageBuffer(keys.clone()),
+        ),
+        Binding::new(
+            at("histogram").0,
+            at("histogram").1,
+            Resource::StorageBuffer(vec![0; 64]),
+        ),
+    ];
+    for (level, bindings, _) in run_voices(&gpu, path, bindings, &[], [groups, 1, 1], Rules::new())
+    {
         assert_eq!(
             bindings[2].words(),
             expected.as_slice(),
@@ -396,27 +433,34 @@ fn prefix_sum_of_blocks() {
         }
         sums[b] = acc;
     }
-    for level in LEVELS {
-        let (words, r) = build("examples/hlsl/prefix_sum.hlsl", level);
-        let at = |name| binding_of(&r, name);
-        let mut bindings = vec![
-            Binding::new(
-                at("input").0,
-                at("input").1,
-                Resource::StorageBuffer(input.clone()),
-            ),
-            Binding::new(
-                at("output").0,
-                at("output").1,
-                Resource::StorageBuffer(vec![0; input.len()]),
-            ),
-            Binding::new(
-                at("blockSums").0,
-                at("blockSums").1,
-                Resource::StorageBuffer(vec![0; blocks]),
-            ),
-        ];
-        gpu.dispatch(&words, "main", &mut bindings, &[], [blocks as u32, 1, 1]);
+    let path = "examples/hlsl/prefix_sum.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let bindings = vec![
+        Binding::new(
+            at("input").0,
+            at("input").1,
+            Resource::StorageBuffer(input.clone()),
+        ),
+        Binding::new(
+            at("output").0,
+            at("output").1,
+            Resource::StorageBuffer(vec![0; input.len()]),
+        ),
+        Binding::new(
+            at("blockSums").0,
+            at("blockSums").1,
+            Resource::StorageBuffer(vec![0; blocks]),
+        ),
+    ];
+    for (level, bindings, _) in run_voices(
+        &gpu,
+        path,
+        bindings,
+        &[],
+        [blocks as u32, 1, 1],
+        Rules::new(),
+    ) {
         assert_eq!(bindings[1].words(), expected.as_slice(), "scan ({level:?})");
         assert_eq!(
             bindings[2].words(),
@@ -457,36 +501,37 @@ fn tone_mapping_with_push_constants_and_a_storage_image() {
             ]
         })
         .collect();
-    for level in LEVELS {
-        let (words, r) = build("examples/hlsl/tonemap.hlsl", level);
-        // Push constants: exposure, then the uint2 size at the offset reflection gives.
-        let pc = &r.push_constants[0];
-        let Type::Struct { members, .. } = &pc.ty else {
-            panic!("a struct")
-        };
-        let size_at = members[1].offset.expect("laid out") as usize / 4;
-        let mut push = vec![0u32; pc.size as usize / 4];
-        push[0] = exposure.to_bits();
-        push[size_at] = width;
-        push[size_at + 1] = height;
-        let (set, binding) = binding_of(&r, "image");
-        let mut bindings = vec![Binding::new(
-            set,
-            binding,
-            Resource::StorageImage(Image {
-                format: Format::Rgba32Float,
-                width,
-                height,
-                data: hdr.iter().map(|f| f.to_bits()).collect(),
-            }),
-        )];
-        gpu.dispatch(
-            &words,
-            "main",
-            &mut bindings,
-            &push,
-            [width.div_ceil(8), height.div_ceil(8), 1],
-        );
+    let path = "examples/hlsl/tonemap.hlsl";
+    let r = reflection(path);
+    // Push constants: exposure, then the uint2 size at the offset reflection gives.
+    let pc = &r.push_constants[0];
+    let Type::Struct { members, .. } = &pc.ty else {
+        panic!("a struct")
+    };
+    let size_at = members[1].offset.expect("laid out") as usize / 4;
+    let mut push = vec![0u32; pc.size as usize / 4];
+    push[0] = exposure.to_bits();
+    push[size_at] = width;
+    push[size_at + 1] = height;
+    let (set, binding) = binding_of(&r, "image");
+    let bindings = vec![Binding::new(
+        set,
+        binding,
+        Resource::StorageImage(Image::new_2d(
+            Format::Rgba32Float,
+            width,
+            height,
+            hdr.iter().map(|f| f.to_bits()).collect(),
+        )),
+    )];
+    for (level, bindings, _) in run_voices(
+        &gpu,
+        path,
+        bindings,
+        &push,
+        [width.div_ceil(8), height.div_ceil(8), 1],
+        Rules::new(),
+    ) {
         for (i, (&g, &e)) in bindings[0].words().iter().zip(&expected).enumerate() {
             let g = f32::from_bits(g);
             assert!(close(g, e, 1e-4), "component {i}: {g} != {e} ({level:?})");
@@ -572,22 +617,22 @@ fn control_flow_loops_switch_and_short_circuits() {
         expected[o + 2] = nested(x % 13);
         expected[o + 3] = flags;
     }
-    for level in LEVELS {
-        let (words, r) = build("tests/hlsl_exec/control_flow.hlsl", level);
-        let at = |name| binding_of(&r, name);
-        let mut bindings = vec![
-            Binding::new(
-                at("results").0,
-                at("results").1,
-                Resource::StorageBuffer(vec![0; 64 * 4]),
-            ),
-            Binding::new(
-                at("touched").0,
-                at("touched").1,
-                Resource::StorageBuffer(vec![0]),
-            ),
-        ];
-        gpu.dispatch(&words, "main", &mut bindings, &[], [2, 1, 1]);
+    let path = "tests/hlsl_exec/control_flow.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let bindings = vec![
+        Binding::new(
+            at("results").0,
+            at("results").1,
+            Resource::StorageBuffer(vec![0; 64 * 4]),
+        ),
+        Binding::new(
+            at("touched").0,
+            at("touched").1,
+            Resource::StorageBuffer(vec![0]),
+        ),
+    ];
+    for (level, bindings, _) in run_voices(&gpu, path, bindings, &[], [2, 1, 1], Rules::new()) {
         assert_eq!(
             bindings[0].words(),
             expected.as_slice(),
@@ -642,16 +687,18 @@ fn unrolled_loops_compute_what_the_loops_do() {
         })
         .collect();
     let mut loops = Vec::new();
-    for level in LEVELS {
-        let (words, r) = build("tests/hlsl_exec/unroll.hlsl", level);
-        loops.push(count_op(&words, rspirv::spirv::Op::LoopMerge));
-        let at = binding_of(&r, "results");
-        let mut bindings = vec![Binding::new(
-            at.0,
-            at.1,
-            Resource::StorageBuffer(vec![0; 64]),
-        )];
-        gpu.dispatch(&words, "main", &mut bindings, &[], [2, 1, 1]);
+    let path = "tests/hlsl_exec/unroll.hlsl";
+    let r = reflection(path);
+    let at = binding_of(&r, "results");
+    let bindings = vec![Binding::new(
+        at.0,
+        at.1,
+        Resource::StorageBuffer(vec![0; 64]),
+    )];
+    for (level, bindings, words) in run_voices(&gpu, path, bindings, &[], [2, 1, 1], Rules::new()) {
+        if matches!(level, Voice::Spirv { .. }) {
+            loops.push(count_op(&words, rspirv::spirv::Op::LoopMerge));
+        }
         assert_eq!(bindings[0].words(), expected.as_slice(), "{level:?}");
     }
     // At -O: the loop with a run-time bound, the run-once loop the unrolled copies of the loop
@@ -706,23 +753,23 @@ fn integer_and_float_math() {
         inputs.iter().any(|[a, b]| a == b),
         "the equality bit is exercised"
     );
-    for level in LEVELS {
-        let (words, r) = build("tests/hlsl_exec/math.hlsl", level);
-        let at = |name| binding_of(&r, name);
-        let data: Vec<u32> = inputs.iter().flatten().map(|f| f.to_bits()).collect();
-        let mut bindings = vec![
-            Binding::new(
-                at("inputs").0,
-                at("inputs").1,
-                Resource::StorageBuffer(data),
-            ),
-            Binding::new(
-                at("results").0,
-                at("results").1,
-                Resource::StorageBuffer(vec![0; 256]),
-            ),
-        ];
-        gpu.dispatch(&words, "main", &mut bindings, &[], [1, 1, 1]);
+    let path = "tests/hlsl_exec/math.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let data: Vec<u32> = inputs.iter().flatten().map(|f| f.to_bits()).collect();
+    let bindings = vec![
+        Binding::new(
+            at("inputs").0,
+            at("inputs").1,
+            Resource::StorageBuffer(data),
+        ),
+        Binding::new(
+            at("results").0,
+            at("results").1,
+            Resource::StorageBuffer(vec![0; 256]),
+        ),
+    ];
+    for (level, bindings, _) in run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new()) {
         for (n, (&got, &(want, is_float))) in bindings[1].words().iter().zip(&expected).enumerate()
         {
             let ok = if is_float {
@@ -749,27 +796,27 @@ fn storage_image_writes_and_image_atomics() {
     let expected: Vec<u32> = (0..height)
         .flat_map(|y| (0..width).map(move |x| (x * 7 + y * 13) ^ (x << 8)))
         .collect();
-    for level in LEVELS {
-        let (words, r) = build("tests/hlsl_exec/image_write.hlsl", level);
-        let at = |name| binding_of(&r, name);
-        let cb = cbuffer(
-            r.resource("Size").expect("cbuffer"),
-            &[("size", &[width, height])],
-        );
-        let mut bindings = vec![
-            Binding::new(
-                at("image").0,
-                at("image").1,
-                Resource::StorageImage(Image::zeroed(Format::R32Uint, width, height)),
-            ),
-            Binding::new(
-                at("counter").0,
-                at("counter").1,
-                Resource::StorageImage(Image::zeroed(Format::R32Uint, 1, 1)),
-            ),
-            Binding::new(at("Size").0, at("Size").1, Resource::UniformBuffer(cb)),
-        ];
-        gpu.dispatch(&words, "main", &mut bindings, &[], [3, 2, 1]);
+    let path = "tests/hlsl_exec/image_write.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let cb = cbuffer(
+        r.resource("Size").expect("cbuffer"),
+        &[("size", &[width, height])],
+    );
+    let bindings = vec![
+        Binding::new(
+            at("image").0,
+            at("image").1,
+            Resource::StorageImage(Image::zeroed(Format::R32Uint, width, height)),
+        ),
+        Binding::new(
+            at("counter").0,
+            at("counter").1,
+            Resource::StorageImage(Image::zeroed(Format::R32Uint, 1, 1)),
+        ),
+        Binding::new(at("Size").0, at("Size").1, Resource::UniformBuffer(cb)),
+    ];
+    for (level, bindings, _) in run_voices(&gpu, path, bindings, &[], [3, 2, 1], Rules::new()) {
         assert_eq!(
             bindings[0].words(),
             expected.as_slice(),

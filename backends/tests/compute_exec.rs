@@ -1,24 +1,103 @@
 //! Execution: compute programs written in IR text (backends/tests/compute/*.ir) are emitted,
 //! validated by spirv-val, run on Mesa's lavapipe through the Vulkan loader, and the storage
-//! buffers read back are compared with values computed here. Each program runs twice: emitted
-//! for vulkan1.0 (SPIR-V 1.0: interface lists of inputs and outputs only, the storage-buffer
-//! extension) and for vulkan1.2 (SPIR-V 1.5).
+//! buffers read back are compared with values computed here. Each program runs through the
+//! voices of the differential oracle (`oneshader-oracle`, see [`VOICES`]): our SPIR-V at -O0
+//! for vulkan1.0 and vulkan1.2 and at -O, our GLSL once the GLSL backend is here, and the
+//! reference interpreter where the invocations do not communicate; every voice must leave
+//! the same buffers (bit for bit; a scheduling-ordered list as a multiset), besides matching
+//! the expected values.
 
 mod common;
 
 use common::*;
 use oneshader_backends::spirv::TargetEnv;
-use oneshader_vulkan_harness::Gpu;
+use oneshader_oracle::{Case, Inputs, Oracle, Rule, Rules, Source, Voice};
+use oneshader_passes::pipeline::OptLevel;
+use oneshader_vulkan_harness::{Binding, Gpu, Resource};
 
-const ENVS: [TargetEnv; 2] = [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2];
+/// The GPU voices every program runs through: our SPIR-V at -O0 for vulkan1.0 (SPIR-V 1.0:
+/// interface lists of inputs and outputs only, the storage-buffer extension) and for
+/// vulkan1.2 (SPIR-V 1.5), and at -O for vulkan1.2; our GLSL through glslang once the GLSL
+/// backend is here (`oneshader_oracle::voice::GLSL_AVAILABLE`).
+const VOICES: &[Voice] = &[
+    Voice::Spirv {
+        level: OptLevel::O0,
+        env: TargetEnv::Vulkan1_0,
+    },
+    Voice::Spirv {
+        level: OptLevel::O0,
+        env: TargetEnv::Vulkan1_2,
+    },
+    Voice::Spirv {
+        level: OptLevel::O,
+        env: TargetEnv::Vulkan1_2,
+    },
+];
 
-fn program(name: &str, env: TargetEnv) -> Vec<u32> {
+/// [`VOICES`] and the reference interpreter, for programs whose invocations do not
+/// communicate (no barrier, no workgroup memory).
+const VOICES_INTERP: &[Voice] = &[
+    Voice::Spirv {
+        level: OptLevel::O0,
+        env: TargetEnv::Vulkan1_0,
+    },
+    Voice::Spirv {
+        level: OptLevel::O0,
+        env: TargetEnv::Vulkan1_2,
+    },
+    Voice::Spirv {
+        level: OptLevel::O,
+        env: TargetEnv::Vulkan1_2,
+    },
+    Voice::Interp,
+];
+
+/// Runs program `name` (entry `entry`) through `voices` (the GLSL voice added when this
+/// build has it) on storage buffers `bufs` at set 0, bindings 0, 1, ...: the differential
+/// oracle asserts that every voice leaves the same buffers (under `rules`), validating each
+/// SPIR-V program first. Returns each voice with its buffers and program words (none for
+/// the interpreter) for the expected-value checks.
+fn run_voices(
+    gpu: &Gpu,
+    name: &str,
+    entry: &str,
+    bufs: Vec<Vec<u32>>,
+    groups: [u32; 3],
+    voices: &[Voice],
+    rules: Rules,
+) -> Vec<(Voice, Vec<Vec<u32>>, Vec<u32>)> {
     let path = root().join("backends/tests/compute").join(name);
     let text = std::fs::read_to_string(&path).expect("compute program exists");
-    let m = parse(&text);
-    let words = emit_env(&m, env);
-    assert_valid(&words, env);
-    words
+    let source = Source::Ir {
+        module: parse(&text),
+        entry: entry.to_string(),
+    };
+    let case = Case::new(name, source).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let bindings = bufs
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| Binding::new(0, i as u32, Resource::StorageBuffer(b)))
+        .collect();
+    let mut voices = voices.to_vec();
+    if oneshader_oracle::voice::GLSL_AVAILABLE {
+        voices.push(Voice::Glsl {
+            level: OptLevel::O0,
+        });
+    }
+    let inputs = Inputs::new(bindings, Vec::new(), groups);
+    let report = Oracle::new(gpu)
+        .run(&case, &voices, &inputs, &rules)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    report.assert_agreement();
+    report
+        .runs
+        .into_iter()
+        .map(|r| {
+            let bufs = r.outputs.iter().map(|b| b.words().to_vec()).collect();
+            let words = r.program.map(|p| p.words).unwrap_or_default();
+            (r.voice, bufs, words)
+        })
+        .collect()
 }
 
 #[test]
@@ -33,10 +112,9 @@ fn prefix_sum_with_workgroup_memory_and_barriers() {
             expected[g * 64 + l] = acc;
         }
     }
-    for env in ENVS {
-        let words = program("prefix_sum.ir", env);
-        let mut bufs = vec![input.clone(), vec![0u32; 128]];
-        gpu.run(&words, "scan", &mut bufs, [2, 1, 1]);
+    let name = "prefix_sum.ir";
+    let bufs = vec![input.clone(), vec![0u32; 128]];
+    for (env, bufs, _) in run_voices(&gpu, name, "scan", bufs, [2, 1, 1], VOICES, Rules::new()) {
         assert_eq!(bufs[1], expected, "prefix sums on {} ({env})", gpu.name);
     }
 }
@@ -62,10 +140,17 @@ fn loop_with_break_continue_and_block_params() {
     // Some invocations break early, others run to the end.
     assert!((0..64).any(|i| expected[64 + i] < i as u32 + 3));
     assert!((0..64).any(|i| expected[64 + i] == i as u32 + 3));
-    for env in ENVS {
-        let words = program("loop_break_continue.ir", env);
-        let mut bufs = vec![vec![0u32; 128]];
-        gpu.run(&words, "main", &mut bufs, [1, 1, 1]);
+    let name = "loop_break_continue.ir";
+    let bufs = vec![vec![0u32; 128]];
+    for (env, bufs, _) in run_voices(
+        &gpu,
+        name,
+        "main",
+        bufs,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    ) {
         assert_eq!(bufs[0], expected, "loop results ({env})");
     }
 }
@@ -120,10 +205,17 @@ fn integer_and_float_arithmetic_on_edge_values() {
         31,                 // firstbithigh(u32::MAX)
         2,                  // countbits(3)
     ];
-    for env in ENVS {
-        let words = program("arith.ir", env);
-        let mut bufs = vec![input.clone(), vec![0xdead_beef; expected.len()]];
-        gpu.run(&words, "main", &mut bufs, [1, 1, 1]);
+    let name = "arith.ir";
+    let bufs = vec![input.clone(), vec![0xdead_beef; expected.len()]];
+    for (env, bufs, _) in run_voices(
+        &gpu,
+        name,
+        "main",
+        bufs,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    ) {
         for (k, (&got, &want)) in bufs[1].iter().zip(&expected).enumerate() {
             if k == 9 {
                 assert!(
@@ -142,10 +234,18 @@ fn integer_and_float_arithmetic_on_edge_values() {
 #[test]
 fn atomics_on_a_storage_buffer() {
     let gpu = Gpu::new();
-    for env in ENVS {
-        let words = program("atomics.ir", env);
-        let mut bufs = vec![vec![0, 0, u32::MAX, 0, 0, 0], vec![u32::MAX; 256]];
-        gpu.run(&words, "main", &mut bufs, [4, 1, 1]);
+    let name = "atomics.ir";
+    let bufs = vec![vec![0, 0, u32::MAX, 0, 0, 0], vec![u32::MAX; 256]];
+    for (env, bufs, _) in run_voices(
+        &gpu,
+        name,
+        "main",
+        bufs,
+        [4, 1, 1],
+        VOICES_INTERP,
+        // The counter's original values go to invocations in scheduling order.
+        Rules::new().with("tickets", Rule::Unordered { element_words: 1 }),
+    ) {
         assert_eq!(bufs[0][0], (1..=256).sum::<u32>(), "atomic add ({env})");
         assert_eq!(bufs[0][1], 255, "atomic max");
         assert_eq!(bufs[0][2], 1, "atomic min");
@@ -176,13 +276,20 @@ fn switch_with_fallthrough_and_default() {
         _ => -1,
     };
     let expected: Vec<u32> = input.iter().map(|&x| classify(x) as u32).collect();
-    for env in ENVS {
-        let words = program("switch.ir", env);
-        let mut bufs = vec![
-            input.iter().map(|&x| x as u32).collect(),
-            vec![0u32; input.len()],
-        ];
-        gpu.run(&words, "main", &mut bufs, [1, 1, 1]);
+    let name = "switch.ir";
+    let bufs = vec![
+        input.iter().map(|&x| x as u32).collect(),
+        vec![0u32; input.len()],
+    ];
+    for (env, bufs, _) in run_voices(
+        &gpu,
+        name,
+        "main",
+        bufs,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    ) {
         assert_eq!(bufs[1], expected, "switch ({env})");
     }
 }
@@ -221,13 +328,20 @@ fn matrices_follow_dxc_conventions_in_buffers() {
     let expected = vec![
         vm[0], vm[1], vm[2], nw[0], nw[1], mm[1][2], nn[1][0], mm[1][0], mm[1][2],
     ];
-    for env in ENVS {
-        let words = program("matrix.ir", env);
-        let mut bufs = vec![
-            data.iter().map(|x| x.to_bits()).collect(),
-            vec![0u32; expected.len()],
-        ];
-        gpu.run(&words, "main", &mut bufs, [1, 1, 1]);
+    let name = "matrix.ir";
+    let bufs = vec![
+        data.iter().map(|x| x.to_bits()).collect(),
+        vec![0u32; expected.len()],
+    ];
+    for (env, bufs, _) in run_voices(
+        &gpu,
+        name,
+        "main",
+        bufs,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    ) {
         let got: Vec<f32> = bufs[1].iter().map(|&b| f32::from_bits(b)).collect();
         assert_eq!(got, expected, "matrix results ({env})");
     }
@@ -274,10 +388,17 @@ fn relaxed_layout_and_bools_in_a_structured_buffer() {
             vals[0] + (vals[1] + vals[2] + vals[3]) + vals[4] + vals[5] + vals[6] + vals[7];
         expected.push(sum + if i % 2 == 1 { 1000.0 } else { 0.0 });
     }
-    for env in ENVS {
-        let words = program("layout.ir", env);
-        let mut bufs = vec![data.clone(), vec![0u32; 4]];
-        gpu.run(&words, "main", &mut bufs, [1, 1, 1]);
+    let name = "layout.ir";
+    let bufs = vec![data.clone(), vec![0u32; 4]];
+    for (env, bufs, _) in run_voices(
+        &gpu,
+        name,
+        "main",
+        bufs,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    ) {
         let got: Vec<f32> = bufs[1].iter().map(|&b| f32::from_bits(b)).collect();
         for (g, e) in got.iter().zip(&expected) {
             assert!((g - e).abs() < 1e-3, "sums {got:?} vs {expected:?} ({env})");
@@ -314,16 +435,29 @@ fn selections_merging_into_the_continue_block() {
             acc
         })
         .collect();
-    for env in ENVS {
-        let words = program("merge_into_continue.ir", env);
-        // Legalization (`own_merges`) gave both selections a merge of their own, which no
-        // path reaches: the arms `continue`, and the continue block keeps its one phi.
-        let dr = load(&words);
-        assert_eq!(count_op(&dr, rspirv::spirv::Op::SelectionMerge), 2);
-        assert_eq!(count_op(&dr, rspirv::spirv::Op::Unreachable), 2);
-        assert_eq!(count_op(&dr, rspirv::spirv::Op::Phi), 2 + 1);
-        let mut bufs = vec![vec![0u32; 16]];
-        gpu.run(&words, "main", &mut bufs, [1, 1, 1]);
+    let name = "merge_into_continue.ir";
+    let bufs = vec![vec![0u32; 16]];
+    for (env, bufs, words) in run_voices(
+        &gpu,
+        name,
+        "main",
+        bufs,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    ) {
+        if let Voice::Spirv {
+            level: OptLevel::O0,
+            ..
+        } = env
+        {
+            // Legalization (`own_merges`) gave both selections a merge of their own, which
+            // no path reaches: the arms `continue`, and the continue block keeps its one phi.
+            let dr = load(&words);
+            assert_eq!(count_op(&dr, rspirv::spirv::Op::SelectionMerge), 2);
+            assert_eq!(count_op(&dr, rspirv::spirv::Op::Unreachable), 2);
+            assert_eq!(count_op(&dr, rspirv::spirv::Op::Phi), 2 + 1);
+        }
         assert_eq!(bufs[0], expected, "({env})");
     }
 }

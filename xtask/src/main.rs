@@ -12,6 +12,11 @@
 //! - `bench`: runs the criterion benchmarks (by hand, not in CI);
 //! - `size-vs-peer`: our `-O` SPIR-V's instruction count next to glslang + `spirv-opt -O` on
 //!   the corpus (by hand; see size.rs);
+//! - `oracle`: the differential oracle over every compute shader of the HLSL corpus in
+//!   ../shared/corpus/hlsl (by hand, not in CI): builds `oneshader-oracle` (release) and runs
+//!   `oneshader-oracle corpus`, which lists disagreements and ends with a summary line;
+//!   arguments after `oracle` go to it (`--seed N`, `--filter TEXT`, `--timeout SECONDS`,
+//!   `--corpus DIR`, `--verbose`);
 //! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand).
 
 mod size;
@@ -305,12 +310,31 @@ fn example() -> Result<(), String> {
     Ok(())
 }
 
+/// The differential oracle over the corpus's compute shaders (see the module docs).
+fn oracle(extra: &[String]) -> Result<(), String> {
+    setup()?;
+    run(cargo().args(["build", "--quiet", "--release", "-p", "oneshader-oracle"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    let exe = target
+        .join("release")
+        .join(format!("oneshader-oracle{}", std::env::consts::EXE_SUFFIX));
+    let mut cmd = Command::new(exe);
+    cmd.current_dir(workspace_root()).arg("corpus");
+    if !extra.iter().any(|a| a == "--corpus") {
+        cmd.arg("--corpus")
+            .arg(workspace_root().join("../shared/corpus/hlsl"));
+    }
+    run(cmd.args(extra))
+}
+
 fn bench(extra: &[String]) -> Result<(), String> {
     run(cargo().args(["bench", "--workspace"]).args(extra))
 }
 
 fn usage() -> String {
-    "usage: cargo xtask <setup|test|example|bench|size-vs-peer> [args...]".to_string()
+    "usage: cargo xtask <setup|test|example|bench|size-vs-peer|oracle> [args...]".to_string()
 }
 
 /// Builds the release CLI, then `size::size_vs_peer`.
@@ -334,6 +358,7 @@ fn main() -> ExitCode {
         Some("example") => example(),
         Some("bench") => bench(&args[1..]),
         Some("size-vs-peer") => size_vs_peer(),
+        Some("oracle") => oracle(&args[1..]),
         _ => Err(usage()),
     };
     match result {

@@ -4,13 +4,17 @@
 //! [`Gpu::new`] loads the system's Vulkan loader (`libvulkan.so.1`) with ash and picks Mesa's
 //! lavapipe, the CPU device `cargo xtask setup` installs. [`Gpu::run`] is the short form:
 //! storage buffers of `u32` words at set 0, bindings 0, 1, ... [`Gpu::dispatch`] takes any
-//! mix of storage and uniform buffers, storage and sampled 2D images at chosen sets and
-//! bindings, plus push constants; storage buffers and storage images are read back after the
-//! dispatch.
+//! mix of storage and uniform buffers, storage and sampled images (1D, 2D, 3D, cube, arrays
+//! of them; the formats of [`Format`]), uniform and storage texel buffers and samplers at
+//! chosen sets and bindings, plus push constants; storage buffers, storage images and
+//! storage texel buffers are read back after the dispatch. The device has every feature
+//! lavapipe offers enabled, and VK_EXT_robustness2 ([`Gpu::robust`]), so out-of-bounds
+//! accesses read zero and write nothing.
 //!
 //! This crate is test code (`publish = false`): a missing driver or a failing Vulkan call
-//! panics with a message, as a failed assertion would; when the loader or lavapipe is missing
-//! the message names `cargo xtask setup`, so tests fail rather than skip.
+//! panics with a message, as a failed assertion would ([`Gpu::try_dispatch`] returns the
+//! error instead); when the loader or lavapipe is missing the message names
+//! `cargo xtask setup`, so tests fail rather than skip.
 
 use std::ffi::CString;
 
@@ -30,21 +34,37 @@ pub struct Gpu {
     memory: vk::PhysicalDeviceMemoryProperties,
     /// The device's name, for messages.
     pub name: String,
+    /// True when VK_EXT_robustness2 is enabled: out-of-bounds buffer and image accesses
+    /// read zero and write nothing.
+    pub robust: bool,
+    timeout_ns: u64,
 }
 
-/// A texel format of a test image.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A texel format of a test image or texel buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Format {
     /// `R32_UINT` (HLSL `uint`, `[[vk::image_format("r32ui")]]`).
     R32Uint,
-    /// `R32_SINT`.
+    /// `R32_SINT` (`r32i`).
     R32Sint,
-    /// `R32_SFLOAT`.
+    /// `R32_SFLOAT` (`r32f`).
     R32Float,
+    /// `R32G32_UINT` (`rg32ui`).
+    Rg32Uint,
+    /// `R32G32_SINT` (`rg32i`).
+    Rg32Sint,
+    /// `R32G32_SFLOAT` (`rg32f`).
+    Rg32Float,
     /// `R32G32B32A32_SFLOAT` (`rgba32f`).
     Rgba32Float,
     /// `R32G32B32A32_UINT` (`rgba32ui`).
     Rgba32Uint,
+    /// `R32G32B32A32_SINT` (`rgba32i`).
+    Rgba32Sint,
+    /// `R16G16B16A16_SFLOAT` (`rgba16f`): two halves per word.
+    Rgba16Float,
+    /// `R8G8B8A8_UNORM` (`rgba8`): one byte per channel.
+    Rgba8Unorm,
 }
 
 impl Format {
@@ -53,44 +73,162 @@ impl Format {
             Format::R32Uint => vk::Format::R32_UINT,
             Format::R32Sint => vk::Format::R32_SINT,
             Format::R32Float => vk::Format::R32_SFLOAT,
+            Format::Rg32Uint => vk::Format::R32G32_UINT,
+            Format::Rg32Sint => vk::Format::R32G32_SINT,
+            Format::Rg32Float => vk::Format::R32G32_SFLOAT,
             Format::Rgba32Float => vk::Format::R32G32B32A32_SFLOAT,
             Format::Rgba32Uint => vk::Format::R32G32B32A32_UINT,
+            Format::Rgba32Sint => vk::Format::R32G32B32A32_SINT,
+            Format::Rgba16Float => vk::Format::R16G16B16A16_SFLOAT,
+            Format::Rgba8Unorm => vk::Format::R8G8B8A8_UNORM,
         }
+    }
+
+    /// The format named as SPIR-V's and `[[vk::image_format]]`'s spelling (`rgba32f`,
+    /// `r32ui`...), if the harness makes it.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Some(match name {
+            "r32ui" => Format::R32Uint,
+            "r32i" => Format::R32Sint,
+            "r32f" => Format::R32Float,
+            "rg32ui" => Format::Rg32Uint,
+            "rg32i" => Format::Rg32Sint,
+            "rg32f" => Format::Rg32Float,
+            "rgba32f" => Format::Rgba32Float,
+            "rgba32ui" => Format::Rgba32Uint,
+            "rgba32i" => Format::Rgba32Sint,
+            "rgba16f" => Format::Rgba16Float,
+            "rgba8" => Format::Rgba8Unorm,
+            _ => return None,
+        })
     }
 
     /// 32-bit words per texel.
     pub fn words_per_texel(self) -> usize {
         match self {
-            Format::R32Uint | Format::R32Sint | Format::R32Float => 1,
-            Format::Rgba32Float | Format::Rgba32Uint => 4,
+            Format::R32Uint | Format::R32Sint | Format::R32Float | Format::Rgba8Unorm => 1,
+            Format::Rg32Uint | Format::Rg32Sint | Format::Rg32Float | Format::Rgba16Float => 2,
+            Format::Rgba32Float | Format::Rgba32Uint | Format::Rgba32Sint => 4,
+        }
+    }
+
+    /// What a channel holds.
+    pub fn channel(self) -> Channel {
+        match self {
+            Format::R32Uint | Format::Rg32Uint | Format::Rgba32Uint => Channel::U32,
+            Format::R32Sint | Format::Rg32Sint | Format::Rgba32Sint => Channel::I32,
+            Format::R32Float | Format::Rg32Float | Format::Rgba32Float => Channel::F32,
+            Format::Rgba16Float => Channel::F16,
+            Format::Rgba8Unorm => Channel::Unorm8,
         }
     }
 }
 
-/// A 2D image: `data` holds `width * height` texels, row by row, each
-/// [`Format::words_per_texel`] words.
+/// The kind of one channel of a [`Format`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Channel {
+    /// 32-bit unsigned integer.
+    U32,
+    /// 32-bit signed integer.
+    I32,
+    /// 32-bit float.
+    F32,
+    /// 16-bit float.
+    F16,
+    /// 8-bit unsigned normalized.
+    Unorm8,
+}
+
+/// The shape of an image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dim {
+    /// 1D (`height` and `depth` 1).
+    D1,
+    /// 2D (`depth` 1).
+    D2,
+    /// 3D.
+    D3,
+    /// A cube: six square faces per cube (`layers` counts faces, a multiple of 6).
+    Cube,
+}
+
+/// An image: `data` holds `width * height * depth * layers` texels (x fastest, then y, then
+/// z, then the layer), each [`Format::words_per_texel`] words.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Image {
     /// Texel format.
     pub format: Format,
+    /// Its shape.
+    pub dim: Dim,
+    /// An array image (`Texture2DArray`...): the view covers every layer.
+    pub arrayed: bool,
     /// Width in texels.
     pub width: u32,
-    /// Height in texels.
+    /// Height in texels (1 for 1D).
     pub height: u32,
+    /// Depth in texels (3D; 1 otherwise).
+    pub depth: u32,
+    /// Array layers (1 for a single image; faces for a cube).
+    pub layers: u32,
     /// The texels.
     pub data: Vec<u32>,
 }
 
 impl Image {
-    /// An image of the given size filled with zeros.
-    pub fn zeroed(format: Format, width: u32, height: u32) -> Image {
+    /// A 2D image of the given size holding `data`.
+    pub fn new_2d(format: Format, width: u32, height: u32, data: Vec<u32>) -> Image {
         Image {
             format,
+            dim: Dim::D2,
+            arrayed: false,
             width,
             height,
-            data: vec![0; (width * height) as usize * format.words_per_texel()],
+            depth: 1,
+            layers: 1,
+            data,
         }
     }
+
+    /// A 2D image of the given size filled with zeros.
+    pub fn zeroed(format: Format, width: u32, height: u32) -> Image {
+        let data = vec![0; (width * height) as usize * format.words_per_texel()];
+        Image::new_2d(format, width, height, data)
+    }
+
+    /// How many texels it has.
+    pub fn texels(&self) -> usize {
+        (self.width * self.height * self.depth * self.layers) as usize
+    }
+
+    fn view_type(&self) -> vk::ImageViewType {
+        match (self.dim, self.arrayed) {
+            (Dim::D1, false) => vk::ImageViewType::TYPE_1D,
+            (Dim::D1, true) => vk::ImageViewType::TYPE_1D_ARRAY,
+            (Dim::D2, false) => vk::ImageViewType::TYPE_2D,
+            (Dim::D2, true) => vk::ImageViewType::TYPE_2D_ARRAY,
+            (Dim::D3, _) => vk::ImageViewType::TYPE_3D,
+            (Dim::Cube, false) => vk::ImageViewType::CUBE,
+            (Dim::Cube, true) => vk::ImageViewType::CUBE_ARRAY,
+        }
+    }
+}
+
+/// A texel buffer (`Buffer<T>`, `RWBuffer<T>`): `data` holds its texels, each
+/// [`Format::words_per_texel`] words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TexelBuffer {
+    /// Texel format.
+    pub format: Format,
+    /// The texels.
+    pub data: Vec<u32>,
+}
+
+/// A sampler: nearest filtering, clamp to edge, normalized coordinates; a comparison
+/// sampler compares with `LESS_OR_EQUAL`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sampler {
+    /// A comparison sampler (`SamplerComparisonState`).
+    pub compare: bool,
 }
 
 /// What a binding holds.
@@ -103,8 +241,14 @@ pub enum Resource {
     UniformBuffer(Vec<u32>),
     /// A storage image (`RWTexture2D`), read back after the dispatch.
     StorageImage(Image),
-    /// A sampled image (`Texture2D`) read with `Load` (no sampler).
+    /// A sampled image (`Texture2D`), read with `Load` or through a separate sampler.
     SampledImage(Image),
+    /// A uniform texel buffer (`Buffer<T>`).
+    UniformTexelBuffer(TexelBuffer),
+    /// A storage texel buffer (`RWBuffer<T>`), read back after the dispatch.
+    StorageTexelBuffer(TexelBuffer),
+    /// A sampler (`SamplerState`, `SamplerComparisonState`).
+    Sampler(Sampler),
 }
 
 /// A resource at a descriptor set and binding.
@@ -128,11 +272,34 @@ impl Binding {
         }
     }
 
-    /// The words of a buffer, or the texels of an image.
+    /// The words of a buffer, or the texels of an image or texel buffer (empty for a
+    /// sampler).
     pub fn words(&self) -> &[u32] {
         match &self.resource {
             Resource::StorageBuffer(w) | Resource::UniformBuffer(w) => w,
             Resource::StorageImage(i) | Resource::SampledImage(i) => &i.data,
+            Resource::UniformTexelBuffer(t) | Resource::StorageTexelBuffer(t) => &t.data,
+            Resource::Sampler(_) => &[],
+        }
+    }
+
+    /// True for what the shader may write and the harness reads back: storage buffers,
+    /// storage images, storage texel buffers.
+    pub fn is_writable(&self) -> bool {
+        matches!(
+            self.resource,
+            Resource::StorageBuffer(_)
+                | Resource::StorageImage(_)
+                | Resource::StorageTexelBuffer(_)
+        )
+    }
+
+    fn words_mut(&mut self) -> Option<&mut Vec<u32>> {
+        match &mut self.resource {
+            Resource::StorageBuffer(w) => Some(w),
+            Resource::StorageImage(i) => Some(&mut i.data),
+            Resource::StorageTexelBuffer(t) => Some(&mut t.data),
+            _ => None,
         }
     }
 
@@ -142,6 +309,9 @@ impl Binding {
             Resource::UniformBuffer(_) => vk::DescriptorType::UNIFORM_BUFFER,
             Resource::StorageImage(_) => vk::DescriptorType::STORAGE_IMAGE,
             Resource::SampledImage(_) => vk::DescriptorType::SAMPLED_IMAGE,
+            Resource::UniformTexelBuffer(_) => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+            Resource::StorageTexelBuffer(_) => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+            Resource::Sampler(_) => vk::DescriptorType::SAMPLER,
         }
     }
 }
@@ -153,10 +323,44 @@ struct Made {
     ptr: *mut u32,
     size: u64,
     image: Option<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+    texel_view: Option<vk::BufferView>,
+    sampler: Option<vk::Sampler>,
 }
 
-fn check<T>(r: ash::prelude::VkResult<T>, what: &str) -> T {
-    r.unwrap_or_else(|e| panic!("{what} failed on lavapipe: {e}"))
+/// Why a dispatch failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HarnessError {
+    /// A Vulkan call returned an error (pipeline creation refusing the shader, out of
+    /// memory, a lost device...).
+    Vulkan {
+        /// The call.
+        call: &'static str,
+        /// What it returned.
+        result: vk::Result,
+    },
+    /// The GPU did not finish within [`Gpu::set_timeout`]'s limit.
+    Timeout,
+    /// The bindings do not describe what can be made (an image whose data has the wrong
+    /// size, no memory type of the kind needed).
+    Input(String),
+}
+
+impl std::fmt::Display for HarnessError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HarnessError::Vulkan { call, result } => {
+                write!(f, "{call} failed on lavapipe: {result}")
+            }
+            HarnessError::Timeout => f.write_str("the dispatch did not finish in time"),
+            HarnessError::Input(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for HarnessError {}
+
+fn check<T>(r: ash::prelude::VkResult<T>, call: &'static str) -> Result<T, HarnessError> {
+    r.map_err(|result| HarnessError::Vulkan { call, result })
 }
 
 impl Default for Gpu {
@@ -182,7 +386,7 @@ impl Gpu {
         let app_name = CString::new("oneshader-tests").expect("no nul in a literal");
         let app = vk::ApplicationInfo::default()
             .application_name(&app_name)
-            .api_version(vk::make_api_version(0, 1, 2, 0));
+            .api_version(vk::make_api_version(0, 1, 3, 0));
         let info = vk::InstanceCreateInfo::default().application_info(&app);
         // SAFETY: `info` and what it points to live across the call.
         let instance = unsafe { entry.create_instance(&info, None) }
@@ -219,7 +423,38 @@ impl Gpu {
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&prio)];
-        let dinfo = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
+        // Every feature the device has is enabled (shaders compiled for any target
+        // environment, with 16- and 64-bit types, run), and so is VK_EXT_robustness2 when
+        // the device offers it: a buffer access out of bounds then reads zero and writes
+        // nothing, and an image access out of bounds reads zero, the same for every program
+        // that makes the same access (the differential oracle compares programs on random
+        // data, whose indices may stray).
+        // SAFETY: `pd` is valid.
+        let extensions = unsafe { instance.enumerate_device_extension_properties(pd) }
+            .map_err(|e| format!("vkEnumerateDeviceExtensionProperties failed ({e}): {SETUP}"))?;
+        let robustness2 = extensions
+            .iter()
+            .any(|x| x.extension_name_as_c_str() == Ok(ash::ext::robustness2::NAME));
+        let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
+        let mut rob2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+        let mut features = vk::PhysicalDeviceFeatures2::default()
+            .push_next(&mut f11)
+            .push_next(&mut f12)
+            .push_next(&mut f13);
+        if robustness2 {
+            features = features.push_next(&mut rob2);
+        }
+        // SAFETY: `pd` is valid and the chain holds structures this API version knows.
+        unsafe { instance.get_physical_device_features2(pd, &mut features) };
+        let ext_names = [ash::ext::robustness2::NAME.as_ptr()];
+        let mut dinfo = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queues)
+            .push_next(&mut features);
+        if robustness2 {
+            dinfo = dinfo.enabled_extension_names(&ext_names);
+        }
         // SAFETY: the create info is valid for the call.
         let device = unsafe { instance.create_device(pd, &dinfo, None) }
             .map_err(|e| format!("vkCreateDevice failed on lavapipe ({e}): {SETUP}"))?;
@@ -235,10 +470,12 @@ impl Gpu {
             family,
             memory,
             name,
+            robust: robustness2,
+            timeout_ns: u64::MAX,
         })
     }
 
-    fn memory_type(&self, bits: u32, want: vk::MemoryPropertyFlags) -> u32 {
+    fn memory_type(&self, bits: u32, want: vk::MemoryPropertyFlags) -> Result<u32, HarnessError> {
         (0..self.memory.memory_type_count)
             .find(|&i| {
                 bits & (1 << i) != 0
@@ -246,7 +483,17 @@ impl Gpu {
                         .property_flags
                         .contains(want)
             })
-            .unwrap_or_else(|| panic!("no memory type with {want:?} on {}", self.name))
+            .ok_or_else(|| {
+                HarnessError::Input(format!("no memory type with {want:?} on {}", self.name))
+            })
+    }
+
+    /// Limits how long [`Gpu::try_dispatch`] waits for the GPU (default: forever); past it
+    /// the dispatch fails with [`HarnessError::Timeout`], and the `Gpu` should not be used
+    /// again (the work may still be running). For runs of arbitrary shaders by hand, never
+    /// for a test's verdict.
+    pub fn set_timeout(&mut self, timeout: std::time::Duration) {
+        self.timeout_ns = u64::try_from(timeout.as_nanos()).unwrap_or(u64::MAX);
     }
 
     /// Runs `entry` of the SPIR-V module `words` with `groups` workgroups; `buffers[i]` is the
@@ -267,7 +514,8 @@ impl Gpu {
 
     /// Runs `entry` of `words` with `groups` workgroups, the resources of `bindings` bound at
     /// their sets and bindings and `push_constants` (words) pushed at offset 0. Storage buffers
-    /// and storage images are read back into `bindings`.
+    /// and storage images are read back into `bindings`. Panics with the message of
+    /// [`Gpu::try_dispatch`]'s error.
     pub fn dispatch(
         &self,
         words: &[u32],
@@ -276,6 +524,22 @@ impl Gpu {
         push_constants: &[u32],
         groups: [u32; 3],
     ) {
+        if let Err(e) = self.try_dispatch(words, entry, bindings, push_constants, groups) {
+            panic!("{e}");
+        }
+    }
+
+    /// [`Gpu::dispatch`], returning what failed instead of panicking. After an error the
+    /// Vulkan objects made for this dispatch are not destroyed (test code treats an error as
+    /// the end of the run).
+    pub fn try_dispatch(
+        &self,
+        words: &[u32],
+        entry: &str,
+        bindings: &mut [Binding],
+        push_constants: &[u32],
+        groups: [u32; 3],
+    ) -> Result<(), HarnessError> {
         let d = &self.device;
         let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         // SAFETY: every Vulkan object below is created from `d`, used while alive, and
@@ -289,35 +553,74 @@ impl Gpu {
                 let usage = match b.resource {
                     Resource::StorageBuffer(_) => vk::BufferUsageFlags::STORAGE_BUFFER,
                     Resource::UniformBuffer(_) => vk::BufferUsageFlags::UNIFORM_BUFFER,
+                    Resource::UniformTexelBuffer(_) => vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER,
+                    Resource::StorageTexelBuffer(_) => vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER,
                     _ => vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST,
                 };
                 let binfo = vk::BufferCreateInfo::default()
                     .size(size)
                     .usage(usage)
                     .sharing_mode(vk::SharingMode::EXCLUSIVE);
-                let buffer = check(d.create_buffer(&binfo, None), "vkCreateBuffer");
+                let buffer = check(d.create_buffer(&binfo, None), "vkCreateBuffer")?;
                 let req = d.get_buffer_memory_requirements(buffer);
                 let ainfo = vk::MemoryAllocateInfo::default()
                     .allocation_size(req.size)
-                    .memory_type_index(self.memory_type(req.memory_type_bits, host));
-                let memory = check(d.allocate_memory(&ainfo, None), "vkAllocateMemory");
+                    .memory_type_index(self.memory_type(req.memory_type_bits, host)?);
+                let memory = check(d.allocate_memory(&ainfo, None), "vkAllocateMemory")?;
                 check(
                     d.bind_buffer_memory(buffer, memory, 0),
                     "vkBindBufferMemory",
-                );
+                )?;
                 let ptr = check(
                     d.map_memory(memory, 0, size, vk::MemoryMapFlags::empty()),
                     "vkMapMemory",
-                ) as *mut u32;
+                )? as *mut u32;
                 std::ptr::copy_nonoverlapping(data.as_ptr(), ptr, data.len());
                 let image = match &b.resource {
                     Resource::StorageImage(i) | Resource::SampledImage(i) => {
-                        assert_eq!(
-                            i.data.len(),
-                            (i.width * i.height) as usize * i.format.words_per_texel(),
-                            "image data size"
-                        );
-                        Some(self.make_image(i))
+                        if i.data.len() != i.texels() * i.format.words_per_texel() {
+                            return Err(HarnessError::Input(format!(
+                                "binding ({}, {}): {} words of image data for {} texels of {:?}",
+                                b.set,
+                                b.binding,
+                                i.data.len(),
+                                i.texels(),
+                                i.format
+                            )));
+                        }
+                        Some(self.make_image(i)?)
+                    }
+                    _ => None,
+                };
+                let texel_view = match &b.resource {
+                    Resource::UniformTexelBuffer(t) | Resource::StorageTexelBuffer(t) => {
+                        Some(check(
+                            d.create_buffer_view(
+                                &vk::BufferViewCreateInfo::default()
+                                    .buffer(buffer)
+                                    .format(t.format.vk())
+                                    .offset(0)
+                                    .range(vk::WHOLE_SIZE),
+                                None,
+                            ),
+                            "vkCreateBufferView",
+                        )?)
+                    }
+                    _ => None,
+                };
+                let sampler = match &b.resource {
+                    Resource::Sampler(s) => {
+                        let info = vk::SamplerCreateInfo::default()
+                            .mag_filter(vk::Filter::NEAREST)
+                            .min_filter(vk::Filter::NEAREST)
+                            .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                            .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                            .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                            .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                            .compare_enable(s.compare)
+                            .compare_op(vk::CompareOp::LESS_OR_EQUAL)
+                            .max_lod(0.0);
+                        Some(check(d.create_sampler(&info, None), "vkCreateSampler")?)
                     }
                     _ => None,
                 };
@@ -327,6 +630,8 @@ impl Gpu {
                     ptr,
                     size,
                     image,
+                    texel_view,
+                    sampler,
                 });
             }
 
@@ -351,7 +656,7 @@ impl Gpu {
                         None,
                     ),
                     "vkCreateDescriptorSetLayout",
-                ));
+                )?);
             }
             let ranges = [vk::PushConstantRange::default()
                 .stage_flags(vk::ShaderStageFlags::COMPUTE)
@@ -364,12 +669,14 @@ impl Gpu {
             let pipeline_layout = check(
                 d.create_pipeline_layout(&pl_info, None),
                 "vkCreatePipelineLayout",
-            );
+            )?;
             let module = check(
                 d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None),
                 "vkCreateShaderModule",
-            );
-            let name = CString::new(entry).expect("an entry point name has no nul");
+            )?;
+            let name = CString::new(entry).map_err(|_| {
+                HarnessError::Input(format!("entry point name {entry:?} has a nul"))
+            })?;
             let stage = vk::PipelineShaderStageCreateInfo::default()
                 .stage(vk::ShaderStageFlags::COMPUTE)
                 .module(module)
@@ -381,12 +688,15 @@ impl Gpu {
                 d.create_compute_pipelines(vk::PipelineCache::null(), &pinfo, None)
                     .map_err(|(_, e)| e),
                 "vkCreateComputePipelines",
-            )[0];
+            )?[0];
             let types = [
                 vk::DescriptorType::STORAGE_BUFFER,
                 vk::DescriptorType::UNIFORM_BUFFER,
                 vk::DescriptorType::STORAGE_IMAGE,
                 vk::DescriptorType::SAMPLED_IMAGE,
+                vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
+                vk::DescriptorType::STORAGE_TEXEL_BUFFER,
+                vk::DescriptorType::SAMPLER,
             ];
             let sizes: Vec<vk::DescriptorPoolSize> = types
                 .iter()
@@ -404,7 +714,7 @@ impl Gpu {
                     None,
                 ),
                 "vkCreateDescriptorPool",
-            );
+            )?;
             let sets = check(
                 d.allocate_descriptor_sets(
                     &vk::DescriptorSetAllocateInfo::default()
@@ -412,7 +722,7 @@ impl Gpu {
                         .set_layouts(&set_layouts),
                 ),
                 "vkAllocateDescriptorSets",
-            );
+            )?;
             let buffer_infos: Vec<[vk::DescriptorBufferInfo; 1]> = made
                 .iter()
                 .map(|m| {
@@ -432,8 +742,13 @@ impl Gpu {
                     };
                     [vk::DescriptorImageInfo::default()
                         .image_view(m.image.map(|i| i.2).unwrap_or_default())
+                        .sampler(m.sampler.unwrap_or_default())
                         .image_layout(layout)]
                 })
+                .collect();
+            let texel_views: Vec<[vk::BufferView; 1]> = made
+                .iter()
+                .map(|m| [m.texel_view.unwrap_or_default()])
                 .collect();
             let writes: Vec<vk::WriteDescriptorSet> = bindings
                 .iter()
@@ -447,6 +762,9 @@ impl Gpu {
                         Resource::StorageBuffer(_) | Resource::UniformBuffer(_) => {
                             w.buffer_info(&buffer_infos[i])
                         }
+                        Resource::UniformTexelBuffer(_) | Resource::StorageTexelBuffer(_) => {
+                            w.texel_buffer_view(&texel_views[i])
+                        }
                         _ => w.image_info(&image_infos[i]),
                     }
                 })
@@ -459,7 +777,7 @@ impl Gpu {
                     None,
                 ),
                 "vkCreateCommandPool",
-            );
+            )?;
             let cmd = check(
                 d.allocate_command_buffers(
                     &vk::CommandBufferAllocateInfo::default()
@@ -468,11 +786,11 @@ impl Gpu {
                         .command_buffer_count(1),
                 ),
                 "vkAllocateCommandBuffers",
-            )[0];
+            )?[0];
             check(
                 d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default()),
                 "vkBeginCommandBuffer",
-            );
+            )?;
             // Upload images: staging buffer -> image, then into the layout the shader uses.
             for (m, b) in made.iter().zip(bindings.iter()) {
                 let (Some((image, _, _)), Resource::StorageImage(i) | Resource::SampledImage(i)) =
@@ -566,25 +884,28 @@ impl Gpu {
                 &[],
                 &[],
             );
-            check(d.end_command_buffer(cmd), "vkEndCommandBuffer");
+            check(d.end_command_buffer(cmd), "vkEndCommandBuffer")?;
             let fence = check(
                 d.create_fence(&vk::FenceCreateInfo::default(), None),
                 "vkCreateFence",
-            );
+            )?;
             let cmds = [cmd];
             let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            check(d.queue_submit(self.queue, &submit, fence), "vkQueueSubmit");
-            check(
-                d.wait_for_fences(&[fence], true, u64::MAX),
-                "vkWaitForFences",
-            );
+            check(d.queue_submit(self.queue, &submit, fence), "vkQueueSubmit")?;
+            match d.wait_for_fences(&[fence], true, self.timeout_ns) {
+                Ok(()) => {}
+                Err(vk::Result::TIMEOUT) => return Err(HarnessError::Timeout),
+                Err(result) => {
+                    return Err(HarnessError::Vulkan {
+                        call: "vkWaitForFences",
+                        result,
+                    });
+                }
+            }
             for (b, m) in bindings.iter_mut().zip(&made) {
-                let data = match &mut b.resource {
-                    Resource::StorageBuffer(w) => w,
-                    Resource::StorageImage(i) => &mut i.data,
-                    _ => continue,
-                };
-                std::ptr::copy_nonoverlapping(m.ptr, data.as_mut_ptr(), data.len());
+                if let Some(data) = b.words_mut() {
+                    std::ptr::copy_nonoverlapping(m.ptr, data.as_mut_ptr(), data.len());
+                }
             }
             d.destroy_fence(fence, None);
             d.destroy_command_pool(cpool, None);
@@ -601,26 +922,47 @@ impl Gpu {
                     d.destroy_image(image, None);
                     d.free_memory(memory, None);
                 }
+                if let Some(v) = m.texel_view {
+                    d.destroy_buffer_view(v, None);
+                }
+                if let Some(s) = m.sampler {
+                    d.destroy_sampler(s, None);
+                }
                 d.unmap_memory(m.memory);
                 d.destroy_buffer(m.buffer, None);
                 d.free_memory(m.memory, None);
             }
         }
+        Ok(())
     }
 
     /// A device image for `i` with its memory and view; the caller destroys them.
-    fn make_image(&self, i: &Image) -> (vk::Image, vk::DeviceMemory, vk::ImageView) {
+    fn make_image(
+        &self,
+        i: &Image,
+    ) -> Result<(vk::Image, vk::DeviceMemory, vk::ImageView), HarnessError> {
         let d = &self.device;
+        let image_type = match i.dim {
+            Dim::D1 => vk::ImageType::TYPE_1D,
+            Dim::D2 | Dim::Cube => vk::ImageType::TYPE_2D,
+            Dim::D3 => vk::ImageType::TYPE_3D,
+        };
+        let flags = if i.dim == Dim::Cube {
+            vk::ImageCreateFlags::CUBE_COMPATIBLE
+        } else {
+            vk::ImageCreateFlags::empty()
+        };
         let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
+            .flags(flags)
+            .image_type(image_type)
             .format(i.format.vk())
             .extent(vk::Extent3D {
                 width: i.width,
                 height: i.height,
-                depth: 1,
+                depth: i.depth,
             })
             .mip_levels(1)
-            .array_layers(1)
+            .array_layers(i.layers)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(
@@ -634,27 +976,27 @@ impl Gpu {
         // SAFETY: (whole function) the create infos are valid for each call and the objects
         // come from `d`.
         unsafe {
-            let image = check(d.create_image(&info, None), "vkCreateImage");
+            let image = check(d.create_image(&info, None), "vkCreateImage")?;
             let req = d.get_image_memory_requirements(image);
             let ainfo = vk::MemoryAllocateInfo::default()
                 .allocation_size(req.size)
                 .memory_type_index(
-                    self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty()),
+                    self.memory_type(req.memory_type_bits, vk::MemoryPropertyFlags::empty())?,
                 );
-            let memory = check(d.allocate_memory(&ainfo, None), "vkAllocateMemory");
-            check(d.bind_image_memory(image, memory, 0), "vkBindImageMemory");
+            let memory = check(d.allocate_memory(&ainfo, None), "vkAllocateMemory")?;
+            check(d.bind_image_memory(image, memory, 0), "vkBindImageMemory")?;
             let view = check(
                 d.create_image_view(
                     &vk::ImageViewCreateInfo::default()
                         .image(image)
-                        .view_type(vk::ImageViewType::TYPE_2D)
+                        .view_type(i.view_type())
                         .format(i.format.vk())
-                        .subresource_range(color_range()),
+                        .subresource_range(color_range(i.layers)),
                     None,
                 ),
                 "vkCreateImageView",
-            );
-            (image, memory, view)
+            )?;
+            Ok((image, memory, view))
         }
     }
 
@@ -679,7 +1021,7 @@ impl Gpu {
             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
             .image(image)
-            .subresource_range(color_range())];
+            .subresource_range(color_range(vk::REMAINING_ARRAY_LAYERS))];
         // SAFETY: the caller guarantees `cmd` records and `image` lives.
         unsafe {
             self.device.cmd_pipeline_barrier(
@@ -695,13 +1037,13 @@ impl Gpu {
     }
 }
 
-fn color_range() -> vk::ImageSubresourceRange {
+fn color_range(layers: u32) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
         base_mip_level: 0,
         level_count: 1,
         base_array_layer: 0,
-        layer_count: 1,
+        layer_count: layers,
     }
 }
 
@@ -712,12 +1054,12 @@ fn copy_region(i: &Image) -> vk::BufferImageCopy {
             aspect_mask: vk::ImageAspectFlags::COLOR,
             mip_level: 0,
             base_array_layer: 0,
-            layer_count: 1,
+            layer_count: i.layers,
         })
         .image_extent(vk::Extent3D {
             width: i.width,
             height: i.height,
-            depth: 1,
+            depth: i.depth,
         })
 }
 

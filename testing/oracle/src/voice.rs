@@ -1,0 +1,250 @@
+//! Voices: the ways a compute shader becomes a program that runs on lavapipe.
+//!
+//! Every voice starts from the same [`Source`]: HLSL compiled through the facade
+//! ([`oneshader::Compiler`]) with the case's options, or an IR module. What differs is the
+//! path after the front end:
+//!
+//! - [`Voice::Spirv`]: our SPIR-V backend, at `-O0` (legalization only) or `-O` (the
+//!   optimizer), for a target environment. Two levels of the same backend make the optimizer
+//!   differential, which needs no other backend.
+//! - [`Voice::Glsl`]: our GLSL backend, then `glslangValidator -V --target-env vulkan1.2 -S
+//!   comp` to SPIR-V. Its one plug-in place is [`glsl_words`].
+//! - [`Voice::Interp`]: the reference interpreter, for IR sources only
+//!   ([`crate::interp`]); it runs the module as given, before legalization and
+//!   optimization, so it catches what a shared front end or legalization hides from the
+//!   GPU voices.
+//!
+//! Every program a GPU voice makes is validated before it runs (both `spirv-val`s of
+//! `oneshader-test-tools`): running invalid SPIR-V is undefined, so a disagreement on it
+//! would mean nothing.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use oneshader::backends::spirv;
+use oneshader::ir::Module;
+use oneshader::passes::pipeline::optimize;
+use oneshader::{BufferLayout, CompileOptions, Compiler, OptLevel, TargetEnv};
+
+use crate::OracleError;
+
+/// True when the GLSL backend is part of this build, so [`Voice::Glsl`] can run (see
+/// [`glsl_words`]).
+pub const GLSL_AVAILABLE: bool = false;
+
+/// One way through the compiler to the GPU (or to the interpreter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Voice {
+    /// Our SPIR-V at an optimization level, for a target environment (HLSL sources use the
+    /// environment of their options).
+    Spirv {
+        /// `-O0` or `-O`.
+        level: OptLevel,
+        /// The environment an IR source is emitted for.
+        env: TargetEnv,
+    },
+    /// Our GLSL at an optimization level, compiled to SPIR-V by glslang.
+    Glsl {
+        /// `-O0` or `-O`.
+        level: OptLevel,
+    },
+    /// The reference interpreter (IR sources only).
+    Interp,
+}
+
+impl Voice {
+    /// Our SPIR-V at `level` for vulkan1.2.
+    pub fn spirv(level: OptLevel) -> Voice {
+        Voice::Spirv {
+            level,
+            env: TargetEnv::Vulkan1_2,
+        }
+    }
+
+    /// Every GPU voice this build has: our SPIR-V at `-O0` and at `-O`, and our GLSL at `-O`
+    /// once the GLSL backend is here ([`GLSL_AVAILABLE`]).
+    pub fn gpu_voices() -> Vec<Voice> {
+        let mut v = vec![Voice::spirv(OptLevel::O0), Voice::spirv(OptLevel::O)];
+        if GLSL_AVAILABLE {
+            v.push(Voice::Glsl { level: OptLevel::O });
+        }
+        v
+    }
+
+    /// True for the voices that run on the GPU.
+    pub fn is_gpu(self) -> bool {
+        !matches!(self, Voice::Interp)
+    }
+}
+
+impl fmt::Display for Voice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = |l: &OptLevel| match l {
+            OptLevel::O0 => "-O0",
+            OptLevel::O => "-O",
+        };
+        match self {
+            Voice::Spirv { level: l, env } => write!(f, "spirv {} {env}", level(l)),
+            Voice::Glsl { level: l } => write!(f, "glsl {}", level(l)),
+            Voice::Interp => f.write_str("interp"),
+        }
+    }
+}
+
+/// What the voices compile.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// An HLSL file and its options (each voice sets the optimization level and target).
+    Hlsl {
+        /// The file.
+        path: PathBuf,
+        /// Profile, entry, defines, layout...
+        options: CompileOptions,
+    },
+    /// An IR module (it must verify) and the name of its compute entry point.
+    Ir {
+        /// The module as written or generated.
+        module: Module,
+        /// The entry point's name.
+        entry: String,
+    },
+}
+
+impl Source {
+    /// The entry point's name in the source.
+    pub fn entry(&self) -> &str {
+        match self {
+            Source::Hlsl { options, .. } => &options.entry,
+            Source::Ir { entry, .. } => entry,
+        }
+    }
+
+    /// The reflection of the source: for HLSL the facade's (with the options' layout
+    /// rules), for IR `oneshader_reflect::reflect` with DXC's default rules (those the SPIR-V
+    /// backend's default options use).
+    pub fn reflect(&self) -> Result<oneshader::reflect::Reflection, OracleError> {
+        match self {
+            Source::Hlsl { path, options } => {
+                let mut opts = options.clone().with_reflection();
+                opts.emit_spirv = false;
+                let out = Compiler::new().compile_file(path, &opts).map_err(|e| {
+                    OracleError::Compile {
+                        voice: "reflection".into(),
+                        message: format!("{e}\n{}", e.diagnostics.render()),
+                    }
+                })?;
+                out.reflection.ok_or_else(|| OracleError::Compile {
+                    voice: "reflection".into(),
+                    message: "the facade returned no reflection".into(),
+                })
+            }
+            Source::Ir { module, .. } => {
+                oneshader::reflect::reflect(module, &oneshader::reflect::LayoutRules::default())
+                    .map_err(|e| OracleError::Compile {
+                        voice: "reflection".into(),
+                        message: e.to_string(),
+                    })
+            }
+        }
+    }
+}
+
+/// A program a GPU voice made: validated SPIR-V words and the entry point's name in them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    /// The words.
+    pub words: Vec<u32>,
+    /// The entry point (glslang names every entry point `main`).
+    pub entry: String,
+}
+
+fn diags(d: &[oneshader::Diagnostic]) -> String {
+    d.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Compiles `source` the way `voice` does and validates the result. `Voice::Interp` makes
+/// no program: `Err(OracleError::NotGpu)`.
+pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
+    let fail = |message: String| OracleError::Compile {
+        voice: voice.to_string(),
+        message,
+    };
+    let layout = match source {
+        Source::Hlsl { options, .. } => options.layout,
+        Source::Ir { .. } => BufferLayout::Dxc,
+    };
+    let (words, env) = match (voice, source) {
+        (Voice::Interp, _) => return Err(OracleError::NotGpu),
+        (Voice::Glsl { level }, _) => {
+            let words = glsl_words(level, source).map_err(fail)?;
+            let words = validate(words, TargetEnv::Vulkan1_2, layout).map_err(|message| {
+                OracleError::Invalid {
+                    voice: voice.to_string(),
+                    message,
+                }
+            })?;
+            return Ok(Program {
+                words,
+                entry: "main".into(),
+            });
+        }
+        (Voice::Spirv { level, .. }, Source::Hlsl { path, options }) => {
+            let opts = options.clone().opt_level(level);
+            let out = Compiler::new()
+                .compile_file(path, &opts)
+                .map_err(|e| fail(format!("{e}\n{}", e.diagnostics.render())))?;
+            (out.spirv, options.target_env)
+        }
+        (Voice::Spirv { level, env }, Source::Ir { module, .. }) => {
+            let mut m = module.clone();
+            if level == OptLevel::O {
+                optimize(OptLevel::O)
+                    .run(&mut m)
+                    .map_err(|e| fail(format!("-O failed: {e}")))?;
+            }
+            let legal = oneshader::backends::prepare(&mut m, oneshader::backends::Target::Spirv)
+                .map_err(|d| fail(diags(&d)))?;
+            let words =
+                spirv::emit(&legal, &spirv::Options::for_env(env)).map_err(|d| fail(diags(&d)))?;
+            (words, env)
+        }
+    };
+    let words = validate(words, env, layout).map_err(|message| OracleError::Invalid {
+        voice: voice.to_string(),
+        message,
+    })?;
+    Ok(Program {
+        words,
+        entry: source.entry().to_string(),
+    })
+}
+
+/// Validates with both `spirv-val`s for `env`: with `--relax-block-layout` for Vulkan 1.0
+/// (DXC's relaxed layout needs VK_KHR_relaxed_block_layout there) and
+/// `--scalar-block-layout` when the buffers follow the scalar or D3D rules (the harness's
+/// device enables `scalarBlockLayout`).
+fn validate(words: Vec<u32>, env: TargetEnv, layout: BufferLayout) -> Result<Vec<u32>, String> {
+    let name = env.spirv_val_name();
+    let mut args: Vec<&str> = vec!["--target-env", &name];
+    if env == TargetEnv::Vulkan1_0 {
+        args.push("--relax-block-layout");
+    }
+    if matches!(layout, BufferLayout::Scalar | BufferLayout::Dx) {
+        args.push("--scalar-block-layout");
+    }
+    oneshader_test_tools::spirv_val_args(&words, &args)?;
+    Ok(words)
+}
+
+/// The GLSL voice's words: our GLSL for the source at `level`, compiled by glslang. **The
+/// one place the GLSL backend plugs in**: when it lands, this emits its text (for HLSL the
+/// facade with the GLSL target, for IR `prepare(Target::Glsl)` and `glsl::emit`), runs
+/// `glslangValidator -V --target-env vulkan1.2 -S comp` on it, and [`GLSL_AVAILABLE`]
+/// becomes true.
+pub fn glsl_words(level: OptLevel, source: &Source) -> Result<Vec<u32>, String> {
+    let _ = (level, source);
+    Err("the GLSL backend is not in this build yet".into())
+}
