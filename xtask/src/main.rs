@@ -17,7 +17,11 @@
 //!   `oneshader-oracle corpus`, which lists disagreements and ends with a summary line;
 //!   arguments after `oracle` go to it (`--seed N`, `--filter TEXT`, `--timeout SECONDS`,
 //!   `--corpus DIR`, `--verbose`);
-//! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand).
+//! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand);
+//! - `layout-check`: compares our `Offset`/`ArrayStride`/`MatrixStride` decorations with the
+//!   `CHECK` lines of the corpus's DXC tests (by hand; see `layout_check.rs`).
+
+mod layout_check;
 
 mod size;
 
@@ -333,8 +337,20 @@ fn bench(extra: &[String]) -> Result<(), String> {
     run(cargo().args(["bench", "--workspace"]).args(extra))
 }
 
+/// Builds the release CLI and returns its path.
+fn release_cli() -> Result<PathBuf, String> {
+    run(cargo().args(["build", "--quiet", "--release", "--bin", "oneshader"]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    Ok(target
+        .join("release")
+        .join(format!("oneshader{}", std::env::consts::EXE_SUFFIX)))
+}
+
 fn usage() -> String {
-    "usage: cargo xtask <setup|test|example|bench|size-vs-peer|oracle> [args...]".to_string()
+    "usage: cargo xtask <setup|test|example|bench|size-vs-peer|oracle|layout-check> [args...]"
+        .to_string()
 }
 
 /// Builds the release CLI, then `size::size_vs_peer`.
@@ -359,6 +375,7 @@ fn main() -> ExitCode {
         Some("bench") => bench(&args[1..]),
         Some("size-vs-peer") => size_vs_peer(),
         Some("oracle") => oracle(&args[1..]),
+        Some("layout-check") => layout_check::run(&args[1..], &workspace_root(), release_cli),
         _ => Err(usage()),
     };
     match result {
