@@ -280,6 +280,8 @@ impl<'p> Lower<'p> {
         match self.types().kind(t) {
             TyKind::Matrix(s, r, c) => Self::mat_rep(*s, *r, *c) == MatRep::Mat,
             TyKind::Array(e, _) | TyKind::UnsizedArray(e) => self.has_ir_matrix(*e),
+            // `StructuredBuffer<float3x3>`: the global's order is its elements'.
+            TyKind::Buffer(_, e) => self.has_ir_matrix(*e),
             _ => false,
         }
     }

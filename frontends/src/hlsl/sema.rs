@@ -185,6 +185,8 @@ pub(crate) struct Sema<'a> {
     pub errors: usize,
     /// The implicit `$Globals` constant buffer, once a loose global needs it.
     pub globals_cbuffer: Option<GlobalId>,
+    /// Where the push-constant block was declared (at most one).
+    pub push_constant_at: Option<Span>,
     /// The current declaration scope (outside function bodies).
     pub cur_ns: NsId,
     pub fctx: Option<FnCtx>,
@@ -223,6 +225,7 @@ impl<'a> Sema<'a> {
             diags: Vec::new(),
             errors: 0,
             globals_cbuffer: None,
+            push_constant_at: None,
             cur_ns: ROOT,
             fctx: None,
             cur_major: major,
@@ -1164,7 +1167,9 @@ impl<'a> Sema<'a> {
         }
     }
 
-    /// The matrix order and other type-affecting modifiers of a declaration.
+    /// The matrix order of a declaration: its `row_major`/`column_major` modifier, else the
+    /// order of the `#pragma pack_matrix` in effect when it differs from the command line's
+    /// default (`None`: the default).
     pub fn major_of(&self, mods: &[ast::ModifierSpan]) -> Option<Major> {
         let mut r = None;
         for m in mods {
@@ -1174,7 +1179,34 @@ impl<'a> Sema<'a> {
                 _ => {}
             }
         }
-        r
+        r.or((self.cur_major != self.opts.default_major).then_some(self.cur_major))
+    }
+
+    /// The `row_major`/`column_major` modifier among `mods`, if any.
+    fn explicit_major(mods: &[ast::ModifierSpan]) -> Option<Major> {
+        mods.iter().rev().find_map(|m| match m.modifier {
+            Modifier::RowMajor => Some(Major::Row),
+            Modifier::ColumnMajor => Some(Major::Column),
+            _ => None,
+        })
+    }
+
+    /// The order written on a template's element type: `row_major` in
+    /// `StructuredBuffer<row_major float3x3>`.
+    fn elem_major(ty: &ast::TypeExpr) -> Option<Major> {
+        let TypeKind::Named {
+            args: Some(args), ..
+        } = &ty.kind
+        else {
+            return None;
+        };
+        match args.first() {
+            Some(TemplateArg::Type(t)) => match &t.kind {
+                TypeKind::Modified { modifiers, .. } => Self::explicit_major(modifiers),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Applies `unsigned`/`signed` modifiers.
@@ -1205,7 +1237,10 @@ impl<'a> Sema<'a> {
         let is_static = Self::has_mod(&v.modifiers, Modifier::Static);
         let is_const = Self::has_mod(&v.modifiers, Modifier::Const);
         let groupshared = Self::has_mod(&v.modifiers, Modifier::Groupshared);
-        let major = self.major_of(&v.modifiers);
+        // `StructuredBuffer<row_major float3x3>`: the order written on the element type.
+        let major = Self::elem_major(&v.ty)
+            .or_else(|| Self::explicit_major(&v.modifiers))
+            .or_else(|| self.major_of(&v.modifiers));
         let push_constant = v
             .attributes
             .iter()
@@ -1242,7 +1277,13 @@ impl<'a> Sema<'a> {
                 self.types.kind(self.strip_arrays(ty)),
                 TyKind::Buffer(BufKind::Constant | BufKind::TextureBuffer, _)
             );
-            let (kind, gty) = if cbuf_like {
+            if push_constant && !self.check_push_constant(ty, &bind, d) {
+                continue;
+            }
+            let (kind, gty) = if cbuf_like && push_constant {
+                // `[[vk::push_constant]] ConstantBuffer<T> pc;` is a push-constant block of a `T`.
+                (GlobalKind::PushConstant, self.unwrap_cbuffer_type(ty).0)
+            } else if cbuf_like {
                 // `ConstantBuffer<T> cb;` is a constant buffer whose value is a `T`.
                 let (inner, tbuffer) = self.unwrap_cbuffer_type(ty);
                 (GlobalKind::CBuffer { tbuffer }, inner)
@@ -1336,6 +1377,61 @@ impl<'a> Sema<'a> {
             let ns = self.cur_ns;
             self.declare(ns, &d.name.name, Sym::Global(gid), d.name.span);
         }
+    }
+
+    /// Checks a `[[vk::push_constant]]` global, as DXC does: a struct or a
+    /// `ConstantBuffer<T>` (not an array, not a texture buffer), without `vk::binding`, and one
+    /// per program. False (after an error) when it is not one.
+    fn check_push_constant(
+        &mut self,
+        ty: TyId,
+        bind: &BindAttrs,
+        d: &'a ast::Declarator,
+    ) -> bool {
+        let fits = match self.types.kind(ty) {
+            TyKind::Struct(_) => true,
+            TyKind::Buffer(BufKind::Constant, e) => matches!(self.types.kind(*e), TyKind::Struct(_)),
+            _ => false,
+        };
+        if !fits {
+            let ty_name = self.types.name(ty);
+            self.error(
+                "OSH1029",
+                d.span,
+                format!(
+                    "`[[vk::push_constant]]` applies to a global of struct type or a \
+                     `ConstantBuffer<T>`, not to `{}` of type `{ty_name}`",
+                    d.name.name
+                ),
+            );
+            return false;
+        }
+        if bind.vk_binding.is_some() {
+            self.error(
+                "OSH1029",
+                d.span,
+                format!(
+                    "`{}`: `[[vk::push_constant]]` cannot be used together with `[[vk::binding]]`",
+                    d.name.name
+                ),
+            );
+            return false;
+        }
+        if let Some(prev) = self.push_constant_at {
+            let diag = Diagnostic::error(
+                "OSH1029",
+                format!(
+                    "`{}`: a second push-constant block; a shader has at most one",
+                    d.name.name
+                ),
+            )
+            .with_span(d.span)
+            .with_label(prev, "the first push-constant block");
+            self.push_diag(diag);
+            return false;
+        }
+        self.push_constant_at = Some(d.span);
+        true
     }
 
     /// `ConstantBuffer<T>` (or an array of them) to (`T` or `T[n]`, is-texture-buffer).
@@ -1563,6 +1659,29 @@ impl<'a> Sema<'a> {
             span: b.span,
         });
         let g = GlobalId(self.globals.len() as u32 - 1);
+        if let Some(a) = b
+            .attributes
+            .iter()
+            .find(|a| attr_is(a, "vk", "push_constant"))
+        {
+            // DXC accepts the attribute only on struct-typed globals; a `cbuffer` would
+            // silently stay a uniform buffer.
+            self.error(
+                "OSH1029",
+                a.span,
+                format!(
+                    "`[[vk::push_constant]]` does not apply to a `{}`: declare \
+                     `[[vk::push_constant]] ConstantBuffer<T> {};` (or a global of struct type) \
+                     instead",
+                    if b.keyword == ast::BufferKeyword::TBuffer {
+                        "tbuffer"
+                    } else {
+                        "cbuffer"
+                    },
+                    b.name.name
+                ),
+            );
+        }
         for m in &b.members {
             match &m.kind {
                 DeclKind::Var(v) => {

@@ -1,0 +1,324 @@
+//! Buffer layouts as DXC lays them out: shaders written here, compiled through the facade,
+//! their `Offset`/`ArrayStride`/`MatrixStride`/majorness decorations read back from the SPIR-V
+//! (rspirv) and compared with the offsets DXC's rules give (worked out by hand in each test),
+//! and the output checked by `spirv-val` under the block-layout option DXC validates with.
+
+mod support;
+
+use std::collections::HashMap;
+
+use oneshader::{BufferLayout, CompileOptions, Compiler, MatrixOrder};
+use oneshader_test_tools::spirv_val_args;
+use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::spirv::{Decoration, Op, StorageClass};
+
+/// The decorations of a compiled module, by id.
+struct Decos {
+    module: Module,
+    names: HashMap<u32, String>,
+}
+
+fn word(o: &Operand) -> u32 {
+    match o {
+        Operand::IdRef(v) | Operand::LiteralBit32(v) => *v,
+        Operand::Decoration(d) => *d as u32,
+        Operand::StorageClass(s) => *s as u32,
+        other => panic!("unexpected operand {other:?}"),
+    }
+}
+
+impl Decos {
+    fn new(words: &[u32]) -> Decos {
+        let module = rspirv::dr::load_words(words).expect("the output loads");
+        let mut names = HashMap::new();
+        for i in &module.debug_names {
+            if i.class.opcode == Op::Name
+                && let (Some(Operand::IdRef(id)), Some(Operand::LiteralString(s))) =
+                    (i.operands.first(), i.operands.get(1))
+            {
+                names.insert(*id, s.clone());
+            }
+        }
+        Decos { module, names }
+    }
+
+    fn annotations(&self) -> impl Iterator<Item = &Instruction> {
+        self.module.annotations.iter()
+    }
+
+    /// The struct types named `name` (a struct used under two layouts appears twice).
+    fn structs(&self, name: &str) -> Vec<u32> {
+        self.module
+            .types_global_values
+            .iter()
+            .filter(|i| i.class.opcode == Op::TypeStruct)
+            .filter_map(|i| i.result_id)
+            .filter(|id| self.names.get(id).map(String::as_str) == Some(name))
+            .collect()
+    }
+
+    /// The one laid-out struct named `name` (the one with `Offset` decorations).
+    fn laid_out(&self, name: &str) -> u32 {
+        let found: Vec<u32> = self
+            .structs(name)
+            .into_iter()
+            .filter(|&s| self.member_deco(s, 0, Decoration::Offset).is_some())
+            .collect();
+        assert_eq!(found.len(), 1, "laid-out structs named `{name}`: {found:?}");
+        found[0]
+    }
+
+    fn member_deco(&self, st: u32, member: u32, d: Decoration) -> Option<Vec<u32>> {
+        self.annotations()
+            .find(|i| {
+                i.class.opcode == Op::MemberDecorate
+                    && word(&i.operands[0]) == st
+                    && word(&i.operands[1]) == member
+                    && word(&i.operands[2]) == d as u32
+            })
+            .map(|i| i.operands[3..].iter().map(word).collect())
+    }
+
+    fn deco(&self, id: u32, d: Decoration) -> Option<Vec<u32>> {
+        self.annotations()
+            .find(|i| {
+                i.class.opcode == Op::Decorate
+                    && word(&i.operands[0]) == id
+                    && word(&i.operands[1]) == d as u32
+            })
+            .map(|i| i.operands[2..].iter().map(word).collect())
+    }
+
+    /// The `Offset` of every member of the laid-out struct `name`.
+    fn offsets(&self, name: &str) -> Vec<u32> {
+        let st = self.laid_out(name);
+        (0..)
+            .map_while(|m| self.member_deco(st, m, Decoration::Offset))
+            .map(|v| v[0])
+            .collect()
+    }
+
+    /// The type of member `member` of struct `st`.
+    fn member_type(&self, st: u32, member: u32) -> u32 {
+        let def = self
+            .module
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(st))
+            .expect("the struct is defined");
+        word(&def.operands[member as usize])
+    }
+
+    /// The `ArrayStride` of member `member` of the laid-out struct `name`.
+    fn member_array_stride(&self, name: &str, member: u32) -> u32 {
+        let t = self.member_type(self.laid_out(name), member);
+        self.deco(t, Decoration::ArrayStride).expect("an array stride")[0]
+    }
+
+    /// `MatrixStride` and majorness (`"RowMajor"`/`"ColMajor"`, SPIR-V's spelling) of a member.
+    fn matrix(&self, name: &str, member: u32) -> (u32, &'static str) {
+        let st = self.laid_out(name);
+        let stride = self
+            .member_deco(st, member, Decoration::MatrixStride)
+            .expect("a matrix stride")[0];
+        let major = if self.member_deco(st, member, Decoration::ColMajor).is_some() {
+            "ColMajor"
+        } else if self.member_deco(st, member, Decoration::RowMajor).is_some() {
+            "RowMajor"
+        } else {
+            "none"
+        };
+        (stride, major)
+    }
+
+    /// The storage class of the variable named `name`.
+    fn storage_class(&self, name: &str) -> u32 {
+        let v = self
+            .module
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::Variable
+                    && i.result_id
+                        .is_some_and(|id| self.names.get(&id).map(String::as_str) == Some(name))
+            })
+            .unwrap_or_else(|| panic!("no variable `{name}`"));
+        word(&v.operands[0])
+    }
+}
+
+/// Compiles `src` (`ps_6_0` unless the source has `[numthreads]`) with `layout`, validates it
+/// under the block-layout option DXC validates that layout with, and reads the decorations.
+fn compile_with(src: &str, opts: CompileOptions) -> Decos {
+    let out = match Compiler::new().compile_source("layout.hlsl", src, &opts) {
+        Ok(out) => out,
+        Err(e) => panic!("{e}\n{}", e.diagnostics.render()),
+    };
+    let env = opts.target_env.spirv_val_name();
+    let mut args = vec!["--target-env", env.as_str()];
+    match opts.layout {
+        BufferLayout::Dx | BufferLayout::Scalar => args.push("--scalar-block-layout"),
+        BufferLayout::Dxc => args.push("--relax-block-layout"),
+        BufferLayout::Gl => {}
+    }
+    if let Err(e) = spirv_val_args(&out.spirv, &args) {
+        panic!("spirv-val {args:?} rejects the output:\n{e}\n--- source ---\n{src}");
+    }
+    Decos::new(&out.spirv)
+}
+
+fn options(src: &str, layout: BufferLayout) -> CompileOptions {
+    let profile = if src.contains("numthreads") {
+        "cs_6_2"
+    } else {
+        "ps_6_2"
+    };
+    let mut o = CompileOptions::new(profile);
+    o.layout = layout;
+    o
+}
+
+fn compile(src: &str, layout: BufferLayout) -> Decos {
+    compile_with(src, options(src, layout))
+}
+
+fn errors(src: &str) -> String {
+    let opts = options(src, BufferLayout::Dxc);
+    match Compiler::new().compile_source("layout.hlsl", src, &opts) {
+        Ok(_) => panic!("expected an error, compiled:\n{src}"),
+        Err(e) => e.diagnostics.render(),
+    }
+}
+
+// ---- push constants ----------------------------------------------------------------------------
+
+#[test]
+fn push_constant_constant_buffer_is_a_push_constant_block() {
+    let d = compile(
+        r#"
+struct P { float4 color; uint idx; float3 dir; };
+[[vk::push_constant]] ConstantBuffer<P> pc;
+float4 main() : SV_Target { return pc.color * pc.idx + pc.dir.x; }
+"#,
+        BufferLayout::Dxc,
+    );
+    assert_eq!(d.storage_class("pc"), StorageClass::PushConstant as u32);
+    let var = d
+        .names
+        .iter()
+        .find(|(_, n)| n.as_str() == "pc")
+        .map(|(id, _)| *id)
+        .expect("pc");
+    assert_eq!(d.deco(var, Decoration::DescriptorSet), None);
+    assert_eq!(d.deco(var, Decoration::Binding), None);
+    // Push constants use the storage-buffer rule (relaxed std430): `dir` packs after `idx`.
+    assert_eq!(d.offsets("P"), vec![0, 16, 20]);
+}
+
+#[test]
+fn push_constant_on_a_cbuffer_or_non_struct_is_refused() {
+    let e = errors(
+        r#"
+[[vk::push_constant]] cbuffer C { float4 color; };
+float4 main() : SV_Target { return color; }
+"#,
+    );
+    assert!(
+        e.contains("layout.hlsl:2:1: error[OSH1029]") && e.contains("cbuffer"),
+        "{e}"
+    );
+    let e = errors(
+        r#"
+struct P { float4 c; };
+[[vk::push_constant]] float4 x;
+[[vk::push_constant]] P a;
+[[vk::push_constant]] P b;
+[[vk::push_constant]] TextureBuffer<P> t;
+float4 main() : SV_Target { return a.c; }
+"#,
+    );
+    assert!(e.contains("layout.hlsl:3:30: error[OSH1029]"), "{e}");
+    assert!(
+        e.contains("layout.hlsl:5:25: error[OSH1029]") && e.contains("second push-constant"),
+        "{e}"
+    );
+    assert!(e.contains("layout.hlsl:6:40: error[OSH1029]"), "{e}");
+}
+
+// ---- matrix order ------------------------------------------------------------------------------
+
+#[test]
+fn pragma_pack_matrix_sets_the_order_of_later_declarations() {
+    let src = r#"
+#pragma pack_matrix(row_major)
+struct S { float2x3 a; column_major float2x3 b; float x; };
+cbuffer C { float2x3 m; float y; S s; };
+#pragma pack_matrix(column_major)
+cbuffer D { float2x3 n; float z; };
+float4 main() : SV_Target { return m[1].z + y + s.a[0].x + s.b[1].y + s.x + n[0].x + z; }
+"#;
+    let d = compile(src, BufferLayout::Dxc);
+    // Row-major float2x3: two rows of 3 floats, 16 bytes apart (32 bytes); HLSL row-major is
+    // SPIR-V ColMajor (DXC's convention). Column-major: three columns (48 bytes).
+    assert_eq!(d.matrix("type.C", 0), (16, "ColMajor"));
+    assert_eq!(d.offsets("type.C"), vec![0, 32, 48]);
+    assert_eq!(d.matrix("S", 0), (16, "ColMajor"));
+    assert_eq!(d.matrix("S", 1), (16, "RowMajor"));
+    assert_eq!(d.offsets("S"), vec![0, 32, 80]);
+    assert_eq!(d.matrix("type.D", 0), (16, "RowMajor"));
+    assert_eq!(d.offsets("type.D"), vec![0, 48]);
+    // Under -Zpr the pragma still wins where it is in effect.
+    let mut o = options(src, BufferLayout::Dxc);
+    o.matrix_order = MatrixOrder::RowMajor;
+    let d = compile_with(src, o);
+    assert_eq!(d.matrix("type.C", 0), (16, "ColMajor"));
+    assert_eq!(d.matrix("type.D", 0), (16, "RowMajor"));
+}
+
+#[test]
+fn structured_buffer_elements_take_the_declared_order() {
+    let d = compile(
+        r#"
+#pragma pack_matrix(row_major)
+StructuredBuffer<float2x3> a;
+#pragma pack_matrix(column_major)
+StructuredBuffer<float2x3> b;
+StructuredBuffer<row_major float3x3> c;
+RWStructuredBuffer<float> o;
+[numthreads(1, 1, 1)]
+void main() { o[0] = a[0][1].z + b[0][1].z + c[0][2].z; }
+"#,
+        BufferLayout::Dxc,
+    );
+    // Each buffer's block wraps a runtime array of matrices; the block's member carries the
+    // order: row-major (SPIR-V ColMajor) for `a` and `c`, column-major for `b`.
+    let block_of = |var: &str| {
+        let v = d
+            .module
+            .types_global_values
+            .iter()
+            .find(|i| {
+                i.class.opcode == Op::Variable
+                    && i.result_id
+                        .is_some_and(|id| d.names.get(&id).map(String::as_str) == Some(var))
+            })
+            .expect("variable");
+        let ptr = v.result_type.expect("typed");
+        let ptr_def = d
+            .module
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(ptr))
+            .expect("pointer type");
+        word(&ptr_def.operands[1])
+    };
+    let order = |var: &str| {
+        let b = block_of(var);
+        let stride = d.member_deco(b, 0, Decoration::MatrixStride).expect("stride")[0];
+        let col = d.member_deco(b, 0, Decoration::ColMajor).is_some();
+        (stride, col)
+    };
+    assert_eq!(order("a"), (16, true));
+    assert_eq!(order("b"), (8, false));
+    assert_eq!(order("c"), (16, true));
+}
