@@ -85,7 +85,9 @@ fn call_of(w: Intrinsic) -> Option<(&'static str, &'static str)> {
         WaveActiveBallot => ("vec<u32, 4>", "%c"),
         WaveActiveCountBits | WavePrefixCountBits => ("u32", "%c"),
         WaveActiveAllEqual => ("bool", "%f"),
-        WaveReadLaneAt | QuadReadLaneAt => ("f32", "%f, %u"),
+        WaveReadLaneAt => ("f32", "%f, %u"),
+        // A run-time lane needs SPIR-V 1.5 (`quad_lane_must_be_constant_before_spirv_1_5`).
+        QuadReadLaneAt => ("f32", "%f, u32 2"),
         CheckAccessFullyMapped => ("bool", "%u"),
         // Interpolation reads a stage input through a pointer: spirv_gaps.rs tests it.
         InterpolateAtCentroid | InterpolateAtSample | InterpolateAtOffset | AttributeAtVertex => {
@@ -165,4 +167,77 @@ fn every_intrinsic_validates() {
             .any(|d| d.code == "OSB0006" && d.message.contains("render_target_sample_count")),
         "{err:?}"
     );
+}
+
+/// A fragment shader whose body is `calls` (after the values of [`shader`] and an integer
+/// matrix `%im`, an array of vectors as the IR stores it).
+fn shader_with(calls: &str) -> String {
+    shader(Intrinsic::Abs, "vec<f32, 3>", "%v").replace(
+        "  %r = call_intrinsic abs(%v) : vec<f32, 3>\n",
+        &format!(
+            "  %iv = bitcast %v : vec<i32, 3>\n  %im = construct %iv, %iv : array<vec<i32, 3>, 2>\n{calls}"
+        ),
+    )
+}
+
+/// The group operations take scalars and vectors only, and `OpGroupNonUniformAllEqual`
+/// yields one `bool`: vectors are compared component by component and matrices (float, or
+/// integer as arrays of vectors) row by row, then put back together (as DXC does). A current
+/// spirv-val rejects one `AllEqual` with a vector result and group operations on matrices.
+#[test]
+fn wave_operands_of_every_shape_validate() {
+    let text = shader_with(
+        "  %e1 = call_intrinsic wave_active_all_equal(%v) : vec<bool, 3>
+  %e2 = call_intrinsic wave_active_all_equal(%m) : array<vec<bool, 3>, 3>
+  %e3 = call_intrinsic wave_active_all_equal(%im) : array<vec<bool, 3>, 2>
+  %e4 = call_intrinsic wave_active_all_equal(%iv) : vec<bool, 3>
+  %s1 = call_intrinsic wave_active_sum(%m) : mat<f32, 3, 3>
+  %s2 = call_intrinsic wave_active_min(%im) : array<vec<i32, 3>, 2>
+  %s3 = call_intrinsic wave_prefix_product(%im) : array<vec<i32, 3>, 2>
+  %s4 = call_intrinsic wave_active_bit_xor(%im) : array<vec<i32, 3>, 2>
+  %s5 = call_intrinsic wave_read_lane_first(%m) : mat<f32, 3, 3>
+  %s6 = call_intrinsic wave_read_lane_at(%im, %u) : array<vec<i32, 3>, 2>
+  %s7 = call_intrinsic quad_read_across_y(%m) : mat<f32, 3, 3>
+  %s8 = call_intrinsic quad_read_lane_at(%m, u32 3) : mat<f32, 3, 3>
+",
+    );
+    let m = parse(&text);
+    for env in [TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_3] {
+        let words = match common::try_emit(&m, &Options::for_env(env)) {
+            Ok(w) => w,
+            Err(d) => panic!("{env}: {d:?}"),
+        };
+        if let Err(e) = spirv_val(&words, env) {
+            panic!("{env}: {e}");
+        }
+        let text = oneshader_backends::spirv::disassemble(&words).expect("disassembles");
+        // e1: 3 components, e2: 3 rows of 3, e3: 2 rows of 3, e4: 3.
+        assert_eq!(
+            text.matches("OpGroupNonUniformAllEqual").count(),
+            3 + 9 + 6 + 3,
+            "{text}"
+        );
+        assert_eq!(text.matches("OpGroupNonUniformSMin").count(), 2, "{text}");
+    }
+}
+
+/// `OpGroupNonUniformQuadBroadcast` takes a run-time index only from SPIR-V 1.5 on: before,
+/// `QuadReadLaneAt` with a lane that is not a constant is refused, naming the target to use.
+#[test]
+fn quad_lane_must_be_constant_before_spirv_1_5() {
+    let text = shader_with("  %q = call_intrinsic quad_read_lane_at(%f, %u) : f32\n");
+    let m = parse(&text);
+    let err = common::try_emit(&m, &Options::for_env(TargetEnv::Vulkan1_1)).expect_err("refused");
+    assert!(
+        err.iter().any(|d| d.code == "OSB0006"
+            && d.message.contains("QuadReadLaneAt")
+            && d.message.contains("vulkan1.2")),
+        "{err:?}"
+    );
+    for env in [TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3] {
+        let words = common::try_emit(&m, &Options::for_env(env)).expect("emits");
+        if let Err(e) = spirv_val(&words, env) {
+            panic!("{env}: {e}");
+        }
+    }
 }

@@ -495,3 +495,29 @@ fn a_chain_at_the_depth_limit_compiles() {
     let words = spirv_valid(&src, "cs_6_0");
     assert!(words.len() > n, "one add per term: {} words", words.len());
 }
+
+/// Wave operations on vectors and matrices (float and integer): SPIR-V's group operations
+/// take scalars and vectors and `AllEqual` yields one bool, so the backend splits them; a
+/// current spirv-val checks the shapes.
+#[test]
+fn wave_operations_on_vectors_and_matrices() {
+    spirv_valid_env(
+        r#"
+RWStructuredBuffer<float4> o;
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    float3 v = o[id.x].xyz;
+    float2x2 m = float2x2(v.xy, v.yz);
+    int2x3 im = int2x3(v, v);
+    bool3 e = WaveActiveAllEqual(v);
+    bool2x2 em = WaveActiveAllEqual(m);
+    bool2x3 ei = WaveActiveAllEqual(im);
+    float2x2 s = WaveActiveSum(m) + WaveReadLaneFirst(m) + QuadReadAcrossX(m)
+        + WaveReadLaneAt(m, 1) + QuadReadLaneAt(m, id.x);
+    int2x3 t = WaveActiveMin(im) + WavePrefixSum(im) + WaveActiveBitOr(im);
+    o[id.x] = float4(e.x, em[1].y, ei[1].z, s[1].x + t[1].z);
+}"#,
+        "cs_6_0",
+        TargetEnv::Vulkan1_2,
+    );
+}

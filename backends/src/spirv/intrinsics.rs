@@ -391,7 +391,7 @@ impl Emitter<'_> {
                     "`attribute_at_vertex` (GetAttributeAtVertex) is not supported by the SPIR-V backend yet: it needs the input redeclared as a PerVertexKHR array",
                 ));
             }
-            _ => self.wave(i, which, ty_ir, ty, id, &args)?,
+            _ => self.wave_shaped(i, which, ty_ir, ty, id, &args, &arg_ir)?,
         }
         Ok(())
     }
@@ -565,8 +565,13 @@ impl Emitter<'_> {
         Ok(())
     }
 
-    /// Wave (subgroup) intrinsics.
-    fn wave(
+    /// Wave (subgroup) intrinsics, with the operand shapes SPIR-V allows: the group
+    /// operations take scalars and vectors only, so a matrix (or an integer or bool matrix,
+    /// an array of vectors) is split into its rows and the results put back together, and
+    /// `OpGroupNonUniformAllEqual`, whose result is one `bool`, compares a vector component by
+    /// component (as DXC does). `QuadReadLaneAt` needs a constant lane before SPIR-V 1.5.
+    #[allow(clippy::too_many_arguments)]
+    fn wave_shaped(
         &mut self,
         i: InstId,
         which: Intrinsic,
@@ -574,11 +579,185 @@ impl Emitter<'_> {
         ty: u32,
         id: u32,
         args: &[u32],
+        arg_ir: &[InstId],
     ) -> R<()> {
         use spirv::Op as S;
         let m = self.m;
+        let takes_value = matches!(
+            which,
+            Intrinsic::WaveActiveAllEqual
+                | Intrinsic::WaveReadLaneFirst
+                | Intrinsic::WaveReadLaneAt
+                | Intrinsic::WaveActiveSum
+                | Intrinsic::WaveActiveProduct
+                | Intrinsic::WaveActiveMin
+                | Intrinsic::WaveActiveMax
+                | Intrinsic::WaveActiveBitAnd
+                | Intrinsic::WaveActiveBitOr
+                | Intrinsic::WaveActiveBitXor
+                | Intrinsic::WavePrefixSum
+                | Intrinsic::WavePrefixProduct
+                | Intrinsic::QuadReadAcrossX
+                | Intrinsic::QuadReadAcrossY
+                | Intrinsic::QuadReadAcrossDiagonal
+                | Intrinsic::QuadReadLaneAt
+        );
+        // The scalar kind of the value (under arrays: integer matrices are arrays of vectors).
+        let mut leaf = arg_ir.first().and_then(|&a| m.ty(a)).unwrap_or(ty_ir);
+        while matches!(m.try_op(leaf), Some(Op::Array)) {
+            leaf = m.operand(leaf, 0);
+        }
+        let kind = m.scalar_kind(leaf);
+        let Some(&value_ir) = arg_ir.first().filter(|_| takes_value) else {
+            return self.wave(i, which, kind, ty, id, args, None);
+        };
+        let vty = m
+            .ty(value_ir)
+            .ok_or_else(|| EmitError::new(MALFORMED, "an untyped intrinsic operand"))?;
+        // (count, SPIR-V type of a part) of a matrix or array of vectors.
+        let parts_of = |e: &mut Self, t: InstId| -> R<Option<(u32, u32, InstId)>> {
+            Ok(match m.try_op(t) {
+                Some(Op::Matrix) => {
+                    let (rows, cols) = m.matrix_dims(t).ok_or_else(|| {
+                        EmitError::new(MALFORMED, "a malformed matrix type")
+                    })?;
+                    let elem_ir = m.operand(t, 0);
+                    let elem = e.ty(elem_ir)?;
+                    Some((rows, e.vec_ty(elem, cols), elem_ir))
+                }
+                Some(Op::Array) => {
+                    let elem_ir = m.operand(t, 0);
+                    let n = m.array_len(t).unwrap_or(0);
+                    Some((n, e.ty(elem_ir)?, elem_ir))
+                }
+                _ => None,
+            })
+        };
+        let Some((n, vpart, part_ir)) = parts_of(self, vty)? else {
+            return self.wave(i, which, kind, ty, id, args, Some(vty));
+        };
+        let Some((rn, rpart, _)) = parts_of(self, ty_ir)? else {
+            return Err(EmitError::new(
+                MALFORMED,
+                format!(
+                    "`{}`: a matrix operand with a result that is not one",
+                    which.spelling()
+                ),
+            ));
+        };
+        // A matrix row is a vector of the matrix's scalar (`part_ir`); an array element is
+        // the vector (or scalar) `part_ir` itself.
+        let row_vector = m.op(vty) == Op::Matrix || m.try_op(part_ir) == Some(Op::Vector);
+        let (cols, comp) = match m.try_op(vty) {
+            Some(Op::Matrix) => (m.matrix_dims(vty).map_or(1, |(_, c)| c), self.ty(part_ir)?),
+            _ if row_vector => (
+                m.vector_len(part_ir).unwrap_or(1),
+                self.ty(m.operand(part_ir, 0))?,
+            ),
+            _ => (1, vpart),
+        };
+        if rn != n || matches!(m.try_op(part_ir), Some(Op::Array | Op::Matrix | Op::Struct)) {
+            return Err(EmitError::new(
+                OPERANDS,
+                format!(
+                    "`{}` of `{}`: only scalars, vectors and matrices can be wave operands",
+                    which.spelling(),
+                    oneshader_ir::print::print_inst(m, vty)
+                ),
+            ));
+        }
+        let mut parts: Words = SmallVec::new();
+        for r in 0..n {
+            let v = self.fresh();
+            inst(
+                &mut self.f.body,
+                S::CompositeExtract,
+                &[vpart, v, args[0], r],
+            );
+            let mut a: Words = SmallVec::new();
+            a.push(v);
+            a.extend_from_slice(&args[1..]);
+            let out = self.fresh();
+            self.wave_value(i, which, kind, rpart, out, &a, cols, comp)?;
+            parts.push(out);
+        }
+        let mut w: Words = SmallVec::new();
+        w.extend_from_slice(&[ty, id]);
+        w.extend_from_slice(&parts);
+        inst(&mut self.f.body, S::CompositeConstruct, &w);
+        Ok(())
+    }
+
+    /// One wave operation on a scalar or a vector of `len` components of SPIR-V type `comp`;
+    /// `WaveActiveAllEqual` of a vector compares each component.
+    #[allow(clippy::too_many_arguments)]
+    fn wave_value(
+        &mut self,
+        i: InstId,
+        which: Intrinsic,
+        kind: Option<ScalarKind>,
+        ty: u32,
+        id: u32,
+        args: &[u32],
+        len: u32,
+        comp: u32,
+    ) -> R<()> {
+        use spirv::Op as S;
+        if which != Intrinsic::WaveActiveAllEqual || len <= 1 {
+            return self.wave_op(i, which, kind, ty, id, args);
+        }
+        let b = self.bool_ty();
+        let mut parts: Words = SmallVec::new();
+        for c in 0..len {
+            let v = self.fresh();
+            inst(&mut self.f.body, S::CompositeExtract, &[comp, v, args[0], c]);
+            let out = self.fresh();
+            self.wave_op(i, which, kind, b, out, &[v])?;
+            parts.push(out);
+        }
+        let mut w: Words = SmallVec::new();
+        w.extend_from_slice(&[ty, id]);
+        w.extend_from_slice(&parts);
+        inst(&mut self.f.body, S::CompositeConstruct, &w);
+        Ok(())
+    }
+
+    /// [`Emitter::wave_value`] for a value of IR type `vty` (a scalar or vector), or an
+    /// operation without a value operand (`vty` `None`).
+    #[allow(clippy::too_many_arguments)]
+    fn wave(
+        &mut self,
+        i: InstId,
+        which: Intrinsic,
+        kind: Option<ScalarKind>,
+        ty: u32,
+        id: u32,
+        args: &[u32],
+        vty: Option<InstId>,
+    ) -> R<()> {
+        match vty {
+            Some(t) if self.m.try_op(t) == Some(Op::Vector) => {
+                let len = self.m.vector_len(t).unwrap_or(1);
+                let comp = self.ty(self.m.operand(t, 0))?;
+                self.wave_value(i, which, kind, ty, id, args, len, comp)
+            }
+            _ => self.wave_op(i, which, kind, ty, id, args),
+        }
+    }
+
+    /// Emits one `OpGroupNonUniform*` of a scalar or vector (AllEqual: of a scalar) for the
+    /// call `i`.
+    fn wave_op(
+        &mut self,
+        i: InstId,
+        which: Intrinsic,
+        kind: Option<ScalarKind>,
+        ty: u32,
+        id: u32,
+        args: &[u32],
+    ) -> R<()> {
+        use spirv::Op as S;
         let name = which.spelling();
-        let kind = m.scalar_kind(ty_ir);
         let scope = self.const_u32(SCOPE_SUBGROUP);
         let arith = |f: S, i: S| {
             if kind == Some(ScalarKind::Float) {
