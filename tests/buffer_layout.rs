@@ -112,7 +112,8 @@ impl Decos {
     /// The `ArrayStride` of member `member` of the laid-out struct `name`.
     fn member_array_stride(&self, name: &str, member: u32) -> u32 {
         let t = self.member_type(self.laid_out(name), member);
-        self.deco(t, Decoration::ArrayStride).expect("an array stride")[0]
+        self.deco(t, Decoration::ArrayStride)
+            .expect("an array stride")[0]
     }
 
     /// `MatrixStride` and majorness (`"RowMajor"`/`"ColMajor"`, SPIR-V's spelling) of a member.
@@ -314,11 +315,136 @@ void main() { o[0] = a[0][1].z + b[0][1].z + c[0][2].z; }
     };
     let order = |var: &str| {
         let b = block_of(var);
-        let stride = d.member_deco(b, 0, Decoration::MatrixStride).expect("stride")[0];
+        let stride = d
+            .member_deco(b, 0, Decoration::MatrixStride)
+            .expect("stride")[0];
         let col = d.member_deco(b, 0, Decoration::ColMajor).is_some();
         (stride, col)
     };
     assert_eq!(order("a"), (16, true));
     assert_eq!(order("b"), (8, false));
     assert_eq!(order("c"), (16, true));
+}
+
+// ---- bit fields --------------------------------------------------------------------------------
+
+const BITFIELDS: &str = r#"
+struct P {
+    uint lo : 4;
+    uint mid : 7;
+    uint hi : 21;   // lo, mid and hi share one uint
+    int whole;
+    int s1 : 3;
+    int s2 : 29;    // s1 and s2 share one int
+};
+RWStructuredBuffer<P> data : register(u0);
+RWStructuredBuffer<uint4> results : register(u1);
+[numthreads(16, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    uint i = id.x;
+    P p = data[i];
+    results[2 * i] = uint4(p.lo, p.mid, p.hi, asuint(p.s1));
+    results[2 * i + 1] = uint4(asuint(p.s2), asuint(p.whole), data[i].hi, 0);
+    data[i].mid = i + 100;
+    data[i].lo += 1;
+    p.s2 = -3 * (int)i;
+    data[i].s2 = p.s2;
+    data[i].s1 = (int)i;
+}
+"#;
+
+/// HLSL 2021 bit fields: consecutive fields of one type share a storage integer (DXC's
+/// packing), so `P` is three 32-bit words; reads shift and mask (sign-extending signed
+/// fields), writes replace only their bits. Run on lavapipe at -O0 and -O.
+#[test]
+fn bit_fields_pack_into_shared_words_and_read_and_write_their_bits() {
+    use oneshader::OptLevel;
+    use oneshader_vulkan_harness::{Binding, Gpu, Resource};
+    let d = compile(BITFIELDS, BufferLayout::Dxc);
+    // `P` is {uint, int, int}: offsets 0, 4, 8; the runtime array's stride is 12.
+    assert_eq!(d.offsets("P"), vec![0, 4, 8]);
+    let stride = d
+        .annotations()
+        .filter(|i| {
+            i.class.opcode == Op::Decorate && word(&i.operands[1]) == Decoration::ArrayStride as u32
+        })
+        .map(|i| word(&i.operands[2]))
+        .collect::<Vec<_>>();
+    assert!(stride.contains(&12), "array strides {stride:?}");
+
+    let sext = |v: u32, bits: u32| ((v << (32 - bits)) as i32 >> (32 - bits)) as u32;
+    let mut rng = 0x1234_5678u32;
+    let mut input = Vec::new();
+    for _ in 0..16 * 3 {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        input.push(rng);
+    }
+    let mut want_results = Vec::new();
+    let mut want_data = input.clone();
+    for i in 0..16u32 {
+        let (w0, w1, w2) = (
+            input[3 * i as usize],
+            input[3 * i as usize + 1],
+            input[3 * i as usize + 2],
+        );
+        let (lo, mid, hi) = (w0 & 0xf, (w0 >> 4) & 0x7f, w0 >> 11);
+        let (s1, s2) = (sext(w2 & 7, 3), sext(w2 >> 3, 29));
+        want_results.extend([lo, mid, hi, s1, s2, w1, hi, 0]);
+        let lo2 = (lo + 1) & 0xf;
+        let mid2 = (i + 100) & 0x7f;
+        want_data[3 * i as usize] = (w0 & !0x7ff) | (mid2 << 4) | lo2;
+        let s2 = (-3 * i as i32) as u32;
+        want_data[3 * i as usize + 2] = ((s2 << 3) & !7) | (i & 7);
+    }
+    let gpu = Gpu::new();
+    for level in [OptLevel::O0, OptLevel::O] {
+        let mut o = options(BITFIELDS, BufferLayout::Dxc);
+        o.opt_level = level;
+        o.profile = "cs_6_0".into();
+        let out = Compiler::new()
+            .compile_source("bits.hlsl", BITFIELDS, &o)
+            .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
+        let mut bindings = vec![
+            Binding::new(0, 0, Resource::StorageBuffer(input.clone())),
+            Binding::new(0, 1, Resource::StorageBuffer(vec![0; 16 * 8])),
+        ];
+        gpu.dispatch(&out.spirv, "main", &mut bindings, &[], [1, 1, 1]);
+        assert_eq!(
+            bindings[1].words(),
+            want_results.as_slice(),
+            "reads ({level:?})"
+        );
+        assert_eq!(
+            bindings[0].words(),
+            want_data.as_slice(),
+            "writes ({level:?})"
+        );
+    }
+}
+
+#[test]
+fn bit_field_misuse_is_refused() {
+    let e = errors(
+        r#"
+struct A { float f : 3; uint w : 33; uint z : 0; };
+RWStructuredBuffer<A> b;
+float4 main() : SV_Target { return b[0].f; }
+"#,
+    );
+    assert!(e.contains("layout.hlsl:2:18: error[OSH1030]"), "{e}");
+    assert!(e.contains("layout.hlsl:2:34: error[OSH1030]"), "{e}");
+    assert!(e.contains("layout.hlsl:2:47: error[OSH1030]"), "{e}");
+    // The components of an initializer list would be the storage words, not the fields.
+    let e = errors(
+        r#"
+struct B { uint a : 4; uint b : 4; };
+float4 main() : SV_Target { B x = { 1, 2 }; return x.a; }
+"#,
+    );
+    assert!(
+        e.contains("error[OSH1018]") && e.contains("bit fields"),
+        "{e}"
+    );
 }

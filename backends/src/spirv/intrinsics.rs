@@ -618,9 +618,9 @@ impl Emitter<'_> {
         let parts_of = |e: &mut Self, t: InstId| -> R<Option<(u32, u32, InstId)>> {
             Ok(match m.try_op(t) {
                 Some(Op::Matrix) => {
-                    let (rows, cols) = m.matrix_dims(t).ok_or_else(|| {
-                        EmitError::new(MALFORMED, "a malformed matrix type")
-                    })?;
+                    let (rows, cols) = m
+                        .matrix_dims(t)
+                        .ok_or_else(|| EmitError::new(MALFORMED, "a malformed matrix type"))?;
                     let elem_ir = m.operand(t, 0);
                     let elem = e.ty(elem_ir)?;
                     Some((rows, e.vec_ty(elem, cols), elem_ir))
@@ -710,7 +710,11 @@ impl Emitter<'_> {
         let mut parts: Words = SmallVec::new();
         for c in 0..len {
             let v = self.fresh();
-            inst(&mut self.f.body, S::CompositeExtract, &[comp, v, args[0], c]);
+            inst(
+                &mut self.f.body,
+                S::CompositeExtract,
+                &[comp, v, args[0], c],
+            );
             let out = self.fresh();
             self.wave_op(i, which, kind, b, out, &[v])?;
             parts.push(out);

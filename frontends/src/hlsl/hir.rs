@@ -428,6 +428,18 @@ impl Types {
         }
     }
 
+    /// True when a struct (or array of structs, or a nested struct) has bit fields.
+    pub fn contains_bitfields(&self, t: TyId) -> bool {
+        match self.kind(t) {
+            TyKind::Struct(s) => {
+                let d = &self.structs[s.0 as usize];
+                !d.bitfields.is_empty() || d.fields.iter().any(|f| self.contains_bitfields(f.ty))
+            }
+            TyKind::Array(e, _) | TyKind::UnsizedArray(e) => self.contains_bitfields(*e),
+            _ => false,
+        }
+    }
+
     /// Number of scalar components (vectors, matrices, arrays and structs flattened), for
     /// initializer lists and constructors.
     pub fn flat_count(&self, t: TyId) -> u32 {
@@ -603,21 +615,60 @@ pub struct FieldDef {
     pub span: Span,
 }
 
+/// An HLSL 2021 bit field (`uint a : 3;`). Consecutive bit fields of one type share one
+/// storage field while they fit in it (DXC's packing): the struct's [`FieldDef`] list holds
+/// the storage field (named after the first bit field), this record says where in it the bit
+/// field lives.
+#[derive(Clone, Debug)]
+pub struct BitFieldDef {
+    /// The name.
+    pub name: String,
+    /// The declared (integer scalar) type, also the storage field's type.
+    pub ty: TyId,
+    /// The index of the storage field in [`StructDef::fields`].
+    pub storage: u32,
+    /// The lowest bit.
+    pub offset: u32,
+    /// The number of bits.
+    pub width: u32,
+    /// Where it is declared.
+    pub span: Span,
+}
+
 /// A struct type.
 #[derive(Clone, Debug)]
 pub struct StructDef {
     /// The name (with template arguments for instances).
     pub name: String,
-    /// Fields in order (base structs' fields first).
+    /// Fields in order (base structs' fields first); the storage of bit fields included.
     pub fields: Vec<FieldDef>,
+    /// Bit fields. An [`ExprKind::Field`] index `fields.len() + k` names bit field `k`.
+    pub bitfields: Vec<BitFieldDef>,
     /// Where it is declared.
     pub span: Span,
 }
 
 impl StructDef {
-    /// The index of field `name`.
+    /// The index of member `name`: a field, or `fields.len() + k` for bit field `k`.
     pub fn field(&self, name: &str) -> Option<usize> {
+        if let Some(k) = self.bitfields.iter().position(|b| b.name == name) {
+            return Some(self.fields.len() + k);
+        }
         self.fields.iter().position(|f| f.name == name)
+    }
+
+    /// The type of member `i` (see [`StructDef::field`]).
+    pub fn member_ty(&self, i: usize) -> Option<TyId> {
+        match self.fields.get(i) {
+            Some(f) => Some(f.ty),
+            None => self.bitfields.get(i - self.fields.len()).map(|b| b.ty),
+        }
+    }
+
+    /// The bit field that member `i` names, if it is one.
+    pub fn bitfield(&self, i: usize) -> Option<&BitFieldDef> {
+        i.checked_sub(self.fields.len())
+            .and_then(|k| self.bitfields.get(k))
     }
 }
 
@@ -1083,7 +1134,8 @@ pub enum ExprKind {
     Local(LocalId),
     /// A global variable.
     Global(GlobalId),
-    /// Field `n` of a struct value.
+    /// Field `n` of a struct value; `n` past the fields names a bit field
+    /// ([`StructDef::field`]).
     Field(Box<Expr>, u32),
     /// Vector (or scalar) components by constant index; one index gives a scalar.
     Swizzle(Box<Expr>, Vec<u8>),

@@ -23,8 +23,23 @@ pub(crate) enum Place {
     MatElems(InstId, TyId, Vec<(u8, u8)>),
     /// A texel of a storage texture or typed buffer: (texture pointer, coordinate).
     Texel(InstId, InstId),
+    /// A bit field inside the storage integer behind a pointer.
+    Bits(InstId, Bits),
     /// Not addressable: a computed value.
     Value(InstId),
+}
+
+/// Where a bit field lives in its storage integer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bits {
+    /// The storage field's index.
+    storage: u32,
+    /// The lowest bit.
+    offset: u32,
+    /// The number of bits.
+    width: u32,
+    /// The storage (and bit field) type.
+    scalar: Scalar,
 }
 
 impl<'p> Lower<'p> {
@@ -74,6 +89,16 @@ impl<'p> Lower<'p> {
                             Place::Value(self.m.undef(t))
                         }
                     },
+                }
+            }
+            ExprKind::Field(b, i) if let Some(bits) = self.bits_of(b.ty, *i) => {
+                match self.place(b) {
+                    Place::Ptr(p) => Place::Bits(self.bld().field_addr(p, bits.storage), bits),
+                    other => {
+                        let v = self.load_place(other, b.ty);
+                        let word = self.bld().extract(v, &[bits.storage]);
+                        Place::Value(self.bits_get(word, bits))
+                    }
                 }
             }
             ExprKind::Field(b, i) => match self.place(b) {
@@ -267,9 +292,92 @@ impl<'p> Lower<'p> {
         }
     }
 
+    /// The bit field that member `i` of struct type `ty` names, if it is one.
+    fn bits_of(&self, ty: TyId, i: u32) -> Option<Bits> {
+        let TyKind::Struct(sid) = self.types().kind(ty) else {
+            return None;
+        };
+        let b = self.types().struct_def(*sid).bitfield(i as usize)?;
+        Some(Bits {
+            storage: b.storage,
+            offset: b.offset,
+            width: b.width,
+            scalar: self.types().scalar_of(b.ty)?,
+        })
+    }
+
+    fn bits_const(&mut self, s: Scalar, v: u64) -> InstId {
+        self.const_scalar(s, ConstVal::Int(v as i128))
+    }
+
+    /// The value of a bit field in its storage word: shifted down, zero-extended (unsigned)
+    /// or sign-extended (signed).
+    fn bits_get(&mut self, word: InstId, b: Bits) -> InstId {
+        let total = b.scalar.concrete().bits();
+        let s = b.scalar;
+        if b.width == total {
+            return word;
+        }
+        if s.is_signed_int() {
+            let up = total - b.offset - b.width;
+            let mut v = word;
+            if up > 0 {
+                let k = self.bits_const(s, up as u64);
+                v = self.bld().shl(v, k);
+            }
+            let k = self.bits_const(s, (total - b.width) as u64);
+            self.bld().shr(v, k)
+        } else {
+            let mut v = word;
+            if b.offset > 0 {
+                let k = self.bits_const(s, b.offset as u64);
+                v = self.bld().shr(v, k);
+            }
+            if b.offset + b.width < total {
+                let k = self.bits_const(s, (1u64 << b.width) - 1);
+                v = self.bld().and(v, k);
+            }
+            v
+        }
+    }
+
+    /// `word` with bit field `b` replaced by the low bits of `v`.
+    fn bits_set(&mut self, word: InstId, v: InstId, b: Bits) -> InstId {
+        let total = b.scalar.concrete().bits();
+        let s = b.scalar;
+        if b.width == total {
+            return v;
+        }
+        let ones = if b.width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << b.width) - 1
+        };
+        let mask = ones << b.offset;
+        let all = if total >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << total) - 1
+        };
+        let keep = self.bits_const(s, !mask & all);
+        let kept = self.bld().and(word, keep);
+        let mut placed = v;
+        if b.offset > 0 {
+            let k = self.bits_const(s, b.offset as u64);
+            placed = self.bld().shl(placed, k);
+        }
+        let m = self.bits_const(s, mask);
+        let placed = self.bld().and(placed, m);
+        self.bld().or(kept, placed)
+    }
+
     /// Reads a place.
     pub fn load_place(&mut self, p: Place, ty: TyId) -> InstId {
         match p {
+            Place::Bits(p, b) => {
+                let word = self.bld().load(p);
+                self.bits_get(word, b)
+            }
             Place::Ptr(p) => self.bld().load(p),
             Place::Swizzle(p, comps) => {
                 let v = self.bld().load(p);
@@ -295,6 +403,11 @@ impl<'p> Lower<'p> {
     /// Writes a place.
     pub fn store_place(&mut self, p: Place, v: InstId) {
         match p {
+            Place::Bits(p, b) => {
+                let word = self.bld().load(p);
+                let new = self.bits_set(word, v, b);
+                self.bld().store(p, new);
+            }
             Place::Ptr(p) => {
                 self.bld().store(p, v);
             }

@@ -1382,15 +1382,12 @@ impl<'a> Sema<'a> {
     /// Checks a `[[vk::push_constant]]` global, as DXC does: a struct or a
     /// `ConstantBuffer<T>` (not an array, not a texture buffer), without `vk::binding`, and one
     /// per program. False (after an error) when it is not one.
-    fn check_push_constant(
-        &mut self,
-        ty: TyId,
-        bind: &BindAttrs,
-        d: &'a ast::Declarator,
-    ) -> bool {
+    fn check_push_constant(&mut self, ty: TyId, bind: &BindAttrs, d: &'a ast::Declarator) -> bool {
         let fits = match self.types.kind(ty) {
             TyKind::Struct(_) => true,
-            TyKind::Buffer(BufKind::Constant, e) => matches!(self.types.kind(*e), TyKind::Struct(_)),
+            TyKind::Buffer(BufKind::Constant, e) => {
+                matches!(self.types.kind(*e), TyKind::Struct(_))
+            }
             _ => false,
         };
         if !fits {
@@ -1488,6 +1485,7 @@ impl<'a> Sema<'a> {
                 self.types.structs.push(StructDef {
                     name: "type.$Globals".into(),
                     fields: Vec::new(),
+                    bitfields: Vec::new(),
                     span,
                 });
                 let ns = self.new_ns(None);
@@ -1640,6 +1638,7 @@ impl<'a> Sema<'a> {
         self.types.structs.push(StructDef {
             name: format!("type.{}", b.name.name),
             fields: Vec::new(),
+            bitfields: Vec::new(),
             span: b.span,
         });
         let sns = self.new_ns(None);
@@ -1739,6 +1738,95 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// Adds bit field `d` of type `ty` and width `width` to struct `sid`: into the open
+    /// storage field when it has the same type and room for it (DXC's packing), else into a
+    /// new storage field named after it.
+    fn add_bitfield(
+        &mut self,
+        sid: StructId,
+        d: &'a ast::Declarator,
+        ty: TyId,
+        width: &'a ast::Expr,
+        open: &mut Option<(TyId, u32)>,
+    ) {
+        if self.opts.hlsl_version < 2021 {
+            self.error(
+                "OSH1030",
+                d.span,
+                format!(
+                    "bit field `{}`: bit fields need HLSL 2021 (`-HV 2021`)",
+                    d.name.name
+                ),
+            );
+            return;
+        }
+        let bits = match self.types.kind(ty) {
+            TyKind::Scalar(s) if s.is_int() => s.concrete().bits(),
+            _ => {
+                let t = self.types.name(ty);
+                self.error(
+                    "OSH1030",
+                    d.span,
+                    format!(
+                        "bit field `{}` has type `{t}`; bit fields are integer scalars",
+                        d.name.name
+                    ),
+                );
+                return;
+            }
+        };
+        let h = self.check_expr(width);
+        let w = match self.eval_const(&h) {
+            Some(v) => v.as_int(),
+            None => {
+                self.error(
+                    "OSH1012",
+                    width.span,
+                    "a bit-field width must be a constant",
+                );
+                return;
+            }
+        };
+        if w <= 0 || w > bits as i128 {
+            self.error(
+                "OSH1030",
+                width.span,
+                format!(
+                    "bit field `{}`: a width of {w} does not fit its {bits}-bit type",
+                    d.name.name
+                ),
+            );
+            return;
+        }
+        let w = w as u32;
+        let def = &mut self.types.structs[sid.0 as usize];
+        let (storage, offset) = match *open {
+            Some((t, next)) if t == ty && next + w <= bits && !def.fields.is_empty() => {
+                (def.fields.len() as u32 - 1, next)
+            }
+            _ => {
+                def.fields.push(FieldDef {
+                    name: d.name.name.clone(),
+                    ty,
+                    major: None,
+                    io: IoAttrs::default(),
+                    offset: None,
+                    span: d.span,
+                });
+                (def.fields.len() as u32 - 1, 0)
+            }
+        };
+        def.bitfields.push(BitFieldDef {
+            name: d.name.name.clone(),
+            ty,
+            storage,
+            offset,
+            width: w,
+            span: d.span,
+        });
+        *open = Some((ty, offset + w));
+    }
+
     /// Declares a struct (named or anonymous); returns its type.
     pub fn declare_struct(&mut self, s: &'a ast::StructDecl, _hint: Option<&str>) -> TyId {
         if !s.templates.is_empty() && s.templates.iter().any(|t| !t.params.is_empty()) {
@@ -1795,6 +1883,7 @@ impl<'a> Sema<'a> {
                 name.clone()
             },
             fields: Vec::new(),
+            bitfields: Vec::new(),
             span: s.span,
         });
         let parent = self.scope_ns();
@@ -1836,7 +1925,14 @@ impl<'a> Sema<'a> {
             match self.types.kind(bt).clone() {
                 TyKind::Struct(bs) => {
                     let fields = self.types.structs[bs.0 as usize].fields.clone();
+                    // A base's bit fields keep their storage: the base's fields come first.
+                    let mut bits = self.types.structs[bs.0 as usize].bitfields.clone();
+                    let at = self.types.structs[sid.0 as usize].fields.len() as u32;
+                    for b in &mut bits {
+                        b.storage += at;
+                    }
                     self.types.structs[sid.0 as usize].fields.extend(fields);
+                    self.types.structs[sid.0 as usize].bitfields.extend(bits);
                     let bns = self.struct_ns[bs.0 as usize];
                     self.nss[sns.0 as usize].bases.push(bns);
                 }
@@ -1853,6 +1949,8 @@ impl<'a> Sema<'a> {
         };
         let saved = self.cur_ns;
         self.cur_ns = sns;
+        // The open bit-field storage: (its type, the next free bit).
+        let mut open_bits: Option<(TyId, u32)> = None;
         for m in members {
             if self.too_many_errors() {
                 break;
@@ -1874,6 +1972,14 @@ impl<'a> Sema<'a> {
                             self.error("OSH1002", d.span, "a struct cannot contain itself");
                             continue;
                         }
+                        if let Some(width) = d.annotations.iter().find_map(|a| match a {
+                            ast::PostAnnotation::BitField { width } => Some(width),
+                            _ => None,
+                        }) {
+                            self.add_bitfield(sid, d, fty, width, &mut open_bits);
+                            continue;
+                        }
+                        open_bits = None;
                         let mut io = self.io_attrs(&v.attributes, &d.annotations);
                         io.interp = interp;
                         io.invariant = Self::has_mod(&v.modifiers, Modifier::Precise);

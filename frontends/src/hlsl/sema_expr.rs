@@ -207,7 +207,7 @@ impl<'a> Sema<'a> {
         let (l, sid) = self.fctx.as_ref()?.this?;
         let idx = self.types.struct_def(sid).field(name)?;
         let sty = self.types.intern(TyKind::Struct(sid));
-        let fty = self.types.struct_def(sid).fields[idx].ty;
+        let fty = self.types.struct_def(sid).member_ty(idx)?;
         let this = mk(ExprKind::Local(l), sty, span);
         Some(mk(ExprKind::Field(Box::new(this), idx as u32), fty, span))
     }
@@ -521,6 +521,22 @@ impl<'a> Sema<'a> {
                 .unwrap_or_else(|| Expr::error(span));
             return self.convert(p, ty, span);
         }
+        if let Some(t) = std::iter::once(ty)
+            .chain(parts.iter().map(|p| p.ty))
+            .find(|&t| self.types.contains_bitfields(t))
+        {
+            // The components of a struct with bit fields are its storage fields, not the
+            // bit fields the user counts: refuse rather than fill the wrong bits.
+            let name = self.types.name(t);
+            self.error(
+                "OSH1018",
+                span,
+                format!(
+                    "initializer lists and constructors of `{name}`, a struct with bit fields,                      are not supported; assign the fields one by one"
+                ),
+            );
+            return Expr::error(span);
+        }
         let want = self.types.flat_count(ty);
         let mut have = 0u32;
         for p in &parts {
@@ -596,7 +612,11 @@ impl<'a> Sema<'a> {
             TyKind::Error => Expr::error(span),
             TyKind::Struct(sid) => match self.types.struct_def(sid).field(name) {
                 Some(i) => {
-                    let fty = self.types.struct_def(sid).fields[i].ty;
+                    let fty = self
+                        .types
+                        .struct_def(sid)
+                        .member_ty(i)
+                        .unwrap_or(Types::ERROR);
                     mk(ExprKind::Field(Box::new(b), i as u32), fty, span)
                 }
                 None => {

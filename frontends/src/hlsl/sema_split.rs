@@ -161,7 +161,18 @@ impl<'a> Sema<'a> {
             );
             return Expr::error(span);
         };
-        match &def.fields[i] {
+        let Some(field) = def.fields.get(i) else {
+            self.error(
+                "OSH1018",
+                member.span,
+                format!(
+                    "bit field `{}` of a struct holding resources is not supported",
+                    member.name
+                ),
+            );
+            return Expr::error(span);
+        };
+        match field {
             SplitField::Leaf(e) => Expr { span, ..e.clone() },
             SplitField::Nested(n) => {
                 let ty = self.splits[*n as usize].ty;
