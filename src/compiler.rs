@@ -75,6 +75,21 @@ impl BufferLayout {
             constant_buffer,
             storage_buffer,
             push_constant,
+            texture_buffer: self.texture_buffer_rule(),
+        }
+    }
+}
+
+impl BufferLayout {
+    /// The rule of texture buffers (`tbuffer`, `TextureBuffer<T>`): DXC lays them out like
+    /// storage buffers, except under `-fvk-use-dx-layout`, where they get D3D's
+    /// constant-buffer packing.
+    pub fn texture_buffer_rule(self) -> LayoutRule {
+        match self {
+            BufferLayout::Dx => LayoutRule::DxCbuffer,
+            BufferLayout::Dxc => LayoutRule::RelaxedStd430,
+            BufferLayout::Gl => LayoutRule::Std430,
+            BufferLayout::Scalar => LayoutRule::Scalar,
         }
     }
 }
@@ -223,6 +238,7 @@ impl CompileOptions {
             invert_y: self.invert_y,
             dx_position_w: self.dx_position_w,
             binding_shifts: self.binding_shifts.clone(),
+            dx_layout: self.layout == BufferLayout::Dx,
         }
     }
 
@@ -234,6 +250,7 @@ impl CompileOptions {
             cbuffer_rule: rules.constant_buffer,
             storage_rule: rules.storage_buffer,
             push_constant_rule: rules.push_constant,
+            tbuffer_rule: rules.texture_buffer,
             debug_names: self.debug_names,
         }
     }

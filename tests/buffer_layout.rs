@@ -448,3 +448,146 @@ float4 main() : SV_Target { B x = { 1, 2 }; return x.a; }
         "{e}"
     );
 }
+
+// ---- $Globals registers, D3D packing, scalar layout ------------------------------------------
+
+const REGISTER_C: &str = r#"
+float x;                       // after the last register: 200
+float y : register(c0);        // 0
+float z : register(c2);        // 32
+float w : register(c1);        // 16
+float2 arr2[3] : register(c10);// 160, 40 bytes under D3D packing, 48 otherwise
+float4 v;                      // 208 (D3D) / 224
+float s;                       // 224 (D3D) / 240
+float4 main() : SV_Target { return x + y + z + w + arr2[1].x + v + s; }
+"#;
+
+/// `register(cN)` on `$Globals` members places them at 16 N bytes (DXC honours it under every
+/// layout rule); the members without one follow the last register in declaration order. The
+/// IR keeps the registered members first (in register order), so the SPIR-V member order is
+/// `y w z arr2 x v s`.
+#[test]
+fn register_c_places_globals_members() {
+    let d = compile(REGISTER_C, BufferLayout::Dx);
+    assert_eq!(
+        d.offsets("type.$Globals"),
+        vec![0, 16, 32, 160, 200, 208, 224]
+    );
+    let d = compile(REGISTER_C, BufferLayout::Dxc);
+    assert_eq!(
+        d.offsets("type.$Globals"),
+        vec![0, 16, 32, 160, 208, 224, 240]
+    );
+    let e = errors(
+        r#"
+float a : register(c1);
+float b : register(c1);
+float4 main() : SV_Target { return a + b; }
+"#,
+    );
+    assert!(
+        e.contains("layout.hlsl:3:11: error[OSH1029]") && e.contains("register(c1)"),
+        "{e}"
+    );
+    // Explicit placements that overlap are refused, not emitted.
+    let e = errors(
+        r#"
+float4 a : register(c1);
+float4 b : register(c0);
+float4 c;
+cbuffer K { float4 k0; float k1 : packoffset(c0.y); };
+float4 main() : SV_Target { return a + b + c + k0 + k1; }
+"#,
+    );
+    assert!(e.contains("overlaps field `k0`"), "{e}");
+}
+
+/// Under -fvk-use-dx-layout a `tbuffer` gets D3D's constant-buffer packing, like a
+/// `cbuffer` (it was laid out with the storage-buffer rule): arrays and structs start on a
+/// 16-byte boundary and are not padded at the end.
+#[test]
+fn dx_layout_packs_texture_buffers_like_constant_buffers() {
+    let src = r#"
+struct S { float a; float3 b; };
+tbuffer T { float x; float2 arr[2]; float y; S s; float z; };
+TextureBuffer<S> tb;
+float4 main() : SV_Target { return x + arr[1].x + y + s.b.x + z + tb.b.y; }
+"#;
+    let d = compile(src, BufferLayout::Dx);
+    // x 0, arr 16 (stride 16, 24 bytes), y 40, s 48 (16 bytes), z 64.
+    assert_eq!(d.offsets("type.T"), vec![0, 16, 40, 48, 64]);
+    // The reflection gives the host the same offsets.
+    let mut o = options(src, BufferLayout::Dx);
+    o.reflect = true;
+    let r = Compiler::new()
+        .compile_source("layout.hlsl", src, &o)
+        .expect("compiles")
+        .reflection
+        .expect("asked for");
+    let Some(oneshader::reflect::Type::Struct { members, .. }) =
+        &r.resource("T").expect("T is reflected").ty
+    else {
+        panic!("a struct")
+    };
+    let offsets: Vec<Option<u32>> = members.iter().map(|m| m.offset).collect();
+    assert_eq!(offsets, [0, 16, 40, 48, 64].map(Some));
+    assert_eq!(d.member_array_stride("type.T", 1), 16);
+    // The default rule for texture buffers is the storage buffers': relaxed std430.
+    let d = compile(src, BufferLayout::Dxc);
+    assert_eq!(d.offsets("type.T"), vec![0, 8, 24, 32, 48]);
+}
+
+/// A float1xN (column-major) in a constant buffer takes one register per column under D3D
+/// packing; OneShader lays it out as a vector, so it refuses instead of emitting the wrong
+/// offsets.
+#[test]
+fn dx_layout_refuses_one_component_matrix_columns() {
+    let src = r#"
+cbuffer B { float a; float1x2 m; float b; };
+float4 main() : SV_Target { return a + m[0].y + b; }
+"#;
+    let opts = options(src, BufferLayout::Dx);
+    let e = match Compiler::new().compile_source("layout.hlsl", src, &opts) {
+        Ok(_) => panic!("compiled"),
+        Err(e) => e.diagnostics.render(),
+    };
+    assert!(
+        e.contains("layout.hlsl:2:1: error[OSH1018]") && e.contains("`float1x2` (member `m`)"),
+        "{e}"
+    );
+    // Under the default rule it is a vector, as in DXC.
+    let d = compile(src, BufferLayout::Dxc);
+    assert_eq!(d.offsets("type.B"), vec![0, 4, 12]);
+}
+
+/// Scalar block layout rounds a struct's size up to its alignment (DXC does, for
+/// compatibility with C), so `{uint64_t; uint}` has a stride of 16; nested structs with 16-bit
+/// members under D3D's structured-buffer rule likewise.
+#[test]
+fn scalar_layout_rounds_struct_sizes() {
+    let src = r#"
+struct W { uint64_t a; uint b; };
+struct H { half h; W w; half tail; };
+RWStructuredBuffer<W> ws;
+RWStructuredBuffer<H> hs;
+[numthreads(1, 1, 1)]
+void main() { ws[1].b = 3; hs[1].w.b = ws[0].b + (uint)hs[0].tail; }
+"#;
+    let mut o = options(src, BufferLayout::Scalar);
+    o.enable_16bit_types = true;
+    let d = compile_with(src, o);
+    assert_eq!(d.offsets("W"), vec![0, 8]);
+    // H: h 0, w 8 (aligned to 8), tail 24; size 32.
+    assert_eq!(d.offsets("H"), vec![0, 8, 24]);
+    let strides: Vec<u32> = d
+        .annotations()
+        .filter(|i| {
+            i.class.opcode == Op::Decorate && word(&i.operands[1]) == Decoration::ArrayStride as u32
+        })
+        .map(|i| word(&i.operands[2]))
+        .collect();
+    assert!(
+        strides.contains(&16) && strides.contains(&32),
+        "{strides:?}"
+    );
+}

@@ -149,6 +149,23 @@ pub enum LayoutError {
     /// The id does not name a type.
     #[error("not a type")]
     NotAType,
+    /// Two fields share bytes (explicit offsets: `packoffset`, `register(cN)`,
+    /// `[[vk::offset]]`).
+    #[error(
+        "field `{second}` at offset {second_offset} overlaps field `{first}` (bytes {first_offset} to {first_end})"
+    )]
+    Overlap {
+        /// The field placed first in memory.
+        first: String,
+        /// Where it starts.
+        first_offset: u32,
+        /// One past its last byte.
+        first_end: u32,
+        /// The field that overlaps it.
+        second: String,
+        /// Where that one starts.
+        second_offset: u32,
+    },
 }
 
 fn round_up(v: u32, align: u32) -> u32 {
@@ -253,19 +270,24 @@ pub fn type_layout(
                 return Ok(TypeLayout {
                     size: e.size * n,
                     align: e.align,
-                    array_stride: Some(e.size),
+                    array_stride: Some(round_up(e.size, e.align)),
                     matrix_stride,
                 });
             }
             let mut align = e.align;
+            let mut elem_size = e.size;
             if rule.round_to_16() {
                 align = round_up(align, 16);
+                // An element of size 0 (an empty struct) still takes a 16-byte slot.
+                if elem_size == 0 {
+                    elem_size = align;
+                }
             }
-            let stride = round_up(e.size, align);
+            let stride = round_up(elem_size, align);
             let size = if n == 0 {
                 0
             } else if rule == LayoutRule::DxCbuffer {
-                stride * (n - 1) + e.size
+                stride * (n - 1) + elem_size
             } else {
                 round_up(stride * n, align)
             };
@@ -302,6 +324,9 @@ pub fn struct_layout(
     let mut out = Vec::with_capacity(fields.len());
     let mut offset = 0u32;
     let mut max_align = 1u32;
+    // The furthest byte any field reaches (explicit offsets may go backwards).
+    let mut end = 0u32;
+    let mut explicit = false;
     for (i, &f) in fields.iter().enumerate() {
         let fty = m.ty(f).ok_or(LayoutError::NotAType)?;
         if m.op(fty) == Op::RuntimeArray && i + 1 != fields.len() {
@@ -329,11 +354,12 @@ pub fn struct_layout(
             }
         }
         offset = round_up(offset, align);
-        if let Some(explicit) = m
+        if let Some(at) = m
             .find_decoration(f, Op::Offset)
             .and_then(|d| m.imm_operand(d, 0))
         {
-            offset = explicit;
+            offset = at;
+            explicit = true;
         }
         out.push(FieldLayout {
             field: f,
@@ -342,15 +368,21 @@ pub fn struct_layout(
             row_major,
         });
         max_align = max_align.max(fl.align);
-        offset += fl.size;
+        offset = offset.saturating_add(fl.size);
+        end = end.max(offset);
+    }
+    if explicit {
+        check_overlaps(m, &out)?;
     }
     if rule.round_to_16() {
         max_align = round_up(max_align, 16);
     }
-    let size = if rule == LayoutRule::DxCbuffer || rule == LayoutRule::Scalar {
-        offset
+    // D3D packing leaves a struct unpadded; every other rule (scalar included, as DXC does
+    // for compatibility with C) rounds its size up to its alignment.
+    let size = if rule == LayoutRule::DxCbuffer {
+        end
     } else {
-        round_up(offset, max_align)
+        round_up(end, max_align)
     };
     Ok(StructLayout {
         layout: TypeLayout {
@@ -361,6 +393,27 @@ pub fn struct_layout(
         },
         fields: out,
     })
+}
+
+/// Fails when two fields of a struct share bytes (only explicit offsets can make them).
+fn check_overlaps(m: &Module, fields: &[FieldLayout]) -> Result<(), LayoutError> {
+    let mut by_offset: Vec<&FieldLayout> = fields.iter().filter(|f| f.layout.size > 0).collect();
+    by_offset.sort_by_key(|f| f.offset);
+    for pair in by_offset.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let a_end = a.offset.saturating_add(a.layout.size);
+        if b.offset < a_end {
+            let name = |f: &FieldLayout| m.name(f.field).unwrap_or("?").to_string();
+            return Err(LayoutError::Overlap {
+                first: name(a),
+                first_offset: a.offset,
+                first_end: a_end,
+                second: name(b),
+                second_offset: b.offset,
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -461,6 +514,41 @@ mod tests {
         assert_eq!(l.fields[0].layout.size, 16);
         assert_eq!(l.fields[1].layout.array_stride, Some(16));
         assert_eq!(l.fields[1].layout.matrix_stride, Some(8));
+    }
+
+    #[test]
+    fn scalar_structs_round_up_to_their_alignment() {
+        // {uint64_t; uint}: 12 bytes of members, 8-byte alignment: size (and stride) 16, as
+        // DXC gives under -fvk-use-scalar-layout.
+        let src =
+            "struct @W {\n  a: u64\n  b: u32\n}\nstruct @H {\n  w: array<@W, 3>\n  c: u32\n}\n";
+        let (o, size) = offsets(src, "W", LayoutRule::Scalar);
+        assert_eq!((o, size), (vec![0, 8], 16));
+        let m = parse(src).expect("parses");
+        let h = m.structs()[1].id();
+        let l = struct_layout(&m, h, LayoutRule::Scalar).expect("layout");
+        assert_eq!(l.fields[0].layout.array_stride, Some(16));
+        assert_eq!(l.fields[1].offset, 48);
+        // D3D constant-buffer packing does not pad a struct.
+        assert_eq!(offsets(src, "W", LayoutRule::DxCbuffer).1, 12);
+    }
+
+    #[test]
+    fn explicit_offsets_may_go_backwards_but_not_overlap() {
+        // register(cN)-style placement: the struct reaches as far as its furthest field.
+        let src = "struct @G {\n  x: f32 [offset(200)]\n  y: f32 [offset(0)]\n}\n";
+        assert_eq!(
+            offsets(src, "G", LayoutRule::DxCbuffer),
+            (vec![200, 0], 204)
+        );
+        let src = "struct @O {\n  a: vec<f32, 4>\n  b: f32 [offset(8)]\n}\n";
+        let m = parse(src).expect("parses");
+        let e =
+            struct_layout(&m, m.structs()[0].id(), LayoutRule::RelaxedStd140).expect_err("overlap");
+        assert!(
+            matches!(&e, LayoutError::Overlap { first, second, .. } if first == "a" && second == "b"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -328,6 +328,10 @@ define_ops! {
     InputAttachmentIndex "input_attachment_index" Decoration 122 [Int] Rest::None, R::None;
     /// `invariant` on a position output.
     Invariant "invariant" Decoration 123 [] Rest::None, R::None;
+    /// `texture_buffer` on a storage-buffer global: an HLSL `tbuffer`/`TextureBuffer`, laid
+    /// out with the texture-buffer rule (D3D constant-buffer packing under DXC's
+    /// `-fvk-use-dx-layout`, the storage-buffer rule otherwise).
+    TextureBuffer "texture_buffer" Decoration 124 [] Rest::None, R::None;
 
     // ---- instructions ----------------------------------------------------------------------
     /// `a + b`, component-wise; integer wrapping.
@@ -571,7 +575,7 @@ impl Op {
     /// Decorations.
     #[inline]
     pub fn is_decoration(self) -> bool {
-        (Op::Binding..=Op::Invariant).contains(&self)
+        (Op::Binding..=Op::TextureBuffer).contains(&self)
     }
 
     /// Ordinary (non-terminator) instructions.

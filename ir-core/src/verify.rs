@@ -950,6 +950,7 @@ impl<'a> Verifier<'a> {
             | Op::WriteOnly
             | Op::Coherent
             | Op::Counter
+            | Op::TextureBuffer
             | Op::InputAttachmentIndex => top == Op::Global,
             Op::Location
             | Op::BuiltinDeco

@@ -95,6 +95,10 @@ pub struct LayoutRules {
     /// Push constants.
     #[serde(with = "rule_name")]
     pub push_constant: LayoutRule,
+    /// Texture buffers (`tbuffer`, `TextureBuffer<T>`): the storage buffers' rule, except
+    /// under `-fvk-use-dx-layout` (D3D's constant-buffer packing).
+    #[serde(with = "rule_name")]
+    pub texture_buffer: LayoutRule,
 }
 
 impl Default for LayoutRules {
@@ -104,6 +108,7 @@ impl Default for LayoutRules {
             constant_buffer: LayoutRule::RelaxedStd140,
             storage_buffer: LayoutRule::RelaxedStd430,
             push_constant: LayoutRule::RelaxedStd430,
+            texture_buffer: LayoutRule::RelaxedStd430,
         }
     }
 }
@@ -1060,7 +1065,12 @@ fn resource(
                     binding: cbinding,
                 });
             }
-            buffer_contents(m, g, &mut r, contents, rules.storage_buffer, row_major)?;
+            let rule = if m.has_decoration(g, Op::TextureBuffer) {
+                rules.texture_buffer
+            } else {
+                rules.storage_buffer
+            };
+            buffer_contents(m, g, &mut r, contents, rule, row_major)?;
         }
         _ => opaque(m, &mut r, contents),
     }
@@ -1224,11 +1234,12 @@ mod tests {
             constant_buffer: LayoutRule::DxCbuffer,
             storage_buffer: LayoutRule::Scalar,
             push_constant: LayoutRule::Std430,
+            texture_buffer: LayoutRule::DxCbuffer,
         };
         let text = serde_json::to_string(&rules).expect("serializes");
         assert_eq!(
             text,
-            r#"{"constant_buffer":"d3d_cbuffer","storage_buffer":"scalar","push_constant":"std430"}"#
+            r#"{"constant_buffer":"d3d_cbuffer","storage_buffer":"scalar","push_constant":"std430","texture_buffer":"d3d_cbuffer"}"#
         );
         let back: LayoutRules = serde_json::from_str(&text).expect("parses");
         assert_eq!(back, rules);

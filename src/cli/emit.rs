@@ -99,16 +99,19 @@ pub fn run(args: EmitArgs) -> ExitCode {
         opts.cbuffer_rule = LayoutRule::Std140;
         opts.storage_rule = LayoutRule::Std430;
         opts.push_constant_rule = LayoutRule::Std430;
+        opts.tbuffer_rule = LayoutRule::Std430;
     }
     if args.dx_layout {
         opts.cbuffer_rule = LayoutRule::DxCbuffer;
         opts.storage_rule = LayoutRule::Scalar;
         opts.push_constant_rule = LayoutRule::Scalar;
+        opts.tbuffer_rule = LayoutRule::DxCbuffer;
     }
     if args.scalar_layout {
         opts.cbuffer_rule = LayoutRule::Scalar;
         opts.storage_rule = LayoutRule::Scalar;
         opts.push_constant_rule = LayoutRule::Scalar;
+        opts.tbuffer_rule = LayoutRule::Scalar;
     }
     opts.debug_names = !args.no_names;
     // The backend's boundary: the `legalize(spirv)` pipeline, then its check.

@@ -1218,7 +1218,7 @@ impl Emitter<'_> {
             return Err(EmitError::new(MALFORMED, "not a pointer"));
         };
         let rm = self.ptr_row_major(p);
-        let lk = self.lk_of(space, rm);
+        let lk = self.lk_of_value(p, space, rm);
         self.ptr_type(space, pointee, lk)
     }
 
@@ -1228,7 +1228,7 @@ impl Emitter<'_> {
         let Some(space) = m.ty(p).and_then(|t| m.address_space(t)) else {
             return Lk::Logical;
         };
-        match self.rule_of(space) {
+        match self.rule_of_ptr(p, space) {
             // A buffer global that is a struct is the `Block` struct itself (so is an element
             // of an array of buffers).
             Some(rule)

@@ -128,7 +128,7 @@ impl Emitter<'_> {
             .pointee(ty)
             .ok_or_else(|| EmitError::new(MALFORMED, "a global's type is not a pointer"))?;
         let row_major = layout::is_row_major(m, g);
-        let ptr = match self.rule_of(space) {
+        let ptr = match self.rule_of_ptr(g, space) {
             Some(rule) if self.is_descriptor_array(space, pointee) => {
                 self.desc_arrays.insert(g, ());
                 self.ptr_type(space, pointee, Lk::Descriptors(rule, row_major))?

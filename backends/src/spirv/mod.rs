@@ -52,6 +52,10 @@ pub struct Options {
     pub storage_rule: LayoutRule,
     /// Layout of push constants. Default: DXC's relaxed std430.
     pub push_constant_rule: LayoutRule,
+    /// Layout of texture buffers (storage-buffer globals decorated `texture_buffer`, HLSL
+    /// `tbuffer`/`TextureBuffer`). Default: DXC's relaxed std430; D3D packing
+    /// ([`LayoutRule::DxCbuffer`]) under DXC's `-fvk-use-dx-layout`.
+    pub tbuffer_rule: LayoutRule,
     /// Emit `OpName`/`OpMemberName` from the IR's name hints. Default: on.
     pub debug_names: bool,
 }
@@ -63,6 +67,7 @@ impl Default for Options {
             cbuffer_rule: LayoutRule::RelaxedStd140,
             storage_rule: LayoutRule::RelaxedStd430,
             push_constant_rule: LayoutRule::RelaxedStd430,
+            tbuffer_rule: LayoutRule::RelaxedStd430,
             debug_names: true,
         }
     }

@@ -8,7 +8,7 @@
 //! keyed by their SPIR-V structure, so no non-aggregate type is declared twice.
 
 use oneshader_ir::layout::LayoutRule;
-use oneshader_ir::{AddressSpace, Diagnostic, InstId, Module};
+use oneshader_ir::{AddressSpace, Diagnostic, InstId, Module, Op};
 use rspirv::spirv;
 use rustc_hash::{FxHashMap, FxHashSet};
 use slotmap::SecondaryMap;
@@ -256,9 +256,43 @@ impl<'m> Emitter<'m> {
         }
     }
 
+    /// The layout rule of the buffer the pointer `v` (in `space`) points into: the
+    /// texture-buffer rule inside a global decorated `texture_buffer`, else the rule of
+    /// `space`.
+    pub fn rule_of_ptr(&self, v: InstId, space: AddressSpace) -> Option<LayoutRule> {
+        let rule = self.rule_of(space)?;
+        if space != AddressSpace::StorageBuffer || self.opts.tbuffer_rule == rule {
+            return Some(rule);
+        }
+        let m = self.m;
+        let mut cur = v;
+        for _ in 0..64 {
+            match m.try_op(cur) {
+                Some(Op::FieldAddr | Op::ElementAddr) => cur = m.operand(cur, 0),
+                Some(Op::Global) => {
+                    return Some(if m.has_decoration(cur, Op::TextureBuffer) {
+                        self.opts.tbuffer_rule
+                    } else {
+                        rule
+                    });
+                }
+                _ => break,
+            }
+        }
+        Some(rule)
+    }
+
     /// The layout values in `space` have when reached through a pointer.
     pub fn lk_of(&self, space: AddressSpace, row_major: bool) -> Lk {
         match self.rule_of(space) {
+            Some(r) => Lk::Explicit(r, row_major),
+            None => Lk::Logical,
+        }
+    }
+
+    /// The layout values have when reached through the pointer `v` in `space`.
+    pub fn lk_of_value(&self, v: InstId, space: AddressSpace, row_major: bool) -> Lk {
+        match self.rule_of_ptr(v, space) {
             Some(r) => Lk::Explicit(r, row_major),
             None => Lk::Logical,
         }

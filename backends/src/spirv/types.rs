@@ -651,11 +651,11 @@ impl Emitter<'_> {
             false
         };
         if self.block_ptrs.contains_key(v)
-            && let Some(rule) = self.rule_of(space)
+            && let Some(rule) = self.rule_of_ptr(v, space)
         {
             return self.ptr_type(space, pointee, Lk::Block(rule, rm));
         }
-        let lk = self.lk_of(space, rm);
+        let lk = self.lk_of_value(v, space, rm);
         self.ptr_type(space, pointee, lk)
     }
 

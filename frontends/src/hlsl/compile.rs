@@ -40,6 +40,10 @@ pub struct CompileOptions {
     pub dx_position_w: bool,
     /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
     pub binding_shifts: Vec<BindingShift>,
+    /// `-fvk-use-dx-layout`: constant buffers get D3D's packing, which stores each column of
+    /// a `float1xN` (each row of a row-major `floatNx1`) in its own 16-byte register; such
+    /// members are refused (OSH1018) rather than laid out as vectors.
+    pub dx_layout: bool,
 }
 
 impl Default for CompileOptions {
@@ -54,6 +58,7 @@ impl Default for CompileOptions {
             invert_y: false,
             dx_position_w: false,
             binding_shifts: Vec::new(),
+            dx_layout: false,
         }
     }
 }
@@ -218,6 +223,7 @@ fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult 
         invert_y: opts.invert_y,
         dx_position_w: opts.dx_position_w,
         binding_shifts: opts.binding_shifts.clone(),
+        dx_layout: opts.dx_layout,
     };
     let (module, lower_diags) = Lower::new(&program, lopts).run();
     diagnostics.extend(with_macro_notes(&parsed, lower_diags));

@@ -611,6 +611,9 @@ pub struct FieldDef {
     pub io: IoAttrs,
     /// `packoffset(...)` / `[[vk::offset(n)]]`, in bytes.
     pub offset: Option<u32>,
+    /// `register(cN)` on a `$Globals` member: N. Such members are placed at 16 N bytes, in
+    /// register order, and the others after the last of them (DXC's rule).
+    pub register_c: Option<u32>,
     /// Where it is declared.
     pub span: Span,
 }

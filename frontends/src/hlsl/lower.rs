@@ -84,6 +84,8 @@ pub(crate) struct Lower<'p> {
     pub m: Module,
     pub diags: Vec<Diagnostic>,
     pub structs: FxHashMap<StructId, InstId>,
+    /// HIR field index to IR field index, for structs whose IR fields are in another order.
+    pub field_order: FxHashMap<StructId, Vec<u32>>,
     pub globals: FxHashMap<GlobalId, InstId>,
     pub funcs: FxHashMap<FuncId, Func>,
     pub counters: FxHashMap<GlobalId, InstId>,
@@ -105,6 +107,8 @@ pub struct LowerOptions {
     pub dx_position_w: bool,
     /// `-fvk-{b,t,s,u}-shift`.
     pub binding_shifts: Vec<super::bindings::BindingShift>,
+    /// `-fvk-use-dx-layout` (see [`super::CompileOptions::dx_layout`]).
+    pub dx_layout: bool,
 }
 
 impl<'p> Lower<'p> {
@@ -115,6 +119,7 @@ impl<'p> Lower<'p> {
             m: Module::new(),
             diags: Vec::new(),
             structs: FxHashMap::default(),
+            field_order: FxHashMap::default(),
             globals: FxHashMap::default(),
             funcs: FxHashMap::default(),
             counters: FxHashMap::default(),
@@ -303,17 +308,83 @@ impl<'p> Lower<'p> {
         let name = def.name.replace(['<', '>', ',', ' '], "_");
         let s = self.m.add_struct(&name, &[]);
         self.structs.insert(sid, s.id());
-        for f in &def.fields {
+        // `$Globals` members with `register(cN)` come first, in register order, at 16 N
+        // bytes; the others follow the last of them in declaration order (DXC's layout).
+        let mut order: Vec<usize> = (0..def.fields.len()).collect();
+        if def.fields.iter().any(|f| f.register_c.is_some()) {
+            order.sort_by_key(|&i| match def.fields[i].register_c {
+                Some(k) => (0, k, i),
+                None => (1, 0, i),
+            });
+            let mut to_ir = vec![0u32; order.len()];
+            for (ir, &hir) in order.iter().enumerate() {
+                to_ir[hir] = ir as u32;
+            }
+            self.field_order.insert(sid, to_ir);
+        }
+        for i in order {
+            let f = &def.fields[i];
             let fty = self.ir_ty(f.ty);
             let field = self.m.add_field(s, &f.name, fty);
             if self.has_ir_matrix(f.ty) {
                 self.major_deco(field.id(), f.major);
             }
-            if let Some(off) = f.offset {
+            let offset = f.register_c.map(|k| k * 16).or(f.offset);
+            if let Some(off) = offset {
                 self.m.decorate_imm(field.id(), Op::Offset, &[off]);
             }
         }
         s.id()
+    }
+
+    /// A matrix inside `ty` whose stored vectors have one component (a column-major
+    /// `float1xN`, a row-major `floatNx1`), described for a diagnostic with the member path to
+    /// it: D3D's constant-buffer packing gives each of those components a register of its own.
+    fn register_per_component(
+        &self,
+        ty: TyId,
+        major: Option<Major>,
+        depth: u32,
+    ) -> Option<(String, Vec<String>)> {
+        if depth > 64 {
+            return None;
+        }
+        match self.types().kind(ty) {
+            TyKind::Matrix(_, r, c) if (*r == 1) != (*c == 1) => {
+                let row_major = major.unwrap_or(self.p.default_major) == Major::Row;
+                let one = if row_major { *c == 1 } else { *r == 1 };
+                one.then(|| {
+                    let order = if row_major {
+                        "row-major"
+                    } else {
+                        "column-major"
+                    };
+                    (format!("a {order} `{}`", self.types().name(ty)), Vec::new())
+                })
+            }
+            TyKind::Array(e, _) | TyKind::UnsizedArray(e) => {
+                self.register_per_component(*e, major, depth + 1)
+            }
+            TyKind::Struct(sid) => self.types().struct_def(*sid).fields.iter().find_map(|f| {
+                let (what, mut path) = self.register_per_component(f.ty, f.major, depth + 1)?;
+                path.insert(0, f.name.clone());
+                Some((what, path))
+            }),
+            _ => None,
+        }
+    }
+
+    /// The IR field index of field `i` of struct type `ty` (they differ in a `$Globals` with
+    /// `register(cN)` members, see [`Lower::struct_ir`]).
+    pub fn ir_field(&self, ty: TyId, i: u32) -> u32 {
+        match self.types().kind(ty) {
+            TyKind::Struct(sid) => self
+                .field_order
+                .get(sid)
+                .and_then(|o| o.get(i as usize).copied())
+                .unwrap_or(i),
+            _ => i,
+        }
     }
 
     /// A scalar constant of HLSL scalar type `s`.
@@ -570,6 +641,32 @@ impl<'p> Lower<'p> {
             }
             return None;
         };
+        if self.opts.dx_layout
+            && matches!(gd.kind, GlobalKind::CBuffer { .. })
+            && let Some((what, path)) = self.register_per_component(gd.ty, gd.major, 0)
+        {
+            let at = if path.is_empty() {
+                String::new()
+            } else {
+                format!(" (member `{}`)", path.join("."))
+            };
+            let msg = format!(
+                "`{}` holds {what}{at}: D3D's constant-buffer packing (-fvk-use-dx-layout) puts \
+                 each of its components in its own 16-byte register, which OneShader does not \
+                 lay out yet; declare it as a vector or an array",
+                gd.name
+            );
+            // Reported once, however often the buffer is used.
+            if !self
+                .diags
+                .iter()
+                .any(|d| d.code == "OSH1018" && d.span == Some(gd.span))
+            {
+                self.diags
+                    .push(Diagnostic::error("OSH1018", msg).with_span(gd.span));
+            }
+            return None;
+        }
         let init = match (&gd.kind, &gd.init) {
             (GlobalKind::Static | GlobalKind::Const, Some(e)) => self.const_expr(e),
             _ => None,
@@ -594,6 +691,9 @@ impl<'p> Lower<'p> {
         };
         if readonly {
             self.m.decorate(id, Op::ReadOnly, &[]);
+        }
+        if matches!(gd.kind, GlobalKind::CBuffer { tbuffer: true }) {
+            self.m.decorate(id, Op::TextureBuffer, &[]);
         }
         if gd.bind.coherent {
             self.m.decorate(id, Op::Coherent, &[]);

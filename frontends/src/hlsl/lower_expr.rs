@@ -101,13 +101,16 @@ impl<'p> Lower<'p> {
                     }
                 }
             }
-            ExprKind::Field(b, i) => match self.place(b) {
-                Place::Ptr(p) => Place::Ptr(self.bld().field_addr(p, *i)),
-                other => {
-                    let v = self.load_place(other, b.ty);
-                    Place::Value(self.bld().extract(v, &[*i]))
+            ExprKind::Field(b, i) => {
+                let i = self.ir_field(b.ty, *i);
+                match self.place(b) {
+                    Place::Ptr(p) => Place::Ptr(self.bld().field_addr(p, i)),
+                    other => {
+                        let v = self.load_place(other, b.ty);
+                        Place::Value(self.bld().extract(v, &[i]))
+                    }
                 }
-            },
+            }
             ExprKind::Index(b, i) => self.index_place(e, b, i),
             ExprKind::Swizzle(b, comps) => {
                 let base_scalar = matches!(

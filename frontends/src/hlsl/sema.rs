@@ -1459,11 +1459,45 @@ impl<'a> Sema<'a> {
 
     fn add_loose_uniform(&mut self, d: &'a ast::Declarator, ty: TyId, major: Option<Major>) {
         let offset = self.packoffset(&d.annotations);
+        // `float x : register(c3);` places `x` at 48 bytes (DXC honours it under every layout
+        // rule); the profile form `register(vs_5_0, c3)` too.
+        let register_c = d.annotations.iter().find_map(|a| match a {
+            ast::PostAnnotation::Register { args, span } => args.iter().find_map(|r| {
+                let n = r.name.to_ascii_lowercase();
+                n.strip_prefix('c')
+                    .and_then(|k| k.parse::<u32>().ok())
+                    .map(|k| (k, *span))
+            }),
+            _ => None,
+        });
         let (g, idx) = self.add_globals_member(&d.name.name, ty, major, d.span);
-        if let Some(off) = offset
-            && let TyKind::Struct(sid) = self.types.kind(self.globals[g.0 as usize].ty).clone()
-        {
-            self.types.structs[sid.0 as usize].fields[idx as usize].offset = Some(off);
+        if let TyKind::Struct(sid) = self.types.kind(self.globals[g.0 as usize].ty).clone() {
+            if let Some((k, span)) = register_c {
+                let prev = self.types.structs[sid.0 as usize]
+                    .fields
+                    .iter()
+                    .find(|f| f.register_c == Some(k))
+                    .map(|f| (f.name.clone(), f.span));
+                if let Some((name, at)) = prev {
+                    let diag = Diagnostic::error(
+                        "OSH1029",
+                        format!(
+                            "`{}` at register(c{k}) overlaps `{name}`, already at that register",
+                            d.name.name
+                        ),
+                    )
+                    .with_span(span)
+                    .with_label(at, "the member already at that register");
+                    self.push_diag(diag);
+                } else if k.checked_mul(16).is_none() {
+                    self.error("OSH1025", span, format!("register(c{k}) is out of range"));
+                } else {
+                    self.types.structs[sid.0 as usize].fields[idx as usize].register_c = Some(k);
+                }
+            }
+            if let Some(off) = offset {
+                self.types.structs[sid.0 as usize].fields[idx as usize].offset = Some(off);
+            }
         }
         let ns = self.cur_ns;
         self.declare(ns, &d.name.name, Sym::CBufMember(g, idx), d.name.span);
@@ -1516,6 +1550,7 @@ impl<'a> Sema<'a> {
             major,
             io: IoAttrs::default(),
             offset: None,
+            register_c: None,
             span,
         });
         (g, fields.len() as u32 - 1)
@@ -1720,6 +1755,7 @@ impl<'a> Sema<'a> {
                             major,
                             io: IoAttrs::default(),
                             offset,
+                            register_c: None,
                             span: d.span,
                         });
                         let idx = fields.len() as u32 - 1;
@@ -1811,6 +1847,7 @@ impl<'a> Sema<'a> {
                     major: None,
                     io: IoAttrs::default(),
                     offset: None,
+                    register_c: None,
                     span: d.span,
                 });
                 (def.fields.len() as u32 - 1, 0)
@@ -1995,6 +2032,7 @@ impl<'a> Sema<'a> {
                             major,
                             io,
                             offset,
+                            register_c: None,
                             span: d.span,
                         });
                     }
