@@ -135,6 +135,9 @@ pub struct CompileOptions {
     pub dx_position_w: bool,
     /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
     pub binding_shifts: Vec<BindingShift>,
+    /// `-fspv-preserve-bindings`: keep every declared resource and buffer (with its binding)
+    /// in the output, used or not. Default off.
+    pub preserve_bindings: bool,
     /// Emit `OpName`/`OpMemberName`. Default on.
     pub debug_names: bool,
     /// Produce SPIR-V ([`CompileOutput::spirv`]). Default on; off when only the IR or the
@@ -166,6 +169,7 @@ impl Default for CompileOptions {
             invert_y: false,
             dx_position_w: false,
             binding_shifts: Vec::new(),
+            preserve_bindings: false,
             debug_names: true,
             emit_spirv: true,
             reflect: false,
@@ -239,6 +243,7 @@ impl CompileOptions {
             dx_position_w: self.dx_position_w,
             binding_shifts: self.binding_shifts.clone(),
             dx_layout: self.layout == BufferLayout::Dx,
+            preserve_bindings: self.preserve_bindings,
         }
     }
 

@@ -23,6 +23,7 @@
 //! | `-fvk-use-gl-layout`, `-fvk-use-dx-layout`, `-fvk-use-scalar-layout` | buffer layout rules |
 //! | `-fvk-b-shift N SPACE`, `-fvk-t-shift`, `-fvk-s-shift`, `-fvk-u-shift` | add N to the binding numbers of that register class in SPACE (or `all`) |
 //! | `-fvk-invert-y` | negate `SV_Position.y` in vertex shaders |
+//! | `-fspv-preserve-bindings` | keep every declared resource and buffer, used or not |
 //! | `-fvk-use-dx-position-w` | `SV_Position.w` is `1 / w` in pixel shaders |
 //! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
 //! | `--reflect OUT.json` | write the reflection (docs/reflection.md), built from the module as lowered |
@@ -117,6 +118,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             "-O" | "-O1" | "-O2" | "-O3" => c.opt_level = OptLevel::O,
             "-O0" => c.opt_level = OptLevel::O0,
             "-fvk-invert-y" => c.invert_y = true,
+            "-fspv-preserve-bindings" => c.preserve_bindings = true,
             "-fvk-use-dx-position-w" => c.dx_position_w = true,
             "-fvk-b-shift" | "-fvk-t-shift" | "-fvk-s-shift" | "-fvk-u-shift" => {
                 // `-fvk-t-shift N SPACE|all`.

@@ -397,6 +397,8 @@ pub fn run(
             .args(["-T", col("profile"), "-E", col("entry"), "--target-env"])
             .arg(col("target_env"))
             .args(&flags)
+            // DXC's tests run with -fcgl, which keeps unused buffers: keep them too.
+            .arg("-fspv-preserve-bindings")
             .arg("-I")
             .arg(o.corpus.join("dxc/include"))
             .arg("-o")

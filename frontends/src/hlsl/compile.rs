@@ -44,6 +44,9 @@ pub struct CompileOptions {
     /// a `float1xN` (each row of a row-major `floatNx1`) in its own 16-byte register; such
     /// members are refused (OSH1018) rather than laid out as vectors.
     pub dx_layout: bool,
+    /// `-fspv-preserve-bindings`: every resource and buffer declared is lowered (and so keeps
+    /// its binding in the output), used or not.
+    pub preserve_bindings: bool,
 }
 
 impl Default for CompileOptions {
@@ -59,6 +62,7 @@ impl Default for CompileOptions {
             dx_position_w: false,
             binding_shifts: Vec::new(),
             dx_layout: false,
+            preserve_bindings: false,
         }
     }
 }
@@ -224,6 +228,7 @@ fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult 
         dx_position_w: opts.dx_position_w,
         binding_shifts: opts.binding_shifts.clone(),
         dx_layout: opts.dx_layout,
+        preserve_bindings: opts.preserve_bindings,
     };
     let (module, lower_diags) = Lower::new(&program, lopts).run();
     diagnostics.extend(with_macro_notes(&parsed, lower_diags));

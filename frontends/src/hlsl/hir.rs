@@ -647,6 +647,9 @@ pub struct StructDef {
     pub fields: Vec<FieldDef>,
     /// Bit fields. An [`ExprKind::Field`] index `fields.len() + k` names bit field `k`.
     pub bitfields: Vec<BitFieldDef>,
+    /// Direct base structs, in order. Their fields come first in [`StructDef::fields`]; the
+    /// IR nests each base as one field (as DXC does), so layouts pad a base like a member.
+    pub bases: Vec<StructId>,
     /// Where it is declared.
     pub span: Span,
 }

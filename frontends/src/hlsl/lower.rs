@@ -109,6 +109,8 @@ pub struct LowerOptions {
     pub binding_shifts: Vec<super::bindings::BindingShift>,
     /// `-fvk-use-dx-layout` (see [`super::CompileOptions::dx_layout`]).
     pub dx_layout: bool,
+    /// `-fspv-preserve-bindings` (see [`super::CompileOptions::preserve_bindings`]).
+    pub preserve_bindings: bool,
 }
 
 impl<'p> Lower<'p> {
@@ -308,9 +310,19 @@ impl<'p> Lower<'p> {
         let name = def.name.replace(['<', '>', ',', ' '], "_");
         let s = self.m.add_struct(&name, &[]);
         self.structs.insert(sid, s.id());
+        // Each base is one field (DXC's representation, so a base is padded like a member);
+        // its fields are the first ones of the HIR's flattened list.
+        let mut own = 0;
+        for &b in &def.bases {
+            let bt = self.struct_ir(b);
+            let bdef = self.types().struct_def(b);
+            own += bdef.fields.len();
+            self.m
+                .add_field(s, &bdef.name.replace(['<', '>', ',', ' '], "_"), bt);
+        }
         // `$Globals` members with `register(cN)` come first, in register order, at 16 N
         // bytes; the others follow the last of them in declaration order (DXC's layout).
-        let mut order: Vec<usize> = (0..def.fields.len()).collect();
+        let mut order: Vec<usize> = (own..def.fields.len()).collect();
         if def.fields.iter().any(|f| f.register_c.is_some()) {
             order.sort_by_key(|&i| match def.fields[i].register_c {
                 Some(k) => (0, k, i),
@@ -318,7 +330,7 @@ impl<'p> Lower<'p> {
             });
             let mut to_ir = vec![0u32; order.len()];
             for (ir, &hir) in order.iter().enumerate() {
-                to_ir[hir] = ir as u32;
+                to_ir[hir - own] = ir as u32;
             }
             self.field_order.insert(sid, to_ir);
         }
@@ -374,17 +386,69 @@ impl<'p> Lower<'p> {
         }
     }
 
-    /// The IR field index of field `i` of struct type `ty` (they differ in a `$Globals` with
-    /// `register(cN)` members, see [`Lower::struct_ir`]).
-    pub fn ir_field(&self, ty: TyId, i: u32) -> u32 {
+    /// The IR path of field `i` of struct type `ty`: the HIR flattens base structs into the
+    /// field list, the IR nests each base as a field (see [`Lower::struct_ir`]), and a
+    /// `$Globals` with `register(cN)` members has its fields in another order.
+    pub fn field_path(&self, ty: TyId, i: u32) -> Vec<u32> {
         match self.types().kind(ty) {
-            TyKind::Struct(sid) => self
-                .field_order
-                .get(sid)
-                .and_then(|o| o.get(i as usize).copied())
-                .unwrap_or(i),
-            _ => i,
+            TyKind::Struct(sid) => self.field_path_of(*sid, i),
+            _ => vec![i],
         }
+    }
+
+    fn field_path_of(&self, sid: StructId, i: u32) -> Vec<u32> {
+        let def = self.types().struct_def(sid);
+        let mut i = i;
+        for (k, &b) in def.bases.iter().enumerate() {
+            let n = self.types().struct_def(b).fields.len() as u32;
+            if i < n {
+                let mut p = vec![k as u32];
+                p.extend(self.field_path_of(b, i));
+                return p;
+            }
+            i -= n;
+        }
+        let nb = def.bases.len() as u32;
+        let i = self
+            .field_order
+            .get(&sid)
+            .and_then(|o| o.get(i as usize).copied())
+            .unwrap_or(i);
+        vec![nb + i]
+    }
+
+    /// The IR path from a `derived` struct to its (direct or indirect) base `base`.
+    pub fn base_path(&self, derived: StructId, base: StructId) -> Option<Vec<u32>> {
+        if derived == base {
+            return Some(Vec::new());
+        }
+        let def = self.types().struct_def(derived);
+        for (k, &b) in def.bases.iter().enumerate() {
+            if let Some(mut rest) = self.base_path(b, base) {
+                rest.insert(0, k as u32);
+                return Some(rest);
+            }
+        }
+        None
+    }
+
+    /// A value of struct `sid` from the values of its (HIR, flattened) fields.
+    pub fn struct_value(&mut self, sid: StructId, parts: &[InstId]) -> InstId {
+        let t = self.struct_ir(sid);
+        let bases = self.types().struct_def(sid).bases.clone();
+        if bases.is_empty() {
+            return self.construct(t, parts);
+        }
+        let mut ir = Vec::new();
+        let mut at = 0;
+        for b in bases {
+            let n = self.types().struct_def(b).fields.len();
+            let end = (at + n).min(parts.len());
+            ir.push(self.struct_value(b, &parts[at..end]));
+            at = end;
+        }
+        ir.extend_from_slice(&parts[at..]);
+        self.construct(t, &ir)
     }
 
     /// A scalar constant of HLSL scalar type `s`.
@@ -408,9 +472,25 @@ impl<'p> Lower<'p> {
 
     /// Lowers the whole program; `None` when an error was reported.
     pub fn run(mut self) -> (Option<Module>, Vec<Diagnostic>) {
-        let (funcs, globals) = self.reachable();
+        let (funcs, mut globals) = self.reachable();
         if !self.diags.is_empty() {
             return (None, self.diags);
+        }
+        if self.opts.preserve_bindings {
+            // Every descriptor the program declares, used or not (those the IR cannot
+            // express are left out: unused, they need not be refused).
+            for i in 0..self.p.globals.len() {
+                let g = GlobalId(i as u32);
+                let kind = &self.p.global(g).kind;
+                if matches!(
+                    kind,
+                    GlobalKind::Resource | GlobalKind::CBuffer { .. } | GlobalKind::PushConstant
+                ) && !globals.contains(&g)
+                    && self.global_layout(g).is_some()
+                {
+                    globals.insert(g);
+                }
+            }
         }
         // Counters are needed by append/consume buffers and by structured buffers whose
         // counter is used.
@@ -885,7 +965,7 @@ impl<'p> Lower<'p> {
                     .iter()
                     .map(|f| f.ty)
                     .collect();
-                let parts = self.composite_parts(c)?;
+                let parts = self.const_struct_fields(c, sid)?;
                 for (x, ft) in parts.into_iter().zip(ftys) {
                     self.const_leaves(x, ft, out)?;
                 }
@@ -893,6 +973,38 @@ impl<'p> Lower<'p> {
             _ => return None,
         }
         Some(())
+    }
+
+    /// The constants of the (HIR, flattened) fields of a constant of struct `sid`: a nested
+    /// base's constant is taken apart too.
+    fn const_struct_fields(&mut self, c: InstId, sid: StructId) -> Option<Vec<InstId>> {
+        let parts = self.composite_parts(c)?;
+        let bases = self.types().struct_def(sid).bases.clone();
+        if bases.is_empty() {
+            return Some(parts);
+        }
+        let mut out = Vec::new();
+        for (k, b) in bases.iter().enumerate() {
+            out.extend(self.const_struct_fields(*parts.get(k)?, *b)?);
+        }
+        out.extend(parts.into_iter().skip(bases.len()));
+        Some(out)
+    }
+
+    /// A constant of struct `sid` from its (HIR, flattened) fields' constants.
+    fn const_struct(&mut self, sid: StructId, parts: &[InstId]) -> InstId {
+        let t = self.struct_ir(sid);
+        let bases = self.types().struct_def(sid).bases.clone();
+        let mut ir = Vec::new();
+        let mut at = 0;
+        for b in bases {
+            let n = self.types().struct_def(b).fields.len();
+            let end = (at + n).min(parts.len());
+            ir.push(self.const_struct(b, &parts[at..end]));
+            at = end;
+        }
+        ir.extend_from_slice(&parts[at..]);
+        self.m.const_composite(t, &ir)
     }
 
     /// The elements of a constant composite (a `zero` expands).
@@ -987,8 +1099,7 @@ impl<'p> Lower<'p> {
                 for ft in ftys {
                     parts.push(self.const_build(ft, it)?);
                 }
-                let t = self.ir_ty(ty);
-                Some(self.m.const_composite(t, &parts))
+                Some(self.const_struct(sid, &parts))
             }
             _ => None,
         }

@@ -235,8 +235,7 @@ impl<'p> Lower<'p> {
                 let fio = Self::field_io(io, f, &mut k);
                 parts.push(self.read_input(f.ty, &fio, &format!("{name}.{}", f.name), f.span, loc));
             }
-            let t = self.ir_ty(ty);
-            return self.construct(t, &parts);
+            return self.struct_value(sid, &parts);
         }
         let leaf = Leaf {
             ty,
@@ -263,7 +262,8 @@ impl<'p> Lower<'p> {
             let fields = self.types().struct_def(sid).fields.clone();
             let mut k = 0;
             for (i, f) in fields.iter().enumerate() {
-                let x = self.bld().extract(v, &[i as u32]);
+                let path = self.field_path(ty, i as u32);
+                let x = self.bld().extract(v, &path);
                 let fio = Self::field_io(io, f, &mut k);
                 self.write_output(x, f.ty, &fio, &format!("{name}.{}", f.name), f.span, loc);
             }

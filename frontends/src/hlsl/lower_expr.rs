@@ -92,22 +92,23 @@ impl<'p> Lower<'p> {
                 }
             }
             ExprKind::Field(b, i) if let Some(bits) = self.bits_of(b.ty, *i) => {
+                let path = self.field_path(b.ty, bits.storage);
                 match self.place(b) {
-                    Place::Ptr(p) => Place::Bits(self.bld().field_addr(p, bits.storage), bits),
+                    Place::Ptr(p) => Place::Bits(self.field_addr_path(p, &path), bits),
                     other => {
                         let v = self.load_place(other, b.ty);
-                        let word = self.bld().extract(v, &[bits.storage]);
+                        let word = self.bld().extract(v, &path);
                         Place::Value(self.bits_get(word, bits))
                     }
                 }
             }
             ExprKind::Field(b, i) => {
-                let i = self.ir_field(b.ty, *i);
+                let path = self.field_path(b.ty, *i);
                 match self.place(b) {
-                    Place::Ptr(p) => Place::Ptr(self.bld().field_addr(p, i)),
+                    Place::Ptr(p) => Place::Ptr(self.field_addr_path(p, &path)),
                     other => {
                         let v = self.load_place(other, b.ty);
-                        Place::Value(self.bld().extract(v, &[i]))
+                        Place::Value(self.bld().extract(v, &path))
                     }
                 }
             }
@@ -293,6 +294,20 @@ impl<'p> Lower<'p> {
             }
             _ => self.bld().extract(v, &[r as u32, c as u32]),
         }
+    }
+
+    /// The IR path from a value of struct type `from` to its base of type `to`, when `to`
+    /// is a (direct or indirect) base of `from`.
+    fn base_of(&self, from: TyId, to: TyId) -> Option<Vec<u32>> {
+        match (self.types().kind(from), self.types().kind(to)) {
+            (TyKind::Struct(d), TyKind::Struct(b)) if d != b => self.base_path(*d, *b),
+            _ => None,
+        }
+    }
+
+    /// The address of the field at `path` (nested bases first) behind `p`.
+    pub fn field_addr_path(&mut self, p: InstId, path: &[u32]) -> InstId {
+        path.iter().fold(p, |q, &k| self.bld().field_addr(q, k))
     }
 
     /// The bit field that member `i` of struct type `ty` names, if it is one.
@@ -912,7 +927,8 @@ impl<'p> Lower<'p> {
                     .map(|f| f.ty)
                     .collect();
                 for (i, ft) in ftys.into_iter().enumerate() {
-                    let x = self.bld().extract(v, &[i as u32]);
+                    let path = self.field_path(ty, i as u32);
+                    let x = self.bld().extract(v, &path);
                     self.leaves(x, ft, out);
                 }
             }
@@ -985,7 +1001,7 @@ impl<'p> Lower<'p> {
                 for ft in ftys {
                     parts.push(self.build(ft, it));
                 }
-                self.construct(t, &parts)
+                self.struct_value(sid, &parts)
             }
             _ => self.m.undef(t),
         }
@@ -1180,10 +1196,17 @@ impl<'p> Lower<'p> {
         };
         let mut ir_args = Vec::new();
         let mut back = Vec::new();
-        for a in args {
+        let params: Vec<TyId> = self.p.func(f).params.iter().map(|p| p.ty).collect();
+        for (k, a) in args.iter().enumerate() {
             match a {
                 Arg::In(x) => {
                     let v = self.rvalue(x);
+                    // A derived struct passed as its base (a base method's `this`): the
+                    // nested base field.
+                    let v = match params.get(k).and_then(|&pt| self.base_of(x.ty, pt)) {
+                        Some(path) => self.bld().extract(v, &path),
+                        None => v,
+                    };
                     ir_args.push(v);
                 }
                 Arg::Resource(x) => match self.resource_ptr(x) {
@@ -1199,17 +1222,29 @@ impl<'p> Lower<'p> {
                     copy_in,
                     copy_out,
                 } => {
-                    let pl = self.place(place);
+                    let mut pl = self.place(place);
+                    let mut place_ty = place.ty;
+                    if let Some(path) = self.base_of(place.ty, *param_ty) {
+                        // A base method's `this` on a derived object: the base inside it.
+                        pl = match pl {
+                            Place::Ptr(p) => Place::Ptr(self.field_addr_path(p, &path)),
+                            other => {
+                                let v = self.load_place(other, place.ty);
+                                Place::Value(self.bld().extract(v, &path))
+                            }
+                        };
+                        place_ty = *param_ty;
+                    }
                     let pt = self.ir_ty(*param_ty);
                     let tmp = self.new_var(pt);
                     if *copy_in {
-                        let v = self.load_place(pl.clone(), place.ty);
-                        let v = self.coerce(v, place.ty, *param_ty);
+                        let v = self.load_place(pl.clone(), place_ty);
+                        let v = self.coerce(v, place_ty, *param_ty);
                         self.bld().store(tmp, v);
                     }
                     ir_args.push(tmp);
                     if *copy_out && !matches!(pl, Place::Value(_)) {
-                        back.push((pl, tmp, *param_ty, place.ty));
+                        back.push((pl, tmp, *param_ty, place_ty));
                     }
                 }
             }
@@ -2054,7 +2089,7 @@ impl<'p> Lower<'p> {
                     parts.push(self.byte_load(buf, a, ft, e));
                     off += self.byte_size(ft);
                 }
-                self.construct(t, &parts)
+                self.struct_value(sid, &parts)
             }
             TyKind::Matrix(s, r, c) if s != Scalar::Bool => {
                 let mut leaves = Vec::new();
@@ -2125,7 +2160,8 @@ impl<'p> Lower<'p> {
                 for (i, ft) in ftys.into_iter().enumerate() {
                     let o = self.m.const_u32(off);
                     let a = self.bld().add(addr, o);
-                    let x = self.bld().extract(v, &[i as u32]);
+                    let path = self.field_path(ty, i as u32);
+                    let x = self.bld().extract(v, &path);
                     self.byte_store(buf, a, x, ft, e);
                     off += self.byte_size(ft);
                 }

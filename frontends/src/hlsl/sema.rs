@@ -1520,6 +1520,7 @@ impl<'a> Sema<'a> {
                     name: "type.$Globals".into(),
                     fields: Vec::new(),
                     bitfields: Vec::new(),
+                    bases: Vec::new(),
                     span,
                 });
                 let ns = self.new_ns(None);
@@ -1674,6 +1675,7 @@ impl<'a> Sema<'a> {
             name: format!("type.{}", b.name.name),
             fields: Vec::new(),
             bitfields: Vec::new(),
+            bases: Vec::new(),
             span: b.span,
         });
         let sns = self.new_ns(None);
@@ -1921,6 +1923,7 @@ impl<'a> Sema<'a> {
             },
             fields: Vec::new(),
             bitfields: Vec::new(),
+            bases: Vec::new(),
             span: s.span,
         });
         let parent = self.scope_ns();
@@ -1970,6 +1973,7 @@ impl<'a> Sema<'a> {
                     }
                     self.types.structs[sid.0 as usize].fields.extend(fields);
                     self.types.structs[sid.0 as usize].bitfields.extend(bits);
+                    self.types.structs[sid.0 as usize].bases.push(bs);
                     let bns = self.struct_ns[bs.0 as usize];
                     self.nss[sns.0 as usize].bases.push(bns);
                 }

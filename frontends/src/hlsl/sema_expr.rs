@@ -1813,7 +1813,9 @@ impl<'a> Sema<'a> {
             params.next();
             if let Some(o) = object {
                 let writable = self.not_writable(&o).is_none();
-                let ty = o.ty;
+                // The method's own struct: a base method called on a derived object gets the
+                // base inside it (lowering follows the nested base field).
+                let ty = fd.params.first().map_or(o.ty, |p| p.ty);
                 out.push(Arg::Out {
                     place: o,
                     param_ty: ty,
