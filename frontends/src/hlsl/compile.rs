@@ -14,7 +14,7 @@ use oneshader_ir::{Module, Stage};
 
 use super::ast;
 use super::bindings::BindingShift;
-use super::hir::{Major, Program};
+use super::hir::{self, Major, Program};
 use super::lower::{Lower, LowerOptions};
 use super::sema::{Sema, SemaOptions, Sym};
 use super::{Parsed, PreprocessOptions, SourceLoader};
@@ -302,6 +302,15 @@ fn pack_matrix_pragmas(parsed: &Parsed) -> Vec<(Span, Major)> {
     out
 }
 
+/// A span at the start of the main file, for diagnostics about the whole program.
+fn parsed_span(parsed: &Parsed) -> Span {
+    Span {
+        file: parsed.preprocessed.main_file,
+        start: 0,
+        end: 0,
+    }
+}
+
 /// Semantic analysis of a parsed unit: the typed program, or `None` after errors.
 pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diagnostic>) {
     let unit: &ast::TranslationUnit = &parsed.unit;
@@ -329,10 +338,44 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
         _ => None,
     };
     let Some(entry) = entry else {
-        s.push_diag(Diagnostic::error(
-            "OSH1020",
-            format!("the entry point `{entry_name}` is not defined"),
-        ));
+        // A declaration of that name that is not a function: point at it.
+        let other = match s.lookup_in(super::sema::ROOT, &entry_name) {
+            Some(Sym::Global(g)) => Some(("a global variable", s.globals[g.0 as usize].span)),
+            Some(Sym::CBufMember(g, i)) => {
+                let gty = s.globals[g.0 as usize].ty;
+                match s.types.kind(gty) {
+                    hir::TyKind::Struct(sid) => s
+                        .types
+                        .struct_def(*sid)
+                        .fields
+                        .get(i as usize)
+                        .map(|f| ("a constant-buffer member", f.span)),
+                    _ => None,
+                }
+            }
+            Some(Sym::Type(t, _)) => match s.types.kind(t) {
+                hir::TyKind::Struct(sid) => Some(("a struct", s.types.struct_def(*sid).span)),
+                _ => Some(("a type", parsed_span(parsed))),
+            },
+            Some(Sym::Namespace(_)) => Some(("a namespace", parsed_span(parsed))),
+            Some(Sym::Const(..)) => Some(("a constant", parsed_span(parsed))),
+            _ => None,
+        };
+        let diag = match other {
+            Some((what, span)) => Diagnostic::error(
+                "OSH1020",
+                format!("the entry point `{entry_name}` is {what}, not a function"),
+            )
+            .with_span(span),
+            None => Diagnostic::error(
+                "OSH1020",
+                format!(
+                    "the entry point `{entry_name}` is not defined (no function of that name in \
+                     the global scope; `-E` names it)"
+                ),
+            ),
+        };
+        s.push_diag(diag);
         return (None, s.diags);
     };
     if s.funcs[entry.0 as usize].body.is_none() {

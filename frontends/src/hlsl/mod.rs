@@ -112,8 +112,18 @@ pub fn parse_text(
 }
 
 fn finish(preprocessed: Preprocessed) -> Parsed {
+    let diagnostics = preprocessed.diagnostics.clone();
+    if preprocessed.aborted {
+        // The token stream stops at an arbitrary point (an expansion or size limit): parsing
+        // it would only add errors, and time and memory on a huge input.
+        return Parsed {
+            preprocessed,
+            unit: ast::TranslationUnit { decls: Vec::new() },
+            diagnostics,
+        };
+    }
     let parsed = parse(&preprocessed);
-    let mut diagnostics = preprocessed.diagnostics.clone();
+    let mut diagnostics = diagnostics;
     diagnostics.extend(parsed.diagnostics);
     Parsed {
         preprocessed,

@@ -2937,12 +2937,15 @@ impl<'a> Parser<'a> {
                     None => {
                         self.prev_span = start;
                         let exp = self.toks.get(self.pos - 1).and_then(|t| t.expansion);
-                        self.error_at(
-                            start,
-                            exp,
-                            "OSH0006",
-                            format!("invalid number `{}`", t.text),
-                        );
+                        let msg = if int_literal_too_wide(t.text) {
+                            format!(
+                                "integer literal `{}` does not fit in 64 bits (the widest HLSL integer)",
+                                t.text
+                            )
+                        } else {
+                            format!("invalid number `{}`", t.text)
+                        };
+                        self.error_at(start, exp, "OSH0006", msg);
                         Ok(Expr {
                             kind: ExprKind::Error,
                             span: start,
@@ -3223,13 +3226,13 @@ pub fn parse_number(text: &str) -> Option<Literal> {
     let body_end = lower.trim_end_matches(['u', 'l']).len();
     let (body, suffix) = lower.split_at(body_end);
     let value = if let Some(h) = body.strip_prefix("0x") {
-        parse_wrapping(h, 16)?
+        parse_digits(h, 16)?
     } else if let Some(b) = body.strip_prefix("0b") {
-        parse_wrapping(b, 2)?
+        parse_digits(b, 2)?
     } else if body.len() > 1 && body.starts_with('0') {
-        parse_wrapping(&body[1..], 8)?
+        parse_digits(&body[1..], 8)?
     } else {
-        parse_wrapping(body, 10)?
+        parse_digits(body, 10)?
     };
     Some(Literal::Int {
         value,
@@ -3247,16 +3250,36 @@ fn split_scalar_swizzle(text: &str) -> Option<(Literal, &str)> {
     Some((parse_number(num)?, sw))
 }
 
-fn parse_wrapping(digits: &str, radix: u32) -> Option<u64> {
+/// The value of `digits` in `radix`; `None` for a bad digit or a value wider than 64 bits.
+fn parse_digits(digits: &str, radix: u32) -> Option<u64> {
     if digits.is_empty() {
         return None;
     }
     let mut v: u64 = 0;
     for c in digits.chars() {
         let d = c.to_digit(radix)?;
-        v = v.wrapping_mul(radix as u64).wrapping_add(d as u64);
+        v = v.checked_mul(radix as u64)?.checked_add(d as u64)?;
     }
     Some(v)
+}
+
+/// True when `text` is an integer literal made of valid digits whose value needs more than
+/// 64 bits (so [`parse_number`] refused it for its size).
+pub fn int_literal_too_wide(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let body = lower.trim_end_matches(['u', 'l']);
+    let (digits, radix) = if let Some(h) = body.strip_prefix("0x") {
+        (h, 16)
+    } else if let Some(b) = body.strip_prefix("0b") {
+        (b, 2)
+    } else if body.len() > 1 && body.starts_with('0') {
+        (&body[1..], 8)
+    } else {
+        (body, 10)
+    };
+    !digits.is_empty()
+        && digits.chars().all(|c| c.is_digit(radix))
+        && parse_digits(digits, radix).is_none()
 }
 
 /// The contents of a string or character literal with escapes resolved.

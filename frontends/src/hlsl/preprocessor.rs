@@ -177,6 +177,9 @@ pub struct Preprocessed {
     pub files: Vec<(FileId, PathBuf)>,
     /// Errors and warnings.
     pub diagnostics: Vec<Diagnostic>,
+    /// True when a limit stopped preprocessing (OSP0030): `tokens` ends at an arbitrary
+    /// point, and the front end does not parse it.
+    pub aborted: bool,
 }
 
 impl Preprocessed {
@@ -546,6 +549,7 @@ impl<'a> Preprocessor<'a> {
     }
 
     fn run(&mut self, path: &Path, text: String) {
+        let text = normalize_line_ends(text);
         let name = path.display().to_string();
         let file = self.sources.add(name.clone(), text.clone());
         self.out.main_file = file;
@@ -592,7 +596,8 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    fn finish(self) -> Preprocessed {
+    fn finish(mut self) -> Preprocessed {
+        self.out.aborted = self.aborted;
         self.out
     }
 
@@ -624,7 +629,9 @@ impl<'a> Preprocessor<'a> {
 
     fn make_token(&mut self, frame_text: &str, file: FileId, raw: RawToken) -> Token {
         let s = &frame_text[raw.start..raw.end];
-        let text = if raw.kind == TokenKind::Ident {
+        // Identifiers and punctuators repeat: one shared text each (a file of millions of
+        // `float x;` lines would otherwise allocate a string per token).
+        let text = if matches!(raw.kind, TokenKind::Ident | TokenKind::Punct) {
             match self.idents.get(s) {
                 Some(rc) => rc.clone(),
                 None => {
@@ -1596,6 +1603,7 @@ impl<'a> Preprocessor<'a> {
             let Ok(text) = self.loader.load(&path) else {
                 continue;
             };
+            let text = normalize_line_ends(text);
             let key = self.loader.canonical(&path);
             if self.once.contains(&key) {
                 return;
@@ -2177,4 +2185,21 @@ fn char_value(text: &str) -> i64 {
 fn strip_quotes(text: &str) -> &str {
     let inner = text.strip_prefix('"').unwrap_or(text);
     inner.strip_suffix('"').unwrap_or(inner)
+}
+
+/// A lone CR (a classic Mac OS line end) becomes `\n`, byte for byte, so that the lexer,
+/// directives and diagnostics' line numbers see a line end there and spans stay valid; a CR
+/// before an LF stays (whitespace).
+pub fn normalize_line_ends(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    let mut bytes = text.into_bytes();
+    for i in 0..bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n') {
+            bytes[i] = b'\n';
+        }
+    }
+    // Replacing one ASCII byte by another keeps the text valid UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }

@@ -2464,14 +2464,39 @@ impl<'a> Sema<'a> {
             match name.as_str() {
                 "numthreads" if a.namespace.is_empty() => {
                     let v = self.attr_u32_args(a);
-                    if v.len() == 3 && v.iter().all(|&x| x >= 1) {
-                        out.numthreads = Some([v[0], v[1], v[2]]);
-                    } else {
+                    if v.len() != 3 || v.iter().any(|&x| x < 1) {
                         self.error(
                             "OSH1025",
                             a.span,
                             "`numthreads` takes three positive integers",
                         );
+                        continue;
+                    }
+                    // D3D's limits (shader model 5 and later), which DXC enforces: x and y at
+                    // most 1024, z at most 64, at most 1024 threads in a group.
+                    let total = v.iter().map(|&x| x as u128).product::<u128>();
+                    let bad = if v[0] > 1024 || v[1] > 1024 {
+                        Some(format!(
+                            "`numthreads({}, {}, {})`: x and y may be at most 1024",
+                            v[0], v[1], v[2]
+                        ))
+                    } else if v[2] > 64 {
+                        Some(format!(
+                            "`numthreads({}, {}, {})`: z may be at most 64",
+                            v[0], v[1], v[2]
+                        ))
+                    } else if total > 1024 {
+                        Some(format!(
+                            "`numthreads({}, {}, {})` asks for {total} threads per group; at most \
+                             1024 are allowed",
+                            v[0], v[1], v[2]
+                        ))
+                    } else {
+                        None
+                    };
+                    match bad {
+                        Some(msg) => self.error("OSH1025", a.span, msg),
+                        None => out.numthreads = Some([v[0], v[1], v[2]]),
                     }
                 }
                 "earlydepthstencil" => out.early_depth_stencil = true,

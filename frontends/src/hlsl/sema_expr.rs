@@ -532,7 +532,8 @@ impl<'a> Sema<'a> {
                 "OSH1018",
                 span,
                 format!(
-                    "initializer lists and constructors of `{name}`, a struct with bit fields,                      are not supported; assign the fields one by one"
+                    "initializer lists and constructors of `{name}`, a struct with bit fields, \
+                     are not supported; assign the fields one by one"
                 ),
             );
             return Expr::error(span);
