@@ -85,9 +85,7 @@ fn call_of(w: Intrinsic) -> Option<(&'static str, &'static str)> {
         WaveActiveBallot => ("vec<u32, 4>", "%c"),
         WaveActiveCountBits | WavePrefixCountBits => ("u32", "%c"),
         WaveActiveAllEqual => ("bool", "%f"),
-        WaveReadLaneAt => ("f32", "%f, %u"),
-        // A run-time lane needs SPIR-V 1.5 (`quad_lane_must_be_constant_before_spirv_1_5`).
-        QuadReadLaneAt => ("f32", "%f, u32 2"),
+        WaveReadLaneAt | QuadReadLaneAt => ("f32", "%f, %u"),
         CheckAccessFullyMapped => ("bool", "%u"),
         // Interpolation reads a stage input through a pointer: spirv_gaps.rs tests it.
         InterpolateAtCentroid | InterpolateAtSample | InterpolateAtOffset | AttributeAtVertex => {
