@@ -521,3 +521,28 @@ void main(uint3 id : SV_DispatchThreadID) {
         TargetEnv::Vulkan1_2,
     );
 }
+
+/// What Vulkan needs worked out compiles at -O0 as at -O (the `required_constants`
+/// legalization): `EvaluateAttribute*` on an attribute the entry point passes to its body
+/// (the body is inlined so the interpolant leads back to the input), and texel offsets
+/// computed from an `[unroll]` loop's variable (the loop is unrolled, the offsets folded).
+#[test]
+fn interpolation_and_unrolled_offsets_compile_at_every_level() {
+    spirv_valid(
+        r#"
+Texture2D<float4> t : register(t0);
+SamplerState s : register(s0);
+float4 shade(float4 color) {
+    return EvaluateAttributeAtSample(color, 1) + EvaluateAttributeCentroid(color);
+}
+float4 main(float2 uv : TEXCOORD0, float4 color : COLOR) : SV_Target {
+    float4 c = shade(color) + EvaluateAttributeSnapped(color, int2(1, 2));
+    [unroll] for (int i = 0; i < 3; i++) {
+        c += t.Sample(s, uv, int2(i, -i));
+        c += t.Load(int3(uv * 8, 0), int2(1 - i, i));
+    }
+    return c;
+}"#,
+        "ps_6_0",
+    );
+}

@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | `specialize_generic` | all | generics and `specialize` values |
 //! | `specialize_resources` | all | functions taking resource or buffer pointers |
+//! | `required_constants` | spirv | interpolation outside the entry point, texel offsets computed from `[unroll]` loop variables (inlining, unrolling; a no-op when neither occurs) |
 //! | `own_merges` | all | selections or switches merging into a loop's break or continue block |
 //! | `bool_storage` | all | bools in `uniform`, `storage_buffer` or `push_constant` memory (stored as `u32`, as DXC does) |
 //!

@@ -42,6 +42,7 @@ pub mod manager;
 pub mod mem2reg;
 pub mod own_merges;
 pub mod pipeline;
+pub mod required_constants;
 pub mod semantics;
 pub mod simplify_cfg;
 pub mod specialize_generic;

@@ -51,6 +51,11 @@ pub const PASSES: &[PassInfo] = &[
         make: || Box::new(crate::specialize_resources::SpecializeResources),
     },
     PassInfo {
+        name: "required_constants",
+        description: "inline and unroll where Vulkan needs it at every level: interpolation of stage inputs, constant texel offsets",
+        make: || Box::new(crate::required_constants::RequiredConstants),
+    },
+    PassInfo {
         name: "own_merges",
         description: "give selections merging into a loop's break or continue block a merge of their own",
         make: || Box::new(crate::own_merges::OwnMerges),
@@ -173,10 +178,12 @@ pub fn scalar_round() -> Vec<Box<dyn Pass>> {
 
 /// The legalization pipeline of a target (see [`crate::legalize`]).
 pub fn legalize(target: crate::legalize::Target) -> PassManager {
-    let _ = target;
     let mut pm = PassManager::new();
     for p in legalization_passes() {
         pm.add(p);
+    }
+    if target == crate::legalize::Target::Spirv {
+        pm.add(Box::new(crate::required_constants::RequiredConstants));
     }
     pm.add(Box::new(crate::own_merges::OwnMerges));
     pm.add(Box::new(crate::bool_storage::BoolStorage));

@@ -416,40 +416,53 @@ impl Emitter<'_> {
                 ),
             )
         };
-        if m.op(p) != Op::Var {
-            return Err(fail());
-        }
-        let mut stored = None;
-        for u in m.uses(p) {
-            match (m.op(u.user), u.slot) {
-                (Op::Store, oneshader_ir::Slot::Operand(0)) => {
-                    if stored.replace(m.operand(u.user, 1)).is_some() {
-                        return Err(fail());
-                    }
-                }
-                (Op::CallIntrinsic | Op::Load, _) => {}
-                _ => return Err(fail()),
-            }
-        }
-        // The stored value: a load of an input pointer, possibly through constant extracts.
-        let mut v = stored.ok_or_else(fail)?;
+        // Follow the copies back: a variable stored once with (an element of) a load of an
+        // input, or of another such variable (a parameter copied into its callee's local at
+        // -O0, once inlined).
+        let mut cur = p;
         let mut indices: SmallVec<[u32; 4]> = SmallVec::new();
-        while m.op(v) == Op::Extract {
-            let mut idx: SmallVec<[u32; 4]> = SmallVec::new();
-            for k in 1..m.num_operands(v) {
-                idx.push(m.imm_operand(v, k).ok_or_else(fail)?);
+        let mut q = None;
+        for _ in 0..16 {
+            if m.op(cur) != Op::Var {
+                return Err(fail());
             }
-            idx.extend_from_slice(&indices);
-            indices = idx;
-            v = m.operand(v, 0);
+            let mut stored = None;
+            for u in m.uses(cur) {
+                match (m.op(u.user), u.slot) {
+                    // The inliner resets a callee's variables to `undef` at each call.
+                    (Op::Store, oneshader_ir::Slot::Operand(0))
+                        if m.try_op(m.operand(u.user, 1)) == Some(Op::Undef) => {}
+                    (Op::Store, oneshader_ir::Slot::Operand(0)) => {
+                        if stored.replace(m.operand(u.user, 1)).is_some() {
+                            return Err(fail());
+                        }
+                    }
+                    (Op::CallIntrinsic | Op::Load, _) => {}
+                    _ => return Err(fail()),
+                }
+            }
+            // The stored value: a load, possibly through constant extracts.
+            let mut v = stored.ok_or_else(fail)?;
+            while m.op(v) == Op::Extract {
+                let mut idx: SmallVec<[u32; 4]> = SmallVec::new();
+                for k in 1..m.num_operands(v) {
+                    idx.push(m.imm_operand(v, k).ok_or_else(fail)?);
+                }
+                idx.extend_from_slice(&indices);
+                indices = idx;
+                v = m.operand(v, 0);
+            }
+            if m.op(v) != Op::Load {
+                return Err(fail());
+            }
+            let from = m.operand(v, 0);
+            if space(from) == Some(oneshader_ir::AddressSpace::Input) {
+                q = Some(from);
+                break;
+            }
+            cur = from;
         }
-        if m.op(v) != Op::Load {
-            return Err(fail());
-        }
-        let q = m.operand(v, 0);
-        if space(q) != Some(oneshader_ir::AddressSpace::Input) {
-            return Err(fail());
-        }
+        let q = q.ok_or_else(fail)?;
         let base = self.val(q)?;
         if indices.is_empty() {
             return Ok(base);
