@@ -441,6 +441,25 @@ impl<'a> Sema<'a> {
                 return self.flatten_cast(e, to, span);
             }
         } else if !self.types.contains_resource(e.ty) && !self.types.contains_resource(to) {
+            let to_scalar = matches!(self.types.kind(to), TyKind::Scalar(_));
+            if (self.types.contains_bitfields(e.ty) && !to_scalar)
+                || self.types.contains_bitfields(to)
+            {
+                // DXC flattens a bit field as its whole storage word, once per bit field; the
+                // storage words are this compiler's components. Only the first component
+                // (a cast to a scalar) is the same in both: refuse the rest.
+                self.error(
+                    "OSH1018",
+                    span,
+                    format!(
+                        "casting `{}` to `{}`: a struct with bit fields converts only to a scalar \
+                         (its first storage word)",
+                        self.types.name(e.ty),
+                        self.types.name(to)
+                    ),
+                );
+                return Expr::error(span);
+            }
             let (fc, tc) = (self.types.flat_count(e.ty), self.types.flat_count(to));
             let scalar_src = matches!(self.types.kind(e.ty), TyKind::Scalar(_));
             if tc > 0 && (fc >= tc || scalar_src) {
