@@ -546,3 +546,68 @@ float4 main(float2 uv : TEXCOORD0, float4 color : COLOR) : SV_Target {
         "ps_6_0",
     );
 }
+
+/// The texture reads' optional operands and newer methods: LOD clamps (`MinLod`), residency
+/// status outputs (sparse reads, `CheckAccessFullyMapped`), four gather offsets (constant:
+/// `ConstOffsets`; computed: four gathers), `SampleCmpLevel`, `SampleCmpBias`,
+/// `SampleCmpGrad`, and `Load` with a status on sampled, storage, buffer and multisampled
+/// textures.
+#[test]
+fn texture_reads_with_clamps_status_and_four_offsets() {
+    for env in [TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_3] {
+        let words = spirv_valid_env(
+            r#"
+Texture2D<float4> t : register(t0);
+Texture2DArray<float4> ta : register(t1);
+TextureCube<float4> tc : register(t2);
+Texture2D<float> depth : register(t3);
+RWTexture2D<float4> rw : register(u0);
+Buffer<float4> buf : register(t4);
+Texture2DMS<float4> ms : register(t5);
+SamplerState s : register(s0);
+SamplerComparisonState sc : register(s1);
+float4 main(float2 uv : TEXCOORD0, nointerpolation int2 o : OFFSET) : SV_Target {
+    uint st;
+    float4 c = t.Sample(s, uv, int2(1, 0), 0.5);
+    c += t.Sample(s, uv, int2(1, 0), 0.5, st);
+    bool ok = CheckAccessFullyMapped(st);
+    c += t.SampleBias(s, uv, 0.5, int2(0, 1), 1.0, st);
+    c += t.SampleLevel(s, uv, 2.0, int2(0, 1), st);
+    c += t.SampleGrad(s, uv, ddx(uv), ddy(uv), int2(1, 1), 2.0);
+    c += tc.Sample(s, float3(uv, 1), 1.5);
+    c += tc.Sample(s, float3(uv, 1), 1.5, st);
+    c += t.GatherRed(s, uv, int2(0, 0), int2(1, 0), int2(0, 1), int2(1, 1));
+    c += t.GatherGreen(s, uv, o, o + 1, o + 2, o + 3, st);
+    c += t.GatherAlpha(s, uv, int2(1, 1), st);
+    c += depth.GatherCmpRed(sc, uv, 0.5, int2(0, 0), int2(1, 0), int2(0, 1), int2(1, 1));
+    c.x += depth.SampleCmp(sc, uv, 0.5, int2(0, 0), 1.0, st);
+    c.x += depth.SampleCmpLevelZero(sc, uv, 0.5, int2(0, 0), st);
+    c.x += depth.SampleCmpLevel(sc, uv, 0.5, 1.0);
+    c.x += depth.SampleCmpBias(sc, uv, 0.5, 0.25, int2(1, 0), 1.0, st);
+    c.x += depth.SampleCmpGrad(sc, uv, 0.5, ddx(uv), ddy(uv), int2(0, 0), 2.0);
+    c += t.Load(int3(1, 2, 0), int2(1, 1), st);
+    c += rw.Load(int2(3, 4), st);
+    c += buf.Load(7, st);
+    c += ms.Load(int2(1, 1), 2, int2(0, 0), st);
+    c += ta.Sample(s, float3(uv, 2), int2(0, 0), 0.25, st);
+    return ok ? c : -c;
+}
+"#,
+            "ps_6_0",
+            env,
+        );
+        let text = oneshader_backends::spirv::disassemble(&words).expect("disassembles");
+        for want in [
+            "MinLod",
+            "ConstOffsets",
+            "OpImageSparseSampleImplicitLod",
+            "OpImageSparseSampleDrefImplicitLod",
+            "OpImageSparseGather",
+            "OpImageSparseFetch",
+            "OpImageSparseRead",
+            "OpImageSparseTexelsResident",
+        ] {
+            assert!(text.contains(want), "{env}: no {want}");
+        }
+    }
+}

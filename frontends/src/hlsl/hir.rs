@@ -1127,6 +1127,93 @@ pub enum ResMethod {
     SubpassLoad,
     /// `GetSamplePosition(i)`: unsupported.
     GetSamplePosition,
+    /// A texture read with HLSL's optional trailing operands, or one of the newer methods
+    /// (`SampleCmpLevel`, `SampleCmpBias`, `SampleCmpGrad`). The arguments: the sampler
+    /// (except for `Load`), the coordinate (`Load`: the location, with the mip level for
+    /// sampled textures, then the sample index of multisampled ones), the read's own operands
+    /// ([`TexRead::fixed`]), then `offsets` offsets (0, 1, or 4 for gathers), the LOD clamp
+    /// when `clamp`, and the `out uint status` place when `status`.
+    TexRead {
+        /// Which read.
+        read: TexRead,
+        /// How many offsets follow the fixed arguments.
+        offsets: u8,
+        /// A minimum-LOD clamp follows.
+        clamp: bool,
+        /// A residency-status output comes last.
+        status: bool,
+    },
+}
+
+/// The texture reads of [`ResMethod::TexRead`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexRead {
+    /// `Sample`.
+    Sample,
+    /// `SampleBias`: + bias.
+    SampleBias,
+    /// `SampleLevel`: + lod.
+    SampleLevel,
+    /// `SampleGrad`: + ddx, ddy.
+    SampleGrad,
+    /// `SampleCmp`: + reference.
+    SampleCmp,
+    /// `SampleCmpLevelZero`: + reference.
+    SampleCmpLevelZero,
+    /// `SampleCmpLevel`: + reference, lod.
+    SampleCmpLevel,
+    /// `SampleCmpBias`: + reference, bias.
+    SampleCmpBias,
+    /// `SampleCmpGrad`: + reference, ddx, ddy.
+    SampleCmpGrad,
+    /// `Gather*` of a component.
+    Gather(u8),
+    /// `GatherCmp`/`GatherCmpRed`: + reference.
+    GatherCmp,
+    /// `Load`.
+    Load,
+}
+
+impl TexRead {
+    /// The arguments after the coordinate (`Load`: after the location and sample index).
+    pub fn fixed(self) -> usize {
+        match self {
+            TexRead::Sample | TexRead::Gather(_) | TexRead::Load => 0,
+            TexRead::SampleBias
+            | TexRead::SampleLevel
+            | TexRead::SampleCmp
+            | TexRead::SampleCmpLevelZero
+            | TexRead::GatherCmp => 1,
+            TexRead::SampleGrad | TexRead::SampleCmpLevel | TexRead::SampleCmpBias => 2,
+            TexRead::SampleCmpGrad => 3,
+        }
+    }
+
+    /// True for the reads that take a LOD clamp.
+    pub fn takes_clamp(self) -> bool {
+        matches!(
+            self,
+            TexRead::Sample
+                | TexRead::SampleBias
+                | TexRead::SampleGrad
+                | TexRead::SampleCmp
+                | TexRead::SampleCmpBias
+                | TexRead::SampleCmpGrad
+        )
+    }
+
+    /// True for the depth-comparison reads.
+    pub fn compares(self) -> bool {
+        matches!(
+            self,
+            TexRead::SampleCmp
+                | TexRead::SampleCmpLevelZero
+                | TexRead::SampleCmpLevel
+                | TexRead::SampleCmpBias
+                | TexRead::SampleCmpGrad
+                | TexRead::GatherCmp
+        )
+    }
 }
 
 /// The forms of [`Expr`].

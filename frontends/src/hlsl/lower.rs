@@ -86,6 +86,8 @@ pub(crate) struct Lower<'p> {
     pub structs: FxHashMap<StructId, InstId>,
     /// HIR field index to IR field index, for structs whose IR fields are in another order.
     pub field_order: FxHashMap<StructId, Vec<u32>>,
+    /// The `{u32, texel}` result structs of sparse texture reads, by texel type.
+    pub sparse_structs: FxHashMap<InstId, InstId>,
     pub globals: FxHashMap<GlobalId, InstId>,
     pub funcs: FxHashMap<FuncId, Func>,
     pub counters: FxHashMap<GlobalId, InstId>,
@@ -122,6 +124,7 @@ impl<'p> Lower<'p> {
             diags: Vec::new(),
             structs: FxHashMap::default(),
             field_order: FxHashMap::default(),
+            sparse_structs: FxHashMap::default(),
             globals: FxHashMap::default(),
             funcs: FxHashMap::default(),
             counters: FxHashMap::default(),

@@ -1768,6 +1768,137 @@ impl<'p> Lower<'p> {
 
     // ---- resource methods ---------------------------------------------------------------------
 
+    /// A [`ResMethod::TexRead`]: the IR read with its optional operands; a status output
+    /// makes the result a `{u32 status, texel}` struct (sparse residency), whose status goes
+    /// to the `out` argument.
+    #[allow(clippy::too_many_arguments)]
+    fn tex_read(
+        &mut self,
+        res: InstId,
+        okind: &TyKind,
+        read: TexRead,
+        offsets: u8,
+        clamp: bool,
+        status: bool,
+        args: &[Expr],
+        e: &Expr,
+    ) -> InstId {
+        let rt = self.ir_ty(e.ty);
+        let TyKind::Texture(shape, _, rw) = *okind else {
+            return self.m.undef(rt);
+        };
+        let mut ops = vec![res];
+        let mut k;
+        if read == TexRead::Load {
+            let loc = self.rvalue(&args[0]);
+            k = 1;
+            let sampled = !rw && !matches!(shape, TexShape::Buffer);
+            if sampled && !shape.ms() {
+                // The mip level is the last component of the location.
+                let n = shape.coord_len() as u32;
+                let coord = if n == 1 {
+                    self.bld().extract(loc, &[0])
+                } else {
+                    let idx: Vec<u32> = (0..n).collect();
+                    self.bld().shuffle(loc, loc, &idx)
+                };
+                let lod = self.bld().extract(loc, &[n]);
+                ops.push(coord);
+                ops.push(lod);
+            } else if shape.ms() {
+                ops.push(loc);
+                ops.push(self.rvalue(&args[1]));
+                k = 2;
+            } else {
+                ops.push(loc);
+            }
+        } else {
+            let Some(s) = self.resource_ptr(&args[0]) else {
+                return self.m.undef(rt);
+            };
+            ops.push(s);
+            ops.push(self.rvalue(&args[1]));
+            k = 2;
+            if let TexRead::Gather(c) = read {
+                ops.push(self.m.imm(c as u32));
+            }
+        }
+        for _ in 0..read.fixed() {
+            ops.push(self.rvalue(&args[k]));
+            k += 1;
+        }
+        match offsets {
+            0 if clamp => {
+                // A clamp without an offset: a zero offset means none.
+                let i = self.m.i32_type();
+                let n = shape.offset_len().max(2) as u32;
+                let t = self.m.vector_type(i, n);
+                ops.push(self.m.zero(t));
+            }
+            0 => {}
+            1 => {
+                ops.push(self.rvalue(&args[k]));
+                k += 1;
+            }
+            _ => {
+                // Four offsets, one per gathered texel.
+                let parts: Vec<InstId> = (0..4).map(|j| self.rvalue(&args[k + j])).collect();
+                k += 4;
+                let i = self.m.i32_type();
+                let i2 = self.m.vector_type(i, 2);
+                let arr = self.m.array_type(i2, 4);
+                ops.push(self.construct(arr, &parts));
+            }
+        }
+        if clamp {
+            ops.push(self.rvalue(&args[k]));
+            k += 1;
+        }
+        let op = match read {
+            TexRead::Sample => Op::Sample,
+            TexRead::SampleBias => Op::SampleBias,
+            TexRead::SampleLevel => Op::SampleLevel,
+            TexRead::SampleGrad => Op::SampleGrad,
+            TexRead::SampleCmp => Op::SampleCmp,
+            TexRead::SampleCmpLevelZero => Op::SampleCmpLevelZero,
+            TexRead::SampleCmpLevel => Op::SampleCmpLevel,
+            TexRead::SampleCmpBias => Op::SampleCmpBias,
+            TexRead::SampleCmpGrad => Op::SampleCmpGrad,
+            TexRead::Gather(_) => Op::Gather,
+            TexRead::GatherCmp => Op::GatherCmp,
+            TexRead::Load => Op::TextureLoad,
+        };
+        if !status {
+            return self.bld().texture_op(op, rt, &ops);
+        }
+        let sparse = self.sparse_struct(rt);
+        let r = self.bld().texture_op(op, sparse, &ops);
+        let code = self.bld().extract(r, &[0]);
+        let place = &args[k];
+        let pl = self.place(place);
+        // Sema interned `uint` when it checked the status argument.
+        let code = match self.find_type(&TyKind::Scalar(Scalar::U32)) {
+            Some(uint) => self.coerce(code, uint, place.ty),
+            None => code,
+        };
+        self.store_place(pl, code);
+        self.bld().extract(r, &[1])
+    }
+
+    /// The `{u32 status, T texel}` struct of a sparse read of texel type `texel` (one per
+    /// texel type).
+    fn sparse_struct(&mut self, texel: InstId) -> InstId {
+        if let Some(&s) = self.sparse_structs.get(&texel) {
+            return s;
+        }
+        let u = self.m.u32_type();
+        let s = self.m.add_struct("SparseResidencyStruct", &[]);
+        self.m.add_field(s, "status", u);
+        self.m.add_field(s, "texel", texel);
+        self.sparse_structs.insert(texel, s.id());
+        s.id()
+    }
+
     fn method(&mut self, m: ResMethod, obj: &Expr, args: &[Expr], e: &Expr) -> InstId {
         let rt = self.ir_ty(e.ty);
         let void = self.m.void_type();
@@ -1777,6 +1908,12 @@ impl<'p> Lower<'p> {
         };
         let okind = self.types().kind(obj.ty).clone();
         match m {
+            ResMethod::TexRead {
+                read,
+                offsets,
+                clamp,
+                status,
+            } => self.tex_read(res, &okind, read, offsets, clamp, status, args, e),
             ResMethod::Sample
             | ResMethod::SampleBias
             | ResMethod::SampleLevel

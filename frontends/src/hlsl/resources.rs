@@ -18,6 +18,20 @@ fn mk(kind: ExprKind, ty: TyId, span: Span) -> Expr {
     Expr { kind, ty, span }
 }
 
+/// The argument types of a texture read, by texture shape.
+struct ReadTypes {
+    /// The sampling coordinate.
+    coord_f: TyId,
+    /// A gradient.
+    grad_t: TyId,
+    /// An offset, when the shape has offsets.
+    off_t: Option<TyId>,
+    /// `Load`'s location (with the mip level of sampled textures).
+    loc_t: TyId,
+    /// The texel.
+    elem: TyId,
+}
+
 impl<'a> Sema<'a> {
     fn vec_or_scalar(&mut self, s: Scalar, n: u8) -> TyId {
         if n == 1 {
@@ -119,6 +133,156 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// A texture read with its optional trailing operands (offset, or four for gathers; LOD
+    /// clamp; `out uint status`), or one of the newer comparison reads: a
+    /// [`ResMethod::TexRead`].
+    #[allow(clippy::too_many_arguments)]
+    fn tex_read_ext(
+        &mut self,
+        object: Expr,
+        read: TexRead,
+        name: &str,
+        shape: TexShape,
+        t: &ReadTypes,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Expr {
+        let n = args.len();
+        let pre = match read {
+            TexRead::Load => 1 + shape.ms() as usize,
+            _ => 2,
+        };
+        let fixed = pre + read.fixed();
+        let gather = matches!(read, TexRead::Gather(_) | TexRead::GatherCmp);
+        let max_offsets = match t.off_t {
+            None => 0,
+            Some(_) if gather && shape.offset_len() == 2 => 4,
+            Some(_) => 1,
+        };
+        let max = fixed + max_offsets + read.takes_clamp() as usize + 1;
+        if !self.method_arity(name, fixed, max, n, span) {
+            return Expr::error(span);
+        }
+        let mut rest = n - fixed;
+        // Positional: the offset(s), then the clamp, then the status.
+        let offsets = if max_offsets == 4 && rest >= 4 {
+            4
+        } else if max_offsets >= 1 && rest >= 1 {
+            1
+        } else {
+            0
+        };
+        rest -= offsets;
+        let clamp = read.takes_clamp() && rest >= 1;
+        rest -= clamp as usize;
+        let status = rest == 1;
+        if rest > 1 || (max_offsets == 4 && offsets == 1 && n - fixed > 3) {
+            self.error(
+                "OSH1007",
+                span,
+                format!("`{name}` takes one offset or four, then an optional status"),
+            );
+            return Expr::error(span);
+        }
+        let f = self.types.float();
+        // Interned for lowering, which converts the status (a `uint`) to the argument's type.
+        self.types.uint();
+        let elem_scalar = self.types.scalar_of(t.elem).unwrap_or(Scalar::F32);
+        let cmp = read.compares();
+        let mut it = args.into_iter();
+        let mut out = Vec::new();
+        if read == TexRead::Load {
+            let Some(loc) = it.next() else {
+                return Expr::error(span);
+            };
+            out.push(self.conv_arg(loc, t.loc_t));
+            if shape.ms() {
+                let Some(smp) = it.next() else {
+                    return Expr::error(span);
+                };
+                let i = self.types.int();
+                out.push(self.conv_arg(smp, i));
+            }
+        } else {
+            let Some(smp) = it.next().and_then(|x| self.sampler_arg(x, cmp, name)) else {
+                return Expr::error(span);
+            };
+            out.push(smp);
+            let Some(uv) = it.next() else {
+                return Expr::error(span);
+            };
+            out.push(self.conv_arg(uv, t.coord_f));
+        }
+        let fixed_tys: Vec<TyId> = match read {
+            TexRead::SampleBias
+            | TexRead::SampleLevel
+            | TexRead::SampleCmp
+            | TexRead::SampleCmpLevelZero
+            | TexRead::GatherCmp => vec![f],
+            TexRead::SampleGrad => vec![t.grad_t, t.grad_t],
+            TexRead::SampleCmpLevel | TexRead::SampleCmpBias => vec![f, f],
+            TexRead::SampleCmpGrad => vec![f, t.grad_t, t.grad_t],
+            _ => Vec::new(),
+        };
+        for ty in fixed_tys {
+            let Some(x) = it.next() else {
+                return Expr::error(span);
+            };
+            out.push(self.conv_arg(x, ty));
+        }
+        for _ in 0..offsets {
+            let (Some(o), Some(ot)) = (it.next(), t.off_t) else {
+                return Expr::error(span);
+            };
+            out.push(self.conv_arg(o, ot));
+        }
+        if clamp {
+            let Some(c) = it.next() else {
+                return Expr::error(span);
+            };
+            out.push(self.conv_arg(c, f));
+        }
+        if status {
+            let Some(st) = it.next() else {
+                return Expr::error(span);
+            };
+            if let Some(why) = self.not_writable(&st) {
+                self.error(
+                    "OSH1008",
+                    st.span,
+                    format!("the status argument of `{name}` is written: {why}"),
+                );
+                return Expr::error(span);
+            }
+            if self.types.scalar_of(st.ty).is_none_or(|s| !s.is_int())
+                || !matches!(self.types.kind(st.ty), TyKind::Scalar(_))
+            {
+                let ty = self.types.name(st.ty);
+                self.error(
+                    "OSH1005",
+                    st.span,
+                    format!("the status argument of `{name}` is an `out uint`, not `{ty}`"),
+                );
+                return Expr::error(span);
+            }
+            out.push(st);
+        }
+        let rty = if gather {
+            self.types.vector(elem_scalar, 4)
+        } else if cmp {
+            self.types.scalar(elem_scalar)
+        } else {
+            t.elem
+        };
+        let method = ResMethod::TexRead {
+            read,
+            offsets: offsets as u8,
+            clamp,
+            status,
+        };
+        mk(ExprKind::Method(method, Box::new(object), out), rty, span)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn texture_method(
         &mut self,
@@ -160,9 +324,36 @@ impl<'a> Sema<'a> {
         };
         match name {
             "Sample" | "SampleBias" | "SampleLevel" | "SampleGrad" | "SampleCmp"
-            | "SampleCmpLevelZero" | "SampleCmpLevel" => {
+            | "SampleCmpLevelZero" | "SampleCmpLevel" | "SampleCmpBias" | "SampleCmpGrad" => {
                 if !can_sample {
                     return bad(self, name);
+                }
+                let read = match name {
+                    "Sample" => TexRead::Sample,
+                    "SampleBias" => TexRead::SampleBias,
+                    "SampleLevel" => TexRead::SampleLevel,
+                    "SampleGrad" => TexRead::SampleGrad,
+                    "SampleCmp" => TexRead::SampleCmp,
+                    "SampleCmpLevel" => TexRead::SampleCmpLevel,
+                    "SampleCmpBias" => TexRead::SampleCmpBias,
+                    "SampleCmpGrad" => TexRead::SampleCmpGrad,
+                    _ => TexRead::SampleCmpLevelZero,
+                };
+                let short = 2 + read.fixed() + off_t.is_some() as usize;
+                if n > short
+                    || matches!(
+                        read,
+                        TexRead::SampleCmpLevel | TexRead::SampleCmpBias | TexRead::SampleCmpGrad
+                    )
+                {
+                    let t = ReadTypes {
+                        coord_f,
+                        grad_t,
+                        off_t,
+                        loc_t: coord_f,
+                        elem,
+                    };
+                    return self.tex_read_ext(object, read, name, shape, &t, args, span);
                 }
                 let (method, fixed) = match name {
                     "Sample" => (ResMethod::Sample, 2),
@@ -253,7 +444,8 @@ impl<'a> Sema<'a> {
                         "OSH1018",
                         span,
                         format!(
-                            "`{name}` is not supported (only the red component can be compared)"
+                            "`{name}` has no equivalent in Vulkan (a depth-comparison gather \
+                             compares one component; DXC refuses it too)"
                         ),
                     );
                     return Expr::error(span);
@@ -261,12 +453,19 @@ impl<'a> Sema<'a> {
                 let fixed = if cmp { 3 } else { 2 };
                 let max = fixed + off_t.is_some() as usize;
                 if n > max {
-                    self.error(
-                        "OSH1018",
-                        span,
-                        format!("`{name}` with four offsets or a status argument is not supported"),
-                    );
-                    return Expr::error(span);
+                    let read = if cmp {
+                        TexRead::GatherCmp
+                    } else {
+                        TexRead::Gather(gather_comp.unwrap_or(0))
+                    };
+                    let t = ReadTypes {
+                        coord_f,
+                        grad_t,
+                        off_t,
+                        loc_t: coord_f,
+                        elem,
+                    };
+                    return self.tex_read_ext(object, read, name, shape, &t, args, span);
                 }
                 if !self.method_arity(name, fixed, max, n, span) {
                     return Expr::error(span);
@@ -307,12 +506,14 @@ impl<'a> Sema<'a> {
                 let fixed = 1 + shape.ms() as usize;
                 let max = fixed + (off_t.is_some() && sampled) as usize;
                 if n > max {
-                    self.error(
-                        "OSH1018",
-                        span,
-                        "`Load` with a status argument is not supported",
-                    );
-                    return Expr::error(span);
+                    let t = ReadTypes {
+                        coord_f,
+                        grad_t,
+                        off_t: off_t.filter(|_| sampled),
+                        loc_t,
+                        elem,
+                    };
+                    return self.tex_read_ext(object, TexRead::Load, name, shape, &t, args, span);
                 }
                 if !self.method_arity(name, fixed, max, n, span) {
                     return Expr::error(span);
