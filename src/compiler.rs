@@ -17,6 +17,7 @@
 //! | OSC0052 | the legalization pipeline failed ([`Phase::Legalization`]) |
 //! | OSC0053 | the SPIR-V backend refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule ([`Phase::Reflection`]) |
+//! | OSC0057 | a spec-constant override names no spec constant, or its value does not fit the constant's type ([`Phase::Specialization`]) |
 //!
 //! A failing optimization pass is not an error: the legalized module is used and a warning
 //! (OSO0001) says why.
@@ -28,9 +29,12 @@ use oneshader_backends::Target;
 use oneshader_backends::spirv::{self, LayoutRule};
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
 use oneshader_ir::diag::{Diagnostic, SourceMap};
-use oneshader_ir::{Module, Stage};
+use oneshader_ir::{Module, Op, Stage};
+use oneshader_passes::Pass;
 use oneshader_passes::manager::PassManager;
 use oneshader_passes::pipeline::{MAX_ROUNDS, optimize, scalar_round};
+pub use oneshader_passes::specialize_spec::SpecValue;
+use oneshader_passes::specialize_spec::SpecializeSpecConstants;
 
 pub use oneshader_backends::spirv::TargetEnv;
 pub use oneshader_frontends::hlsl::{BindingShift, MacroOp};
@@ -94,6 +98,108 @@ impl BufferLayout {
     }
 }
 
+/// Names a specialization constant: by its `[[vk::constant_id(N)]]` number or by the name
+/// of its HLSL declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SpecConstKey {
+    /// The constant id.
+    Id(u32),
+    /// The declared name.
+    Name(String),
+}
+
+impl std::str::FromStr for SpecConstKey {
+    type Err = std::convert::Infallible;
+
+    /// A number is an id, anything else a name.
+    fn from_str(s: &str) -> Result<SpecConstKey, Self::Err> {
+        Ok(match s.parse::<u32>() {
+            Ok(id) => SpecConstKey::Id(id),
+            Err(_) => SpecConstKey::Name(s.to_string()),
+        })
+    }
+}
+
+impl fmt::Display for SpecConstKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecConstKey::Id(id) => write!(f, "{id}"),
+            SpecConstKey::Name(n) => f.write_str(n),
+        }
+    }
+}
+
+/// Parses a command-line spec-constant value: `true`/`false`, an integer (decimal, `0x` hex,
+/// negative), or a float. The constant's type decides later whether it fits.
+pub fn parse_spec_value(text: &str) -> Option<SpecValue> {
+    let t = text.trim();
+    match t {
+        "true" => return Some(SpecValue::Bool(true)),
+        "false" => return Some(SpecValue::Bool(false)),
+        _ => {}
+    }
+    let (neg, body) = match t.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, t),
+    };
+    let int = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(h) => i128::from_str_radix(h, 16).ok(),
+        None => body.parse::<i128>().ok(),
+    };
+    if let Some(v) = int {
+        return Some(SpecValue::Int(if neg { -v } else { v }));
+    }
+    t.parse::<f64>().ok().map(SpecValue::Float)
+}
+
+/// The overrides as the `specialize_spec` pass takes them: keys resolved to ids (a name is a
+/// spec constant's HLSL name), values fitted to the constant's type (an integer given for a
+/// float constant is that float). An unknown key is an error naming the known ones.
+fn resolve_spec_constants(
+    m: &Module,
+    overrides: &[(SpecConstKey, SpecValue)],
+) -> Result<Vec<(u32, SpecValue)>, String> {
+    let specs: Vec<(u32, Option<&str>, Option<Op>)> = m
+        .children(m.root())
+        .filter(|&c| m.op(c) == Op::SpecConst)
+        .filter_map(|c| {
+            let id = m.imm_operand(c, 0)?;
+            Some((id, m.name(c), m.ty(c).map(|t| m.op(t))))
+        })
+        .collect();
+    let known = || {
+        let list: Vec<String> = specs
+            .iter()
+            .map(|(id, n, _)| match n {
+                Some(n) => format!("{id} ({n})"),
+                None => id.to_string(),
+            })
+            .collect();
+        if list.is_empty() {
+            "the shader has none".to_string()
+        } else {
+            format!("known: {}", list.join(", "))
+        }
+    };
+    let mut out = Vec::new();
+    for (key, value) in overrides {
+        let found = specs.iter().find(|(id, name, _)| match key {
+            SpecConstKey::Id(k) => id == k,
+            SpecConstKey::Name(k) => *name == Some(k.as_str()),
+        });
+        let Some(&(id, _, op)) = found else {
+            return Err(format!("no specialization constant `{key}` ({})", known()));
+        };
+        let value = match (op, *value) {
+            (Some(o), SpecValue::Int(v)) if o.is_float_type() => SpecValue::Float(v as f64),
+            (Some(o), SpecValue::Bool(b)) if o.is_int_type() => SpecValue::Int(b as i128),
+            (_, v) => v,
+        };
+        out.push((id, value));
+    }
+    Ok(out)
+}
+
 /// Default storage order of matrices (dxc's `-Zpc` / `-Zpr`); `row_major` and `column_major`
 /// on a declaration, and `#pragma pack_matrix`, override it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -138,6 +244,10 @@ pub struct CompileOptions {
     /// `-fspv-preserve-bindings`: keep every declared resource and buffer (with its binding)
     /// in the output, used or not. Default off.
     pub preserve_bindings: bool,
+    /// Specialization-constant overrides (`--spec-const ID|NAME=VALUE`): each named
+    /// `[[vk::constant_id]]` constant becomes that value before the optimizer runs, so it
+    /// folds; the others stay specialization constants. Default none.
+    pub spec_constants: Vec<(SpecConstKey, SpecValue)>,
     /// Emit `OpName`/`OpMemberName`. Default on.
     pub debug_names: bool,
     /// Produce SPIR-V ([`CompileOutput::spirv`]). Default on; off when only the IR or the
@@ -170,6 +280,7 @@ impl Default for CompileOptions {
             dx_position_w: false,
             binding_shifts: Vec::new(),
             preserve_bindings: false,
+            spec_constants: Vec::new(),
             debug_names: true,
             emit_spirv: true,
             reflect: false,
@@ -358,6 +469,9 @@ pub enum Phase {
     Legalization,
     /// The SPIR-V backend refused the module (code OSC0053).
     Backend,
+    /// A spec-constant override names no spec constant or does not fit its type (code
+    /// OSC0057).
+    Specialization,
 }
 
 /// A failed compilation: the phase and every diagnostic so far.
@@ -376,6 +490,7 @@ impl fmt::Display for CompileError {
             Phase::Reflection => "reflection failed",
             Phase::Legalization => "the legalization pipeline failed",
             Phase::Backend => "the SPIR-V backend refused the module",
+            Phase::Specialization => "a spec-constant override does not apply",
         };
         write!(f, "{}: {what}", self.diagnostics.file)
     }
@@ -525,6 +640,18 @@ impl Compiler {
         };
         if opts.keep_unoptimized_ir {
             ir.unoptimized = Some(m.clone());
+        }
+        // Spec-constant overrides before anything folds.
+        if !opts.spec_constants.is_empty() {
+            let applied = resolve_spec_constants(&m, &opts.spec_constants).and_then(|ov| {
+                SpecializeSpecConstants::new(ov)
+                    .run(&mut m)
+                    .map_err(|e| e.to_string())
+            });
+            if let Err(msg) = applied {
+                diagnostics.list.push(Diagnostic::error("OSC0057", msg));
+                return fail(Phase::Specialization, diagnostics);
+            }
         }
         // Legalization always: SPIR-V cannot express generics or resources passed to
         // functions.

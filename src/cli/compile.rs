@@ -27,6 +27,7 @@
 //! | `-fvk-use-dx-position-w` | `SV_Position.w` is `1 / w` in pixel shaders |
 //! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
 //! | `--reflect OUT.json` | write the reflection (docs/reflection.md), built from the module as lowered |
+//! | `--spec-const ID\|NAME=VALUE` | override a `[[vk::constant_id]]` constant (by id or declared name) with `true`, `false`, an integer or a float, before the optimizer folds (repeatable) |
 //!
 //! | code | meaning |
 //! |---|---|
@@ -184,6 +185,22 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                         env = value(&mut i, attached, name)?;
                     }
                     "--reflect" => reflect = Some(PathBuf::from(value(&mut i, attached, name)?)),
+                    "--spec-const" => {
+                        // `--spec-const ID|NAME=VALUE`.
+                        let v = value(&mut i, attached, name)?;
+                        let (key, val) = v.split_once('=').ok_or_else(|| {
+                            format!("`--spec-const` takes ID=VALUE or NAME=VALUE, not `{v}`")
+                        })?;
+                        let parsed = oneshader::parse_spec_value(val).ok_or_else(|| {
+                            format!(
+                                "`--spec-const {v}`: `{val}` is not true, false, an integer or a float"
+                            )
+                        })?;
+                        let key = key
+                            .parse()
+                            .unwrap_or(oneshader::SpecConstKey::Name(key.into()));
+                        c.spec_constants.push((key, parsed));
+                    }
                     _ if a.starts_with("-fvk-")
                         || a.starts_with("-fspv-")
                         || a.starts_with("-W") =>
