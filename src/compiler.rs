@@ -702,6 +702,16 @@ impl Compiler {
         if opts.keep_final_ir {
             ir.final_module = Some(m);
         }
+        // What the device needs, read off the SPIR-V the backend emitted.
+        let mut reflection = reflection;
+        if let Some(r) = reflection.as_mut()
+            && !spirv.is_empty()
+            && let Ok((version, caps, exts)) = spirv::declared_requirements(&spirv)
+        {
+            r.requirements = Some(reflect::DeviceRequirements::from_spirv(
+                version, &caps, &exts,
+            ));
+        }
         Ok(CompileOutput {
             spirv,
             diagnostics,

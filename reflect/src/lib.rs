@@ -34,6 +34,9 @@ use oneshader_ir::{AddressSpace, BuiltIn, InstId, Module, Op, Stage, TextureAcce
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
+mod requirements;
+pub use requirements::DeviceRequirements;
+
 /// The version of the reflection format ([`Reflection::format`]); bumped when a field
 /// changes meaning or disappears (adding fields does not bump it).
 pub const FORMAT_VERSION: u32 = 1;
@@ -55,6 +58,11 @@ pub struct Reflection {
     /// Specialization constants, by id.
     #[serde(default)]
     pub spec_constants: Vec<SpecConstant>,
+    /// What the device must support to run the compiled SPIR-V module (capabilities,
+    /// extensions, Vulkan features, subgroup operations); filled by the compiler once it has
+    /// emitted SPIR-V, `None` when it has not (the IR alone does not say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requirements: Option<DeviceRequirements>,
 }
 
 impl Reflection {
@@ -712,6 +720,7 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
         resources,
         push_constants,
         spec_constants,
+        requirements: None,
     })
 }
 

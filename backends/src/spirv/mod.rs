@@ -133,6 +133,36 @@ pub fn disassemble(words: &[u32]) -> Result<String, String> {
     Ok(module.disassemble())
 }
 
+/// The SPIR-V version (major, minor), capability names and extension names a module
+/// declares, or the parse error.
+pub fn declared_requirements(
+    words: &[u32],
+) -> Result<((u8, u8), Vec<String>, Vec<String>), String> {
+    let module = rspirv::dr::load_words(words).map_err(|e| e.to_string())?;
+    let version = module
+        .header
+        .as_ref()
+        .map(|h| h.version())
+        .unwrap_or((1, 0));
+    let caps = module
+        .capabilities
+        .iter()
+        .filter_map(|i| match i.operands.first() {
+            Some(rspirv::dr::Operand::Capability(c)) => Some(format!("{c:?}")),
+            _ => None,
+        })
+        .collect();
+    let exts = module
+        .extensions
+        .iter()
+        .filter_map(|i| match i.operands.first() {
+            Some(rspirv::dr::Operand::LiteralString(s)) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    Ok((version, caps, exts))
+}
+
 /// The module's words as bytes (little-endian), for writing a `.spv` file.
 pub fn to_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
