@@ -37,7 +37,7 @@ pub use oneshader_passes::specialize_spec::SpecValue;
 use oneshader_passes::specialize_spec::SpecializeSpecConstants;
 
 pub use oneshader_backends::spirv::TargetEnv;
-pub use oneshader_frontends::hlsl::{BindingShift, MacroOp};
+pub use oneshader_frontends::hlsl::{BindingShift, MacroOp, RegisterBinding};
 pub use oneshader_passes::pipeline::OptLevel;
 
 use crate::reflect::{self, LayoutRules, Reflection};
@@ -241,6 +241,15 @@ pub struct CompileOptions {
     pub dx_position_w: bool,
     /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
     pub binding_shifts: Vec<BindingShift>,
+    /// `-auto-binding-space N`: the descriptor set of resources whose set the source does not
+    /// give. Default 0.
+    pub default_space: Option<u32>,
+    /// `-fvk-bind-register xK SPACE BINDING SET`: explicit set and binding per register; when
+    /// any is given, every resource must have one (OSH1031). Default none.
+    pub bind_registers: Vec<RegisterBinding>,
+    /// `-fvk-bind-globals BINDING SET`: binding and set of `$Globals`. Default: the next free
+    /// binding.
+    pub bind_globals: Option<(u32, u32)>,
     /// `-fspv-preserve-bindings`: keep every declared resource and buffer (with its binding)
     /// in the output, used or not. Default off.
     pub preserve_bindings: bool,
@@ -279,6 +288,9 @@ impl Default for CompileOptions {
             invert_y: false,
             dx_position_w: false,
             binding_shifts: Vec::new(),
+            default_space: None,
+            bind_registers: Vec::new(),
+            bind_globals: None,
             preserve_bindings: false,
             spec_constants: Vec::new(),
             debug_names: true,
@@ -355,6 +367,9 @@ impl CompileOptions {
             binding_shifts: self.binding_shifts.clone(),
             dx_layout: self.layout == BufferLayout::Dx,
             preserve_bindings: self.preserve_bindings,
+            default_space: self.default_space,
+            bind_registers: self.bind_registers.clone(),
+            bind_globals: self.bind_globals,
         }
     }
 

@@ -58,8 +58,8 @@ mod compiler;
 
 pub use compiler::{
     BindingShift, BufferLayout, CompileError, CompileOptions, CompileOutput, Compiler, Diagnostics,
-    IrModules, MacroOp, MatrixOrder, OptLevel, Phase, SpecConstKey, SpecValue, TargetEnv,
-    parse_spec_value,
+    IrModules, MacroOp, MatrixOrder, OptLevel, Phase, RegisterBinding, SpecConstKey, SpecValue,
+    TargetEnv, parse_spec_value,
 };
 pub use oneshader_ir::diag::{Diagnostic, Severity, SourceMap};
 

@@ -24,6 +24,11 @@
 //! | `-fvk-b-shift N SPACE`, `-fvk-t-shift`, `-fvk-s-shift`, `-fvk-u-shift` | add N to the binding numbers of that register class in SPACE (or `all`) |
 //! | `-fvk-invert-y` | negate `SV_Position.y` in vertex shaders |
 //! | `-fspv-preserve-bindings` | keep every declared resource and buffer, used or not |
+//! | `-auto-binding-space N` | the descriptor set of resources whose set the source does not give |
+//! | `-fvk-bind-register xK SPACE BINDING SET`, `-vkbr` | set and binding of the resource at `register(xK, spaceSPACE)`; then every resource needs one (OSH1031) |
+//! | `-fvk-bind-globals BINDING SET` | binding and set of `$Globals` |
+//! | `-no-warnings` | print errors only |
+//! | `/Zpr`, `/O3`... | dxc's slash spellings of the switches without a value |
 //! | `-fvk-use-dx-position-w` | `SV_Position.w` is `1 / w` in pixel shaders |
 //! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
 //! | `--reflect OUT.json` | write the reflection (docs/reflection.md), built from the module as lowered |
@@ -74,7 +79,27 @@ struct Parsed {
     env: String,
     compile: CompileOptions,
     reflect: Option<PathBuf>,
+    /// `-no-warnings`: print errors only.
+    no_warnings: bool,
 }
+
+/// dxc switches also accepted with a slash (`/Zpr`).
+const SLASH_SWITCHES: &[&str] = &[
+    "Zpr",
+    "Zpc",
+    "Zi",
+    "Od",
+    "O0",
+    "O1",
+    "O2",
+    "O3",
+    "WX",
+    "spirv",
+    "fcgl",
+    "Vd",
+    "nologo",
+    "enable-16bit-types",
+];
 
 const USAGE: &str = "usage: oneshader compile FILE.hlsl -T PROFILE [-E ENTRY] [--target spirv|ir|osir] \
 [-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... [--target-env ENV] [-enable-16bit-types] \
@@ -88,6 +113,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut c = CompileOptions::default();
     let mut profile = None;
     let mut reflect = None;
+    let mut no_warnings = false;
     let mut i = 0;
     // The value of an option given attached (`-DX`) or as the next argument (`-D X`).
     let value = |i: &mut usize, attached: &str, name: &str| -> Result<String, String> {
@@ -100,7 +126,15 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             .ok_or_else(|| format!("option `{name}` needs a value"))
     };
     while i < args.len() {
-        let a = args[i].as_str();
+        let mut a = args[i].as_str();
+        // dxc also takes its switches with a slash (`/Zpr`); an input path never matches one.
+        let slashed;
+        if let Some(rest) = a.strip_prefix('/')
+            && SLASH_SWITCHES.contains(&rest)
+        {
+            slashed = format!("-{rest}");
+            a = slashed.as_str();
+        }
         if !a.starts_with('-') || a == "-" {
             if file.is_some() {
                 return Err(format!("more than one input file (`{a}`)"));
@@ -119,6 +153,46 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             "-O" | "-O1" | "-O2" | "-O3" => c.opt_level = OptLevel::O,
             "-O0" => c.opt_level = OptLevel::O0,
             "-fvk-invert-y" => c.invert_y = true,
+            "-no-warnings" => no_warnings = true,
+            "-auto-binding-space" => {
+                let v = args.get(i + 1).and_then(|v| v.parse::<u32>().ok());
+                c.default_space = Some(v.ok_or("`-auto-binding-space` takes a space number")?);
+                i += 1;
+            }
+            "-fvk-bind-globals" => {
+                // `-fvk-bind-globals BINDING SET`.
+                let n = |k: usize| args.get(i + k).and_then(|v| v.parse::<u32>().ok());
+                let (Some(b), Some(s)) = (n(1), n(2)) else {
+                    return Err("`-fvk-bind-globals` takes a binding and a set".into());
+                };
+                c.bind_globals = Some((b, s));
+                i += 2;
+            }
+            "-fvk-bind-register" | "-vkbr" => {
+                // `-fvk-bind-register xK SPACE BINDING SET`.
+                let reg = args.get(i + 1).map(|r| r.to_ascii_lowercase());
+                let n = |k: usize| args.get(i + k).and_then(|v| v.parse::<u32>().ok());
+                let parsed = reg.as_deref().and_then(|r| {
+                    let class = r.chars().next()?;
+                    let number = r.get(1..)?.parse::<u32>().ok()?;
+                    Some((class, number))
+                });
+                let (Some((class, number)), Some(space), Some(binding), Some(set)) =
+                    (parsed, n(2), n(3), n(4))
+                else {
+                    return Err(format!(
+                        "`{a}` takes a register (`t5`), a space, a binding and a set"
+                    ));
+                };
+                c.bind_registers.push(oneshader::RegisterBinding {
+                    class,
+                    number,
+                    space,
+                    binding,
+                    set,
+                });
+                i += 4;
+            }
             "-fspv-preserve-bindings" => c.preserve_bindings = true,
             "-fvk-use-dx-position-w" => c.dx_position_w = true,
             "-fvk-b-shift" | "-fvk-t-shift" | "-fvk-s-shift" | "-fvk-u-shift" => {
@@ -165,9 +239,13 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                         .push(PathBuf::from(value(&mut i, attached, "-I")?)),
                     "-HV" => {
                         let v = value(&mut i, attached, "-HV")?;
-                        c.hlsl_version = v
-                            .parse()
-                            .map_err(|_| format!("`-HV` takes a year, not `{v}`"))?;
+                        // `202x` is dxc's name for the language after 2021.
+                        c.hlsl_version = if v == "202x" {
+                            2021
+                        } else {
+                            v.parse()
+                                .map_err(|_| format!("`-HV` takes a year, not `{v}`"))?
+                        };
                     }
                     "--target" => {
                         target = match value(&mut i, attached, "--target")?.as_str() {
@@ -222,6 +300,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         env,
         compile: c,
         reflect,
+        no_warnings,
     })
 }
 
@@ -277,8 +356,16 @@ pub fn run(args: CompileArgs) -> ExitCode {
     p.compile.reflect = p.reflect.is_some();
     let file = p.file.display().to_string();
     let out = match Compiler::new().compile_file(&p.file, &p.compile) {
-        Ok(out) => out,
-        Err(e) => {
+        Ok(mut out) => {
+            if p.no_warnings {
+                out.diagnostics.list.retain(|d| d.is_error());
+            }
+            out
+        }
+        Err(mut e) => {
+            if p.no_warnings {
+                e.diagnostics.list.retain(|d| d.is_error());
+            }
             eprint!("{}", e.diagnostics.render());
             if e.phase != Phase::FrontEnd {
                 // The failing phase's own diagnostic (OSC0052/53/56) is among those rendered.

@@ -1,7 +1,7 @@
 //! Descriptor set and binding numbers of resources, by DXC's default rules:
 //!
-//! 1. `[[vk::binding(B, S)]]` gives set `S` (0 when omitted, or the `register`'s space),
-//!    binding `B`.
+//! 1. `[[vk::binding(B, S)]]` gives set `S` (the default space when omitted, even when a
+//!    `register` names a space: DXC's rule), binding `B`.
 //! 2. Otherwise `register(xN, spaceS)` gives set `S`, binding `N`. As in DXC, the register
 //!    class letter is ignored, so `t0` and `s0` get the same binding (DXC users pass
 //!    `-fvk-t-shift`-style options to separate them; OneShader does not shift).
@@ -12,6 +12,13 @@
 //! 5. The implicit `$Globals` constant buffer comes last in set 0.
 //! 6. `-fvk-b-shift N SPACE` (and `-t-`, `-s-`, `-u-`) add `N` to the register numbers of
 //!    that class in that space (`all` for every space) before rule 2 applies.
+//!
+//! 7. `-auto-binding-space N`: the set of everything whose set the source does not give (0
+//!    otherwise).
+//! 8. `-fvk-bind-register xK SPACE BINDING SET`: the resource at `register(xK, spaceSPACE)`
+//!    gets that set and binding; when any is given, every resource needs a `register` with a
+//!    mapping (and `$Globals` needs `-fvk-bind-globals`), as in DXC.
+//! 9. `-fvk-bind-globals BINDING SET`: the binding of `$Globals`.
 //!
 //! Arrays of resources take one binding (a descriptor array).
 
@@ -27,6 +34,37 @@ pub struct Bindings {
     pub of: Vec<Option<(u32, u32)>>,
     /// Counter bindings by global index.
     pub counter: FxHashMap<u32, (u32, u32)>,
+    /// Globals the options leave without a binding, with why (`-fvk-bind-register`).
+    pub errors: Vec<(usize, String)>,
+}
+
+/// `-fvk-bind-register xK SPACE BINDING SET` (DXC): the set and binding of the resource
+/// declared at `register(xK, spaceSPACE)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegisterBinding {
+    /// The register class letter (`t`, `s`, `u`, `b`).
+    pub class: char,
+    /// The register number.
+    pub number: u32,
+    /// The register space.
+    pub space: u32,
+    /// The binding it gets.
+    pub binding: u32,
+    /// The descriptor set it gets.
+    pub set: u32,
+}
+
+/// The command-line options of binding assignment.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BindingOptions<'a> {
+    /// `-fvk-{b,t,s,u}-shift`.
+    pub shifts: &'a [BindingShift],
+    /// `-auto-binding-space`: the set when the source gives none (default 0).
+    pub default_space: u32,
+    /// `-fvk-bind-register`.
+    pub registers: &'a [RegisterBinding],
+    /// `-fvk-bind-globals BINDING SET`: (binding, set) of `$Globals`.
+    pub globals: Option<(u32, u32)>,
 }
 
 /// True when a global is a descriptor (takes a binding).
@@ -55,8 +93,15 @@ pub fn assign(
     types: &Types,
     globals: &[GlobalDef],
     needs_counter: &[bool],
-    shifts: &[BindingShift],
+    opts: &BindingOptions<'_>,
 ) -> Bindings {
+    let shifts = opts.shifts;
+    let default_space = opts.default_space;
+    // The set the source gives, else the default space.
+    let set_of = |s: Option<u32>| s.unwrap_or(default_space);
+    if !opts.registers.is_empty() {
+        return assign_by_registers(types, globals, needs_counter, opts);
+    }
     let shifted = |class: char, n: u32, space: u32| -> u32 {
         let class = class.to_ascii_lowercase();
         let add: u32 = shifts
@@ -79,8 +124,11 @@ pub fn assign(
             continue;
         }
         let explicit = match (g.bind.vk_binding, g.bind.register) {
-            (Some((b, s)), _) => Some((s, b)),
-            (None, Some((c, n, s))) if n != u32::MAX => Some((s, shifted(c, n, s))),
+            (Some((b, s)), _) => Some((set_of(s), b)),
+            (None, Some((c, n, s))) if n != u32::MAX => {
+                let s = set_of(s);
+                Some((s, shifted(c, n, s)))
+            }
             _ => None,
         };
         if let Some(sb) = explicit {
@@ -101,8 +149,8 @@ pub fn assign(
             continue;
         }
         let set = match g.bind.register {
-            Some((_, _, s)) => s,
-            None => 0,
+            Some((_, _, s)) => set_of(s),
+            None => default_space,
         };
         of[i] = Some(next_free(&mut taken, set));
     }
@@ -111,7 +159,7 @@ pub fn assign(
         if !needs_counter.get(i).copied().unwrap_or(false) {
             continue;
         }
-        let set = of[i].map(|(s, _)| s).unwrap_or(0);
+        let set = of[i].map(|(s, _)| s).unwrap_or(default_space);
         let sb = match g.bind.counter_binding {
             Some(b) => {
                 taken.insert((set, b));
@@ -123,10 +171,86 @@ pub fn assign(
     }
     if let Some(i) = globals_cbuffer {
         let g = &globals[i];
-        of[i] = Some(match (g.bind.vk_binding, g.bind.register) {
-            (Some((b, s)), _) => (s, b),
-            _ => next_free(&mut taken, 0),
+        of[i] = Some(match (g.bind.vk_binding, g.bind.register, opts.globals) {
+            (Some((b, s)), _, _) => (set_of(s), b),
+            (None, _, Some((b, s))) => (s, b),
+            _ => next_free(&mut taken, default_space),
         });
     }
-    Bindings { of, counter }
+    Bindings {
+        of,
+        counter,
+        errors: Vec::new(),
+    }
+}
+
+/// `-fvk-bind-register` given: every resource is placed by its register's mapping (DXC's
+/// rule: no implicit bindings at all), `$Globals` by `-fvk-bind-globals`.
+fn assign_by_registers(
+    types: &Types,
+    globals: &[GlobalDef],
+    needs_counter: &[bool],
+    opts: &BindingOptions<'_>,
+) -> Bindings {
+    let mut of = vec![None; globals.len()];
+    let mut errors = Vec::new();
+    for (i, g) in globals.iter().enumerate() {
+        if !is_descriptor(types, g) {
+            continue;
+        }
+        if needs_counter.get(i).copied().unwrap_or(false) {
+            errors.push((
+                i,
+                "-fvk-bind-register cannot bind the counter of an append, consume or \
+                 counter-using structured buffer (DXC refuses it too)"
+                    .to_string(),
+            ));
+            continue;
+        }
+        if g.name == "$Globals" {
+            match opts.globals {
+                Some((b, s)) => of[i] = Some((s, b)),
+                None => errors.push((
+                    i,
+                    "-fvk-bind-register requires the `$Globals` buffer to be bound with \
+                     -fvk-bind-globals BINDING SET"
+                        .to_string(),
+                )),
+            }
+            continue;
+        }
+        match g.bind.register {
+            Some((c, n, s)) if n != u32::MAX => {
+                let space = s.unwrap_or(opts.default_space);
+                let c = c.to_ascii_lowercase();
+                match opts
+                    .registers
+                    .iter()
+                    .find(|r| r.class == c && r.number == n && r.space == space)
+                {
+                    Some(r) => of[i] = Some((r.set, r.binding)),
+                    None => errors.push((
+                        i,
+                        format!(
+                            "no -fvk-bind-register for `{}` at register({c}{n}, space{space})",
+                            g.name
+                        ),
+                    )),
+                }
+            }
+            _ => errors.push((
+                i,
+                format!(
+                    "-fvk-bind-register requires a `register(...)` on every resource, and `{}` \
+                     has none",
+                    g.name
+                ),
+            )),
+        }
+    }
+    Bindings {
+        of,
+        counter: FxHashMap::default(),
+        errors,
+    }
 }

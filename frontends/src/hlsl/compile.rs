@@ -13,7 +13,7 @@ use oneshader_ir::diag::{Diagnostic, SourceMap, Span};
 use oneshader_ir::{Module, Stage};
 
 use super::ast;
-use super::bindings::BindingShift;
+use super::bindings::{BindingShift, RegisterBinding};
 use super::hir::{self, Major, Program};
 use super::lower::{Lower, LowerOptions};
 use super::sema::{Sema, SemaOptions, Sym};
@@ -40,6 +40,14 @@ pub struct CompileOptions {
     pub dx_position_w: bool,
     /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
     pub binding_shifts: Vec<BindingShift>,
+    /// `-auto-binding-space N`: the descriptor set of resources whose set the source does not
+    /// give (default 0).
+    pub default_space: Option<u32>,
+    /// `-fvk-bind-register xK SPACE BINDING SET` (`-vkbr`): explicit set and binding per
+    /// register; when given, every resource must be mapped (OSH1031), as in DXC.
+    pub bind_registers: Vec<RegisterBinding>,
+    /// `-fvk-bind-globals BINDING SET`: the binding and set of `$Globals`.
+    pub bind_globals: Option<(u32, u32)>,
     /// `-fvk-use-dx-layout`: constant buffers get D3D's packing, which stores each column of
     /// a `float1xN` (each row of a row-major `floatNx1`) in its own 16-byte register; such
     /// members are refused (OSH1018) rather than laid out as vectors.
@@ -61,6 +69,9 @@ impl Default for CompileOptions {
             invert_y: false,
             dx_position_w: false,
             binding_shifts: Vec::new(),
+            default_space: None,
+            bind_registers: Vec::new(),
+            bind_globals: None,
             dx_layout: false,
             preserve_bindings: false,
         }
@@ -227,6 +238,9 @@ fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult 
         invert_y: opts.invert_y,
         dx_position_w: opts.dx_position_w,
         binding_shifts: opts.binding_shifts.clone(),
+        default_space: opts.default_space,
+        bind_registers: opts.bind_registers.clone(),
+        bind_globals: opts.bind_globals,
         dx_layout: opts.dx_layout,
         preserve_bindings: opts.preserve_bindings,
     };

@@ -796,10 +796,12 @@ pub enum GlobalKind {
 /// Binding attributes of a resource-like global.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BindAttrs {
-    /// `register(xN, spaceS)`: (class letter, N, S).
-    pub register: Option<(char, u32, u32)>,
-    /// `[[vk::binding(B, S)]]`.
-    pub vk_binding: Option<(u32, u32)>,
+    /// `register(xN, spaceS)`: (class letter, N, S); N is `u32::MAX` for `register(spaceS)`,
+    /// S `None` when no space is written.
+    pub register: Option<(char, u32, Option<u32>)>,
+    /// `[[vk::binding(B, S)]]`: (B, S), S `None` when not written (then the default space
+    /// applies, not the register's: DXC's rule).
+    pub vk_binding: Option<(u32, Option<u32>)>,
     /// `[[vk::counter_binding(B)]]`.
     pub counter_binding: Option<u32>,
     /// `[[vk::image_format("...")]]`.

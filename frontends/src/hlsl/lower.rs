@@ -109,6 +109,12 @@ pub struct LowerOptions {
     pub dx_position_w: bool,
     /// `-fvk-{b,t,s,u}-shift`.
     pub binding_shifts: Vec<super::bindings::BindingShift>,
+    /// `-auto-binding-space N`.
+    pub default_space: Option<u32>,
+    /// `-fvk-bind-register`.
+    pub bind_registers: Vec<super::bindings::RegisterBinding>,
+    /// `-fvk-bind-globals BINDING SET`: (binding, set).
+    pub bind_globals: Option<(u32, u32)>,
     /// `-fvk-use-dx-layout` (see [`super::CompileOptions::dx_layout`]).
     pub dx_layout: bool,
     /// `-fspv-preserve-bindings` (see [`super::CompileOptions::preserve_bindings`]).
@@ -525,12 +531,19 @@ impl<'p> Lower<'p> {
         for g in counted {
             self.needs_counter[g.0 as usize] = true;
         }
-        self.bindings = bindings::assign(
-            self.types(),
-            &self.p.globals,
-            &self.needs_counter,
-            &self.opts.binding_shifts,
-        );
+        let bopts = bindings::BindingOptions {
+            shifts: &self.opts.binding_shifts,
+            default_space: self.opts.default_space.unwrap_or(0),
+            registers: &self.opts.bind_registers,
+            globals: self.opts.bind_globals,
+        };
+        self.bindings =
+            bindings::assign(self.types(), &self.p.globals, &self.needs_counter, &bopts);
+        for (i, msg) in std::mem::take(&mut self.bindings.errors) {
+            let span = self.p.globals[i].span;
+            self.diags
+                .push(Diagnostic::error("OSH1031", msg).with_span(span));
+        }
         // Declare every function first so calls (also from static initializers) can name
         // them.
         let mut fl: Vec<FuncId> = funcs.iter().copied().collect();

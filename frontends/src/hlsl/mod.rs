@@ -49,7 +49,7 @@ mod types;
 
 use oneshader_ir::diag::{Diagnostic, SourceMap};
 
-pub use bindings::BindingShift;
+pub use bindings::{BindingShift, RegisterBinding};
 pub use compile::{
     COMPILE_STACK, CompileOptions, CompileResult, analyze, compile_file, compile_text,
     parse_profile,

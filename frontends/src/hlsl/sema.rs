@@ -2536,16 +2536,17 @@ impl<'a> Sema<'a> {
         annotations: &'a [ast::PostAnnotation],
     ) -> BindAttrs {
         let mut b = BindAttrs::default();
+        let (mut layout_binding, mut layout_set) = (None, None);
         for a in annotations {
             if let ast::PostAnnotation::Register { args, span } = a {
                 // `register(t0, space1)`, `register(ps_5_0, s0)`, `register(space1)`.
                 let mut class = None;
-                let mut space = 0;
+                let mut space = None;
                 for arg in args {
                     let s = arg.name.to_ascii_lowercase();
                     if let Some(n) = s.strip_prefix("space") {
                         match n.parse::<u32>() {
-                            Ok(v) => space = v,
+                            Ok(v) => space = Some(v),
                             Err(_) => self.error("OSH1025", arg.span, "malformed register space"),
                         }
                     } else if s.contains('_') {
@@ -2572,18 +2573,10 @@ impl<'a> Sema<'a> {
             if attr_is(a, "vk", "binding") {
                 let v = self.attr_u32_args(a);
                 match v.as_slice() {
-                    [bi] => b.vk_binding = Some((*bi, 0)),
-                    [bi, s] => b.vk_binding = Some((*bi, *s)),
+                    // DXC: without a set, the default space (not the register's).
+                    [bi] => b.vk_binding = Some((*bi, None)),
+                    [bi, s] => b.vk_binding = Some((*bi, Some(*s))),
                     _ => self.error("OSH1025", a.span, "`vk::binding` takes (binding[, set])"),
-                }
-                if v.len() == 1
-                    && let Some((_, _, space)) = b.register
-                    && space != u32::MAX
-                {
-                    // DXC: the set of a one-argument vk::binding comes from register's space.
-                    if let Some(vb) = &mut b.vk_binding {
-                        vb.1 = space;
-                    }
                 }
             } else if attr_is(a, "vk", "counter_binding") {
                 b.counter_binding = self.attr_u32_args(a).first().copied();
@@ -2592,9 +2585,38 @@ impl<'a> Sema<'a> {
             } else if attr_is(a, "vk", "input_attachment_index") {
                 b.input_attachment = self.attr_u32_args(a).first().copied();
             } else if a.style == ast::AttributeStyle::Layout {
-                // glslang's `layout(set = 0, binding = 1)`: kept by the parser as one
-                // attribute per key.
+                // glslang's `layout(set = 0, binding = 1)`: the same as
+                // `[[vk::binding(1, 0)]]`.
+                for arg in a.args.as_deref().unwrap_or(&[]) {
+                    let ast::ExprKind::Assign { op: None, lhs, rhs } = &arg.kind else {
+                        continue;
+                    };
+                    let ast::ExprKind::Name { path, .. } = &lhs.kind else {
+                        continue;
+                    };
+                    let key = path.last().name.as_str();
+                    if key != "set" && key != "binding" {
+                        continue;
+                    }
+                    let v = match self.const_int_expr(rhs) {
+                        Some(v) if (0..=u32::MAX as i128).contains(&v) => v as u32,
+                        _ => {
+                            self.error("OSH1025", rhs.span, format!("malformed layout `{key}`"));
+                            continue;
+                        }
+                    };
+                    if key == "set" {
+                        layout_set = Some(v);
+                    } else {
+                        layout_binding = Some(v);
+                    }
+                }
             }
+        }
+        if let Some(bi) = layout_binding
+            && b.vk_binding.is_none()
+        {
+            b.vk_binding = Some((bi, layout_set));
         }
         b
     }
