@@ -611,3 +611,20 @@ float4 main(float2 uv : TEXCOORD0, nointerpolation int2 o : OFFSET) : SV_Target 
         }
     }
 }
+
+/// `GetSamplePosition` on multisampled textures: D3D's standard patterns, picked by the
+/// texture's sample count (`OpImageQuerySamples`).
+#[test]
+fn get_sample_position_of_multisampled_textures() {
+    let words = spirv_valid(
+        r#"
+Texture2DMS<float4> t : register(t0);
+Texture2DMSArray<float4, 4> ta : register(t1);
+float4 main(nointerpolation uint i : INDEX) : SV_Target {
+    return float4(t.GetSamplePosition(i), ta.GetSamplePosition(3));
+}"#,
+        "ps_6_0",
+    );
+    let text = oneshader_backends::spirv::disassemble(&words).expect("disassembles");
+    assert!(text.contains("OpImageQuerySamples"), "{text}");
+}

@@ -1127,7 +1127,8 @@ pub enum ResMethod {
     AtomicCmpStore,
     /// `SubpassLoad([sample])`.
     SubpassLoad,
-    /// `GetSamplePosition(i)`: unsupported.
+    /// `GetSamplePosition(i)` on a multisampled texture: the standard sample position
+    /// (D3D's patterns for 1, 2, 4, 8 and 16 samples; `(0, 0)` otherwise).
     GetSamplePosition,
     /// A texture read with HLSL's optional trailing operands, or one of the newer methods
     /// (`SampleCmpLevel`, `SampleCmpBias`, `SampleCmpGrad`). The arguments: the sampler

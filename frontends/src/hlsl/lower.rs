@@ -88,6 +88,8 @@ pub(crate) struct Lower<'p> {
     pub field_order: FxHashMap<StructId, Vec<u32>>,
     /// The `{u32, texel}` result structs of sparse texture reads, by texel type.
     pub sparse_structs: FxHashMap<InstId, InstId>,
+    /// The table of standard sample positions (`GetSamplePosition`), made on first use.
+    pub sample_positions: Option<InstId>,
     pub globals: FxHashMap<GlobalId, InstId>,
     pub funcs: FxHashMap<FuncId, Func>,
     pub counters: FxHashMap<GlobalId, InstId>,
@@ -131,6 +133,7 @@ impl<'p> Lower<'p> {
             structs: FxHashMap::default(),
             field_order: FxHashMap::default(),
             sparse_structs: FxHashMap::default(),
+            sample_positions: None,
             globals: FxHashMap::default(),
             funcs: FxHashMap::default(),
             counters: FxHashMap::default(),

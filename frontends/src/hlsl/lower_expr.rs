@@ -2101,11 +2101,106 @@ impl<'p> Lower<'p> {
                 }
                 undef_void
             }
-            ResMethod::SampleCmpLevel | ResMethod::GetSamplePosition => {
+            ResMethod::GetSamplePosition => self.sample_position(res, &args[0]),
+            ResMethod::SampleCmpLevel => {
                 self.error(e.span, "this texture method cannot be lowered");
                 self.m.undef(rt)
             }
         }
+    }
+
+    /// `GetSamplePosition(i)`: the texture's sample count picks one of D3D's standard
+    /// patterns (in sixteenths of a pixel), kept in one table `[1 sample, 2, 4, 8, 16]` so that
+    /// the pattern of `n` samples starts at entry `n - 1`; a count without a standard pattern,
+    /// or an index past it, gives `(0, 0)` (entry 0, the one-sample position).
+    fn sample_position(&mut self, res: InstId, index: &Expr) -> InstId {
+        const PATTERNS: [(i8, i8); 31] = [
+            (0, 0),
+            (4, 4),
+            (-4, -4),
+            (-2, -6),
+            (6, -2),
+            (-6, 2),
+            (2, 6),
+            (1, -3),
+            (-1, 3),
+            (5, 1),
+            (-3, -5),
+            (-5, 5),
+            (-7, -1),
+            (3, 7),
+            (7, -7),
+            (1, 1),
+            (-1, -3),
+            (-3, 2),
+            (4, -1),
+            (-5, -2),
+            (2, 5),
+            (5, 3),
+            (3, -5),
+            (-2, 6),
+            (0, -7),
+            (-4, -6),
+            (-6, 4),
+            (-8, 0),
+            (7, -4),
+            (6, 7),
+            (-7, -8),
+        ];
+        let f = self.m.f32_type();
+        let f2 = self.m.vector_type(f, 2);
+        let table = match self.sample_positions {
+            Some(t) => t,
+            None => {
+                let entries: Vec<InstId> = PATTERNS
+                    .iter()
+                    .map(|&(x, y)| {
+                        let cx = self
+                            .m
+                            .const_float_bits(f, (x as f32 / 16.0).to_bits() as u64);
+                        let cy = self
+                            .m
+                            .const_float_bits(f, (y as f32 / 16.0).to_bits() as u64);
+                        self.m.const_composite(f2, &[cx, cy])
+                    })
+                    .collect();
+                let arr = self.m.array_type(f2, PATTERNS.len() as u32);
+                let init = self.m.const_composite(arr, &entries);
+                let g = self.m.add_global(
+                    "standard.sample.positions",
+                    oneshader_ir::AddressSpace::Private,
+                    arr,
+                    Some(init),
+                );
+                self.sample_positions = Some(g.id());
+                g.id()
+            }
+        };
+        let u = self.m.u32_type();
+        let count = self.bld().texture_op(Op::QuerySamples, u, &[res]);
+        let i = self.rvalue(index);
+        let i = self.bld().convert(i, u);
+        let mut standard = None;
+        for n in [1u32, 2, 4, 8, 16] {
+            let k = self.m.const_u32(n);
+            let is = self.bld().cmp(Op::Eq, count, k);
+            standard = Some(match standard {
+                None => is,
+                Some(acc) => self.bld().or(acc, is),
+            });
+        }
+        let in_range = self.bld().cmp(Op::Lt, i, count);
+        let valid = match standard {
+            Some(s) => self.bld().and(s, in_range),
+            None => in_range,
+        };
+        let one = self.m.const_u32(1);
+        let start = self.bld().sub(count, one);
+        let at = self.bld().add(start, i);
+        let zero = self.m.const_u32(0);
+        let idx = self.bld().select(valid, at, zero);
+        let p = self.bld().element_addr(table, idx);
+        self.bld().load(p)
     }
 
     fn get_dimensions(&mut self, res: InstId, okind: &TyKind, args: &[Expr]) {

@@ -636,9 +636,18 @@ impl<'a> Sema<'a> {
                 };
                 mk(ExprKind::Method(m, Box::new(object), out), f, span)
             }
-            "GetSamplePosition" => {
-                self.error("OSH1018", span, "`GetSamplePosition` is not supported");
-                Expr::error(span)
+            "GetSamplePosition" if shape.ms() && !matches!(shape, TexShape::SubpassMS) => {
+                if !self.method_arity(name, 1, 1, n, span) {
+                    return Expr::error(span);
+                }
+                let i = self.types.int();
+                let out: Vec<Expr> = args.into_iter().map(|a| self.conv_arg(a, i)).collect();
+                let f2 = self.types.vector(Scalar::F32, 2);
+                mk(
+                    ExprKind::Method(ResMethod::GetSamplePosition, Box::new(object), out),
+                    f2,
+                    span,
+                )
             }
             _ => bad(self, name),
         }
