@@ -332,6 +332,10 @@ define_ops! {
     /// out with the texture-buffer rule (D3D constant-buffer packing under DXC's
     /// `-fvk-use-dx-layout`, the storage-buffer rule otherwise).
     TextureBuffer "texture_buffer" Decoration 124 [] Rest::None, R::None;
+    /// `src_loc(file, start, end)` on an instruction: the source range it was lowered from
+    /// (a file number of the front end's source map and byte offsets), so a backend refusing
+    /// the construct can point at it.
+    SrcLoc "src_loc" Decoration 125 [Int, Int, Int] Rest::None, R::None;
 
     // ---- instructions ----------------------------------------------------------------------
     /// `a + b`, component-wise; integer wrapping.
@@ -575,7 +579,7 @@ impl Op {
     /// Decorations.
     #[inline]
     pub fn is_decoration(self) -> bool {
-        (Op::Binding..=Op::TextureBuffer).contains(&self)
+        (Op::Binding..=Op::SrcLoc).contains(&self)
     }
 
     /// Ordinary (non-terminator) instructions.

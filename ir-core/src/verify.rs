@@ -966,7 +966,7 @@ impl<'a> Verifier<'a> {
             Op::Offset => top == Op::Field,
             Op::EntryPoint | Op::NumThreads | Op::EarlyFragmentTests => top == Op::Func,
             Op::Export | Op::Import => matches!(top, Op::Func | Op::Global | Op::Generic),
-            Op::Precise | Op::NonUniform => top.is_instruction(),
+            Op::Precise | Op::NonUniform | Op::SrcLoc => top.is_instruction(),
             Op::Unroll | Op::DontUnroll => top == Op::Loop,
             Op::Flatten | Op::DontFlatten => matches!(top, Op::IfElse | Op::Switch),
             _ => false,

@@ -299,7 +299,9 @@ impl Emitter<'_> {
                 }
                 return self.terminator(c, g);
             }
-            self.instruction(c)?;
+            if let Err(e) = self.instruction(c) {
+                return Err(self.located(c, e));
+            }
         }
         Err(EmitError::new(MALFORMED, "a block has no terminator"))
     }
@@ -575,6 +577,27 @@ impl Emitter<'_> {
         if self.m.first_child(i).is_some() && self.m.has_decoration(i, Op::Precise) {
             self.decorate(id, Decoration::NoContraction, &[]);
         }
+    }
+
+    /// `e` with the source range of instruction `i` (its `src_loc` decoration), when it has
+    /// one and `e` has no position yet.
+    pub(crate) fn located(&self, i: InstId, mut e: EmitError) -> EmitError {
+        let m = self.m;
+        if e.0.span.is_none()
+            && let Some(d) = m.find_decoration(i, Op::SrcLoc)
+            && let (Some(file), Some(start), Some(end)) = (
+                m.imm_operand(d, 0),
+                m.imm_operand(d, 1),
+                m.imm_operand(d, 2),
+            )
+        {
+            e.0.span = Some(oneshader_ir::diag::Span {
+                file: oneshader_ir::diag::FileId(file),
+                start,
+                end,
+            });
+        }
+        e
     }
 
     /// Emits one ordinary instruction.

@@ -296,6 +296,41 @@ impl<'p> Lower<'p> {
         }
     }
 
+    /// Records where an intrinsic call or texture read came from (`src_loc`), so that a
+    /// backend refusing it (a run-time texel offset, an interpolant that is not an input...)
+    /// points at the HLSL expression. A sparse read's texel is an extract of the read.
+    fn mark_source(&mut self, v: InstId, span: oneshader_ir::diag::Span) {
+        let Some(mut op) = self.m.try_op(v) else {
+            return;
+        };
+        if op == Op::Construct {
+            // A matrix intrinsic done row by row.
+            let parts: Vec<InstId> = self.m.operands(v).collect();
+            for p in parts {
+                if self.m.try_op(p) == Some(Op::CallIntrinsic) {
+                    self.mark_source(p, span);
+                }
+            }
+            return;
+        }
+        let mut target = v;
+        if op == Op::Extract
+            && let Some(inner) = self.m.try_operand(v, 0)
+            && self
+                .m
+                .try_op(inner)
+                .is_some_and(|o| o.offset_index().is_some())
+        {
+            target = inner;
+            op = self.m.op(inner);
+        }
+        let marked = op == Op::CallIntrinsic || op.offset_index().is_some();
+        if marked && !self.m.has_decoration(target, Op::SrcLoc) {
+            self.m
+                .decorate_imm(target, Op::SrcLoc, &[span.file.0, span.start, span.end]);
+        }
+    }
+
     /// The IR path from a value of struct type `from` to its base of type `to`, when `to`
     /// is a (direct or indirect) base of `from`.
     fn base_of(&self, from: TyId, to: TyId) -> Option<Vec<u32>> {
@@ -608,8 +643,16 @@ impl<'p> Lower<'p> {
                 if *post { cur } else { new }
             }
             ExprKind::Call(f, args) => self.call(*f, args, e),
-            ExprKind::Intrinsic(op, args) => self.intrinsic(*op, args, e),
-            ExprKind::Method(m, o, args) => self.method(*m, o, args, e),
+            ExprKind::Intrinsic(op, args) => {
+                let v = self.intrinsic(*op, args, e);
+                self.mark_source(v, e.span);
+                v
+            }
+            ExprKind::Method(m, o, args) => {
+                let v = self.method(*m, o, args, e);
+                self.mark_source(v, e.span);
+                v
+            }
             ExprKind::Flatten(parts) => {
                 let total = self.types().flat_count(e.ty) as usize;
                 let one_constant = parts.len() == 1 && matches!(parts[0].kind, ExprKind::Const(_));
