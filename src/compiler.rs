@@ -721,10 +721,12 @@ impl Compiler {
         let mut reflection = reflection;
         if let Some(r) = reflection.as_mut()
             && !spirv.is_empty()
-            && let Ok((version, caps, exts)) = spirv::declared_requirements(&spirv)
+            && let Ok(d) = spirv::declared_requirements(&spirv)
         {
             r.requirements = Some(reflect::DeviceRequirements::from_spirv(
-                version, &caps, &exts,
+                d.version,
+                &d.capabilities,
+                &d.extensions,
             ));
         }
         Ok(CompileOutput {

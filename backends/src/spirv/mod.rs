@@ -133,11 +133,20 @@ pub fn disassemble(words: &[u32]) -> Result<String, String> {
     Ok(module.disassemble())
 }
 
-/// The SPIR-V version (major, minor), capability names and extension names a module
-/// declares, or the parse error.
-pub fn declared_requirements(
-    words: &[u32],
-) -> Result<((u8, u8), Vec<String>, Vec<String>), String> {
+/// What a SPIR-V module declares it needs: its version and the names of its capabilities and
+/// extensions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    /// The SPIR-V version (major, minor).
+    pub version: (u8, u8),
+    /// `OpCapability` names, in module order.
+    pub capabilities: Vec<String>,
+    /// `OpExtension` names, in module order.
+    pub extensions: Vec<String>,
+}
+
+/// What a module declares it needs, or the parse error.
+pub fn declared_requirements(words: &[u32]) -> Result<Declared, String> {
     let module = rspirv::dr::load_words(words).map_err(|e| e.to_string())?;
     let version = module
         .header
@@ -160,7 +169,11 @@ pub fn declared_requirements(
             _ => None,
         })
         .collect();
-    Ok((version, caps, exts))
+    Ok(Declared {
+        version,
+        capabilities: caps,
+        extensions: exts,
+    })
 }
 
 /// The module's words as bytes (little-endian), for writing a `.spv` file.
