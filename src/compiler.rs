@@ -253,6 +253,9 @@ pub struct CompileOptions {
     /// `-fspv-preserve-bindings`: keep every declared resource and buffer (with its binding)
     /// in the output, used or not. Default off.
     pub preserve_bindings: bool,
+    /// `-denorm preserve|ftz`: the 32-bit float denormal mode of the entry point. Default none
+    /// (`-denorm any`).
+    pub denorm: Option<spirv::DenormMode>,
     /// Specialization-constant overrides (`--spec-const ID|NAME=VALUE`): each named
     /// `[[vk::constant_id]]` constant becomes that value before the optimizer runs, so it
     /// folds; the others stay specialization constants. Default none.
@@ -293,6 +296,7 @@ impl Default for CompileOptions {
             bind_globals: None,
             preserve_bindings: false,
             spec_constants: Vec::new(),
+            denorm: None,
             debug_names: true,
             emit_spirv: true,
             reflect: false,
@@ -383,6 +387,7 @@ impl CompileOptions {
             push_constant_rule: rules.push_constant,
             tbuffer_rule: rules.texture_buffer,
             debug_names: self.debug_names,
+            denorm: self.denorm,
         }
     }
 }

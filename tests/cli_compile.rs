@@ -164,3 +164,93 @@ fn errors_and_exit_codes() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("OSC0055"), "{}", stderr(&o));
 }
+
+/// More of dxc's options: `-denorm` (execution modes), `-Oconfig=` (accepted), `-HV 202x`,
+/// slash spellings (`/Zpr`), `-no-warnings`, the binding options, `--spec-const`,
+/// `-fspv-preserve-bindings`; and `[[vk::builtin("DeviceIndex")]]`.
+#[test]
+fn more_dxc_options() {
+    let src = temp_file(
+        "opts.hlsl",
+        r#"
+float4x4 m;
+Texture2D unused : register(t3);
+[[vk::constant_id(1)]] const float k = 1.0;
+float4 main([[vk::builtin("DeviceIndex")]] int dev : A, float4 p : POS) : SV_Target {
+    int wide = 1.5;   // a truncation warning
+    return mul(p, m) * k + dev + wide;
+}
+"#,
+    );
+    let src = src.to_str().expect("utf-8");
+    let out = dir().join("opts.spv");
+    let out = out.to_str().expect("utf-8");
+    let o = run(&[
+        "compile",
+        src,
+        "-T",
+        "ps_6_0",
+        "-E",
+        "main",
+        "/Zpr",
+        "-HV",
+        "202x",
+        "-denorm",
+        "ftz",
+        "-Oconfig=--ssa-rewrite,--if-conversion",
+        "-no-warnings",
+        "-auto-binding-space",
+        "3",
+        "-fvk-bind-globals",
+        "4",
+        "5",
+        "-fspv-preserve-bindings",
+        "--spec-const",
+        "k=2.5",
+        "--target-env",
+        "vulkan1.2",
+        "-o",
+        out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    spirv_val(out, "vulkan1.2");
+    let words: Vec<u32> = std::fs::read(out)
+        .expect("output")
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let text = oneshader::backends::spirv::disassemble(&words).expect("disassembles");
+    for want in [
+        "DenormFlushToZero",
+        "BuiltIn DeviceIndex",
+        "Capability DeviceGroup",
+        // -Zpr: the matrix is row-major, which SPIR-V spells ColMajor.
+        "ColMajor",
+    ] {
+        assert!(text.contains(want), "no {want}:\n{text}");
+    }
+    assert!(
+        !text.contains("OpSpecConstant"),
+        "k was overridden:\n{text}"
+    );
+    // `unused` kept by -fspv-preserve-bindings, in set 3; `$Globals` at set 5, binding 4.
+    assert!(text.contains("DescriptorSet 3"), "{text}");
+    assert!(text.contains("DescriptorSet 5"), "{text}");
+    let o = run(&[
+        "compile",
+        src,
+        "-T",
+        "ps_6_0",
+        "-denorm",
+        "sometimes",
+        "-o",
+        out,
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("`-denorm` takes preserve, ftz or any"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -138,3 +138,17 @@ float4 main() : SV_Target { return t.Sample(s, 0.5); }
         [b("s", 0, 3), b("t", 2, 5)]
     );
 }
+
+/// DX9's array register forms: `t[2]` is t2, `s1[2]` is s3.
+#[test]
+fn dx9_array_registers() {
+    let src = r#"
+Texture2D t : register(t[2]);
+SamplerState s : register(s1[2]);
+float4 main() : SV_Target { return t.Sample(s, 0.5); }
+"#;
+    assert_eq!(
+        bindings(src, &opts("ps_6_0", "main")),
+        [b("s", 0, 3), b("t", 0, 2)]
+    );
+}

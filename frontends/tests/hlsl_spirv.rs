@@ -509,7 +509,7 @@ void main(uint3 id : SV_DispatchThreadID) {
     float3 v = o[id.x].xyz;
     float2x2 m = float2x2(v.xy, v.yz);
     int2x3 im = int2x3(v, v);
-    bool3 e = WaveActiveAllEqual(v);
+    bool3 e = WaveActiveAllEqual(v) && WaveActiveAllEqualBool(v.x > 0);
     bool2x2 em = WaveActiveAllEqual(m);
     bool2x3 ei = WaveActiveAllEqual(im);
     float2x2 s = WaveActiveSum(m) + WaveReadLaneFirst(m) + QuadReadAcrossX(m)

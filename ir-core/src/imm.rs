@@ -166,6 +166,8 @@ imm_enum! {
         DrawIndex = 25, "draw_index";
         /// Helper-invocation flag.
         HelperInvocation = 26, "helper_invocation";
+        /// The device's index in a device group (`[[vk::builtin("DeviceIndex")]]`).
+        DeviceIndex = 27, "device_index";
     }
 }
 

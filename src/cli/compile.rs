@@ -28,6 +28,8 @@
 //! | `-fvk-bind-register xK SPACE BINDING SET`, `-vkbr` | set and binding of the resource at `register(xK, spaceSPACE)`; then every resource needs one (OSH1031) |
 //! | `-fvk-bind-globals BINDING SET` | binding and set of `$Globals` |
 //! | `-no-warnings` | print errors only |
+//! | `-denorm preserve\|ftz\|any` | 32-bit float denormal mode of the entry point (`DenormPreserve`/`DenormFlushToZero`) |
+//! | `-Oconfig=...` | accepted and ignored (dxc's spirv-opt recipe; OneShader's pipeline runs) |
 //! | `/Zpr`, `/O3`... | dxc's slash spellings of the switches without a value |
 //! | `-fvk-use-dx-position-w` | `SV_Position.w` is `1 / w` in pixel shaders |
 //! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
@@ -154,6 +156,15 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
             "-O0" => c.opt_level = OptLevel::O0,
             "-fvk-invert-y" => c.invert_y = true,
             "-no-warnings" => no_warnings = true,
+            "-denorm" => {
+                c.denorm = match args.get(i + 1).map(String::as_str) {
+                    Some("preserve") => Some(oneshader::backends::spirv::DenormMode::Preserve),
+                    Some("ftz") => Some(oneshader::backends::spirv::DenormMode::FlushToZero),
+                    Some("any") => None,
+                    _ => return Err("`-denorm` takes preserve, ftz or any".into()),
+                };
+                i += 1;
+            }
             "-auto-binding-space" => {
                 let v = args.get(i + 1).and_then(|v| v.parse::<u32>().ok());
                 c.default_space = Some(v.ok_or("`-auto-binding-space` takes a space number")?);
@@ -279,6 +290,8 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                             .unwrap_or(oneshader::SpecConstKey::Name(key.into()));
                         c.spec_constants.push((key, parsed));
                     }
+                    // dxc's spirv-opt recipe: OneShader's own pipeline runs instead.
+                    _ if a.starts_with("-Oconfig=") => {}
                     _ if a.starts_with("-fvk-")
                         || a.starts_with("-fspv-")
                         || a.starts_with("-W") =>

@@ -47,6 +47,7 @@ fn builtin(b: BuiltIn, input: bool, fragment: bool) -> spirv::BuiltIn {
         BuiltIn::PointSize => S::PointSize,
         BuiltIn::DrawIndex => S::DrawIndex,
         BuiltIn::HelperInvocation => S::HelperInvocation,
+        BuiltIn::DeviceIndex => S::DeviceIndex,
     }
 }
 
@@ -83,6 +84,10 @@ impl Emitter<'_> {
             S::ViewIndex => self
                 .caps
                 .add_ext(Capability::MultiView, minor, 3, "SPV_KHR_multiview"),
+            S::DeviceIndex => {
+                self.caps
+                    .add_ext(Capability::DeviceGroup, minor, 3, "SPV_KHR_device_group")
+            }
             S::BaryCoordKHR => {
                 self.caps.add(Capability::FragmentBarycentricKHR);
                 self.caps.ext("SPV_KHR_fragment_shader_barycentric");
@@ -347,6 +352,26 @@ impl Emitter<'_> {
                         self.decorate(sid, Decoration::Flat, &[]);
                     }
                 }
+            }
+            if let Some(mode) = self.opts.denorm {
+                // `-denorm preserve|ftz`: the 32-bit float denormal mode (SPV_KHR_float_controls,
+                // core in SPIR-V 1.4).
+                let (em, cap) = match mode {
+                    super::DenormMode::Preserve => {
+                        (ExecutionMode::DenormPreserve, Capability::DenormPreserve)
+                    }
+                    super::DenormMode::FlushToZero => (
+                        ExecutionMode::DenormFlushToZero,
+                        Capability::DenormFlushToZero,
+                    ),
+                };
+                self.caps
+                    .add_ext(cap, self.minor, 4, "SPV_KHR_float_controls");
+                inst(
+                    &mut self.s.modes,
+                    spirv::Op::ExecutionMode,
+                    &[fid, em as u32, 32],
+                );
             }
             inst_str(
                 &mut self.s.entries,

@@ -58,6 +58,18 @@ pub struct Options {
     pub tbuffer_rule: LayoutRule,
     /// Emit `OpName`/`OpMemberName` from the IR's name hints. Default: on.
     pub debug_names: bool,
+    /// The 32-bit float denormal mode of every entry point (dxc's `-denorm preserve|ftz`).
+    /// Default: none (the implementation's choice, dxc's `-denorm any`).
+    pub denorm: Option<DenormMode>,
+}
+
+/// A float denormal mode (`DenormPreserve` / `DenormFlushToZero` execution modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DenormMode {
+    /// Denormals are preserved.
+    Preserve,
+    /// Denormals are flushed to zero.
+    FlushToZero,
 }
 
 impl Default for Options {
@@ -69,6 +81,7 @@ impl Default for Options {
             push_constant_rule: LayoutRule::RelaxedStd430,
             tbuffer_rule: LayoutRule::RelaxedStd430,
             debug_names: true,
+            denorm: None,
         }
     }
 }

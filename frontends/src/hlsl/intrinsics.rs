@@ -114,6 +114,14 @@ pub const ELEMENTWISE: &[(&str, usize, Class, Ret, Intrinsic)] = {
         ("WavePrefixProduct", 1, Numeric, Same, I::WavePrefixProduct),
         ("WaveReadLaneFirst", 1, Any, Same, I::WaveReadLaneFirst),
         ("WaveActiveAllEqual", 1, Any, Bool, I::WaveActiveAllEqual),
+        // An early spelling glslang still accepts.
+        (
+            "WaveActiveAllEqualBool",
+            1,
+            Any,
+            Bool,
+            I::WaveActiveAllEqual,
+        ),
         ("QuadReadAcrossX", 1, Any, Same, I::QuadReadAcrossX),
         ("QuadReadAcrossY", 1, Any, Same, I::QuadReadAcrossY),
         (

@@ -2552,7 +2552,7 @@ impl<'a> Sema<'a> {
                     } else if s.contains('_') {
                         // A profile name: registers for other profiles are kept anyway.
                     } else if let Some(c) = s.chars().next()
-                        && let Ok(n) = s[1..].parse::<u32>()
+                        && let Some(n) = register_number(&s[c.len_utf8()..])
                     {
                         class = Some((c, n));
                     } else {
@@ -2620,6 +2620,25 @@ impl<'a> Sema<'a> {
         }
         b
     }
+}
+
+/// The number of a register: `5` in `t5`; DX9's array forms `s[5]` (register 5) and `s3[2]`
+/// (register 3 + 2).
+fn register_number(rest: &str) -> Option<u32> {
+    if let Some(open) = rest.find('[') {
+        let base = if open == 0 {
+            0
+        } else {
+            rest[..open].parse::<u32>().ok()?
+        };
+        let idx = rest[open + 1..]
+            .strip_suffix(']')?
+            .trim()
+            .parse::<u32>()
+            .ok()?;
+        return base.checked_add(idx);
+    }
+    rest.parse::<u32>().ok()
 }
 
 /// True when `a` is `[[ns::name]]` (or `[name]` when `ns` is empty).

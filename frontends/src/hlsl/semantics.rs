@@ -147,6 +147,7 @@ pub fn vk_builtin(name: &str) -> Option<BuiltIn> {
         "BaseInstance" => BuiltIn::BaseInstance,
         "DrawIndex" => BuiltIn::DrawIndex,
         "ViewIndex" => BuiltIn::ViewIndex,
+        "DeviceIndex" => BuiltIn::DeviceIndex,
         _ => return None,
     })
 }
