@@ -628,3 +628,32 @@ float4 main(nointerpolation uint i : INDEX) : SV_Target {
     let text = oneshader_backends::spirv::disassemble(&words).expect("disassembles");
     assert!(text.contains("OpImageQuerySamples"), "{text}");
 }
+
+/// Arrays of structured and byte-address buffers (sized and unsized) are descriptor arrays;
+/// their counters are refused (one per element would be needed).
+#[test]
+fn arrays_of_structured_and_byte_address_buffers() {
+    spirv_valid(
+        r#"
+struct S { float a; uint b; };
+RWStructuredBuffer<S> bufs[3] : register(u0);
+StructuredBuffer<float4> ro[] : register(t0, space1);
+RWByteAddressBuffer raw[2] : register(u3);
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    bufs[id.x % 3][id.y].a = ro[NonUniformResourceIndex(id.x)][id.y].x;
+    bufs[1][0].b += 1;
+    raw[id.x & 1].Store(0, raw[0].Load(4));
+    uint n, stride;
+    bufs[2].GetDimensions(n, stride);
+    bufs[0][1].b = n;
+}
+"#,
+        "cs_6_0",
+    );
+    let e = sema_common::errors(
+        "RWStructuredBuffer<uint> b[2];\n[numthreads(1, 1, 1)] void main() { b[0].IncrementCounter(); }\n",
+        "cs_6_0",
+    );
+    assert!(e.contains("error[OSH1040]") && e.contains("counter"), "{e}");
+}

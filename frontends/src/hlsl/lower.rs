@@ -705,15 +705,23 @@ impl<'p> Lower<'p> {
             TyKind::Texture(shape, e, rw) => self.texture_ir(shape, e, rw, format),
             TyKind::Sampler(_) => self.ir_ty(ty),
             TyKind::Buffer(..) => self.ir_ty(ty),
+            // Arrays of structured and byte-address buffers are descriptor arrays; those of
+            // append/consume buffers would need a counter per element.
             TyKind::Array(e, n) => {
-                if matches!(self.types().kind(e), TyKind::Buffer(..)) {
+                if matches!(
+                    self.types().kind(e),
+                    TyKind::Buffer(BufKind::Append | BufKind::Consume, _)
+                ) {
                     return None;
                 }
                 let inner = self.resource_pointee(e, format)?;
                 self.m.array_type(inner, n)
             }
             TyKind::UnsizedArray(e) => {
-                if matches!(self.types().kind(e), TyKind::Buffer(..)) {
+                if matches!(
+                    self.types().kind(e),
+                    TyKind::Buffer(BufKind::Append | BufKind::Consume, _)
+                ) {
                     return None;
                 }
                 let inner = self.resource_pointee(e, format)?;
@@ -799,6 +807,21 @@ impl<'p> Lower<'p> {
         }
         if let Some(ia) = gd.bind.input_attachment {
             self.m.decorate_imm(id, Op::InputAttachmentIndex, &[ia]);
+        }
+        if self.needs_counter[g.0 as usize]
+            && matches!(
+                self.types().kind(gd.ty),
+                TyKind::Array(..) | TyKind::UnsizedArray(_)
+            )
+        {
+            // One counter per element would be needed.
+            let msg = format!(
+                "`{}`: counters of arrays of buffers (Append, Consume, IncrementCounter, \
+                 DecrementCounter) are not supported",
+                gd.name
+            );
+            self.error(gd.span, msg);
+            return None;
         }
         if self.needs_counter[g.0 as usize] {
             let u = self.m.u32_type();
