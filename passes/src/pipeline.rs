@@ -229,6 +229,10 @@ mod tests {
         assert_eq!(o0, "specialize_generic, specialize_resources");
         assert_eq!(
             legalize(crate::legalize::Target::Spirv).describe(),
+            "specialize_generic, specialize_resources, required_constants, own_merges, bool_storage"
+        );
+        assert_eq!(
+            legalize(crate::legalize::Target::Glsl).describe(),
             "specialize_generic, specialize_resources, own_merges, bool_storage"
         );
         let err = pipeline_from_list("combine, bogus")
