@@ -115,21 +115,94 @@ pub fn check_lines(source: &str) -> Vec<DecoLine> {
     out
 }
 
-/// The decorations of a disassembly, by type name: (member, kind) to value.
-pub type Emitted = BTreeMap<String, BTreeMap<(u32, DecoKind), u32>>;
+/// The decorations of one type: (member, kind) to value.
+pub type Decos = BTreeMap<(u32, DecoKind), u32>;
 
-/// Reads the decorations out of `spirv-dis` output.
+/// What a disassembly says about types: decorations by type name, and the member types of
+/// each struct (to recognize the blocks DXC names after the HLSL buffer type).
+#[derive(Debug, Default)]
+pub struct Emitted {
+    /// Decorations by type name.
+    pub decos: BTreeMap<String, Decos>,
+    /// Member type names by struct name.
+    pub members: BTreeMap<String, Vec<String>>,
+}
+
+/// Reads the decorations and struct members out of `spirv-dis` output.
 pub fn emitted(disassembly: &str) -> Emitted {
-    let mut out: Emitted = BTreeMap::new();
+    let mut out = Emitted::default();
     for line in disassembly.lines() {
         if let Some(d) = parse_deco(line)
             && let TypeRef::Name(n) = d.name
         {
-            out.entry(n)
+            out.decos
+                .entry(n)
                 .or_default()
                 .insert((d.member, d.kind), d.value);
         }
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        if let [name, "=", "OpTypeStruct", members @ ..] = toks.as_slice()
+            && let Some(n) = name.strip_prefix('%')
+        {
+            let m = members
+                .iter()
+                .filter_map(|t| t.strip_prefix('%'))
+                .map(str::to_string)
+                .collect();
+            out.members.insert(n.to_string(), m);
+        }
     }
+    out
+}
+
+/// The types of ours DXC's type `theirs` may be: the same (base) name; for the blocks DXC
+/// names after the HLSL buffer type, what OneShader emits for them: `type_ConstantBuffer_T`,
+/// `type_PushConstant_T`, `type_TextureBuffer_T` are the struct `T` itself, and
+/// `type_RWStructuredBuffer_E` (any structured buffer) or `type_ByteAddressBuffer` the block
+/// wrapping a runtime array of `E` (of `uint`).
+fn candidates<'a>(theirs: &str, ours: &'a Emitted) -> Vec<&'a str> {
+    let mut out: Vec<&str> = ours
+        .decos
+        .keys()
+        .filter(|n| same_base(theirs, n))
+        .map(String::as_str)
+        .collect();
+    for prefix in [
+        "type_ConstantBuffer_",
+        "type_PushConstant_",
+        "type_TextureBuffer_",
+    ] {
+        if let Some(inner) = theirs.strip_prefix(prefix) {
+            out.extend(
+                ours.decos
+                    .keys()
+                    .filter(|n| same_base(inner, n))
+                    .map(String::as_str),
+            );
+        }
+    }
+    let elem = theirs
+        .strip_prefix("type_")
+        .and_then(|t| t.split_once("StructuredBuffer_"))
+        .map(|(_, e)| e.to_string())
+        .or_else(|| {
+            theirs
+                .ends_with("ByteAddressBuffer")
+                .then(|| "uint".to_string())
+        });
+    if let Some(e) = elem {
+        let rt = format!("_runtimearr_{e}");
+        out.extend(
+            ours.members
+                .iter()
+                .filter(|(n, m)| {
+                    m.len() == 1 && same_base(&rt, &m[0]) && ours.decos.contains_key(n.as_str())
+                })
+                .map(|(n, _)| n.as_str()),
+        );
+    }
+    out.sort_unstable();
+    out.dedup();
     out
 }
 
@@ -179,6 +252,7 @@ pub fn compare(lines: &[DecoLine], ours: &Emitted) -> FileResult {
             TypeRef::Pattern => {
                 r.comparable += 1;
                 let hit = ours
+                    .decos
                     .values()
                     .any(|d| d.get(&(l.member, l.kind)) == Some(&l.value));
                 if hit {
@@ -190,15 +264,15 @@ pub fn compare(lines: &[DecoLine], ours: &Emitted) -> FileResult {
         }
     }
     for (name, group) in by_name {
-        let score = |decos: &BTreeMap<(u32, DecoKind), u32>| {
+        let score = |decos: &Decos| {
             group
                 .iter()
                 .filter(|l| decos.get(&(l.member, l.kind)) == Some(&l.value))
                 .count()
         };
-        let best = ours
-            .iter()
-            .filter(|(n, _)| same_base(name, n))
+        let best = candidates(name, ours)
+            .into_iter()
+            .filter_map(|n| ours.decos.get_key_value(n))
             .max_by_key(|(n, d)| (score(d), n.as_str() == name));
         let Some((ours_name, decos)) = best else {
             r.not_emitted.extend(group.iter().map(|l| (*l).clone()));
@@ -549,6 +623,23 @@ mod tests {
         let r = compare(&theirs, &ours);
         assert_eq!((r.matched, r.comparable), (1, 1));
         // An array of another length is not the same type.
+        assert_eq!(r.not_emitted.len(), 1);
+    }
+
+    #[test]
+    fn buffer_blocks_match_what_oneshader_emits_for_them() {
+        let ours = emitted(
+            "OpMemberDecorate %T 1 Offset 16\nOpMemberDecorate %_struct_7 0 Offset 0\n\
+             OpDecorate %_runtimearr_Data ArrayStride 12\n\
+             %_struct_7 = OpTypeStruct %_runtimearr_Data\n",
+        );
+        let theirs = check_lines(
+            "// CHECK: OpMemberDecorate %type_ConstantBuffer_T 1 Offset 16\n\
+             // CHECK: OpMemberDecorate %type_RWStructuredBuffer_Data 0 Offset 0\n\
+             // CHECK: OpMemberDecorate %type_ByteAddressBuffer 0 Offset 0\n",
+        );
+        let r = compare(&theirs, &ours);
+        assert_eq!((r.matched, r.comparable), (2, 2));
         assert_eq!(r.not_emitted.len(), 1);
     }
 
