@@ -447,6 +447,38 @@ float4 main() : SV_Target { B x = { 1, 2 }; return x.a; }
         e.contains("error[OSH1018]") && e.contains("bit fields"),
         "{e}"
     );
+    // DXC flattens each bit field as its whole storage word; only a cast to a scalar (the
+    // first word) means the same here, the others are refused.
+    let e = errors(
+        r#"
+struct B { uint a : 4; uint b : 4; uint c; };
+RWStructuredBuffer<uint> o;
+float4 main() : SV_Target { B x; x.a = 1; x.b = 2; x.c = 3; o[0] = (uint)x; return (float)(uint2)x; }
+"#,
+    );
+    assert!(
+        e.contains("layout.hlsl:4:91: error[OSH1018]") && e.contains("converts only to a scalar"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error[").count(), 1, "{e}");
+    // `(S)0` zeroes the struct: the same in both views.
+    let d = compile(
+        r#"
+struct Z { uint a : 4; uint b : 4; };
+RWStructuredBuffer<Z> o;
+[numthreads(1, 1, 1)]
+void main() { Z z = (Z)0; z.b = 3; o[0] = z; }
+"#,
+        BufferLayout::Dxc,
+    );
+    assert_eq!(d.offsets("Z"), vec![0]);
+    let e = errors(
+        r#"
+struct Z { uint a : 4; uint b : 4; };
+float4 main() : SV_Target { Z z = (Z)5; return z.a; }
+"#,
+    );
+    assert!(e.contains("error[OSH1018]"), "{e}");
 }
 
 // ---- $Globals registers, D3D packing, scalar layout ------------------------------------------

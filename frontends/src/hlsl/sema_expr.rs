@@ -442,8 +442,11 @@ impl<'a> Sema<'a> {
             }
         } else if !self.types.contains_resource(e.ty) && !self.types.contains_resource(to) {
             let to_scalar = matches!(self.types.kind(to), TyKind::Scalar(_));
+            // `(S)0` zeroes every bit field and every storage word alike.
+            let zero_splat = matches!(self.types.kind(e.ty), TyKind::Scalar(_))
+                && self.eval_const(&e).is_some_and(|v| v.as_float() == 0.0);
             if (self.types.contains_bitfields(e.ty) && !to_scalar)
-                || self.types.contains_bitfields(to)
+                || (self.types.contains_bitfields(to) && !zero_splat)
             {
                 // DXC flattens a bit field as its whole storage word, once per bit field; the
                 // storage words are this compiler's components. Only the first component
