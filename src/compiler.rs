@@ -35,6 +35,7 @@ use oneshader_passes::manager::PassManager;
 use oneshader_passes::pipeline::{MAX_ROUNDS, optimize, scalar_round};
 pub use oneshader_passes::specialize_spec::SpecValue;
 use oneshader_passes::specialize_spec::SpecializeSpecConstants;
+use oneshader_serialize::CacheKey;
 
 pub use oneshader_backends::spirv::TargetEnv;
 pub use oneshader_frontends::hlsl::{BindingShift, MacroOp, RegisterBinding};
@@ -355,7 +356,7 @@ impl CompileOptions {
     }
 
     /// The front end's options.
-    fn front_end(&self) -> hlsl::CompileOptions {
+    pub(crate) fn front_end(&self) -> hlsl::CompileOptions {
         hlsl::CompileOptions {
             entry: self.entry.clone(),
             profile: self.profile.clone(),
@@ -469,6 +470,12 @@ pub struct CompileOutput {
     pub ir: IrModules,
     /// The entry point's stage.
     pub stage: Stage,
+    /// The module key of the compilation ([`crate::key::module_key`]): a hash of every input
+    /// and setting that decides the module, never a path; `.osir` files carry it.
+    pub cache_key: CacheKey,
+    /// Every file the preprocessor read, the main file first, each once (for dependency
+    /// files and build systems).
+    pub inputs: Vec<PathBuf>,
 }
 
 impl CompileOutput {
@@ -533,7 +540,7 @@ impl Default for Compiler {
 }
 
 /// Files from memory first, then (when allowed) from disk.
-struct Loader<'a> {
+pub(crate) struct Loader<'a> {
     memory: &'a MemoryLoader,
     filesystem: bool,
 }
@@ -589,17 +596,14 @@ impl Compiler {
         opts: &CompileOptions,
     ) -> Result<CompileOutput, CompileError> {
         let name = name.as_ref();
-        let source = source.into();
         let mut sources = SourceMap::new();
         let loader = self.loader();
-        let front = hlsl::compile_text(
-            name,
-            source.clone(),
-            &opts.front_end(),
-            &loader,
-            &mut sources,
-        );
-        self.finish(name, front, sources, opts)
+        let fe = opts.front_end();
+        if let Err(d) = hlsl::parse_profile(&opts.profile) {
+            return self.finish(name, front_failure(d), sources, opts, CacheKey::NONE, Vec::new());
+        }
+        let pre = hlsl::preprocess_text(name, source.into(), &fe.preprocess, &loader, &mut sources);
+        self.compile_preprocessed(name, pre, sources, opts)
     }
 
     /// Compiles the file at `path` (read from memory when added with
@@ -612,24 +616,59 @@ impl Compiler {
         let path = path.as_ref();
         let mut sources = SourceMap::new();
         let loader = self.loader();
-        let front = hlsl::compile_file(path, &opts.front_end(), &loader, &mut sources);
-        self.finish(path, front, sources, opts)
+        let fe = opts.front_end();
+        if let Err(d) = hlsl::parse_profile(&opts.profile) {
+            return self.finish(path, front_failure(d), sources, opts, CacheKey::NONE, Vec::new());
+        }
+        let pre = hlsl::preprocess_file(path, &fe.preprocess, &loader, &mut sources);
+        self.compile_preprocessed(path, pre, sources, opts)
     }
 
-    fn loader(&self) -> Loader<'_> {
+    /// Everything after the preprocessor: the key, then parsing, analysis, lowering and
+    /// [`Compiler::finish`].
+    fn compile_preprocessed(
+        &self,
+        path: &Path,
+        pre: hlsl::Preprocessed,
+        sources: SourceMap,
+        opts: &CompileOptions,
+    ) -> Result<CompileOutput, CompileError> {
+        let key = crate::key::module_key(
+            crate::key::SourceDigest::new(&pre, &sources),
+            opts,
+            &crate::key::compiler_identity(),
+        );
+        let inputs = input_files(&pre);
+        let parsed = hlsl::parse_preprocessed(pre);
+        let front = if parsed.has_errors() {
+            hlsl::CompileResult {
+                module: None,
+                diagnostics: parsed.diagnostics,
+                stage: None,
+            }
+        } else {
+            hlsl::compile_parsed(&parsed, &opts.front_end())
+        };
+        self.finish(path, front, sources, opts, key, inputs)
+    }
+
+    pub(crate) fn loader(&self) -> Loader<'_> {
         Loader {
             memory: &self.includes,
             filesystem: self.filesystem,
         }
     }
 
-    /// Everything after the front end: reflection, legalization, optimization, SPIR-V.
-    fn finish(
+    /// Everything after the front end: reflection, spec-constant values, legalization,
+    /// optimization, SPIR-V. `key` and `inputs` are passed through to the output.
+    pub(crate) fn finish(
         &self,
         path: &Path,
         front: hlsl::CompileResult,
         sources: SourceMap,
         opts: &CompileOptions,
+        key: CacheKey,
+        inputs: Vec<PathBuf>,
     ) -> Result<CompileOutput, CompileError> {
         let mut diagnostics = Diagnostics {
             list: front.diagnostics,
@@ -740,6 +779,27 @@ impl Compiler {
             reflection,
             ir,
             stage,
+            cache_key: key,
+            inputs,
         })
     }
+}
+
+/// A front-end result with one error and no module.
+fn front_failure(d: Diagnostic) -> hlsl::CompileResult {
+    hlsl::CompileResult {
+        module: None,
+        diagnostics: vec![d],
+        stage: None,
+    }
+}
+
+/// The files a preprocessing run read, the main file first, each once.
+pub(crate) fn input_files(pre: &hlsl::Preprocessed) -> Vec<PathBuf> {
+    let mut seen = std::collections::HashSet::new();
+    pre.files
+        .iter()
+        .filter(|(_, p)| seen.insert(p.clone()))
+        .map(|(_, p)| p.clone())
+        .collect()
 }

@@ -55,6 +55,8 @@
 //! ```
 
 mod compiler;
+pub mod depfile;
+pub mod key;
 
 pub use compiler::{
     BindingShift, BufferLayout, CompileError, CompileOptions, CompileOutput, Compiler, Diagnostics,

@@ -160,7 +160,7 @@ pub fn compile_file(
         }
     };
     let parsed = super::parse_file(path, &opts.preprocess, loader, sources);
-    run_big_stack(|| finish(parsed, stage, opts))
+    run_big_stack(|| finish(&parsed, stage, opts))
 }
 
 /// Compiles `text` as if read from `path`.
@@ -182,6 +182,23 @@ pub fn compile_text(
         }
     };
     let parsed = super::parse_text(path, text.into(), &opts.preprocess, loader, sources);
+    run_big_stack(|| finish(&parsed, stage, opts))
+}
+
+/// Analyzes and lowers an already preprocessed and parsed file (the preprocessor options in
+/// `opts` are not used: `parsed` was made with them). A build that compiles several entry
+/// points or option sets of one preprocessed file parses it once and calls this per entry.
+pub fn compile_parsed(parsed: &Parsed, opts: &CompileOptions) -> CompileResult {
+    let stage = match parse_profile(&opts.profile) {
+        Ok(s) => s,
+        Err(d) => {
+            return CompileResult {
+                module: None,
+                diagnostics: vec![d],
+                stage: None,
+            };
+        }
+    };
     run_big_stack(|| finish(parsed, stage, opts))
 }
 
@@ -205,7 +222,7 @@ fn run_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     })
 }
 
-fn finish(parsed: Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult {
+fn finish(parsed: &Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult {
     let mut diagnostics = parsed.diagnostics.clone();
     if parsed.has_errors() {
         return CompileResult {

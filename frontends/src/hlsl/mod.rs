@@ -51,7 +51,7 @@ use oneshader_ir::diag::{Diagnostic, SourceMap};
 
 pub use bindings::{BindingShift, RegisterBinding};
 pub use compile::{
-    COMPILE_STACK, CompileOptions, CompileResult, analyze, compile_file, compile_text,
+    COMPILE_STACK, CompileOptions, CompileResult, analyze, compile_file, compile_parsed, compile_text,
     parse_profile,
 };
 pub use sema::{MAX_SEMA_ERRORS, SemaOptions};
@@ -108,6 +108,11 @@ pub fn parse_text(
     sources: &mut SourceMap,
 ) -> Parsed {
     let preprocessed = preprocess_text(path, text.into(), options, loader, sources);
+    finish(preprocessed)
+}
+
+/// Parses an already preprocessed file.
+pub fn parse_preprocessed(preprocessed: Preprocessed) -> Parsed {
     finish(preprocessed)
 }
 
