@@ -54,6 +54,7 @@
 //! assert!(err.diagnostics.render().contains("bad.hlsl:1:36: error[OSH1001]: undefined name `missing`"));
 //! ```
 
+pub mod build;
 mod compiler;
 pub mod depfile;
 pub mod key;

@@ -1,9 +1,10 @@
-//! `oneshader compile FILE.hlsl -T PROFILE -E ENTRY [--target spirv|ir|osir] [-O0|-O] [-D..]
-//! [-I..] [--target-env ENV] [--reflect OUT.json] -o OUT`: the whole pipeline. HLSL is
-//! preprocessed, parsed, analyzed and lowered to IR; legalization (and at `-O` the optimizer)
-//! runs; the SPIR-V backend writes the binary (or `--target ir` prints the IR text, `--target
-//! osir` writes the binary module). The pipeline is the library's ([`oneshader::Compiler`]):
-//! this file only reads the command line and writes files.
+//! `oneshader compile FILE.hlsl -T PROFILE -E ENTRY [--target spirv|spirv-asm|ir|osir|reflection]
+//! [-O0|-O] [-D..] [-I..] [--target-env ENV] [--reflect OUT.json] [-MD] [-MF FILE] -o OUT`: the
+//! whole pipeline. HLSL is preprocessed, parsed, analyzed and lowered to IR; legalization (and
+//! at `-O` the optimizer) runs; the SPIR-V backend writes the binary (or `--target spirv-asm`
+//! its disassembly, `--target ir` the IR text, `--target osir` the binary module with its
+//! module key, `--target reflection` the reflection JSON). The pipeline is the library's
+//! ([`oneshader::Compiler`]): this file only reads the command line and writes files.
 //!
 //! Options follow dxc's spellings, which clap cannot express (`-fcgl`, `-HV 2021`, `-Fo OUT`,
 //! `-O3`), so this command reads its arguments itself:
@@ -13,7 +14,7 @@
 //! | `-T PROFILE` | `vs_6_0`, `ps_6_0`, `cs_6_0`... (other stages are refused with OSH1021) |
 //! | `-E NAME` | the entry point (default `main`) |
 //! | `-o OUT`, `-Fo OUT` | the output file (stdout when absent) |
-//! | `--target spirv\|ir\|osir` | what to write (default `spirv`) |
+//! | `--target spirv\|spirv-asm\|ir\|osir\|reflection` | what to write (default `spirv`) |
 //! | `-O0`, `-O`, `-O1`..`-O3` | `-O0`: legalization only; any other level: the optimizer |
 //! | `--target-env ENV`, `-fspv-target-env=ENV` | vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6 (default vulkan1.2) |
 //! | `-D NAME[=V]`, `-DNAME[=V]`, `-U NAME`, `-I DIR` (attached forms too) | preprocessor |
@@ -35,6 +36,9 @@
 //! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
 //! | `--reflect OUT.json` | write the reflection (docs/reflection.md), built from the module as lowered |
 //! | `--spec-const ID\|NAME=VALUE` | override a `[[vk::constant_id]]` constant (by id or declared name) with `true`, `false`, an integer or a float, before the optimizer folds (repeatable) |
+//! | `--no-names` | leave out `OpName`/`OpMemberName` |
+//! | `-MD` | also write a dependency file (Make syntax: the output depends on the input and every file it included) to `OUT.d`, or to the `-MF` file |
+//! | `-MF FILE` | the dependency file's name (implies `-MD`) |
 //!
 //! | code | meaning |
 //! |---|---|
@@ -45,6 +49,8 @@
 //! | OSC0054 | retired (was: `--reflect` is not available yet) |
 //! | OSC0055 | unknown target environment |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule |
+//! | OSC0057 | a `--spec-constant` names no spec constant of the shader, or its value does not fit |
+//! | OSC0058 | `-MD` without an output file (`-o`) or `-MF` file |
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,8 +73,10 @@ pub struct CompileArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Target {
     Spirv,
+    SpirvAsm,
     Ir,
     Osir,
+    Reflection,
 }
 
 /// The parsed command line.
@@ -83,6 +91,10 @@ struct Parsed {
     reflect: Option<PathBuf>,
     /// `-no-warnings`: print errors only.
     no_warnings: bool,
+    /// `-MD`: write a dependency file.
+    depfile: bool,
+    /// `-MF FILE`.
+    depfile_path: Option<PathBuf>,
 }
 
 /// dxc switches also accepted with a slash (`/Zpr`).
@@ -103,9 +115,10 @@ const SLASH_SWITCHES: &[&str] = &[
     "enable-16bit-types",
 ];
 
-const USAGE: &str = "usage: oneshader compile FILE.hlsl -T PROFILE [-E ENTRY] [--target spirv|ir|osir] \
-[-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... [--target-env ENV] [-enable-16bit-types] \
-[-Zpr|-Zpc] [--reflect OUT.json] [-o OUT]";
+const USAGE: &str = "usage: oneshader compile FILE.hlsl -T PROFILE [-E ENTRY] \
+[--target spirv|spirv-asm|ir|osir|reflection] [-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... \
+[--target-env ENV] [-enable-16bit-types] [-Zpr|-Zpc] [--spec-const ID|NAME=VALUE]... [--no-names] \
+[--reflect OUT.json] [-MD] [-MF FILE] [-o OUT]";
 
 fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut file = None;
@@ -116,6 +129,8 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut profile = None;
     let mut reflect = None;
     let mut no_warnings = false;
+    let mut depfile = false;
+    let mut depfile_path = None;
     let mut i = 0;
     // The value of an option given attached (`-DX`) or as the next argument (`-D X`).
     let value = |i: &mut usize, attached: &str, name: &str| -> Result<String, String> {
@@ -205,6 +220,8 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                 i += 4;
             }
             "-fspv-preserve-bindings" => c.preserve_bindings = true,
+            "--no-names" => c.debug_names = false,
+            "-MD" => depfile = true,
             "-fvk-use-dx-position-w" => c.dx_position_w = true,
             "-fvk-b-shift" | "-fvk-t-shift" | "-fvk-s-shift" | "-fvk-u-shift" => {
                 // `-fvk-t-shift N SPACE|all`.
@@ -261,11 +278,13 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                     "--target" => {
                         target = match value(&mut i, attached, "--target")?.as_str() {
                             "spirv" => Target::Spirv,
+                            "spirv-asm" => Target::SpirvAsm,
                             "ir" => Target::Ir,
                             "osir" => Target::Osir,
+                            "reflection" => Target::Reflection,
                             other => {
                                 return Err(format!(
-                                    "unknown target `{other}` (spirv, ir or osir)"
+                                    "unknown target `{other}` (spirv, spirv-asm, ir, osir or reflection)"
                                 ));
                             }
                         }
@@ -292,6 +311,10 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                     }
                     // dxc's spirv-opt recipe: OneShader's own pipeline runs instead.
                     _ if a.starts_with("-Oconfig=") => {}
+                    "-MF" => {
+                        depfile = true;
+                        depfile_path = Some(PathBuf::from(value(&mut i, attached, name)?));
+                    }
                     _ if a.starts_with("-fvk-")
                         || a.starts_with("-fspv-")
                         || a.starts_with("-W") =>
@@ -314,6 +337,8 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         compile: c,
         reflect,
         no_warnings,
+        depfile,
+        depfile_path,
     })
 }
 
@@ -328,7 +353,7 @@ fn split_option(a: &str) -> (&str, &str) {
     if let Some(rest) = a.strip_prefix("-fspv-target-env") {
         return ("-fspv-target-env", rest);
     }
-    for p in ["-HV", "-Fo"] {
+    for p in ["-HV", "-Fo", "-MF"] {
         if let Some(rest) = a.strip_prefix(p) {
             return (p, rest);
         }
@@ -364,9 +389,23 @@ pub fn run(args: CompileArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    p.compile.emit_spirv = p.target == Target::Spirv;
-    p.compile.keep_final_ir = p.target != Target::Spirv;
-    p.compile.reflect = p.reflect.is_some();
+    // The reflection's device requirements are read off the SPIR-V: emitted for it too.
+    p.compile.emit_spirv = matches!(
+        p.target,
+        Target::Spirv | Target::SpirvAsm | Target::Reflection
+    );
+    p.compile.keep_final_ir = matches!(p.target, Target::Ir | Target::Osir);
+    p.compile.reflect = p.reflect.is_some() || p.target == Target::Reflection;
+    // Where the dependency file goes: `-MF`, else the output's name with `.d` added.
+    let depfile = match (&p.depfile_path, &p.output) {
+        _ if !p.depfile => None,
+        (Some(d), _) => Some(d.clone()),
+        (None, Some(o)) => Some(PathBuf::from(format!("{}.d", o.display()))),
+        (None, None) => {
+            eprintln!("error[OSC0058]: -MD needs an output file (-o) or a dependency file (-MF)");
+            return ExitCode::from(2);
+        }
+    };
     let file = p.file.display().to_string();
     let out = match Compiler::new().compile_file(&p.file, &p.compile) {
         Ok(mut out) => {
@@ -392,8 +431,31 @@ pub fn run(args: CompileArgs) -> ExitCode {
     }
     let bytes = match (p.target, &out.ir.final_module) {
         (Target::Spirv, _) => out.spirv_bytes(),
+        (Target::SpirvAsm, _) => match oneshader_backends::spirv::disassemble(&out.spirv) {
+            Ok(text) => {
+                let mut t = text.into_bytes();
+                t.push(b'\n');
+                t
+            }
+            Err(e) => {
+                eprintln!("{file}: error[OSC0051]: cannot disassemble: {e}");
+                return ExitCode::from(1);
+            }
+        },
+        (Target::Reflection, _) => out
+            .reflection
+            .as_ref()
+            .map(|r| r.to_json().into_bytes())
+            .unwrap_or_default(),
         (Target::Ir, Some(m)) => oneshader_ir::print::print_module(m).into_bytes(),
-        (Target::Osir, Some(m)) => match oneshader_serialize::save(m) {
+        // The module key goes into the file: a cache can tell whether it is current.
+        (Target::Osir, Some(m)) => match oneshader_serialize::save_with(
+            m,
+            &oneshader_serialize::SaveOptions {
+                cache_key: out.cache_key,
+                ..Default::default()
+            },
+        ) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("{file}: error[OSC0051]: cannot save the module: {e}");
@@ -422,6 +484,16 @@ pub fn run(args: CompileArgs) -> ExitCode {
     {
         eprintln!("error[OSC0051]: cannot write {}: {e}", path.display());
         return ExitCode::from(1);
+    }
+    if let Some(d) = depfile {
+        // The rule's target is the output (the dependency file itself when writing to
+        // standard output).
+        let target = p.output.clone().unwrap_or_else(|| d.clone());
+        let rule = oneshader::depfile::make_rule(&target, &out.inputs);
+        if let Err(e) = std::fs::write(&d, rule) {
+            eprintln!("error[OSC0051]: cannot write {}: {e}", d.display());
+            return ExitCode::from(1);
+        }
     }
     ExitCode::SUCCESS
 }

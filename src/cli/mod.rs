@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod as_;
+mod build;
 mod compile;
 mod dis;
 mod emit;
@@ -52,6 +53,8 @@ pub enum Command {
     Emit(emit::EmitArgs),
     /// Compile HLSL: -T PROFILE -E ENTRY [--target spirv|ir|osir] [-O0|-O] -o OUT (dxc spellings).
     Compile(compile::CompileArgs),
+    /// Build every variant of a manifest (oneshader.toml) in parallel, through a cache.
+    Build(build::BuildArgs),
 }
 
 /// Runs the parsed command line.
@@ -68,6 +71,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Interp(args) => interp::run(args),
         Command::Emit(args) => emit::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Build(args) => build::run(args),
     }
 }
 

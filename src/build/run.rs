@@ -1,0 +1,612 @@
+//! Running the variants: groups that share a preprocessing run, in parallel (rayon); keys,
+//! cache lookups, and on a miss the shared compilation steps.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use oneshader_backends::spirv;
+use oneshader_frontends::hlsl;
+use oneshader_ir::diag::{Diagnostic, FileId, Severity, SourceMap, Span};
+use oneshader_ir::Module;
+
+use super::cache::{self, Cache, EntryKind, Lookup};
+use super::manifest::{BuildTarget, Manifest};
+use super::plan::Variant;
+use super::{BuildError, BuildOptions, BuildReport, Progress, Status, VariantReport, ms};
+use crate::compiler::{Compiler, input_files};
+use crate::key::{self, CacheKey, SourceDigest};
+use crate::{CompileOptions, Diagnostics};
+
+/// Builds `variants` of `manifest` (the planned list, or a shard of it).
+pub fn build_variants(
+    manifest: &Manifest,
+    variants: Vec<Variant>,
+    opts: &BuildOptions,
+    progress: &dyn Progress,
+) -> Result<BuildReport, BuildError> {
+    let start = Instant::now();
+    let identity = opts
+        .identity
+        .clone()
+        .unwrap_or_else(key::compiler_identity);
+    let mut warnings = Vec::new();
+    let cache = if opts.use_cache {
+        let dir = opts.resolved_cache_dir();
+        match Cache::open(&dir) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                warnings.push(format!(
+                    "warning[OSD0004]: cannot use the cache in {}: {e}; building without it",
+                    dir.display()
+                ));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    // Groups: the variants of one file and define set share a preprocessing run.
+    let mut groups: Vec<Vec<Variant>> = Vec::new();
+    let mut index: HashMap<_, usize> = HashMap::new();
+    for v in variants {
+        let k = v.group_key();
+        match index.get(&k) {
+            Some(&g) => groups[g].push(v),
+            None => {
+                index.insert(k, groups.len());
+                groups.push(vec![v]);
+            }
+        }
+    }
+    let total: usize = groups.iter().map(Vec::len).sum();
+    progress.start(total);
+    let jobs = opts.jobs.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .thread_name(|i| format!("oneshader-build-{i}"))
+        .build()
+        .map_err(|e| BuildError::Threads {
+            jobs,
+            message: e.to_string(),
+        })?;
+    let cx = Cx {
+        compiler: Compiler::new(),
+        cache: cache.as_ref(),
+        identity: &identity,
+        progress,
+    };
+    let results: Vec<(Vec<VariantReport>, Vec<PathBuf>)> =
+        pool.install(|| groups.into_par_iter().map(|g| cx.group(g)).collect());
+    let mut reports = Vec::with_capacity(total);
+    let mut inputs = BTreeSet::new();
+    inputs.insert(manifest.path.clone());
+    for (r, i) in results {
+        reports.extend(r);
+        inputs.extend(i);
+    }
+    reports.sort_by_key(|r| r.index);
+    if let Some(c) = &cache
+        && let Err(e) = c.evict(opts.cache_max_size)
+    {
+        warnings.push(format!(
+            "warning[OSD0004]: cannot trim the cache in {}: {e}",
+            c.root().display()
+        ));
+    }
+    let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
+    let report = BuildReport {
+        built: count(Status::Built),
+        cached: count(Status::Cached),
+        failed: count(Status::Failed),
+        variants: reports,
+        time_ms: ms(start.elapsed()),
+        inputs: inputs.into_iter().collect(),
+        cache_dir: cache.as_ref().map(|_| opts.resolved_cache_dir()),
+        warnings,
+    };
+    if opts.cargo_rerun_if_changed {
+        for i in &report.inputs {
+            println!("cargo:rerun-if-changed={}", i.display());
+        }
+    }
+    Ok(report)
+}
+
+/// What every task reads.
+struct Cx<'a> {
+    compiler: Compiler,
+    cache: Option<&'a Cache>,
+    identity: &'a str,
+    progress: &'a dyn Progress,
+}
+
+/// A variant's diagnostics as stored in the cache: spans stay valid because the key covers
+/// the text of every file in reading order, so a hit's source map has the same files.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+struct StoredDiag {
+    error: bool,
+    code: String,
+    message: String,
+    span: Option<(u32, u32, u32)>,
+    labels: Vec<((u32, u32, u32), String)>,
+    notes: Vec<String>,
+}
+
+fn store_span(s: Span) -> (u32, u32, u32) {
+    (s.file.0, s.start, s.end)
+}
+
+fn load_span((file, start, end): (u32, u32, u32)) -> Span {
+    Span {
+        file: FileId(file),
+        start,
+        end,
+    }
+}
+
+/// Diagnostic codes are `&'static str`; codes read back from the cache are interned once.
+fn intern_code(code: &str) -> &'static str {
+    static CODES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+    let mut set = CODES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    if let Some(c) = set.get(code) {
+        return c;
+    }
+    let leaked: &'static str = Box::leak(code.to_string().into_boxed_str());
+    set.insert(leaked);
+    leaked
+}
+
+impl StoredDiag {
+    fn new(d: &Diagnostic) -> StoredDiag {
+        StoredDiag {
+            error: d.is_error(),
+            code: d.code.to_string(),
+            message: d.message.clone(),
+            span: d.span.map(store_span),
+            labels: d
+                .labels
+                .iter()
+                .map(|(s, m)| (store_span(*s), m.clone()))
+                .collect(),
+            notes: d.notes.clone(),
+        }
+    }
+
+    fn diagnostic(&self, files: usize) -> Diagnostic {
+        let valid = |s: &(u32, u32, u32)| (s.0 as usize) < files;
+        let mut d = Diagnostic::new(
+            if self.error {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            intern_code(&self.code),
+            self.message.clone(),
+        );
+        d.span = self.span.filter(valid).map(load_span);
+        d.labels = self
+            .labels
+            .iter()
+            .filter(|(s, _)| valid(s))
+            .map(|(s, m)| (load_span(*s), m.clone()))
+            .collect();
+        d.notes = self.notes.clone();
+        d
+    }
+}
+
+/// A module entry: the `.osir` after `-O` and the compilation's warnings.
+#[derive(Serialize, Deserialize)]
+struct ModuleEntry {
+    osir: Vec<u8>,
+    warnings: Vec<StoredDiag>,
+}
+
+/// An output entry: one target's bytes, and the compilation's warnings (so a variant whose
+/// outputs all hit needs no other entry).
+#[derive(Serialize, Deserialize)]
+struct OutputEntry {
+    data: Vec<u8>,
+    warnings: Vec<StoredDiag>,
+}
+
+/// One preprocessing run and what the group's variants share after it.
+struct Shared {
+    file: PathBuf,
+    /// The preprocessor's output, until the first parse takes it.
+    pre: Mutex<Option<hlsl::Preprocessed>>,
+    /// Every file it read.
+    inputs: Vec<PathBuf>,
+    sources: SourceMap,
+    parsed: OnceLock<hlsl::Parsed>,
+    /// Lowered modules by (entry, profile): one lowering serves every spec-constant set.
+    lowered: Mutex<HashMap<(String, String), Arc<OnceLock<hlsl::CompileResult>>>>,
+}
+
+/// What a variant needs for each target.
+struct Planned<'v> {
+    variant: &'v Variant,
+    module_key: CacheKey,
+    outputs: Vec<(BuildTarget, PathBuf, CacheKey)>,
+}
+
+impl Cx<'_> {
+    /// Runs one group: preprocess once, then each variant in parallel.
+    fn group(&self, variants: Vec<Variant>) -> (Vec<VariantReport>, Vec<PathBuf>) {
+        let first = &variants[0];
+        let mut sources = SourceMap::new();
+        let loader = self.compiler.loader();
+        let fe = first.options.front_end();
+        let pre = hlsl::preprocess_file(&first.file, &fe.preprocess, &loader, &mut sources);
+        let digest = SourceDigest::new(&pre, &sources);
+        let inputs = input_files(&pre);
+        let shared = Shared {
+            file: first.file.clone(),
+            pre: Mutex::new(Some(pre)),
+            inputs: inputs.clone(),
+            sources,
+            parsed: OnceLock::new(),
+            lowered: Mutex::new(HashMap::new()),
+        };
+        let reports = variants
+            .par_iter()
+            .map(|v| {
+                let t = Instant::now();
+                let mut r = self.variant(&shared, digest, v);
+                r.time_ms = ms(t.elapsed());
+                self.progress.variant_done(&r);
+                r
+            })
+            .collect();
+        (reports, inputs)
+    }
+
+    fn variant(&self, shared: &Shared, digest: SourceDigest, v: &Variant) -> VariantReport {
+        let module_key = key::module_key(digest, &v.options, self.identity);
+        let outputs = v
+            .outputs
+            .iter()
+            .map(|(t, path)| {
+                let k = key::output_key(module_key, t.name(), &target_options(*t, &v.options));
+                (*t, path.clone(), k)
+            })
+            .collect();
+        let planned = Planned {
+            variant: v,
+            module_key,
+            outputs,
+        };
+        match self.produce(shared, &planned) {
+            Ok((bytes, warnings, hit)) => {
+                let mut written = Vec::new();
+                for ((_, path, _), data) in planned.outputs.iter().zip(&bytes) {
+                    if let Err(e) = write_output(path, data) {
+                        remove_outputs(v);
+                        return failed(
+                            v,
+                            format!(
+                                "error[OSD0005]: cannot write {}: {e}\n",
+                                path.display()
+                            ),
+                        );
+                    }
+                    written.push(path.clone());
+                }
+                VariantReport {
+                    variant: v.id.clone(),
+                    index: v.index,
+                    status: if hit { Status::Cached } else { Status::Built },
+                    outputs: written,
+                    time_ms: 0.0,
+                    cache_hit: hit,
+                    diagnostics: render(shared, &warnings),
+                }
+            }
+            Err(rendered) => {
+                remove_outputs(v);
+                failed(v, rendered)
+            }
+        }
+    }
+
+    /// Every output's bytes, the warnings, and whether all came from the cache; or the
+    /// rendered errors.
+    fn produce(
+        &self,
+        shared: &Shared,
+        p: &Planned<'_>,
+    ) -> Result<(Vec<Vec<u8>>, Vec<Diagnostic>, bool), String> {
+        let files = shared.sources.len();
+        // 1. Every output from the cache.
+        let mut found: Vec<Option<OutputEntry>> = p
+            .outputs
+            .iter()
+            .map(|(_, _, k)| self.lookup::<OutputEntry>(*k, EntryKind::Output))
+            .collect();
+        if found.iter().all(Option::is_some) {
+            let warnings = found[0]
+                .as_ref()
+                .map(|e| e.warnings.iter().map(|d| d.diagnostic(files)).collect())
+                .unwrap_or_default();
+            let bytes = found.into_iter().flatten().map(|e| e.data).collect();
+            return Ok((bytes, warnings, true));
+        }
+        // 2. The module from the cache, when no missing output needs the unoptimized one.
+        let missing_needs_front = p
+            .outputs
+            .iter()
+            .zip(&found)
+            .any(|((t, _, _), f)| f.is_none() && *t == BuildTarget::Reflection);
+        let mut module: Option<(Module, Vec<StoredDiag>)> = None;
+        let mut reflection = None;
+        if !missing_needs_front
+            && let Some(entry) = self.lookup::<ModuleEntry>(p.module_key, EntryKind::Module)
+            && let Ok(loaded) = oneshader_serialize::load(
+                &entry.osir,
+                &oneshader_serialize::LoadOptions { verify: false },
+            )
+        {
+            module = Some((loaded.module, entry.warnings));
+        }
+        // 3. Compile.
+        if module.is_none() {
+            let out = self.compile(shared, p)?;
+            let warnings: Vec<StoredDiag> = out.diagnostics.iter().map(StoredDiag::new).collect();
+            let Some(m) = out.ir.final_module else {
+                return Err("internal error: the compilation kept no module\n".into());
+            };
+            let osir = save_osir(&m, p.module_key).map_err(|e| format!("{e}\n"))?;
+            self.store(
+                p.module_key,
+                EntryKind::Module,
+                &ModuleEntry {
+                    osir,
+                    warnings: warnings.clone(),
+                },
+            );
+            reflection = out.reflection;
+            module = Some((m, warnings));
+        }
+        let Some((m, stored)) = module else {
+            return Err("internal error: no module\n".into());
+        };
+        let mut bytes = Vec::with_capacity(p.outputs.len());
+        let mut spirv_words: Option<Vec<u32>> = None;
+        for ((t, _, k), f) in p.outputs.iter().zip(found.iter_mut()) {
+            if let Some(e) = f.take() {
+                bytes.push(e.data);
+                continue;
+            }
+            let data = match t {
+                BuildTarget::Reflection => match &reflection {
+                    Some(r) => r.to_json().into_bytes(),
+                    None => return Err("internal error: no reflection\n".into()),
+                },
+                _ => emit(*t, &m, p, &mut spirv_words).map_err(|d| {
+                    render_plain(&shared.file, &d, &shared.sources)
+                })?,
+            };
+            self.store(
+                *k,
+                EntryKind::Output,
+                &OutputEntry {
+                    data: data.clone(),
+                    warnings: stored.clone(),
+                },
+            );
+            bytes.push(data);
+        }
+        let warnings = stored.iter().map(|d| d.diagnostic(files)).collect();
+        Ok((bytes, warnings, false))
+    }
+
+    /// Parses once per group, lowers once per entry, then finishes this variant (spec
+    /// constants, `-O`) through the same code as [`Compiler::compile_file`].
+    fn compile(&self, shared: &Shared, p: &Planned<'_>) -> Result<crate::CompileOutput, String> {
+        let v = p.variant;
+        let parsed = shared.parsed.get_or_init(|| {
+            let pre = shared.pre.lock().unwrap_or_else(|e| e.into_inner()).take();
+            hlsl::parse_preprocessed(pre.unwrap_or_default())
+        });
+        let cell = {
+            let mut map = shared.lowered.lock().unwrap_or_else(|e| e.into_inner());
+            map.entry((v.entry.name.clone(), v.entry.profile.clone()))
+                .or_default()
+                .clone()
+        };
+        let front = cell.get_or_init(|| {
+            if parsed.has_errors() {
+                hlsl::CompileResult {
+                    module: None,
+                    diagnostics: parsed.diagnostics.clone(),
+                    stage: None,
+                }
+            } else {
+                hlsl::compile_parsed(parsed, &v.options.front_end())
+            }
+        });
+        let front = hlsl::CompileResult {
+            module: front.module.clone(),
+            diagnostics: front.diagnostics.clone(),
+            stage: front.stage,
+        };
+        let mut opts = v.options.clone();
+        opts.emit_spirv = false;
+        opts.keep_final_ir = true;
+        opts.reflect = p
+            .outputs
+            .iter()
+            .any(|(t, _, _)| *t == BuildTarget::Reflection);
+        self.compiler
+            .finish(
+                &shared.file,
+                front,
+                shared.sources.clone(),
+                &opts,
+                p.module_key,
+                shared.inputs.clone(),
+            )
+            .map_err(|e| {
+                let mut s = e.diagnostics.render();
+                if e.phase != crate::Phase::FrontEnd {
+                    s.push_str(&format!("{e}\n"));
+                }
+                s
+            })
+    }
+
+    fn lookup<T: for<'de> Deserialize<'de>>(&self, key: CacheKey, kind: EntryKind) -> Option<T> {
+        match self.cache?.get(key, kind) {
+            // An entry that does not decode is treated like a damaged one: rebuilt.
+            Lookup::Hit(bytes) => postcard::from_bytes(&bytes).ok(),
+            Lookup::Miss | Lookup::Corrupt => None,
+        }
+    }
+
+    fn store<T: Serialize>(&self, key: CacheKey, kind: EntryKind, value: &T) {
+        if let Some(c) = self.cache
+            && let Ok(bytes) = postcard::to_stdvec(value)
+        {
+            // A cache that cannot be written only costs time on the next build.
+            let _ = c.put(key, kind, &bytes);
+        }
+    }
+}
+
+/// The settings a target reads beyond the module (the output key's part).
+fn target_options(t: BuildTarget, opts: &CompileOptions) -> String {
+    match t {
+        BuildTarget::Spirv | BuildTarget::SpirvAsm => key::spirv_options_text(opts),
+        BuildTarget::Reflection => key::reflection_options_text(opts),
+        BuildTarget::Osir | BuildTarget::Ir => String::new(),
+    }
+}
+
+/// The `.osir` of the module after `-O`, carrying its module key.
+pub(crate) fn save_osir(m: &Module, key: CacheKey) -> Result<Vec<u8>, String> {
+    oneshader_serialize::save_with(
+        m,
+        &oneshader_serialize::SaveOptions {
+            cache_key: key,
+            ..Default::default()
+        },
+    )
+    .map_err(|e| format!("error[OSC0051]: cannot save the module: {e}"))
+}
+
+/// One target's output from the module after `-O` (not the reflection, which is built from
+/// the module as lowered). SPIR-V is emitted once for both SPIR-V targets.
+fn emit(
+    t: BuildTarget,
+    m: &Module,
+    p: &Planned<'_>,
+    words: &mut Option<Vec<u32>>,
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    match t {
+        BuildTarget::Osir => save_osir(m, p.module_key).map_err(|e| vec![Diagnostic::error("OSC0051", e)]),
+        BuildTarget::Ir => Ok(oneshader_ir::print::print_module(m).into_bytes()),
+        BuildTarget::Spirv | BuildTarget::SpirvAsm => {
+            if words.is_none() {
+                *words = Some(emit_spirv(m, &p.variant.options)?);
+            }
+            let w = words.as_deref().unwrap_or_default();
+            if t == BuildTarget::Spirv {
+                Ok(spirv::to_bytes(w))
+            } else {
+                spirv_asm(w).map_err(|e| vec![Diagnostic::error("OSC0053", e)])
+            }
+        }
+        BuildTarget::Reflection => Err(vec![Diagnostic::error(
+            "OSC0056",
+            "internal error: reflection is not emitted from the optimized module",
+        )]),
+    }
+}
+
+/// SPIR-V words from the module after `-O`: the backend's boundary (legalization for
+/// SPIR-V, one verification) and the backend, as [`Compiler`] runs them.
+pub(crate) fn emit_spirv(m: &Module, opts: &CompileOptions) -> Result<Vec<u32>, Vec<Diagnostic>> {
+    let mut m = m.clone();
+    let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv).map_err(
+        |mut d| {
+            d.push(Diagnostic::error(
+                "OSC0052",
+                "the module is not legal for SPIR-V after legalization (a compiler bug)",
+            ));
+            d
+        },
+    )?;
+    spirv::emit(&legal, &opts.spirv_options()).map_err(|mut d| {
+        d.push(Diagnostic::error(
+            "OSC0053",
+            "the SPIR-V backend refused the module",
+        ));
+        d
+    })
+}
+
+/// The disassembly `oneshader compile --target spirv-asm` writes: the text and a newline.
+pub(crate) fn spirv_asm(words: &[u32]) -> Result<Vec<u8>, String> {
+    let mut t = spirv::disassemble(words)
+        .map_err(|e| format!("cannot disassemble: {e}"))?
+        .into_bytes();
+    t.push(b'\n');
+    Ok(t)
+}
+
+fn render(shared: &Shared, diags: &[Diagnostic]) -> String {
+    if diags.is_empty() {
+        return String::new();
+    }
+    render_plain(&shared.file, diags, &shared.sources)
+}
+
+fn render_plain(file: &Path, diags: &[Diagnostic], sources: &SourceMap) -> String {
+    Diagnostics {
+        list: diags.to_vec(),
+        sources: sources.clone(),
+        file: file.display().to_string(),
+    }
+    .render()
+}
+
+fn failed(v: &Variant, diagnostics: String) -> VariantReport {
+    VariantReport {
+        variant: v.id.clone(),
+        index: v.index,
+        status: Status::Failed,
+        outputs: Vec::new(),
+        time_ms: 0.0,
+        cache_hit: false,
+        diagnostics,
+    }
+}
+
+/// Writes an output unless it already has these bytes (so nothing downstream sees a new
+/// modification time for an unchanged output); atomically.
+fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Ok(old) = std::fs::read(path)
+        && old == bytes
+    {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    cache::write_atomic(path, bytes)
+}
+
+/// Removes a failed variant's outputs from earlier builds: nothing stale stays behind.
+fn remove_outputs(v: &Variant) {
+    for (_, path) in &v.outputs {
+        let _ = std::fs::remove_file(path);
+    }
+}
