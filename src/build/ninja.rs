@@ -6,7 +6,8 @@
 //! the built-in driver uses, `-MD -MF $out.d` and `depfile = $out.d` / `deps = gcc`, so Ninja
 //! rebuilds an output when its source, one of its includes, or its command line changes. The
 //! outputs are byte for byte those of `oneshader build`. A generator edge rewrites the Ninja
-//! file when the manifest changes. Paths are absolute, so the file works from any folder.
+//! file when the manifest changes (Ninja runs in the Ninja file's folder, as with
+//! `ninja -C DIR`). Other paths are absolute.
 
 use std::path::{Path, PathBuf};
 
@@ -149,9 +150,14 @@ pub fn ninja_file(
     ));
     out.push_str("  generator = 1\n");
     out.push_str("  description = oneshader: regenerate $out\n\n");
+    // Ninja matches the file it loaded by the path it was given, which is relative to the
+    // folder it runs in (`ninja -C DIR`): the file's own name.
+    let own_name = ninja_file
+        .file_name()
+        .map_or_else(|| ninja_file.to_path_buf(), PathBuf::from);
     out.push_str(&format!(
         "build {}: regenerate {}\n\n",
-        ninja_path(&absolute(ninja_file)),
+        ninja_path(&own_name),
         ninja_path(&absolute(&manifest.path))
     ));
     let mut all = Vec::new();
