@@ -1,4 +1,5 @@
-//! Computes the compiler's build identity, `ONESHADER_BUILD_ID`: an XXH3-128 hash of the
+//! Sets how the `oneshader` executable is linked (below), and computes the compiler's build
+//! identity, `ONESHADER_BUILD_ID`: an XXH3-128 hash of the
 //! source of every crate whose code decides what the compiler produces (the library's own
 //! `src/` and, in a checkout of the workspace, `ir-core`, `passes`, `frontends`, `backends`,
 //! `serialize`, `reflect`), the workspace's `Cargo.lock` (dependency versions), the `rustc`
@@ -88,4 +89,16 @@ fn main() {
     part(b't', std::env::var("TARGET").unwrap_or_default().as_bytes());
     let id = h.digest128();
     println!("cargo:rustc-env=ONESHADER_BUILD_ID={id:032x}");
+
+    // The `oneshader` executable is linked as a fixed-address executable on x86-64 Linux:
+    // a position-independent one has about 12,500 relative relocations that the dynamic
+    // loader applies at every start, writing (and so copying) every page of relocated data;
+    // without them a process starts with about 85 fewer page faults (BENCHMARKS.md,
+    // "Start-up"). The library is unaffected.
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
+    let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
+    if os == "linux" && env == "gnu" && arch == "x86_64" {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
+    }
 }

@@ -69,6 +69,8 @@ pub fn build_variants(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .thread_name(|i| format!("oneshader-build-{i}"))
+        // Room for the front end on the workers' own stacks (it then needs no new segment).
+        .stack_size(hlsl::COMPILE_STACK + (8 << 20))
         .build()
         .map_err(|e| BuildError::Threads {
             jobs,

@@ -160,7 +160,7 @@ pub fn compile_file(
         }
     };
     let parsed = super::parse_file(path, &opts.preprocess, loader, sources);
-    run_big_stack(|| finish(&parsed, stage, opts))
+    with_big_stack(|| finish(&parsed, stage, opts))
 }
 
 /// Compiles `text` as if read from `path`.
@@ -182,7 +182,7 @@ pub fn compile_text(
         }
     };
     let parsed = super::parse_text(path, text.into(), &opts.preprocess, loader, sources);
-    run_big_stack(|| finish(&parsed, stage, opts))
+    with_big_stack(|| finish(&parsed, stage, opts))
 }
 
 /// Analyzes and lowers an already preprocessed and parsed file (the preprocessor options in
@@ -199,27 +199,25 @@ pub fn compile_parsed(parsed: &Parsed, opts: &CompileOptions) -> CompileResult {
             };
         }
     };
-    run_big_stack(|| finish(parsed, stage, opts))
+    with_big_stack(|| finish(parsed, stage, opts))
 }
 
-/// Stack of the thread analysis and lowering run on (both recurse over the expression tree,
-/// which the parser bounds to [`super::MAX_TREE_DEPTH`]).
+/// Stack analysis and lowering run with (both recurse over the expression tree, which the
+/// parser bounds to [`super::MAX_TREE_DEPTH`]).
 pub const COMPILE_STACK: usize = 64 << 20;
 
-fn run_big_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    std::thread::scope(|s| {
-        match std::thread::Builder::new()
-            .name("hlsl-compile".into())
-            .stack_size(COMPILE_STACK)
-            .spawn_scoped(s, f)
-        {
-            Ok(h) => match h.join() {
-                Ok(r) => r,
-                Err(p) => std::panic::resume_unwind(p),
-            },
-            Err(_) => panic!("cannot spawn the compiler thread"),
-        }
-    })
+/// Extra room [`with_big_stack`] gives a new segment, so that the front end's nested calls
+/// (parsing inside a compilation) find enough stack left and run where they are.
+const STACK_SLACK: usize = 4 << 20;
+
+/// Runs `f` with at least [`COMPILE_STACK`] bytes of stack left: on the current stack when it
+/// has that much (a thread the caller made big, such as the build driver's workers), else on
+/// a freshly mapped stack segment of `COMPILE_STACK` plus slack (the `stacker` crate). Only
+/// the pages the front end touches are ever backed by memory, and no thread is spawned: a
+/// thread per compilation cost a `clone`, a new malloc arena and a scheduler round trip on
+/// every file.
+pub fn with_big_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(COMPILE_STACK, COMPILE_STACK + STACK_SLACK, f)
 }
 
 fn finish(parsed: &Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult {

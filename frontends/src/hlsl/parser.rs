@@ -37,28 +37,16 @@ pub struct ParseResult {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Stack of the thread [`parse`] runs on: the nesting limits are sized for it, so the caller's
-/// stack (2 MiB for test threads) does not matter.
+/// Stack [`parse`] runs with: the nesting limits are sized for it, so the caller's stack
+/// (2 MiB for test threads) does not matter.
 pub const PARSER_STACK: usize = 64 << 20;
 
 /// Parses preprocessed tokens into a translation unit.
 ///
-/// Runs on a scoped thread with a [`PARSER_STACK`]-byte stack (on this thread if one cannot be
-/// spawned).
+/// Runs with at least [`PARSER_STACK`] bytes of stack: on the caller's stack when that much
+/// is left, else on a new stack segment ([`super::with_big_stack`]; no thread is spawned).
 pub fn parse(pp: &Preprocessed) -> ParseResult {
-    std::thread::scope(|s| {
-        match std::thread::Builder::new()
-            .name("hlsl-parse".into())
-            .stack_size(PARSER_STACK)
-            .spawn_scoped(s, || parse_here(pp))
-        {
-            Ok(h) => match h.join() {
-                Ok(r) => r,
-                Err(panic) => std::panic::resume_unwind(panic),
-            },
-            Err(_) => parse_here(pp),
-        }
-    })
+    super::with_big_stack(|| parse_here(pp))
 }
 
 fn parse_here(pp: &Preprocessed) -> ParseResult {

@@ -1,0 +1,331 @@
+//! `oneshader build` on a big manifest against one process per variant: the example shaders
+//! (examples/oneshader.toml, copied to a temporary folder) plus every vertex, pixel and compute
+//! row of the HLSL corpus (../shared/corpus/hlsl, or `ONESHADER_CORPUS`) that compiles with its
+//! defines and target environment. Everything is run as whole processes, as a user would:
+//!
+//! 1. cold `oneshader build -j 2` (fresh cache), and the same with `--no-cache`;
+//! 2. the peer, `glslangValidator -D -V -S STAGE -e ENTRY` once per variant, 2 at a time;
+//! 3. `oneshader compile` once per variant, 2 at a time (the options `--emit-ninja` would use);
+//! 4. warm `oneshader build -j 2` with nothing changed (median of 5);
+//! 5. after touching `lighting.hlsli` (modification time only), and after editing it (it is
+//!    included by the `lit.hlsl` variants only);
+//! 6. `oneshader compile` one process at a time: the median wall time per process.
+//!
+//! By hand (not a criterion bench: one figure per corpus): `cargo bench --bench build_corpus`.
+//! `ONESHADER_BENCH_LIMIT=N` takes the first N corpus rows; `ONESHADER_BENCH_BIN=PATH` runs
+//! another `oneshader` binary for step 6 (to compare builds).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use oneshader::build::{self, BuildTarget};
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Runs the commands, `jobs` at a time; the wall time of the whole batch and how many
+/// succeeded.
+fn run_parallel(cmds: &[Vec<String>], jobs: usize, dir: &Path) -> (Duration, usize) {
+    let next = Mutex::new(0usize);
+    let ok = Mutex::new(0usize);
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| {
+                loop {
+                    let i = {
+                        let mut n = next.lock().unwrap();
+                        let i = *n;
+                        *n += 1;
+                        i
+                    };
+                    let Some(c) = cmds.get(i) else { break };
+                    let status = Command::new(&c[0])
+                        .args(&c[1..])
+                        .current_dir(dir)
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .status();
+                    if status.is_ok_and(|s| s.success()) {
+                        *ok.lock().unwrap() += 1;
+                    }
+                }
+            });
+        }
+    });
+    (t.elapsed(), ok.into_inner().unwrap())
+}
+
+fn oneshader_build(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str]) -> (Duration, String) {
+    let t = Instant::now();
+    let out = Command::new(exe)
+        .arg("build")
+        .arg(manifest)
+        .args(["-j", "2", "--cache-dir"])
+        .arg(cache)
+        .args(extra)
+        .output()
+        .expect("oneshader runs");
+    let took = t.elapsed();
+    let summary = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_string();
+    (took, summary)
+}
+
+fn toml_str(s: &str) -> String {
+    format!("{s:?}")
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let corpus = std::env::var_os("ONESHADER_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../shared/corpus/hlsl"));
+    let corpus = std::path::absolute(&corpus).unwrap();
+    let manifest_tsv = std::fs::read_to_string(corpus.join("manifest.tsv")).unwrap_or_else(|e| {
+        eprintln!("build_corpus: cannot read the corpus manifest: {e} (set ONESHADER_CORPUS)");
+        std::process::exit(2);
+    });
+    let limit: usize = std::env::var("ONESHADER_BENCH_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX);
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_oneshader"));
+    let compile_exe = std::env::var_os("ONESHADER_BENCH_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| exe.clone());
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path();
+    // The examples, copied so that a header can be edited.
+    std::fs::create_dir_all(dir.join("hlsl")).unwrap();
+    for f in std::fs::read_dir(root.join("examples/hlsl")).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), dir.join("hlsl").join(f.file_name())).unwrap();
+    }
+    let examples = std::fs::read_to_string(root.join("examples/oneshader.toml")).unwrap();
+    // The corpus rows, one [[shader]] each, with their own output names.
+    let mut rows = String::new();
+    let mut n = 0;
+    for line in manifest_tsv.lines().skip(1) {
+        if n >= limit {
+            break;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [path, stage, entry, profile, flags, ..] = cols[..] else {
+            continue;
+        };
+        if !matches!(stage, "vertex" | "fragment" | "compute") || entry.is_empty() {
+            continue;
+        }
+        let env = cols.get(8).copied().unwrap_or("vulkan1.0");
+        let defines: Vec<String> = flags
+            .split_whitespace()
+            .filter_map(|f| f.strip_prefix("-D").filter(|d| !d.is_empty()))
+            .map(toml_str)
+            .collect();
+        rows.push_str(&format!(
+            "\n[[shader]]\nfile = {}\nentry = {}\nprofile = {}\ntarget_env = {}\ndefines = [{}]\ninclude_dirs = [{}]\noutput = \"corpus/row{n:04}.{{ext}}\"\ntargets = [\"spirv\"]\n",
+            toml_str(&corpus.join(path).display().to_string()),
+            toml_str(entry),
+            toml_str(profile),
+            toml_str(env),
+            defines.join(", "),
+            toml_str(&corpus.join("dxc/include").display().to_string()),
+        ));
+        n += 1;
+    }
+    let manifest = dir.join("all.toml");
+    std::fs::write(&manifest, format!("{examples}{rows}")).unwrap();
+    // Keep the variants that compile.
+    let report = build::build(&build::BuildOptions {
+        use_cache: false,
+        jobs: Some(2),
+        ..build::BuildOptions::new(&manifest)
+    })
+    .expect("the generated manifest is valid");
+    let failed: std::collections::HashSet<usize> = report
+        .variants
+        .iter()
+        .filter(|v| v.status == build::Status::Failed)
+        .map(|v| v.index)
+        .collect();
+    let m = build::manifest::load(&manifest).unwrap();
+    let all = build::planned(&m, None).unwrap();
+    // Rebuild the manifest text without the shaders whose variants failed.
+    let failed_shaders: std::collections::HashSet<usize> =
+        all.iter().filter(|v| failed.contains(&v.index)).map(|v| v.shader).collect();
+    let mut kept = String::new();
+    let mut shader = 0usize;
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    for (i, chunk) in text.split("\n[[shader]]\n").enumerate() {
+        if i == 0 {
+            kept.push_str(chunk);
+            continue;
+        }
+        if !failed_shaders.contains(&shader) {
+            kept.push_str("\n[[shader]]\n");
+            kept.push_str(chunk);
+        }
+        shader += 1;
+    }
+    let manifest = dir.join("oneshader.toml");
+    std::fs::write(&manifest, &kept).unwrap();
+    let m = build::manifest::load(&manifest).unwrap();
+    let variants = build::planned(&m, None).unwrap();
+    let corpus_rows = variants.iter().filter(|v| v.file.starts_with(&corpus)).count();
+    println!(
+        "variants: {} ({} corpus rows that compile, {} from examples/oneshader.toml); {} variants left out because they fail",
+        variants.len(),
+        corpus_rows,
+        variants.len() - corpus_rows,
+        failed.len()
+    );
+
+    // 1. Cold builds.
+    let cache = dir.join("cache");
+    let (cold, cold_summary) = oneshader_build(&exe, &manifest, &cache, &[]);
+    let (nocache, _) = oneshader_build(&exe, &manifest, &dir.join("unused"), &["--no-cache"]);
+    // 2. glslangValidator per variant, 2 at a time.
+    let glslang: Vec<Vec<String>> = variants
+        .iter()
+        .map(|v| {
+            let stage = match &v.entry.profile[..2] {
+                "vs" => "vert",
+                "ps" => "frag",
+                _ => "comp",
+            };
+            let mut c = vec![
+                "glslangValidator".to_string(),
+                "-D".into(),
+                "-V".into(),
+                "-S".into(),
+                stage.into(),
+                "-e".into(),
+                v.entry.name.clone(),
+            ];
+            let env = v.options.target_env.to_string();
+            if env.starts_with("vulkan1.") && !env.contains("spirv") {
+                c.extend(["--target-env".into(), env]);
+            }
+            for mo in &v.options.macros {
+                if let oneshader::MacroOp::Define(d) = mo {
+                    c.push(format!("-D{d}"));
+                }
+            }
+            for i in &v.options.include_dirs {
+                c.push(format!("-I{}", i.display()));
+            }
+            c.push(v.file.display().to_string());
+            c.extend(["-o".into(), "/dev/null".into()]);
+            c
+        })
+        .collect();
+    let (glslang_wall, glslang_ok) = run_parallel(&glslang, 2, dir);
+    // 3. oneshader compile per variant (the first target of each), 2 at a time.
+    let compile_cmds: Vec<Vec<String>> = variants
+        .iter()
+        .map(|v| {
+            let mut c = vec![compile_exe.display().to_string(), "compile".into(), v.file.display().to_string()];
+            c.extend(build::ninja::compile_args(&v.options, BuildTarget::Spirv));
+            c.extend(["-o".into(), "/dev/null".into()]);
+            c
+        })
+        .collect();
+    let (compile_wall, compile_ok) = run_parallel(&compile_cmds, 2, dir);
+    // 4. Warm builds.
+    let warm: Vec<f64> = (0..5)
+        .map(|_| ms(oneshader_build(&exe, &manifest, &cache, &[]).0))
+        .collect();
+    let (_, warm_summary) = oneshader_build(&exe, &manifest, &cache, &[]);
+    // 5. A header touched, then edited.
+    let header = dir.join("hlsl/lighting.hlsli");
+    let text = std::fs::read_to_string(&header).unwrap();
+    std::fs::write(&header, &text).unwrap();
+    let (touched, touched_summary) = oneshader_build(&exe, &manifest, &cache, &[]);
+    std::fs::write(&header, format!("{text}\n// edited\n")).unwrap();
+    let (edited, edited_summary) = oneshader_build(&exe, &manifest, &cache, &[]);
+    // 6. One process at a time.
+    let mut per: Vec<f64> = Vec::new();
+    for c in &compile_cmds {
+        let t = Instant::now();
+        let _ = Command::new(&c[0])
+            .args(&c[1..])
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        per.push(ms(t.elapsed()));
+    }
+    let mut version: Vec<f64> = Vec::new();
+    let mut truth: Vec<f64> = Vec::new();
+    for _ in 0..200 {
+        let t = Instant::now();
+        let _ = Command::new(&compile_exe).arg("--version").stdout(Stdio::null()).status();
+        version.push(ms(t.elapsed()));
+        let t = Instant::now();
+        let _ = Command::new("true").status();
+        truth.push(ms(t.elapsed()));
+    }
+
+    let v = variants.len() as f64;
+    println!("| what | wall time | per variant | ratio |");
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| cold `oneshader build -j 2` ({cold_summary}) | {:.0} ms | {:.3} ms | 1 |",
+        ms(cold),
+        ms(cold) / v
+    );
+    println!(
+        "| cold `oneshader build -j 2 --no-cache` | {:.0} ms | {:.3} ms | {:.2}x |",
+        ms(nocache),
+        ms(nocache) / v,
+        ms(nocache) / ms(cold)
+    );
+    println!(
+        "| `glslangValidator` per variant, 2 at a time ({glslang_ok} of {} accepted) | {:.0} ms | {:.2} ms | **{:.1}x slower** |",
+        variants.len(),
+        ms(glslang_wall),
+        ms(glslang_wall) / v,
+        ms(glslang_wall) / ms(cold)
+    );
+    println!(
+        "| `oneshader compile` per variant, 2 at a time ({compile_ok} of {} succeeded) | {:.0} ms | {:.2} ms | **{:.1}x slower** |",
+        variants.len(),
+        ms(compile_wall),
+        ms(compile_wall) / v,
+        ms(compile_wall) / ms(cold)
+    );
+    println!(
+        "| warm `oneshader build -j 2`, nothing changed (median of 5; {warm_summary}) | {:.0} ms | {:.3} ms | – |",
+        median(warm.clone()),
+        median(warm) / v
+    );
+    println!(
+        "| after touching lighting.hlsli (modification time only; {touched_summary}) | {:.0} ms | – | – |",
+        ms(touched)
+    );
+    println!(
+        "| after editing lighting.hlsli ({edited_summary}) | {:.0} ms | – | – |",
+        ms(edited)
+    );
+    println!(
+        "| `oneshader compile`, one process at a time: median per process | – | {:.2} ms | – |",
+        median(per)
+    );
+    println!(
+        "| `oneshader --version` / `true`: median of 200 | – | {:.2} ms / {:.2} ms | – |",
+        median(version),
+        median(truth)
+    );
+}
