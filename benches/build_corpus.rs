@@ -13,7 +13,8 @@
 //!
 //! By hand (not a criterion bench: one figure per corpus): `cargo bench --bench build_corpus`.
 //! `ONESHADER_BENCH_LIMIT=N` takes the first N corpus rows; `ONESHADER_BENCH_BIN=PATH` runs
-//! another `oneshader` binary for step 6 (to compare builds).
+//! another `oneshader` binary for steps 3 and 6 (to compare builds); `ONESHADER_BENCH_DIR=DIR`
+//! works in DIR (emptied first) and keeps the manifest, the outputs and the cache.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -105,8 +106,14 @@ fn main() {
     let compile_exe = std::env::var_os("ONESHADER_BENCH_BIN")
         .map(PathBuf::from)
         .unwrap_or_else(|| exe.clone());
+    // `ONESHADER_BENCH_DIR`: work there and keep the files (the manifest, outputs, cache).
     let work = tempfile::tempdir().unwrap();
-    let dir = work.path();
+    let kept = std::env::var_os("ONESHADER_BENCH_DIR").map(PathBuf::from);
+    if let Some(k) = &kept {
+        let _ = std::fs::remove_dir_all(k);
+        std::fs::create_dir_all(k).unwrap();
+    }
+    let dir = kept.as_deref().unwrap_or(work.path());
     // The examples, copied so that a header can be edited.
     std::fs::create_dir_all(dir.join("hlsl")).unwrap();
     for f in std::fs::read_dir(root.join("examples/hlsl")).unwrap() {
