@@ -6,6 +6,7 @@
 //! 1. cold `oneshader build -j 2` (fresh cache), and the same with `--no-cache`;
 //! 2. the peer, `glslangValidator -D -V -S STAGE -e ENTRY` once per variant, 2 at a time;
 //! 3. `oneshader compile` once per variant, 2 at a time (the options `--emit-ninja` would use);
+//!    both write their outputs to files, as the build does;
 //! 4. warm `oneshader build -j 2` with nothing changed (median of 5);
 //! 5. after touching `lighting.hlsli` (modification time only), and after editing it (it is
 //!    included by the `lit.hlsl` variants only);
@@ -204,9 +205,15 @@ fn main() {
     let (cold, cold_summary) = oneshader_build(&exe, &manifest, &cache, &[]);
     let (nocache, _) = oneshader_build(&exe, &manifest, &dir.join("unused"), &["--no-cache"]);
     // 2. glslangValidator per variant, 2 at a time.
+    // The peers write their outputs to files too, as the build does (creating files is not
+    // free on a busy file system).
+    for d in ["peer-glslang", "peer-compile"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
     let glslang: Vec<Vec<String>> = variants
         .iter()
-        .map(|v| {
+        .enumerate()
+        .map(|(i, v)| {
             let stage = match &v.entry.profile[..2] {
                 "vs" => "vert",
                 "ps" => "frag",
@@ -234,7 +241,7 @@ fn main() {
                 c.push(format!("-I{}", i.display()));
             }
             c.push(v.file.display().to_string());
-            c.extend(["-o".into(), "/dev/null".into()]);
+            c.extend(["-o".into(), format!("peer-glslang/{i}.spv")]);
             c
         })
         .collect();
@@ -242,10 +249,15 @@ fn main() {
     // 3. oneshader compile per variant (the first target of each), 2 at a time.
     let compile_cmds: Vec<Vec<String>> = variants
         .iter()
-        .map(|v| {
-            let mut c = vec![compile_exe.display().to_string(), "compile".into(), v.file.display().to_string()];
+        .enumerate()
+        .map(|(i, v)| {
+            let mut c = vec![
+                compile_exe.display().to_string(),
+                "compile".into(),
+                v.file.display().to_string(),
+            ];
             c.extend(build::ninja::compile_args(&v.options, BuildTarget::Spirv));
-            c.extend(["-o".into(), "/dev/null".into()]);
+            c.extend(["-o".into(), format!("peer-compile/{i}.spv")]);
             c
         })
         .collect();

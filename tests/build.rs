@@ -331,7 +331,7 @@ fn two_builds_sharing_one_cache_at_once_agree_and_leave_it_whole() {
                 entries += 1;
             }
         }
-        assert!(entries > 5);
+        assert!(entries >= 5);
         // A third build on the same cache takes everything from it.
         let third = build::build(&opts("one.toml")).unwrap();
         assert_eq!(third.cached, 5);

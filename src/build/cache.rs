@@ -1,9 +1,11 @@
 //! The content-addressed build cache: entries stored by key in a folder, safe to share between
 //! processes running at once.
 //!
-//! Layout: `<dir>/v1/<first two hex digits>/<32 hex digits>.<kind>`, where the key is a
-//! [`CacheKey`] (docs: `crate::key`) and the kind is `module` (the `.osir` after `-O` and the
-//! warnings of its compilation) or `out` (one target's output). Every entry file is
+//! Layout: `<dir>/v1/<first two hex digits>/<32 hex digits>.entry`, where the key is a
+//! [`CacheKey`] (docs: `crate::key`). The build driver keys an entry by a variant's module key
+//! and stores in it the `.osir` after `-O`, the compilation's warnings, and each output it
+//! produced under its output key (one file per variant: creating files is what a cold build
+//! pays most for on a busy file system). Every entry file is
 //!
 //! ```text
 //! magic "OSCACHE1" (8 bytes) | payload length, u64 LE | XXH3-64 of the payload, u64 LE | payload
@@ -28,24 +30,6 @@ use crate::key::CacheKey;
 
 const MAGIC: &[u8; 8] = b"OSCACHE1";
 const HEADER: usize = 24;
-
-/// What an entry holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EntryKind {
-    /// The module after `-O` (`.osir`) and its compilation's warnings.
-    Module,
-    /// One target's output.
-    Output,
-}
-
-impl EntryKind {
-    fn extension(self) -> &'static str {
-        match self {
-            EntryKind::Module => "module",
-            EntryKind::Output => "out",
-        }
-    }
-}
 
 /// The result of a lookup.
 #[derive(Debug, PartialEq, Eq)]
@@ -91,16 +75,14 @@ impl Cache {
     }
 
     /// The file of an entry.
-    pub fn entry_path(&self, key: CacheKey, kind: EntryKind) -> PathBuf {
+    pub fn entry_path(&self, key: CacheKey) -> PathBuf {
         let hex = key.to_hex();
-        self.root
-            .join(&hex[..2])
-            .join(format!("{hex}.{}", kind.extension()))
+        self.root.join(&hex[..2]).join(format!("{hex}.entry"))
     }
 
     /// Looks an entry up; a hit marks it used (for eviction).
-    pub fn get(&self, key: CacheKey, kind: EntryKind) -> Lookup {
-        let path = self.entry_path(key, kind);
+    pub fn get(&self, key: CacheKey) -> Lookup {
+        let path = self.entry_path(key);
         let bytes = match fs::read(&path) {
             Ok(b) => b,
             Err(_) => return Lookup::Miss,
@@ -119,8 +101,8 @@ impl Cache {
     }
 
     /// Stores an entry (atomically: temporary file, then rename).
-    pub fn put(&self, key: CacheKey, kind: EntryKind, payload: &[u8]) -> io::Result<()> {
-        let path = self.entry_path(key, kind);
+    pub fn put(&self, key: CacheKey, payload: &[u8]) -> io::Result<()> {
+        let path = self.entry_path(key);
         let dir = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(dir)?;
         write_atomic(&path, &encode(payload))
@@ -232,28 +214,27 @@ mod tests {
     fn entries_round_trip_and_damage_is_detected() {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::open(dir.path()).unwrap();
-        assert_eq!(cache.get(key(1), EntryKind::Output), Lookup::Miss);
-        cache.put(key(1), EntryKind::Output, b"hello").unwrap();
+        assert_eq!(cache.get(key(1)), Lookup::Miss);
+        cache.put(key(1), b"hello").unwrap();
         assert_eq!(
-            cache.get(key(1), EntryKind::Output),
+            cache.get(key(1)),
             Lookup::Hit(b"hello".to_vec())
         );
-        // Kinds are separate entries.
-        assert_eq!(cache.get(key(1), EntryKind::Module), Lookup::Miss);
-        let path = cache.entry_path(key(1), EntryKind::Output);
+        assert_eq!(cache.get(key(2)), Lookup::Miss);
+        let path = cache.entry_path(key(1));
         let mut bytes = fs::read(&path).unwrap();
         // A flipped payload byte, a truncated file, a wrong magic.
         *bytes.last_mut().unwrap() ^= 1;
         fs::write(&path, &bytes).unwrap();
-        assert_eq!(cache.get(key(1), EntryKind::Output), Lookup::Corrupt);
+        assert_eq!(cache.get(key(1)), Lookup::Corrupt);
         fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-        assert_eq!(cache.get(key(1), EntryKind::Output), Lookup::Corrupt);
+        assert_eq!(cache.get(key(1)), Lookup::Corrupt);
         fs::write(&path, b"OSCACHE").unwrap();
-        assert_eq!(cache.get(key(1), EntryKind::Output), Lookup::Corrupt);
+        assert_eq!(cache.get(key(1)), Lookup::Corrupt);
         // A new write replaces the damaged entry.
-        cache.put(key(1), EntryKind::Output, b"hello").unwrap();
+        cache.put(key(1), b"hello").unwrap();
         assert_eq!(
-            cache.get(key(1), EntryKind::Output),
+            cache.get(key(1)),
             Lookup::Hit(b"hello".to_vec())
         );
     }
@@ -265,16 +246,16 @@ mod tests {
         let payload = vec![7u8; 1000];
         let t0 = SystemTime::now() - Duration::from_secs(1000);
         for n in 0..10u8 {
-            cache.put(key(n), EntryKind::Output, &payload).unwrap();
+            cache.put(key(n), &payload).unwrap();
             // Entry n was last used at t0 + n seconds.
             let f = fs::File::options()
                 .write(true)
-                .open(cache.entry_path(key(n), EntryKind::Output))
+                .open(cache.entry_path(key(n)))
                 .unwrap();
             f.set_modified(t0 + Duration::from_secs(n as u64)).unwrap();
         }
         // Using entry 0 makes it the most recent.
-        assert!(matches!(cache.get(key(0), EntryKind::Output), Lookup::Hit(_)));
+        assert!(matches!(cache.get(key(0)), Lookup::Hit(_)));
         let entry = (HEADER + 1000) as u64;
         // Under the cap: nothing happens.
         assert_eq!(cache.evict(10 * entry).unwrap().removed, 0);
@@ -283,7 +264,7 @@ mod tests {
         assert_eq!(ev.removed, 6);
         assert!(ev.bytes_after <= 5 * entry / 10 * 9);
         let kept: Vec<u8> = (0..10)
-            .filter(|&n| cache.entry_path(key(n), EntryKind::Output).exists())
+            .filter(|&n| cache.entry_path(key(n)).exists())
             .collect();
         assert_eq!(kept, vec![0, 7, 8, 9]);
     }
@@ -297,12 +278,12 @@ mod tests {
             for _ in 0..4 {
                 s.spawn(|| {
                     for _ in 0..20 {
-                        cache.put(key(9), EntryKind::Module, &payload).unwrap();
+                        cache.put(key(9), &payload).unwrap();
                     }
                 });
                 s.spawn(|| {
                     for _ in 0..50 {
-                        match cache.get(key(9), EntryKind::Module) {
+                        match cache.get(key(9)) {
                             Lookup::Hit(p) => assert!(p == payload),
                             Lookup::Miss => {}
                             Lookup::Corrupt => panic!("a reader saw a partial entry"),
@@ -312,7 +293,7 @@ mod tests {
             }
         });
         // No temporary file is left behind.
-        let leftovers = fs::read_dir(cache.entry_path(key(9), EntryKind::Module).parent().unwrap())
+        let leftovers = fs::read_dir(cache.entry_path(key(9)).parent().unwrap())
             .unwrap()
             .filter(|e| {
                 e.as_ref()

@@ -14,7 +14,7 @@ use oneshader_frontends::hlsl;
 use oneshader_ir::diag::{Diagnostic, FileId, Severity, SourceMap, Span};
 use oneshader_ir::Module;
 
-use super::cache::{self, Cache, EntryKind, Lookup};
+use super::cache::{self, Cache, Lookup};
 use super::manifest::{BuildTarget, Manifest};
 use super::plan::Variant;
 use super::{BuildError, BuildOptions, BuildReport, Progress, Status, VariantReport, ms};
@@ -205,19 +205,22 @@ impl StoredDiag {
     }
 }
 
-/// A module entry: the `.osir` after `-O` and the compilation's warnings.
-#[derive(Serialize, Deserialize)]
-struct ModuleEntry {
+/// A variant's cache entry, stored under its module key: the `.osir` after `-O`, the
+/// compilation's warnings, and each output produced so far under its output key.
+#[derive(Serialize, Deserialize, Default)]
+struct VariantEntry {
     osir: Vec<u8>,
     warnings: Vec<StoredDiag>,
+    outputs: Vec<([u8; 16], Vec<u8>)>,
 }
 
-/// An output entry: one target's bytes, and the compilation's warnings (so a variant whose
-/// outputs all hit needs no other entry).
-#[derive(Serialize, Deserialize)]
-struct OutputEntry {
-    data: Vec<u8>,
-    warnings: Vec<StoredDiag>,
+impl VariantEntry {
+    fn output(&self, key: CacheKey) -> Option<&[u8]> {
+        self.outputs
+            .iter()
+            .find(|(k, _)| *k == key.0)
+            .map(|(_, b)| b.as_slice())
+    }
 }
 
 /// One preprocessing run and what the group's variants share after it.
@@ -327,64 +330,55 @@ impl Cx<'_> {
         p: &Planned<'_>,
     ) -> Result<(Vec<Vec<u8>>, Vec<Diagnostic>, bool), String> {
         let files = shared.sources.len();
+        let replay = |stored: &[StoredDiag]| -> Vec<Diagnostic> {
+            stored.iter().map(|d| d.diagnostic(files)).collect()
+        };
+        let cached = self.lookup(p.module_key);
         // 1. Every output from the cache.
-        let mut found: Vec<Option<OutputEntry>> = p
-            .outputs
-            .iter()
-            .map(|(_, _, k)| self.lookup::<OutputEntry>(*k, EntryKind::Output))
-            .collect();
-        if found.iter().all(Option::is_some) {
-            let warnings = found[0]
-                .as_ref()
-                .map(|e| e.warnings.iter().map(|d| d.diagnostic(files)).collect())
-                .unwrap_or_default();
-            let bytes = found.into_iter().flatten().map(|e| e.data).collect();
-            return Ok((bytes, warnings, true));
+        if let Some(e) = &cached {
+            let found: Option<Vec<Vec<u8>>> = p
+                .outputs
+                .iter()
+                .map(|(_, _, k)| e.output(*k).map(<[u8]>::to_vec))
+                .collect();
+            if let Some(bytes) = found {
+                return Ok((bytes, replay(&e.warnings), true));
+            }
         }
-        // 2. The module from the cache, when no missing output needs the unoptimized one.
-        let missing_needs_front = p
-            .outputs
-            .iter()
-            .zip(&found)
-            .any(|((t, _, _), f)| f.is_none() && *t == BuildTarget::Reflection);
-        let mut module: Option<(Module, Vec<StoredDiag>)> = None;
-        let mut reflection = None;
-        if !missing_needs_front
-            && let Some(entry) = self.lookup::<ModuleEntry>(p.module_key, EntryKind::Module)
-            && let Ok(loaded) = oneshader_serialize::load(
-                &entry.osir,
+        // 2. The module from the cache, when no missing output needs the module as lowered
+        // (the reflection); 3. else compile.
+        let missing_reflection = p.outputs.iter().any(|(t, _, k)| {
+            *t == BuildTarget::Reflection && cached.as_ref().and_then(|e| e.output(*k)).is_none()
+        });
+        let loaded = cached.as_ref().filter(|_| !missing_reflection).and_then(|e| {
+            oneshader_serialize::load(
+                &e.osir,
                 &oneshader_serialize::LoadOptions { verify: false },
             )
-        {
-            module = Some((loaded.module, entry.warnings));
-        }
-        // 3. Compile.
-        if module.is_none() {
-            let out = self.compile(shared, p)?;
-            let warnings: Vec<StoredDiag> = out.diagnostics.iter().map(StoredDiag::new).collect();
-            let Some(m) = out.ir.final_module else {
-                return Err("internal error: the compilation kept no module\n".into());
-            };
-            let osir = save_osir(&m, p.module_key).map_err(|e| format!("{e}\n"))?;
-            self.store(
-                p.module_key,
-                EntryKind::Module,
-                &ModuleEntry {
+            .ok()
+        });
+        let (m, mut entry, reflection) = match (loaded, cached) {
+            (Some(l), Some(e)) => (l.module, e, None),
+            _ => {
+                let out = self.compile(shared, p)?;
+                let warnings = out.diagnostics.iter().map(StoredDiag::new).collect();
+                let Some(m) = out.ir.final_module else {
+                    return Err("internal error: the compilation kept no module\n".into());
+                };
+                let osir = save_osir(&m, p.module_key).map_err(|e| format!("{e}\n"))?;
+                let entry = VariantEntry {
                     osir,
-                    warnings: warnings.clone(),
-                },
-            );
-            reflection = out.reflection;
-            module = Some((m, warnings));
-        }
-        let Some((m, stored)) = module else {
-            return Err("internal error: no module\n".into());
+                    warnings,
+                    outputs: Vec::new(),
+                };
+                (m, entry, out.reflection)
+            }
         };
         let mut bytes = Vec::with_capacity(p.outputs.len());
         let mut spirv_words: Option<Vec<u32>> = None;
-        for ((t, _, k), f) in p.outputs.iter().zip(found.iter_mut()) {
-            if let Some(e) = f.take() {
-                bytes.push(e.data);
+        for (t, _, k) in &p.outputs {
+            if let Some(b) = entry.output(*k) {
+                bytes.push(b.to_vec());
                 continue;
             }
             let data = match t {
@@ -392,22 +386,14 @@ impl Cx<'_> {
                     Some(r) => r.to_json().into_bytes(),
                     None => return Err("internal error: no reflection\n".into()),
                 },
-                _ => emit(*t, &m, p, &mut spirv_words).map_err(|d| {
-                    render_plain(&shared.file, &d, &shared.sources)
-                })?,
+                _ => emit(*t, &m, p, &mut spirv_words)
+                    .map_err(|d| render_plain(&shared.file, &d, &shared.sources))?,
             };
-            self.store(
-                *k,
-                EntryKind::Output,
-                &OutputEntry {
-                    data: data.clone(),
-                    warnings: stored.clone(),
-                },
-            );
+            entry.outputs.push((k.0, data.clone()));
             bytes.push(data);
         }
-        let warnings = stored.iter().map(|d| d.diagnostic(files)).collect();
-        Ok((bytes, warnings, false))
+        self.store(p.module_key, &entry);
+        Ok((bytes, replay(&entry.warnings), false))
     }
 
     /// Parses once per group, lowers once per entry, then finishes this variant (spec
@@ -465,20 +451,20 @@ impl Cx<'_> {
             })
     }
 
-    fn lookup<T: for<'de> Deserialize<'de>>(&self, key: CacheKey, kind: EntryKind) -> Option<T> {
-        match self.cache?.get(key, kind) {
+    fn lookup(&self, key: CacheKey) -> Option<VariantEntry> {
+        match self.cache?.get(key) {
             // An entry that does not decode is treated like a damaged one: rebuilt.
             Lookup::Hit(bytes) => postcard::from_bytes(&bytes).ok(),
             Lookup::Miss | Lookup::Corrupt => None,
         }
     }
 
-    fn store<T: Serialize>(&self, key: CacheKey, kind: EntryKind, value: &T) {
+    fn store(&self, key: CacheKey, entry: &VariantEntry) {
         if let Some(c) = self.cache
-            && let Ok(bytes) = postcard::to_stdvec(value)
+            && let Ok(bytes) = postcard::to_stdvec(entry)
         {
             // A cache that cannot be written only costs time on the next build.
-            let _ = c.put(key, kind, &bytes);
+            let _ = c.put(key, &bytes);
         }
     }
 }
