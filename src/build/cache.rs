@@ -83,17 +83,25 @@ impl Cache {
     /// Looks an entry up; a hit marks it used (for eviction).
     pub fn get(&self, key: CacheKey) -> Lookup {
         let path = self.entry_path(key);
-        let bytes = match fs::read(&path) {
-            Ok(b) => b,
-            Err(_) => return Lookup::Miss,
+        // Opened for writing too, to mark the use without opening it again (read-only when
+        // the cache is not writable).
+        let file = fs::File::options()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .or_else(|_| fs::File::open(&path));
+        let Ok(mut file) = file else {
+            return Lookup::Miss;
         };
+        let mut bytes = Vec::new();
+        if io::Read::read_to_end(&mut file, &mut bytes).is_err() {
+            return Lookup::Miss;
+        }
         match decode(&bytes) {
             Some(payload) => {
                 // Least recently used: a hit is a use. Failing to mark it only makes it
                 // older than it is.
-                if let Ok(f) = fs::File::options().write(true).open(&path) {
-                    let _ = f.set_modified(SystemTime::now());
-                }
+                let _ = file.set_modified(SystemTime::now());
                 Lookup::Hit(payload.to_vec())
             }
             None => Lookup::Corrupt,

@@ -69,8 +69,10 @@ pub struct BuildOptions {
     pub cache_dir: Option<PathBuf>,
     /// Use the cache at all (`--no-cache` turns it off).
     pub use_cache: bool,
-    /// The cache's size cap in bytes ([`DEFAULT_CACHE_MAX_SIZE`] by default).
-    pub cache_max_size: u64,
+    /// The cache's size cap in bytes. `None`: [`DEFAULT_CACHE_MAX_SIZE`], enforced after a
+    /// build that wrote to the cache; `Some(n)`: `n`, enforced after every build (so a smaller
+    /// cap trims the cache at once).
+    pub cache_max_size: Option<u64>,
     /// Build only shard `I` of `N` (1-based), see [`plan::shard`].
     pub shard: Option<(usize, usize)>,
     /// The compiler identity the keys use; `None`: [`crate::key::compiler_identity`]. Tests
@@ -89,7 +91,7 @@ impl BuildOptions {
             jobs: None,
             cache_dir: None,
             use_cache: true,
-            cache_max_size: DEFAULT_CACHE_MAX_SIZE,
+            cache_max_size: None,
             shard: None,
             identity: None,
             cargo_rerun_if_changed: false,

@@ -81,6 +81,7 @@ pub fn build_variants(
         cache: cache.as_ref(),
         identity: &identity,
         progress,
+        wrote: std::sync::atomic::AtomicBool::new(false),
     };
     let results: Vec<(Vec<VariantReport>, Vec<PathBuf>)> =
         pool.install(|| groups.into_par_iter().map(|g| cx.group(g)).collect());
@@ -92,8 +93,11 @@ pub fn build_variants(
         inputs.extend(i);
     }
     reports.sort_by_key(|r| r.index);
+    // Only a build that wrote entries can have grown the cache past its cap; a cap given
+    // explicitly is enforced every time.
     if let Some(c) = &cache
-        && let Err(e) = c.evict(opts.cache_max_size)
+        && (cx.wrote.load(std::sync::atomic::Ordering::Relaxed) || opts.cache_max_size.is_some())
+        && let Err(e) = c.evict(opts.cache_max_size.unwrap_or(super::DEFAULT_CACHE_MAX_SIZE))
     {
         warnings.push(format!(
             "warning[OSD0004]: cannot trim the cache in {}: {e}",
@@ -125,6 +129,8 @@ struct Cx<'a> {
     cache: Option<&'a Cache>,
     identity: &'a str,
     progress: &'a dyn Progress,
+    /// Whether any entry was written (then the cache may need trimming).
+    wrote: std::sync::atomic::AtomicBool,
 }
 
 /// A variant's diagnostics as stored in the cache: spans stay valid because the key covers
@@ -464,7 +470,9 @@ impl Cx<'_> {
             && let Ok(bytes) = postcard::to_stdvec(entry)
         {
             // A cache that cannot be written only costs time on the next build.
-            let _ = c.put(key, &bytes);
+            if c.put(key, &bytes).is_ok() {
+                self.wrote.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
         }
     }
 }

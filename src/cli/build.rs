@@ -143,9 +143,7 @@ pub fn run(args: BuildArgs) -> ExitCode {
     opts.jobs = args.jobs;
     opts.cache_dir = args.cache_dir.clone();
     opts.use_cache = !args.no_cache;
-    if let Some(size) = args.cache_max_size {
-        opts.cache_max_size = size;
-    }
+    opts.cache_max_size = args.cache_max_size;
     opts.shard = args.shard;
     if let Some(ninja) = &args.emit_ninja {
         return emit_ninja(&args, &opts, ninja);
