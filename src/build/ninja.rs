@@ -68,6 +68,29 @@ pub fn compile_args(opts: &CompileOptions, target: BuildTarget) -> Vec<String> {
     if !opts.debug_names {
         a.push("--no-names".into());
     }
+    if let Some(space) = opts.default_space {
+        a.extend(["-auto-binding-space".into(), space.to_string()]);
+    }
+    for r in &opts.bind_registers {
+        a.push("-fvk-bind-register".into());
+        a.push(format!("{}{}", r.class, r.number));
+        a.extend([r.space, r.binding, r.set].map(|n| n.to_string()));
+    }
+    if let Some((binding, set)) = opts.bind_globals {
+        a.extend(["-fvk-bind-globals".into(), binding.to_string(), set.to_string()]);
+    }
+    if opts.preserve_bindings {
+        a.push("-fspv-preserve-bindings".into());
+    }
+    match opts.denorm {
+        None => {}
+        Some(crate::backends::spirv::DenormMode::Preserve) => {
+            a.extend(["-denorm".into(), "preserve".into()])
+        }
+        Some(crate::backends::spirv::DenormMode::FlushToZero) => {
+            a.extend(["-denorm".into(), "ftz".into()])
+        }
+    }
     for (constant, value) in &opts.spec_constants {
         let c = match constant {
             SpecConstKey::Id(id) => id.to_string(),

@@ -389,7 +389,26 @@ impl Cx<'_> {
             }
             let data = match t {
                 BuildTarget::Reflection => match &reflection {
-                    Some(r) => r.to_json().into_bytes(),
+                    Some(r) => {
+                        // The device requirements are read off the SPIR-V, as `compile` does.
+                        if spirv_words.is_none() {
+                            spirv_words = Some(
+                                emit_spirv(&m, &p.variant.options)
+                                    .map_err(|d| render_plain(&shared.file, &d, &shared.sources))?,
+                            );
+                        }
+                        let mut r = r.clone();
+                        if let Some(w) = &spirv_words
+                            && let Ok(d) = spirv::declared_requirements(w)
+                        {
+                            r.requirements = Some(crate::reflect::DeviceRequirements::from_spirv(
+                                d.version,
+                                &d.capabilities,
+                                &d.extensions,
+                            ));
+                        }
+                        r.to_json().into_bytes()
+                    }
                     None => return Err("internal error: no reflection\n".into()),
                 },
                 _ => emit(*t, &m, p, &mut spirv_words)
