@@ -11,11 +11,13 @@
 //! 4. warm `oneshader build -j 2` with nothing changed (median of 5);
 //! 5. after touching `lighting.hlsli` (modification time only), and after editing it (it is
 //!    included by the `lit.hlsl` variants only);
-//! 6. `oneshader compile` one process at a time: the median wall time per process.
+//! 6. `oneshader compile` one process at a time: the median wall time per process and the CPU
+//!    time per process; with `ONESHADER_BENCH_BIN=PATH`, that binary too, alternated file by
+//!    file with this one (three runs each), to compare builds of the compiler in one run.
 //!
 //! By hand (not a criterion bench: one figure per corpus): `cargo bench --bench build_corpus`.
-//! `ONESHADER_BENCH_LIMIT=N` takes the first N corpus rows; `ONESHADER_BENCH_BIN=PATH` runs
-//! another `oneshader` binary for steps 3 and 6 (to compare builds); `ONESHADER_BENCH_DIR=DIR`
+//! `ONESHADER_BENCH_LIMIT=N` takes the first N corpus rows; `ONESHADER_BENCH_BIN=PATH` adds
+//! another `oneshader` binary to step 6; `ONESHADER_BENCH_DIR=DIR`
 //! works in DIR (emptied first) and keeps the manifest, the outputs and the cache.
 
 use std::path::{Path, PathBuf};
@@ -36,7 +38,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Runs the commands, `jobs` at a time; the wall time of the whole batch and how many
 /// succeeded.
-fn run_parallel(cmds: &[Vec<String>], jobs: usize, dir: &Path) -> (Duration, usize) {
+fn run_parallel(cmds: &[Vec<String>], jobs: usize, dir: &Path) -> (Duration, usize, f64) {
+    let cpu = children_cpu_ms();
     let next = Mutex::new(0usize);
     let ok = Mutex::new(0usize);
     let t = Instant::now();
@@ -64,10 +67,26 @@ fn run_parallel(cmds: &[Vec<String>], jobs: usize, dir: &Path) -> (Duration, usi
             });
         }
     });
-    (t.elapsed(), ok.into_inner().unwrap())
+    (t.elapsed(), ok.into_inner().unwrap(), children_cpu_ms() - cpu)
 }
 
 fn oneshader_build(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str]) -> (Duration, String) {
+    oneshader_build_cpu(exe, manifest, cache, extra).0
+}
+
+/// [`oneshader_build`] and the CPU time it took (user + system).
+fn oneshader_build_cpu(
+    exe: &Path,
+    manifest: &Path,
+    cache: &Path,
+    extra: &[&str],
+) -> ((Duration, String), f64) {
+    let cpu = children_cpu_ms();
+    let r = oneshader_build_wall(exe, manifest, cache, extra);
+    (r, children_cpu_ms() - cpu)
+}
+
+fn oneshader_build_wall(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str]) -> (Duration, String) {
     let t = Instant::now();
     let out = Command::new(exe)
         .arg("build")
@@ -84,6 +103,22 @@ fn oneshader_build(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str]) ->
         .unwrap_or("")
         .to_string();
     (took, summary)
+}
+
+/// The CPU time (user + system) of this process's waited-for children so far, in ms
+/// (Linux: fields 16 and 17 of /proc/self/stat, in clock ticks of 10 ms); 0 elsewhere.
+fn children_cpu_ms() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // `rest` starts at field 3 (state): cutime is field 16, cstime field 17.
+    let tick = |i: usize| f.get(i - 3).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(16) + tick(17)) * 10.0
 }
 
 fn toml_str(s: &str) -> String {
@@ -105,9 +140,8 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(usize::MAX);
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_oneshader"));
-    let compile_exe = std::env::var_os("ONESHADER_BENCH_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| exe.clone());
+    let compile_exe = exe.clone();
+    let other_exe = std::env::var_os("ONESHADER_BENCH_BIN").map(PathBuf::from);
     // `ONESHADER_BENCH_DIR`: work there and keep the files (the manifest, outputs, cache).
     let work = tempfile::tempdir().unwrap();
     let kept = std::env::var_os("ONESHADER_BENCH_DIR").map(PathBuf::from);
@@ -242,7 +276,7 @@ fn main() {
             c
         })
         .collect();
-    let (glslang_wall, glslang_ok) = run_parallel(&glslang, 2, dir);
+    let (glslang_wall, glslang_ok, glslang_cpu) = run_parallel(&glslang, 2, dir);
     // 3. oneshader compile per variant (the first target of each), 2 at a time.
     let compile_cmds: Vec<Vec<String>> = variants
         .iter()
@@ -258,7 +292,7 @@ fn main() {
             c
         })
         .collect();
-    let (compile_wall, compile_ok) = run_parallel(&compile_cmds, 2, dir);
+    let (compile_wall, compile_ok, compile_cpu) = run_parallel(&compile_cmds, 2, dir);
     // 3. Cold builds, three of each, each into a new output folder and a new cache (nothing
     // is deleted in between: ext4 allocates inodes slowly right after a large deletion).
     let kept_text = std::fs::read_to_string(&manifest).unwrap();
@@ -268,17 +302,20 @@ fn main() {
         m
     };
     let mut colds = Vec::new();
+    let mut cold_cpus = Vec::new();
     let mut cold_summary = String::new();
     for i in 0..3 {
-        let (t, summary) = oneshader_build(
+        let ((t, summary), cpu) = oneshader_build_cpu(
             &exe,
             &run_manifest(&format!("cold{i}")),
             &dir.join(format!("cache{i}")),
             &[],
         );
         colds.push(ms(t));
+        cold_cpus.push(cpu);
         cold_summary = summary;
     }
+    let cold_cpu = median(cold_cpus.clone());
     let nocaches: Vec<f64> = (0..3)
         .map(|i| {
             ms(oneshader_build(
@@ -305,24 +342,43 @@ fn main() {
     let (touched, touched_summary) = oneshader_build(&exe, &manifest, &cache, &[]);
     std::fs::write(&header, format!("{text}\n// edited\n")).unwrap();
     let (edited, edited_summary) = oneshader_build(&exe, &manifest, &cache, &[]);
-    // 6. One process at a time.
-    let mut per: Vec<f64> = Vec::new();
-    for c in &compile_cmds {
-        let t = Instant::now();
-        let _ = Command::new(&c[0])
-            .args(&c[1..])
-            .current_dir(dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-        per.push(ms(t.elapsed()));
+    // 6. One process at a time, this binary and (with ONESHADER_BENCH_BIN) another one
+    // alternated file by file, three runs each; wall time per process, and the children's
+    // CPU time (user + system, from /proc/self/stat) per binary.
+    let mut bins = vec![("this build", compile_exe.clone())];
+    if let Some(o) = &other_exe {
+        bins.push(("ONESHADER_BENCH_BIN", o.clone()));
     }
-    let mut version: Vec<f64> = Vec::new();
+    let mut per: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
+    let mut cpu: Vec<f64> = vec![0.0; bins.len()];
+    for c in &compile_cmds {
+        let mut runs: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
+        for _ in 0..3 {
+            for (b, (_, bin)) in bins.iter().enumerate() {
+                let before = children_cpu_ms();
+                let t = Instant::now();
+                let _ = Command::new(bin)
+                    .args(&c[1..])
+                    .current_dir(dir)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status();
+                runs[b].push(ms(t.elapsed()));
+                cpu[b] += children_cpu_ms() - before;
+            }
+        }
+        for (b, r) in runs.into_iter().enumerate() {
+            per[b].push(median(r));
+        }
+    }
+    let mut version: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
     let mut truth: Vec<f64> = Vec::new();
     for _ in 0..200 {
-        let t = Instant::now();
-        let _ = Command::new(&compile_exe).arg("--version").stdout(Stdio::null()).status();
-        version.push(ms(t.elapsed()));
+        for (b, (_, bin)) in bins.iter().enumerate() {
+            let t = Instant::now();
+            let _ = Command::new(bin).arg("--version").stdout(Stdio::null()).status();
+            version[b].push(ms(t.elapsed()));
+        }
         let t = Instant::now();
         let _ = Command::new("true").status();
         truth.push(ms(t.elapsed()));
@@ -355,6 +411,11 @@ fn main() {
         ms(compile_wall) / cold
     );
     println!(
+        "| CPU time (user + system): cold build (median of 3 runs: {cold_cpus:.0?}) / glslangValidator / `oneshader compile` | {cold_cpu:.0} / {glslang_cpu:.0} / {compile_cpu:.0} ms | – | 1 / **{:.1}x** / **{:.1}x** |",
+        glslang_cpu / cold_cpu,
+        compile_cpu / cold_cpu
+    );
+    println!(
         "| warm `oneshader build -j 2`, nothing changed (median of 5; {warm_summary}) | {:.0} ms | {:.3} ms | – |",
         median(warm.clone()),
         median(warm) / v
@@ -367,13 +428,17 @@ fn main() {
         "| after editing lighting.hlsli ({edited_summary}) | {:.0} ms | – | – |",
         ms(edited)
     );
-    println!(
-        "| `oneshader compile`, one process at a time: median per process | – | {:.2} ms | – |",
-        median(per)
-    );
-    println!(
-        "| `oneshader --version` / `true`: median of 200 | – | {:.2} ms / {:.2} ms | – |",
-        median(version),
-        median(truth)
-    );
+    for (b, (name, bin)) in bins.iter().enumerate() {
+        println!(
+            "| `oneshader compile` ({name}: {}), one process at a time, alternated: median of the per-file medians of 3 / CPU per process | – | {:.2} ms / {:.2} ms CPU | – |",
+            bin.display(),
+            median(per[b].clone()),
+            cpu[b] / (3.0 * variants.len() as f64)
+        );
+        println!(
+            "| `oneshader --version` ({name}): median of 200 | – | {:.2} ms | – |",
+            median(version[b].clone())
+        );
+    }
+    println!("| `true`: median of 200 | – | {:.2} ms | – |", median(truth));
 }
