@@ -6,8 +6,8 @@
 //! 1. the peer, `glslangValidator -D -V -S STAGE -e ENTRY` once per variant, 2 at a time;
 //! 2. `oneshader compile` once per variant, 2 at a time (the options `--emit-ninja` would use);
 //!    both write their outputs to files, as the build does;
-//! 3. cold `oneshader build -j 2` (a new cache and output folder each time), and the same with
-//!    `--no-cache`, three of each;
+//! 3. cold `oneshader build -j 2` (a new cache and output folder each time), the same with
+//!    `--no-cache`, and the same with outputs and cache on tmpfs (`/dev/shm`), three of each;
 //! 4. warm `oneshader build -j 2` with nothing changed (median of 5);
 //! 5. after touching `lighting.hlsli` (modification time only), and after editing it (it is
 //!    included by the `lit.hlsl` variants only);
@@ -38,8 +38,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Runs the commands, `jobs` at a time; the wall time of the whole batch and how many
 /// succeeded.
-fn run_parallel(cmds: &[Vec<String>], jobs: usize, dir: &Path) -> (Duration, usize, f64) {
-    let cpu = children_cpu_ms();
+fn run_parallel(cmds: &[Vec<String>], jobs: usize, dir: &Path) -> (Duration, usize, (f64, f64)) {
+    let cpu = children_cpu();
     let next = Mutex::new(0usize);
     let ok = Mutex::new(0usize);
     let t = Instant::now();
@@ -67,7 +67,7 @@ fn run_parallel(cmds: &[Vec<String>], jobs: usize, dir: &Path) -> (Duration, usi
             });
         }
     });
-    (t.elapsed(), ok.into_inner().unwrap(), children_cpu_ms() - cpu)
+    (t.elapsed(), ok.into_inner().unwrap(), cpu_since(cpu))
 }
 
 fn oneshader_build(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str]) -> (Duration, String) {
@@ -80,10 +80,10 @@ fn oneshader_build_cpu(
     manifest: &Path,
     cache: &Path,
     extra: &[&str],
-) -> ((Duration, String), f64) {
-    let cpu = children_cpu_ms();
+) -> ((Duration, String), (f64, f64)) {
+    let cpu = children_cpu();
     let r = oneshader_build_wall(exe, manifest, cache, extra);
-    (r, children_cpu_ms() - cpu)
+    (r, cpu_since(cpu))
 }
 
 fn oneshader_build_wall(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str]) -> (Duration, String) {
@@ -105,20 +105,32 @@ fn oneshader_build_wall(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str
     (took, summary)
 }
 
-/// The CPU time (user + system) of this process's waited-for children so far, in ms
-/// (Linux: fields 16 and 17 of /proc/self/stat, in clock ticks of 10 ms); 0 elsewhere.
-fn children_cpu_ms() -> f64 {
+/// The CPU time of this process's waited-for children so far, in ms: (user, system) (Linux:
+/// fields 16 and 17 of /proc/self/stat, in clock ticks of 10 ms); zero elsewhere.
+fn children_cpu() -> (f64, f64) {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
+        return (0.0, 0.0);
     };
     // Fields after the command name, which is in parentheses and may contain spaces.
     let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
-        return 0.0;
+        return (0.0, 0.0);
     };
     let f: Vec<&str> = rest.split_whitespace().collect();
     // `rest` starts at field 3 (state): cutime is field 16, cstime field 17.
     let tick = |i: usize| f.get(i - 3).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    (tick(16) + tick(17)) * 10.0
+    (tick(16) * 10.0, tick(17) * 10.0)
+}
+
+/// Children's CPU time since `since`: (user, system).
+fn cpu_since(since: (f64, f64)) -> (f64, f64) {
+    let now = children_cpu();
+    (now.0 - since.0, now.1 - since.1)
+}
+
+/// Children's total CPU time so far (user + system).
+fn children_cpu_ms() -> f64 {
+    let (u, s) = children_cpu();
+    u + s
 }
 
 fn toml_str(s: &str) -> String {
@@ -315,7 +327,9 @@ fn main() {
         cold_cpus.push(cpu);
         cold_summary = summary;
     }
-    let cold_cpu = median(cold_cpus.clone());
+    // The run with the median wall time.
+    let mid = (0..3).find(|&i| colds[i] == median(colds.clone())).unwrap_or(0);
+    let cold_cpu = cold_cpus[mid];
     let nocaches: Vec<f64> = (0..3)
         .map(|i| {
             ms(oneshader_build(
@@ -328,6 +342,23 @@ fn main() {
         })
         .collect();
     let (cold, nocache) = (median(colds.clone()), median(nocaches.clone()));
+    // The same cold build with its outputs and cache in memory (tmpfs), where creating a file
+    // costs microseconds whatever the disk's state.
+    let shm = Path::new("/dev/shm")
+        .is_dir()
+        .then(|| tempfile::tempdir_in("/dev/shm").ok())
+        .flatten();
+    let shm_cold = shm.as_ref().map(|t| {
+        let runs: Vec<f64> = (0..3)
+            .map(|i| {
+                let out = t.path().join(format!("out{i}"));
+                let m = dir.join(format!("shm{i}.toml"));
+                std::fs::write(&m, format!("out_dir = {}\n{kept_text}", toml_str(&out.display().to_string()))).unwrap();
+                ms(oneshader_build(&exe, &m, &t.path().join(format!("cache{i}")), &[]).0)
+            })
+            .collect();
+        (median(runs.clone()), runs)
+    });
     // 4. Warm builds.
     let manifest = dir.join("cold0.toml");
     let cache = dir.join("cache0");
@@ -396,6 +427,13 @@ fn main() {
         nocache / v,
         nocache / cold
     );
+    if let Some((t, runs)) = &shm_cold {
+        println!(
+            "| cold `oneshader build -j 2`, outputs and cache on tmpfs, median of 3 (runs {runs:.0?} ms) | {t:.0} ms | {:.3} ms | {:.2}x |",
+            t / v,
+            t / cold
+        );
+    }
     println!(
         "| `glslangValidator` per variant, 2 at a time ({glslang_ok} of {} accepted) | {:.0} ms | {:.2} ms | **{:.1}x slower** |",
         variants.len(),
@@ -411,9 +449,15 @@ fn main() {
         ms(compile_wall) / cold
     );
     println!(
-        "| CPU time (user + system): cold build (median of 3 runs: {cold_cpus:.0?}) / glslangValidator / `oneshader compile` | {cold_cpu:.0} / {glslang_cpu:.0} / {compile_cpu:.0} ms | – | 1 / **{:.1}x** / **{:.1}x** |",
-        glslang_cpu / cold_cpu,
-        compile_cpu / cold_cpu
+        "| CPU time, user / system: cold build (the median run) / glslangValidator / `oneshader compile` | {:.0} / {:.0} ms, {:.0} / {:.0} ms, {:.0} / {:.0} ms | – | user: 1 / **{:.1}x** / **{:.1}x** |",
+        cold_cpu.0,
+        cold_cpu.1,
+        glslang_cpu.0,
+        glslang_cpu.1,
+        compile_cpu.0,
+        compile_cpu.1,
+        glslang_cpu.0 / cold_cpu.0,
+        compile_cpu.0 / cold_cpu.0
     );
     println!(
         "| warm `oneshader build -j 2`, nothing changed (median of 5; {warm_summary}) | {:.0} ms | {:.3} ms | – |",
