@@ -11,8 +11,8 @@
 //! 4. warm `oneshader build -j 2` with nothing changed (median of 5);
 //! 5. after touching `lighting.hlsli` (modification time only), and after editing it (it is
 //!    included by the `lit.hlsl` variants only);
-//! 6. `oneshader compile` one process at a time: the median wall time per process and the CPU
-//!    time per process; with `ONESHADER_BENCH_BIN=PATH`, that binary too, alternated file by
+//! 6. `oneshader compile ... -o /dev/null` one process at a time: the median wall time per
+//!    process and the CPU time per process; with `ONESHADER_BENCH_BIN=PATH`, that binary too, alternated file by
 //!    file with this one (three runs each), to compare builds of the compiler in one run.
 //!
 //! By hand (not a criterion bench: one figure per corpus): `cargo bench --bench build_corpus`.
@@ -382,7 +382,19 @@ fn main() {
     }
     let mut per: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
     let mut cpu: Vec<f64> = vec![0.0; bins.len()];
-    for c in &compile_cmds {
+    // To /dev/null: the process's own cost, not the file system's (writing over an existing
+    // output makes ext4 flush it on close).
+    let null_cmds: Vec<Vec<String>> = compile_cmds
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            if let Some(last) = c.last_mut() {
+                *last = "/dev/null".into();
+            }
+            c
+        })
+        .collect();
+    for c in &null_cmds {
         let mut runs: Vec<Vec<f64>> = vec![Vec::new(); bins.len()];
         for _ in 0..3 {
             for (b, (_, bin)) in bins.iter().enumerate() {
