@@ -61,7 +61,11 @@ fn main() {
     let mut rel: Vec<(String, PathBuf)> = files
         .into_iter()
         .filter_map(|p| {
-            let r = p.strip_prefix(&root).ok()?.to_string_lossy().replace('\\', "/");
+            let r = p
+                .strip_prefix(&root)
+                .ok()?
+                .to_string_lossy()
+                .replace('\\', "/");
             Some((r, p))
         })
         .collect();

@@ -70,7 +70,12 @@ fn run_parallel(cmds: &[Vec<String>], jobs: usize, dir: &Path) -> (Duration, usi
     (t.elapsed(), ok.into_inner().unwrap(), cpu_since(cpu))
 }
 
-fn oneshader_build(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str]) -> (Duration, String) {
+fn oneshader_build(
+    exe: &Path,
+    manifest: &Path,
+    cache: &Path,
+    extra: &[&str],
+) -> (Duration, String) {
     oneshader_build_cpu(exe, manifest, cache, extra).0
 }
 
@@ -86,7 +91,12 @@ fn oneshader_build_cpu(
     (r, cpu_since(cpu))
 }
 
-fn oneshader_build_wall(exe: &Path, manifest: &Path, cache: &Path, extra: &[&str]) -> (Duration, String) {
+fn oneshader_build_wall(
+    exe: &Path,
+    manifest: &Path,
+    cache: &Path,
+    extra: &[&str],
+) -> (Duration, String) {
     let t = Instant::now();
     let out = Command::new(exe)
         .arg("build")
@@ -117,7 +127,11 @@ fn children_cpu() -> (f64, f64) {
     };
     let f: Vec<&str> = rest.split_whitespace().collect();
     // `rest` starts at field 3 (state): cutime is field 16, cstime field 17.
-    let tick = |i: usize| f.get(i - 3).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    let tick = |i: usize| {
+        f.get(i - 3)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     (tick(16) * 10.0, tick(17) * 10.0)
 }
 
@@ -218,8 +232,11 @@ fn main() {
     let m = build::manifest::load(&manifest).unwrap();
     let all = build::planned(&m, None).unwrap();
     // Rebuild the manifest text without the shaders whose variants failed.
-    let failed_shaders: std::collections::HashSet<usize> =
-        all.iter().filter(|v| failed.contains(&v.index)).map(|v| v.shader).collect();
+    let failed_shaders: std::collections::HashSet<usize> = all
+        .iter()
+        .filter(|v| failed.contains(&v.index))
+        .map(|v| v.shader)
+        .collect();
     let mut kept = String::new();
     let mut shader = 0usize;
     let text = std::fs::read_to_string(&manifest).unwrap();
@@ -238,7 +255,10 @@ fn main() {
     std::fs::write(&manifest, &kept).unwrap();
     let m = build::manifest::load(&manifest).unwrap();
     let variants = build::planned(&m, None).unwrap();
-    let corpus_rows = variants.iter().filter(|v| v.file.starts_with(&corpus)).count();
+    let corpus_rows = variants
+        .iter()
+        .filter(|v| v.file.starts_with(&corpus))
+        .count();
     println!(
         "variants: {} ({} corpus rows that compile, {} from examples/oneshader.toml); {} variants left out because they fail",
         variants.len(),
@@ -328,7 +348,9 @@ fn main() {
         cold_summary = summary;
     }
     // The run with the median wall time.
-    let mid = (0..3).find(|&i| colds[i] == median(colds.clone())).unwrap_or(0);
+    let mid = (0..3)
+        .find(|&i| colds[i] == median(colds.clone()))
+        .unwrap_or(0);
     let cold_cpu = cold_cpus[mid];
     let nocaches: Vec<f64> = (0..3)
         .map(|i| {
@@ -353,7 +375,14 @@ fn main() {
             .map(|i| {
                 let out = t.path().join(format!("out{i}"));
                 let m = dir.join(format!("shm{i}.toml"));
-                std::fs::write(&m, format!("out_dir = {}\n{kept_text}", toml_str(&out.display().to_string()))).unwrap();
+                std::fs::write(
+                    &m,
+                    format!(
+                        "out_dir = {}\n{kept_text}",
+                        toml_str(&out.display().to_string())
+                    ),
+                )
+                .unwrap();
                 ms(oneshader_build(&exe, &m, &t.path().join(format!("cache{i}")), &[]).0)
             })
             .collect();
@@ -419,7 +448,10 @@ fn main() {
     for _ in 0..200 {
         for (b, (_, bin)) in bins.iter().enumerate() {
             let t = Instant::now();
-            let _ = Command::new(bin).arg("--version").stdout(Stdio::null()).status();
+            let _ = Command::new(bin)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .status();
             version[b].push(ms(t.elapsed()));
         }
         let t = Instant::now();
@@ -496,5 +528,8 @@ fn main() {
             median(version[b].clone())
         );
     }
-    println!("| `true`: median of 200 | – | {:.2} ms | – |", median(truth));
+    println!(
+        "| `true`: median of 200 | – | {:.2} ms | – |",
+        median(truth)
+    );
 }

@@ -600,7 +600,14 @@ impl Compiler {
         let loader = self.loader();
         let fe = opts.front_end();
         if let Err(d) = hlsl::parse_profile(&opts.profile) {
-            return self.finish(name, front_failure(d), sources, opts, CacheKey::NONE, Vec::new());
+            return self.finish(
+                name,
+                front_failure(d),
+                sources,
+                opts,
+                CacheKey::NONE,
+                Vec::new(),
+            );
         }
         let pre = hlsl::preprocess_text(name, source.into(), &fe.preprocess, &loader, &mut sources);
         self.compile_preprocessed(name, pre, sources, opts)
@@ -618,7 +625,14 @@ impl Compiler {
         let loader = self.loader();
         let fe = opts.front_end();
         if let Err(d) = hlsl::parse_profile(&opts.profile) {
-            return self.finish(path, front_failure(d), sources, opts, CacheKey::NONE, Vec::new());
+            return self.finish(
+                path,
+                front_failure(d),
+                sources,
+                opts,
+                CacheKey::NONE,
+                Vec::new(),
+            );
         }
         let pre = hlsl::preprocess_file(path, &fe.preprocess, &loader, &mut sources);
         self.compile_preprocessed(path, pre, sources, opts)

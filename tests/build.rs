@@ -146,10 +146,10 @@ fn assert_outputs_are_fresh(p: &Project) {
                     t
                 }
                 BuildTarget::Reflection => out.reflection.expect("asked").to_json().into_bytes(),
-                BuildTarget::Ir => oneshader::ir::print::print_module(
-                    out.ir.final_module.as_ref().expect("kept"),
-                )
-                .into_bytes(),
+                BuildTarget::Ir => {
+                    oneshader::ir::print::print_module(out.ir.final_module.as_ref().expect("kept"))
+                        .into_bytes()
+                }
                 BuildTarget::Osir => {
                     // The build's key uses the test identity; the rest of the file must match.
                     let loaded = oneshader::serialize::load(&on_disk, &Default::default())
@@ -200,7 +200,13 @@ fn a_warm_build_takes_everything_from_the_cache_and_rewrites_nothing() {
     assert_eq!(again.cached, 5);
     assert_outputs_are_fresh(&p);
     // The inputs a build.rs would watch: the manifest and every file read.
-    for f in ["oneshader.toml", "a.hlsl", "b.hlsl", "c.hlsl", "common.hlsli"] {
+    for f in [
+        "oneshader.toml",
+        "a.hlsl",
+        "b.hlsl",
+        "c.hlsl",
+        "common.hlsli",
+    ] {
         assert!(
             again.inputs.iter().any(|i| i.ends_with(f)),
             "{f} in {:?}",
@@ -224,16 +230,25 @@ fn editing_an_included_header_rebuilds_exactly_its_includers() {
             "b.hlsl:main"
         ]
     );
-    assert_ne!(std::fs::read(p.path("out/a.main.MODE-0.spv")).unwrap(), old_a);
+    assert_ne!(
+        std::fs::read(p.path("out/a.main.MODE-0.spv")).unwrap(),
+        old_a
+    );
     assert_outputs_are_fresh(&p);
     // A comment changes no instruction, but diagnostics would point elsewhere: rebuilt too.
-    p.write("common.hlsli", &format!("// a comment\n{}", COMMON.replace("2.0", "3.0")));
+    p.write(
+        "common.hlsli",
+        &format!("// a comment\n{}", COMMON.replace("2.0", "3.0")),
+    );
     assert_eq!(rebuilt(&p.build()).len(), 3);
     // Back to the first text: those entries are still in the cache.
     p.write("common.hlsli", COMMON);
     let back = p.build();
     assert_eq!(back.cached, 5, "{:?}", statuses(&back));
-    assert_eq!(std::fs::read(p.path("out/a.main.MODE-0.spv")).unwrap(), old_a);
+    assert_eq!(
+        std::fs::read(p.path("out/a.main.MODE-0.spv")).unwrap(),
+        old_a
+    );
     assert_outputs_are_fresh(&p);
 }
 
@@ -244,7 +259,10 @@ fn changing_a_define_or_an_option_rebuilds_exactly_the_affected_variants() {
     // A define of c.
     p.write("oneshader.toml", &manifest("5", "O"));
     let r = p.build();
-    assert_eq!(rebuilt(&r), ["c.hlsl:main [kStep=1]", "c.hlsl:main [kStep=2]"]);
+    assert_eq!(
+        rebuilt(&r),
+        ["c.hlsl:main [kStep=1]", "c.hlsl:main [kStep=2]"]
+    );
     assert_outputs_are_fresh(&p);
     // An option of b.
     p.write("oneshader.toml", &manifest("5", "O0"));
@@ -297,8 +315,14 @@ fn a_new_compiler_identity_rebuilds_everything() {
 fn two_builds_sharing_one_cache_at_once_agree_and_leave_it_whole() {
     let p = Project::new();
     let text = std::fs::read_to_string(p.path("oneshader.toml")).unwrap();
-    p.write("one.toml", &text.replace("out_dir = \"out\"", "out_dir = \"out1\""));
-    p.write("two.toml", &text.replace("out_dir = \"out\"", "out_dir = \"out2\""));
+    p.write(
+        "one.toml",
+        &text.replace("out_dir = \"out\"", "out_dir = \"out1\""),
+    );
+    p.write(
+        "two.toml",
+        &text.replace("out_dir = \"out\"", "out_dir = \"out2\""),
+    );
     for round in 0..3 {
         let cache = p.path(&format!("shared-cache-{round}"));
         let opts = |m: &str| BuildOptions {
@@ -315,7 +339,11 @@ fn two_builds_sharing_one_cache_at_once_agree_and_leave_it_whole() {
         assert!(one.success() && two.success());
         for (x, y) in one.variants.iter().zip(&two.variants) {
             for (a, b) in x.outputs.iter().zip(&y.outputs) {
-                assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap(), "{a:?}");
+                assert_eq!(
+                    std::fs::read(a).unwrap(),
+                    std::fs::read(b).unwrap(),
+                    "{a:?}"
+                );
             }
         }
         // Every entry checks out, and nothing temporary is left.
@@ -342,7 +370,10 @@ fn two_builds_sharing_one_cache_at_once_agree_and_leave_it_whole() {
     for f in std::fs::read_dir(p.path("out1")).unwrap() {
         let f = f.unwrap();
         let out = p.path("out").join(f.file_name());
-        assert_eq!(std::fs::read(f.path()).unwrap(), std::fs::read(out).unwrap());
+        assert_eq!(
+            std::fs::read(f.path()).unwrap(),
+            std::fs::read(out).unwrap()
+        );
     }
 }
 
@@ -396,7 +427,11 @@ fn the_cache_stays_under_its_size_cap() {
         ..p.options()
     };
     p.build_with(&capped);
-    assert!(cache_size(&p) <= 4096, "{} bytes in the cache", cache_size(&p));
+    assert!(
+        cache_size(&p) <= 4096,
+        "{} bytes in the cache",
+        cache_size(&p)
+    );
     // Without a cap everything fits and a second build hits.
     p.build();
     assert!(cache_size(&p) > 4096);
@@ -404,7 +439,11 @@ fn the_cache_stays_under_its_size_cap() {
     // A smaller cap given to a build that writes nothing trims the cache all the same; the
     // evicted variants are compiled again next time, correctly.
     assert_eq!(p.build_with(&capped).cached, 5);
-    assert!(cache_size(&p) <= 4096, "{} bytes in the cache", cache_size(&p));
+    assert!(
+        cache_size(&p) <= 4096,
+        "{} bytes in the cache",
+        cache_size(&p)
+    );
     assert!(p.build().built > 0);
     assert_outputs_are_fresh(&p);
 }
@@ -533,10 +572,7 @@ fn manifest_mistakes_are_reported_with_their_place() {
             "[[shader]]\nfile = \"a.hlsl\"\nprofile = \"cs_6_0\"\nopt = 3\n",
             "M:4:7: error[OSD0002]: invalid type: integer `3`, expected a string",
         ),
-        (
-            "[[shader]\nfile = \"a.hlsl\"\n",
-            "M:1:10: error[OSD0002]:",
-        ),
+        ("[[shader]\nfile = \"a.hlsl\"\n", "M:1:10: error[OSD0002]:"),
         (
             "[[shader]]\nfile = \"a.hlsl\"\nprofile = \"gs_6_0\"\n",
             "M:3:11: error[OSD0003]: geometry shaders (profile `gs_6_0`) are not supported yet",
@@ -557,11 +593,17 @@ fn manifest_mistakes_are_reported_with_their_place() {
             "[[shader]]\nfile = \"a.hlsl\"\n",
             "M:1:1: error[OSD0003]: a shader needs `profile`",
         ),
-        ("", "M:1:1: error[OSD0003]: the manifest has no `[[shader]]`"),
+        (
+            "",
+            "M:1:1: error[OSD0003]: the manifest has no `[[shader]]`",
+        ),
     ];
     for (text, expected) in cases {
         let e = manifest_error(text);
-        assert!(e.starts_with(expected), "got:      {e}\nexpected: {expected}");
+        assert!(
+            e.starts_with(expected),
+            "got:      {e}\nexpected: {expected}"
+        );
     }
     let missing = build::build(&BuildOptions::new("/nonexistent/oneshader.toml")).unwrap_err();
     assert!(
@@ -603,7 +645,11 @@ fn the_command_line_builds_reports_json_and_fails_with_exit_1() {
             .expect("runs")
     };
     let cold = run(&["build", "-j", "2"]);
-    assert!(cold.status.success(), "{}", String::from_utf8_lossy(&cold.stderr));
+    assert!(
+        cold.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cold.stderr)
+    );
     let stderr = String::from_utf8_lossy(&cold.stderr);
     assert!(
         stderr.contains("5 variants: 5 built, 0 cached, 0 failed in"),
@@ -617,14 +663,25 @@ fn the_command_line_builds_reports_json_and_fails_with_exit_1() {
     assert_eq!(variants.len(), 5);
     assert_eq!(variants[0]["status"], "cached");
     assert_eq!(variants[0]["cache_hit"], true);
-    assert!(variants[0]["outputs"][0].as_str().unwrap().ends_with("a.main.MODE-0.spv"));
+    assert!(
+        variants[0]["outputs"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("a.main.MODE-0.spv")
+    );
     assert!(variants[0]["time_ms"].is_number());
     p.write("b.hlsl", "this is not HLSL");
     let failed = run(&["build"]);
     assert_eq!(failed.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&failed.stderr);
-    assert!(stderr.contains("FAILED b.hlsl:main\nb.hlsl:1:1: error"), "{stderr}");
-    assert!(stderr.contains("5 variants: 0 built, 4 cached, 1 failed"), "{stderr}");
+    assert!(
+        stderr.contains("FAILED b.hlsl:main\nb.hlsl:1:1: error"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("5 variants: 0 built, 4 cached, 1 failed"),
+        "{stderr}"
+    );
     let bad = run(&["build", "--shard", "3/2"]);
     assert_eq!(bad.status.code(), Some(2));
 }
@@ -633,8 +690,14 @@ fn the_command_line_builds_reports_json_and_fails_with_exit_1() {
 fn two_build_processes_on_one_cache_at_once() {
     let p = Project::new();
     let text = std::fs::read_to_string(p.path("oneshader.toml")).unwrap();
-    p.write("one.toml", &text.replace("out_dir = \"out\"", "out_dir = \"out1\""));
-    p.write("two.toml", &text.replace("out_dir = \"out\"", "out_dir = \"out2\""));
+    p.write(
+        "one.toml",
+        &text.replace("out_dir = \"out\"", "out_dir = \"out1\""),
+    );
+    p.write(
+        "two.toml",
+        &text.replace("out_dir = \"out\"", "out_dir = \"out2\""),
+    );
     let spawn = |m: &str| {
         std::process::Command::new(exe())
             .current_dir(p.dir.path())
@@ -650,6 +713,9 @@ fn two_build_processes_on_one_cache_at_once() {
     for f in std::fs::read_dir(p.path("out1")).unwrap() {
         let f = f.unwrap();
         let other = p.path("out2").join(f.file_name());
-        assert_eq!(std::fs::read(f.path()).unwrap(), std::fs::read(other).unwrap());
+        assert_eq!(
+            std::fs::read(f.path()).unwrap(),
+            std::fs::read(other).unwrap()
+        );
     }
 }

@@ -120,7 +120,11 @@ fn ninja_runs_one_compile_per_output_with_the_bytes_of_oneshader_build() {
     let ninja = ninja();
     let p = project();
     let dir = p.path();
-    run(dir, exe(), &["build", "ninja.toml", "--emit-ninja", "build.ninja"]);
+    run(
+        dir,
+        exe(),
+        &["build", "ninja.toml", "--emit-ninja", "build.ninja"],
+    );
     let text = std::fs::read_to_string(dir.join("build.ninja")).unwrap();
     // 2 + 1 variants of two targets, 2 variants of three.
     assert_eq!(text.matches(": compile ").count(), 12, "{text}");
@@ -151,7 +155,12 @@ fn ninja_runs_one_compile_per_output_with_the_bytes_of_oneshader_build() {
     // (2 + 1 variants x 2 targets), not c's.
     std::fs::write(dir.join("inc/common.hlsli"), COMMON.replace("2.0", "4.0")).unwrap();
     let touched = run(dir, &ninja, &[]);
-    assert_eq!(edges_run(&touched), 6, "{}", String::from_utf8_lossy(&touched.stdout));
+    assert_eq!(
+        edges_run(&touched),
+        6,
+        "{}",
+        String::from_utf8_lossy(&touched.stdout)
+    );
     // Editing the manifest regenerates the ninja file first.
     std::fs::write(
         dir.join("ninja.toml"),
@@ -162,7 +171,12 @@ fn ninja_runs_one_compile_per_output_with_the_bytes_of_oneshader_build() {
     .unwrap();
     let regenerated = run(dir, &ninja, &[]);
     assert!(dir.join("out-ninja/a.main.MODE-2.spv").is_file());
-    assert_eq!(edges_run(&regenerated), 2, "{}", String::from_utf8_lossy(&regenerated.stdout));
+    assert_eq!(
+        edges_run(&regenerated),
+        2,
+        "{}",
+        String::from_utf8_lossy(&regenerated.stdout)
+    );
 }
 
 #[test]
@@ -172,7 +186,18 @@ fn compile_writes_make_dependency_files() {
     run(
         dir,
         exe(),
-        &["compile", "src/a.hlsl", "-T", "cs_6_0", "-DMODE=1", "-I", "inc", "-MD", "-o", "a.spv"],
+        &[
+            "compile",
+            "src/a.hlsl",
+            "-T",
+            "cs_6_0",
+            "-DMODE=1",
+            "-I",
+            "inc",
+            "-MD",
+            "-o",
+            "a.spv",
+        ],
     );
     assert_eq!(
         std::fs::read_to_string(dir.join("a.spv.d")).unwrap(),
@@ -182,7 +207,17 @@ fn compile_writes_make_dependency_files() {
     run(
         dir,
         exe(),
-        &["compile", "src/b.hlsl", "-T", "cs_6_0", "-Iinc", "-MF", "b.d", "-o", "out dir/b.spv"],
+        &[
+            "compile",
+            "src/b.hlsl",
+            "-T",
+            "cs_6_0",
+            "-Iinc",
+            "-MF",
+            "b.d",
+            "-o",
+            "out dir/b.spv",
+        ],
     );
     assert_eq!(
         std::fs::read_to_string(dir.join("b.d")).unwrap(),
@@ -203,7 +238,18 @@ fn compile_writes_the_module_key_into_osir_files() {
     let p = project();
     let dir = p.path();
     let key = |args: &[&str]| {
-        let mut all = vec!["compile", "src/a.hlsl", "-T", "cs_6_0", "-I", "inc", "--target", "osir", "-o", "a.osir"];
+        let mut all = vec![
+            "compile",
+            "src/a.hlsl",
+            "-T",
+            "cs_6_0",
+            "-I",
+            "inc",
+            "--target",
+            "osir",
+            "-o",
+            "a.osir",
+        ];
         all.extend_from_slice(args);
         run(dir, exe(), &all);
         let bytes = std::fs::read(dir.join("a.osir")).unwrap();
@@ -220,11 +266,27 @@ fn compile_writes_the_module_key_into_osir_files() {
     assert_ne!(key(&["-DMODE=1"]), k, "an edited include changes the key");
     // The key does not depend on where the files are: the same tree elsewhere gives it.
     let q = project();
-    std::fs::write(q.path().join("inc/common.hlsli"), COMMON.replace("2.0", "3.0")).unwrap();
+    std::fs::write(
+        q.path().join("inc/common.hlsli"),
+        COMMON.replace("2.0", "3.0"),
+    )
+    .unwrap();
     run(
         q.path(),
         exe(),
-        &["compile", "src/a.hlsl", "-T", "cs_6_0", "-I", "inc", "--target", "osir", "-DMODE=1", "-o", "a.osir"],
+        &[
+            "compile",
+            "src/a.hlsl",
+            "-T",
+            "cs_6_0",
+            "-I",
+            "inc",
+            "--target",
+            "osir",
+            "-DMODE=1",
+            "-o",
+            "a.osir",
+        ],
     );
     let there = std::fs::read(q.path().join("a.osir")).unwrap();
     assert_eq!(

@@ -224,10 +224,7 @@ mod tests {
         let cache = Cache::open(dir.path()).unwrap();
         assert_eq!(cache.get(key(1)), Lookup::Miss);
         cache.put(key(1), b"hello").unwrap();
-        assert_eq!(
-            cache.get(key(1)),
-            Lookup::Hit(b"hello".to_vec())
-        );
+        assert_eq!(cache.get(key(1)), Lookup::Hit(b"hello".to_vec()));
         assert_eq!(cache.get(key(2)), Lookup::Miss);
         let path = cache.entry_path(key(1));
         let mut bytes = fs::read(&path).unwrap();
@@ -241,10 +238,7 @@ mod tests {
         assert_eq!(cache.get(key(1)), Lookup::Corrupt);
         // A new write replaces the damaged entry.
         cache.put(key(1), b"hello").unwrap();
-        assert_eq!(
-            cache.get(key(1)),
-            Lookup::Hit(b"hello".to_vec())
-        );
+        assert_eq!(cache.get(key(1)), Lookup::Hit(b"hello".to_vec()));
     }
 
     #[test]

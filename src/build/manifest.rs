@@ -10,7 +10,9 @@ use serde::Deserialize;
 use serde::de::{self, MapAccess, Visitor};
 use toml::Spanned;
 
-use crate::{BufferLayout, CompileOptions, MacroOp, MatrixOrder, OptLevel, SpecConstKey, TargetEnv};
+use crate::{
+    BufferLayout, CompileOptions, MacroOp, MatrixOrder, OptLevel, SpecConstKey, TargetEnv,
+};
 
 /// What a variant produces. New backends join this list as they land.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -396,10 +398,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
             None => cx.error_at(0, "OSD0002", message),
         }
     })?;
-    let dir = path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let out_dir = match &raw.out_dir {
         Some(o) if o.get_ref().is_empty() => {
             return Err(cx.error(o.span(), "`out_dir` is empty"));
@@ -408,11 +407,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
         None => dir.join(DEFAULT_OUT_DIR),
     };
     if raw.shader.is_empty() {
-        return Err(cx.error_at(
-            0,
-            "OSD0003",
-            "the manifest has no `[[shader]]`".to_string(),
-        ));
+        return Err(cx.error_at(0, "OSD0003", "the manifest has no `[[shader]]`".to_string()));
     }
     let mut shaders = Vec::new();
     for s in raw.shader {
@@ -508,7 +503,10 @@ impl Cx<'_> {
         }
 
         let mut options = CompileOptions::default();
-        for dirs in [&defaults.include_dirs, &own.include_dirs].into_iter().flatten() {
+        for dirs in [&defaults.include_dirs, &own.include_dirs]
+            .into_iter()
+            .flatten()
+        {
             options
                 .include_dirs
                 .extend(dirs.iter().map(|d| dir.join(d)));
@@ -519,7 +517,10 @@ impl Cx<'_> {
                 if !is_identifier(name) {
                     return Err(self.error(
                         d.span(),
-                        format!("`{}` is not a define (expected `NAME` or `NAME=VALUE`)", d.get_ref()),
+                        format!(
+                            "`{}` is not a define (expected `NAME` or `NAME=VALUE`)",
+                            d.get_ref()
+                        ),
                     ));
                 }
                 options.macros.push(MacroOp::Define(d.get_ref().clone()));
@@ -652,7 +653,10 @@ impl Cx<'_> {
                         ));
                     }
                     if vals.contains(&value) {
-                        return Err(self.error(v.span(), format!("axis `{n}`: value `{value}` is given twice")));
+                        return Err(self.error(
+                            v.span(),
+                            format!("axis `{n}`: value `{value}` is given twice"),
+                        ));
                     }
                     vals.push(value);
                 }
@@ -670,7 +674,9 @@ impl Cx<'_> {
                 let value = AxisValue::from(v.get_ref().clone());
                 if k.get_ref() == "entry" {
                     match value {
-                        AxisValue::Str(s) if entries.iter().any(|e| e.name == s) => e.entry = Some(s),
+                        AxisValue::Str(s) if entries.iter().any(|e| e.name == s) => {
+                            e.entry = Some(s)
+                        }
                         _ => {
                             return Err(self.error(
                                 v.span(),
@@ -689,7 +695,10 @@ impl Cx<'_> {
                 if !axis.values.contains(&value) {
                     return Err(self.error(
                         v.span(),
-                        format!("exclusion: `{value}` is not a value of axis `{}`", axis.name),
+                        format!(
+                            "exclusion: `{value}` is not a value of axis `{}`",
+                            axis.name
+                        ),
                     ));
                 }
                 e.values.push((k.get_ref().clone(), value));

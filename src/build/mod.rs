@@ -106,16 +106,15 @@ impl BuildOptions {
         if let Some(d) = std::env::var_os("ONESHADER_CACHE").filter(|d| !d.is_empty()) {
             return PathBuf::from(d);
         }
-        manifest_dir(&self.manifest).join("target").join("oneshader-cache")
+        manifest_dir(&self.manifest)
+            .join("target")
+            .join("oneshader-cache")
     }
 }
 
 /// The folder of a manifest path (empty for a bare file name: the current folder).
 pub(crate) fn manifest_dir(manifest: &Path) -> PathBuf {
-    manifest
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
+    manifest.parent().map(Path::to_path_buf).unwrap_or_default()
 }
 
 /// How a variant ended.

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 
 use super::manifest::{BuildTarget, Manifest};
 use super::plan::Variant;
-use crate::{BufferLayout, CompileOptions, MacroOp, MatrixOrder, OptLevel, SpecConstKey, SpecValue};
+use crate::{
+    BufferLayout, CompileOptions, MacroOp, MatrixOrder, OptLevel, SpecConstKey, SpecValue,
+};
 
 /// The `oneshader compile` arguments (after `compile FILE`) that produce `target` for a
 /// variant with options `opts`, without `-o`.
@@ -77,7 +79,11 @@ pub fn compile_args(opts: &CompileOptions, target: BuildTarget) -> Vec<String> {
         a.extend([r.space, r.binding, r.set].map(|n| n.to_string()));
     }
     if let Some((binding, set)) = opts.bind_globals {
-        a.extend(["-fvk-bind-globals".into(), binding.to_string(), set.to_string()]);
+        a.extend([
+            "-fvk-bind-globals".into(),
+            binding.to_string(),
+            set.to_string(),
+        ]);
     }
     if opts.preserve_bindings {
         a.push("-fspv-preserve-bindings".into());
@@ -151,7 +157,9 @@ pub fn ninja_file(
     regenerate: &[String],
 ) -> String {
     let mut out = String::new();
-    out.push_str("# Written by `oneshader build --emit-ninja`; regenerated when the manifest changes.\n");
+    out.push_str(
+        "# Written by `oneshader build --emit-ninja`; regenerated when the manifest changes.\n",
+    );
     out.push_str("ninja_required_version = 1.3\n");
     out.push_str(&format!(
         "oneshader = {}\n\n",

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use oneshader_backends::spirv;
 use oneshader_frontends::hlsl;
-use oneshader_ir::diag::{Diagnostic, FileId, Severity, SourceMap, Span};
 use oneshader_ir::Module;
+use oneshader_ir::diag::{Diagnostic, FileId, Severity, SourceMap, Span};
 
 use super::cache::{self, Cache, Lookup};
 use super::manifest::{BuildTarget, Manifest};
@@ -30,10 +30,7 @@ pub fn build_variants(
     progress: &dyn Progress,
 ) -> Result<BuildReport, BuildError> {
     let start = Instant::now();
-    let identity = opts
-        .identity
-        .clone()
-        .unwrap_or_else(key::compiler_identity);
+    let identity = opts.identity.clone().unwrap_or_else(key::compiler_identity);
     let mut warnings = Vec::new();
     let cache = if opts.use_cache {
         let dir = opts.resolved_cache_dir();
@@ -303,10 +300,7 @@ impl Cx<'_> {
                         remove_outputs(v);
                         return failed(
                             v,
-                            format!(
-                                "error[OSD0005]: cannot write {}: {e}\n",
-                                path.display()
-                            ),
+                            format!("error[OSD0005]: cannot write {}: {e}\n", path.display()),
                         );
                     }
                     written.push(path.clone());
@@ -356,13 +350,16 @@ impl Cx<'_> {
         let missing_reflection = p.outputs.iter().any(|(t, _, k)| {
             *t == BuildTarget::Reflection && cached.as_ref().and_then(|e| e.output(*k)).is_none()
         });
-        let loaded = cached.as_ref().filter(|_| !missing_reflection).and_then(|e| {
-            oneshader_serialize::load(
-                &e.osir,
-                &oneshader_serialize::LoadOptions { verify: false },
-            )
-            .ok()
-        });
+        let loaded = cached
+            .as_ref()
+            .filter(|_| !missing_reflection)
+            .and_then(|e| {
+                oneshader_serialize::load(
+                    &e.osir,
+                    &oneshader_serialize::LoadOptions { verify: false },
+                )
+                .ok()
+            });
         let (m, mut entry, reflection) = match (loaded, cached) {
             (Some(l), Some(e)) => (l.module, e, None),
             _ => {
@@ -392,10 +389,10 @@ impl Cx<'_> {
                     Some(r) => {
                         // The device requirements are read off the SPIR-V, as `compile` does.
                         if spirv_words.is_none() {
-                            spirv_words = Some(
-                                emit_spirv(&m, &p.variant.options)
-                                    .map_err(|d| render_plain(&shared.file, &d, &shared.sources))?,
-                            );
+                            spirv_words =
+                                Some(emit_spirv(&m, &p.variant.options).map_err(|d| {
+                                    render_plain(&shared.file, &d, &shared.sources)
+                                })?);
                         }
                         let mut r = r.clone();
                         if let Some(w) = &spirv_words
@@ -526,7 +523,9 @@ fn emit(
     words: &mut Option<Vec<u32>>,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
     match t {
-        BuildTarget::Osir => save_osir(m, p.module_key).map_err(|e| vec![Diagnostic::error("OSC0051", e)]),
+        BuildTarget::Osir => {
+            save_osir(m, p.module_key).map_err(|e| vec![Diagnostic::error("OSC0051", e)])
+        }
         BuildTarget::Ir => Ok(oneshader_ir::print::print_module(m).into_bytes()),
         BuildTarget::Spirv | BuildTarget::SpirvAsm => {
             if words.is_none() {

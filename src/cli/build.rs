@@ -154,7 +154,8 @@ pub fn run(args: BuildArgs) -> ExitCode {
     let progress: &dyn Progress = if args.json {
         &Quiet
     } else if terminal {
-        bar.0.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar.0
+            .set_draw_target(indicatif::ProgressDrawTarget::stderr());
         bar.0.set_style(
             ProgressStyle::with_template(
                 "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} variants (ETA {eta})",
