@@ -8,11 +8,11 @@
 //!   each `#include` and the `<command line>` macro file, in reading order), the preprocessed
 //!   token stream and its `#pragma`s (which also catches what a path or a built-in macro such
 //!   as `__FILE__` put into the tokens), the entry point and profile, `-D`/`-U`, the language
-//!   options, the optimization level, the spec-constant values, and the [`compiler_identity`].
+//!   and binding options, the buffer layout (the front end reads it too), the optimization level, the spec-constant values, and the [`compiler_identity`].
 //!   It is the key an `.osir` file carries (docs/osir.md) and the key under which a build cache
 //!   stores the module after `-O`;
 //! - an **output key** ([`output_key`]) adds one target and the settings only that target
-//!   reads (the SPIR-V target environment, the buffer layout, debug names).
+//!   reads (the SPIR-V target environment, the buffer layout, debug names, the denormal mode).
 //!
 //! Neither ever includes a path, a modification time or the host: the same inputs give the
 //! same keys on every machine, so a cache can be shared. Every file's full text is hashed, not

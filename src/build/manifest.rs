@@ -327,7 +327,10 @@ impl From<RawScalar> for AxisValue {
 /// A table of `name = [values]` in document order (axes are ordered: the order names the
 /// outputs).
 #[derive(Default)]
-struct OrderedTable(Vec<(Spanned<String>, Spanned<Vec<Spanned<RawScalar>>>)>);
+struct OrderedTable(Vec<(Spanned<String>, SpannedValues)>);
+
+/// An axis's list of values, with places.
+type SpannedValues = Spanned<Vec<Spanned<RawScalar>>>;
 
 impl<'de> Deserialize<'de> for OrderedTable {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -340,7 +343,7 @@ impl<'de> Deserialize<'de> for OrderedTable {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OrderedTable, A::Error> {
                 let mut out = Vec::new();
                 while let Some(k) = map.next_key::<Spanned<String>>()? {
-                    let v = map.next_value::<Spanned<Vec<Spanned<RawScalar>>>>()?;
+                    let v = map.next_value::<SpannedValues>()?;
                     out.push((k, v));
                 }
                 Ok(OrderedTable(out))

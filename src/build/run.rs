@@ -236,7 +236,18 @@ struct Shared {
     sources: SourceMap,
     parsed: OnceLock<hlsl::Parsed>,
     /// Lowered modules by (entry, profile): one lowering serves every spec-constant set.
-    lowered: Mutex<HashMap<(String, String), Arc<OnceLock<hlsl::CompileResult>>>>,
+    lowered: Mutex<HashMap<(String, String), Lowering>>,
+}
+
+/// One entry point's lowering, made by the first variant that needs it.
+type Lowering = Arc<OnceLock<hlsl::CompileResult>>;
+
+/// What a variant produced: every output's bytes, the warnings, and whether all came from the
+/// cache.
+struct Produced {
+    bytes: Vec<Vec<u8>>,
+    warnings: Vec<Diagnostic>,
+    hit: bool,
 }
 
 /// What a variant needs for each target.
@@ -293,7 +304,11 @@ impl Cx<'_> {
             outputs,
         };
         match self.produce(shared, &planned) {
-            Ok((bytes, warnings, hit)) => {
+            Ok(Produced {
+                bytes,
+                warnings,
+                hit,
+            }) => {
                 let mut written = Vec::new();
                 for ((_, path, _), data) in planned.outputs.iter().zip(&bytes) {
                     if let Err(e) = write_output(path, data) {
@@ -324,11 +339,7 @@ impl Cx<'_> {
 
     /// Every output's bytes, the warnings, and whether all came from the cache; or the
     /// rendered errors.
-    fn produce(
-        &self,
-        shared: &Shared,
-        p: &Planned<'_>,
-    ) -> Result<(Vec<Vec<u8>>, Vec<Diagnostic>, bool), String> {
+    fn produce(&self, shared: &Shared, p: &Planned<'_>) -> Result<Produced, String> {
         let files = shared.sources.len();
         let replay = |stored: &[StoredDiag]| -> Vec<Diagnostic> {
             stored.iter().map(|d| d.diagnostic(files)).collect()
@@ -342,7 +353,11 @@ impl Cx<'_> {
                 .map(|(_, _, k)| e.output(*k).map(<[u8]>::to_vec))
                 .collect();
             if let Some(bytes) = found {
-                return Ok((bytes, replay(&e.warnings), true));
+                return Ok(Produced {
+                    bytes,
+                    warnings: replay(&e.warnings),
+                    hit: true,
+                });
             }
         }
         // 2. The module from the cache, when no missing output needs the module as lowered
@@ -415,7 +430,11 @@ impl Cx<'_> {
             bytes.push(data);
         }
         self.store(p.module_key, &entry);
-        Ok((bytes, replay(&entry.warnings), false))
+        Ok(Produced {
+            bytes,
+            warnings: replay(&entry.warnings),
+            hit: false,
+        })
     }
 
     /// Parses once per group, lowers once per entry, then finishes this variant (spec

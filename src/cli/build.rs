@@ -82,7 +82,7 @@ fn parse_size(s: &str) -> Result<u64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{s}` is not a size (e.g. 500M, 2G)"))?;
-    if !(n >= 0.0) {
+    if n.is_nan() || n < 0.0 || n.is_infinite() {
         return Err(format!("`{s}` is not a size"));
     }
     Ok((n * (1u64 << shift) as f64) as u64)

@@ -240,8 +240,8 @@ fn finish(parsed: &Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult
         },
         hlsl_version: opts.hlsl_version,
     };
-    let (program, sema_diags) = analyze(&parsed, sopts);
-    diagnostics.extend(with_macro_notes(&parsed, sema_diags));
+    let (program, sema_diags) = analyze(parsed, sopts);
+    diagnostics.extend(with_macro_notes(parsed, sema_diags));
     let Some(program) = program else {
         return CompileResult {
             module: None,
@@ -260,7 +260,7 @@ fn finish(parsed: &Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult
         preserve_bindings: opts.preserve_bindings,
     };
     let (module, lower_diags) = Lower::new(&program, lopts).run();
-    diagnostics.extend(with_macro_notes(&parsed, lower_diags));
+    diagnostics.extend(with_macro_notes(parsed, lower_diags));
     let module = module.filter(|_| !oneshader_ir::diag::has_errors(&diagnostics));
     if cfg!(debug_assertions)
         && let Some(m) = &module
