@@ -218,6 +218,15 @@ impl BuildReport {
         out
     }
 
+    /// `cargo:rerun-if-changed=PATH` lines for the manifest and every file read, what a
+    /// `build.rs` prints ([`BuildOptions::cargo_rerun_if_changed`] prints them).
+    pub fn cargo_rerun_if_changed(&self) -> String {
+        self.inputs
+            .iter()
+            .map(|i| format!("cargo:rerun-if-changed={}\n", i.display()))
+            .collect()
+    }
+
     /// The report as JSON (`oneshader build --json`).
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()

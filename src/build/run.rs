@@ -113,9 +113,7 @@ pub fn build_variants(
         warnings,
     };
     if opts.cargo_rerun_if_changed {
-        for i in &report.inputs {
-            println!("cargo:rerun-if-changed={}", i.display());
-        }
+        print!("{}", report.cargo_rerun_if_changed());
     }
     Ok(report)
 }
