@@ -49,7 +49,7 @@
 //! | OSC0054 | retired (was: `--reflect` is not available yet) |
 //! | OSC0055 | unknown target environment |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule |
-//! | OSC0057 | a `--spec-constant` names no spec constant of the shader, or its value does not fit |
+//! | OSC0057 | a `--spec-const` names no spec constant of the shader, or its value does not fit |
 //! | OSC0058 | `-MD` without an output file (`-o`) or `-MF` file |
 
 use std::path::PathBuf;
