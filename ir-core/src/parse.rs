@@ -966,7 +966,7 @@ impl<'a> Parser<'a> {
         }
         scope.values.insert(key, id);
         if let Some((placeholder, _)) = scope.pending.remove(key) {
-            self.m.replace_uses_with(placeholder, id);
+            self.m.replace_all_uses_with(placeholder, id);
             let _ = self.m.remove(placeholder);
         }
         Ok(())
@@ -1005,7 +1005,7 @@ impl<'a> Parser<'a> {
             .with_span(span)),
             Some((placeholder, false, _)) => {
                 scope.blocks.insert(key, (block, true, span));
-                self.m.replace_uses_with(placeholder, block);
+                self.m.replace_all_uses_with(placeholder, block);
                 let _ = self.m.remove(placeholder);
                 Ok(())
             }

@@ -8,6 +8,7 @@
 //! the cascade to the end.
 
 use crate::module::{InstId, Module, Slot};
+use crate::ops::Kind;
 
 /// Why an operand could not be set.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -26,10 +27,64 @@ pub enum SetOperandError {
 }
 
 impl Module {
-    /// Rewrites every use of `old` (operands and types) to `new`, then re-deduplicates and
-    /// re-hoists the hoistable users, transitively. `old` itself stays (without uses) unless it
-    /// was a hoistable value merged away by the cascade.
+    /// Rewrites every *value* use of `old` (operands and types) to `new`, then re-deduplicates
+    /// and re-hoists the hoistable users, transitively. `old` itself stays (without uses)
+    /// unless it was a hoistable value merged away by the cascade.
+    ///
+    /// # Immediates
+    ///
+    /// Immediates (counts, indices, enumerations, switch case values, decoration arguments:
+    /// operand kinds `Int`, `Imm`, `Const` and `Str`) are interned constants too: the `u32 64`
+    /// of `numthreads(64, 1, 1)` is the same instruction as a `u32 64` an `add` reads. When
+    /// `old` is a constant, this method leaves its uses in immediate slots alone, so folding
+    /// `add x, u32 64` into something else never rewrites a workgroup size or an array
+    /// length. [`Module::replace_all_uses_with`] rewrites those too, for the rare caller that
+    /// means it (renumbering an enumeration, replacing a placeholder).
     pub fn replace_uses_with(&mut self, old: InstId, new: InstId) {
+        if self.try_op(old).is_some_and(|o| o.is_constant())
+            && self
+                .uses(old)
+                .any(|u| self.is_immediate_slot(u.user, u.slot))
+        {
+            for u in self.uses_snapshot(old) {
+                if self.is_immediate_slot(u.user, u.slot) {
+                    continue;
+                }
+                // An earlier replacement may have merged this user into an equal value, which
+                // then already holds `new` here.
+                let user = self.resolve(u.user);
+                if !self.contains(user) {
+                    continue;
+                }
+                match u.slot {
+                    Slot::Operand(i) => {
+                        self.replace_operand(user, i as usize, new);
+                    }
+                    Slot::Type => {
+                        self.set_type(user, Some(new));
+                    }
+                }
+            }
+            return;
+        }
+        self.replace_all_uses_with(old, new);
+    }
+
+    /// True when `slot` of `user` holds an immediate (operand kinds `Int`, `Imm`, `Const`,
+    /// `Str`) rather than a value.
+    pub fn is_immediate_slot(&self, user: InstId, slot: Slot) -> bool {
+        match slot {
+            Slot::Operand(i) => matches!(
+                self.try_op(user).and_then(|o| o.info().kind(i as usize)),
+                Some(Kind::Int | Kind::Imm(_) | Kind::Const | Kind::Str)
+            ),
+            Slot::Type => false,
+        }
+    }
+
+    /// Like [`Module::replace_uses_with`], but immediates too: every use of `old`, whatever
+    /// the slot, becomes a use of `new`.
+    pub fn replace_all_uses_with(&mut self, old: InstId, new: InstId) {
         let target = self.resolve(new);
         if old != target
             && self.contains(old)
