@@ -23,39 +23,68 @@ pub fn print_module(m: &Module) -> String {
 }
 
 /// Prints one instruction (types and constants inline, values numbered as in a whole-module
-/// print of the function containing it). Meant for diagnostics.
+/// print of the function containing it). Meant for diagnostics. Each call names the module's
+/// items and numbers the function again; to print many instructions, use one [`InstPrinter`].
 pub fn print_inst(m: &Module, id: InstId) -> String {
-    if !m.contains(id) {
-        return "<removed instruction>".to_string();
-    }
-    let mut p = Printer::new(m);
-    let top = top_item_of(m, id);
-    if matches!(m.try_op(top), Some(Op::Func | Op::Generic)) {
-        p.number_item(top);
-    }
-    let op = m.op(id);
-    if op.is_type() {
-        return p.ty(id);
-    }
-    if op.is_hoistable() || op == Op::Global || op == Op::Func || op == Op::Generic {
-        if op.is_hoistable() {
-            return p.value(id);
+    InstPrinter::new(m).print(id)
+}
+
+/// Prints instructions of one module one at a time, the way [`print_inst`] does, naming the
+/// module's items once and numbering each function only when the instruction asked for is in
+/// a different one from the last: printing every instruction of a function costs about one
+/// print of the function. Holds the module borrowed, so it reflects the module as it was when
+/// made.
+pub struct InstPrinter<'a> {
+    p: Printer<'a>,
+    /// The item (function or generic) whose values are numbered now.
+    numbered: Option<InstId>,
+}
+
+impl<'a> InstPrinter<'a> {
+    /// A printer for `m` (names its module-level items once).
+    pub fn new(m: &'a Module) -> InstPrinter<'a> {
+        InstPrinter {
+            p: Printer::new(m),
+            numbered: None,
         }
-        return format!("{} {}", op.spelling(), p.global_name(id));
     }
-    if op == Op::Block {
-        return p.block_name(id);
+
+    /// The text of instruction `id`, as [`print_inst`] prints it.
+    pub fn print(&mut self, id: InstId) -> String {
+        let m = self.p.m;
+        if !m.contains(id) {
+            return "<removed instruction>".to_string();
+        }
+        let p = &mut self.p;
+        let top = top_item_of(m, id);
+        if matches!(m.try_op(top), Some(Op::Func | Op::Generic)) && self.numbered != Some(top) {
+            p.number_item(top);
+            self.numbered = Some(top);
+        }
+        let op = m.op(id);
+        if op.is_type() {
+            return p.ty(id);
+        }
+        if op.is_hoistable() || op == Op::Global || op == Op::Func || op == Op::Generic {
+            if op.is_hoistable() {
+                return p.value(id);
+            }
+            return format!("{} {}", op.spelling(), p.global_name(id));
+        }
+        if op == Op::Block {
+            return p.block_name(id);
+        }
+        if op == Op::Param {
+            let t = m.ty(id).map(|t| p.ty(t)).unwrap_or_default();
+            return format!("{}: {}", p.value(id), t);
+        }
+        if op.is_decoration() {
+            return p.decoration(id);
+        }
+        p.out.clear();
+        p.inst_line(id);
+        p.out.trim().to_string()
     }
-    if op == Op::Param {
-        let t = m.ty(id).map(|t| p.ty(t)).unwrap_or_default();
-        return format!("{}: {}", p.value(id), t);
-    }
-    if op.is_decoration() {
-        return p.decoration(id);
-    }
-    p.out.clear();
-    p.inst_line(id);
-    p.out.trim().to_string()
 }
 
 /// The module-level item (function or generic) that contains `id`.

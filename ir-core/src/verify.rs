@@ -19,7 +19,7 @@ use crate::diag::Diagnostic;
 use crate::imm::{AddressSpace, Intrinsic, Stage, TextureAccess};
 use crate::module::{InstId, Module, NIL};
 use crate::ops::{Kind, Op, TypeRule};
-use crate::print::print_inst;
+use crate::print::{InstPrinter, print_inst};
 use crate::structure::{Block, Func};
 
 /// Verifies the module; an empty result means it is valid.
@@ -28,6 +28,7 @@ pub fn verify(m: &Module) -> Vec<Diagnostic> {
         m,
         diags: Vec::new(),
         bad: FxHashSet::default(),
+        printer: None,
     };
     v.run();
     v.diags
@@ -48,6 +49,9 @@ struct Verifier<'a> {
     diags: Vec<Diagnostic>,
     /// Instructions that failed a structural check; later layers skip them.
     bad: FxHashSet<InstId>,
+    /// Prints the instructions diagnostics name; made at the first one, since naming the
+    /// module's items costs a walk of the module.
+    printer: Option<InstPrinter<'a>>,
 }
 
 impl<'a> Verifier<'a> {
@@ -67,13 +71,16 @@ impl<'a> Verifier<'a> {
         self.diags.push(Diagnostic::error(code, msg));
     }
 
-    fn describe(&self, id: InstId) -> String {
+    fn describe(&mut self, id: InstId) -> String {
         if !self.m.contains(id) {
             return "<removed instruction>".into();
         }
         // Printing walks operands; printing a structurally broken instruction is still safe
         // because the printer only reads live ids.
-        print_inst(self.m, id)
+        let m = self.m;
+        self.printer
+            .get_or_insert_with(|| InstPrinter::new(m))
+            .print(id)
     }
 
     fn run(&mut self) {
