@@ -73,6 +73,7 @@ pub use ops::{Family, IR_SEMANTICS_VERSION, Kind, Op, OpInfo, Rest, TypeRule};
 pub use raw::RawError;
 pub use replace::SetOperandError;
 pub use structure::{
-    Block, Constant, Decoration, Field, Func, Generic, Global, Param, StructType, Terminator, Type,
+    Block, Constant, Decoration, Field, Func, Generic, Global, NameLookupError, Param, StructType,
+    Terminator, Type,
 };
 pub use types::{ScalarKind, TextureDesc};

@@ -416,14 +416,54 @@ impl Module {
             .collect()
     }
 
-    /// The module-level function named `name` (by name hint), if exactly one has it.
+    /// The module-level function named `name` (by name hint), if exactly one has it; `None`
+    /// when none or several do (names are hints: linking and specialization can leave two
+    /// functions with one name). [`Module::find_func`] says which.
     pub fn func_by_name(&self, name: &str) -> Option<Func> {
+        self.find_func(name).ok()
+    }
+
+    /// The module-level function named `name`, or why there is not exactly one: none has the
+    /// name, or several do (with the count), as after linking two specializations of one
+    /// generic.
+    pub fn find_func(&self, name: &str) -> Result<Func, NameLookupError> {
         let mut found = self
             .functions()
             .into_iter()
             .filter(|f| self.name(f.id()) == Some(name));
-        let first = found.next()?;
-        found.next().is_none().then_some(first)
+        let first = found.next().ok_or_else(|| NameLookupError::NotFound {
+            name: name.to_string(),
+        })?;
+        match found.count() {
+            0 => Ok(first),
+            n => Err(NameLookupError::Ambiguous {
+                name: name.to_string(),
+                count: n + 1,
+            }),
+        }
+    }
+
+    /// Every function of the module, including those inside generics' bodies (which
+    /// [`Module::functions`] leaves out), in tree order.
+    pub fn all_functions(&self) -> Vec<Func> {
+        let mut out = Vec::new();
+        let mut stack = vec![self.root()];
+        while let Some(scope) = stack.pop() {
+            let mut nested = Vec::new();
+            for c in self.children(scope) {
+                match self.op(c) {
+                    Op::Func => out.push(Func(c)),
+                    Op::Generic => {
+                        if let Some(body) = self.children(c).find(|&b| self.op(b) == Op::Block) {
+                            nested.push(body);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            stack.extend(nested.into_iter().rev());
+        }
+        out
     }
 
     /// The module-level global named `name`, if exactly one has it.
@@ -453,6 +493,27 @@ impl Module {
         let p = self.parent(id)?;
         (self.op(p) == Op::Block).then_some(Block(p))
     }
+}
+
+/// Why a lookup by name found not exactly one item.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameLookupError {
+    /// No item has the name.
+    #[error("no function is named `{name}`")]
+    NotFound {
+        /// The name looked up.
+        name: String,
+    },
+    /// Several items have it (names are hints, not identities).
+    #[error(
+        "{count} functions are named `{name}` (names are hints; pick one by walking the module)"
+    )]
+    Ambiguous {
+        /// The name looked up.
+        name: String,
+        /// How many have it.
+        count: usize,
+    },
 }
 
 fn m_last_param(m: &Module, block: Block) -> Option<InstId> {
