@@ -49,6 +49,33 @@ fn in_memory_includes_and_defines() {
     );
 }
 
+/// A source compiled under a name in a folder still finds an in-memory include added under
+/// its own name, and a missing include lists the folders searched.
+#[test]
+fn in_memory_includes_beside_a_source_in_a_folder() {
+    let mut c = Compiler::new();
+    c.set_filesystem_access(false);
+    c.add_include("shared/constants.hlsli", "#define GROUP 8\n");
+    let opts = CompileOptions::new("cs_6_0").define("SCALE", Some("1.0"));
+    let out = c
+        .compile_source("shaders/deep/main.hlsl", SHADER, &opts)
+        .expect("the in-memory include is found by the name it was added under");
+    assert_valid(&out.spirv, TargetEnv::Vulkan1_2, "the shader in a folder");
+    let e = c
+        .compile_source(
+            "shaders/deep/main.hlsl",
+            "#include \"missing.hlsli\"\n",
+            &CompileOptions::new("cs_6_0").include_dir("extra"),
+        )
+        .expect_err("no such include");
+    let text = e.diagnostics.render();
+    assert!(text.contains("error[OSP0005]"), "{text}");
+    assert!(
+        text.contains("searched: shaders/deep, extra, the working folder"),
+        "{text}"
+    );
+}
+
 #[test]
 fn file_system_access_can_be_turned_off() {
     // An include that exists only on disk: found with file-system access, not without.

@@ -1598,7 +1598,22 @@ impl<'a> Preprocessor<'a> {
             for d in &self.options.include_dirs {
                 candidates.push(d.join(rel));
             }
+            // Last, the name as written: relative to the working folder on disk, and the
+            // name an in-memory file was added under (a source compiled as
+            // `shaders/main.hlsl` finds an in-memory `common.h` added as `common.h`).
+            candidates.push(rel.to_path_buf());
         }
+        let searched: Vec<String> = candidates
+            .iter()
+            .map(|c| {
+                let folder = c.parent().map(Path::to_path_buf).unwrap_or_default();
+                if folder.as_os_str().is_empty() {
+                    "the working folder (and in-memory files by their own name)".to_string()
+                } else {
+                    folder.display().to_string()
+                }
+            })
+            .collect();
         for path in candidates {
             let Ok(text) = self.loader.load(&path) else {
                 continue;
@@ -1615,11 +1630,10 @@ impl<'a> Preprocessor<'a> {
             self.push_frame(fid, text.into(), dir, Some(key), name.clone());
             return;
         }
-        self.error(
-            "OSP0005",
-            nspan,
-            format!("cannot find include file `{name}`"),
-        );
+        let mut d = Diagnostic::error("OSP0005", format!("cannot find include file `{name}`"))
+            .with_span(nspan);
+        d.notes.push(format!("searched: {}", searched.join(", ")));
+        self.out.diagnostics.push(d);
     }
 
     fn pragma(&mut self, span: Span) {
