@@ -268,7 +268,34 @@ float4 main(float2 uv : TEXCOORD0, nointerpolation uint idx : INDEX) : SV_Target
 }"#,
         "ps_6_0",
     );
-    assert!(!words.is_empty());
+    let text = oneshader_test_tools::spirv_dis(&words);
+    let has = |line: &str| text.lines().any(|l| l.trim() == line);
+    // Bindings: explicit `vk::binding`, register spaces, and `b2` for the constant buffer.
+    for line in [
+        "OpDecorate %tex DescriptorSet 1",
+        "OpDecorate %tex Binding 5",
+        "OpDecorate %samp DescriptorSet 1",
+        "OpDecorate %samp Binding 6",
+        "OpDecorate %textures DescriptorSet 2",
+        "OpDecorate %textures Binding 0",
+        "OpDecorate %cb DescriptorSet 0",
+        "OpDecorate %cb Binding 2",
+        // The spec constant keeps its id and default.
+        "OpDecorate %kSize SpecId 3",
+        "%kSize = OpSpecConstant %int 8",
+        // The push constant is a Block in the PushConstant storage class.
+        "%pc = OpVariable %_ptr_PushConstant_PC PushConstant",
+        "OpDecorate %PC Block",
+        "OpMemberDecorate %PC 1 Offset 16",
+    ] {
+        assert!(has(line), "missing `{line}` in:\n{text}");
+    }
+    // NonUniformResourceIndex reaches the access chain into the texture array.
+    assert!(
+        text.lines()
+            .any(|l| l.contains("NonUniform") && l.contains("OpDecorate")),
+        "no NonUniform decoration:\n{text}"
+    );
 }
 
 #[test]

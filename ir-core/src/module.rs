@@ -154,6 +154,10 @@ pub struct Module {
     pub(crate) dedup: HashTable<InstId>,
     pub(crate) replaced: FxHashMap<InstId, InstId>,
     root: InstId,
+    /// Operand and type slots rewritten by replacements (unit tests only: the cost of
+    /// `replace_uses_with` is asserted in slots, not in seconds).
+    #[cfg(test)]
+    pub(crate) slot_visits: std::cell::Cell<u64>,
 }
 
 impl Default for Module {
@@ -182,6 +186,8 @@ impl Module {
             dedup: HashTable::new(),
             replaced: FxHashMap::default(),
             root: InstId::default(),
+            #[cfg(test)]
+            slot_visits: std::cell::Cell::new(0),
         };
         m.root = m.create_detached(Op::Module, None, &[], 0);
         m

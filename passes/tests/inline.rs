@@ -1018,7 +1018,23 @@ bb16:
 const PIPELINE: &str = "inline,sroa,mem2reg,simplify_cfg";
 
 fn same_results_both(input: &str, func: &str, args: &[&[i32]]) {
-    support_b::same_results(input, "inline", func, args);
+    let after = support_b::same_results(input, "inline", func, args);
+    // The results match because the callees were inlined, not because nothing happened.
+    let f = after
+        .func_by_name(func)
+        .unwrap_or_else(|| panic!("@{func} after inlining"));
+    let calls = f
+        .blocks(&after)
+        .iter()
+        .flat_map(|b| b.insts(&after))
+        .filter(|&i| after.op(i) == oneshader_ir::Op::Call)
+        .count();
+    assert_eq!(
+        calls,
+        0,
+        "`inline` left {calls} call(s) in @{func}:\n{}",
+        oneshader_ir::print::print_module(&after)
+    );
     support_b::same_results(input, PIPELINE, func, args);
 }
 

@@ -333,11 +333,22 @@ impl Spirv {
                 );
                 self.check(element, id(&inst.operands[0]), &format!("{path}[]"));
             }
-            Type::Matrix { columns, .. } => {
+            Type::Matrix { rows, columns, .. } => {
                 assert_eq!(inst.class.opcode, Op::TypeMatrix, "{path}");
-                // The IR's rows become SPIR-V columns.
-                assert!(inst.operands.len() == 2, "{path}");
-                let _ = columns;
+                // The IR's (HLSL's) rows become SPIR-V columns: `rows` vectors of `columns`
+                // components.
+                assert_eq!(
+                    literal(&inst.operands[1]),
+                    *rows,
+                    "{path}: SPIR-V column count"
+                );
+                let column = &self.types[&id(&inst.operands[0])];
+                assert_eq!(column.class.opcode, Op::TypeVector, "{path}: column type");
+                assert_eq!(
+                    literal(&column.operands[1]),
+                    *columns,
+                    "{path}: components per SPIR-V column"
+                );
             }
             Type::Vector { components, .. } => {
                 assert_eq!(inst.class.opcode, Op::TypeVector, "{path}");

@@ -108,3 +108,30 @@ fn run_validator(program: &Path, words: &[u32], args: &[&str]) -> Result<(), Str
         ))
     }
 }
+
+/// The system `spirv-dis`'s text of the words, with friendly names (`%tex`, `%_ptr_PushConstant_PC`),
+/// for tests that assert decorations and storage classes by name; panics naming
+/// `cargo xtask setup` when the tool is missing.
+pub fn spirv_dis(words: &[u32]) -> String {
+    require_tool("spirv-dis");
+    let mut child = Command::new("spirv-dis")
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spirv-dis starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(&spirv::to_bytes(words))
+        .expect("spirv-dis reads its input");
+    let out = child.wait_with_output().expect("spirv-dis runs");
+    assert!(
+        out.status.success(),
+        "spirv-dis fails: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
