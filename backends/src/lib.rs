@@ -9,6 +9,7 @@
 //! WGSL, MSL and GLSL text backends will follow as sibling modules.
 
 pub mod legal;
+pub mod glsl;
 pub mod spirv;
 
 pub use legal::{Legal, prepare};
