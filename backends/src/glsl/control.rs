@@ -87,6 +87,7 @@ impl FnEmitter<'_, '_> {
                 Op::Switch => self.switch(t, st)?,
                 Op::Loop => self.loop_(t, st)?,
                 Op::Return => {
+                    self.returned = true;
                     if m.num_operands(t) == 1 {
                         let v = self.value(m.operand(t, 0))?;
                         self.line(&format!("return {};", v.text));

@@ -8,7 +8,7 @@
 //! | OSB0101 | the `Legal` module was prepared for another target (run `prepare(m, Target::Glsl)`) |
 //! | OSB0102 | no entry point to emit: the module has none (a library), `Options::entry` names none, or several exist and `Options::entry` does not choose |
 //! | OSB0103 | a stage GLSL output does not support yet (geometry, hull, domain, mesh, amplification) |
-//! | OSB0104 | a type GLSL cannot express here (integer or bool matrix, `string`, `type`, a 64-bit or 16-bit texel type, a resource or pointer inside a buffer) |
+//! | OSB0104 | a type GLSL cannot express here (integer or bool matrix, `string`, `type`, a struct without fields, a 64-bit or 16-bit texel type, a resource or pointer inside a buffer) |
 //! | OSB0105 | a buffer layout GLSL cannot state: an array or matrix stride, or a nested struct's member offset, that none of std140, std430 and scalar produce, or an offset not aligned for the layout that matches; names the buffer and member |
 //! | OSB0106 | a `bool` in host-shared memory (uniform, storage or push-constant buffer) before the `bool_storage` legalization exists |
 //! | OSB0107 | control flow the statement rebuilder cannot express: a switch case falling through to a case that cannot follow it, an edge the structured analysis does not classify (verify the module first), or a recursive call |
@@ -16,6 +16,7 @@
 //! | OSB0109 | an intrinsic or built-in without a GLSL mapping (`render_target_sample_count`, `attribute_at_vertex`, sparse residency, an interpolation operand that does not lead back to a fragment input) |
 //! | OSB0110 | implicit derivatives reached from an entry point that has none (see the SPIR-V backend's OSB0011) |
 //! | OSB0111 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
+//! | OSB0112 | a stage interface beyond the limits glslang compiles against (its default resources): a fragment output location of 32 or more, any other location of 4095 or more, more than 8 clip or cull distances (or more than 8 together) |
 
 use oneshader_ir::Diagnostic;
 
@@ -56,6 +57,7 @@ pub(crate) const OPERANDS: &str = "OSB0108";
 pub(crate) const UNMAPPED: &str = "OSB0109";
 pub(crate) const DERIVATIVES: &str = "OSB0110";
 pub(crate) const MALFORMED: &str = "OSB0111";
+pub(crate) const LIMITS: &str = "OSB0112";
 
 /// A malformed-module error (a module the verifier would reject).
 pub(crate) fn malformed(what: impl Into<String>) -> GlslError {

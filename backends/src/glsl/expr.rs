@@ -405,6 +405,18 @@ impl FnEmitter<'_, '_> {
                 for k in 0..m.num_operands(i) {
                     parts.push(self.value(m.operand(i, k))?);
                 }
+                if parts.is_empty() && m.op(ty) == Op::Struct {
+                    // The placeholder member of a struct without fields.
+                    parts.push(E::primary("0"));
+                }
+                // A vector of one scalar repeated is a splat.
+                if m.op(ty) == Op::Vector
+                    && parts.len() > 1
+                    && (1..m.num_operands(i)).all(|k| m.operand(i, k) == m.operand(i, 0))
+                    && m.ty(m.operand(i, 0)).is_some_and(|t| m.op(t).is_scalar_type())
+                {
+                    parts.truncate(1);
+                }
                 let tn = self.cx.type_name(ty)?;
                 let refs: Vec<&E> = parts.iter().collect();
                 Ok(call(&tn, &refs))
@@ -729,35 +741,91 @@ impl FnEmitter<'_, '_> {
             }
             return Ok(call(f, &[&a]));
         }
-        // Two 32-bit words and one 64-bit value, or two 16-bit halves and one 32-bit value.
-        let f = match (fo, fl, to_op, tl) {
-            (Op::U32, 2, Op::F64, 1) => "packDouble2x32",
-            (Op::F64, 1, Op::U32, 2) => "unpackDouble2x32",
-            (Op::U32, 2, Op::U64, 1) => "packUint2x32",
-            (Op::U64, 1, Op::U32, 2) => "unpackUint2x32",
-            (Op::I32, 2, Op::I64, 1) => "packInt2x32",
-            (Op::I64, 1, Op::I32, 2) => "unpackInt2x32",
-            (Op::F16, 2, Op::U32, 1) => "packFloat2x16",
-            (Op::U32, 1, Op::F16, 2) => "unpackFloat2x16",
-            (Op::U16, 2, Op::U32, 1) => "packUint2x16",
-            (Op::U32, 1, Op::U16, 2) => "unpackUint2x16",
-            (Op::I16, 2, Op::I32, 1) => "packInt2x16",
-            (Op::I32, 1, Op::I16, 2) => "unpackInt2x16",
-            _ => {
-                return Err(GlslError::new(
-                    TYPE,
-                    format!(
-                        "a `bitcast` from `{}` to `{}` has no GLSL function",
-                        oneshader_ir::print::print_inst(m, from),
-                        oneshader_ir::print::print_inst(m, to)
-                    ),
-                ));
-            }
+        // Different shapes of the same size: through 32-bit words.
+        let refuse = || {
+            GlslError::new(
+                TYPE,
+                format!(
+                    "a `bitcast` from `{}` to `{}` has no GLSL function",
+                    oneshader_ir::print::print_inst(m, from),
+                    oneshader_ir::print::print_inst(m, to)
+                ),
+            )
         };
-        if matches!(f, "packUint2x32" | "unpackUint2x32" | "packInt2x32" | "unpackInt2x32") {
-            self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int64");
+        let (words, n) = self.to_words(a, fo, fb, fl).ok_or_else(refuse)?;
+        self.from_words(words, n, to_op, tb, tl, &tn).ok_or_else(refuse)
+    }
+
+    /// The 32-bit words of a value of scalar opcode `op`, `bits` wide, `n` components: the
+    /// words (`uint` or `uvecN`) and how many there are.
+    fn to_words(&mut self, a: E, op: Op, bits: u32, n: u32) -> Option<(E, u32)> {
+        Some(match (op, bits, n) {
+            (Op::F32, 32, _) => (call("floatBitsToUint", &[&a]), n),
+            (Op::U32, 32, _) => (a, n),
+            (Op::I32, 32, 1) => (call("uint", &[&a]), 1),
+            (Op::I32, 32, _) => (call(&format!("uvec{n}"), &[&a]), n),
+            (Op::F64, 64, 1) => (call("unpackDouble2x32", &[&a]), 2),
+            (Op::U64, 64, 1) => {
+                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int64");
+                (call("unpackUint2x32", &[&a]), 2)
+            }
+            (Op::I64, 64, 1) => {
+                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int64");
+                let u = call("uint64_t", &[&a]);
+                (call("unpackUint2x32", &[&u]), 2)
+            }
+            (Op::F16, 16, 2) => (call("packFloat2x16", &[&a]), 1),
+            (Op::U16, 16, 2) => {
+                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int16");
+                (call("packUint2x16", &[&a]), 1)
+            }
+            (Op::I16, 16, 2) => {
+                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int16");
+                let u = call("u16vec2", &[&a]);
+                (call("packUint2x16", &[&u]), 1)
+            }
+            _ => return None,
+        })
+    }
+
+    /// A value of scalar opcode `op` (`bits` wide, `n` components, GLSL type `tn`) from `k`
+    /// 32-bit words.
+    fn from_words(&mut self, w: E, k: u32, op: Op, bits: u32, n: u32, tn: &str) -> Option<E> {
+        let words = match (bits, n) {
+            (32, _) => n,
+            (64, 1) => 2,
+            (16, 2) => 1,
+            _ => return None,
+        };
+        if words != k {
+            return None;
         }
-        Ok(call(f, &[&a]))
+        Some(match (op, bits) {
+            (Op::F32, 32) => call("uintBitsToFloat", &[&w]),
+            (Op::U32, 32) => w,
+            (Op::I32, 32) => call(tn, &[&w]),
+            (Op::F64, 64) => call("packDouble2x32", &[&w]),
+            (Op::U64, 64) => {
+                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int64");
+                call("packUint2x32", &[&w])
+            }
+            (Op::I64, 64) => {
+                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int64");
+                let u = call("packUint2x32", &[&w]);
+                call("int64_t", &[&u])
+            }
+            (Op::F16, 16) => call("unpackFloat2x16", &[&w]),
+            (Op::U16, 16) => {
+                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int16");
+                call("unpackUint2x16", &[&w])
+            }
+            (Op::I16, 16) => {
+                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int16");
+                let u = call("unpackUint2x16", &[&w]);
+                call("i16vec2", &[&u])
+            }
+            _ => return None,
+        })
     }
 
     fn shuffle(&mut self, i: InstId) -> R<E> {

@@ -183,6 +183,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub emitted: FxHashSet<InstId>,
     /// Statements that must follow the one being printed (`frexp`'s exponent conversion).
     pub after: Vec<String>,
+    /// True once a `return` statement is printed.
+    pub returned: bool,
     pub out: String,
     pub indent: usize,
 }
@@ -208,6 +210,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             case_targets: FxHashMap::default(),
             emitted: FxHashSet::default(),
             after: Vec::new(),
+            returned: false,
             out: String::new(),
             indent: 1,
         };
@@ -475,6 +478,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             ..Region::default()
         };
         self.region(entry, &top)?;
+        if !self.returned && m.op(ret) != Op::Void {
+            // No path returns (an endless loop): glslang still wants a return statement.
+            let z = self.cx.zero_of(ret)?;
+            self.line(&format!("return {};", z.text));
+        }
         let mut text = String::new();
         writeln!(text, "{ret_name} {name}({}) {{", params.join(", ")).ok();
         text.push_str(&self.out);

@@ -219,7 +219,7 @@ pub(crate) fn block_layout(
         // HLSL row-major is GLSL column-major.
         majors.push(found.first().map(|&hlsl_row_major| !hlsl_row_major));
     }
-    let mut first_reason: Option<String> = None;
+    let mut reasons: Vec<String> = Vec::new();
     for &p in candidates(rule) {
         let g = p.rule();
         let mut reason = None;
@@ -254,23 +254,16 @@ pub(crate) fn block_layout(
                     majorness: majors,
                 });
             }
-            Some(r) => {
-                first_reason.get_or_insert(r);
-            }
+            Some(r) => reasons.push(format!("GLSL {}: {r}", p.qualifier())),
         }
     }
     Err(err(format!(
-        "its {} layout has no GLSL form: {}",
+        "its {} layout has no GLSL form ({})",
         rule.name(),
-        first_reason.unwrap_or_default()
+        reasons.join("; ")
     ))
-    .note(format!(
-        "tried GLSL {}; choose another layout (--fvk-use-gl-layout, --fvk-use-scalar-layout) \
-         or change the member's type",
-        candidates(rule)
-            .iter()
-            .map(|p| p.qualifier())
-            .collect::<Vec<_>>()
-            .join(" and ")
-    )))
+    .note(
+        "GLSL sets block member offsets but not strides; choose another layout \
+         (--fvk-use-gl-layout, --fvk-use-scalar-layout) or change the member's type",
+    ))
 }

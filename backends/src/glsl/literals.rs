@@ -153,6 +153,10 @@ impl ModuleCx<'_> {
                     let ft = m.ty(f).ok_or_else(|| malformed("an untyped field"))?;
                     parts.push(self.zero_of(ft)?.text);
                 }
+                if parts.is_empty() {
+                    // The placeholder member of a struct without fields.
+                    parts.push("0".into());
+                }
                 let name = self.type_name(ty)?;
                 Ok(E::primary(format!("{name}({})", parts.join(", "))))
             }
@@ -180,6 +184,9 @@ impl ModuleCx<'_> {
                 let mut parts = Vec::new();
                 for e in m.operands(c) {
                     parts.push(self.constant(e)?.text);
+                }
+                if parts.is_empty() && m.op(ty) == Op::Struct {
+                    parts.push("0".into());
                 }
                 let name = self.type_name(ty)?;
                 Ok(E::primary(format!("{name}({})", parts.join(", "))))

@@ -11,10 +11,13 @@ use oneshader_ir::{AddressSpace, BuiltIn, Dim, ImageFormat, InstId, Module, Op, 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Options;
-use super::error::{BOOL_STORAGE, GlslError, MALFORMED, R, STAGE, TYPE, malformed};
+use super::error::{BOOL_STORAGE, GlslError, LIMITS, MALFORMED, R, STAGE, TYPE, malformed};
 use super::layout::{Member, block_layout};
 use super::names::Namer;
 use super::usage::Entry;
+
+/// The one member of a struct without fields (GLSL has no empty structs): never read.
+pub(crate) const EMPTY_FIELD: &str = "empty";
 
 /// Names of the helper functions the backend may add (reserved before any other name).
 pub(crate) const HELPERS: &[&str] = &[
@@ -86,6 +89,8 @@ pub(crate) struct ModuleCx<'m> {
     pub global_decls: String,
     /// True when a reached function takes implicit derivatives.
     pub derivatives: bool,
+    /// Clip and cull distances declared so far.
+    distances: u32,
 }
 
 /// The GLSL spelling of a storage-image format.
@@ -235,6 +240,21 @@ fn has_bool(m: &Module, ty: InstId) -> bool {
     }
 }
 
+/// True when `ty` contains a struct without fields.
+fn contains_empty_struct(m: &Module, ty: InstId) -> bool {
+    match m.try_op(ty) {
+        Some(Op::Array | Op::RuntimeArray) => contains_empty_struct(m, m.operand(ty, 0)),
+        Some(Op::Struct) => {
+            let fields = m.struct_fields(ty);
+            fields.is_empty()
+                || fields
+                    .iter()
+                    .any(|&f| m.ty(f).is_some_and(|t| contains_empty_struct(m, t)))
+        }
+        _ => false,
+    }
+}
+
 /// The widths of scalars smaller than 32 bits inside `ty`: (8-bit, 16-bit).
 fn small_scalars(m: &Module, ty: InstId) -> (bool, bool) {
     match m.try_op(ty) {
@@ -281,6 +301,7 @@ impl<'m> ModuleCx<'m> {
             const_names: FxHashMap::default(),
             global_decls: String::new(),
             derivatives: false,
+            distances: 0,
         }
     }
 
@@ -485,6 +506,21 @@ impl<'m> ModuleCx<'m> {
         if let Some(e) = ext {
             self.ext(e);
         }
+        if matches!(b, BuiltIn::ClipDistance | BuiltIn::CullDistance) {
+            let n = m.array_len(pointee).unwrap_or(1);
+            let total = self.distances + n;
+            if n > 8 || total > 8 {
+                return Err(GlslError::new(
+                    LIMITS,
+                    format!(
+                        "{} clip and cull distances; glslang allows at most 8 (its \
+                         gl_MaxCombinedClipAndCullDistances)",
+                        total
+                    ),
+                ));
+            }
+            self.distances = total;
+        }
         // Sized arrays are redeclared with the IR's size; `invariant` on outputs.
         if matches!(b, BuiltIn::ClipDistance | BuiltIn::CullDistance)
             && let Some(n) = m.array_len(pointee)
@@ -513,6 +549,21 @@ impl<'m> ModuleCx<'m> {
             .find_decoration(g, Op::Location)
             .and_then(|d| m.imm_operand(d, 0))
         {
+            let frag_out = !input && stage == Stage::Fragment;
+            let limit = if frag_out { 32 } else { 4095 };
+            if l >= limit {
+                return Err(GlslError::new(
+                    LIMITS,
+                    format!(
+                        "location {l}; glslang accepts {} locations below {limit}",
+                        if frag_out {
+                            "fragment outputs at"
+                        } else {
+                            "only"
+                        }
+                    ),
+                ));
+            }
             q.push(format!("location = {l}"));
         } else {
             return Err(GlslError::new(
@@ -694,6 +745,16 @@ impl<'m> ModuleCx<'m> {
                 ),
             ));
         }
+        if contains_empty_struct(m, pointee) {
+            return Err(GlslError::new(
+                TYPE,
+                format!(
+                    "`{}` holds a struct without fields; GLSL has no empty structs, and the \
+                     placeholder member values get would change the buffer's layout",
+                    oneshader_ir::print::print_inst(m, pointee)
+                ),
+            ));
+        }
         let descriptors = self.is_descriptor_array(space, pointee);
         let (content, dims) = if descriptors {
             let dims = match m.op(pointee) {
@@ -832,6 +893,10 @@ impl<'m> ModuleCx<'m> {
         for s in self.ordered_structs() {
             let (name, fields) = self.struct_names_of(s);
             writeln!(structs, "struct {name} {{").ok();
+            if fields.is_empty() {
+                // GLSL has no empty structs; the value carries no data either way.
+                writeln!(structs, "    int {EMPTY_FIELD};").ok();
+            }
             for (i, f) in m.struct_fields(s).iter().enumerate() {
                 let ft = m.ty(*f).ok_or_else(|| malformed("an untyped field"))?;
                 let d = self.decl(ft, &fields[i])?;

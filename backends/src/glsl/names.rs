@@ -81,18 +81,28 @@ const RESERVED: &[&str] = &[
     "packInt2x16", "unpackInt2x16", "packUint2x16", "unpackUint2x16",
 ];
 
-/// True for the names of GLSL's opaque types: `[iu]?(sampler|texture|image)...` with a
-/// dimension suffix, `f16...` variants included.
+/// True for the names of GLSL's opaque types: `[iu]?(sampler|texture|image)` followed by a
+/// dimension (`2D`, `CubeArray`, `2DMS`...) and, for samplers, `Shadow`; `f16` and `64`
+/// variants included.
 fn is_opaque_type_name(s: &str) -> bool {
+    const DIMS: &[&str] = &[
+        "1D", "2D", "3D", "Cube", "2DRect", "Buffer", "2DMS", "1DArray", "2DArray", "CubeArray",
+        "2DMSArray",
+    ];
     let s = s.strip_prefix("f16").unwrap_or(s);
-    let s = s
-        .strip_prefix('i')
-        .or_else(|| s.strip_prefix('u'))
-        .unwrap_or(s);
-    let s = s.strip_prefix("64").unwrap_or(s);
-    ["sampler", "texture", "image"]
+    let kinds = |s: &str| {
+        ["sampler", "texture", "image"].iter().any(|p| {
+            s.strip_prefix(p).is_some_and(|rest| {
+                let rest = rest.strip_suffix("Shadow").unwrap_or(rest);
+                DIMS.contains(&rest)
+            })
+        })
+    };
+    let unprefixed = ["i64", "u64", "i", "u"]
         .iter()
-        .any(|p| s.strip_prefix(p).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("Cube") || rest.starts_with("Buffer") || rest.starts_with("2DRect")))
+        .filter_map(|p| s.strip_prefix(p))
+        .any(kinds);
+    kinds(s) || unprefixed
 }
 
 /// True for the names of GLSL's scalar, vector and matrix types, the explicit-arithmetic
@@ -194,6 +204,12 @@ impl Namer {
                 base.clone()
             };
             let stem = if stem.is_empty() { fallback.to_string() } else { stem };
+            // A suffix makes any name legal unless the stem is reserved by its prefix.
+            let stem = if is_reserved(&format!("{stem}_1")) {
+                format!("v_{stem}")
+            } else {
+                stem
+            };
             // A suffixed stem is never reserved (the stem has no `__` and no `gl_` prefix).
             (1..u32::MAX)
                 .map(|k| format!("{stem}_{k}"))
@@ -232,5 +248,11 @@ mod tests {
         assert!(is_reserved("isampler2DMSArray"));
         assert!(is_reserved("dmat4x3"));
         assert!(!is_reserved("mat5"));
+        assert!(!is_reserved("sampler1"));
+        assert!(is_reserved("sampler2DArrayShadow"));
+        assert!(is_reserved("utextureCube"));
+        assert_eq!(n.fresh(Some("sampler1"), "v", None), "sampler1");
+        assert_eq!(n.fresh(Some("sampler1"), "v", None), "sampler1_1");
+        assert_eq!(n.fresh(Some("image2D"), "v", None), "image2D_1");
     }
 }

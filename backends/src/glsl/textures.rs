@@ -285,6 +285,16 @@ impl FnEmitter<'_, '_> {
                 | Op::SampleCmpGrad
         );
         let gather = matches!(op, Op::Gather | Op::GatherCmp);
+        if cmp && !self.cx.texel_prefix(tex_ty, d)?.is_empty() {
+            return Err(GlslError::new(
+                OPERANDS,
+                format!(
+                    "`{}` on an integer texture; GLSL has depth comparisons on float textures \
+                     only",
+                    op.spelling()
+                ),
+            ));
+        }
         let s = self.combined(tex, d, tex_ty, m.operand(i, 1), cmp)?;
         let coord_ir = m.operand(i, 2);
         let coord = self.value(coord_ir)?;
