@@ -195,8 +195,19 @@ pub fn glslang(text: &str, stage: GlslStage) -> Result<Vec<u32>, String> {
 /// [`glslang`], then `spirv-val --target-env vulkan1.2` on its output: `Err` with whichever
 /// complaint comes first.
 pub fn glslang_and_validate(text: &str, stage: GlslStage) -> Result<Vec<u32>, String> {
+    glslang_and_validate_with(text, stage, &[])
+}
+
+/// [`glslang_and_validate`] with extra `spirv-val` options (`--scalar-block-layout`, ...).
+pub fn glslang_and_validate_with(
+    text: &str,
+    stage: GlslStage,
+    val_args: &[&str],
+) -> Result<Vec<u32>, String> {
     let words = glslang(text, stage)?;
-    spirv_val(&words, TargetEnv::Vulkan1_2)
+    let mut args = vec!["--target-env", "vulkan1.2"];
+    args.extend_from_slice(val_args);
+    spirv_val_args(&words, &args)
         .map_err(|e| format!("spirv-val rejects glslang's output of:\n{text}\n{e}"))?;
     Ok(words)
 }
