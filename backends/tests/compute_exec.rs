@@ -461,3 +461,64 @@ fn selections_merging_into_the_continue_block() {
         assert_eq!(bufs[0], expected, "({env})");
     }
 }
+
+/// The control-flow shapes of `control.ir` (nested loops, a switch with a fall-through, a loop
+/// `break` and a `continue` from inside the switch, a `continue` of the outer loop, a
+/// do-while, a value of an `if` arm used after it, an `if` whose arms both return), against
+/// the same program in Rust.
+#[test]
+fn structured_control_flow_shapes() {
+    fn f(n: u32) -> u32 {
+        let mut acc: u32 = 0;
+        let mut a = 0u32;
+        while a < n + 2 {
+            let mut b = 0u32;
+            while b < 6 {
+                let mut skip = false;
+                match (b + a) % 5 {
+                    0 => acc = acc.wrapping_add(11),
+                    1 => acc = acc.wrapping_add(10),
+                    2 => {
+                        if acc > 300 {
+                            break;
+                        }
+                        acc = acc.wrapping_add(100);
+                    }
+                    3 => skip = true,
+                    _ => acc = acc.wrapping_add(1000),
+                }
+                if !skip {
+                    acc = acc.wrapping_add(3);
+                }
+                b += 1;
+            }
+            if a != 7 {
+                acc ^= a;
+                loop {
+                    acc = acc.wrapping_add(2);
+                    if acc % 7 == 0 {
+                        break;
+                    }
+                }
+            }
+            a += 1;
+        }
+        acc
+    }
+    let g = |x: u32| if x > 10 { x * 3 + 1 } else { 5 };
+    let h = |x: u32| if x < 32 { 1 } else { 2 };
+    let mut expected = vec![0u32; 192];
+    for i in 0..64u32 {
+        expected[i as usize] = f(i);
+        expected[64 + i as usize] = g(i);
+        expected[128 + i as usize] = h(i);
+    }
+    // Both ways out of the inner loop happen.
+    assert!((0..64).map(f).collect::<std::collections::HashSet<_>>().len() > 32);
+    let gpu = Gpu::new();
+    for p in programs("control.ir", "main") {
+        let mut bufs = vec![vec![0u32; 192]];
+        gpu.run(&p.words, &p.entry, &mut bufs, [1, 1, 1]);
+        assert_eq!(bufs[0], expected, "({})", p.label);
+    }
+}

@@ -375,8 +375,9 @@ impl FnEmitter<'_, '_> {
         let m = self.m;
         let e = self.value(v)?;
         let t = self.ty_of(v)?;
+        let bits = m.scalar_of(t).and_then(|s| m.scalar_bits(s));
         match m.scalar_kind(t) {
-            Some(ScalarKind::Int) if m.scalar_bits(t) == Some(32) => Ok(e),
+            Some(ScalarKind::Int) if bits == Some(32) => Ok(e),
             _ => {
                 let n = m.vector_len(t).unwrap_or(1);
                 let tn = if n == 1 {
