@@ -257,6 +257,14 @@ impl FnEmitter<'_, '_> {
         }
     }
 
+    /// The text `f` prints, taken out of the output.
+    fn capture(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<String> {
+        let saved = std::mem::take(&mut self.out);
+        let r = f(self);
+        let text = std::mem::replace(&mut self.out, saved);
+        r.map(|()| text)
+    }
+
     fn if_else(&mut self, b: Block, t: InstId, st: &Region) -> R<Flow> {
         let m = self.m;
         let c = m.operand(t, 0);
@@ -265,25 +273,35 @@ impl FnEmitter<'_, '_> {
         let merge = Block::cast(m, m.operand(t, 3));
         let nested = st.nested();
         let hint = self.selection_hint(t);
-        match (yes == merge, no == merge) {
+        // Arms are printed aside first: one that prints nothing (the merge itself, or an
+        // empty block on the way to it) is left out.
+        let then_text = if yes == merge {
+            String::new()
+        } else {
+            self.capture(|e| e.arm(b, yes, &nested))?
+        };
+        let else_text = if no == merge {
+            String::new()
+        } else {
+            self.capture(|e| e.arm(b, no, &nested))?
+        };
+        match (then_text.is_empty(), else_text.is_empty()) {
             (true, true) => {}
             (true, false) => {
                 let cond = self.negated(c)?;
                 self.line(&format!("{hint}if ({cond}) {{"));
-                self.arm(b, no, &nested)?;
+                self.out.push_str(&else_text);
                 self.line("}");
             }
-            (false, no_empty) => {
+            (false, else_empty) => {
                 let cond = self.value(c)?;
                 self.line(&format!("{hint}if ({}) {{", cond.text));
-                self.arm(b, yes, &nested)?;
-                if no_empty {
-                    self.line("}");
-                } else {
+                self.out.push_str(&then_text);
+                if !else_empty {
                     self.line("} else {");
-                    self.arm(b, no, &nested)?;
-                    self.line("}");
+                    self.out.push_str(&else_text);
                 }
+                self.line("}");
             }
         }
         self.inside(merge, st)

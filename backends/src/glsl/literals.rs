@@ -188,6 +188,10 @@ impl ModuleCx<'_> {
                 if parts.is_empty() && m.op(ty) == Op::Struct {
                     parts.push("0".into());
                 }
+                // A vector of one repeated component is a splat.
+                if m.op(ty) == Op::Vector && parts.windows(2).all(|w| w[0] == w[1]) {
+                    parts.truncate(1);
+                }
                 let name = self.type_name(ty)?;
                 Ok(E::primary(format!("{name}({})", parts.join(", "))))
             }
