@@ -174,7 +174,7 @@ fn statements_read_like_the_source() {
     // A loop is `for (;;)` with its test first; a switch keeps its fall-through; a break out
     // of the loop from inside the switch goes through a flag; no `goto`-like state.
     assert!(glsl.contains("for (;;) {"), "{glsl}");
-    assert!(glsl.contains("if (!(t_2 < 6u)) {\n                break;"), "{glsl}");
+    assert!(glsl.contains("if (!(_6 < 6u)) {\n                break;"), "{glsl}");
     assert!(glsl.contains("break_flag = true;"), "{glsl}");
     assert!(glsl.contains("if (break_flag) {"), "{glsl}");
     let case0 = glsl.find("case 0u:").expect("case 0");
@@ -182,7 +182,7 @@ fn statements_read_like_the_source() {
     assert!(case0 < case1, "a fall-through precedes its target");
     assert!(!glsl[case0..case1].contains("break;"), "case 0 falls through");
     // The value of an `if` arm used after the `if` is declared before it.
-    assert!(glsl.contains("uint t;\n    if (arg > 10u) {\n        t = arg * 3u;"), "{glsl}");
+    assert!(glsl.contains("uint _1;\n    if (arg > 10u) {\n        _1 = arg * 3u;"), "{glsl}");
 }
 
 const TEXTURES: &str = r#"
@@ -242,7 +242,7 @@ bb0:
 #[test]
 fn textures_combine_at_use_and_keep_the_spirv_backends_operations() {
     let (glsl, dr) = compile(TEXTURES, None);
-    assert!(glsl.contains("texture(sampler2D(tex, samp), t)"), "{glsl}");
+    assert!(glsl.contains("texture(sampler2D(tex, samp), _1)"), "{glsl}");
     assert!(glsl.contains("sampler2DShadow(depth, cmp)"), "{glsl}");
     assert!(glsl.contains("textureLodOffset("), "{glsl}");
     assert!(glsl.contains("imageAtomicAdd(img, "), "{glsl}");
@@ -470,7 +470,7 @@ bb0:
     assert!(glsl.contains("layout(location = 0) flat in uint id;"), "{glsl}");
     assert!(glsl.contains("layout(early_fragment_tests) in;"), "{glsl}");
     assert!(glsl.contains("gl_FragDepth = gl_FragCoord.z;"), "{glsl}");
-    assert!(glsl.contains("o = uvec4(t);"), "a splat: {glsl}");
+    assert!(glsl.contains("o = uvec4(_1);"), "a splat: {glsl}");
 }
 
 #[test]

@@ -185,6 +185,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub after: Vec<String>,
     /// True once a `return` statement is printed.
     pub returned: bool,
+    /// Values named `_N` so far.
+    pub temps: u32,
     pub out: String,
     pub indent: usize,
 }
@@ -211,6 +213,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             emitted: FxHashSet::default(),
             after: Vec::new(),
             returned: false,
+            temps: 0,
             out: String::new(),
             indent: 1,
         };
@@ -221,6 +224,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// A fresh local name.
     pub fn local_name(&mut self, hint: Option<&str>, fallback: &str) -> String {
         self.locals.fresh(hint, fallback, Some(&self.cx.names))
+    }
+
+    /// The name of a value or variable: from its hint, or `_N` without one. Names from hints
+    /// never start with `_` ([`Namer::fresh`]), so `_N` needs no lookup.
+    fn value_name(&mut self, v: InstId) -> String {
+        match self.m.name(v) {
+            Some(h) => self.local_name(Some(h), "v"),
+            None => {
+                self.temps += 1;
+                format!("_{}", self.temps)
+            }
+        }
     }
 
     /// Writes one line at the current indentation.
@@ -300,11 +315,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if op == Op::Param || op.is_decoration() || op.is_terminator() {
                     continue;
                 }
+                let mut sites: Vec<(InstId, usize)> = Vec::new();
                 let role = match op {
                     Op::Var => Role::Var,
                     Op::FieldAddr | Op::ElementAddr | Op::TexelAddr => Role::Address,
                     _ => {
                         let used = m.has_uses(c);
+                        if used {
+                            self.use_sites(c, &pos, &mut sites);
+                        }
                         if has_effect(m, c) {
                             if used { Role::Named } else { Role::Statement }
                         } else if !used {
@@ -315,24 +334,21 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         {
                             Role::Named
                         } else {
-                            let mut sites = Vec::new();
-                            self.use_sites(c, &pos, &mut sites);
                             let pc = pos.get(&c).copied().unwrap_or(0);
                             let single = sites.len() == 1 && sites[0].0 == b.id();
-                            let clear = single && {
-                                let pu = sites[0].1;
-                                effects
-                                    .get(&b.id())
-                                    .is_some_and(|fx| !fx.iter().any(|&k| k > pc && k < pu))
-                            };
+                            // No effect strictly between the definition and the use
+                            // (positions of effects are sorted).
+                            let clear = single
+                                && effects.get(&b.id()).is_some_and(|fx| {
+                                    let next = fx.partition_point(|&k| k <= pc);
+                                    fx.get(next).is_none_or(|&k| k >= sites[0].1)
+                                });
                             if clear { Role::Inline } else { Role::Named }
                         }
                     }
                 };
                 self.roles.insert(c, role);
                 if role == Role::Named {
-                    let mut sites = Vec::new();
-                    self.use_sites(c, &pos, &mut sites);
                     let hoist = sites.iter().any(|&(ub, _)| {
                         Block::dyn_cast(m, ub).is_none_or(|ub| !self.in_scope(b, ub))
                     });
@@ -423,12 +439,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         for b in f.blocks(m) {
             for c in m.children(b.id()) {
                 match self.roles.get(&c) {
-                    Some(Role::Var) => {
-                        let n = self.local_name(m.name(c), "v");
-                        self.names.insert(c, n);
-                    }
-                    Some(Role::Named) => {
-                        let n = self.local_name(m.name(c), "t");
+                    Some(Role::Var | Role::Named) => {
+                        let n = self.value_name(c);
                         self.names.insert(c, n);
                     }
                     _ => {}

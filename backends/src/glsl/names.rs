@@ -4,11 +4,15 @@
 //! collapse so no `__` appears, which GLSL reserves), cut to 48 characters, and renamed when
 //! it is a keyword, a reserved word, a built-in type or a built-in function name (a local
 //! named `texture` would hide the function) or starts with `gl_`. A name already taken in the
-//! scope gets the first free suffix `_1`, `_2`, ... Module-level names (structs, blocks,
-//! globals, functions, helpers) live in one scope; each function's locals in a child scope
-//! that also avoids every module-level name, so no local hides a global the function uses.
+//! scope gets the first free suffix `_1`, `_2`, ... A name never starts with `_` (a leading
+//! `_` becomes `v_`), so the backend names values without hints `_N` without asking.
+//! Module-level names (structs, blocks, globals, functions, helpers) live in one scope; each
+//! function's locals in a child scope that also avoids every module-level name, so no local
+//! hides a global the function uses.
 
-use rustc_hash::FxHashSet;
+use std::sync::OnceLock;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// GLSL 4.60 keywords and reserved words, Vulkan GLSL's types, and the extension types and
 /// built-in functions the backend may emit. Identifiers in this list are renamed.
@@ -85,6 +89,9 @@ const RESERVED: &[&str] = &[
 /// dimension (`2D`, `CubeArray`, `2DMS`...) and, for samplers, `Shadow`; `f16` and `64`
 /// variants included.
 fn is_opaque_type_name(s: &str) -> bool {
+    if !(s.contains("sampler") || s.contains("texture") || s.contains("image")) {
+        return false;
+    }
     const DIMS: &[&str] = &[
         "1D", "2D", "3D", "Cube", "2DRect", "Buffer", "2DMS", "1DArray", "2DArray", "CubeArray",
         "2DMSArray",
@@ -115,6 +122,9 @@ fn is_numeric_type_name(s: &str) -> bool {
     if SCALARS.contains(&s) {
         return true;
     }
+    if !(s.contains("vec") || s.contains("mat")) {
+        return false;
+    }
     let rest = ["f16", "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "b", "i", "u", "d", ""]
         .iter()
         .filter_map(|p| s.strip_prefix(p))
@@ -132,11 +142,17 @@ fn is_numeric_type_name(s: &str) -> bool {
     rest
 }
 
+/// [`RESERVED`] as a set.
+fn reserved_set() -> &'static FxHashSet<&'static str> {
+    static SET: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| RESERVED.iter().copied().collect())
+}
+
 /// True when `s` may not be used as an identifier as it is.
 pub(crate) fn is_reserved(s: &str) -> bool {
     s.starts_with("gl_")
         || s.contains("__")
-        || RESERVED.contains(&s)
+        || reserved_set().contains(s)
         || is_numeric_type_name(s)
         || is_opaque_type_name(s)
 }
@@ -164,10 +180,12 @@ fn sanitize(hint: &str) -> String {
     out
 }
 
-/// A set of taken names, with a parent set whose names are taken too.
+/// A set of taken names (a scope), and per stem the first suffix not yet tried, so naming
+/// n values with one hint costs O(n), not O(n^2).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Namer {
     taken: FxHashSet<String>,
+    next_suffix: FxHashMap<String, u32>,
 }
 
 impl Namer {
@@ -210,11 +228,17 @@ impl Namer {
             } else {
                 stem
             };
-            // A suffixed stem is never reserved (the stem has no `__` and no `gl_` prefix).
-            (1..u32::MAX)
-                .map(|k| format!("{stem}_{k}"))
-                .find(|n| free(n, self))
-                .unwrap_or_else(|| format!("{stem}_x"))
+            let first = self.next_suffix.get(&stem).copied().unwrap_or(1);
+            let found = (first..u32::MAX)
+                .map(|k| (k, format!("{stem}_{k}")))
+                .find(|(_, n)| free(n, self));
+            match found {
+                Some((k, n)) => {
+                    self.next_suffix.insert(stem, k + 1);
+                    n
+                }
+                None => format!("{stem}_x"),
+            }
         };
         self.taken.insert(name.clone());
         name

@@ -12,35 +12,35 @@ layout(set = 0, binding = 2, rgba32f) uniform image2D destination;
 shared vec4 cache[72];
 
 void main() {
-    uvec3 t = gl_WorkGroupID;
-    uvec3 t_1 = gl_LocalInvocationID;
+    uvec3 _1 = gl_WorkGroupID;
+    uvec3 _2 = gl_LocalInvocationID;
     for (;;) {
-        int t_2 = int(t.y);
-        int t_3 = int(t.x * 64u);
-        uint t_4 = t_1.x;
-        int t_5 = int(t_4);
-        int t_6 = t_3 + t_5;
-        uint t_7 = t_4 + 4u;
-        int t_8 = int(BlurParams.imageSize_1[0u]);
-        int t_9 = t_8 + -1;
-        ivec3 t_10 = ivec3(clamp(t_6, 0, t_9), t_2, 0);
-        cache[t_7] = texelFetch(source, t_10.xy, 0);
-        if (t_4 < 4u) {
-            ivec3 t_11 = ivec3(clamp(t_3 + -4 + t_5, 0, t_9), t_2, 0);
-            cache[t_4] = texelFetch(source, t_11.xy, 0);
-            ivec3 t_12 = ivec3(clamp(t_3 + 64 + t_5, 0, t_9), t_2, 0);
-            cache[t_4 + 68u] = texelFetch(source, t_12.xy, 0);
+        int _3 = int(_1.y);
+        int _4 = int(_1.x * 64u);
+        uint _5 = _2.x;
+        int _6 = int(_5);
+        int _7 = _4 + _6;
+        uint _8 = _5 + 4u;
+        int _9 = int(BlurParams.imageSize_1[0u]);
+        int _10 = _9 + -1;
+        ivec3 _11 = ivec3(clamp(_7, 0, _10), _3, 0);
+        cache[_8] = texelFetch(source, _11.xy, 0);
+        if (_5 < 4u) {
+            ivec3 _12 = ivec3(clamp(_4 + -4 + _6, 0, _10), _3, 0);
+            cache[_5] = texelFetch(source, _12.xy, 0);
+            ivec3 _13 = ivec3(clamp(_4 + 64 + _6, 0, _10), _3, 0);
+            cache[_5 + 68u] = texelFetch(source, _13.xy, 0);
         }
         barrier();
-        if (t_6 >= t_8) {
+        if (_7 >= _9) {
             break;
         }
-        float t_13 = BlurParams.weights[0];
-        float t_14 = BlurParams.weights[1u];
-        float t_15 = BlurParams.weights[2u];
-        float t_16 = BlurParams.weights[3u];
-        float t_17 = BlurParams.weights[4u];
-        imageStore(destination, ivec2(uvec2(ivec2(t_6, t_2))), vec4(t_13) * cache[t_7] + vec4(t_14) * (cache[t_4 + 3u] + cache[t_4 + 5u]) + vec4(t_15) * (cache[t_4 + 2u] + cache[t_4 + 6u]) + vec4(t_16) * (cache[t_4 + 1u] + cache[t_4 + 7u]) + vec4(t_17) * (cache[t_4] + cache[t_4 + 8u]));
+        float _14 = BlurParams.weights[0];
+        float _15 = BlurParams.weights[1u];
+        float _16 = BlurParams.weights[2u];
+        float _17 = BlurParams.weights[3u];
+        float _18 = BlurParams.weights[4u];
+        imageStore(destination, ivec2(uvec2(ivec2(_7, _3))), vec4(_14) * cache[_8] + vec4(_15) * (cache[_5 + 3u] + cache[_5 + 5u]) + vec4(_16) * (cache[_5 + 2u] + cache[_5 + 6u]) + vec4(_17) * (cache[_5 + 1u] + cache[_5 + 7u]) + vec4(_18) * (cache[_5] + cache[_5 + 8u]));
         break;
     }
 }

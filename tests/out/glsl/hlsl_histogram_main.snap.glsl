@@ -17,32 +17,32 @@ layout(set = 0, binding = 2, std430) buffer histogram_block {
 shared uint localBins[64];
 
 void main() {
-    uint v;
-    bool v_1;
-    uvec3 t = gl_GlobalInvocationID;
-    uint t_1 = gl_LocalInvocationIndex;
-    bool t_2 = t_1 < 64u;
-    if (t_2) {
-        localBins[t_1] = 0u;
+    uint _1;
+    bool _2;
+    uvec3 _3 = gl_GlobalInvocationID;
+    uint _4 = gl_LocalInvocationIndex;
+    bool _5 = _4 < 64u;
+    if (_5) {
+        localBins[_4] = 0u;
     }
     barrier();
-    v = t.x;
+    _1 = _3.x;
     for (;;) {
-        uint t_3 = v;
-        if (!(t_3 < HistogramParams.keyCount)) {
+        uint _6 = _1;
+        if (!(_6 < HistogramParams.keyCount)) {
             break;
         }
-        atomicAdd(localBins[keys.data[t_3] >> (HistogramParams.shift & 31u) & 63u], 1u, gl_ScopeWorkgroup, 0, 0);
-        v = t_3 + HistogramParams.threadCount;
+        atomicAdd(localBins[keys.data[_6] >> (HistogramParams.shift & 31u) & 63u], 1u, gl_ScopeWorkgroup, 0, 0);
+        _1 = _6 + HistogramParams.threadCount;
     }
     barrier();
-    if (t_2) {
-        v_1 = localBins[t_1] != 0u;
+    if (_5) {
+        _2 = localBins[_4] != 0u;
     } else {
-        v_1 = false;
+        _2 = false;
     }
-    if (v_1) {
-        atomicAdd(histogram.data[t_1], localBins[t_1]);
+    if (_2) {
+        atomicAdd(histogram.data[_4], localBins[_4]);
     }
 }
 

@@ -27,44 +27,44 @@ layout(set = 0, binding = 3, std430) buffer counters_block {
 } counters;
 
 void main() {
-    vec3 v;
-    vec3 v_1;
-    uvec3 t = gl_GlobalInvocationID;
+    vec3 _1;
+    vec3 _2;
+    uvec3 _3 = gl_GlobalInvocationID;
     for (;;) {
-        uint t_1 = t.x;
-        if (t_1 >= Simulation.particleCount) {
+        uint _4 = _3.x;
+        if (_4 >= Simulation.particleCount) {
             break;
         }
-        Particle t_2 = particles.data[t_1];
-        vec3 t_3 = t_2.position;
-        float t_4 = t_2.age;
-        vec3 t_5 = t_2.velocity;
-        float t_6 = t_2.lifetime;
-        if (t_4 >= t_6) {
+        Particle _5 = particles.data[_4];
+        vec3 _6 = _5.position;
+        float _7 = _5.age;
+        vec3 _8 = _5.velocity;
+        float _9 = _5.lifetime;
+        if (_7 >= _9) {
             break;
         }
-        float t_7 = Simulation.deltaTime;
-        vec3 t_8 = vec3(t_7);
-        float t_9 = max(1.0 - Simulation.drag * t_7, 0.0);
-        vec3 t_10 = (t_5 + Simulation.gravity * t_8) * vec3(t_9);
-        vec3 t_11 = t_3 + t_10 * t_8;
-        float t_12 = t_11.y;
-        if (t_12 < 0.0) {
-            vec3 t_13 = t_11;
-            t_13.y = -t_12;
-            vec3 t_14 = t_10;
-            t_14.y = -t_10.y * Simulation.restitution;
-            v = t_13;
-            v_1 = t_14;
+        float _10 = Simulation.deltaTime;
+        vec3 _11 = vec3(_10);
+        float _12 = max(1.0 - Simulation.drag * _10, 0.0);
+        vec3 _13 = (_8 + Simulation.gravity * _11) * vec3(_12);
+        vec3 _14 = _6 + _13 * _11;
+        float _15 = _14.y;
+        if (_15 < 0.0) {
+            vec3 _16 = _14;
+            _16.y = -_15;
+            vec3 _17 = _13;
+            _17.y = -_13.y * Simulation.restitution;
+            _1 = _16;
+            _2 = _17;
         } else {
-            v = t_11;
-            v_1 = t_10;
+            _1 = _14;
+            _2 = _13;
         }
-        float t_15 = t_4 + t_7;
-        particles.data[t_1] = Particle(v, t_15, v_1, t_6);
-        if (t_15 < t_6) {
-            uint t_16 = atomicAdd(counters.data[0], 1u);
-            aliveList.data[t_16] = t_1;
+        float _18 = _7 + _10;
+        particles.data[_4] = Particle(_1, _18, _2, _9);
+        if (_18 < _9) {
+            uint _19 = atomicAdd(counters.data[0], 1u);
+            aliveList.data[_19] = _4;
         } else {
             atomicAdd(counters.data[1], 1u);
         }

@@ -14,40 +14,40 @@ layout(set = 0, binding = 2, std430) buffer blockSums_block {
 shared uint scratch[256];
 
 void main() {
-    uint v;
-    uint v_1;
-    uint v_2;
-    uint t_4;
-    uvec3 t = gl_WorkGroupID;
-    uint t_1 = gl_LocalInvocationIndex;
-    uint t_2 = gl_GlobalInvocationID.x;
-    scratch[t_1] = input_1.data[t_2];
+    uint _1;
+    uint _2;
+    uint _3;
+    uint _8;
+    uvec3 _4 = gl_WorkGroupID;
+    uint _5 = gl_LocalInvocationIndex;
+    uint _6 = gl_GlobalInvocationID.x;
+    scratch[_5] = input_1.data[_6];
     barrier();
-    v = 1u;
-    v_1 = 0u;
+    _1 = 1u;
+    _2 = 0u;
     for (;;) {
-        uint t_3 = v;
-        t_4 = v_1;
-        if (!(t_3 < 128u)) {
+        uint _7 = _1;
+        _8 = _2;
+        if (!(_7 < 128u)) {
             break;
         }
-        uint t_5 = 1u - t_4;
-        uint t_6 = t_4 * 128u + t_1;
-        uint t_7 = scratch[t_6];
-        if (t_1 >= t_3) {
-            v_2 = t_7 + scratch[t_6 - t_3];
+        uint _9 = 1u - _8;
+        uint _10 = _8 * 128u + _5;
+        uint _11 = scratch[_10];
+        if (_5 >= _7) {
+            _3 = _11 + scratch[_10 - _7];
         } else {
-            v_2 = t_7;
+            _3 = _11;
         }
-        scratch[t_5 * 128u + t_1] = v_2;
+        scratch[_9 * 128u + _5] = _3;
         barrier();
-        v = t_3 << 1u;
-        v_1 = t_5;
+        _1 = _7 << 1u;
+        _2 = _9;
     }
-    uint t_8 = scratch[t_4 * 128u + t_1];
-    output_1.data[t_2] = t_8;
-    if (t_1 == 127u) {
-        blockSums.data[t.x] = t_8;
+    uint _12 = scratch[_8 * 128u + _5];
+    output_1.data[_6] = _12;
+    if (_5 == 127u) {
+        blockSums.data[_4.x] = _12;
     }
 }
 

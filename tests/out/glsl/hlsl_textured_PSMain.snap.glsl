@@ -17,10 +17,10 @@ layout(location = 1) in vec2 in_var_TEXCOORD0;
 layout(location = 0) out vec4 out_var_SV_Target0;
 
 void main() {
-    vec4 t = texture(sampler2D(albedoMap, linearWrap), in_var_TEXCOORD0) * PerObject.tint;
-    float t_1 = PerFrame.ambient;
-    float t_2 = t_1 + (1.0 - t_1) * clamp(dot(normalize(in_var_NORMAL), PerFrame.lightDirection), 0.0, 1.0);
-    vec3 t_3 = t.xyz * vec3(t_2);
-    out_var_SV_Target0 = vec4(t_3.x, t_3.y, t_3.z, t.w);
+    vec4 _1 = texture(sampler2D(albedoMap, linearWrap), in_var_TEXCOORD0) * PerObject.tint;
+    float _2 = PerFrame.ambient;
+    float _3 = _2 + (1.0 - _2) * clamp(dot(normalize(in_var_NORMAL), PerFrame.lightDirection), 0.0, 1.0);
+    vec3 _4 = _1.xyz * vec3(_3);
+    out_var_SV_Target0 = vec4(_4.x, _4.y, _4.z, _1.w);
 }
 

@@ -17,12 +17,12 @@ layout(location = 0) out vec3 out_var_NORMAL;
 layout(location = 1) out vec2 out_var_TEXCOORD0;
 
 void main() {
-    vec3 t = in_var_POSITION;
-    mat4 t_1 = PerObject.world;
-    vec3 t_2 = in_var_NORMAL * mat3(vec3(t_1[0][0], t_1[0][1], t_1[0][2]), vec3(t_1[1][0], t_1[1][1], t_1[1][2]), vec3(t_1[2][0], t_1[2][1], t_1[2][2]));
-    vec2 t_3 = in_var_TEXCOORD0 * PerObject.uvScale;
-    gl_Position = vec4(t.x, t.y, t.z, 1.0) * t_1 * PerFrame.viewProjection;
-    out_var_NORMAL = t_2;
-    out_var_TEXCOORD0 = t_3;
+    vec3 _1 = in_var_POSITION;
+    mat4 _2 = PerObject.world;
+    vec3 _3 = in_var_NORMAL * mat3(vec3(_2[0][0], _2[0][1], _2[0][2]), vec3(_2[1][0], _2[1][1], _2[1][2]), vec3(_2[2][0], _2[2][1], _2[2][2]));
+    vec2 _4 = in_var_TEXCOORD0 * PerObject.uvScale;
+    gl_Position = vec4(_1.x, _1.y, _1.z, 1.0) * _2 * PerFrame.viewProjection;
+    out_var_NORMAL = _3;
+    out_var_TEXCOORD0 = _4;
 }
 

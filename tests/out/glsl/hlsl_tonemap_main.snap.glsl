@@ -12,24 +12,24 @@ layout(push_constant, scalar) uniform ToneMapSettings_block {
 } settings;
 
 void main() {
-    vec3 v;
-    uvec3 t = gl_GlobalInvocationID;
+    vec3 _1;
+    uvec3 _2 = gl_GlobalInvocationID;
     for (;;) {
-        uvec2 t_1 = t.xy;
-        if (any(greaterThanEqual(t_1, settings.size))) {
+        uvec2 _3 = _2.xy;
+        if (any(greaterThanEqual(_3, settings.size))) {
             break;
         }
-        vec4 t_2 = imageLoad(image, ivec2(t_1));
-        float t_3 = settings.exposure;
-        vec3 t_4 = t_2.xyz * vec3(t_3);
-        vec3 t_5 = clamp(t_4 * (t_4 * vec3(2.51) + vec3(0.03)) / (t_4 * (t_4 * vec3(2.43) + vec3(0.59)) + vec3(0.14)), 0.0, 1.0);
+        vec4 _4 = imageLoad(image, ivec2(_3));
+        float _5 = settings.exposure;
+        vec3 _6 = _4.xyz * vec3(_5);
+        vec3 _7 = clamp(_6 * (_6 * vec3(2.51) + vec3(0.03)) / (_6 * (_6 * vec3(2.43) + vec3(0.59)) + vec3(0.14)), 0.0, 1.0);
         if (kOutputSrgb) {
-            v = mix(pow(t_5, vec3(0.41666666)) * vec3(1.055) - vec3(0.055), t_5 * vec3(12.92), lessThanEqual(t_5, vec3(0.0031308)));
+            _1 = mix(pow(_7, vec3(0.41666666)) * vec3(1.055) - vec3(0.055), _7 * vec3(12.92), lessThanEqual(_7, vec3(0.0031308)));
         } else {
-            v = t_5;
+            _1 = _7;
         }
-        vec3 t_6 = v;
-        imageStore(image, ivec2(t_1), vec4(t_6.x, t_6.y, t_6.z, t_2.w));
+        vec3 _8 = _1;
+        imageStore(image, ivec2(_3), vec4(_8.x, _8.y, _8.z, _4.w));
         break;
     }
 }

@@ -12,14 +12,14 @@ layout(set = 0, binding = 1, std430) buffer counter_block {
 shared uint group_total;
 
 void main() {
-    bool t = gl_LocalInvocationIndex == 0u;
-    if (t) {
+    bool _1 = gl_LocalInvocationIndex == 0u;
+    if (_1) {
         group_total = 0u;
     }
     barrier();
     atomicAdd(group_total, values.data[gl_GlobalInvocationID.x], gl_ScopeWorkgroup, 0, 0);
     barrier();
-    if (t) {
+    if (_1) {
         atomicAdd(counter.data[0u], group_total);
     }
 }

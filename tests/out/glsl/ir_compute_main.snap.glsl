@@ -7,7 +7,7 @@ layout(set = 0, binding = 0, std430) buffer data_block {
 } data;
 
 void main() {
-    uint t = gl_GlobalInvocationID.x;
-    data.data[t] = data.data[t] * 2u;
+    uint _1 = gl_GlobalInvocationID.x;
+    data.data[_1] = data.data[_1] * 2u;
 }
 
