@@ -630,3 +630,65 @@ bb0:
     assert!(glsl.contains("inout float"), "{glsl}");
     assert!(glsl.contains("modf("), "{glsl}");
 }
+
+#[test]
+fn texel_buffers_byte_address_stores_and_interpolation() {
+    let text = r#"
+global @tb : ptr<uniform_constant, texture<buffer, vec<f32, 4>>> [binding(0, 0)]
+global @ib : ptr<uniform_constant, texture<buffer, vec<u32, 4>, storage, rgba32ui>> [binding(0, 1)]
+global @bytes : ptr<storage_buffer, rtarray<u32>> [binding(0, 2)]
+global @v : ptr<input, vec<f32, 4>> [location(0)]
+global @mask_in : ptr<input, array<u32, 1>> [builtin(sample_mask)]
+global @mask_out : ptr<output, array<u32, 1>> [builtin(sample_mask)]
+global @o : ptr<output, vec<f32, 4>> [location(0)]
+func @main() -> void [entry_point(fragment, "main")] {
+bb0:
+  %a = texture_load @tb, i32 3 : vec<f32, 4>
+  %b = texture_load @ib, i32 2 : vec<u32, 4>
+  texture_store @ib, i32 5, %b
+  %n = query_size @tb : u32
+  %c = call_intrinsic interpolate_at_centroid(@v) : vec<f32, 4>
+  %d = call_intrinsic interpolate_at_sample(@v, i32 1) : vec<f32, 4>
+  %e = call_intrinsic interpolate_at_offset(@v, vec<f32, 2> {f32 0.25, f32 -0.25}) : vec<f32, 4>
+  %off = mul %n, u32 16 : u32
+  %f = add %c, %d : vec<f32, 4>
+  buffer_store @bytes, %off, %f
+  %mi = element_addr @mask_in, u32 0 : ptr<input, u32>
+  %m = load %mi : u32
+  %mo = element_addr @mask_out, u32 0 : ptr<output, u32>
+  %m2 = and %m, u32 5 : u32
+  store %mo, %m2
+  %s = add %a, %e : vec<f32, 4>
+  store @o, %s
+  return
+}
+"#;
+    let (glsl, dr) = compile(text, None);
+    assert!(glsl.contains("uniform textureBuffer tb;"), "{glsl}");
+    assert!(glsl.contains("rgba32ui) uniform uimageBuffer ib;"), "{glsl}");
+    assert!(glsl.contains("interpolateAtCentroid(v)"), "{glsl}");
+    assert!(glsl.contains("interpolateAtSample(v, 1)"), "{glsl}");
+    assert!(glsl.contains("gl_SampleMask[0u] = int("), "{glsl}");
+    assert!(glsl.contains("uint(gl_SampleMaskIn[0u])"), "{glsl}");
+    // Byte-address stores write 32-bit words at offset / 4.
+    assert!(glsl.contains(">> 2u"), "{glsl}");
+    assert!(glsl.contains("floatBitsToUint("), "{glsl}");
+    let ours = load(&emit_env(&parse(text), TargetEnv::Vulkan1_2));
+    for op in [Op::ImageFetch, Op::ImageRead, Op::ImageWrite, Op::ImageQuerySize] {
+        assert_eq!(count_op(&dr, op), count_op(&ours, op), "{op:?}\n{glsl}");
+    }
+    let interp = |m: &rspirv::dr::Module| {
+        function_insts(m)
+            .iter()
+            .filter(|i| i.class.opcode == Op::ExtInst)
+            .filter(|i| {
+                matches!(
+                    i.operands.get(1),
+                    Some(Operand::LiteralExtInstInteger(76..=78))
+                )
+            })
+            .count()
+    };
+    assert_eq!(interp(&dr), 3, "InterpolateAt{{Centroid,Sample,Offset}}\n{glsl}");
+    assert_eq!(interp(&dr), interp(&ours));
+}

@@ -206,6 +206,10 @@ fn recipes() -> Vec<Recipe> {
             "%{t}x = bitcast %a : f32\n%{t}y = bitcast %b : f32\n%{t}s = call_intrinsic step(%{t}x, %{t}y) : f32\n%{t}l = call_intrinsic lerp(f32 2.0, f32 6.0, %{t}s) : f32\n%{r} = bitcast %{t}l : u32\n",
         ),
         recipe(
+            "byte-address loads",
+            "%{t}o = and %b, u32 60 : u32\n%{t}v = buffer_load @in, %{t}o : vec<f32, 2>\n%{t}w = buffer_load @in, %{t}o : i32\n%{t}e = extract %{t}v, 1 : f32\n%{t}u = bitcast %{t}e : u32\n%{t}x = bitcast %{t}w : u32\n%{r} = xor %{t}u, %{t}x : u32\n",
+        ),
+        recipe(
             "rcp and log10 bases",
             "%{t}x = convert %a : f32\n%{t}y = add %{t}x, f32 1.0 : f32\n%{t}r = call_intrinsic rcp(%{t}y) : f32\n%{r} = bitcast %{t}r : u32\n",
         ),

@@ -240,6 +240,15 @@ fn has_bool(m: &Module, ty: InstId) -> bool {
     }
 }
 
+/// True when `ty` is or holds a struct.
+fn contains_struct(m: &Module, ty: InstId) -> bool {
+    match m.try_op(ty) {
+        Some(Op::Array | Op::RuntimeArray) => contains_struct(m, m.operand(ty, 0)),
+        Some(Op::Struct) => true,
+        _ => false,
+    }
+}
+
 /// True when `ty` contains a struct without fields.
 fn contains_empty_struct(m: &Module, ty: InstId) -> bool {
     match m.try_op(ty) {
@@ -610,6 +619,18 @@ impl<'m> ModuleCx<'m> {
             return Err(GlslError::new(
                 TYPE,
                 "an 8-bit stage input or output (Vulkan has no 8-bit interface variables)",
+            ));
+        }
+        if has_bool(m, pointee) {
+            return Err(GlslError::new(
+                TYPE,
+                "a `bool` stage input or output; GLSL (and Vulkan) interfaces hold no bools",
+            ));
+        }
+        if input && stage == Stage::Vertex && contains_struct(m, pointee) {
+            return Err(GlslError::new(
+                TYPE,
+                "a vertex input of struct type; GLSL vertex inputs cannot be structs",
             ));
         }
         let d = self.decl(pointee, name)?;
