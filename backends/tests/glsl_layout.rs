@@ -2,7 +2,7 @@
 //! glslang, must carry exactly the SPIR-V backend's layout: every member offset, array stride,
 //! matrix stride and majorness, read back from both modules by walking each buffer's type from
 //! its (set, binding). Where no GLSL packing reproduces the rule, the backend refuses (OSB0105)
-//! naming the buffer and the member.
+//! naming the buffer and the member. Bools in buffers are `u32`s for both (legalization).
 
 mod common;
 
@@ -267,10 +267,13 @@ fn a_layout_glsl_cannot_state_is_refused() {
     assert!(err.contains("both row-major and column-major"), "{err}");
 }
 
-/// Bools in buffers are refused until their u32 storage is a legalization of its own.
+/// Bools in buffers are stored as `u32` by legalization (`bool_storage`) for every target,
+/// so both backends lay the same words out.
 #[test]
-fn bools_in_buffers_are_refused() {
-    let structs = "struct @T {\n  a: bool\n}\n";
-    let err = check_rule(LayoutRule::Std430, structs, &["bool"]).expect_err("bool");
-    assert!(err.contains("OSB0106"), "{err}");
+fn bools_in_buffers_share_the_u32_layout() {
+    let structs = "struct @T {\n  a: bool\n  b: vec<bool, 2>\n  c: f32\n  d: array<bool, 3>\n}\n";
+    let types = &["bool", "vec<bool, 2>", "f32", "array<bool, 3>"];
+    for rule in [LayoutRule::Std140, LayoutRule::Std430] {
+        check_rule(rule, structs, types).unwrap_or_else(|e| panic!("{}: {e}", rule.name()));
+    }
 }

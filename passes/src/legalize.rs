@@ -26,7 +26,7 @@
 //! | OSG0003 | every selection and switch has a merge block of its own |
 //! | OSG0004 | no entry point reaches a recursive function (every target forbids recursion; no pass removes it) |
 //! | OSG0005 | no bool in host-shared memory |
-//! | OSG0006 | text targets: no block parameters outside the entry block (a parameter of pointer type cannot become a variable, so a module with one stays illegal for them) |
+//! | OSG0006 | text targets: no block parameters outside the entry block |
 
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
@@ -158,26 +158,16 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
         && let Some(b) = crate::params_to_vars::first_block_with_params(m)
     {
         let f = m.func_of(b.id()).and_then(|f| m.name(f.id())).unwrap_or("?");
-        let pointer = b
-            .params(m)
-            .iter()
-            .any(|p| m.ty(p.id()).is_some_and(|t| m.op(t) == Op::Ptr));
-        let mut d = Diagnostic::error(
-            "OSG0006",
-            format!(
-                "in @{f}, a block other than the entry block has parameters; {target} has no \
-                 block arguments"
-            ),
-        );
-        d = if pointer {
-            d.with_note(
-                "a parameter of pointer type cannot become a variable: keep the pointer's \
-                 target in a variable instead of choosing the pointer by control flow",
+        out.push(
+            Diagnostic::error(
+                "OSG0006",
+                format!(
+                    "in @{f}, a block other than the entry block has parameters; {target} has \
+                     no block arguments"
+                ),
             )
-        } else {
-            d.with_note(run_pass("params_to_vars"))
-        };
-        out.push(d);
+            .with_note(run_pass("params_to_vars")),
+        );
     }
     out
 }

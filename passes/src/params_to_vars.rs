@@ -14,9 +14,9 @@
 //! that order when it prints (a load is not moved past a store).
 //!
 //! Arguments that are `undef` store nothing (the variable keeps whatever it held, which is as
-//! undefined). Parameters of pointer type are left alone: a variable cannot hold a pointer in
-//! the logical addressing the IR follows, so such a module stays illegal for text targets
-//! ([`crate::legalize::check`], OSG0006) and is refused with that diagnostic.
+//! undefined). No parameter is a pointer (the verifier's OSV0027: logical addressing), so
+//! every parameter has a type a variable can hold. [`crate::legalize::check`] holds the
+//! result for text targets (OSG0006).
 
 use oneshader_ir::{Block, Builder, Func, InstId, Module, Op};
 
@@ -26,11 +26,6 @@ use crate::{Pass, PassError};
 /// The pass.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ParamsToVars;
-
-/// True when a variable can replace the parameter `p` (any type but a pointer).
-fn convertible(m: &Module, p: InstId) -> bool {
-    m.ty(p).is_some_and(|t| m.op(t) != Op::Ptr)
-}
 
 /// The first child of `entry` that is neither a parameter nor a `var`: new variables go just
 /// before it, after the ones already there.
@@ -48,7 +43,7 @@ pub fn params_to_vars(m: &mut Module, f: Func) -> usize {
     let blocks: Vec<Block> = f
         .blocks(m)
         .into_iter()
-        .filter(|&b| b != entry && b.params(m).iter().any(|p| convertible(m, p.id())))
+        .filter(|&b| b != entry && !b.params(m).is_empty())
         .collect();
     let mut count = 0;
     for b in blocks {
@@ -57,19 +52,18 @@ pub fn params_to_vars(m: &mut Module, f: Func) -> usize {
     count
 }
 
-/// Converts the convertible parameters of `b` (not the entry block).
+/// Converts the parameters of `b` (not the entry block).
 fn convert_block(m: &mut Module, entry: Block, b: Block) -> usize {
     let params: Vec<(usize, InstId)> = b
         .params(m)
         .iter()
         .enumerate()
         .map(|(i, p)| (i, p.id()))
-        .filter(|&(_, p)| convertible(m, p))
         .collect();
     // One variable per parameter, at the top of the entry block.
     let mut vars: Vec<InstId> = Vec::with_capacity(params.len());
     for &(_, p) in &params {
-        // `convertible` checked that the parameter is typed.
+        // A verified parameter is typed.
         let Some(ty) = m.ty(p) else { continue };
         let anchor = var_anchor(m, entry);
         let mut bld = Builder::new(m);

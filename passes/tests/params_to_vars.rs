@@ -261,29 +261,3 @@ fn text_targets_need_the_pass() {
     run("params_to_vars", &mut after);
     assert!(legal_check(&after, Target::Glsl).is_empty());
 }
-
-/// A parameter of pointer type cannot become a variable: it is left in place, and the check
-/// says why instead of pointing at the pass.
-#[test]
-fn pointer_parameters_are_left_and_refused() {
-    let text = r"
-global @a : ptr<private, i32>
-global @b : ptr<private, i32>
-func @f(%c: bool) -> i32 {
-bb0:
-  if_else %c, bb1, bb2, merge bb3
-bb1:
-  br bb3(@a)
-bb2:
-  br bb3(@b)
-bb3(%p: ptr<private, i32>):
-  %v = load %p : i32
-  return %v
-}";
-    check_unchanged("params_to_vars", text);
-    let m = module(text);
-    let d = legal_check(&m, Target::Glsl);
-    assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(d[0].code, "OSG0006");
-    assert!(d[0].notes.iter().any(|n| n.contains("pointer")), "{d:?}");
-}

@@ -103,6 +103,16 @@ fn next_prec(p: Prec) -> Prec {
     }
 }
 
+/// `-a`, parenthesized so that a negative operand does not make `--`.
+pub(crate) fn negate(a: &E) -> E {
+    let inner = a.at_least(Prec::Unary);
+    if inner.starts_with('-') {
+        E::new(format!("-({inner})"), Prec::Unary)
+    } else {
+        E::new(format!("-{inner}"), Prec::Unary)
+    }
+}
+
 /// A call expression.
 pub(crate) fn call(f: &str, args: &[&E]) -> E {
     let a: Vec<&str> = args.iter().map(|e| e.text.as_str()).collect();
@@ -382,7 +392,7 @@ impl FnEmitter<'_, '_> {
             Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => self.arith(i),
             Op::Neg => {
                 let a = self.value(m.operand(i, 0))?;
-                Ok(E::new(format!("-{}", a.at_least(Prec::Unary)), Prec::Unary))
+                Ok(negate(&a))
             }
             Op::And | Op::Or | Op::Xor | Op::Not => self.logic(i),
             Op::Shl | Op::Shr => self.shift(i),

@@ -1,10 +1,12 @@
 //! One function: which values print inline and which get a local, the statements of each
 //! block, and the function's signature.
 //!
-//! A value prints inline at its use when it is used once, in the same block, is pure (no
-//! store, call, atomic, barrier, image or buffer write, out-parameter intrinsic), carries no
-//! `precise`, and no instruction with an effect lies between its definition and its use (a
-//! load moved past a store would read another value). Address computations (`field_addr`,
+//! A value prints inline at its use when it is used once, in the same block, writes nothing
+//! and synchronizes nothing (stores, calls, atomics, barriers, image and buffer writes and
+//! out-parameter intrinsics are statements), carries no `precise`, and may be moved past
+//! every statement between its definition and the point its expression is evaluated
+//! ([`Effects::may_reorder`]: a read does not cross a write, nothing that touches memory or
+//! is convergent crosses a barrier). Address computations (`field_addr`,
 //! `element_addr`, `texel_addr`) are not values in GLSL: they print as l-value paths
 //! (`buf.data[i].pos`) wherever they are used, so their operands count as used where the
 //! address is. Every other value gets a local, declared where it is defined, or at the top
@@ -15,6 +17,7 @@ use std::fmt::Write as _;
 
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::constructs::{ConstructKind, Constructs};
+use oneshader_ir::effects::Effects;
 use oneshader_ir::{AddressSpace, Block, Func, InstId, Intrinsic, Module, Op};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -39,23 +42,10 @@ pub(crate) enum Role {
     Dead,
 }
 
-/// True when `i` changes memory or calls out: nothing inlined may move past it, and it is a
-/// statement of its own.
+/// True when `i` writes memory or synchronizes ([`Effects::removable_if_unused`] is false):
+/// it is a statement of its own, never printed inside another expression.
 pub(crate) fn has_effect(m: &Module, i: InstId) -> bool {
-    match m.op(i) {
-        Op::Store
-        | Op::Call
-        | Op::Barrier
-        | Op::AtomicRmw
-        | Op::AtomicCmpXchg
-        | Op::TextureStore
-        | Op::BufferStore => true,
-        Op::CallIntrinsic => matches!(
-            m.imm_operand(i, 0).and_then(Intrinsic::from_u32),
-            Some(Intrinsic::Frexp | Intrinsic::Modf | Intrinsic::Sincos)
-        ),
-        _ => false,
-    }
+    !m.effects(i).removable_if_unused()
 }
 
 /// True for instructions that print as a local assigned by statements (`insert`).
@@ -289,18 +279,31 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let m = self.m;
         let blocks = self.f.blocks(m);
         let mut pos: FxHashMap<InstId, usize> = FxHashMap::default();
-        // Per block: positions of instructions with effects.
-        let mut effects: FxHashMap<InstId, Vec<usize>> = FxHashMap::default();
+        // Per block, the positions of the statements that write memory and of those that
+        // synchronize: what an inline value may not move past.
+        let mut writes: FxHashMap<InstId, Vec<usize>> = FxHashMap::default();
+        let mut barriers: FxHashMap<InstId, Vec<usize>> = FxHashMap::default();
         for &b in &blocks {
-            let mut fx = Vec::new();
+            let (mut w, mut br) = (Vec::new(), Vec::new());
             for (k, c) in m.children(b.id()).enumerate() {
                 pos.insert(c, k);
-                if has_effect(m, c) {
-                    fx.push(k);
+                let fx = m.effects(c);
+                if fx.contains(Effects::WRITE) {
+                    w.push(k);
+                }
+                if fx.contains(Effects::BARRIER) {
+                    br.push(k);
                 }
             }
-            effects.insert(b.id(), fx);
+            writes.insert(b.id(), w);
+            barriers.insert(b.id(), br);
         }
+        let any_in = |list: Option<&Vec<usize>>, from: usize, to: usize| {
+            list.is_some_and(|l| {
+                let next = l.partition_point(|&k| k <= from);
+                l.get(next).is_some_and(|&k| k < to)
+            })
+        };
         let mut forced: FxHashSet<InstId> = FxHashSet::default();
         for &b in &blocks {
             for c in m.children(b.id()) {
@@ -309,8 +312,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
+        // Where each inline value's expression is evaluated: its user's position, or where
+        // its user is evaluated when that is inline too. Blocks are walked backwards so a
+        // user's role is known before its operands'.
+        let mut eval_at: FxHashMap<InstId, usize> = FxHashMap::default();
         for &b in &blocks {
-            for c in m.children(b.id()) {
+            let children: Vec<InstId> = m.children(b.id()).collect();
+            for &c in children.iter().rev() {
                 let op = m.op(c);
                 if op == Op::Param || op.is_decoration() || op.is_terminator() {
                     continue;
@@ -331,19 +339,28 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         } else if needs_local(m, c)
                             || forced.contains(&c)
                             || m.has_decoration(c, Op::Precise)
+                            || sites.len() != 1
+                            || sites[0].0 != b.id()
                         {
                             Role::Named
                         } else {
+                            let user = sites[0].1;
+                            let at = children
+                                .get(user)
+                                .and_then(|u| eval_at.get(u).copied())
+                                .unwrap_or(user);
                             let pc = pos.get(&c).copied().unwrap_or(0);
-                            let single = sites.len() == 1 && sites[0].0 == b.id();
-                            // No effect strictly between the definition and the use
-                            // (positions of effects are sorted).
-                            let clear = single
-                                && effects.get(&b.id()).is_some_and(|fx| {
-                                    let next = fx.partition_point(|&k| k <= pc);
-                                    fx.get(next).is_none_or(|&k| k >= sites[0].1)
-                                });
-                            if clear { Role::Inline } else { Role::Named }
+                            let fx = m.effects(c);
+                            let blocked = (fx.intersects(Effects::READ | Effects::CONVERGENT)
+                                && any_in(barriers.get(&b.id()), pc, at))
+                                || (fx.contains(Effects::READ)
+                                    && any_in(writes.get(&b.id()), pc, at));
+                            if blocked {
+                                Role::Named
+                            } else {
+                                eval_at.insert(c, at);
+                                Role::Inline
+                            }
                         }
                     }
                 };

@@ -279,7 +279,6 @@ impl FnEmitter<'_, '_> {
             | I::DdxCoarse
             | I::DdyCoarse
             | I::Fwidth => {
-                self.cx.derivatives = true;
                 let a = self.value(arg_ir[0])?;
                 let f = match which {
                     I::Ddx => "dFdx",

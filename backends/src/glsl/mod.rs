@@ -54,6 +54,7 @@ mod usage;
 pub use error::GlslError;
 pub use oneshader_ir::layout::LayoutRule;
 
+use oneshader_ir::effects::Effects;
 use oneshader_ir::{Diagnostic, Op, Stage};
 
 use crate::{Legal, Target};
@@ -111,7 +112,9 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>
         ]);
     }
     let m = legal.module();
-    let entry = usage::choose(m, opts.entry.as_deref()).map_err(|e| vec![e.into()])?;
+    let info = legal.info();
+    let entry_info = usage::choose(info, opts.entry.as_deref()).map_err(|e| vec![e.into()])?;
+    let entry = usage::Entry::of(entry_info);
     if !matches!(entry.stage, Stage::Vertex | Stage::Fragment | Stage::Compute) {
         return Err(vec![
             GlslError::new(
@@ -126,7 +129,7 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>
             .into(),
         ]);
     }
-    let used = usage::usage(m, entry.func).map_err(|e| vec![e.into()])?;
+    let used = usage::usage(info, entry_info);
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
     for &f in &used.funcs {
         if f != entry.func {
@@ -151,7 +154,8 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>
             }
         }
     }
-    let stage_layout = match stage_layout(&mut cx, &entry) {
+    let derivatives = entry_info.effects().contains(Effects::DERIVATIVES);
+    let stage_layout = match stage_layout(&mut cx, &entry, derivatives) {
         Ok(s) => s,
         Err(e) => {
             diags.push(e.into());
@@ -167,7 +171,11 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>
 
 /// The entry point's `layout(...) in;` lines: workgroup size, derivative group, early
 /// fragment tests.
-fn stage_layout(cx: &mut module::ModuleCx<'_>, entry: &usage::Entry) -> error::R<String> {
+fn stage_layout(
+    cx: &mut module::ModuleCx<'_>,
+    entry: &usage::Entry,
+    derivatives: bool,
+) -> error::R<String> {
     let m = cx.m;
     let f = entry.func.id();
     let mut out = String::new();
@@ -186,7 +194,7 @@ fn stage_layout(cx: &mut module::ModuleCx<'_>, entry: &usage::Entry) -> error::R
             out.push_str(&format!(
                 "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;\n"
             ));
-            if cx.derivatives {
+            if derivatives {
                 // The SPIR-V backend's choice (DXC's for cs_6_6).
                 let group = if x.is_multiple_of(2) && y.is_multiple_of(2) {
                     "derivative_group_quadsNV"
@@ -212,7 +220,7 @@ fn stage_layout(cx: &mut module::ModuleCx<'_>, entry: &usage::Entry) -> error::R
                 out.push_str("layout(early_fragment_tests) in;\n");
             }
         }
-        _ if cx.derivatives => {
+        _ if derivatives => {
             return Err(GlslError::new(
                 DERIVATIVES,
                 format!(

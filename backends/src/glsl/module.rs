@@ -11,7 +11,7 @@ use oneshader_ir::{AddressSpace, BuiltIn, Dim, ImageFormat, InstId, Module, Op, 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Options;
-use super::error::{BOOL_STORAGE, GlslError, LIMITS, MALFORMED, R, STAGE, TYPE, malformed};
+use super::error::{GlslError, LIMITS, MALFORMED, R, STAGE, TYPE, malformed};
 use super::layout::{Member, block_layout};
 use super::names::Namer;
 use super::usage::Entry;
@@ -87,8 +87,6 @@ pub(crate) struct ModuleCx<'m> {
     const_names: FxHashMap<InstId, String>,
     /// Global declarations.
     pub global_decls: String,
-    /// True when a reached function takes implicit derivatives.
-    pub derivatives: bool,
     /// Clip and cull distances declared so far.
     distances: u32,
 }
@@ -309,7 +307,6 @@ impl<'m> ModuleCx<'m> {
             const_decls: Vec::new(),
             const_names: FxHashMap::default(),
             global_decls: String::new(),
-            derivatives: false,
             distances: 0,
         }
     }
@@ -755,17 +752,6 @@ impl<'m> ModuleCx<'m> {
         let rule = self
             .rule_of(space)
             .ok_or_else(|| malformed("a buffer without a layout rule"))?;
-        if has_bool(m, pointee) {
-            return Err(GlslError::new(
-                BOOL_STORAGE,
-                format!(
-                    "`{}` holds a `bool` in {} memory; bools in host-shared memory are stored \
-                     as u32 by a legalization (`bool_storage`) that has not landed yet",
-                    oneshader_ir::print::print_inst(m, pointee),
-                    space.spelling()
-                ),
-            ));
-        }
         if contains_empty_struct(m, pointee) {
             return Err(GlslError::new(
                 TYPE,

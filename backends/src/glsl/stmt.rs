@@ -272,10 +272,7 @@ impl FnEmitter<'_, '_> {
         let v = self.value(m.operand(i, 2))?;
         let (f, v) = match aop {
             AtomicOp::Add => ("Add", v),
-            AtomicOp::Sub => (
-                "Add",
-                E::new(format!("-{}", v.at_least(Prec::Unary)), Prec::Unary),
-            ),
+            AtomicOp::Sub => ("Add", super::expr::negate(&v)),
             AtomicOp::Min => ("Min", v),
             AtomicOp::Max => ("Max", v),
             AtomicOp::And => ("And", v),

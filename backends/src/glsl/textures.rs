@@ -132,12 +132,6 @@ impl FnEmitter<'_, '_> {
         let n = m.num_operands(i);
         let opt = |k: usize| (k < n).then(|| m.operand(i, k));
         let (tex, d, tex_ty) = self.texture(m.operand(i, 0))?;
-        if matches!(
-            op,
-            Op::Sample | Op::SampleBias | Op::SampleCmp | Op::SampleCmpBias | Op::QueryLod
-        ) {
-            self.cx.derivatives = true;
-        }
         match op {
             Op::TextureLoad => self.texture_load(i, &tex, &d),
             Op::QuerySize => {
