@@ -801,7 +801,9 @@ impl Compiler {
                 }
             };
             let emitted = match opts.target {
-                Target::Glsl => glsl::emit(&legal, &opts.glsl_options()).map(|t| glsl_text = Some(t)),
+                Target::Glsl => {
+                    glsl::emit(&legal, &opts.glsl_options()).map(|t| glsl_text = Some(t))
+                }
                 _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
             };
             if let Err(diags) = emitted {

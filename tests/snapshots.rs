@@ -50,7 +50,12 @@ fn hlsl_examples() {
         let asm = spirv::disassemble(&out.spirv).expect("the SPIR-V disassembles");
         snapshot("spirv", &name, "spvasm", &asm);
         let out = compile_file(&path, &opts.clone().target(Target::Glsl));
-        snapshot("glsl", &name, "glsl", out.glsl.as_deref().expect("GLSL text"));
+        snapshot(
+            "glsl",
+            &name,
+            "glsl",
+            out.glsl.as_deref().expect("GLSL text"),
+        );
     }
 }
 
@@ -65,7 +70,11 @@ fn ir_examples() {
     files.sort();
     let mut entries = 0;
     for path in files {
-        let file = path.file_name().expect("a file").to_string_lossy().to_string();
+        let file = path
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
         let m = oneshader::ir::parse::parse(&text).expect("the example parses");
         let names: Vec<String> = m
@@ -80,8 +89,8 @@ fn ir_examples() {
         }
         let mut sm = m.clone();
         let legal = backends::prepare(&mut sm, Target::Spirv).expect("legal for SPIR-V");
-        let words = spirv::emit(&legal, &spirv::Options::for_env(TargetEnv::Vulkan1_2))
-            .expect("SPIR-V");
+        let words =
+            spirv::emit(&legal, &spirv::Options::for_env(TargetEnv::Vulkan1_2)).expect("SPIR-V");
         let asm = spirv::disassemble(&words).expect("the SPIR-V disassembles");
         snapshot("spirv", &format!("ir_{}", stem(&file)), "spvasm", &asm);
         let mut gm = m.clone();
@@ -89,7 +98,12 @@ fn ir_examples() {
         for entry in names {
             let text = glsl::emit(&legal, &glsl::Options::for_entry(&entry))
                 .unwrap_or_else(|d| panic!("{file} `{entry}`: {d:#?}"));
-            snapshot("glsl", &format!("ir_{}_{entry}", stem(&file)), "glsl", &text);
+            snapshot(
+                "glsl",
+                &format!("ir_{}_{entry}", stem(&file)),
+                "glsl",
+                &text,
+            );
             entries += 1;
         }
     }

@@ -10,8 +10,8 @@
 //! meaning exactly what the SPIR-V backend's output means. WGSL and MSL text backends will
 //! follow as sibling modules.
 
-pub mod legal;
 pub mod glsl;
+pub mod legal;
 pub mod spirv;
 
 pub use legal::{Legal, prepare};

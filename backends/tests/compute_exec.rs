@@ -534,7 +534,7 @@ fn structured_control_flow_shapes() {
                 acc ^= a;
                 loop {
                     acc = acc.wrapping_add(2);
-                    if acc % 7 == 0 {
+                    if acc.is_multiple_of(7) {
                         break;
                     }
                 }
@@ -552,7 +552,13 @@ fn structured_control_flow_shapes() {
         expected[128 + i as usize] = h(i);
     }
     // Both ways out of the inner loop happen.
-    assert!((0..64).map(f).collect::<std::collections::HashSet<_>>().len() > 32);
+    assert!(
+        (0..64)
+            .map(f)
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+            > 32
+    );
     let gpu = Gpu::new();
     let bufs = vec![vec![0u32; 192]];
     let runs = run_voices(

@@ -98,7 +98,10 @@ fn one_entry_point_per_output_chosen_by_name() {
     let (text, _) = compile(TWO_ENTRIES, Some("second"));
     assert!(text.contains("local_size_x = 2"), "{text}");
     assert!(text.contains("out_1.data[1u] = 2u;"), "{text}");
-    assert!(!text.contains("= 1u;"), "only the chosen entry point: {text}");
+    assert!(
+        !text.contains("= 1u;"),
+        "only the chosen entry point: {text}"
+    );
     // A library has no GLSL form.
     let d = refused(
         "func @f(%x: i32) -> i32 {\nbb0:\n  return %x\n}\n",
@@ -174,15 +177,24 @@ fn statements_read_like_the_source() {
     // A loop is `for (;;)` with its test first; a switch keeps its fall-through; a break out
     // of the loop from inside the switch goes through a flag; no `goto`-like state.
     assert!(glsl.contains("for (;;) {"), "{glsl}");
-    assert!(glsl.contains("if (!(_6 < 6u)) {\n                break;"), "{glsl}");
+    assert!(
+        glsl.contains("if (!(_6 < 6u)) {\n                break;"),
+        "{glsl}"
+    );
     assert!(glsl.contains("break_flag = true;"), "{glsl}");
     assert!(glsl.contains("if (break_flag) {"), "{glsl}");
     let case0 = glsl.find("case 0u:").expect("case 0");
     let case1 = glsl.find("case 1u:").expect("case 1");
     assert!(case0 < case1, "a fall-through precedes its target");
-    assert!(!glsl[case0..case1].contains("break;"), "case 0 falls through");
+    assert!(
+        !glsl[case0..case1].contains("break;"),
+        "case 0 falls through"
+    );
     // The value of an `if` arm used after the `if` is declared before it.
-    assert!(glsl.contains("uint _1;\n    if (arg > 10u) {\n        _1 = arg * 3u;"), "{glsl}");
+    assert!(
+        glsl.contains("uint _1;\n    if (arg > 10u) {\n        _1 = arg * 3u;"),
+        "{glsl}"
+    );
 }
 
 const TEXTURES: &str = r#"
@@ -394,7 +406,10 @@ bb0:
 }
 "#;
     let (glsl, dr) = compile(text, None);
-    assert!(glsl.contains("#extension GL_KHR_shader_subgroup_arithmetic"), "{glsl}");
+    assert!(
+        glsl.contains("#extension GL_KHR_shader_subgroup_arithmetic"),
+        "{glsl}"
+    );
     let ours = load(&emit_env(&parse(text), TargetEnv::Vulkan1_2));
     for op in [
         Op::GroupNonUniformIAdd,
@@ -442,11 +457,14 @@ bb0:
     assert!(glsl.contains("invariant gl_Position;"), "{glsl}");
     assert!(glsl.contains("out float gl_ClipDistance[2];"), "{glsl}");
     assert!(glsl.contains("uint(gl_VertexIndex)"), "{glsl}");
-    assert!(glsl.contains("layout(location = 1) noperspective out vec2 tc;"), "{glsl}");
     assert!(
-        dr.annotations.iter().any(|a| a.operands.contains(&Operand::Decoration(
-            rspirv::spirv::Decoration::Invariant
-        ))),
+        glsl.contains("layout(location = 1) noperspective out vec2 tc;"),
+        "{glsl}"
+    );
+    assert!(
+        dr.annotations.iter().any(|a| a
+            .operands
+            .contains(&Operand::Decoration(rspirv::spirv::Decoration::Invariant))),
         "{glsl}"
     );
     let fs = r#"
@@ -467,7 +485,10 @@ bb0:
 "#;
     let (glsl, _) = compile(fs, None);
     // Integer fragment inputs are flat, as the SPIR-V backend makes them.
-    assert!(glsl.contains("layout(location = 0) flat in uint id;"), "{glsl}");
+    assert!(
+        glsl.contains("layout(location = 0) flat in uint id;"),
+        "{glsl}"
+    );
     assert!(glsl.contains("layout(early_fragment_tests) in;"), "{glsl}");
     assert!(glsl.contains("gl_FragDepth = gl_FragCoord.z;"), "{glsl}");
     assert!(glsl.contains("o = uvec4(_1);"), "a splat: {glsl}");
@@ -498,10 +519,22 @@ bb0:
 }
 "#;
     let (glsl, dr) = compile(text, None);
-    assert!(glsl.contains("layout(constant_id = 3) const float SCALE = 2.5;"), "{glsl}");
-    assert!(glsl.contains("layout(constant_id = 4) const bool ENABLED = true;"), "{glsl}");
-    assert!(glsl.contains("layout(push_constant, std430) uniform"), "{glsl}");
-    assert!(glsl.contains("layout(set = 1, binding = 2, std430) buffer"), "{glsl}");
+    assert!(
+        glsl.contains("layout(constant_id = 3) const float SCALE = 2.5;"),
+        "{glsl}"
+    );
+    assert!(
+        glsl.contains("layout(constant_id = 4) const bool ENABLED = true;"),
+        "{glsl}"
+    );
+    assert!(
+        glsl.contains("layout(push_constant, std430) uniform"),
+        "{glsl}"
+    );
+    assert!(
+        glsl.contains("layout(set = 1, binding = 2, std430) buffer"),
+        "{glsl}"
+    );
     assert!(
         glsl.contains("local_size_x = 8, local_size_y = 4, local_size_z = 2"),
         "{glsl}"
@@ -514,7 +547,10 @@ bb0:
             .count()
     };
     assert_eq!(decorated(rspirv::spirv::Decoration::SpecId), 2, "{glsl}");
-    assert!(decorated(rspirv::spirv::Decoration::NoContraction) >= 1, "{glsl}");
+    assert!(
+        decorated(rspirv::spirv::Decoration::NoContraction) >= 1,
+        "{glsl}"
+    );
 }
 
 #[test]
@@ -577,9 +613,15 @@ bb0:
         )
     };
     let (glsl, _) = compile(&text(8, 8), None);
-    assert!(glsl.contains("layout(derivative_group_quadsNV) in;"), "{glsl}");
+    assert!(
+        glsl.contains("layout(derivative_group_quadsNV) in;"),
+        "{glsl}"
+    );
     let (glsl, _) = compile(&text(4, 1), None);
-    assert!(glsl.contains("layout(derivative_group_linearNV) in;"), "{glsl}");
+    assert!(
+        glsl.contains("layout(derivative_group_linearNV) in;"),
+        "{glsl}"
+    );
     let d = refused(&text(3, 1), &Options::default());
     assert!(has_code(&d, "OSB0110"), "{d:#?}");
 }
@@ -666,7 +708,10 @@ bb0:
 "#;
     let (glsl, dr) = compile(text, None);
     assert!(glsl.contains("uniform textureBuffer tb;"), "{glsl}");
-    assert!(glsl.contains("rgba32ui) uniform uimageBuffer ib;"), "{glsl}");
+    assert!(
+        glsl.contains("rgba32ui) uniform uimageBuffer ib;"),
+        "{glsl}"
+    );
     assert!(glsl.contains("interpolateAtCentroid(v)"), "{glsl}");
     assert!(glsl.contains("interpolateAtSample(v, 1)"), "{glsl}");
     assert!(glsl.contains("gl_SampleMask[0u] = int("), "{glsl}");
@@ -675,7 +720,12 @@ bb0:
     assert!(glsl.contains(">> 2u"), "{glsl}");
     assert!(glsl.contains("floatBitsToUint("), "{glsl}");
     let ours = load(&emit_env(&parse(text), TargetEnv::Vulkan1_2));
-    for op in [Op::ImageFetch, Op::ImageRead, Op::ImageWrite, Op::ImageQuerySize] {
+    for op in [
+        Op::ImageFetch,
+        Op::ImageRead,
+        Op::ImageWrite,
+        Op::ImageQuerySize,
+    ] {
         assert_eq!(count_op(&dr, op), count_op(&ours, op), "{op:?}\n{glsl}");
     }
     let interp = |m: &rspirv::dr::Module| {
@@ -690,6 +740,10 @@ bb0:
             })
             .count()
     };
-    assert_eq!(interp(&dr), 3, "InterpolateAt{{Centroid,Sample,Offset}}\n{glsl}");
+    assert_eq!(
+        interp(&dr),
+        3,
+        "InterpolateAt{{Centroid,Sample,Offset}}\n{glsl}"
+    );
     assert_eq!(interp(&dr), interp(&ours));
 }

@@ -84,7 +84,7 @@ fn intrinsic1(name: &'static str, ty: &str, f: &str, result: &str) -> Recipe {
     let back = if result == "u32" {
         "%{r} = add %{t}z, u32 0 : u32\n".to_string()
     } else {
-        format!("%{{r}} = bitcast %{{t}}z : u32\n")
+        "%{r} = bitcast %{t}z : u32\n".to_string()
     };
     recipe(
         name,
@@ -314,8 +314,8 @@ fn every_operation_family_computes_the_same_bits_both_ways() {
     assert_valid(&spirv, TargetEnv::Vulkan1_2);
     let glsl_text = emit_glsl(&m, &glsl::Options::default())
         .unwrap_or_else(|d| panic!("the GLSL backend refuses: {d:#?}"));
-    let from_glsl = glslang_and_validate(&glsl_text, GlslStage::Compute)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let from_glsl =
+        glslang_and_validate(&glsl_text, GlslStage::Compute).unwrap_or_else(|e| panic!("{e}"));
     let gpu = Gpu::new();
     let n = recipes.len();
     let run = |words: &[u32]| {
@@ -347,19 +347,40 @@ fn every_operation_family_computes_the_same_bits_both_ways() {
     // The operations themselves: drivers that keep OpSMod's meaning would tell `%` apart.
     let dr = load(&from_glsl);
     use rspirv::spirv::Op as S;
-    assert_eq!(count_op(&dr, S::SMod), 0, "signed `rem` must not be GLSL's `%`");
-    assert_eq!(count_op(&dr, S::FMod), 0, "float `rem` must not be GLSL's `mod`");
+    assert_eq!(
+        count_op(&dr, S::SMod),
+        0,
+        "signed `rem` must not be GLSL's `%`"
+    );
+    assert_eq!(
+        count_op(&dr, S::FMod),
+        0,
+        "float `rem` must not be GLSL's `mod`"
+    );
     assert!(count_op(&dr, S::FUnordNotEqual) > 0, "`ne` is unordered");
     assert!(count_op(&dr, S::FOrdLessThan) > 0, "`lt` is ordered");
     // Independent expectations for the operations GLSL spells differently.
     let ins = inputs();
-    let at = |name: &str| recipes.iter().position(|r| r.name == name).expect("a recipe");
+    let at = |name: &str| {
+        recipes
+            .iter()
+            .position(|r| r.name == name)
+            .expect("a recipe")
+    };
     for inv in 0..64 {
         let (x, y) = (ins[inv * 2], ins[inv * 2 + 1]);
         let d = ((y & 32767) | 1) as i32;
         let got = |name: &str| b[inv * n + at(name)];
-        assert_eq!(got("i32 rem"), ((x as i32) % d) as u32, "rem keeps the dividend's sign");
-        assert_eq!(got("i32 shl"), (x as i32).wrapping_shl(y & 31) as u32, "shl masks");
+        assert_eq!(
+            got("i32 rem"),
+            ((x as i32) % d) as u32,
+            "rem keeps the dividend's sign"
+        );
+        assert_eq!(
+            got("i32 shl"),
+            (x as i32).wrapping_shl(y & 31) as u32,
+            "shl masks"
+        );
         assert_eq!(got("u32 shr"), x >> (y & 31), "shr masks");
         let (fx, fy) = (f32::from_bits(x), f32::from_bits(y));
         assert_eq!(got("f32 ne"), (fx != fy) as u32, "ne is unordered");

@@ -13,8 +13,13 @@ use oneshader_test_tools::{GlslStage, glslang_and_validate_with, spirv_val_args}
 use rspirv::dr::{Module as Dr, Operand};
 use rspirv::spirv::{Decoration, Op};
 
-/// The decorations of id `id` (and of its members: `(member, decoration, literal)`).
-fn decos(dr: &Dr, id: u32) -> (Vec<(Decoration, Vec<u32>)>, Vec<(u32, Decoration, Vec<u32>)>) {
+/// A decoration and its literals.
+type Deco = (Decoration, Vec<u32>);
+/// A member decoration: (member, decoration, literals).
+type MemberDeco = (u32, Decoration, Vec<u32>);
+
+/// The decorations of id `id`, and of its members.
+fn decos(dr: &Dr, id: u32) -> (Vec<Deco>, Vec<MemberDeco>) {
     let mut own = Vec::new();
     let mut members = Vec::new();
     let lits = |ops: &[Operand]| -> Vec<u32> {
@@ -242,8 +247,12 @@ fn relaxed_rules_match_where_glsl_can_state_them() {
     }
     // D3D cbuffer packing: arrays of 16-byte elements with the next member in the padding.
     let dx = "struct @T {\n  a: array<f32, 2>\n  b: f32\n  c: vec<f32, 4>\n}\n";
-    check_rule(LayoutRule::DxCbuffer, dx, &["array<f32, 2>", "f32", "vec<f32, 4>"])
-        .unwrap_or_else(|e| panic!("dx: {e}"));
+    check_rule(
+        LayoutRule::DxCbuffer,
+        dx,
+        &["array<f32, 2>", "f32", "vec<f32, 4>"],
+    )
+    .unwrap_or_else(|e| panic!("dx: {e}"));
 }
 
 /// A relaxed vector offset (`b` at 4) next to an array whose std stride scalar packing cannot

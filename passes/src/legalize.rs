@@ -157,7 +157,10 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
     if target.is_text()
         && let Some(b) = crate::params_to_vars::first_block_with_params(m)
     {
-        let f = m.func_of(b.id()).and_then(|f| m.name(f.id())).unwrap_or("?");
+        let f = m
+            .func_of(b.id())
+            .and_then(|f| m.name(f.id()))
+            .unwrap_or("?");
         out.push(
             Diagnostic::error(
                 "OSG0006",

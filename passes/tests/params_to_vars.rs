@@ -6,8 +6,8 @@ mod common;
 
 use common::{check, check_unchanged, module, run};
 use oneshader_ir::Module;
-use oneshader_passes::interp::{Exit, Interpreter, Value};
 use oneshader_ir::analysis::ModuleInfo;
+use oneshader_passes::interp::{Exit, Interpreter, Value};
 use oneshader_passes::legalize::{self, Target};
 
 /// The legality check with the module's analyses.
@@ -254,7 +254,10 @@ fn text_targets_need_the_pass() {
         let d = legal_check(&before, t);
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!(d[0].code, "OSG0006");
-        assert!(d[0].notes.iter().any(|n| n.contains("params_to_vars")), "{d:?}");
+        assert!(
+            d[0].notes.iter().any(|n| n.contains("params_to_vars")),
+            "{d:?}"
+        );
     }
     assert!(legal_check(&before, Target::Spirv).is_empty());
     let mut after = before.clone();

@@ -71,4 +71,3 @@ pub fn generate() -> String {
     t.push_str("}\n");
     t
 }
-

@@ -423,7 +423,8 @@ impl FnEmitter<'_, '_> {
                 if m.op(ty) == Op::Vector
                     && parts.len() > 1
                     && (1..m.num_operands(i)).all(|k| m.operand(i, k) == m.operand(i, 0))
-                    && m.ty(m.operand(i, 0)).is_some_and(|t| m.op(t).is_scalar_type())
+                    && m.ty(m.operand(i, 0))
+                        .is_some_and(|t| m.op(t).is_scalar_type())
                 {
                     parts.truncate(1);
                 }
@@ -444,7 +445,11 @@ impl FnEmitter<'_, '_> {
             Op::ExtractDyn => {
                 let b = self.value(m.operand(i, 0))?;
                 let k = self.value(m.operand(i, 1))?;
-                Ok(E::primary(format!("{}[{}]", b.at_least(Prec::Primary), k.text)))
+                Ok(E::primary(format!(
+                    "{}[{}]",
+                    b.at_least(Prec::Primary),
+                    k.text
+                )))
             }
             Op::Shuffle => self.shuffle(i),
             Op::Select => {
@@ -736,10 +741,7 @@ impl FnEmitter<'_, '_> {
                 (Op::U16, Op::F16) => "uint16BitsToFloat16",
                 (f, t) if f.is_int_type() && t.is_int_type() => return Ok(call(&tn, &[&a])),
                 _ => {
-                    return Err(GlslError::new(
-                        TYPE,
-                        "a `bitcast` GLSL has no function for",
-                    ));
+                    return Err(GlslError::new(TYPE, "a `bitcast` GLSL has no function for"));
                 }
             };
             if fb == 64 {
@@ -747,7 +749,8 @@ impl FnEmitter<'_, '_> {
             }
             if fb == 16 {
                 self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_int16");
-                self.cx.ext("GL_EXT_shader_explicit_arithmetic_types_float16");
+                self.cx
+                    .ext("GL_EXT_shader_explicit_arithmetic_types_float16");
             }
             return Ok(call(f, &[&a]));
         }
@@ -762,13 +765,14 @@ impl FnEmitter<'_, '_> {
                 ),
             )
         };
-        let (words, n) = self.to_words(a, fo, fb, fl).ok_or_else(refuse)?;
-        self.from_words(words, n, to_op, tb, tl, &tn).ok_or_else(refuse)
+        let (words, n) = self.words_of(a, fo, fb, fl).ok_or_else(refuse)?;
+        self.value_of_words(words, n, to_op, tb, tl, &tn)
+            .ok_or_else(refuse)
     }
 
     /// The 32-bit words of a value of scalar opcode `op`, `bits` wide, `n` components: the
     /// words (`uint` or `uvecN`) and how many there are.
-    fn to_words(&mut self, a: E, op: Op, bits: u32, n: u32) -> Option<(E, u32)> {
+    fn words_of(&mut self, a: E, op: Op, bits: u32, n: u32) -> Option<(E, u32)> {
         Some(match (op, bits, n) {
             (Op::F32, 32, _) => (call("floatBitsToUint", &[&a]), n),
             (Op::U32, 32, _) => (a, n),
@@ -800,7 +804,7 @@ impl FnEmitter<'_, '_> {
 
     /// A value of scalar opcode `op` (`bits` wide, `n` components, GLSL type `tn`) from `k`
     /// 32-bit words.
-    fn from_words(&mut self, w: E, k: u32, op: Op, bits: u32, n: u32, tn: &str) -> Option<E> {
+    fn value_of_words(&mut self, w: E, k: u32, op: Op, bits: u32, n: u32, tn: &str) -> Option<E> {
         let words = match (bits, n) {
             (32, _) => n,
             (64, 1) => 2,

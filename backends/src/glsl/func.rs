@@ -82,7 +82,11 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
         }
         Op::BufferLoad => {
             let multi = m.ty(i).and_then(|t| m.vector_len(t)).unwrap_or(1) > 1;
-            if multi { vec![m.operand(i, 1)] } else { Vec::new() }
+            if multi {
+                vec![m.operand(i, 1)]
+            } else {
+                Vec::new()
+            }
         }
         Op::BufferStore => {
             let v = m.operand(i, 2);
@@ -445,7 +449,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         ),
                     ));
                 }
-                let pointee = m.pointee(t).ok_or_else(|| malformed("pointer without pointee"))?;
+                let pointee = m
+                    .pointee(t)
+                    .ok_or_else(|| malformed("pointer without pointee"))?;
                 params.push(format!("inout {}", self.cx.decl(pointee, &pname)?));
             } else {
                 params.push(self.cx.decl(t, &pname)?);
@@ -455,12 +461,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         // Names of vars and named values, in block order.
         for b in f.blocks(m) {
             for c in m.children(b.id()) {
-                match self.roles.get(&c) {
-                    Some(Role::Var | Role::Named) => {
-                        let n = self.value_name(c);
-                        self.names.insert(c, n);
-                    }
-                    _ => {}
+                if let Some(Role::Var | Role::Named) = self.roles.get(&c) {
+                    let n = self.value_name(c);
+                    self.names.insert(c, n);
                 }
             }
         }

@@ -272,13 +272,7 @@ impl FnEmitter<'_, '_> {
                 });
                 Ok(call(h, &[&a]))
             }
-            I::Ddx
-            | I::Ddy
-            | I::DdxFine
-            | I::DdyFine
-            | I::DdxCoarse
-            | I::DdyCoarse
-            | I::Fwidth => {
+            I::Ddx | I::Ddy | I::DdxFine | I::DdyFine | I::DdxCoarse | I::DdyCoarse | I::Fwidth => {
                 let a = self.value(arg_ir[0])?;
                 let f = match which {
                     I::Ddx => "dFdx",
@@ -379,9 +373,9 @@ impl FnEmitter<'_, '_> {
                     }
                 }
             }
-            I::Modf | I::Frexp | I::Sincos => {
-                Err(malformed("an out-parameter intrinsic printed as a pure value"))
-            }
+            I::Modf | I::Frexp | I::Sincos => Err(malformed(
+                "an out-parameter intrinsic printed as a pure value",
+            )),
             _ => self.wave(which, ty, &arg_ir),
         }
     }
@@ -462,10 +456,7 @@ impl FnEmitter<'_, '_> {
         }
         let base = self.place(q)?;
         let mut text = base.text;
-        let mut ty = m
-            .ty(q)
-            .and_then(|t| m.pointee(t))
-            .ok_or_else(fail)?;
+        let mut ty = m.ty(q).and_then(|t| m.pointee(t)).ok_or_else(fail)?;
         for idx in chain.iter().rev() {
             text.push_str(&self.index_path(ty, idx)?);
             for &k in idx {

@@ -98,11 +98,7 @@ fn candidates(rule: LayoutRule) -> &'static [Packing] {
 /// not in a nested struct).
 fn majorness(m: &Module, ty: InstId, rm: bool, out: &mut Vec<bool>) {
     match m.try_op(ty) {
-        Some(Op::Matrix) => {
-            if !out.contains(&rm) {
-                out.push(rm);
-            }
-        }
+        Some(Op::Matrix) if !out.contains(&rm) => out.push(rm),
         Some(Op::Array | Op::RuntimeArray) => majorness(m, m.operand(ty, 0), rm, out),
         Some(Op::Struct) => {
             for f in m.struct_fields(ty) {

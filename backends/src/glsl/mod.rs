@@ -115,7 +115,10 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>
     let info = legal.info();
     let entry_info = usage::choose(info, opts.entry.as_deref()).map_err(|e| vec![e.into()])?;
     let entry = usage::Entry::of(entry_info);
-    if !matches!(entry.stage, Stage::Vertex | Stage::Fragment | Stage::Compute) {
+    if !matches!(
+        entry.stage,
+        Stage::Vertex | Stage::Fragment | Stage::Compute
+    ) {
         return Err(vec![
             GlslError::new(
                 STAGE,
@@ -215,11 +218,10 @@ fn stage_layout(
                 out.push_str(&format!("layout({group}) in;\n"));
             }
         }
-        Stage::Fragment => {
-            if m.has_decoration(f, Op::EarlyFragmentTests) {
-                out.push_str("layout(early_fragment_tests) in;\n");
-            }
+        Stage::Fragment if m.has_decoration(f, Op::EarlyFragmentTests) => {
+            out.push_str("layout(early_fragment_tests) in;\n");
         }
+        Stage::Fragment => {}
         _ if derivatives => {
             return Err(GlslError::new(
                 DERIVATIVES,

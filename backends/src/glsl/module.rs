@@ -7,7 +7,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use oneshader_ir::layout::{self, LayoutRule};
-use oneshader_ir::{AddressSpace, BuiltIn, Dim, ImageFormat, InstId, Module, Op, Stage, TextureAccess};
+use oneshader_ir::{
+    AddressSpace, BuiltIn, Dim, ImageFormat, InstId, Module, Op, Stage, TextureAccess,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Options;
@@ -142,7 +144,11 @@ fn format_name(f: ImageFormat) -> Option<&'static str> {
 
 /// The GLSL built-in variable of an IR built-in (`None`: none in this direction and stage),
 /// and the extension it needs.
-fn builtin_var(b: BuiltIn, input: bool, stage: Stage) -> Option<(BuiltinVar, Option<&'static str>)> {
+fn builtin_var(
+    b: BuiltIn,
+    input: bool,
+    stage: Stage,
+) -> Option<(BuiltinVar, Option<&'static str>)> {
     use Kind::*;
     let v = |name, kind| BuiltinVar { name, kind };
     let frag = stage == Stage::Fragment;
@@ -274,7 +280,10 @@ fn small_scalars(m: &Module, ty: InstId) -> (bool, bool) {
             small_scalars(m, m.operand(ty, 0))
         }
         Some(Op::Struct) => m.struct_fields(ty).iter().fold((false, false), |acc, &f| {
-            let (a, b) = m.ty(f).map(|t| small_scalars(m, t)).unwrap_or((false, false));
+            let (a, b) = m
+                .ty(f)
+                .map(|t| small_scalars(m, t))
+                .unwrap_or((false, false));
             (acc.0 || a, acc.1 || b)
         }),
         _ => (false, false),
@@ -390,7 +399,9 @@ impl<'m> ModuleCx<'m> {
             return Ok(n.clone());
         }
         let m = self.m;
-        let ty = m.ty(c).ok_or_else(|| malformed("an untyped spec constant"))?;
+        let ty = m
+            .ty(c)
+            .ok_or_else(|| malformed("an untyped spec constant"))?;
         let id = m.imm_operand(c, 0).unwrap_or(0);
         let default = self.scalar_literal(ty, m.literal_bits(m.operand(c, 1)).unwrap_or(0))?;
         let name = self.names.fresh(m.name(c), &format!("spec{id}"), None);
@@ -581,7 +592,8 @@ impl<'m> ModuleCx<'m> {
         if !input && m.has_decoration(g, Op::Invariant) {
             quals.push_str("invariant ");
         }
-        let interp_allowed = (input && stage == Stage::Fragment) || (!input && stage == Stage::Vertex);
+        let interp_allowed =
+            (input && stage == Stage::Fragment) || (!input && stage == Stage::Vertex);
         let mut flat = m.has_decoration(g, Op::Flat);
         // Integer and double fragment inputs are flat (HLSL makes them so, as the SPIR-V
         // backend does).
@@ -708,7 +720,10 @@ impl<'m> ModuleCx<'m> {
         } else {
             format!("layout({}) ", q.join(", "))
         };
-        let mq = if m.texture_desc(elem).is_some_and(|d| d.access == TextureAccess::Storage) {
+        let mq = if m
+            .texture_desc(elem)
+            .is_some_and(|d| d.access == TextureAccess::Storage)
+        {
             self.memory_qualifiers(g)
         } else {
             String::new()
@@ -778,25 +793,26 @@ impl<'m> ModuleCx<'m> {
         let wrapped = m.op(content) != Op::Struct;
         // Block members: (name, type, row-major, offset).
         let mut members: Vec<(String, InstId, bool, u32)> = Vec::new();
-        let block_name;
-        if wrapped {
-            let l = layout::type_layout(m, content, rule, layout::is_row_major(m, g))
-                .map_err(|e| GlslError::new(super::error::LAYOUT, format!("no layout: {e}")))?;
-            let _ = l;
+        let block_name = if wrapped {
+            // The wrapped type must have a layout (the check below reports why not).
             members.push(("data".into(), content, layout::is_row_major(m, g), 0));
-            block_name = self.names.fresh(Some(&format!("{name}_block")), "Block", None);
+            self.names
+                .fresh(Some(&format!("{name}_block")), "Block", None)
         } else {
             let sl = layout::struct_layout(m, content, rule)
                 .map_err(|e| GlslError::new(super::error::LAYOUT, format!("no layout: {e}")))?;
             let (sname, fields) = self.struct_names_of(content);
             for (i, fl) in sl.fields.iter().enumerate() {
-                let ft = m.ty(fl.field).ok_or_else(|| malformed("an untyped field"))?;
+                let ft = m
+                    .ty(fl.field)
+                    .ok_or_else(|| malformed("an untyped field"))?;
                 members.push((fields[i].clone(), ft, fl.row_major, fl.offset));
             }
             // The value struct (if the module also uses it as a value) keeps the struct's
             // own name; the block gets its own.
-            block_name = self.names.fresh(Some(&format!("{sname}_block")), "Block", None);
-        }
+            self.names
+                .fresh(Some(&format!("{sname}_block")), "Block", None)
+        };
         let list: Vec<Member<'_>> = members
             .iter()
             .map(|(n, t, rm, o)| Member {

@@ -179,7 +179,11 @@ impl FnEmitter<'_, '_> {
             let comp = if n == 1 {
                 val.text.clone()
             } else {
-                format!("{}.{}", val.at_least(Prec::Primary), ['x', 'y', 'z', 'w'][k as usize])
+                format!(
+                    "{}.{}",
+                    val.at_least(Prec::Primary),
+                    ['x', 'y', 'z', 'w'][k as usize]
+                )
             };
             let word = match m.op(scalar) {
                 Op::U32 => comp,

@@ -51,7 +51,14 @@ impl FnEmitter<'_, '_> {
     }
 
     /// `sampler2DShadow(t, s)`: the combined sampler of a texture and a sampler.
-    fn combined(&mut self, tex: &str, d: &TextureDesc, tex_ty: InstId, s: InstId, shadow: bool) -> R<E> {
+    fn combined(
+        &mut self,
+        tex: &str,
+        d: &TextureDesc,
+        tex_ty: InstId,
+        s: InstId,
+        shadow: bool,
+    ) -> R<E> {
         let sp = self.place(s)?;
         let prefix = self.cx.texel_prefix(tex_ty, d)?;
         Ok(E::primary(format!(
@@ -151,7 +158,7 @@ impl FnEmitter<'_, '_> {
                         E::primary(format!("textureSize({tex}, {lod})"))
                     }
                 };
-                self.to_ir_ints(e, ty)
+                self.ints_for_ir(e, ty)
             }
             Op::QueryLevels | Op::QuerySamples => {
                 let ty = self.ty_of(i)?;
@@ -173,7 +180,7 @@ impl FnEmitter<'_, '_> {
                         ));
                     }
                 };
-                self.to_ir_ints(e, ty)
+                self.ints_for_ir(e, ty)
             }
             Op::QueryLod => {
                 let s = self.combined(&tex, &d, tex_ty, m.operand(i, 1), false)?;
@@ -185,7 +192,7 @@ impl FnEmitter<'_, '_> {
     }
 
     /// Converts GLSL's `int` query results to the IR's (usually unsigned) type.
-    fn to_ir_ints(&mut self, e: E, ty: InstId) -> R<E> {
+    fn ints_for_ir(&mut self, e: E, ty: InstId) -> R<E> {
         if self.m.scalar_kind(ty) == Some(ScalarKind::Int) {
             return Ok(e);
         }
@@ -304,10 +311,7 @@ impl FnEmitter<'_, '_> {
                 separate_ref = Some(r);
                 coord
             } else {
-                let cn = m
-                    .ty(coord_ir)
-                    .and_then(|t| m.vector_len(t))
-                    .unwrap_or(1);
+                let cn = m.ty(coord_ir).and_then(|t| m.vector_len(t)).unwrap_or(1);
                 let (ctor, pad) = match (d.dim, cn) {
                     (Dim::D1, 1) => ("vec3", ", 0.0"),
                     (_, 1) => ("vec2", ""),
@@ -320,7 +324,10 @@ impl FnEmitter<'_, '_> {
             coord
         };
         // Offsets (a zero constant means none) and the min-LOD clamp.
-        let off_ir = op.offset_index().and_then(opt).filter(|&o| !self.is_zero(o));
+        let off_ir = op
+            .offset_index()
+            .and_then(opt)
+            .filter(|&o| !self.is_zero(o));
         let clamp_ir = op
             .min_lod_index()
             .and_then(opt)

@@ -152,12 +152,17 @@ pub fn glslang(text: &str, stage: GlslStage) -> Result<Vec<u32>, String> {
     // One output file per call: tests run in parallel.
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out_path = dir.join(format!(
-        "oneshader-glslang-{}-{n}.spv",
-        std::process::id()
-    ));
+    let out_path = dir.join(format!("oneshader-glslang-{}-{n}.spv", std::process::id()));
     let mut child = Command::new("glslangValidator")
-        .args(["-V", "--target-env", "vulkan1.2", "--stdin", "-S", stage.flag(), "-o"])
+        .args([
+            "-V",
+            "--target-env",
+            "vulkan1.2",
+            "--stdin",
+            "-S",
+            stage.flag(),
+            "-o",
+        ])
         .arg(&out_path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
