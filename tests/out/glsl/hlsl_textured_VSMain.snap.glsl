@@ -19,10 +19,8 @@ layout(location = 1) out vec2 out_var_TEXCOORD0;
 void main() {
     vec3 _1 = in_var_POSITION;
     mat4 _2 = PerObject.world;
-    vec3 _3 = in_var_NORMAL * mat3(vec3(_2[0][0], _2[0][1], _2[0][2]), vec3(_2[1][0], _2[1][1], _2[1][2]), vec3(_2[2][0], _2[2][1], _2[2][2]));
-    vec2 _4 = in_var_TEXCOORD0 * PerObject.uvScale;
     gl_Position = vec4(_1.x, _1.y, _1.z, 1.0) * _2 * PerFrame.viewProjection;
-    out_var_NORMAL = _3;
-    out_var_TEXCOORD0 = _4;
+    out_var_NORMAL = in_var_NORMAL * mat3(vec3(_2[0][0], _2[0][1], _2[0][2]), vec3(_2[1][0], _2[1][1], _2[1][2]), vec3(_2[2][0], _2[2][1], _2[2][2]));
+    out_var_TEXCOORD0 = in_var_TEXCOORD0 * PerObject.uvScale;
 }
 
