@@ -82,6 +82,27 @@ fn run_voices_glsl(
     rules: Rules,
     glsl: bool,
 ) -> Vec<(Voice, Vec<Vec<u32>>, Vec<u32>)> {
+    let bindings = bufs
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| Binding::new(0, i as u32, Resource::StorageBuffer(b)))
+        .collect();
+    run_bindings(gpu, name, entry, bindings, groups, voices, rules, glsl)
+}
+
+/// [`run_voices_glsl`] on any resources (`bindings`); each voice's buffers come back in the
+/// order of `bindings`.
+#[allow(clippy::too_many_arguments)]
+fn run_bindings(
+    gpu: &Gpu,
+    name: &str,
+    entry: &str,
+    bindings: Vec<Binding>,
+    groups: [u32; 3],
+    voices: &[Voice],
+    rules: Rules,
+    glsl: bool,
+) -> Vec<(Voice, Vec<Vec<u32>>, Vec<u32>)> {
     let path = root().join("backends/tests/compute").join(name);
     let text = std::fs::read_to_string(&path).expect("compute program exists");
     let source = Source::Ir {
@@ -89,11 +110,6 @@ fn run_voices_glsl(
         entry: entry.to_string(),
     };
     let case = Case::new(name, source).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let bindings = bufs
-        .into_iter()
-        .enumerate()
-        .map(|(i, b)| Binding::new(0, i as u32, Resource::StorageBuffer(b)))
-        .collect();
     let mut voices = voices.to_vec();
     if glsl && oneshader_oracle::voice::GLSL_AVAILABLE {
         voices.push(Voice::Glsl {
@@ -455,6 +471,70 @@ fn glsl_refuses_the_relaxed_struct_array() {
             .any(|d| d.code == "OSB0105" && d.message.contains("buffer `items`")),
         "{d:#?}"
     );
+}
+
+/// `split.ir`: vectors DXC's relaxed rules pack at 4 bytes, next to arrays whose std140 or
+/// std430 stride scalar packing would lose, which GLSL declares one component per member:
+/// reads (whole, by constant and run-time component, through a whole-block load) and writes
+/// (through a whole-block store, by component) reach the same bytes as in SPIR-V, and the
+/// padding between members stays as it was.
+#[test]
+fn vectors_split_into_components_read_and_write_the_relaxed_offsets() {
+    let gpu = Gpu::new();
+    let f = |x: f32| x.to_bits();
+    // cb: a@0 b@4 t@16 (stride 16) c@80 d@92; padding words hold a marker.
+    let pad = 0xdead_beef;
+    let mut cb = vec![pad; 24];
+    cb[0] = f(1.0);
+    cb[1] = f(2.0);
+    cb[2] = f(3.0);
+    for k in 0..4 {
+        cb[4 + 4 * k] = f(10.0 + k as f32);
+    }
+    for k in 0..3 {
+        cb[20 + k] = f(20.0 + k as f32);
+    }
+    cb[23] = f(23.0);
+    // sb: p@0 q@4 arr@16 (stride 16) r@48.
+    let mut sb = vec![pad; 13];
+    sb[0] = f(1.5);
+    for k in 0..3 {
+        sb[1 + k] = f(4.0 + k as f32);
+        sb[4 + k] = f(7.0 + k as f32);
+        sb[8 + k] = f(10.0 + k as f32);
+    }
+    sb[12] = f(13.0);
+    let bindings = vec![
+        Binding::new(0, 0, Resource::UniformBuffer(cb)),
+        Binding::new(0, 1, Resource::StorageBuffer(sb.clone())),
+        Binding::new(0, 2, Resource::StorageBuffer(vec![0; 10])),
+    ];
+    let runs = run_bindings(
+        &gpu,
+        "split.ir",
+        "main",
+        bindings,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+        true,
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Glsl { .. })),
+        "the GLSL voice ran"
+    );
+    // b.x, b[1], b[k=1], t[3], c.z, whole.a, whole.b.y, whole.d, s.q.y, q[k=1].
+    let expected = [2.0f32, 3.0, 3.0, 13.0, 22.0, 1.0, 3.0, 23.0, 5.0, 5.0];
+    let mut sb_after = sb.clone();
+    sb_after[1] = f(105.0);
+    sb_after[2] = f(10.0);
+    sb_after[3] = f(12.0);
+    sb_after[12] = f(14.0);
+    for (voice, bufs, _) in runs {
+        let got: Vec<f32> = bufs[2].iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(got, expected, "reads ({voice:?})");
+        assert_eq!(bufs[1], sb_after, "writes ({voice:?})");
+    }
 }
 
 #[test]

@@ -747,3 +747,86 @@ bb0:
     );
     assert_eq!(interp(&dr), interp(&ours));
 }
+
+/// 64-bit storage images (`GL_EXT_shader_image_int64`) keep their format and the SPIR-V
+/// backend's atomic; a block member of a struct type without fields is left out (it holds
+/// no bytes) and reads as the empty value; a vector `wave_active_all_equal` (a vector of
+/// bools in the IR) is one `subgroupAllEqual` per component, each a scalar
+/// `OpGroupNonUniformAllEqual` as SPIR-V requires.
+#[test]
+fn wide_images_empty_members_and_per_component_all_equal() {
+    let text = r#"
+struct @Empty {
+}
+struct @P {
+  e: @Empty
+  x: u32
+}
+global @pc : ptr<push_constant, @P>
+global @img : ptr<uniform_constant, texture<2d, u64, storage, r64ui>> [binding(0, 0)]
+global @data : ptr<storage_buffer, rtarray<vec<u32, 2>>> [binding(0, 1)]
+global @gid : ptr<input, vec<u32, 3>> [builtin(global_invocation_id)]
+func @main() -> void [entry_point(compute, "main"), numthreads(8, 1, 1)] {
+bb0:
+  %g = load @gid : vec<u32, 3>
+  %i = extract %g, 0 : u32
+  %whole = load @pc : @P
+  %x = extract %whole, 1 : u32
+  %c = construct %x, %i : vec<u32, 2>
+  %tp = texel_addr @img, %c, u32 0 : ptr<image, u64>
+  %old = atomic_rmw max, %tp, u64 5 : u64
+  %tl = texture_load @img, %c : u64
+  %sum = add %old, %tl : u64
+  texture_store @img, %c, %sum
+  %p = element_addr @data, %i : ptr<storage_buffer, vec<u32, 2>>
+  %v = load %p : vec<u32, 2>
+  %eq = call_intrinsic wave_active_all_equal(%v) : vec<bool, 2>
+  %r = select %eq, %v, vec<u32, 2> {u32 0, u32 0} : vec<u32, 2>
+  store %p, %r
+  return
+}
+"#;
+    let (glsl, dr) = compile(text, None);
+    assert!(glsl.contains("#extension GL_EXT_shader_image_int64"), "{glsl}");
+    assert!(glsl.contains("r64ui) uniform u64image2D"), "{glsl}");
+    let block = glsl
+        .split("uniform P_block {")
+        .nth(1)
+        .and_then(|b| b.split('}').next())
+        .expect("the push-constant block");
+    assert!(!block.contains(" e;"), "the empty member is left out:\n{glsl}");
+    let ours = load(&emit_env(&parse(text), TargetEnv::Vulkan1_2));
+    assert_eq!(count_op(&dr, Op::AtomicUMax), 1, "{glsl}");
+    assert_eq!(count_op(&ours, Op::AtomicUMax), 1);
+    // The push-constant block has only `x`, at the offset the SPIR-V backend gives it (the
+    // empty member takes no bytes): glslang's blocks each have one member at 0, ours has `x`
+    // as member 1 at 0.
+    let offsets = |dr: &rspirv::dr::Module| -> Vec<(u32, u32)> {
+        dr.annotations
+            .iter()
+            .filter(|a| {
+                a.class.opcode == Op::MemberDecorate
+                    && a.operands[2] == Operand::Decoration(rspirv::spirv::Decoration::Offset)
+            })
+            .filter_map(|a| match (&a.operands[1], &a.operands[3]) {
+                (Operand::LiteralBit32(k), Operand::LiteralBit32(v)) => Some((*k, *v)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(offsets(&dr), vec![(0, 0), (0, 0)], "{glsl}");
+    assert!(offsets(&ours).contains(&(1, 0)), "{:?}", offsets(&ours));
+    let all_equal: Vec<_> = function_insts(&dr)
+        .into_iter()
+        .filter(|i| i.class.opcode == Op::GroupNonUniformAllEqual)
+        .collect();
+    assert_eq!(all_equal.len(), 2, "one per component:\n{glsl}");
+    let bool_ty = dr
+        .types_global_values
+        .iter()
+        .find(|t| t.class.opcode == Op::TypeBool)
+        .and_then(|t| t.result_id);
+    for i in all_equal {
+        assert_eq!(i.result_type, bool_ty, "a scalar bool result");
+    }
+}

@@ -255,21 +255,23 @@ fn relaxed_rules_match_where_glsl_can_state_them() {
     .unwrap_or_else(|e| panic!("dx: {e}"));
 }
 
-/// A relaxed vector offset (`b` at 4) next to an array whose std stride scalar packing cannot
-/// give: refused, naming the buffer and both packings' reasons.
+/// A relaxed vector offset (`y` at 4) inside a struct in an array whose std140 stride
+/// scalar packing cannot give (a nested vector is not split into components): refused,
+/// naming the buffer and every packing's reason.
 #[test]
 fn a_layout_glsl_cannot_state_is_refused() {
-    let structs = "struct @T {\n  a: f32\n  b: vec<f32, 2>\n  d: array<f32, 4>\n}\n";
+    let structs = "struct @I {\n  x: f32\n  y: vec<f32, 2>\n}\nstruct @T {\n  a: f32\n  s: array<@I, 2>\n}\n";
     let err = check_rule(
         LayoutRule::RelaxedStd140,
         structs,
-        &["f32", "vec<f32, 2>", "array<f32, 4>"],
+        &["f32", "array<@I, 2>"],
     )
     .expect_err("no GLSL packing has both");
     assert!(err.contains("OSB0105"), "{err}");
     assert!(err.contains("buffer `cb`"), "{err}");
-    assert!(err.contains("member `b`"), "{err}");
-    assert!(err.contains("member `d`"), "{err}");
+    assert!(err.contains("member `s`"), "{err}");
+    assert!(err.contains("GLSL std140"), "{err}");
+    assert!(err.contains("GLSL scalar"), "{err}");
     // A nested struct mixing majorness cannot be stated either.
     let mixed = "struct @M {\n  p: mat<f32, 2, 2> [row_major]\n  q: mat<f32, 2, 2>\n}\nstruct @T {\n  s: @M\n}\n";
     let err = check_rule(LayoutRule::Std430, mixed, &["@M"]).expect_err("mixed majorness");

@@ -8,11 +8,11 @@
 //! | OSB0101 | the `Legal` module was prepared for another target (run `prepare(m, Target::Glsl)`) |
 //! | OSB0102 | no entry point to emit: the module has none (a library), `Options::entry` names none, or several exist and `Options::entry` does not choose |
 //! | OSB0103 | a stage GLSL output does not support yet (geometry, hull, domain, mesh, amplification) |
-//! | OSB0104 | a type GLSL cannot express here (integer or bool matrix, `string`, `type`, a struct without fields, a 64-bit or 16-bit texel type, a resource or pointer inside a buffer) |
+//! | OSB0104 | a type GLSL cannot express here (integer or bool matrix, `string`, `type`, a struct without fields other than as a block member, a 16-bit texel type, a 64-bit sampled texel type, a resource or pointer inside a buffer) |
 //! | OSB0105 | a buffer layout GLSL cannot state: an array or matrix stride, or a nested struct's member offset, that none of std140, std430 and scalar produce, or an offset not aligned for the layout that matches; names the buffer and member |
 //! | OSB0106 | retired (was: a `bool` in a buffer; `bool_storage` stores them as `u32` for every target, and the boundary's OSG0005 holds it) |
 //! | OSB0107 | control flow the statement rebuilder cannot express: a switch case falling through to a case that cannot follow it, or an edge the structured analysis does not classify (verify the module first); recursion is the boundary's OSG0004 |
-//! | OSB0108 | an operation with operands GLSL cannot map exactly (`switch` on a 64-bit selector, a run-time texel offset outside a gather, `quad_read_lane_at` with a run-time lane, a level-zero depth comparison on an arrayed or cube texture, float atomics, byte-address access of non-32-bit data, a pointer argument that is not a local variable) |
+//! | OSB0108 | an operation with operands GLSL cannot map exactly (`switch` on a 64-bit selector, a run-time texel offset outside a gather, `quad_read_lane_at` with a run-time lane, a level-zero depth comparison on an arrayed or cube texture, float atomics, byte-address access of non-32-bit data, a pointer argument that is not a local variable, an atomic, `out` argument or run-time-indexed store on a vector buffer member split into components) |
 //! | OSB0109 | an intrinsic or built-in without a GLSL mapping (`render_target_sample_count`, `attribute_at_vertex`, sparse residency, an interpolation operand that does not lead back to a fragment input) |
 //! | OSB0110 | implicit derivatives reached from an entry point that has none (see the SPIR-V backend's OSB0011) |
 //! | OSB0111 | a malformed module (missing terminator, operand of the wrong kind): verify it first |

@@ -190,8 +190,11 @@ impl FnEmitter<'_, '_> {
                 };
                 Ok(Place {
                     text,
+                    empty: false,
                     builtin,
                     block,
+                    split: None,
+                    rvalue: false,
                 })
             }
             Op::Var | Op::Param => {
@@ -202,8 +205,11 @@ impl FnEmitter<'_, '_> {
                     .ok_or_else(|| malformed("a variable without a name"))?;
                 Ok(Place {
                     text: name,
+                    empty: false,
                     builtin: None,
                     block: None,
+                    split: None,
+                    rvalue: false,
                 })
             }
             Op::FieldAddr => {
@@ -214,16 +220,66 @@ impl FnEmitter<'_, '_> {
                     .ty(base)
                     .and_then(|t| m.pointee(t))
                     .ok_or_else(|| malformed("a field address of a non-pointer"))?;
+                if b.block.is_some()
+                    && let Some(comps) = self.cx.split_members.get(&(st, k))
+                {
+                    // A vector declared one component per member: readable as a
+                    // constructor, writable component by component.
+                    let paths: Vec<String> =
+                        comps.iter().map(|c| format!("{}.{c}", b.text)).collect();
+                    let fty = m
+                        .struct_fields(st)
+                        .get(k)
+                        .and_then(|&f| m.ty(f))
+                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let vec = self.cx.type_name(fty)?;
+                    return Ok(Place {
+                        text: format!("{vec}({})", paths.join(", ")),
+                        empty: false,
+                        builtin: None,
+                        block: None,
+                        split: Some(paths),
+                        rvalue: true,
+                    });
+                }
                 let field = self.cx.field_name(st, k);
                 Ok(Place {
                     text: format!("{}.{field}", b.text),
+                    empty: b.block.is_some() && self.cx.empty_members.contains(&(st, k)),
                     builtin: b.builtin,
                     block: None,
+                    split: None,
+                    rvalue: b.rvalue,
                 })
             }
             Op::ElementAddr => {
                 let base = m.operand(p, 0);
                 let b = self.place(base)?;
+                if let Some(paths) = &b.split {
+                    // A component of a split vector: its member when the index is known.
+                    let iv = m.operand(p, 1);
+                    if let Some(c) = m.const_int_value(iv)
+                        && let Some(path) = usize::try_from(c).ok().and_then(|c| paths.get(c))
+                    {
+                        return Ok(Place {
+                            text: path.clone(),
+                            empty: false,
+                            builtin: None,
+                            block: None,
+                            split: None,
+                            rvalue: false,
+                        });
+                    }
+                    let idx = self.index_expr(iv)?;
+                    return Ok(Place {
+                        text: format!("{}[{idx}]", b.text),
+                        empty: false,
+                        builtin: None,
+                        block: None,
+                        split: None,
+                        rvalue: true,
+                    });
+                }
                 let idx = self.index_expr(m.operand(p, 1))?;
                 let nonuniform = m.has_decoration(p, Op::NonUniform);
                 let idx = if nonuniform {
@@ -247,8 +303,11 @@ impl FnEmitter<'_, '_> {
                 }
                 Ok(Place {
                     text,
+                    empty: false,
                     builtin: b.builtin,
                     block,
+                    split: None,
+                    rvalue: b.rvalue,
                 })
             }
             Op::TexelAddr => Err(malformed("a texel address used as memory")),
@@ -257,6 +316,25 @@ impl FnEmitter<'_, '_> {
                 "a pointer that does not come from a variable, a global or an access chain",
             )),
         }
+    }
+
+    /// The l-value path of `p`, for an operation that writes through it (an atomic, an `out`
+    /// argument). A vector block member split into components (see [`super::layout`]) is no
+    /// single l-value: refused.
+    pub fn lvalue(&mut self, p: InstId) -> R<String> {
+        let place = self.place(p)?;
+        if place.rvalue {
+            return Err(GlslError::new(
+                OPERANDS,
+                format!(
+                    "an atomic or `out` argument writes to `{}`, a vector buffer member that \
+                     GLSL declares one component per member (its offset is not aligned under \
+                     any GLSL packing): there is no single l-value to pass",
+                    place.text
+                ),
+            ));
+        }
+        Ok(place.text)
     }
 
     /// An index operand (any integer type works as a GLSL index).
@@ -366,12 +444,28 @@ impl FnEmitter<'_, '_> {
         let p = m.operand(i, 0);
         let ty = self.ty_of(i)?;
         let place = self.place(p)?;
+        if place.empty {
+            return self.cx.zero_of(ty);
+        }
         if let Some(st) = place.block {
             // A whole block is not a value in GLSL: rebuild the struct from its members.
             let name = self.cx.struct_name(st)?;
-            let n = m.struct_fields(st).len();
-            let mut parts = Vec::with_capacity(n);
-            for k in 0..n {
+            let fields = m.struct_fields(st);
+            let mut parts = Vec::with_capacity(fields.len());
+            for (k, &fd) in fields.iter().enumerate() {
+                if self.cx.empty_members.contains(&(st, k)) {
+                    let ft = m.ty(fd).ok_or_else(|| malformed("an untyped field"))?;
+                    parts.push(self.cx.zero_of(ft)?.text);
+                    continue;
+                }
+                if let Some(comps) = self.cx.split_members.get(&(st, k)).cloned() {
+                    let ft = m.ty(fd).ok_or_else(|| malformed("an untyped field"))?;
+                    let vec = self.cx.type_name(ft)?;
+                    let paths: Vec<String> =
+                        comps.iter().map(|c| format!("{}.{c}", place.text)).collect();
+                    parts.push(format!("{vec}({})", paths.join(", ")));
+                    continue;
+                }
                 let f = self.cx.field_name(st, k);
                 parts.push(format!("{}.{f}", place.text));
             }
@@ -957,8 +1051,15 @@ impl FnEmitter<'_, '_> {
 /// An l-value path.
 pub(crate) struct Place {
     pub text: String,
+    /// A block member left out of the declaration (a struct without fields): no memory.
+    pub empty: bool,
     /// The GLSL component kind of the built-in it reaches.
     pub builtin: Option<Kind>,
     /// The struct of a whole block (the path names a block, not a member).
     pub block: Option<InstId>,
+    /// A vector block member declared one component per member (see [`super::layout`]):
+    /// the components' paths. `text` is then their constructor, a value.
+    pub split: Option<Vec<String>>,
+    /// `text` is a value, not an l-value (a split vector or a run-time component of one).
+    pub rvalue: bool,
 }

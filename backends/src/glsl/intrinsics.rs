@@ -499,6 +499,27 @@ impl FnEmitter<'_, '_> {
                 ext("GL_KHR_shader_subgroup_vote", self);
                 one("subgroupAll", &vals)
             }
+            I::WaveActiveAllEqual if m.op(ty) == Op::Vector => {
+                // Component-wise (a bool vector), while GLSL's compares whole vectors: one
+                // vote per component, in a helper so the operand is computed once.
+                ext("GL_KHR_shader_subgroup_vote", self);
+                let at = m
+                    .ty(args[0])
+                    .ok_or_else(|| malformed("an untyped operand"))?;
+                let an = self.cx.type_name(at)?;
+                let rn = self.cx.type_name(ty)?;
+                let n = m.vector_len(ty).unwrap_or(1);
+                let parts: Vec<String> = (0..n)
+                    .map(|k| format!("subgroupAllEqual(x.{})", ['x', 'y', 'z', 'w'][k as usize]))
+                    .collect();
+                self.cx.helper(&format!("os_all_equal {an}"), || {
+                    format!(
+                        "{rn} os_all_equal({an} x) {{\n    return {rn}({});\n}}\n",
+                        parts.join(", ")
+                    )
+                });
+                one("os_all_equal", &vals)
+            }
             I::WaveActiveAllEqual => {
                 ext("GL_KHR_shader_subgroup_vote", self);
                 one("subgroupAllEqual", &vals)

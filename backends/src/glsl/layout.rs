@@ -17,6 +17,12 @@
 //! what does not fit is a nested struct whose relaxed placement (`struct { float a; float2 b;
 //! }`, `b` at 4) only scalar gives, used in an array whose stride only std140 gives.
 //!
+//! A block member that is a vector at an offset the packing does not align (DXC's relaxed
+//! rules put `float2 b` right after `float a`, at 4) is declared as one scalar member per
+//! component, each with its offset (`layout(offset = 4) float b_x; layout(offset = 8) float
+//! b_y;`): the same bytes, readable as `vec2(b.b_x, b.b_y)`. This keeps std140's strides for
+//! the rest of the block, where scalar packing would lose them.
+//!
 //! | rule | packings tried |
 //! |---|---|
 //! | std140, relaxed std140, D3D cbuffer | `std140`, `scalar` |
@@ -81,6 +87,9 @@ pub(crate) struct BlockLayout {
     /// Per member: the GLSL matrix qualifier (`Some(true)`: `row_major`), when it holds
     /// matrices.
     pub majorness: Vec<Option<bool>>,
+    /// Per member: true for a vector at an offset the packing does not align (DXC's relaxed
+    /// placement), declared as one scalar member per component instead.
+    pub split: Vec<bool>,
 }
 
 /// The packings tried for a rule, in order.
@@ -216,12 +225,30 @@ pub(crate) fn block_layout(
         majors.push(found.first().map(|&hlsl_row_major| !hlsl_row_major));
     }
     let mut reasons: Vec<String> = Vec::new();
-    for &p in candidates(rule) {
+    // Packings that state the layout as it is come first; splitting vectors is the fallback.
+    let attempts = [false, true]
+        .into_iter()
+        .flat_map(|allow| candidates(rule).iter().map(move |&p| (allow, p)));
+    for (allow_split, p) in attempts {
         let g = p.rule();
         let mut reason = None;
-        for mem in members {
+        let mut split = vec![false; members.len()];
+        for (k, mem) in members.iter().enumerate() {
             let l = layout::type_layout(m, mem.ty, g, mem.row_major)
                 .map_err(|e| err(format!("member `{}` has no layout: {e}", mem.name)))?;
+            let component = (m.op(mem.ty) == Op::Vector)
+                .then(|| m.scalar_bits(m.operand(mem.ty, 0)).map(|b| b / 8))
+                .flatten();
+            if let Some(c) = component
+                && allow_split
+                && !mem.offset.is_multiple_of(l.align.max(1))
+                && mem.offset.is_multiple_of(c.max(1))
+            {
+                // A vector the relaxed rules packed tighter than the packing aligns it:
+                // its components, each at its own offset, say the same.
+                split[k] = true;
+                continue;
+            }
             if !mem.offset.is_multiple_of(l.align.max(1)) {
                 reason = Some(format!(
                     "member `{}` is at offset {} under {}, not a multiple of its alignment {} \
@@ -248,9 +275,14 @@ pub(crate) fn block_layout(
                 return Ok(BlockLayout {
                     packing: p,
                     majorness: majors,
+                    split,
                 });
             }
-            Some(r) => reasons.push(format!("GLSL {}: {r}", p.qualifier())),
+            Some(r) if !allow_split => reasons.push(format!("GLSL {}: {r}", p.qualifier())),
+            Some(r) => reasons.push(format!(
+                "GLSL {} with misaligned vectors split: {r}",
+                p.qualifier()
+            )),
         }
     }
     Err(err(format!(

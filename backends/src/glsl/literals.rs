@@ -1,9 +1,11 @@
 //! Constants as GLSL literals, with the exact bits of the IR constant.
 //!
-//! glslang reads a float literal as a double and then rounds it to the literal's type, so a
-//! float is printed in the shortest form that survives that double rounding (Rust's shortest
-//! round-trip form when it does, else the shortest form of the value as a double, which is
-//! exact). Values no literal can spell keep their bits through a conversion function:
+//! glslang reads a float literal as a double and folds constant expressions in double
+//! before rounding the result to the literal's type, so a literal must spell the IR value
+//! exactly as a double, not merely round to it: `1657711.6 * 116.75` folds to a different
+//! `float` than the product of the two `float`s. A float is printed in Rust's shortest
+//! round-trip form when that decimal is the value exactly (`0.5`, `33.75`), else in the
+//! shortest form of the value as a double (`0.10000000149011612`), which is exact. Values no literal can spell keep their bits through a conversion function:
 //! infinities and NaNs as `uintBitsToFloat(0x7fc00000u)` (`packDouble2x32` for doubles,
 //! `unpackFloat2x16` for halves), `INT_MIN` as `(-2147483647 - 1)`. `undef` prints as zero.
 
@@ -19,7 +21,7 @@ fn f32_text(bits: u32) -> String {
     let short = format!("{x:?}");
     let survives = short
         .parse::<f64>()
-        .is_ok_and(|d| (d as f32).to_bits() == bits);
+        .is_ok_and(|d| d.to_bits() == (x as f64).to_bits());
     let s = if survives {
         short
     } else {
@@ -210,7 +212,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn floats_survive_double_rounding() {
+    fn float_literals_are_the_value_exactly_as_a_double() {
         for bits in [
             0x3f80_0000u32,
             0x3dcc_cccd,
@@ -221,12 +223,15 @@ mod tests {
             0x3400_0000,
         ] {
             let s = f32_text(bits);
-            let back = (s.parse::<f64>().expect("a number") as f32).to_bits();
-            assert_eq!(back, bits, "{s}");
+            let back = s.parse::<f64>().expect("a number");
+            assert_eq!(back, f32::from_bits(bits) as f64, "{s}");
             assert!(s.contains(['.', 'e']), "{s}");
         }
         assert_eq!(f32_text(0x3f80_0000), "1.0");
-        assert_eq!(f32_text(0x3dcc_cccd), "0.1");
+        assert_eq!(f32_text(0x3dcc_cccd), "0.10000000149011612");
+        // Found by the random programs: glslang folded `1657711.6 * 116.75` in double.
+        assert_eq!(f32_text(1_657_711.6f32.to_bits()), "1657711.625");
+        assert_eq!(f32_text(33.75f32.to_bits()), "33.75");
         assert_eq!(half_to_f64(0x3c00), 1.0);
         assert_eq!(half_to_f64(0x0001), 2f64.powi(-24));
         assert_eq!(half_to_f64(0xc000), -2.0);

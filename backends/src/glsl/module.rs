@@ -30,6 +30,7 @@ pub(crate) const HELPERS: &[&str] = &[
     "os_sign",
     "os_f32tof16",
     "os_f16tof32",
+    "os_all_equal",
 ];
 
 /// The GLSL scalar kind of a built-in variable (its components), when it differs from the
@@ -78,6 +79,11 @@ pub(crate) struct ModuleCx<'m> {
     value_struct_set: FxHashSet<InstId>,
     pub builtins: FxHashMap<InstId, BuiltinVar>,
     pub blocks: FxHashMap<InstId, BlockVar>,
+    /// Block members left out because their struct type has no fields: (struct, field).
+    pub empty_members: FxHashSet<(InstId, usize)>,
+    /// Vector block members declared one component per member (see [`super::layout`]):
+    /// (struct, field) to the components' member names.
+    pub split_members: FxHashMap<(InstId, usize), Vec<String>>,
     exts: BTreeSet<&'static str>,
     /// Spec constant declarations, in first-use order.
     spec_decls: Vec<String>,
@@ -309,6 +315,8 @@ impl<'m> ModuleCx<'m> {
             value_struct_set: FxHashSet::default(),
             builtins: FxHashMap::default(),
             blocks: FxHashMap::default(),
+            empty_members: FxHashSet::default(),
+            split_members: FxHashMap::default(),
             exts: BTreeSet::new(),
             spec_decls: Vec::new(),
             helper_names: FxHashSet::default(),
@@ -692,17 +700,7 @@ impl<'m> ModuleCx<'m> {
         if let Some(d) = m.texture_desc(elem) {
             if d.access == TextureAccess::Storage {
                 match format_name(d.format) {
-                    Some(f) => {
-                        if matches!(d.format, ImageFormat::R64i | ImageFormat::R64ui) {
-                            self.ext("GL_EXT_shader_image_int64");
-                            return Err(GlslError::new(
-                                TYPE,
-                                "64-bit storage images (r64i, r64ui) are not supported by the \
-                                 GLSL backend",
-                            ));
-                        }
-                        q.push(f.to_string());
-                    }
+                    Some(f) => q.push(f.to_string()),
                     None => self.ext("GL_EXT_shader_image_load_formatted"),
                 }
             }
@@ -767,16 +765,6 @@ impl<'m> ModuleCx<'m> {
         let rule = self
             .rule_of(space)
             .ok_or_else(|| malformed("a buffer without a layout rule"))?;
-        if contains_empty_struct(m, pointee) {
-            return Err(GlslError::new(
-                TYPE,
-                format!(
-                    "`{}` holds a struct without fields; GLSL has no empty structs, and the \
-                     placeholder member values get would change the buffer's layout",
-                    oneshader_ir::print::print_inst(m, pointee)
-                ),
-            ));
-        }
         let descriptors = self.is_descriptor_array(space, pointee);
         let (content, dims) = if descriptors {
             let dims = match m.op(pointee) {
@@ -791,11 +779,11 @@ impl<'m> ModuleCx<'m> {
             (pointee, String::new())
         };
         let wrapped = m.op(content) != Op::Struct;
-        // Block members: (name, type, row-major, offset).
-        let mut members: Vec<(String, InstId, bool, u32)> = Vec::new();
+        // Block members: (name, type, row-major, offset, field index).
+        let mut members: Vec<(String, InstId, bool, u32, usize)> = Vec::new();
         let block_name = if wrapped {
             // The wrapped type must have a layout (the check below reports why not).
-            members.push(("data".into(), content, layout::is_row_major(m, g), 0));
+            members.push(("data".into(), content, layout::is_row_major(m, g), 0, 0));
             self.names
                 .fresh(Some(&format!("{name}_block")), "Block", None)
         } else {
@@ -806,7 +794,24 @@ impl<'m> ModuleCx<'m> {
                 let ft = m
                     .ty(fl.field)
                     .ok_or_else(|| malformed("an untyped field"))?;
-                members.push((fields[i].clone(), ft, fl.row_major, fl.offset));
+                // A member of a struct type without fields holds no data: it is left out
+                // (GLSL has no empty structs), and reading it gives the empty value.
+                if m.op(ft) == Op::Struct && m.struct_fields(ft).is_empty() {
+                    self.empty_members.insert((content, i));
+                    continue;
+                }
+                if contains_empty_struct(m, ft) {
+                    return Err(GlslError::new(
+                        TYPE,
+                        format!(
+                            "member `{}` holds a struct without fields; GLSL has no empty \
+                             structs, and a placeholder member would change the buffer's \
+                             layout",
+                            fields[i]
+                        ),
+                    ));
+                }
+                members.push((fields[i].clone(), ft, fl.row_major, fl.offset, i));
             }
             // The value struct (if the module also uses it as a value) keeps the struct's
             // own name; the block gets its own.
@@ -815,7 +820,7 @@ impl<'m> ModuleCx<'m> {
         };
         let list: Vec<Member<'_>> = members
             .iter()
-            .map(|(n, t, rm, o)| Member {
+            .map(|(n, t, rm, o, _)| Member {
                 name: n,
                 ty: *t,
                 row_major: *rm,
@@ -852,7 +857,37 @@ impl<'m> ModuleCx<'m> {
             String::new()
         };
         let mut text = format!("layout({}) {mq}{storage} {block_name} {{\n", q.join(", "));
-        for (k, (mname, mty, _, off)) in members.iter().enumerate() {
+        let mut member_names = Namer::new();
+        for (n, ..) in &members {
+            member_names.reserve(n);
+        }
+        for (k, (mname, mty, _, off, field)) in members.iter().enumerate() {
+            if bl.split[k] {
+                // One scalar member per component, each at its own offset.
+                let elem = m.operand(*mty, 0);
+                let size = m.scalar_bits(elem).unwrap_or(32) / 8;
+                let n = m.vector_len(*mty).unwrap_or(1);
+                let sn = self.type_name(elem)?;
+                let mut comps = Vec::new();
+                for c in 0..n {
+                    let cn = member_names.fresh(
+                        Some(&format!("{mname}_{}", ['x', 'y', 'z', 'w'][c as usize])),
+                        "c",
+                        None,
+                    );
+                    writeln!(
+                        text,
+                        "    layout(offset = {}) {sn} {cn};",
+                        off + c * size
+                    )
+                    .ok();
+                    comps.push(cn);
+                }
+                if let Some(st) = (!wrapped).then_some(content) {
+                    self.split_members.insert((st, *field), comps);
+                }
+                continue;
+            }
             let mut mq = vec![format!("offset = {off}")];
             match bl.majorness[k] {
                 Some(true) => mq.insert(0, "row_major".into()),

@@ -39,10 +39,10 @@ impl FnEmitter<'_, '_> {
                 if m.imm_operand(i, 0).and_then(Intrinsic::from_u32) == Some(Intrinsic::Sincos) =>
             {
                 let x = self.value(m.operand(i, 1))?;
-                let s = self.place(m.operand(i, 2))?;
-                let c = self.place(m.operand(i, 3))?;
-                self.line(&format!("{} = sin({});", s.text, x.text));
-                self.line(&format!("{} = cos({});", c.text, x.text));
+                let s = self.lvalue(m.operand(i, 2))?;
+                let c = self.lvalue(m.operand(i, 3))?;
+                self.line(&format!("{s} = sin({});", x.text));
+                self.line(&format!("{c} = cos({});", x.text));
                 Ok(())
             }
             _ => {
@@ -116,7 +116,7 @@ impl FnEmitter<'_, '_> {
                     ));
                 }
                 roots.push(root);
-                args.push(self.place(a)?.text);
+                args.push(self.lvalue(a)?);
             } else {
                 args.push(self.value(a)?.text);
             }
@@ -124,16 +124,69 @@ impl FnEmitter<'_, '_> {
         Ok(format!("{name}({})", args.join(", ")))
     }
 
+    /// `val` (the value of `v`) as something cheap to repeat: itself when it is a name or a
+    /// literal, else a new local holding it.
+    fn named_for_reuse(&mut self, val: E, v: InstId) -> R<E> {
+        let simple = val
+            .text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+        if simple {
+            return Ok(val);
+        }
+        let ty = self.ty_of(v)?;
+        let tn = self.cx.type_name(ty)?;
+        let name = self.local_name(Some("stored"), "s");
+        self.line(&format!("{tn} {name} = {};", val.text));
+        Ok(E::primary(name))
+    }
+
     fn store(&mut self, i: InstId) -> R<()> {
         let m = self.m;
         let p = m.operand(i, 0);
         let v = m.operand(i, 1);
         let place = self.place(p)?;
+        if place.empty {
+            // No memory to write (a member of a struct type without fields).
+            return Ok(());
+        }
         let val = self.value(v)?;
+        if let Some(paths) = &place.split {
+            // A split vector: one store per component (of a named value).
+            let val = self.named_for_reuse(val, v)?;
+            for (c, path) in paths.iter().enumerate() {
+                self.line(&format!("{path} = {}[{c}];", val.at_least(Prec::Primary)));
+            }
+            return Ok(());
+        }
+        if place.rvalue {
+            return Err(GlslError::new(
+                OPERANDS,
+                format!(
+                    "a store with a run-time component index into `{}`, a vector buffer member \
+                     that GLSL declares one component per member",
+                    place.text
+                ),
+            ));
+        }
         if let Some(st) = place.block {
             let n = m.struct_fields(st).len();
-            for k in 0..n {
+            let kept: Vec<usize> = (0..n)
+                .filter(|&k| !self.cx.empty_members.contains(&(st, k)))
+                .collect();
+            let val = self.named_for_reuse(val, v)?;
+            for k in kept {
                 let f = self.cx.field_name(st, k);
+                if let Some(comps) = self.cx.split_members.get(&(st, k)).cloned() {
+                    for (c, comp) in comps.iter().enumerate() {
+                        self.line(&format!(
+                            "{}.{comp} = {}.{f}[{c}];",
+                            place.text,
+                            val.at_least(Prec::Primary)
+                        ));
+                    }
+                    continue;
+                }
                 self.line(&format!(
                     "{}.{f} = {}.{f};",
                     place.text,
@@ -241,7 +294,7 @@ impl FnEmitter<'_, '_> {
             }
             ("imageAtomic", t)
         } else {
-            ("atomic", self.place(p)?.text)
+            ("atomic", self.lvalue(p)?)
         };
         let scope = if prefix == "atomic" {
             self.atomic_scope(p)
@@ -339,9 +392,9 @@ impl FnEmitter<'_, '_> {
             .ok_or_else(|| malformed("unknown intrinsic"))?;
         let x = self.value(m.operand(i, 1))?;
         let p = m.operand(i, 2);
-        let place = self.place(p)?;
+        let place = self.lvalue(p)?;
         match which {
-            Intrinsic::Modf => Ok(format!("modf({}, {})", x.text, place.text)),
+            Intrinsic::Modf => Ok(format!("modf({}, {place})", x.text)),
             Intrinsic::Frexp => {
                 let pointee = m
                     .ty(p)
@@ -358,10 +411,10 @@ impl FnEmitter<'_, '_> {
                     let tmp = self.local_name(Some("exponent"), "e");
                     self.line(&format!("{it} {tmp};"));
                     let ft = self.cx.type_name(pointee)?;
-                    self.after.push(format!("{} = {ft}({tmp});", place.text));
+                    self.after.push(format!("{place} = {ft}({tmp});"));
                     Ok(format!("frexp({}, {tmp})", x.text))
                 } else {
-                    Ok(format!("frexp({}, {})", x.text, place.text))
+                    Ok(format!("frexp({}, {place})", x.text))
                 }
             }
             other => Err(malformed(format!(

@@ -471,6 +471,8 @@ impl FnEmitter<'_, '_> {
         let zero = match prefix {
             "i" => "0",
             "u" => "0u",
+            "i64" => "0l",
+            "u64" => "0ul",
             _ => "0.0",
         };
         let texel = if n == 4 {

@@ -114,15 +114,23 @@ impl ModuleCx<'_> {
         let scalar = m
             .scalar_of(d.sampled_type)
             .ok_or_else(|| unsupported(m, ty, "the texel type is not a scalar or vector"))?;
+        let storage = d.access == TextureAccess::Storage && d.dim != Dim::SubpassData;
         Ok(match m.op(scalar) {
             Op::F32 => "",
             Op::I32 => "i",
             Op::U32 => "u",
+            // 64-bit integer storage images (GL_EXT_shader_image_int64).
+            Op::I64 | Op::U64 if storage => {
+                self.ext("GL_EXT_shader_image_int64");
+                self.ext("GL_EXT_shader_explicit_arithmetic_types_int64");
+                if m.op(scalar) == Op::I64 { "i64" } else { "u64" }
+            }
             _ => {
                 return Err(unsupported(
                     m,
                     ty,
-                    "GLSL textures and images have 32-bit float, int or uint texels",
+                    "GLSL textures have 32-bit float, int or uint texels (and storage images \
+                     64-bit integers too)",
                 ));
             }
         })
