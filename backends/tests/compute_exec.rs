@@ -537,6 +537,36 @@ fn vectors_split_into_components_read_and_write_the_relaxed_offsets() {
     }
 }
 
+/// `fold.ir`: float operations on constants (kept at -O0) compute the `f32` results in every
+/// voice; glslang folds the GLSL spelling of each in double, so its literals must be the IR's
+/// floats exactly (`1657711.6 * 116.75` from the decimals is another `f32`).
+#[test]
+fn float_operations_on_constants_round_as_f32() {
+    let gpu = Gpu::new();
+    let runs = run_voices(
+        &gpu,
+        "fold.ir",
+        "main",
+        vec![vec![0; 4]],
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    );
+    let third = 1.0f32 / 3.0;
+    let expected = [
+        1_657_711.6f32 * 116.75,
+        0.1f32 * 3.0 + 0.7,
+        0.3f32 * 10.0,
+        third * 3.0,
+    ];
+    // The decimal spellings folded in double would give other floats here.
+    assert_ne!(expected[0], (1_657_711.6f64 * 116.75) as f32);
+    for (voice, bufs, _) in runs {
+        let got: Vec<f32> = bufs[0].iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(got, expected, "{voice:?}");
+    }
+}
+
 #[test]
 fn selections_merging_into_the_continue_block() {
     let gpu = Gpu::new();

@@ -480,6 +480,41 @@ impl FnEmitter<'_, '_> {
 
     /// The expression of a pure instruction.
     pub fn inst_expr(&mut self, i: InstId) -> R<E> {
+        // glslang folds an operation on constants in double: its float literals must be the
+        // IR values exactly (see `literals`).
+        let exact = self.constant_operands(i);
+        let saved = std::mem::replace(&mut self.cx.exact_floats, exact);
+        let e = self.inst_expr_of(i);
+        self.cx.exact_floats = saved;
+        e
+    }
+
+    /// Whether every operand of `i` prints as a GLSL constant expression: a constant, or an
+    /// inline instruction whose operands all do (memoized).
+    fn constant_operands(&mut self, i: InstId) -> bool {
+        if let Some(&c) = self.const_exprs.get(&i) {
+            return c;
+        }
+        let m = self.m;
+        let mut all = true;
+        for k in 0..m.num_operands(i) {
+            let v = m.operand(i, k);
+            let op = m.op(v);
+            let c = op.is_constant()
+                || (op.is_instruction()
+                    && !self.names.contains_key(&v)
+                    && matches!(self.role(v), Role::Inline)
+                    && self.constant_operands(v));
+            if !c {
+                all = false;
+                break;
+            }
+        }
+        self.const_exprs.insert(i, all);
+        all
+    }
+
+    fn inst_expr_of(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let op = m.op(i);
         match op {

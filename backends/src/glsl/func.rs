@@ -181,6 +181,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub returned: bool,
     /// Values named `_N` so far.
     pub temps: u32,
+    /// Instructions whose operands all print as GLSL constant expressions (memo).
+    pub const_exprs: FxHashMap<InstId, bool>,
     pub out: String,
     pub indent: usize,
 }
@@ -208,6 +210,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             after: Vec::new(),
             returned: false,
             temps: 0,
+            const_exprs: FxHashMap::default(),
             out: String::new(),
             indent: 1,
         };

@@ -1,11 +1,13 @@
 //! Constants as GLSL literals, with the exact bits of the IR constant.
 //!
-//! glslang reads a float literal as a double and folds constant expressions in double
-//! before rounding the result to the literal's type, so a literal must spell the IR value
-//! exactly as a double, not merely round to it: `1657711.6 * 116.75` folds to a different
-//! `float` than the product of the two `float`s. A float is printed in Rust's shortest
-//! round-trip form when that decimal is the value exactly (`0.5`, `33.75`), else in the
-//! shortest form of the value as a double (`0.10000000149011612`), which is exact. Values no literal can spell keep their bits through a conversion function:
+//! glslang reads a float literal as a double, rounds it to the literal's type where the
+//! value is used, but folds constant expressions in double before rounding the result: the
+//! `float` product of `1657711.6 * 116.75` differs from the product of the two `float`s. So
+//! a literal whose consumer glslang folds (every operand of an operation is constant, or a
+//! module-level `const`) spells the IR value exactly as a double: Rust's shortest form of
+//! the value as an `f64` (`0.10000000149011612`). Elsewhere a float is printed in Rust's
+//! shortest round-trip form (`0.1`), which glslang's double-then-float reading turns into
+//! the same bits. Values no literal can spell keep their bits through a conversion function:
 //! infinities and NaNs as `uintBitsToFloat(0x7fc00000u)` (`packDouble2x32` for doubles,
 //! `unpackFloat2x16` for halves), `INT_MIN` as `(-2147483647 - 1)`. `undef` prints as zero.
 
@@ -15,13 +17,18 @@ use super::error::{R, malformed};
 use super::expr::{E, Prec};
 use super::module::ModuleCx;
 
-/// The literal of an `f32` with these bits (finite values only).
-fn f32_text(bits: u32) -> String {
+/// The literal of an `f32` with these bits (finite values only): the value exactly as a
+/// double when `exact`, else the shortest decimal whose double rounds to it.
+fn f32_text(bits: u32, exact: bool) -> String {
     let x = f32::from_bits(bits);
     let short = format!("{x:?}");
-    let survives = short
-        .parse::<f64>()
-        .is_ok_and(|d| d.to_bits() == (x as f64).to_bits());
+    let survives = short.parse::<f64>().is_ok_and(|d| {
+        if exact {
+            d.to_bits() == (x as f64).to_bits()
+        } else {
+            (d as f32).to_bits() == bits
+        }
+    });
     let s = if survives {
         short
     } else {
@@ -94,7 +101,7 @@ impl ModuleCx<'_> {
             Op::F32 => {
                 let b = bits as u32;
                 if f32::from_bits(b).is_finite() {
-                    signed(f32_text(b))
+                    signed(f32_text(b, self.exact_floats))
                 } else {
                     E::primary(format!("uintBitsToFloat(0x{b:08x}u)"))
                 }
@@ -212,7 +219,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn float_literals_are_the_value_exactly_as_a_double() {
+    fn float_literals_round_to_the_value_or_are_it_exactly() {
         for bits in [
             0x3f80_0000u32,
             0x3dcc_cccd,
@@ -222,16 +229,21 @@ mod tests {
             0x8000_0000,
             0x3400_0000,
         ] {
-            let s = f32_text(bits);
+            let s = f32_text(bits, true);
             let back = s.parse::<f64>().expect("a number");
             assert_eq!(back, f32::from_bits(bits) as f64, "{s}");
             assert!(s.contains(['.', 'e']), "{s}");
+            let s = f32_text(bits, false);
+            let back = s.parse::<f64>().expect("a number") as f32;
+            assert_eq!(back.to_bits(), bits, "{s}");
+            assert!(s.contains(['.', 'e']), "{s}");
         }
-        assert_eq!(f32_text(0x3f80_0000), "1.0");
-        assert_eq!(f32_text(0x3dcc_cccd), "0.10000000149011612");
+        assert_eq!(f32_text(0x3f80_0000, true), "1.0");
+        assert_eq!(f32_text(0x3dcc_cccd, false), "0.1");
+        assert_eq!(f32_text(0x3dcc_cccd, true), "0.10000000149011612");
         // Found by the random programs: glslang folded `1657711.6 * 116.75` in double.
-        assert_eq!(f32_text(1_657_711.6f32.to_bits()), "1657711.625");
-        assert_eq!(f32_text(33.75f32.to_bits()), "33.75");
+        assert_eq!(f32_text(1_657_711.6f32.to_bits(), true), "1657711.625");
+        assert_eq!(f32_text(33.75f32.to_bits(), true), "33.75");
         assert_eq!(half_to_f64(0x3c00), 1.0);
         assert_eq!(half_to_f64(0x0001), 2f64.powi(-24));
         assert_eq!(half_to_f64(0xc000), -2.0);

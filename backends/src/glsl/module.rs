@@ -81,6 +81,9 @@ pub(crate) struct ModuleCx<'m> {
     pub blocks: FxHashMap<InstId, BlockVar>,
     /// Block members left out because their struct type has no fields: (struct, field).
     pub empty_members: FxHashSet<(InstId, usize)>,
+    /// Float literals spell their value exactly as a double (glslang folds the expression
+    /// being printed; see [`super::literals`]).
+    pub exact_floats: bool,
     /// Vector block members declared one component per member (see [`super::layout`]):
     /// (struct, field) to the components' member names.
     pub split_members: FxHashMap<(InstId, usize), Vec<String>>,
@@ -317,6 +320,7 @@ impl<'m> ModuleCx<'m> {
             blocks: FxHashMap::default(),
             empty_members: FxHashSet::default(),
             split_members: FxHashMap::default(),
+            exact_floats: false,
             exts: BTreeSet::new(),
             spec_decls: Vec::new(),
             helper_names: FxHashSet::default(),
@@ -429,7 +433,11 @@ impl<'m> ModuleCx<'m> {
         }
         let m = self.m;
         let ty = m.ty(c).ok_or_else(|| malformed("an untyped constant"))?;
-        let value = self.constant(c)?;
+        // glslang folds constant indexing of a `const` and what uses it, in double.
+        let saved = std::mem::replace(&mut self.exact_floats, true);
+        let value = self.constant(c);
+        self.exact_floats = saved;
+        let value = value?;
         let name = self.names.fresh(m.name(c), "table", None);
         let d = self.decl(ty, &name)?;
         self.const_decls
