@@ -473,18 +473,20 @@ fn glsl_refuses_the_relaxed_struct_array() {
     );
 }
 
-/// `split.ir`: vectors DXC's relaxed rules pack at 4 bytes, next to arrays whose std140 or
-/// std430 stride scalar packing would lose, which GLSL declares one component per member:
-/// reads (whole, by constant and run-time component, through a whole-block load) and writes
-/// (through a whole-block store, by component) reach the same bytes as in SPIR-V, and the
-/// padding between members stays as it was.
+/// `split.ir`: vectors DXC's relaxed rules pack at 4 bytes next to arrays whose std140 or
+/// std430 stride scalar packing would lose (GLSL declares them one component per member), a
+/// struct with such a vector inside and a struct mixing row- and column-major matrices (GLSL
+/// declares them one field per member): reads (whole, by field, by constant and run-time
+/// component, through whole-block loads) and writes (whole-block, whole-struct and component
+/// stores) reach the same bytes as in SPIR-V, and the padding between members stays as it
+/// was.
 #[test]
-fn vectors_split_into_components_read_and_write_the_relaxed_offsets() {
+fn layout_shims_read_and_write_the_relaxed_offsets() {
     let gpu = Gpu::new();
     let f = |x: f32| x.to_bits();
-    // cb: a@0 b@4 t@16 (stride 16) c@80 d@92; padding words hold a marker.
     let pad = 0xdead_beef;
-    let mut cb = vec![pad; 24];
+    // cb: a@0 b@4 t@16 (stride 16) c@80 d@92 n@96 (f1@96 f2@100).
+    let mut cb = vec![pad; 28];
     cb[0] = f(1.0);
     cb[1] = f(2.0);
     cb[2] = f(3.0);
@@ -493,10 +495,12 @@ fn vectors_split_into_components_read_and_write_the_relaxed_offsets() {
     }
     for k in 0..3 {
         cb[20 + k] = f(20.0 + k as f32);
+        cb[25 + k] = f(31.0 + k as f32);
     }
     cb[23] = f(23.0);
-    // sb: p@0 q@4 arr@16 (stride 16) r@48.
-    let mut sb = vec![pad; 13];
+    cb[24] = f(30.0);
+    // sb: p@0 q@4 arr@16 (stride 16) r@48 mm@56 (p@56 row-major, q@72 column-major).
+    let mut sb = vec![pad; 22];
     sb[0] = f(1.5);
     for k in 0..3 {
         sb[1 + k] = f(4.0 + k as f32);
@@ -504,10 +508,14 @@ fn vectors_split_into_components_read_and_write_the_relaxed_offsets() {
         sb[8 + k] = f(10.0 + k as f32);
     }
     sb[12] = f(13.0);
+    // p = [[40, 41], [42, 43]] by rows; q = [[50, 51], [52, 53]] by columns.
+    for (w, v) in [40.0, 41.0, 42.0, 43.0, 50.0, 52.0, 51.0, 53.0].iter().enumerate() {
+        sb[14 + w] = f(*v);
+    }
     let bindings = vec![
         Binding::new(0, 0, Resource::UniformBuffer(cb)),
         Binding::new(0, 1, Resource::StorageBuffer(sb.clone())),
-        Binding::new(0, 2, Resource::StorageBuffer(vec![0; 10])),
+        Binding::new(0, 2, Resource::StorageBuffer(vec![0; 14])),
     ];
     let runs = run_bindings(
         &gpu,
@@ -523,13 +531,20 @@ fn vectors_split_into_components_read_and_write_the_relaxed_offsets() {
         runs.iter().any(|(v, ..)| matches!(v, Voice::Glsl { .. })),
         "the GLSL voice ran"
     );
-    // b.x, b[1], b[k=1], t[3], c.z, whole.a, whole.b.y, whole.d, s.q.y, q[k=1].
-    let expected = [2.0f32, 3.0, 3.0, 13.0, 22.0, 1.0, 3.0, 23.0, 5.0, 5.0];
+    // b.x, b[1], b[k=1], t[3], c.z, whole.a, whole.b.y, whole.d, s.q.y, q[k=1], n.f2.z,
+    // n.f2[1], mm.p[0][1], mm.q[0][1].
+    let expected = [
+        2.0f32, 3.0, 3.0, 13.0, 22.0, 1.0, 3.0, 23.0, 5.0, 5.0, 33.0, 32.0, 41.0, 51.0,
+    ];
     let mut sb_after = sb.clone();
     sb_after[1] = f(105.0);
     sb_after[2] = f(10.0);
     sb_after[3] = f(12.0);
     sb_after[12] = f(14.0);
+    // The matrices swapped: p (by rows) gets q's values, q (by columns) gets p's.
+    for (w, v) in [50.0, 51.0, 52.0, 53.0, 40.0, 42.0, 41.0, 43.0].iter().enumerate() {
+        sb_after[14 + w] = f(*v);
+    }
     for (voice, bufs, _) in runs {
         let got: Vec<f32> = bufs[2].iter().map(|&b| f32::from_bits(b)).collect();
         assert_eq!(got, expected, "reads ({voice:?})");

@@ -272,9 +272,11 @@ fn a_layout_glsl_cannot_state_is_refused() {
     assert!(err.contains("member `s`"), "{err}");
     assert!(err.contains("GLSL std140"), "{err}");
     assert!(err.contains("GLSL scalar"), "{err}");
-    // A nested struct mixing majorness cannot be stated either.
-    let mixed = "struct @M {\n  p: mat<f32, 2, 2> [row_major]\n  q: mat<f32, 2, 2>\n}\nstruct @T {\n  s: @M\n}\n";
-    let err = check_rule(LayoutRule::Std430, mixed, &["@M"]).expect_err("mixed majorness");
+    // An array of structs mixing majorness cannot be stated either (a struct member alone is
+    // flattened into members with their own qualifiers).
+    let mixed = "struct @M {\n  p: mat<f32, 2, 2> [row_major]\n  q: mat<f32, 2, 2>\n}\nstruct @T {\n  s: array<@M, 2>\n}\n";
+    let err =
+        check_rule(LayoutRule::Std430, mixed, &["array<@M, 2>"]).expect_err("mixed majorness");
     assert!(err.contains("both row-major and column-major"), "{err}");
 }
 

@@ -23,6 +23,7 @@ use oneshader_ir::{InstId, Op, ScalarKind};
 
 use super::error::{GlslError, OPERANDS, R, TYPE, malformed};
 use super::func::{FnEmitter, Role};
+use super::layout::Shape;
 use super::module::{Kind, kind_of_scalar};
 
 /// Operator precedence, lowest first (GLSL's table).
@@ -169,8 +170,8 @@ impl FnEmitter<'_, '_> {
     }
 
     /// The GLSL l-value a pointer designates, and the GLSL kind of a built-in it reaches
-    /// (whose loads and stores convert). A buffer block itself (not a member) is marked by
-    /// `block`.
+    /// (whose loads and stores convert). A value spread over several block members (a whole
+    /// block, a split vector, a flattened struct) has a `shape` instead.
     pub fn place(&mut self, p: InstId) -> R<Place> {
         let m = self.m;
         match m.op(p) {
@@ -182,20 +183,15 @@ impl FnEmitter<'_, '_> {
                     .cloned()
                     .ok_or_else(|| malformed("a global that was not declared"))?;
                 let builtin = self.cx.builtins.get(&p).map(|b| b.kind);
-                let (text, block) = match self.cx.blocks.get(&p) {
-                    Some(b) if b.descriptors => (name, None),
-                    Some(b) if b.wrapped => (format!("{name}.data"), None),
-                    Some(b) => (name, b.block_struct),
-                    None => (name, None),
-                };
-                Ok(Place {
-                    text,
-                    empty: false,
-                    builtin,
-                    block,
-                    split: None,
-                    rvalue: false,
-                })
+                match self.cx.blocks.get(&p) {
+                    Some(b) if b.descriptors => Ok(Place::path(name, builtin)),
+                    Some(b) if b.wrapped => Ok(Place::path(format!("{name}.data"), None)),
+                    Some(b) => {
+                        let fields = b.fields.clone().unwrap_or_default();
+                        Ok(Place::shaped(&format!("{name}."), &Shape::Struct(fields)))
+                    }
+                    None => Ok(Place::path(name, builtin)),
+                }
             }
             Op::Var | Op::Param => {
                 let name = self
@@ -203,82 +199,55 @@ impl FnEmitter<'_, '_> {
                     .get(&p)
                     .cloned()
                     .ok_or_else(|| malformed("a variable without a name"))?;
-                Ok(Place {
-                    text: name,
-                    empty: false,
-                    builtin: None,
-                    block: None,
-                    split: None,
-                    rvalue: false,
-                })
+                Ok(Place::path(name, None))
             }
             Op::FieldAddr => {
                 let base = m.operand(p, 0);
                 let k = m.imm_operand(p, 1).unwrap_or(0) as usize;
                 let b = self.place(base)?;
+                if let Some(Shape::Struct(fields)) = &b.shape {
+                    let f = fields
+                        .get(k)
+                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    return Ok(Place::shaped("", f));
+                }
+                if b.shape.is_some() {
+                    return Err(malformed("a field address into a vector"));
+                }
                 let st = m
                     .ty(base)
                     .and_then(|t| m.pointee(t))
                     .ok_or_else(|| malformed("a field address of a non-pointer"))?;
-                if b.block.is_some()
-                    && let Some(comps) = self.cx.split_members.get(&(st, k))
-                {
-                    // A vector declared one component per member: readable as a
-                    // constructor, writable component by component.
-                    let paths: Vec<String> =
-                        comps.iter().map(|c| format!("{}.{c}", b.text)).collect();
-                    let fty = m
-                        .struct_fields(st)
-                        .get(k)
-                        .and_then(|&f| m.ty(f))
-                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
-                    let vec = self.cx.type_name(fty)?;
-                    return Ok(Place {
-                        text: format!("{vec}({})", paths.join(", ")),
-                        empty: false,
-                        builtin: None,
-                        block: None,
-                        split: Some(paths),
-                        rvalue: true,
-                    });
-                }
                 let field = self.cx.field_name(st, k);
                 Ok(Place {
                     text: format!("{}.{field}", b.text),
-                    empty: b.block.is_some() && self.cx.empty_members.contains(&(st, k)),
-                    builtin: b.builtin,
-                    block: None,
-                    split: None,
-                    rvalue: b.rvalue,
+                    ..b
                 })
             }
             Op::ElementAddr => {
                 let base = m.operand(p, 0);
                 let b = self.place(base)?;
-                if let Some(paths) = &b.split {
-                    // A component of a split vector: its member when the index is known.
+                if let Some(Shape::Split(comps)) = &b.shape {
+                    // A component of a split vector: its member when the index is known, else
+                    // a component of the constructed vector (a value).
                     let iv = m.operand(p, 1);
                     if let Some(c) = m.const_int_value(iv)
-                        && let Some(path) = usize::try_from(c).ok().and_then(|c| paths.get(c))
+                        && let Some(path) = usize::try_from(c).ok().and_then(|c| comps.get(c))
                     {
-                        return Ok(Place {
-                            text: path.clone(),
-                            empty: false,
-                            builtin: None,
-                            block: None,
-                            split: None,
-                            rvalue: false,
-                        });
+                        return Ok(Place::path(path.clone(), None));
                     }
+                    let shape = Shape::Split(comps.clone());
+                    let vec = self.shape_expr(&shape, base)?;
                     let idx = self.index_expr(iv)?;
                     return Ok(Place {
-                        text: format!("{}[{idx}]", b.text),
-                        empty: false,
+                        text: format!("{}[{idx}]", vec.at_least(Prec::Primary)),
                         builtin: None,
-                        block: None,
-                        split: None,
                         rvalue: true,
+                        shape: None,
                     });
+                }
+                if b.shape.is_some() {
+                    return Err(malformed("an element address into a struct"));
                 }
                 let idx = self.index_expr(m.operand(p, 1))?;
                 let nonuniform = m.has_decoration(p, Op::NonUniform);
@@ -288,27 +257,19 @@ impl FnEmitter<'_, '_> {
                 } else {
                     idx
                 };
-                let mut text = format!("{}[{idx}]", b.text);
-                let mut block = None;
+                let text = format!("{}[{idx}]", b.text);
                 // An element of an array of buffers is a block.
                 if m.op(base) == Op::Global
                     && let Some(bv) = self.cx.blocks.get(&base)
                     && bv.descriptors
                 {
                     if bv.wrapped {
-                        text.push_str(".data");
-                    } else {
-                        block = bv.block_struct;
+                        return Ok(Place::path(format!("{text}.data"), None));
                     }
+                    let fields = bv.fields.clone().unwrap_or_default();
+                    return Ok(Place::shaped(&format!("{text}."), &Shape::Struct(fields)));
                 }
-                Ok(Place {
-                    text,
-                    empty: false,
-                    builtin: b.builtin,
-                    block,
-                    split: None,
-                    rvalue: b.rvalue,
-                })
+                Ok(Place { text, ..b })
             }
             Op::TexelAddr => Err(malformed("a texel address used as memory")),
             _ => Err(GlslError::new(
@@ -318,19 +279,62 @@ impl FnEmitter<'_, '_> {
         }
     }
 
+    /// The value a shaped place holds (`p`: a pointer to it, for its type): its members
+    /// assembled into the IR type.
+    pub fn shape_expr(&mut self, shape: &Shape<String>, p: InstId) -> R<E> {
+        let ty = self
+            .m
+            .ty(p)
+            .and_then(|t| self.m.pointee(t))
+            .ok_or_else(|| malformed("a load through a non-pointer"))?;
+        self.shape_value(shape, ty)
+    }
+
+    fn shape_value(&mut self, shape: &Shape<String>, ty: InstId) -> R<E> {
+        let m = self.m;
+        match shape {
+            Shape::Whole(path) => Ok(E::primary(path.clone())),
+            Shape::Split(comps) => {
+                let tn = self.cx.type_name(ty)?;
+                Ok(E::primary(format!("{tn}({})", comps.join(", "))))
+            }
+            Shape::Struct(fields) => {
+                if m.struct_fields(ty).is_empty() {
+                    return self.cx.zero_of(ty);
+                }
+                let name = self.cx.struct_name(ty)?;
+                let mut parts = Vec::with_capacity(fields.len());
+                for (k, f) in fields.iter().enumerate() {
+                    let ft = m
+                        .struct_fields(ty)
+                        .get(k)
+                        .and_then(|&fd| m.ty(fd))
+                        .ok_or_else(|| malformed("a shape with more fields than its struct"))?;
+                    parts.push(self.shape_value(f, ft)?.text);
+                }
+                Ok(E::primary(format!("{name}({})", parts.join(", "))))
+            }
+        }
+    }
+
     /// The l-value path of `p`, for an operation that writes through it (an atomic, an `out`
     /// argument). A vector block member split into components (see [`super::layout`]) is no
     /// single l-value: refused.
     pub fn lvalue(&mut self, p: InstId) -> R<String> {
         let place = self.place(p)?;
         if place.rvalue {
+            let what = match &place.shape {
+                Some(Shape::Struct(_)) => "a whole buffer block or a struct member GLSL \
+                                           declares field by field",
+                Some(_) => "a vector buffer member GLSL declares one component per member",
+                None => "a run-time component of a vector buffer member GLSL declares one \
+                         component per member",
+            };
             return Err(GlslError::new(
                 OPERANDS,
                 format!(
-                    "an atomic or `out` argument writes to `{}`, a vector buffer member that \
-                     GLSL declares one component per member (its offset is not aligned under \
-                     any GLSL packing): there is no single l-value to pass",
-                    place.text
+                    "an atomic or `out` argument writes to {what} (its offsets are not \
+                     aligned under any GLSL packing): there is no single l-value to pass"
                 ),
             ));
         }
@@ -444,32 +448,8 @@ impl FnEmitter<'_, '_> {
         let p = m.operand(i, 0);
         let ty = self.ty_of(i)?;
         let place = self.place(p)?;
-        if place.empty {
-            return self.cx.zero_of(ty);
-        }
-        if let Some(st) = place.block {
-            // A whole block is not a value in GLSL: rebuild the struct from its members.
-            let name = self.cx.struct_name(st)?;
-            let fields = m.struct_fields(st);
-            let mut parts = Vec::with_capacity(fields.len());
-            for (k, &fd) in fields.iter().enumerate() {
-                if self.cx.empty_members.contains(&(st, k)) {
-                    let ft = m.ty(fd).ok_or_else(|| malformed("an untyped field"))?;
-                    parts.push(self.cx.zero_of(ft)?.text);
-                    continue;
-                }
-                if let Some(comps) = self.cx.split_members.get(&(st, k)).cloned() {
-                    let ft = m.ty(fd).ok_or_else(|| malformed("an untyped field"))?;
-                    let vec = self.cx.type_name(ft)?;
-                    let paths: Vec<String> =
-                        comps.iter().map(|c| format!("{}.{c}", place.text)).collect();
-                    parts.push(format!("{vec}({})", paths.join(", ")));
-                    continue;
-                }
-                let f = self.cx.field_name(st, k);
-                parts.push(format!("{}.{f}", place.text));
-            }
-            return Ok(E::primary(format!("{name}({})", parts.join(", "))));
+        if let Some(shape) = &place.shape {
+            return self.shape_value(shape, ty);
         }
         let e = E::primary(place.text);
         match place.builtin {
@@ -1083,18 +1063,42 @@ impl FnEmitter<'_, '_> {
     }
 }
 
-/// An l-value path.
+/// Where a pointer leads: an l-value path, or a value spread over several block members.
+#[derive(Clone, Debug)]
 pub(crate) struct Place {
+    /// The l-value path (or, when `rvalue`, an expression); empty when `shape` is set.
     pub text: String,
-    /// A block member left out of the declaration (a struct without fields): no memory.
-    pub empty: bool,
     /// The GLSL component kind of the built-in it reaches.
     pub builtin: Option<Kind>,
-    /// The struct of a whole block (the path names a block, not a member).
-    pub block: Option<InstId>,
-    /// A vector block member declared one component per member (see [`super::layout`]):
-    /// the components' paths. `text` is then their constructor, a value.
-    pub split: Option<Vec<String>>,
-    /// `text` is a value, not an l-value (a split vector or a run-time component of one).
+    /// `text` is a value, not an l-value (a run-time component of a split vector).
     pub rvalue: bool,
+    /// The value is spread over block members (full paths): a whole block, a vector split
+    /// into components, a flattened struct (see [`super::layout`]).
+    pub shape: Option<Shape<String>>,
+}
+
+impl Place {
+    /// A plain l-value path.
+    fn path(text: String, builtin: Option<Kind>) -> Place {
+        Place {
+            text,
+            builtin,
+            rvalue: false,
+            shape: None,
+        }
+    }
+
+    /// A place shaped like `shape` with every member path prefixed by `prefix`; a shape of
+    /// one whole member is that member's path.
+    fn shaped(prefix: &str, shape: &Shape<String>) -> Place {
+        match shape {
+            Shape::Whole(m) => Place::path(format!("{prefix}{m}"), None),
+            s => Place {
+                text: String::new(),
+                builtin: None,
+                rvalue: true,
+                shape: Some(s.map(&mut |m| format!("{prefix}{m}"))),
+            },
+        }
+    }
 }

@@ -17,11 +17,19 @@
 //! what does not fit is a nested struct whose relaxed placement (`struct { float a; float2 b;
 //! }`, `b` at 4) only scalar gives, used in an array whose stride only std140 gives.
 //!
-//! A block member that is a vector at an offset the packing does not align (DXC's relaxed
-//! rules put `float2 b` right after `float a`, at 4) is declared as one scalar member per
-//! component, each with its offset (`layout(offset = 4) float b_x; layout(offset = 8) float
-//! b_y;`): the same bytes, readable as `vec2(b.b_x, b.b_y)`. This keeps std140's strides for
-//! the rest of the block, where scalar packing would lose them.
+//! Two shims widen what fits, tried only when the block as it is does not (the [`Shape`] of
+//! each member says how its declared members make up its value):
+//!
+//! - a vector at an offset the packing does not align (DXC's relaxed rules put `float2 b`
+//!   right after `float a`, at 4) is declared as one scalar member per component, each with
+//!   its offset (`layout(offset = 4) float b_x; layout(offset = 8) float b_y;`): the same
+//!   bytes, readable as `vec2(cb.b_x, cb.b_y)`. This keeps std140's strides for the rest of
+//!   the block, where scalar packing would lose them;
+//! - a struct member (not an array of structs) whose nested offsets, majorness or empty
+//!   structs no packing states is flattened: each of its fields becomes a block member at its
+//!   own offset with its own majorness (`s_f1`, `s_f2`), recursively; reading it constructs
+//!   the struct. A member of a struct type without fields is always flattened (to nothing:
+//!   it holds no bytes).
 //!
 //! | rule | packings tried |
 //! |---|---|
@@ -33,7 +41,7 @@
 //! HLSL's default (`column_major`) is GLSL `row_major` (the matrix is transposed in GLSL's
 //! view, see [`super::types`]). GLSL puts the qualifier on block members only, where it
 //! applies to every matrix inside, so a member whose matrices differ in majorness (a nested
-//! struct mixing both) is refused too.
+//! struct mixing both) is flattened, and refused when it is an array of such structs.
 
 use oneshader_ir::layout::{self, LayoutRule};
 use oneshader_ir::{InstId, Module, Op};
@@ -80,16 +88,81 @@ pub(crate) struct Member<'a> {
     pub offset: u32,
 }
 
+/// A member as the GLSL block declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Decl {
+    /// The name it should get (made unique by the caller).
+    pub name: String,
+    pub ty: InstId,
+    pub offset: u32,
+    /// The GLSL matrix qualifier (`Some(true)`: `row_major`), when it holds matrices.
+    pub majorness: Option<bool>,
+}
+
+/// How the value of an IR block member is made of declared members (`L`: a declared
+/// member, by index in [`BlockLayout::decls`] or by path).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Shape<L> {
+    /// Declared as itself.
+    Whole(L),
+    /// A vector declared one scalar member per component.
+    Split(Vec<L>),
+    /// A struct declared one member (or shape) per field.
+    Struct(Vec<Shape<L>>),
+}
+
+impl<L> Shape<L> {
+    /// The same shape with every declared member mapped by `f`.
+    pub fn map<M>(&self, f: &mut impl FnMut(&L) -> M) -> Shape<M> {
+        match self {
+            Shape::Whole(l) => Shape::Whole(f(l)),
+            Shape::Split(ls) => Shape::Split(ls.iter().map(f).collect()),
+            Shape::Struct(fs) => Shape::Struct(fs.iter().map(|s| s.map(f)).collect()),
+        }
+    }
+}
+
 /// How a block is declared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct BlockLayout {
     pub packing: Packing,
-    /// Per member: the GLSL matrix qualifier (`Some(true)`: `row_major`), when it holds
-    /// matrices.
-    pub majorness: Vec<Option<bool>>,
-    /// Per member: true for a vector at an offset the packing does not align (DXC's relaxed
-    /// placement), declared as one scalar member per component instead.
-    pub split: Vec<bool>,
+    /// The declared members, in offset order of the IR's members.
+    pub decls: Vec<Decl>,
+    /// Per IR member: how it is made of `decls`.
+    pub shapes: Vec<Shape<usize>>,
+}
+
+/// Which shims an attempt may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Shim {
+    None,
+    Split,
+    Flatten,
+}
+
+impl Shim {
+    fn describe(self) -> &'static str {
+        match self {
+            Shim::None => "",
+            Shim::Split => " with misaligned vectors split",
+            Shim::Flatten => " with misaligned vectors split and structs flattened",
+        }
+    }
+}
+
+/// True when `ty` is or holds a struct without fields.
+fn contains_empty_struct(m: &Module, ty: InstId) -> bool {
+    match m.try_op(ty) {
+        Some(Op::Array | Op::RuntimeArray) => contains_empty_struct(m, m.operand(ty, 0)),
+        Some(Op::Struct) => {
+            let fields = m.struct_fields(ty);
+            fields.is_empty()
+                || fields
+                    .iter()
+                    .any(|&f| m.ty(f).is_some_and(|t| contains_empty_struct(m, t)))
+        }
+        _ => false,
+    }
 }
 
 /// The packings tried for a rule, in order.
@@ -201,6 +274,127 @@ fn inner_difference(
     }
 }
 
+/// One attempt at declaring a block: the packing, its rule, the shims allowed, and the
+/// buffer's own rule.
+struct Attempt {
+    rule: LayoutRule,
+    g: LayoutRule,
+    shim: Shim,
+}
+
+impl Attempt {
+    /// Declares member `name` of type `ty` (HLSL majorness `rm`) at `offset`, pushing its
+    /// declared members; `Ok(Err(reason))` when this attempt cannot state it.
+    fn member(
+        &self,
+        m: &Module,
+        name: &str,
+        ty: InstId,
+        rm: bool,
+        offset: u32,
+        decls: &mut Vec<Decl>,
+    ) -> Result<Result<Shape<usize>, String>, layout::LayoutError> {
+        let is_struct = m.try_op(ty) == Some(Op::Struct);
+        if is_struct && m.struct_fields(ty).is_empty() {
+            // No bytes: nothing to declare.
+            return Ok(Ok(Shape::Struct(Vec::new())));
+        }
+        let mark = decls.len();
+        let plain = self.plain(m, name, ty, rm, offset, decls)?;
+        if plain.is_ok() || !is_struct || self.shim < Shim::Flatten {
+            return Ok(plain);
+        }
+        // Flatten: every field its own member (or shape), at its own offset.
+        decls.truncate(mark);
+        let sl = layout::struct_layout(m, ty, self.rule)?;
+        let mut fields = Vec::with_capacity(sl.fields.len());
+        for (k, fl) in sl.fields.iter().enumerate() {
+            let ft = m.ty(fl.field).ok_or(layout::LayoutError::NotAType)?;
+            let fname = match m.name(fl.field) {
+                Some(n) => format!("{name}_{n}"),
+                None => format!("{name}_{k}"),
+            };
+            match self.member(m, &fname, ft, fl.row_major, offset + fl.offset, decls)? {
+                Ok(s) => fields.push(s),
+                Err(r) => return Ok(Err(r)),
+            }
+        }
+        Ok(Ok(Shape::Struct(fields)))
+    }
+
+    /// Declares a member as itself (or, for a misaligned vector under the split shim, as its
+    /// components).
+    fn plain(
+        &self,
+        m: &Module,
+        name: &str,
+        ty: InstId,
+        rm: bool,
+        offset: u32,
+        decls: &mut Vec<Decl>,
+    ) -> Result<Result<Shape<usize>, String>, layout::LayoutError> {
+        let (rule, g) = (self.rule, self.g);
+        let l = layout::type_layout(m, ty, g, rm)?;
+        if !offset.is_multiple_of(l.align.max(1)) {
+            let component = (m.op(ty) == Op::Vector)
+                .then(|| m.scalar_bits(m.operand(ty, 0)).map(|b| b / 8))
+                .flatten();
+            if let Some(c) = component
+                && self.shim >= Shim::Split
+                && offset.is_multiple_of(c.max(1))
+            {
+                // A vector the relaxed rules packed tighter than the packing aligns it: its
+                // components, each at its own offset, say the same.
+                let elem = m.operand(ty, 0);
+                let n = m.vector_len(ty).unwrap_or(1);
+                let mut comps = Vec::with_capacity(n as usize);
+                for i in 0..n {
+                    comps.push(decls.len());
+                    decls.push(Decl {
+                        name: format!("{name}_{}", ['x', 'y', 'z', 'w'][i.min(3) as usize]),
+                        ty: elem,
+                        offset: offset + i * c,
+                        majorness: None,
+                    });
+                }
+                return Ok(Ok(Shape::Split(comps)));
+            }
+            return Ok(Err(format!(
+                "member `{name}` is at offset {offset} under {}, not a multiple of its \
+                 alignment {} under GLSL {}",
+                rule.name(),
+                l.align,
+                g.name()
+            )));
+        }
+        if let Some(d) = inner_difference(m, ty, rm, rule, g)? {
+            return Ok(Err(format!("member `{name}`: {d}")));
+        }
+        let mut found = Vec::new();
+        majorness(m, ty, rm, &mut found);
+        if found.len() > 1 {
+            return Ok(Err(format!(
+                "member `{name}` holds both row-major and column-major matrices; GLSL states \
+                 majorness per block member"
+            )));
+        }
+        if contains_empty_struct(m, ty) {
+            return Ok(Err(format!(
+                "member `{name}` holds a struct without fields; GLSL has no empty structs, and \
+                 a placeholder member would change the layout"
+            )));
+        }
+        decls.push(Decl {
+            name: name.to_string(),
+            ty,
+            offset,
+            // HLSL row-major is GLSL column-major.
+            majorness: found.first().map(|&hlsl_row_major| !hlsl_row_major),
+        });
+        Ok(Ok(Shape::Whole(decls.len() - 1)))
+    }
+}
+
 /// Chooses how to declare the block `buffer` (a GLSL name, for diagnostics) holding
 /// `members`, laid out under `rule`.
 pub(crate) fn block_layout(
@@ -210,79 +404,42 @@ pub(crate) fn block_layout(
     rule: LayoutRule,
 ) -> R<BlockLayout> {
     let err = |msg: String| GlslError::new(LAYOUT, format!("buffer `{buffer}`: {msg}"));
-    let mut majors = Vec::with_capacity(members.len());
-    for mem in members {
-        let mut found = Vec::new();
-        majorness(m, mem.ty, mem.row_major, &mut found);
-        if found.len() > 1 {
-            return Err(err(format!(
-                "member `{}` holds both row-major and column-major matrices; GLSL states \
-                 majorness per block member",
-                mem.name
-            )));
-        }
-        // HLSL row-major is GLSL column-major.
-        majors.push(found.first().map(|&hlsl_row_major| !hlsl_row_major));
-    }
     let mut reasons: Vec<String> = Vec::new();
-    // Packings that state the layout as it is come first; splitting vectors is the fallback.
-    let attempts = [false, true]
-        .into_iter()
-        .flat_map(|allow| candidates(rule).iter().map(move |&p| (allow, p)));
-    for (allow_split, p) in attempts {
-        let g = p.rule();
-        let mut reason = None;
-        let mut split = vec![false; members.len()];
-        for (k, mem) in members.iter().enumerate() {
-            let l = layout::type_layout(m, mem.ty, g, mem.row_major)
-                .map_err(|e| err(format!("member `{}` has no layout: {e}", mem.name)))?;
-            let component = (m.op(mem.ty) == Op::Vector)
-                .then(|| m.scalar_bits(m.operand(mem.ty, 0)).map(|b| b / 8))
-                .flatten();
-            if let Some(c) = component
-                && allow_split
-                && !mem.offset.is_multiple_of(l.align.max(1))
-                && mem.offset.is_multiple_of(c.max(1))
-            {
-                // A vector the relaxed rules packed tighter than the packing aligns it:
-                // its components, each at its own offset, say the same.
-                split[k] = true;
-                continue;
-            }
-            if !mem.offset.is_multiple_of(l.align.max(1)) {
-                reason = Some(format!(
-                    "member `{}` is at offset {} under {}, not a multiple of its alignment {} \
-                     under GLSL {}",
-                    mem.name,
-                    mem.offset,
-                    rule.name(),
-                    l.align,
-                    g.name()
-                ));
-                break;
-            }
-            match inner_difference(m, mem.ty, mem.row_major, rule, g) {
-                Ok(None) => {}
-                Ok(Some(d)) => {
-                    reason = Some(format!("member `{}`: {d}", mem.name));
-                    break;
+    // The block as it is comes first; the shims are fallbacks. A refusal gives the reasons
+    // of the last (most permissive) attempts.
+    for shim in [Shim::None, Shim::Split, Shim::Flatten] {
+        reasons.clear();
+        for &p in candidates(rule) {
+            let at = Attempt {
+                rule,
+                g: p.rule(),
+                shim,
+            };
+            let mut decls = Vec::new();
+            let mut shapes = Vec::with_capacity(members.len());
+            let mut reason = None;
+            for mem in members {
+                match at
+                    .member(m, mem.name, mem.ty, mem.row_major, mem.offset, &mut decls)
+                    .map_err(|e| err(format!("member `{}` has no layout: {e}", mem.name)))?
+                {
+                    Ok(s) => shapes.push(s),
+                    Err(r) => {
+                        reason = Some(r);
+                        break;
+                    }
                 }
-                Err(e) => return Err(err(format!("member `{}` has no layout: {e}", mem.name))),
             }
-        }
-        match reason {
-            None => {
-                return Ok(BlockLayout {
-                    packing: p,
-                    majorness: majors,
-                    split,
-                });
+            match reason {
+                None => {
+                    return Ok(BlockLayout {
+                        packing: p,
+                        decls,
+                        shapes,
+                    });
+                }
+                Some(r) => reasons.push(format!("GLSL {}{}: {r}", p.qualifier(), shim.describe())),
             }
-            Some(r) if !allow_split => reasons.push(format!("GLSL {}: {r}", p.qualifier())),
-            Some(r) => reasons.push(format!(
-                "GLSL {} with misaligned vectors split: {r}",
-                p.qualifier()
-            )),
         }
     }
     Err(err(format!(

@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Options;
 use super::error::{GlslError, LIMITS, MALFORMED, R, STAGE, TYPE, malformed};
-use super::layout::{Member, block_layout};
+use super::layout::{Member, Shape, block_layout};
 use super::names::Namer;
 use super::usage::Entry;
 
@@ -59,8 +59,9 @@ pub(crate) struct BlockVar {
     pub wrapped: bool,
     /// An array of blocks (a descriptor array): indexing yields a block.
     pub descriptors: bool,
-    /// The struct the block's members come from (the element's, for descriptor arrays).
-    pub block_struct: Option<InstId>,
+    /// For a block of a struct's fields: how each field is declared (member names, see
+    /// [`super::layout::Shape`]).
+    pub fields: Option<Vec<Shape<String>>>,
 }
 
 /// Everything module-level of one emission.
@@ -79,14 +80,9 @@ pub(crate) struct ModuleCx<'m> {
     value_struct_set: FxHashSet<InstId>,
     pub builtins: FxHashMap<InstId, BuiltinVar>,
     pub blocks: FxHashMap<InstId, BlockVar>,
-    /// Block members left out because their struct type has no fields: (struct, field).
-    pub empty_members: FxHashSet<(InstId, usize)>,
     /// Float literals spell their value exactly as a double (glslang folds the expression
     /// being printed; see [`super::literals`]).
     pub exact_floats: bool,
-    /// Vector block members declared one component per member (see [`super::layout`]):
-    /// (struct, field) to the components' member names.
-    pub split_members: FxHashMap<(InstId, usize), Vec<String>>,
     exts: BTreeSet<&'static str>,
     /// Spec constant declarations, in first-use order.
     spec_decls: Vec<String>,
@@ -262,21 +258,6 @@ fn contains_struct(m: &Module, ty: InstId) -> bool {
     }
 }
 
-/// True when `ty` contains a struct without fields.
-fn contains_empty_struct(m: &Module, ty: InstId) -> bool {
-    match m.try_op(ty) {
-        Some(Op::Array | Op::RuntimeArray) => contains_empty_struct(m, m.operand(ty, 0)),
-        Some(Op::Struct) => {
-            let fields = m.struct_fields(ty);
-            fields.is_empty()
-                || fields
-                    .iter()
-                    .any(|&f| m.ty(f).is_some_and(|t| contains_empty_struct(m, t)))
-        }
-        _ => false,
-    }
-}
-
 /// The widths of scalars smaller than 32 bits inside `ty`: (8-bit, 16-bit).
 fn small_scalars(m: &Module, ty: InstId) -> (bool, bool) {
     match m.try_op(ty) {
@@ -318,8 +299,6 @@ impl<'m> ModuleCx<'m> {
             value_struct_set: FxHashSet::default(),
             builtins: FxHashMap::default(),
             blocks: FxHashMap::default(),
-            empty_members: FxHashSet::default(),
-            split_members: FxHashMap::default(),
             exact_floats: false,
             exts: BTreeSet::new(),
             spec_decls: Vec::new(),
@@ -787,11 +766,11 @@ impl<'m> ModuleCx<'m> {
             (pointee, String::new())
         };
         let wrapped = m.op(content) != Op::Struct;
-        // Block members: (name, type, row-major, offset, field index).
-        let mut members: Vec<(String, InstId, bool, u32, usize)> = Vec::new();
+        // Block members: (name, type, row-major, offset).
+        let mut members: Vec<(String, InstId, bool, u32)> = Vec::new();
         let block_name = if wrapped {
             // The wrapped type must have a layout (the check below reports why not).
-            members.push(("data".into(), content, layout::is_row_major(m, g), 0, 0));
+            members.push(("data".into(), content, layout::is_row_major(m, g), 0));
             self.names
                 .fresh(Some(&format!("{name}_block")), "Block", None)
         } else {
@@ -802,24 +781,7 @@ impl<'m> ModuleCx<'m> {
                 let ft = m
                     .ty(fl.field)
                     .ok_or_else(|| malformed("an untyped field"))?;
-                // A member of a struct type without fields holds no data: it is left out
-                // (GLSL has no empty structs), and reading it gives the empty value.
-                if m.op(ft) == Op::Struct && m.struct_fields(ft).is_empty() {
-                    self.empty_members.insert((content, i));
-                    continue;
-                }
-                if contains_empty_struct(m, ft) {
-                    return Err(GlslError::new(
-                        TYPE,
-                        format!(
-                            "member `{}` holds a struct without fields; GLSL has no empty \
-                             structs, and a placeholder member would change the buffer's \
-                             layout",
-                            fields[i]
-                        ),
-                    ));
-                }
-                members.push((fields[i].clone(), ft, fl.row_major, fl.offset, i));
+                members.push((fields[i].clone(), ft, fl.row_major, fl.offset));
             }
             // The value struct (if the module also uses it as a value) keeps the struct's
             // own name; the block gets its own.
@@ -828,7 +790,7 @@ impl<'m> ModuleCx<'m> {
         };
         let list: Vec<Member<'_>> = members
             .iter()
-            .map(|(n, t, rm, o, _)| Member {
+            .map(|(n, t, rm, o)| Member {
                 name: n,
                 ty: *t,
                 row_major: *rm,
@@ -865,46 +827,42 @@ impl<'m> ModuleCx<'m> {
             String::new()
         };
         let mut text = format!("layout({}) {mq}{storage} {block_name} {{\n", q.join(", "));
+        // Members declared as themselves keep their field's name; the rest (components,
+        // flattened fields) get unique names from theirs.
         let mut member_names = Namer::new();
-        for (n, ..) in &members {
-            member_names.reserve(n);
+        let whole: FxHashSet<usize> = bl
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                Shape::Whole(d) => Some(*d),
+                _ => None,
+            })
+            .collect();
+        for &d in &whole {
+            member_names.reserve(&bl.decls[d].name);
         }
-        for (k, (mname, mty, _, off, field)) in members.iter().enumerate() {
-            if bl.split[k] {
-                // One scalar member per component, each at its own offset.
-                let elem = m.operand(*mty, 0);
-                let size = m.scalar_bits(elem).unwrap_or(32) / 8;
-                let n = m.vector_len(*mty).unwrap_or(1);
-                let sn = self.type_name(elem)?;
-                let mut comps = Vec::new();
-                for c in 0..n {
-                    let cn = member_names.fresh(
-                        Some(&format!("{mname}_{}", ['x', 'y', 'z', 'w'][c as usize])),
-                        "c",
-                        None,
-                    );
-                    writeln!(
-                        text,
-                        "    layout(offset = {}) {sn} {cn};",
-                        off + c * size
-                    )
-                    .ok();
-                    comps.push(cn);
-                }
-                if let Some(st) = (!wrapped).then_some(content) {
-                    self.split_members.insert((st, *field), comps);
-                }
-                continue;
-            }
-            let mut mq = vec![format!("offset = {off}")];
-            match bl.majorness[k] {
+        let mut decl_names = Vec::with_capacity(bl.decls.len());
+        for (k, d) in bl.decls.iter().enumerate() {
+            let n = if whole.contains(&k) {
+                d.name.clone()
+            } else {
+                member_names.fresh(Some(&d.name), "m", None)
+            };
+            let mut mq = vec![format!("offset = {}", d.offset)];
+            match d.majorness {
                 Some(true) => mq.insert(0, "row_major".into()),
                 Some(false) => mq.insert(0, "column_major".into()),
                 None => {}
             }
-            let d = self.decl(*mty, mname)?;
-            writeln!(text, "    layout({}) {d};", mq.join(", ")).ok();
+            let decl = self.decl(d.ty, &n)?;
+            writeln!(text, "    layout({}) {decl};", mq.join(", ")).ok();
+            decl_names.push(n);
         }
+        let shapes: Vec<Shape<String>> = bl
+            .shapes
+            .iter()
+            .map(|s| s.map(&mut |&d| decl_names[d].clone()))
+            .collect();
         writeln!(text, "}} {name}{dims};").ok();
         self.global_decls.push_str(&text);
         self.blocks.insert(
@@ -912,7 +870,7 @@ impl<'m> ModuleCx<'m> {
             BlockVar {
                 wrapped,
                 descriptors,
-                block_struct: (!wrapped).then_some(content),
+                fields: (!wrapped).then_some(shapes),
             },
         );
         Ok(())

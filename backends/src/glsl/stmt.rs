@@ -15,6 +15,7 @@
 use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, InstId, Intrinsic, Op, ScalarKind};
 
 use super::error::{GlslError, OPERANDS, R, malformed};
+use super::layout::Shape;
 use super::expr::{E, Prec, call};
 use super::func::FnEmitter;
 
@@ -141,23 +142,42 @@ impl FnEmitter<'_, '_> {
         Ok(E::primary(name))
     }
 
+    /// Stores `val` (an expression safe to repeat, of IR type `ty`) member by member.
+    fn store_shape(&mut self, shape: &Shape<String>, ty: InstId, val: &str) -> R<()> {
+        let m = self.m;
+        match shape {
+            Shape::Whole(path) => self.line(&format!("{path} = {val};")),
+            Shape::Split(comps) => {
+                for (c, path) in comps.iter().enumerate() {
+                    self.line(&format!("{path} = {val}[{c}];"));
+                }
+            }
+            Shape::Struct(fields) => {
+                for (k, f) in fields.iter().enumerate() {
+                    let ft = m
+                        .struct_fields(ty)
+                        .get(k)
+                        .and_then(|&fd| m.ty(fd))
+                        .ok_or_else(|| malformed("a shape with more fields than its struct"))?;
+                    let name = self.cx.field_name(ty, k);
+                    self.store_shape(f, ft, &format!("{val}.{name}"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn store(&mut self, i: InstId) -> R<()> {
         let m = self.m;
         let p = m.operand(i, 0);
         let v = m.operand(i, 1);
         let place = self.place(p)?;
-        if place.empty {
-            // No memory to write (a member of a struct type without fields).
-            return Ok(());
-        }
         let val = self.value(v)?;
-        if let Some(paths) = &place.split {
-            // A split vector: one store per component (of a named value).
+        if let Some(shape) = &place.shape {
+            // Spread over block members: one store per member, from a named value.
             let val = self.named_for_reuse(val, v)?;
-            for (c, path) in paths.iter().enumerate() {
-                self.line(&format!("{path} = {}[{c}];", val.at_least(Prec::Primary)));
-            }
-            return Ok(());
+            let ty = self.ty_of(v)?;
+            return self.store_shape(shape, ty, &val.at_least(Prec::Primary));
         }
         if place.rvalue {
             return Err(GlslError::new(
@@ -168,32 +188,6 @@ impl FnEmitter<'_, '_> {
                     place.text
                 ),
             ));
-        }
-        if let Some(st) = place.block {
-            let n = m.struct_fields(st).len();
-            let kept: Vec<usize> = (0..n)
-                .filter(|&k| !self.cx.empty_members.contains(&(st, k)))
-                .collect();
-            let val = self.named_for_reuse(val, v)?;
-            for k in kept {
-                let f = self.cx.field_name(st, k);
-                if let Some(comps) = self.cx.split_members.get(&(st, k)).cloned() {
-                    for (c, comp) in comps.iter().enumerate() {
-                        self.line(&format!(
-                            "{}.{comp} = {}.{f}[{c}];",
-                            place.text,
-                            val.at_least(Prec::Primary)
-                        ));
-                    }
-                    continue;
-                }
-                self.line(&format!(
-                    "{}.{f} = {}.{f};",
-                    place.text,
-                    val.at_least(Prec::Primary)
-                ));
-            }
-            return Ok(());
         }
         let val = match place.builtin {
             Some(kind) => {
