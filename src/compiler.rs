@@ -416,6 +416,8 @@ impl CompileOptions {
             cbuffer_rule: rules.constant_buffer,
             storage_rule: rules.storage_buffer,
             push_constant_rule: rules.push_constant,
+            tbuffer_rule: rules.texture_buffer,
+            denorm: self.denorm,
         }
     }
 }

@@ -173,6 +173,8 @@ fn emit_glsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> E
         cbuffer_rule: opts.cbuffer_rule,
         storage_rule: opts.storage_rule,
         push_constant_rule: opts.push_constant_rule,
+        tbuffer_rule: opts.tbuffer_rule,
+        denorm: opts.denorm,
     };
     match glsl::emit(&legal, &gopts) {
         Ok(text) => write_output(args, text.as_bytes()),

@@ -464,7 +464,7 @@ impl FnEmitter<'_, '_> {
         // IR values exactly (see `literals`).
         let exact = self.constant_operands(i);
         let saved = std::mem::replace(&mut self.cx.exact_floats, exact);
-        let e = self.inst_expr_of(i);
+        let e = self.inst_expr_of(i).map_err(|e| self.located(i, e));
         self.cx.exact_floats = saved;
         e
     }

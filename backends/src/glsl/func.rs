@@ -525,6 +525,28 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(text)
     }
 
+    /// `e` with the source range of instruction `i` (its `src_loc` decoration, which the
+    /// front end puts on intrinsic calls and texture reads), when it has one and `e` has no
+    /// position yet: a refusal points at the HLSL it came from, as the SPIR-V backend's do.
+    pub fn located(&self, i: InstId, mut e: GlslError) -> GlslError {
+        let m = self.m;
+        if e.0.span.is_none()
+            && let Some(d) = m.find_decoration(i, Op::SrcLoc)
+            && let (Some(file), Some(start), Some(end)) = (
+                m.imm_operand(d, 0),
+                m.imm_operand(d, 1),
+                m.imm_operand(d, 2),
+            )
+        {
+            e.0.span = Some(oneshader_ir::diag::Span {
+                file: oneshader_ir::diag::FileId(file),
+                start,
+                end,
+            });
+        }
+        e
+    }
+
     /// Prints the instructions of `b` (not its terminator).
     pub fn block_body(&mut self, b: Block) -> R<()> {
         let m = self.m;
@@ -536,8 +558,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             match self.role(c) {
                 Role::Var | Role::Address | Role::Inline | Role::Dead => {}
-                Role::Statement => self.statement(c)?,
-                Role::Named => self.named(c)?,
+                Role::Statement => self.statement(c).map_err(|e| self.located(c, e))?,
+                Role::Named => self.named(c).map_err(|e| self.located(c, e))?,
             }
         }
         Ok(())

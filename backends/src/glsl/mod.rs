@@ -52,6 +52,7 @@ mod types;
 mod usage;
 
 pub use error::GlslError;
+pub use crate::spirv::DenormMode;
 pub use oneshader_ir::layout::LayoutRule;
 
 use oneshader_ir::effects::Effects;
@@ -72,6 +73,13 @@ pub struct Options {
     pub storage_rule: LayoutRule,
     /// Layout of push constants. Default: DXC's relaxed std430.
     pub push_constant_rule: LayoutRule,
+    /// Layout of texture buffers (storage-buffer globals decorated `texture_buffer`, HLSL
+    /// `tbuffer`/`TextureBuffer`). Default: DXC's relaxed std430, as the SPIR-V backend.
+    pub tbuffer_rule: LayoutRule,
+    /// The 32-bit float denormal mode of the entry point (dxc's `-denorm preserve|ftz`),
+    /// stated through `GL_EXT_spirv_intrinsics` as the SPIR-V backend's execution mode.
+    /// Default: none.
+    pub denorm: Option<DenormMode>,
 }
 
 impl Default for Options {
@@ -81,6 +89,8 @@ impl Default for Options {
             cbuffer_rule: LayoutRule::RelaxedStd140,
             storage_rule: LayoutRule::RelaxedStd430,
             push_constant_rule: LayoutRule::RelaxedStd430,
+            tbuffer_rule: LayoutRule::RelaxedStd430,
+            denorm: None,
         }
     }
 }
@@ -218,6 +228,22 @@ fn stage_layout(
                 out.push_str(&format!("layout({group}) in;\n"));
             }
         }
+        _ => {}
+    }
+    if let Some(mode) = cx.opts.denorm {
+        // SPV_KHR_float_controls' execution mode on 32-bit floats, as the SPIR-V backend
+        // declares it (GLSL has no spelling of its own).
+        let (em, cap) = match mode {
+            DenormMode::Preserve => (4459, 4464),
+            DenormMode::FlushToZero => (4460, 4465),
+        };
+        cx.ext("GL_EXT_spirv_intrinsics");
+        out.push_str(&format!(
+            "spirv_execution_mode(extensions = [\"SPV_KHR_float_controls\"], capabilities = \
+             [{cap}], {em}, 32);\n"
+        ));
+    }
+    match entry.stage {
         Stage::Fragment if m.has_decoration(f, Op::EarlyFragmentTests) => {
             out.push_str("layout(early_fragment_tests) in;\n");
         }

@@ -749,9 +749,14 @@ impl<'m> ModuleCx<'m> {
         pointee: InstId,
     ) -> R<()> {
         let m = self.m;
-        let rule = self
-            .rule_of(space)
-            .ok_or_else(|| malformed("a buffer without a layout rule"))?;
+        let rule = if space == AddressSpace::StorageBuffer && m.has_decoration(g, Op::TextureBuffer)
+        {
+            // `tbuffer`/`TextureBuffer`: their own rule, as in the SPIR-V backend.
+            self.opts.tbuffer_rule
+        } else {
+            self.rule_of(space)
+                .ok_or_else(|| malformed("a buffer without a layout rule"))?
+        };
         let descriptors = self.is_descriptor_array(space, pointee);
         let (content, dims) = if descriptors {
             let dims = match m.op(pointee) {
