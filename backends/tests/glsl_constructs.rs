@@ -830,3 +830,88 @@ bb0:
         assert_eq!(i.result_type, bool_ty, "a scalar bool result");
     }
 }
+
+/// The options the SPIR-V backend shares: a texture buffer (a storage-buffer global
+/// decorated `texture_buffer`) takes `tbuffer_rule` (here D3D packing, where the array `c`
+/// starts a new 16-byte row, its elements 16 bytes apart, and `d` follows in its padding at
+/// 36), other storage buffers `storage_rule` (relaxed std430: `c` at 4, stride 4, `d` at 12);
+/// the denormal mode becomes the same execution mode and capability.
+#[test]
+fn texture_buffer_rule_and_denormal_mode_follow_the_spirv_backends_options() {
+    use oneshader_backends::glsl::{DenormMode, LayoutRule};
+    use oneshader_backends::spirv;
+    let text = r#"
+struct @T {
+  a: f32
+  c: array<f32, 2>
+  d: f32
+}
+global @tb : ptr<storage_buffer, @T> [binding(0, 0), texture_buffer, readonly]
+global @sb : ptr<storage_buffer, @T> [binding(0, 1)]
+func @main() -> void [entry_point(compute, "main"), numthreads(1, 1, 1)] {
+bb0:
+  %p = field_addr @tb, 2 : ptr<storage_buffer, f32>
+  %v = load %p : f32
+  %q = field_addr @sb, 2 : ptr<storage_buffer, f32>
+  store %q, %v
+  return
+}
+"#;
+    let m = parse(text);
+    let gopts = Options {
+        tbuffer_rule: LayoutRule::DxCbuffer,
+        denorm: Some(DenormMode::FlushToZero),
+        ..Options::default()
+    };
+    let glsl = emit_glsl(&m, &gopts).unwrap_or_else(|d| panic!("refused: {d:#?}"));
+    let words = glslang_and_validate(&glsl, GlslStage::Compute).unwrap_or_else(|e| panic!("{e}"));
+    let sopts = spirv::Options {
+        tbuffer_rule: LayoutRule::DxCbuffer,
+        denorm: Some(DenormMode::FlushToZero),
+        ..spirv::Options::default()
+    };
+    let ours = try_emit(&m, &sopts).unwrap_or_else(|d| panic!("{d:#?}"));
+    let (theirs, ours) = (load(&words), load(&ours));
+    // Every offset and array stride, in declaration order of the decorations.
+    let layout = |dr: &rspirv::dr::Module| -> Vec<(u32, u32)> {
+        let mut v: Vec<(u32, u32)> = dr
+            .annotations
+            .iter()
+            .filter_map(|a| match (a.class.opcode, &a.operands[..]) {
+                (
+                    Op::MemberDecorate,
+                    [_, Operand::LiteralBit32(k), Operand::Decoration(d), Operand::LiteralBit32(v)],
+                ) if *d == rspirv::spirv::Decoration::Offset => Some((*k, *v)),
+                (Op::Decorate, [_, Operand::Decoration(d), Operand::LiteralBit32(v)])
+                    if *d == rspirv::spirv::Decoration::ArrayStride =>
+                {
+                    Some((99, *v))
+                }
+                _ => None,
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let l = layout(&ours);
+    assert!(l.contains(&(1, 16)) && l.contains(&(2, 36)), "{l:?}");
+    assert!(l.contains(&(1, 4)) && l.contains(&(2, 12)), "{l:?}");
+    assert!(l.contains(&(99, 16)) && l.contains(&(99, 4)), "{l:?}");
+    assert_eq!(layout(&theirs), l, "{glsl}");
+    let modes = |dr: &rspirv::dr::Module| -> Vec<Vec<Operand>> {
+        dr.execution_modes
+            .iter()
+            .map(|i| i.operands[1..].to_vec())
+            .filter(|o| o[0] != Operand::ExecutionMode(rspirv::spirv::ExecutionMode::LocalSize))
+            .collect()
+    };
+    assert_eq!(
+        modes(&theirs),
+        vec![vec![
+            Operand::ExecutionMode(rspirv::spirv::ExecutionMode::DenormFlushToZero),
+            Operand::LiteralBit32(32)
+        ]],
+        "{glsl}"
+    );
+    assert_eq!(modes(&theirs), modes(&ours));
+}

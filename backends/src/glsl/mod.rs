@@ -244,6 +244,7 @@ fn stage_layout(
         ));
     }
     match entry.stage {
+        Stage::Compute => {}
         Stage::Fragment if m.has_decoration(f, Op::EarlyFragmentTests) => {
             out.push_str("layout(early_fragment_tests) in;\n");
         }
