@@ -435,6 +435,7 @@ bb0:
 fn stage_interfaces_builtins_and_qualifiers() {
     let vs = r#"
 global @vid : ptr<input, u32> [builtin(vertex_index)]
+global @dev : ptr<input, i32> [builtin(device_index)]
 global @pos : ptr<output, vec<f32, 4>> [builtin(position), invariant]
 global @clip : ptr<output, array<f32, 2>> [builtin(clip_distance)]
 global @id : ptr<output, u32> [location(0)]
@@ -443,7 +444,9 @@ func @main() -> void [entry_point(vertex, "main")] {
 bb0:
   %v = load @vid : u32
   %f = convert %v : f32
-  %p = construct %f, %f, f32 0.0, f32 1.0 : vec<f32, 4>
+  %d = load @dev : i32
+  %df = convert %d : f32
+  %p = construct %f, %f, %df, f32 1.0 : vec<f32, 4>
   store @pos, %p
   %c0 = element_addr @clip, u32 0 : ptr<output, f32>
   store %c0, %f
@@ -457,6 +460,8 @@ bb0:
     assert!(glsl.contains("invariant gl_Position;"), "{glsl}");
     assert!(glsl.contains("out float gl_ClipDistance[2];"), "{glsl}");
     assert!(glsl.contains("uint(gl_VertexIndex)"), "{glsl}");
+    assert!(glsl.contains("float(gl_DeviceIndex)"), "{glsl}");
+    assert!(glsl.contains("#extension GL_EXT_device_group"), "{glsl}");
     assert!(
         glsl.contains("layout(location = 1) noperspective out vec2 tc;"),
         "{glsl}"
@@ -914,4 +919,85 @@ bb0:
         "{glsl}"
     );
     assert_eq!(modes(&theirs), modes(&ours));
+}
+
+/// Sparse-residency reads (a `{status, texel}` result) are `GL_ARB_sparse_texture2`'s
+/// functions, which return the residency code and write the texel to a local; the status
+/// tested by `check_access_fully_mapped` is `sparseTexelsResidentARB`. glslang's module has
+/// the SPIR-V backend's `OpImageSparse*` instructions, one for one.
+#[test]
+fn sparse_residency_reads_keep_the_spirv_backends_operations() {
+    let text = r#"
+struct @Sparse4 {
+  status: u32
+  texel: vec<f32, 4>
+}
+struct @Sparse2 {
+  status: u32
+  texel: vec<f32, 2>
+}
+struct @SparseF {
+  status: u32
+  texel: f32
+}
+struct @SparseU {
+  status: u32
+  texel: u32
+}
+global @t : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]
+global @t2 : ptr<uniform_constant, texture<2d, vec<f32, 2>>> [binding(0, 1)]
+global @d : ptr<uniform_constant, texture<2d, f32, depth>> [binding(0, 2)]
+global @s : ptr<uniform_constant, sampler> [binding(0, 3)]
+global @sc : ptr<uniform_constant, sampler_cmp> [binding(0, 4)]
+global @img : ptr<uniform_constant, texture<2d, u32, storage, r32ui>> [binding(0, 5)]
+global @uv : ptr<input, vec<f32, 2>> [location(0)]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+
+func @main() -> void [entry_point(fragment, "main")] {
+bb0:
+  %0 = load @uv : vec<f32, 2>
+  %2 = sample @t, @s, %0, vec<i32, 2> zero, f32 1.5 : @Sparse4
+  %3 = extract %2, 1 : vec<f32, 4>
+  %4 = extract %2, 0 : u32
+  %5 = call_intrinsic check_access_fully_mapped(%4) : bool
+  %6 = sample_grad @t2, @s, %0, %0, %0, vec<i32, 2> {i32 1, i32 0}, f32 2.0 : @Sparse2
+  %7 = extract %6, 1 : vec<f32, 2>
+  %10 = sample_cmp_grad @d, @sc, %0, f32 0.5, %0, %0 : @SparseF
+  %11 = extract %10, 1 : f32
+  %12 = gather @t, @s, %0, 1 : @Sparse4
+  %13 = extract %12, 1 : vec<f32, 4>
+  %17 = texture_load @t, vec<i32, 2> {i32 0, i32 0}, i32 0 : @Sparse4
+  %18 = extract %17, 1 : vec<f32, 4>
+  %l = texture_load @img, vec<i32, 2> {i32 1, i32 1} : @SparseU
+  %lt = extract %l, 1 : u32
+  %lf = convert %lt : f32
+  %19 = add %3, %13 : vec<f32, 4>
+  %22 = add %19, %18 : vec<f32, 4>
+  %24 = add %11, %lf : f32
+  %25 = extract %7, 0 : f32
+  %26 = add %24, %25 : f32
+  %27 = select %5, %26, f32 0.0 : f32
+  %28 = construct %27, %27, %27, %27 : vec<f32, 4>
+  %29 = add %22, %28 : vec<f32, 4>
+  store @out, %29
+  return
+}
+"#;
+    let (glsl, dr) = compile(text, None);
+    assert!(glsl.contains("#extension GL_ARB_sparse_texture2"), "{glsl}");
+    assert!(glsl.contains("sparseTexelsResidentARB(int("), "{glsl}");
+    let ours = load(&emit_env(&parse(text), TargetEnv::Vulkan1_2));
+    let sparse = [
+        Op::ImageSparseSampleImplicitLod,
+        Op::ImageSparseSampleExplicitLod,
+        Op::ImageSparseSampleDrefExplicitLod,
+        Op::ImageSparseGather,
+        Op::ImageSparseFetch,
+        Op::ImageSparseRead,
+        Op::ImageSparseTexelsResident,
+    ];
+    for op in sparse {
+        assert_eq!(count_op(&dr, op), count_op(&ours, op), "{op:?}\n{glsl}");
+        assert!(count_op(&dr, op) > 0, "{op:?}\n{glsl}");
+    }
 }

@@ -188,7 +188,12 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
     for p in legalization_passes() {
         pm.add(p);
     }
-    if target == crate::legalize::Target::Spirv {
+    // GLSL has Vulkan's rules here too: constant texel offsets outside gathers, and
+    // `interpolateAt*` of a stage input itself.
+    if matches!(
+        target,
+        crate::legalize::Target::Spirv | crate::legalize::Target::Glsl
+    ) {
         pm.add(Box::new(crate::required_constants::RequiredConstants));
     }
     pm.add(Box::new(crate::own_merges::OwnMerges));
@@ -241,7 +246,12 @@ mod tests {
             legalize(Target::Spirv).describe(),
             "specialize_generic, specialize_resources, required_constants, own_merges, bool_storage"
         );
-        for t in [Target::Glsl, Target::Wgsl, Target::Msl] {
+        assert_eq!(
+            legalize(Target::Glsl).describe(),
+            "specialize_generic, specialize_resources, required_constants, own_merges, \
+             bool_storage, params_to_vars"
+        );
+        for t in [Target::Wgsl, Target::Msl] {
             assert_eq!(
                 legalize(t).describe(),
                 "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars"

@@ -343,11 +343,12 @@ impl FnEmitter<'_, '_> {
                 "`render_target_sample_count` (GetRenderTargetSampleCount) has no GLSL \
                  equivalent",
             )),
-            I::CheckAccessFullyMapped => Err(GlslError::new(
-                UNMAPPED,
-                "`check_access_fully_mapped` (sparse residency) is not supported by the GLSL \
-                 backend",
-            )),
+            I::CheckAccessFullyMapped => {
+                // The status of a sparse read is GLSL's residency code, kept as a `uint`.
+                self.cx.ext("GL_ARB_sparse_texture2");
+                let a = self.value(arg_ir[0])?;
+                Ok(E::primary(format!("sparseTexelsResidentARB(int({}))", a.text)))
+            }
             I::AttributeAtVertex => Err(GlslError::new(
                 UNMAPPED,
                 "`attribute_at_vertex` (GetAttributeAtVertex) is not supported by the GLSL \

@@ -198,6 +198,7 @@ fn builtin_var(
             Some("GL_ARB_shader_draw_parameters"),
         ),
         BuiltIn::ViewIndex => (v("gl_ViewIndex", Int), Some("GL_EXT_multiview")),
+        BuiltIn::DeviceIndex if input => (v("gl_DeviceIndex", Int), Some("GL_EXT_device_group")),
         BuiltIn::Barycentric => (
             v("gl_BaryCoordEXT", Float),
             Some("GL_EXT_fragment_shader_barycentric"),

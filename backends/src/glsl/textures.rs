@@ -15,10 +15,16 @@
 //! | `texture_store` | `imageStore` (the texel padded to four components) |
 //! | `query_size` / `query_levels` / `query_samples` / `query_lod` | `textureSize`, `imageSize` / `textureQueryLevels` / `textureSamples`, `imageSamples` / `textureQueryLod` |
 //!
+//! A sparse-residency read (a `{status, texel}` result) is the `GL_ARB_sparse_texture2` form
+//! of the same function (`sparseTextureARB`, `sparseTexelFetchARB`, `sparseImageLoadARB`...),
+//! which returns the residency code and writes the texel to a local: the value is
+//! `Result(uint(code), texel)`, and `check_access_fully_mapped` is `sparseTexelsResidentARB`.
+//!
 //! Refused (OSB0108): a computed texel offset outside a gather (GLSL and Vulkan take only
 //! constants there), depth comparisons at an explicit level on arrayed 2D and cube textures
 //! and with a bias on arrayed ones (GLSL has no such function without
-//! `GL_EXT_texture_shadow_lod`, which glslang 12 lacks), and sparse-residency reads.
+//! `GL_EXT_texture_shadow_lod`, which glslang 12 lacks); sparse reads of subpass inputs and
+//! sparse gathers with four computed offsets (OSB0109).
 
 use oneshader_ir::{Dim, InstId, Op, ScalarKind, TextureAccess, TextureDesc};
 
@@ -71,15 +77,13 @@ impl FnEmitter<'_, '_> {
 
     /// Narrows a four-component GLSL result to the IR's texel type.
     fn narrow(&self, i: InstId, e: E) -> R<E> {
-        let m = self.m;
         let ty = self.ty_of(i)?;
-        if m.op(ty) == Op::Struct {
-            return Err(GlslError::new(
-                UNMAPPED,
-                "sparse-residency texture reads (a `{status, texel}` result) are not supported \
-                 by the GLSL backend",
-            ));
-        }
+        self.narrow_to(ty, e)
+    }
+
+    /// Narrows a four-component GLSL value to texel type `ty`.
+    fn narrow_to(&self, ty: InstId, e: E) -> R<E> {
+        let m = self.m;
         let n = m.vector_len(ty).unwrap_or(1);
         if n == 4 {
             return Ok(e);
@@ -140,7 +144,7 @@ impl FnEmitter<'_, '_> {
         let opt = |k: usize| (k < n).then(|| m.operand(i, k));
         let (tex, d, tex_ty) = self.texture(m.operand(i, 0))?;
         match op {
-            Op::TextureLoad => self.texture_load(i, &tex, &d),
+            Op::TextureLoad => self.texture_load(i, &tex, &d, tex_ty),
             Op::QuerySize => {
                 let ty = self.ty_of(i)?;
                 let storage = d.access == TextureAccess::Storage;
@@ -200,8 +204,9 @@ impl FnEmitter<'_, '_> {
         Ok(call(&tn, &[&e]))
     }
 
-    fn texture_load(&mut self, i: InstId, tex: &str, d: &TextureDesc) -> R<E> {
+    fn texture_load(&mut self, i: InstId, tex: &str, d: &TextureDesc, tex_ty: InstId) -> R<E> {
         let m = self.m;
+        let prefix = self.cx.texel_prefix(tex_ty, d)?;
         let n = m.num_operands(i);
         let opt = |k: usize| (k < n).then(|| m.operand(i, k));
         let coord = m.operand(i, 1);
@@ -211,6 +216,12 @@ impl FnEmitter<'_, '_> {
                     OPERANDS,
                     "a subpass load at a non-zero coordinate; GLSL's subpassLoad reads the \
                      current pixel",
+                ));
+            }
+            if self.sparse_texel(i)?.is_some() {
+                return Err(GlslError::new(
+                    UNMAPPED,
+                    "a sparse-residency subpass load; GLSL has no sparse subpassLoad",
                 ));
             }
             let e = if d.multisampled {
@@ -226,23 +237,20 @@ impl FnEmitter<'_, '_> {
         }
         let c = self.int_coord(coord)?;
         if d.access == TextureAccess::Storage {
-            let e = if d.multisampled {
-                let s = match opt(2) {
-                    Some(s) => self.int_coord(s)?.text,
-                    None => "0".into(),
-                };
-                E::primary(format!("imageLoad({tex}, {}, {s})", c.text))
-            } else {
-                E::primary(format!("imageLoad({tex}, {})", c.text))
-            };
-            if let Some(off) = opt(3).filter(|&o| !self.is_zero(o)) {
-                let _ = off;
+            if opt(3).is_some_and(|o| !self.is_zero(o)) {
                 return Err(GlslError::new(
                     OPERANDS,
                     "a storage image load with a texel offset; GLSL's imageLoad takes none",
                 ));
             }
-            return self.narrow(i, e);
+            let mut args = vec![E::primary(tex.to_string()), c];
+            if d.multisampled {
+                args.push(match opt(2) {
+                    Some(s) => self.int_coord(s)?,
+                    None => E::primary("0"),
+                });
+            }
+            return self.texel_call(i, "imageLoad", args, Vec::new(), false, &prefix);
         }
         self.cx.ext("GL_EXT_samplerless_texture_functions");
         let mut args = vec![tex.to_string(), c.text];
@@ -253,7 +261,7 @@ impl FnEmitter<'_, '_> {
             };
             args.push(l);
         }
-        let e = match opt(3).filter(|&o| !self.is_zero(o)) {
+        let f = match opt(3).filter(|&o| !self.is_zero(o)) {
             Some(off) => {
                 if d.multisampled || d.dim == Dim::Buffer {
                     return Err(GlslError::new(
@@ -263,11 +271,12 @@ impl FnEmitter<'_, '_> {
                 }
                 let o = self.offset(i, off, false)?;
                 args.push(o.text);
-                E::primary(format!("texelFetchOffset({})", args.join(", ")))
+                "texelFetchOffset"
             }
-            None => E::primary(format!("texelFetch({})", args.join(", "))),
+            None => "texelFetch",
         };
-        self.narrow(i, e)
+        let args = args.into_iter().map(E::primary).collect();
+        self.texel_call(i, f, args, Vec::new(), false, &prefix)
     }
 
     /// Sampling and gathering.
@@ -362,8 +371,10 @@ impl FnEmitter<'_, '_> {
             ""
         };
         let clamp_suffix = if clamp.is_some() { "ClampARB" } else { "" };
+        let prefix = self.cx.texel_prefix(tex_ty, d)?;
         let mut args: Vec<E> = vec![s, p];
-        let e = match op {
+        // The function, its arguments, and those after a sparse read's texel.
+        let (f, trailing) = match op {
             Op::Sample | Op::SampleBias | Op::SampleCmp | Op::SampleCmpBias => {
                 let bias = if matches!(op, Op::SampleBias | Op::SampleCmpBias) {
                     if cmp && (two_d_array || cube_array) {
@@ -376,9 +387,10 @@ impl FnEmitter<'_, '_> {
                 args.extend(separate_ref);
                 args.extend(offset);
                 args.extend(clamp);
-                args.extend(bias);
-                let refs: Vec<&E> = args.iter().collect();
-                call(&format!("texture{off_suffix}{clamp_suffix}"), &refs)
+                (
+                    format!("texture{off_suffix}{clamp_suffix}"),
+                    bias.into_iter().collect(),
+                )
             }
             Op::SampleLevel | Op::SampleCmpLevel | Op::SampleCmpLevelZero => {
                 if cmp && (two_d_array || d.dim == Dim::Cube) {
@@ -392,8 +404,7 @@ impl FnEmitter<'_, '_> {
                 args.extend(separate_ref);
                 args.push(lod);
                 args.extend(offset);
-                let refs: Vec<&E> = args.iter().collect();
-                call(&format!("textureLod{off_suffix}"), &refs)
+                (format!("textureLod{off_suffix}"), Vec::new())
             }
             Op::SampleGrad | Op::SampleCmpGrad => {
                 if cmp && cube_array {
@@ -406,8 +417,7 @@ impl FnEmitter<'_, '_> {
                 args.push(dy);
                 args.extend(offset);
                 args.extend(clamp);
-                let refs: Vec<&E> = args.iter().collect();
-                call(&format!("textureGrad{off_suffix}{clamp_suffix}"), &refs)
+                (format!("textureGrad{off_suffix}{clamp_suffix}"), Vec::new())
             }
             Op::Gather | Op::GatherCmp => {
                 let comp = if op == Op::Gather {
@@ -417,6 +427,14 @@ impl FnEmitter<'_, '_> {
                     None
                 };
                 if let Some(o) = four {
+                    if self.sparse_texel(i)?.is_some() {
+                        return Err(GlslError::new(
+                            UNMAPPED,
+                            "a sparse-residency gather with four computed offsets (four \
+                             gathers whose residency codes GLSL would have to combine) is not \
+                             supported by the GLSL backend",
+                        ));
+                    }
                     // Four computed offsets: four gathers, component k from the k-th.
                     let o = self.value(o)?;
                     let mut parts = Vec::new();
@@ -436,21 +454,72 @@ impl FnEmitter<'_, '_> {
                 args.extend(separate_ref);
                 args.extend(offset);
                 args.extend(offsets);
-                args.extend(comp);
-                let refs: Vec<&E> = args.iter().collect();
-                call(&format!("textureGather{off_suffix}"), &refs)
+                (format!("textureGather{off_suffix}"), comp.into_iter().collect())
             }
             _ => return Err(malformed("not a sampling operation")),
         };
-        if cmp && !gather {
-            // Depth comparisons return a scalar already.
-            let ty = self.ty_of(i)?;
-            if m.op(ty) == Op::Struct {
-                return self.narrow(i, e);
-            }
-            return Ok(e);
+        // Depth comparisons (not gathers) return a scalar already.
+        self.texel_call(i, &f, args, trailing, cmp && !gather, &prefix)
+    }
+
+    /// The texel type of a sparse read (`{u32 status, T texel}` result), or `None` for an
+    /// ordinary one.
+    fn sparse_texel(&self, i: InstId) -> R<Option<InstId>> {
+        let m = self.m;
+        let ty = self.ty_of(i)?;
+        if m.op(ty) != Op::Struct {
+            return Ok(None);
         }
-        self.narrow(i, e)
+        m.sparse_texel_type(ty)
+            .map(Some)
+            .ok_or_else(|| malformed("a texture read of a struct that is not {u32, texel}"))
+    }
+
+    /// The call `f(args..., trailing...)`, narrowed to the IR's texel unless `scalar` (depth
+    /// comparisons return one already); for a sparse read, the `GL_ARB_sparse_texture2`
+    /// function with the texel written to a new local before `trailing` (a bias, a gather
+    /// component), and the `{status, texel}` value built from its code and the local.
+    fn texel_call(
+        &mut self,
+        i: InstId,
+        f: &str,
+        args: Vec<E>,
+        trailing: Vec<E>,
+        scalar: bool,
+        prefix: &str,
+    ) -> R<E> {
+        let Some(texel_ty) = self.sparse_texel(i)? else {
+            let all: Vec<&E> = args.iter().chain(&trailing).collect();
+            let e = call(f, &all);
+            return if scalar { Ok(e) } else { self.narrow(i, e) };
+        };
+        self.cx.ext("GL_ARB_sparse_texture2");
+        let base = f.strip_suffix("ARB").unwrap_or(f);
+        let mut chars = base.chars();
+        let name = match chars.next() {
+            Some(c) => format!("sparse{}{}ARB", c.to_ascii_uppercase(), chars.as_str()),
+            None => return Err(malformed("an empty texture function name")),
+        };
+        let out_ty = if scalar {
+            "float".to_string()
+        } else {
+            format!("{prefix}vec4")
+        };
+        let texel = self.local_name(Some("texel"), "t");
+        let code = self.local_name(Some("resident"), "r");
+        self.line(&format!("{out_ty} {texel};"));
+        let mut parts: Vec<&str> = args.iter().map(|e| e.text.as_str()).collect();
+        parts.push(&texel);
+        parts.extend(trailing.iter().map(|e| e.text.as_str()));
+        self.line(&format!("int {code} = {name}({});", parts.join(", ")));
+        let t = if scalar {
+            E::primary(texel)
+        } else {
+            self.narrow_to(texel_ty, E::primary(texel))?
+        };
+        let ty = self.ty_of(i)?;
+        let sn = self.cx.type_name(ty)?;
+        Ok(E::primary(format!("{sn}(uint({code}), {})", t.text)))
     }
 
     /// `imageStore(img, coord, texel)` with the texel padded to four components.
