@@ -509,7 +509,10 @@ fn layout_shims_read_and_write_the_relaxed_offsets() {
     }
     sb[12] = f(13.0);
     // p = [[40, 41], [42, 43]] by rows; q = [[50, 51], [52, 53]] by columns.
-    for (w, v) in [40.0, 41.0, 42.0, 43.0, 50.0, 52.0, 51.0, 53.0].iter().enumerate() {
+    for (w, v) in [40.0, 41.0, 42.0, 43.0, 50.0, 52.0, 51.0, 53.0]
+        .iter()
+        .enumerate()
+    {
         sb[14 + w] = f(*v);
     }
     let bindings = vec![
@@ -542,7 +545,10 @@ fn layout_shims_read_and_write_the_relaxed_offsets() {
     sb_after[3] = f(12.0);
     sb_after[12] = f(14.0);
     // The matrices swapped: p (by rows) gets q's values, q (by columns) gets p's.
-    for (w, v) in [50.0, 51.0, 52.0, 53.0, 40.0, 42.0, 41.0, 43.0].iter().enumerate() {
+    for (w, v) in [50.0, 51.0, 52.0, 53.0, 40.0, 42.0, 41.0, 43.0]
+        .iter()
+        .enumerate()
+    {
         sb_after[14 + w] = f(*v);
     }
     for (voice, bufs, _) in runs {

@@ -792,14 +792,20 @@ bb0:
 }
 "#;
     let (glsl, dr) = compile(text, None);
-    assert!(glsl.contains("#extension GL_EXT_shader_image_int64"), "{glsl}");
+    assert!(
+        glsl.contains("#extension GL_EXT_shader_image_int64"),
+        "{glsl}"
+    );
     assert!(glsl.contains("r64ui) uniform u64image2D"), "{glsl}");
     let block = glsl
         .split("uniform P_block {")
         .nth(1)
         .and_then(|b| b.split('}').next())
         .expect("the push-constant block");
-    assert!(!block.contains(" e;"), "the empty member is left out:\n{glsl}");
+    assert!(
+        !block.contains(" e;"),
+        "the empty member is left out:\n{glsl}"
+    );
     let ours = load(&emit_env(&parse(text), TargetEnv::Vulkan1_2));
     assert_eq!(count_op(&dr, Op::AtomicUMax), 1, "{glsl}");
     assert_eq!(count_op(&ours, Op::AtomicUMax), 1);
@@ -885,7 +891,12 @@ bb0:
             .filter_map(|a| match (a.class.opcode, &a.operands[..]) {
                 (
                     Op::MemberDecorate,
-                    [_, Operand::LiteralBit32(k), Operand::Decoration(d), Operand::LiteralBit32(v)],
+                    [
+                        _,
+                        Operand::LiteralBit32(k),
+                        Operand::Decoration(d),
+                        Operand::LiteralBit32(v),
+                    ],
                 ) if *d == rspirv::spirv::Decoration::Offset => Some((*k, *v)),
                 (Op::Decorate, [_, Operand::Decoration(d), Operand::LiteralBit32(v)])
                     if *d == rspirv::spirv::Decoration::ArrayStride =>

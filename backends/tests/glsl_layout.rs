@@ -260,13 +260,10 @@ fn relaxed_rules_match_where_glsl_can_state_them() {
 /// naming the buffer and every packing's reason.
 #[test]
 fn a_layout_glsl_cannot_state_is_refused() {
-    let structs = "struct @I {\n  x: f32\n  y: vec<f32, 2>\n}\nstruct @T {\n  a: f32\n  s: array<@I, 2>\n}\n";
-    let err = check_rule(
-        LayoutRule::RelaxedStd140,
-        structs,
-        &["f32", "array<@I, 2>"],
-    )
-    .expect_err("no GLSL packing has both");
+    let structs =
+        "struct @I {\n  x: f32\n  y: vec<f32, 2>\n}\nstruct @T {\n  a: f32\n  s: array<@I, 2>\n}\n";
+    let err = check_rule(LayoutRule::RelaxedStd140, structs, &["f32", "array<@I, 2>"])
+        .expect_err("no GLSL packing has both");
     assert!(err.contains("OSB0105"), "{err}");
     assert!(err.contains("buffer `cb`"), "{err}");
     assert!(err.contains("member `s`"), "{err}");

@@ -324,11 +324,15 @@ impl FnEmitter<'_, '_> {
         let place = self.place(p)?;
         if place.rvalue {
             let what = match &place.shape {
-                Some(Shape::Struct(_)) => "a whole buffer block or a struct member GLSL \
-                                           declares field by field",
+                Some(Shape::Struct(_)) => {
+                    "a whole buffer block or a struct member GLSL \
+                                           declares field by field"
+                }
                 Some(_) => "a vector buffer member GLSL declares one component per member",
-                None => "a run-time component of a vector buffer member GLSL declares one \
-                         component per member",
+                None => {
+                    "a run-time component of a vector buffer member GLSL declares one \
+                         component per member"
+                }
             };
             return Err(GlslError::new(
                 OPERANDS,

@@ -347,7 +347,10 @@ impl FnEmitter<'_, '_> {
                 // The status of a sparse read is GLSL's residency code, kept as a `uint`.
                 self.cx.ext("GL_ARB_sparse_texture2");
                 let a = self.value(arg_ir[0])?;
-                Ok(E::primary(format!("sparseTexelsResidentARB(int({}))", a.text)))
+                Ok(E::primary(format!(
+                    "sparseTexelsResidentARB(int({}))",
+                    a.text
+                )))
             }
             I::AttributeAtVertex => Err(GlslError::new(
                 UNMAPPED,

@@ -51,8 +51,8 @@ mod textures;
 mod types;
 mod usage;
 
-pub use error::GlslError;
 pub use crate::spirv::DenormMode;
+pub use error::GlslError;
 pub use oneshader_ir::layout::LayoutRule;
 
 use oneshader_ir::effects::Effects;
@@ -192,43 +192,40 @@ fn stage_layout(
     let m = cx.m;
     let f = entry.func.id();
     let mut out = String::new();
-    match entry.stage {
-        Stage::Compute => {
-            let (x, y, z) = m
-                .find_decoration(f, Op::NumThreads)
-                .map(|d| {
-                    (
-                        m.imm_operand(d, 0).unwrap_or(1),
-                        m.imm_operand(d, 1).unwrap_or(1),
-                        m.imm_operand(d, 2).unwrap_or(1),
-                    )
-                })
-                .unwrap_or((1, 1, 1));
-            out.push_str(&format!(
-                "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;\n"
-            ));
-            if derivatives {
-                // The SPIR-V backend's choice (DXC's for cs_6_6).
-                let group = if x.is_multiple_of(2) && y.is_multiple_of(2) {
-                    "derivative_group_quadsNV"
-                } else if (x as u64 * y as u64 * z as u64).is_multiple_of(4) {
-                    "derivative_group_linearNV"
-                } else {
-                    return Err(GlslError::new(
-                        DERIVATIVES,
-                        format!(
-                            "compute entry point `{}` takes implicit derivatives with \
-                             numthreads({x}, {y}, {z}); a derivative group needs even x and y \
-                             (2x2 quads) or a multiple of 4 threads",
-                            entry.name
-                        ),
-                    ));
-                };
-                cx.ext("GL_NV_compute_shader_derivatives");
-                out.push_str(&format!("layout({group}) in;\n"));
-            }
+    if entry.stage == Stage::Compute {
+        let (x, y, z) = m
+            .find_decoration(f, Op::NumThreads)
+            .map(|d| {
+                (
+                    m.imm_operand(d, 0).unwrap_or(1),
+                    m.imm_operand(d, 1).unwrap_or(1),
+                    m.imm_operand(d, 2).unwrap_or(1),
+                )
+            })
+            .unwrap_or((1, 1, 1));
+        out.push_str(&format!(
+            "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;\n"
+        ));
+        if derivatives {
+            // The SPIR-V backend's choice (DXC's for cs_6_6).
+            let group = if x.is_multiple_of(2) && y.is_multiple_of(2) {
+                "derivative_group_quadsNV"
+            } else if (x as u64 * y as u64 * z as u64).is_multiple_of(4) {
+                "derivative_group_linearNV"
+            } else {
+                return Err(GlslError::new(
+                    DERIVATIVES,
+                    format!(
+                        "compute entry point `{}` takes implicit derivatives with \
+                         numthreads({x}, {y}, {z}); a derivative group needs even x and y \
+                         (2x2 quads) or a multiple of 4 threads",
+                        entry.name
+                    ),
+                ));
+            };
+            cx.ext("GL_NV_compute_shader_derivatives");
+            out.push_str(&format!("layout({group}) in;\n"));
         }
-        _ => {}
     }
     if let Some(mode) = cx.opts.denorm {
         // SPV_KHR_float_controls' execution mode on 32-bit floats, as the SPIR-V backend

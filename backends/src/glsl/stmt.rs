@@ -15,9 +15,9 @@
 use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, InstId, Intrinsic, Op, ScalarKind};
 
 use super::error::{GlslError, OPERANDS, R, malformed};
-use super::layout::Shape;
 use super::expr::{E, Prec, call};
 use super::func::FnEmitter;
+use super::layout::Shape;
 
 impl FnEmitter<'_, '_> {
     /// Prints an instruction with an effect whose result (if any) nobody uses.

@@ -250,7 +250,7 @@ impl FnEmitter<'_, '_> {
                     None => E::primary("0"),
                 });
             }
-            return self.texel_call(i, "imageLoad", args, Vec::new(), false, &prefix);
+            return self.texel_call(i, "imageLoad", args, Vec::new(), false, prefix);
         }
         self.cx.ext("GL_EXT_samplerless_texture_functions");
         let mut args = vec![tex.to_string(), c.text];
@@ -276,7 +276,7 @@ impl FnEmitter<'_, '_> {
             None => "texelFetch",
         };
         let args = args.into_iter().map(E::primary).collect();
-        self.texel_call(i, f, args, Vec::new(), false, &prefix)
+        self.texel_call(i, f, args, Vec::new(), false, prefix)
     }
 
     /// Sampling and gathering.
@@ -454,12 +454,15 @@ impl FnEmitter<'_, '_> {
                 args.extend(separate_ref);
                 args.extend(offset);
                 args.extend(offsets);
-                (format!("textureGather{off_suffix}"), comp.into_iter().collect())
+                (
+                    format!("textureGather{off_suffix}"),
+                    comp.into_iter().collect(),
+                )
             }
             _ => return Err(malformed("not a sampling operation")),
         };
         // Depth comparisons (not gathers) return a scalar already.
-        self.texel_call(i, &f, args, trailing, cmp && !gather, &prefix)
+        self.texel_call(i, &f, args, trailing, cmp && !gather, prefix)
     }
 
     /// The texel type of a sparse read (`{u32 status, T texel}` result), or `None` for an

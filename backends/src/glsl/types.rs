@@ -123,7 +123,11 @@ impl ModuleCx<'_> {
             Op::I64 | Op::U64 if storage => {
                 self.ext("GL_EXT_shader_image_int64");
                 self.ext("GL_EXT_shader_explicit_arithmetic_types_int64");
-                if m.op(scalar) == Op::I64 { "i64" } else { "u64" }
+                if m.op(scalar) == Op::I64 {
+                    "i64"
+                } else {
+                    "u64"
+                }
             }
             _ => {
                 return Err(unsupported(
