@@ -21,7 +21,7 @@
 //! | OSC0053 | the backend (SPIR-V or GLSL) refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule ([`Phase::Reflection`]) |
 //! | OSC0057 | a spec-constant override names no spec constant, or its value does not fit the constant's type ([`Phase::Specialization`]) |
-//! | OSC0058 | a target without a backend yet (WGSL, MSL) ([`Phase::Backend`]) |
+//! | OSC0059 | a target without a backend yet (WGSL, MSL) ([`Phase::Backend`]) |
 //!
 //! A failing optimization pass is not an error: the legalized module is used and a warning
 //! (OSO0001) says why.
@@ -270,7 +270,7 @@ pub struct CompileOptions {
     pub debug_names: bool,
     /// What the backend produces: [`Target::Spirv`] (default, [`CompileOutput::spirv`]) or
     /// [`Target::Glsl`] (GLSL 4.50 for Vulkan, [`CompileOutput::glsl`]); WGSL and MSL have no
-    /// backend yet (OSC0058).
+    /// backend yet (OSC0059).
     pub target: Target,
     /// Run the backend of [`CompileOptions::target`] (the name is from when SPIR-V was the only
     /// one). Default on; off when only the IR or the reflection is wanted.
@@ -526,7 +526,7 @@ pub enum Phase {
     Reflection,
     /// Legalization (generic and resource-parameter specialization) failed (code OSC0052).
     Legalization,
-    /// The backend refused the module (code OSC0053), or the target has none (OSC0058).
+    /// The backend refused the module (code OSC0053), or the target has none (OSC0059).
     Backend,
     /// A spec-constant override names no spec constant or does not fit its type (code
     /// OSC0057).
@@ -782,7 +782,7 @@ impl Compiler {
         if opts.emit_spirv {
             if matches!(opts.target, Target::Wgsl | Target::Msl) {
                 diagnostics.list.push(Diagnostic::error(
-                    "OSC0058",
+                    "OSC0059",
                     format!("the {} backend is not available yet", opts.target),
                 ));
                 return fail(Phase::Backend, diagnostics);
