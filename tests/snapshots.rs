@@ -8,6 +8,9 @@
 //!   rspirv's disassembly (one file per IR module, which holds all its entry points);
 //! - `tests/out/glsl/<name>.snap.glsl`: the GLSL backend's text, one file per entry point.
 //!
+//! Every GLSL text also goes through glslang and spirv-val here (the IR examples' in
+//! backends/tests/glsl_examples.rs too), so no snapshot records output glslang rejects.
+//!
 //! Each content file has insta's metadata beside it (`<name>.snap`). To review a change, run
 //! the test (failures leave `.snap.new` files) and `cargo insta review` (cargo-insta); without
 //! cargo-insta, `INSTA_UPDATE=always cargo test --test snapshots` rewrites the snapshots and
@@ -18,6 +21,7 @@ mod support;
 
 use oneshader::backends::{self, Target, glsl, spirv};
 use oneshader::{CompileOptions, TargetEnv};
+use oneshader_test_tools::{GlslStage, glslang_and_validate};
 use support::*;
 
 /// Asserts `text` as the snapshot `name.ext` under `tests/out/<target>/`.
@@ -50,12 +54,15 @@ fn hlsl_examples() {
         let asm = spirv::disassemble(&out.spirv).expect("the SPIR-V disassembles");
         snapshot("spirv", &name, "spvasm", &asm);
         let out = compile_file(&path, &opts.clone().target(Target::Glsl));
-        snapshot(
-            "glsl",
-            &name,
-            "glsl",
-            out.glsl.as_deref().expect("GLSL text"),
-        );
+        let text = out.glsl.as_deref().expect("GLSL text");
+        let stage = match &profile[..2] {
+            "vs" => GlslStage::Vertex,
+            "ps" => GlslStage::Fragment,
+            "cs" => GlslStage::Compute,
+            other => panic!("{file}: no GLSL stage for profile `{other}`"),
+        };
+        glslang_and_validate(text, stage).unwrap_or_else(|e| panic!("{name}: {e}"));
+        snapshot("glsl", &name, "glsl", text);
     }
 }
 
