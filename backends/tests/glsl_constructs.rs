@@ -1012,3 +1012,57 @@ bb0:
         assert!(count_op(&dr, op) > 0, "{op:?}\n{glsl}");
     }
 }
+
+/// What GLSL cannot say about texture reads is refused by name: a texel offset outside
+/// glslang's -8..7 (OSB0108; a run-time offset too), a sparse read of a 1D texture (no such
+/// `GL_ARB_sparse_texture2` function, OSB0109). A residency check of a status no sparse read
+/// wrote still validates (glslang declares SparseResidency only for sparse reads, so the
+/// check is declared by hand).
+#[test]
+fn texture_reads_glsl_cannot_spell_are_refused() {
+    let base = r#"
+struct @Sparse4 {
+  status: u32
+  texel: vec<f32, 4>
+}
+global @t : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0)]
+global @t1 : ptr<uniform_constant, texture<1d, vec<f32, 4>>> [binding(0, 1)]
+global @st : ptr<input, u32> [location(0), flat]
+global @out : ptr<output, vec<f32, 4>> [location(0)]
+func @main() -> void [entry_point(fragment, "main")] {
+bb0:
+  READ
+  store @out, %v
+  return
+}
+"#;
+    let with = |read: &str| base.replace("READ", read);
+    let far = with(
+        "%v = texture_load @t, vec<i32, 2> {i32 0, i32 0}, i32 0, vec<i32, 2> {i32 10, i32 0} : vec<f32, 4>",
+    );
+    let d = refused(&far, &Options::default());
+    assert!(
+        d.iter()
+            .any(|d| d.code == "OSB0108" && d.message.contains("texel offset 10")),
+        "{d:#?}"
+    );
+    let near = with(
+        "%v = texture_load @t, vec<i32, 2> {i32 0, i32 0}, i32 0, vec<i32, 2> {i32 7, i32 -8} : vec<f32, 4>",
+    );
+    let (glsl, _) = compile(&near, None);
+    assert!(glsl.contains("texelFetchOffset("), "{glsl}");
+    let sparse_1d =
+        with("%r = texture_load @t1, i32 3, i32 0 : @Sparse4\n  %v = extract %r, 1 : vec<f32, 4>");
+    let d = refused(&sparse_1d, &Options::default());
+    assert!(
+        d.iter()
+            .any(|d| d.code == "OSB0109" && d.message.contains("1D")),
+        "{d:#?}"
+    );
+    let check = with(
+        "%s = load @st : u32\n  %ok = call_intrinsic check_access_fully_mapped(%s) : bool\n  \
+         %f = select %ok, f32 1.0, f32 0.0 : f32\n  %v = construct %f, %f, %f, %f : vec<f32, 4>",
+    );
+    let (glsl, dr) = compile(&check, None);
+    assert_eq!(count_op(&dr, Op::ImageSparseTexelsResident), 1, "{glsl}");
+}

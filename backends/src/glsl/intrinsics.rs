@@ -344,8 +344,9 @@ impl FnEmitter<'_, '_> {
                  equivalent",
             )),
             I::CheckAccessFullyMapped => {
-                // The status of a sparse read is GLSL's residency code, kept as a `uint`.
-                self.cx.ext("GL_ARB_sparse_texture2");
+                // The status of a sparse read is GLSL's residency code, kept as a `uint`
+                // (the function is declared at assembly when no sparse read enables it).
+                self.cx.resident_checks = true;
                 let a = self.value(arg_ir[0])?;
                 Ok(E::primary(format!(
                     "sparseTexelsResidentARB(int({}))",

@@ -80,6 +80,8 @@ pub(crate) struct ModuleCx<'m> {
     value_struct_set: FxHashSet<InstId>,
     pub builtins: FxHashMap<InstId, BuiltinVar>,
     pub blocks: FxHashMap<InstId, BlockVar>,
+    /// A `check_access_fully_mapped` was printed (`sparseTexelsResidentARB`).
+    pub resident_checks: bool,
     /// Float literals spell their value exactly as a double (glslang folds the expression
     /// being printed; see [`super::literals`]).
     pub exact_floats: bool,
@@ -301,6 +303,7 @@ impl<'m> ModuleCx<'m> {
             builtins: FxHashMap::default(),
             blocks: FxHashMap::default(),
             exact_floats: false,
+            resident_checks: false,
             exts: BTreeSet::new(),
             spec_decls: Vec::new(),
             helper_names: FxHashSet::default(),
@@ -933,6 +936,18 @@ impl<'m> ModuleCx<'m> {
                 writeln!(structs, "    {d};").ok();
             }
             writeln!(structs, "}};\n").ok();
+        }
+        if self.resident_checks && !self.exts.contains("GL_ARB_sparse_texture2") {
+            // `check_access_fully_mapped` of a status no sparse read in this shader wrote:
+            // glslang declares SparseResidency only with a sparse read, so the check is
+            // OpImageSparseTexelsResident by hand (the name is not a built-in without the
+            // extension).
+            self.ext("GL_EXT_spirv_intrinsics");
+            self.helpers.push(
+                "spirv_instruction(capabilities = [41], id = 316) bool \
+                 sparseTexelsResidentARB(int code);\n"
+                    .to_string(),
+            );
         }
         let mut out = String::from("#version 450\n");
         for e in &self.exts {

@@ -23,8 +23,9 @@
 //! Refused (OSB0108): a computed texel offset outside a gather (GLSL and Vulkan take only
 //! constants there), depth comparisons at an explicit level on arrayed 2D and cube textures
 //! and with a bias on arrayed ones (GLSL has no such function without
-//! `GL_EXT_texture_shadow_lod`, which glslang 12 lacks); sparse reads of subpass inputs and
-//! sparse gathers with four computed offsets (OSB0109).
+//! `GL_EXT_texture_shadow_lod`, which glslang 12 lacks), constant offsets outside -8..7
+//! (glslang's range); sparse reads of subpass inputs, of 1D and buffer textures (no
+//! `GL_ARB_sparse_texture2` form) and sparse gathers with four computed offsets (OSB0109).
 
 use oneshader_ir::{Dim, InstId, Op, ScalarKind, TextureAccess, TextureDesc};
 
@@ -119,6 +120,29 @@ impl FnEmitter<'_, '_> {
                     m.op(i).spelling()
                 ),
             ));
+        }
+        if !gather {
+            // glslang checks constant offsets against its gl_MinProgramTexelOffset and
+            // gl_MaxProgramTexelOffset (-8 and 7, Vulkan's guaranteed range).
+            let comps: Vec<InstId> = match m.op(off) {
+                Op::Composite => m.operands(off).collect(),
+                _ => vec![off],
+            };
+            for c in comps {
+                if let Some(v) = m.const_int_value(c)
+                    && !(-8..=7).contains(&v)
+                {
+                    return Err(GlslError::new(
+                        OPERANDS,
+                        format!(
+                            "`{}` has the texel offset {v}, outside -8..7 (glslang's \
+                             gl_MinProgramTexelOffset..gl_MaxProgramTexelOffset, the range every \
+                             Vulkan device supports)",
+                            m.op(i).spelling()
+                        ),
+                    ));
+                }
+            }
         }
         self.int_coord(off)
     }
@@ -250,7 +274,7 @@ impl FnEmitter<'_, '_> {
                     None => E::primary("0"),
                 });
             }
-            return self.texel_call(i, "imageLoad", args, Vec::new(), false, prefix);
+            return self.texel_call(i, "imageLoad", args, Vec::new(), false, prefix, d);
         }
         self.cx.ext("GL_EXT_samplerless_texture_functions");
         let mut args = vec![tex.to_string(), c.text];
@@ -276,7 +300,7 @@ impl FnEmitter<'_, '_> {
             None => "texelFetch",
         };
         let args = args.into_iter().map(E::primary).collect();
-        self.texel_call(i, f, args, Vec::new(), false, prefix)
+        self.texel_call(i, f, args, Vec::new(), false, prefix, d)
     }
 
     /// Sampling and gathering.
@@ -462,7 +486,7 @@ impl FnEmitter<'_, '_> {
             _ => return Err(malformed("not a sampling operation")),
         };
         // Depth comparisons (not gathers) return a scalar already.
-        self.texel_call(i, &f, args, trailing, cmp && !gather, prefix)
+        self.texel_call(i, &f, args, trailing, cmp && !gather, prefix, d)
     }
 
     /// The texel type of a sparse read (`{u32 status, T texel}` result), or `None` for an
@@ -490,12 +514,24 @@ impl FnEmitter<'_, '_> {
         trailing: Vec<E>,
         scalar: bool,
         prefix: &str,
+        d: &TextureDesc,
     ) -> R<E> {
         let Some(texel_ty) = self.sparse_texel(i)? else {
             let all: Vec<&E> = args.iter().chain(&trailing).collect();
             let e = call(f, &all);
             return if scalar { Ok(e) } else { self.narrow(i, e) };
         };
+        if matches!(d.dim, Dim::D1 | Dim::Buffer) {
+            return Err(GlslError::new(
+                UNMAPPED,
+                format!(
+                    "a sparse-residency `{}` of a {} texture; GL_ARB_sparse_texture2 has no \
+                     1D or buffer forms",
+                    self.m.op(i).spelling(),
+                    if d.dim == Dim::D1 { "1D" } else { "buffer" }
+                ),
+            ));
+        }
         self.cx.ext("GL_ARB_sparse_texture2");
         let base = f.strip_suffix("ARB").unwrap_or(f);
         let mut chars = base.chars();
