@@ -36,6 +36,28 @@ use super::types::dim_suffix;
 
 const COMPONENTS: [&str; 4] = ["x", "xy", "xyz", "xyzw"];
 
+/// A texture-reading call: `f(args..., trailing...)`; a sparse read's texel goes between
+/// `args` and `trailing` (a bias, a gather component). `scalar`: the result is one
+/// component already (a depth comparison).
+struct Read<'a> {
+    f: &'a str,
+    args: Vec<E>,
+    trailing: Vec<E>,
+    scalar: bool,
+}
+
+impl<'a> Read<'a> {
+    /// A read returning a texel, with no trailing arguments.
+    fn texel(f: &'a str, args: Vec<E>) -> Read<'a> {
+        Read {
+            f,
+            args,
+            trailing: Vec::new(),
+            scalar: false,
+        }
+    }
+}
+
 impl FnEmitter<'_, '_> {
     /// The texture `p` points to: its GLSL path and description.
     fn texture(&mut self, p: InstId) -> R<(String, TextureDesc, InstId)> {
@@ -274,7 +296,7 @@ impl FnEmitter<'_, '_> {
                     None => E::primary("0"),
                 });
             }
-            return self.texel_call(i, "imageLoad", args, Vec::new(), false, prefix, d);
+            return self.texel_call(i, Read::texel("imageLoad", args), prefix, d);
         }
         self.cx.ext("GL_EXT_samplerless_texture_functions");
         let mut args = vec![tex.to_string(), c.text];
@@ -300,7 +322,7 @@ impl FnEmitter<'_, '_> {
             None => "texelFetch",
         };
         let args = args.into_iter().map(E::primary).collect();
-        self.texel_call(i, f, args, Vec::new(), false, prefix, d)
+        self.texel_call(i, Read::texel(f, args), prefix, d)
     }
 
     /// Sampling and gathering.
@@ -486,7 +508,13 @@ impl FnEmitter<'_, '_> {
             _ => return Err(malformed("not a sampling operation")),
         };
         // Depth comparisons (not gathers) return a scalar already.
-        self.texel_call(i, &f, args, trailing, cmp && !gather, prefix, d)
+        let read = Read {
+            f: &f,
+            args,
+            trailing,
+            scalar: cmp && !gather,
+        };
+        self.texel_call(i, read, prefix, d)
     }
 
     /// The texel type of a sparse read (`{u32 status, T texel}` result), or `None` for an
@@ -506,16 +534,13 @@ impl FnEmitter<'_, '_> {
     /// comparisons return one already); for a sparse read, the `GL_ARB_sparse_texture2`
     /// function with the texel written to a new local before `trailing` (a bias, a gather
     /// component), and the `{status, texel}` value built from its code and the local.
-    fn texel_call(
-        &mut self,
-        i: InstId,
-        f: &str,
-        args: Vec<E>,
-        trailing: Vec<E>,
-        scalar: bool,
-        prefix: &str,
-        d: &TextureDesc,
-    ) -> R<E> {
+    fn texel_call(&mut self, i: InstId, read: Read<'_>, prefix: &str, d: &TextureDesc) -> R<E> {
+        let Read {
+            f,
+            args,
+            trailing,
+            scalar,
+        } = read;
         let Some(texel_ty) = self.sparse_texel(i)? else {
             let all: Vec<&E> = args.iter().chain(&trailing).collect();
             let e = call(f, &all);
