@@ -1,8 +1,11 @@
-//! The compiler facade: HLSL source in, SPIR-V words, diagnostics, reflection and IR out.
+//! The compiler facade: HLSL source in, SPIR-V words (or GLSL text), diagnostics, reflection
+//! and IR out.
 //!
 //! ```text
 //! source ──front end──> IR ──reflect──> Reflection
-//!                        └──legalize (always), optimize (-O)──> IR ──SPIR-V backend──> words
+//!                        └──legalize (always), optimize (-O)──> IR ──prepare(target)──> Legal
+//!                                                   ──SPIR-V backend──> words
+//!                                                   ──GLSL backend──> text
 //! ```
 //!
 //! [`Compiler`] holds what outlives one compilation (in-memory include files, whether the file
@@ -15,9 +18,10 @@
 //! | code | meaning |
 //! |---|---|
 //! | OSC0052 | the legalization pipeline failed ([`Phase::Legalization`]) |
-//! | OSC0053 | the SPIR-V backend refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
+//! | OSC0053 | the backend (SPIR-V or GLSL) refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule ([`Phase::Reflection`]) |
 //! | OSC0057 | a spec-constant override names no spec constant, or its value does not fit the constant's type ([`Phase::Specialization`]) |
+//! | OSC0059 | a target without a backend yet (WGSL, MSL) ([`Phase::Backend`]) |
 //!
 //! A failing optimization pass is not an error: the legalized module is used and a warning
 //! (OSO0001) says why.
@@ -25,7 +29,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use oneshader_backends::Target;
+pub use oneshader_backends::Target;
+use oneshader_backends::glsl;
 use oneshader_backends::spirv::{self, LayoutRule};
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
 use oneshader_ir::diag::{Diagnostic, SourceMap};
@@ -263,8 +268,12 @@ pub struct CompileOptions {
     pub spec_constants: Vec<(SpecConstKey, SpecValue)>,
     /// Emit `OpName`/`OpMemberName`. Default on.
     pub debug_names: bool,
-    /// Produce SPIR-V ([`CompileOutput::spirv`]). Default on; off when only the IR or the
-    /// reflection is wanted.
+    /// What the backend produces: [`Target::Spirv`] (default, [`CompileOutput::spirv`]) or
+    /// [`Target::Glsl`] (GLSL 4.50 for Vulkan, [`CompileOutput::glsl`]); WGSL and MSL have no
+    /// backend yet (OSC0059).
+    pub target: Target,
+    /// Run the backend of [`CompileOptions::target`] (the name is from when SPIR-V was the only
+    /// one). Default on; off when only the IR or the reflection is wanted.
     pub emit_spirv: bool,
     /// Build the [`Reflection`] ([`CompileOutput::reflection`]). Default off.
     pub reflect: bool,
@@ -299,6 +308,7 @@ impl Default for CompileOptions {
             spec_constants: Vec::new(),
             denorm: None,
             debug_names: true,
+            target: Target::Spirv,
             emit_spirv: true,
             reflect: false,
             keep_unoptimized_ir: false,
@@ -349,6 +359,12 @@ impl CompileOptions {
         self
     }
 
+    /// Sets the backend's target.
+    pub fn target(mut self, target: Target) -> CompileOptions {
+        self.target = target;
+        self
+    }
+
     /// Asks for the reflection.
     pub fn with_reflection(mut self) -> CompileOptions {
         self.reflect = true;
@@ -388,6 +404,19 @@ impl CompileOptions {
             push_constant_rule: rules.push_constant,
             tbuffer_rule: rules.texture_buffer,
             debug_names: self.debug_names,
+            denorm: self.denorm,
+        }
+    }
+
+    /// The GLSL backend's options (the same layout rules as SPIR-V's).
+    pub fn glsl_options(&self) -> glsl::Options {
+        let rules = self.layout.rules();
+        glsl::Options {
+            entry: None,
+            cbuffer_rule: rules.constant_buffer,
+            storage_rule: rules.storage_buffer,
+            push_constant_rule: rules.push_constant,
+            tbuffer_rule: rules.texture_buffer,
             denorm: self.denorm,
         }
     }
@@ -460,8 +489,11 @@ pub struct IrModules {
 /// What a successful compilation produced.
 #[derive(Debug)]
 pub struct CompileOutput {
-    /// The SPIR-V module's words (empty when [`CompileOptions::emit_spirv`] is off).
+    /// The SPIR-V module's words (empty unless the target is SPIR-V and
+    /// [`CompileOptions::emit_spirv`] is on).
     pub spirv: Vec<u32>,
+    /// The GLSL text, when the target is GLSL (and [`CompileOptions::emit_spirv`] is on).
+    pub glsl: Option<String>,
     /// Warnings (and notes); errors end the compilation with a [`CompileError`].
     pub diagnostics: Diagnostics,
     /// The reflection, when [`CompileOptions::reflect`] asked for it.
@@ -494,7 +526,7 @@ pub enum Phase {
     Reflection,
     /// Legalization (generic and resource-parameter specialization) failed (code OSC0052).
     Legalization,
-    /// The SPIR-V backend refused the module (code OSC0053).
+    /// The backend refused the module (code OSC0053), or the target has none (OSC0059).
     Backend,
     /// A spec-constant override names no spec constant or does not fit its type (code
     /// OSC0057).
@@ -516,7 +548,7 @@ impl fmt::Display for CompileError {
             Phase::FrontEnd => "the source has errors",
             Phase::Reflection => "reflection failed",
             Phase::Legalization => "the legalization pipeline failed",
-            Phase::Backend => "the SPIR-V backend refused the module",
+            Phase::Backend => "the backend refused the module",
             Phase::Specialization => "a spec-constant override does not apply",
         };
         write!(f, "{}: {what}", self.diagnostics.file)
@@ -745,33 +777,46 @@ impl Compiler {
             let (_report, warnings) = pm.run_with_fallback(&mut m);
             diagnostics.list.extend(warnings);
         }
-        let spirv = if opts.emit_spirv {
-            // The boundary: legalization for SPIR-V, then one verification of the result.
-            let legal = match oneshader_backends::prepare(&mut m, Target::Spirv) {
+        let mut spirv = Vec::new();
+        let mut glsl_text = None;
+        if opts.emit_spirv {
+            if matches!(opts.target, Target::Wgsl | Target::Msl) {
+                diagnostics.list.push(Diagnostic::error(
+                    "OSC0059",
+                    format!("the {} backend is not available yet", opts.target),
+                ));
+                return fail(Phase::Backend, diagnostics);
+            }
+            // The boundary: legalization for the target, then one verification of the result.
+            let legal = match oneshader_backends::prepare(&mut m, opts.target) {
                 Ok(legal) => legal,
                 Err(diags) => {
                     diagnostics.list.extend(diags);
                     diagnostics.list.push(Diagnostic::error(
                         "OSC0052",
-                        "the module is not legal for SPIR-V after legalization (a compiler bug)",
+                        format!(
+                            "the module is not legal for {} after legalization (a compiler bug)",
+                            opts.target
+                        ),
                     ));
                     return fail(Phase::Legalization, diagnostics);
                 }
             };
-            match spirv::emit(&legal, &opts.spirv_options()) {
-                Ok(words) => words,
-                Err(diags) => {
-                    diagnostics.list.extend(diags);
-                    diagnostics.list.push(Diagnostic::error(
-                        "OSC0053",
-                        "the SPIR-V backend refused the module",
-                    ));
-                    return fail(Phase::Backend, diagnostics);
+            let emitted = match opts.target {
+                Target::Glsl => {
+                    glsl::emit(&legal, &opts.glsl_options()).map(|t| glsl_text = Some(t))
                 }
+                _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
+            };
+            if let Err(diags) = emitted {
+                diagnostics.list.extend(diags);
+                diagnostics.list.push(Diagnostic::error(
+                    "OSC0053",
+                    format!("the {} backend refused the module", opts.target),
+                ));
+                return fail(Phase::Backend, diagnostics);
             }
-        } else {
-            Vec::new()
-        };
+        }
         if opts.keep_final_ir {
             ir.final_module = Some(m);
         }
@@ -789,6 +834,7 @@ impl Compiler {
         }
         Ok(CompileOutput {
             spirv,
+            glsl: glsl_text,
             diagnostics,
             reflection,
             ir,

@@ -156,7 +156,9 @@ pub fn module_options(opts: &CompileOptions) -> String {
         bind_globals,
         preserve_bindings,
         spec_constants,
-        // What to keep or produce, not how.
+        // What to keep or produce, not how (the backend runs after the module is final; the
+        // output key names the target).
+        target: _,
         emit_spirv: _,
         reflect: _,
         keep_unoptimized_ir: _,

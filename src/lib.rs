@@ -62,7 +62,7 @@ pub mod key;
 pub use compiler::{
     BindingShift, BufferLayout, CompileError, CompileOptions, CompileOutput, Compiler, Diagnostics,
     IrModules, MacroOp, MatrixOrder, OptLevel, Phase, RegisterBinding, SpecConstKey, SpecValue,
-    TargetEnv, parse_spec_value,
+    Target, TargetEnv, parse_spec_value,
 };
 pub use oneshader_ir::diag::{Diagnostic, Severity, SourceMap};
 
@@ -75,7 +75,7 @@ pub use oneshader_frontends as frontends;
 /// Optimization and legalization passes, linking, the reference interpreter.
 pub use oneshader_passes as passes;
 
-/// Backends (SPIR-V).
+/// Backends (SPIR-V, GLSL).
 pub use oneshader_backends as backends;
 
 /// The `.osir` binary module format.

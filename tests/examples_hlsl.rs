@@ -8,51 +8,6 @@ mod support;
 use oneshader::{CompileOptions, OptLevel, TargetEnv};
 use support::*;
 
-/// (file, profile, entry) of every documented command line of the examples.
-fn documented_entry_points() -> Vec<(String, String, String)> {
-    let mut out = Vec::new();
-    let dir = root().join("examples/hlsl");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("examples/hlsl exists")
-        .map(|e| e.expect("readable").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "hlsl"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 5, "the examples are there: {files:?}");
-    for path in files {
-        let name = path
-            .file_name()
-            .expect("a file")
-            .to_string_lossy()
-            .into_owned();
-        let text = std::fs::read_to_string(&path).expect("readable");
-        let mut found = 0;
-        for line in text.lines() {
-            let Some(cmd) = line
-                .trim_start_matches('/')
-                .trim()
-                .strip_prefix("oneshader compile ")
-            else {
-                continue;
-            };
-            let words: Vec<&str> = cmd.split_whitespace().collect();
-            assert_eq!(words[0], format!("examples/hlsl/{name}"), "{name}: {line}");
-            let value = |flag: &str| {
-                words
-                    .iter()
-                    .position(|w| *w == flag)
-                    .and_then(|i| words.get(i + 1))
-                    .unwrap_or_else(|| panic!("{name}: `{flag}` in {line}"))
-                    .to_string()
-            };
-            out.push((name.clone(), value("-T"), value("-E")));
-            found += 1;
-        }
-        assert!(found > 0, "{name} documents how to compile it");
-    }
-    out
-}
-
 #[test]
 fn every_example_compiles_and_validates() {
     let entries = documented_entry_points();

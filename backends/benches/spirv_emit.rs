@@ -8,7 +8,6 @@
 //!
 //! Run: `CARGO_TARGET_DIR=target-spirv cargo bench -p oneshader-backends --bench spirv_emit`
 
-use std::fmt::Write as _;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -17,72 +16,9 @@ use oneshader_ir::{InstId, Module, Op};
 use rspirv::dr::{Builder, Operand};
 use rspirv::spirv as S;
 
-const SEGMENTS: usize = 100;
-const PER_SEGMENT: usize = 1000;
+mod support;
 
-/// The generated module's IR text.
-fn generate() -> String {
-    let mut t = String::new();
-    t.push_str("global @out : ptr<storage_buffer, rtarray<i32>> [binding(0, 0)]\n");
-    t.push_str("global @gid : ptr<input, vec<u32, 3>> [builtin(global_invocation_id)]\n");
-    t.push_str(
-        "func @main() -> void [entry_point(compute, \"main\"), numthreads(64, 1, 1)] {\nbb0:\n",
-    );
-    t.push_str("  %v0 = load @gid : vec<u32, 3>\n  %u0 = extract %v0, 0 : u32\n");
-    t.push_str("  %x0 = bitcast %u0 : i32\n  %f0 = convert %x0 : f32\n  br bb1(%x0)\n");
-    let mut block = 1;
-    for s in 0..SEGMENTS {
-        let _ = writeln!(t, "bb{block}(%p{s}: i32):");
-        let mut last = format!("%p{s}");
-        let mut lastf = "%f0".to_string();
-        let mut k = 0;
-        while k < PER_SEGMENT - 8 {
-            let a = format!("%a{s}_{k}");
-            let _ = writeln!(t, "  {a} = add {last}, i32 {k} : i32");
-            let b = format!("%b{s}_{k}");
-            let _ = writeln!(t, "  {b} = mul {a}, {last} : i32");
-            let c = format!("%c{s}_{k}");
-            let _ = writeln!(t, "  {c} = xor {b}, i32 0x5a5a : i32");
-            let d = format!("%d{s}_{k}");
-            let _ = writeln!(t, "  {d} = lt {c}, {a} : bool");
-            let e = format!("%e{s}_{k}");
-            let _ = writeln!(t, "  {e} = select {d}, {c}, {b} : i32");
-            let f = format!("%g{s}_{k}");
-            let _ = writeln!(t, "  {f} = convert {e} : f32");
-            let g = format!("%h{s}_{k}");
-            let _ = writeln!(t, "  {g} = mul {f}, {lastf} : f32");
-            let h = format!("%i{s}_{k}");
-            let _ = writeln!(t, "  {h} = sub {e}, {a} : i32");
-            last = h;
-            lastf = g;
-            k += 8;
-        }
-        let _ = writeln!(t, "  %cond{s} = gt {last}, i32 0 : bool");
-        let (then, els, merge) = (block + 1, block + 2, block + 3);
-        let _ = writeln!(t, "  if_else %cond{s}, bb{then}, bb{els}, merge bb{merge}");
-        let _ = writeln!(
-            t,
-            "bb{then}:\n  %t{s} = add {last}, i32 1 : i32\n  br bb{merge}(%t{s})"
-        );
-        let _ = writeln!(
-            t,
-            "bb{els}:\n  %n{s} = sub {last}, i32 1 : i32\n  br bb{merge}(%n{s})"
-        );
-        let _ = writeln!(t, "bb{merge}(%m{s}: i32):");
-        let next = block + 4;
-        if s + 1 < SEGMENTS {
-            let _ = writeln!(t, "  br bb{next}(%m{s})");
-        } else {
-            let _ = writeln!(
-                t,
-                "  %ptr = element_addr @out, %u0 : ptr<storage_buffer, i32>\n  store %ptr, %m{s}\n  return"
-            );
-        }
-        block = next;
-    }
-    t.push_str("}\n");
-    t
-}
+use support::generate;
 
 /// Emits the same module through rspirv's `dr::Builder`: walks the same IR and calls one
 /// builder method per instruction, types and constants through the builder's deduplication.

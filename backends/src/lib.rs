@@ -3,11 +3,14 @@
 //! Each backend takes a [`Legal`] module: verified and legalized for its target ([`prepare`]
 //! runs the target's legalization pipeline and checks the result), so no backend re-derives
 //! what legalization guarantees. Whatever a module holds that the target cannot express is a
-//! diagnostic naming the construct (codes `OSB....`), never a panic. Today there is [`spirv`]: SPIR-V words for
-//! Vulkan (and universal SPIR-V), written straight into per-section buffers, with buffer
-//! layouts from the one layout module shared with reflection ([`oneshader_ir::layout`]).
-//! WGSL, MSL and GLSL text backends will follow as sibling modules.
+//! diagnostic naming the construct (codes `OSB....`), never a panic. Today there are
+//! [`spirv`]: SPIR-V words for Vulkan (and universal SPIR-V), written straight into per-section
+//! buffers, with buffer layouts from the one layout module shared with reflection
+//! ([`oneshader_ir::layout`]); and [`glsl`]: GLSL 4.50 for Vulkan, one entry point per output,
+//! meaning exactly what the SPIR-V backend's output means. WGSL and MSL text backends will
+//! follow as sibling modules.
 
+pub mod glsl;
 pub mod legal;
 pub mod spirv;
 

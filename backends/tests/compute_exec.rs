@@ -66,6 +66,43 @@ fn run_voices(
     voices: &[Voice],
     rules: Rules,
 ) -> Vec<(Voice, Vec<Vec<u32>>, Vec<u32>)> {
+    run_voices_glsl(gpu, name, entry, bufs, groups, voices, rules, true)
+}
+
+/// [`run_voices`], with the GLSL voice only when `glsl` is set (a program whose buffer
+/// layout GLSL cannot state runs without it; a test checks the refusal instead).
+#[allow(clippy::too_many_arguments)]
+fn run_voices_glsl(
+    gpu: &Gpu,
+    name: &str,
+    entry: &str,
+    bufs: Vec<Vec<u32>>,
+    groups: [u32; 3],
+    voices: &[Voice],
+    rules: Rules,
+    glsl: bool,
+) -> Vec<(Voice, Vec<Vec<u32>>, Vec<u32>)> {
+    let bindings = bufs
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| Binding::new(0, i as u32, Resource::StorageBuffer(b)))
+        .collect();
+    run_bindings(gpu, name, entry, bindings, groups, voices, rules, glsl)
+}
+
+/// [`run_voices_glsl`] on any resources (`bindings`); each voice's buffers come back in the
+/// order of `bindings`.
+#[allow(clippy::too_many_arguments)]
+fn run_bindings(
+    gpu: &Gpu,
+    name: &str,
+    entry: &str,
+    bindings: Vec<Binding>,
+    groups: [u32; 3],
+    voices: &[Voice],
+    rules: Rules,
+    glsl: bool,
+) -> Vec<(Voice, Vec<Vec<u32>>, Vec<u32>)> {
     let path = root().join("backends/tests/compute").join(name);
     let text = std::fs::read_to_string(&path).expect("compute program exists");
     let source = Source::Ir {
@@ -73,13 +110,8 @@ fn run_voices(
         entry: entry.to_string(),
     };
     let case = Case::new(name, source).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let bindings = bufs
-        .into_iter()
-        .enumerate()
-        .map(|(i, b)| Binding::new(0, i as u32, Resource::StorageBuffer(b)))
-        .collect();
     let mut voices = voices.to_vec();
-    if oneshader_oracle::voice::GLSL_AVAILABLE {
+    if glsl && oneshader_oracle::voice::GLSL_AVAILABLE {
         voices.push(Voice::Glsl {
             level: OptLevel::O0,
         });
@@ -390,7 +422,8 @@ fn relaxed_layout_and_bools_in_a_structured_buffer() {
     }
     let name = "layout.ir";
     let bufs = vec![data.clone(), vec![0u32; 4]];
-    for (env, bufs, _) in run_voices(
+    // GLSL cannot state this layout (see `glsl_refuses_the_relaxed_struct_array`).
+    for (env, bufs, _) in run_voices_glsl(
         &gpu,
         name,
         "main",
@@ -398,6 +431,7 @@ fn relaxed_layout_and_bools_in_a_structured_buffer() {
         [1, 1, 1],
         VOICES_INTERP,
         Rules::new(),
+        false,
     ) {
         let got: Vec<f32> = bufs[1].iter().map(|&b| f32::from_bits(b)).collect();
         for (g, e) in got.iter().zip(&expected) {
@@ -416,6 +450,141 @@ fn relaxed_layout_and_bools_in_a_structured_buffer() {
             assert_eq!(bufs[0][base + off[0]], data[base + off[0]]);
             assert_eq!(bufs[0][base + off[3]], data[base + off[3]]);
         }
+    }
+}
+
+/// `layout.ir`'s structured buffer packs `float3 b` right after `float a` (DXC's relaxed
+/// std430) in an array of structs whose stride std430 rounds up: no GLSL packing states both,
+/// so the GLSL backend refuses it, naming the buffer, instead of printing a layout the host
+/// does not expect.
+#[test]
+fn glsl_refuses_the_relaxed_struct_array() {
+    let text = std::fs::read_to_string(root().join("backends/tests/compute/layout.ir"))
+        .expect("layout.ir exists");
+    let d = emit_glsl(
+        &parse(&text),
+        &oneshader_backends::glsl::Options::for_entry("main"),
+    )
+    .expect_err("the layout has no GLSL form");
+    assert!(
+        d.iter()
+            .any(|d| d.code == "OSB0105" && d.message.contains("buffer `items`")),
+        "{d:#?}"
+    );
+}
+
+/// `split.ir`: vectors DXC's relaxed rules pack at 4 bytes next to arrays whose std140 or
+/// std430 stride scalar packing would lose (GLSL declares them one component per member), a
+/// struct with such a vector inside and a struct mixing row- and column-major matrices (GLSL
+/// declares them one field per member): reads (whole, by field, by constant and run-time
+/// component, through whole-block loads) and writes (whole-block, whole-struct and component
+/// stores) reach the same bytes as in SPIR-V, and the padding between members stays as it
+/// was.
+#[test]
+fn layout_shims_read_and_write_the_relaxed_offsets() {
+    let gpu = Gpu::new();
+    let f = |x: f32| x.to_bits();
+    let pad = 0xdead_beef;
+    // cb: a@0 b@4 t@16 (stride 16) c@80 d@92 n@96 (f1@96 f2@100).
+    let mut cb = vec![pad; 28];
+    cb[0] = f(1.0);
+    cb[1] = f(2.0);
+    cb[2] = f(3.0);
+    for k in 0..4 {
+        cb[4 + 4 * k] = f(10.0 + k as f32);
+    }
+    for k in 0..3 {
+        cb[20 + k] = f(20.0 + k as f32);
+        cb[25 + k] = f(31.0 + k as f32);
+    }
+    cb[23] = f(23.0);
+    cb[24] = f(30.0);
+    // sb: p@0 q@4 arr@16 (stride 16) r@48 mm@56 (p@56 row-major, q@72 column-major).
+    let mut sb = vec![pad; 22];
+    sb[0] = f(1.5);
+    for k in 0..3 {
+        sb[1 + k] = f(4.0 + k as f32);
+        sb[4 + k] = f(7.0 + k as f32);
+        sb[8 + k] = f(10.0 + k as f32);
+    }
+    sb[12] = f(13.0);
+    // p = [[40, 41], [42, 43]] by rows; q = [[50, 51], [52, 53]] by columns.
+    for (w, v) in [40.0, 41.0, 42.0, 43.0, 50.0, 52.0, 51.0, 53.0]
+        .iter()
+        .enumerate()
+    {
+        sb[14 + w] = f(*v);
+    }
+    let bindings = vec![
+        Binding::new(0, 0, Resource::UniformBuffer(cb)),
+        Binding::new(0, 1, Resource::StorageBuffer(sb.clone())),
+        Binding::new(0, 2, Resource::StorageBuffer(vec![0; 14])),
+    ];
+    let runs = run_bindings(
+        &gpu,
+        "split.ir",
+        "main",
+        bindings,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+        true,
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Glsl { .. })),
+        "the GLSL voice ran"
+    );
+    // b.x, b[1], b[k=1], t[3], c.z, whole.a, whole.b.y, whole.d, s.q.y, q[k=1], n.f2.z,
+    // n.f2[1], mm.p[0][1], mm.q[0][1].
+    let expected = [
+        2.0f32, 3.0, 3.0, 13.0, 22.0, 1.0, 3.0, 23.0, 5.0, 5.0, 33.0, 32.0, 41.0, 51.0,
+    ];
+    let mut sb_after = sb.clone();
+    sb_after[1] = f(105.0);
+    sb_after[2] = f(10.0);
+    sb_after[3] = f(12.0);
+    sb_after[12] = f(14.0);
+    // The matrices swapped: p (by rows) gets q's values, q (by columns) gets p's.
+    for (w, v) in [50.0, 51.0, 52.0, 53.0, 40.0, 42.0, 41.0, 43.0]
+        .iter()
+        .enumerate()
+    {
+        sb_after[14 + w] = f(*v);
+    }
+    for (voice, bufs, _) in runs {
+        let got: Vec<f32> = bufs[2].iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(got, expected, "reads ({voice:?})");
+        assert_eq!(bufs[1], sb_after, "writes ({voice:?})");
+    }
+}
+
+/// `fold.ir`: float operations on constants (kept at -O0) compute the `f32` results in every
+/// voice; glslang folds the GLSL spelling of each in double, so its literals must be the IR's
+/// floats exactly (`1657711.6 * 116.75` from the decimals is another `f32`).
+#[test]
+fn float_operations_on_constants_round_as_f32() {
+    let gpu = Gpu::new();
+    let runs = run_voices(
+        &gpu,
+        "fold.ir",
+        "main",
+        vec![vec![0; 4]],
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    );
+    let third = 1.0f32 / 3.0;
+    let expected = [
+        1_657_711.6f32 * 116.75,
+        0.1f32 * 3.0 + 0.7,
+        0.3f32 * 10.0,
+        third * 3.0,
+    ];
+    // The decimal spellings folded in double would give other floats here.
+    assert_ne!(expected[0], (1_657_711.6f64 * 116.75) as f32);
+    for (voice, bufs, _) in runs {
+        let got: Vec<f32> = bufs[0].iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(got, expected, "{voice:?}");
     }
 }
 
@@ -459,5 +628,80 @@ fn selections_merging_into_the_continue_block() {
             assert_eq!(count_op(&dr, rspirv::spirv::Op::Phi), 2 + 1);
         }
         assert_eq!(bufs[0], expected, "({env})");
+    }
+}
+
+/// The control-flow shapes of `control.ir` (nested loops, a switch with a fall-through, a loop
+/// `break` and a `continue` from inside the switch, a `continue` of the outer loop, a
+/// do-while, a value of an `if` arm used after it, an `if` whose arms both return), against
+/// the same program in Rust.
+#[test]
+fn structured_control_flow_shapes() {
+    fn f(n: u32) -> u32 {
+        let mut acc: u32 = 0;
+        let mut a = 0u32;
+        while a < n + 2 {
+            let mut b = 0u32;
+            while b < 6 {
+                let mut skip = false;
+                match (b + a) % 5 {
+                    0 => acc = acc.wrapping_add(11),
+                    1 => acc = acc.wrapping_add(10),
+                    2 => {
+                        if acc > 300 {
+                            break;
+                        }
+                        acc = acc.wrapping_add(100);
+                    }
+                    3 => skip = true,
+                    _ => acc = acc.wrapping_add(1000),
+                }
+                if !skip {
+                    acc = acc.wrapping_add(3);
+                }
+                b += 1;
+            }
+            if a != 7 {
+                acc ^= a;
+                loop {
+                    acc = acc.wrapping_add(2);
+                    if acc.is_multiple_of(7) {
+                        break;
+                    }
+                }
+            }
+            a += 1;
+        }
+        acc
+    }
+    let g = |x: u32| if x > 10 { x * 3 + 1 } else { 5 };
+    let h = |x: u32| if x < 32 { 1 } else { 2 };
+    let mut expected = vec![0u32; 192];
+    for i in 0..64u32 {
+        expected[i as usize] = f(i);
+        expected[64 + i as usize] = g(i);
+        expected[128 + i as usize] = h(i);
+    }
+    // Both ways out of the inner loop happen.
+    assert!(
+        (0..64)
+            .map(f)
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+            > 32
+    );
+    let gpu = Gpu::new();
+    let bufs = vec![vec![0u32; 192]];
+    let runs = run_voices(
+        &gpu,
+        "control.ir",
+        "main",
+        bufs,
+        [1, 1, 1],
+        VOICES_INTERP,
+        Rules::new(),
+    );
+    for (voice, bufs, _) in runs {
+        assert_eq!(bufs[0], expected, "({voice})");
     }
 }

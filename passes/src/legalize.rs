@@ -12,6 +12,7 @@
 //! | `required_constants` | spirv | interpolation outside the entry point, texel offsets computed from `[unroll]` loop variables (inlining, unrolling; a no-op when neither occurs) |
 //! | `own_merges` | all | selections or switches merging into a loop's break or continue block |
 //! | `bool_storage` | all | bools in `uniform`, `storage_buffer` or `push_constant` memory (stored as `u32`, as DXC does) |
+//! | `params_to_vars` | text (GLSL, WGSL, MSL) | parameters of blocks other than the entry block |
 //!
 //! [`check`] is the other side of that table: one diagnostic per rule a module breaks, with
 //! the pass that would have fixed it. A module that verifies and passes `check` for a target
@@ -25,6 +26,7 @@
 //! | OSG0003 | every selection and switch has a merge block of its own |
 //! | OSG0004 | no entry point reaches a recursive function (every target forbids recursion; no pass removes it) |
 //! | OSG0005 | no bool in host-shared memory |
+//! | OSG0006 | text targets: no block parameters outside the entry block |
 
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
@@ -150,6 +152,24 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
                 ),
             )
             .with_note(run_pass("bool_storage")),
+        );
+    }
+    if target.is_text()
+        && let Some(b) = crate::params_to_vars::first_block_with_params(m)
+    {
+        let f = m
+            .func_of(b.id())
+            .and_then(|f| m.name(f.id()))
+            .unwrap_or("?");
+        out.push(
+            Diagnostic::error(
+                "OSG0006",
+                format!(
+                    "in @{f}, a block other than the entry block has parameters; {target} has \
+                     no block arguments"
+                ),
+            )
+            .with_note(run_pass("params_to_vars")),
         );
     }
     out

@@ -17,7 +17,8 @@
 //!   folder) both compute through it.
 //! - Optimizer passes: [`combine`], [`cse`], [`dce`], [`inline`], [`sroa`], [`mem2reg`],
 //!   [`simplify_cfg`]; legalization per target ([`legalize`], run by
-//!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`], [`bool_storage`];
+//!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`],
+//!   [`bool_storage`], [`params_to_vars`] (text targets);
 //!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
 //!   utilities passes share.
 //!
@@ -41,6 +42,7 @@ pub mod link;
 pub mod manager;
 pub mod mem2reg;
 pub mod own_merges;
+pub mod params_to_vars;
 pub mod pipeline;
 pub mod required_constants;
 pub mod semantics;

@@ -19,7 +19,8 @@
 //!   `combine`, `unroll`, `cse`, `dce`, `simplify_cfg` until a round changes nothing (at most
 //!   [`MAX_ROUNDS`] rounds). `optimize(O0)`: the specializations only.
 //! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
-//!   target's own passes ([`crate::legalize`] has the table); afterwards
+//!   target's own passes (`own_merges`; `params_to_vars` for the text targets;
+//!   [`crate::legalize`] has the table); afterwards
 //!   [`crate::legalize::check`] accepts the module.
 
 use crate::Pass;
@@ -64,6 +65,11 @@ pub const PASSES: &[PassInfo] = &[
         name: "bool_storage",
         description: "store bools in buffers and push constants as u32, converting at each access",
         make: || Box::new(crate::bool_storage::BoolStorage),
+    },
+    PassInfo {
+        name: "params_to_vars",
+        description: "block parameters become function-local variables (text targets)",
+        make: || Box::new(crate::params_to_vars::ParamsToVars),
     },
     PassInfo {
         name: "specialize_spec",
@@ -182,11 +188,19 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
     for p in legalization_passes() {
         pm.add(p);
     }
-    if target == crate::legalize::Target::Spirv {
+    // GLSL has Vulkan's rules here too: constant texel offsets outside gathers, and
+    // `interpolateAt*` of a stage input itself.
+    if matches!(
+        target,
+        crate::legalize::Target::Spirv | crate::legalize::Target::Glsl
+    ) {
         pm.add(Box::new(crate::required_constants::RequiredConstants));
     }
     pm.add(Box::new(crate::own_merges::OwnMerges));
     pm.add(Box::new(crate::bool_storage::BoolStorage));
+    if target.is_text() {
+        pm.add(Box::new(crate::params_to_vars::ParamsToVars));
+    }
     pm
 }
 
@@ -227,14 +241,22 @@ mod tests {
         );
         let o0 = optimize(OptLevel::O0).describe();
         assert_eq!(o0, "specialize_generic, specialize_resources");
+        use crate::legalize::Target;
         assert_eq!(
-            legalize(crate::legalize::Target::Spirv).describe(),
+            legalize(Target::Spirv).describe(),
             "specialize_generic, specialize_resources, required_constants, own_merges, bool_storage"
         );
         assert_eq!(
-            legalize(crate::legalize::Target::Glsl).describe(),
-            "specialize_generic, specialize_resources, own_merges, bool_storage"
+            legalize(Target::Glsl).describe(),
+            "specialize_generic, specialize_resources, required_constants, own_merges, \
+             bool_storage, params_to_vars"
         );
+        for t in [Target::Wgsl, Target::Msl] {
+            assert_eq!(
+                legalize(t).describe(),
+                "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars"
+            );
+        }
         let err = pipeline_from_list("combine, bogus")
             .err()
             .expect("unknown pass");

@@ -1,10 +1,11 @@
-//! `oneshader compile FILE.hlsl -T PROFILE -E ENTRY [--target spirv|spirv-asm|ir|osir|reflection]
+//! `oneshader compile FILE.hlsl -T PROFILE -E ENTRY [--target spirv|spirv-asm|glsl|ir|osir|reflection]
 //! [-O0|-O] [-D..] [-I..] [--target-env ENV] [--reflect OUT.json] [-MD] [-MF FILE] -o OUT`: the
 //! whole pipeline. HLSL is preprocessed, parsed, analyzed and lowered to IR; legalization (and
 //! at `-O` the optimizer) runs; the SPIR-V backend writes the binary (or `--target spirv-asm`
-//! its disassembly, `--target ir` the IR text, `--target osir` the binary module with its
-//! module key, `--target reflection` the reflection JSON). The pipeline is the library's
-//! ([`oneshader::Compiler`]): this file only reads the command line and writes files.
+//! its disassembly, `--target glsl` the GLSL backend the GLSL text, `--target ir` the IR text,
+//! `--target osir` the binary module with its module key, `--target reflection` the reflection
+//! JSON). The pipeline is the library's ([`oneshader::Compiler`]): this file only reads the
+//! command line and writes files.
 //!
 //! Options follow dxc's spellings, which clap cannot express (`-fcgl`, `-HV 2021`, `-Fo OUT`,
 //! `-O3`), so this command reads its arguments itself:
@@ -14,7 +15,7 @@
 //! | `-T PROFILE` | `vs_6_0`, `ps_6_0`, `cs_6_0`... (other stages are refused with OSH1021) |
 //! | `-E NAME` | the entry point (default `main`) |
 //! | `-o OUT`, `-Fo OUT` | the output file (stdout when absent) |
-//! | `--target spirv\|spirv-asm\|ir\|osir\|reflection` | what to write (default `spirv`) |
+//! | `--target spirv\|spirv-asm\|glsl\|ir\|osir\|reflection` | what to write (default `spirv`) |
 //! | `-O0`, `-O`, `-O1`..`-O3` | `-O0`: legalization only; any other level: the optimizer |
 //! | `--target-env ENV`, `-fspv-target-env=ENV` | vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6 (default vulkan1.2) |
 //! | `-D NAME[=V]`, `-DNAME[=V]`, `-U NAME`, `-I DIR` (attached forms too) | preprocessor |
@@ -45,7 +46,7 @@
 //! | OSC0050 | bad command line (unknown option, missing value, no input file) |
 //! | OSC0051 | the output (or reflection) file cannot be written |
 //! | OSC0052 | the legalization pipeline failed |
-//! | OSC0053 | the SPIR-V backend refused the module |
+//! | OSC0053 | the backend (SPIR-V or GLSL) refused the module |
 //! | OSC0054 | retired (was: `--reflect` is not available yet) |
 //! | OSC0055 | unknown target environment |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule |
@@ -62,7 +63,7 @@ use oneshader_frontends::hlsl;
 /// Arguments of `oneshader compile` (read by hand: dxc's spellings).
 #[derive(Args, Debug)]
 pub struct CompileArgs {
-    /// FILE.hlsl followed by dxc-style options: -T PROFILE -E ENTRY [--target spirv|ir|osir]
+    /// FILE.hlsl followed by dxc-style options: -T PROFILE -E ENTRY [--target spirv|glsl|ir|osir]
     /// [-O0|-O] [-D NAME[=V]] [-U NAME] [-I DIR] [--target-env ENV] [-enable-16bit-types]
     /// [-Zpr|-Zpc] [--reflect OUT.json] -o OUT (see docs/cli.md).
     #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
@@ -74,6 +75,7 @@ pub struct CompileArgs {
 enum Target {
     Spirv,
     SpirvAsm,
+    Glsl,
     Ir,
     Osir,
     Reflection,
@@ -116,7 +118,7 @@ const SLASH_SWITCHES: &[&str] = &[
 ];
 
 const USAGE: &str = "usage: oneshader compile FILE.hlsl -T PROFILE [-E ENTRY] \
-[--target spirv|spirv-asm|ir|osir|reflection] [-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... \
+[--target spirv|spirv-asm|glsl|ir|osir|reflection] [-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... \
 [--target-env ENV] [-enable-16bit-types] [-Zpr|-Zpc] [--spec-const ID|NAME=VALUE]... [--no-names] \
 [--reflect OUT.json] [-MD] [-MF FILE] [-o OUT]";
 
@@ -279,12 +281,13 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                         target = match value(&mut i, attached, "--target")?.as_str() {
                             "spirv" => Target::Spirv,
                             "spirv-asm" => Target::SpirvAsm,
+                            "glsl" => Target::Glsl,
                             "ir" => Target::Ir,
                             "osir" => Target::Osir,
                             "reflection" => Target::Reflection,
                             other => {
                                 return Err(format!(
-                                    "unknown target `{other}` (spirv, spirv-asm, ir, osir or reflection)"
+                                    "unknown target `{other}` (spirv, spirv-asm, glsl, ir, osir or reflection)"
                                 ));
                             }
                         }
@@ -392,8 +395,11 @@ pub fn run(args: CompileArgs) -> ExitCode {
     // The reflection's device requirements are read off the SPIR-V: emitted for it too.
     p.compile.emit_spirv = matches!(
         p.target,
-        Target::Spirv | Target::SpirvAsm | Target::Reflection
+        Target::Spirv | Target::SpirvAsm | Target::Glsl | Target::Reflection
     );
+    if p.target == Target::Glsl {
+        p.compile.target = oneshader::Target::Glsl;
+    }
     p.compile.keep_final_ir = matches!(p.target, Target::Ir | Target::Osir);
     p.compile.reflect = p.reflect.is_some() || p.target == Target::Reflection;
     // Where the dependency file goes: `-MF`, else the output's name with `.d` added.
@@ -447,6 +453,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
             .as_ref()
             .map(|r| r.to_json().into_bytes())
             .unwrap_or_default(),
+        (Target::Glsl, _) => out.glsl.clone().unwrap_or_default().into_bytes(),
         (Target::Ir, Some(m)) => oneshader_ir::print::print_module(m).into_bytes(),
         // The module key goes into the file: a cache can tell whether it is current.
         (Target::Osir, Some(m)) => match oneshader_serialize::save_with(

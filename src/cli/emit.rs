@@ -1,7 +1,9 @@
-//! `oneshader emit FILE.ir --target spirv|spirv-asm [--target-env ENV] [-o OUT]`: runs the
-//! legalization pipeline (generic and resource-parameter specialization) and a backend.
+//! `oneshader emit FILE.ir --target spirv|spirv-asm|glsl [--target-env ENV] [--entry NAME]
+//! [-o OUT]`: runs the target's legalization pipeline and its backend.
 //!
-//! `spirv` writes the binary module (to `-o`, or to stdout), `spirv-asm` its disassembly.
+//! `spirv` writes the binary module (to `-o`, or to stdout), `spirv-asm` its disassembly,
+//! `glsl` GLSL 4.50 for Vulkan of one entry point (`--entry NAME` chooses it when the module
+//! has several; `--target-env` does not apply).
 //! `--target-env` takes dxc's spellings (vulkan1.0, vulkan1.1, vulkan1.1spirv1.4, vulkan1.2,
 //! vulkan1.3, universal1.0..universal1.6; default vulkan1.2). Buffer layout follows DXC's
 //! default (relaxed std140 for constant buffers, relaxed std430 for storage buffers and push
@@ -11,7 +13,7 @@
 //! | code | meaning |
 //! |---|---|
 //! | OSC0030 | unknown `--target-env` |
-//! | OSC0031 | a target that has no backend yet (wgsl, glsl, msl) |
+//! | OSC0031 | a target that has no backend yet (wgsl, msl) |
 //! | OSC0032 | the output file cannot be written |
 //! | OSC0033 | the legalization pipeline failed |
 
@@ -20,6 +22,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use oneshader_backends::glsl;
 use oneshader_backends::spirv::{self, LayoutRule, Options, TargetEnv};
 
 /// What `emit` produces.
@@ -31,7 +34,7 @@ pub enum Target {
     SpirvAsm,
     /// WGSL (not available yet).
     Wgsl,
-    /// GLSL (not available yet).
+    /// GLSL 4.50 for Vulkan (one entry point).
     Glsl,
     /// MSL (not available yet).
     Msl,
@@ -60,6 +63,9 @@ pub struct EmitArgs {
     /// Leave out `OpName`/`OpMemberName`.
     #[arg(long)]
     pub no_names: bool,
+    /// The entry point to emit (GLSL: one per output), by its `entry_point` name.
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
     /// Write the output here instead of stdout.
     #[arg(short = 'o', long = "output", visible_alias = "Fo", value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -75,9 +81,9 @@ pub fn run(args: EmitArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    if matches!(args.target, Target::Wgsl | Target::Glsl | Target::Msl) {
+    if matches!(args.target, Target::Wgsl | Target::Msl) {
         eprintln!(
-            "error[OSC0031]: the {:?} backend is not available yet; targets today: spirv, spirv-asm",
+            "error[OSC0031]: the {:?} backend is not available yet; targets today: spirv, spirv-asm, glsl",
             args.target
         );
         return ExitCode::from(1);
@@ -114,6 +120,9 @@ pub fn run(args: EmitArgs) -> ExitCode {
         opts.tbuffer_rule = LayoutRule::Scalar;
     }
     opts.debug_names = !args.no_names;
+    if args.target == Target::Glsl {
+        return emit_glsl(&args, &mut m, &opts);
+    }
     // The backend's boundary: the `legalize(spirv)` pipeline, then its check.
     let legal = match oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv) {
         Ok(legal) => legal,
@@ -144,9 +153,43 @@ pub fn run(args: EmitArgs) -> ExitCode {
         },
         _ => spirv::to_bytes(&words),
     };
+    write_output(&args, &bytes)
+}
+
+/// `--target glsl`: the `legalize(glsl)` pipeline and the GLSL backend, with the layout
+/// rules chosen for SPIR-V (the same options).
+fn emit_glsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> ExitCode {
+    let file = args.file.display().to_string();
+    let legal = match oneshader_backends::prepare(m, oneshader_backends::Target::Glsl) {
+        Ok(legal) => legal,
+        Err(diags) => {
+            eprintln!("{file}: error[OSC0033]: the module could not be legalized for GLSL");
+            eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+            return ExitCode::from(1);
+        }
+    };
+    let gopts = glsl::Options {
+        entry: args.entry.clone(),
+        cbuffer_rule: opts.cbuffer_rule,
+        storage_rule: opts.storage_rule,
+        push_constant_rule: opts.push_constant_rule,
+        tbuffer_rule: opts.tbuffer_rule,
+        denorm: opts.denorm,
+    };
+    match glsl::emit(&legal, &gopts) {
+        Ok(text) => write_output(args, text.as_bytes()),
+        Err(diags) => {
+            eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Writes the output to `-o` or stdout.
+fn write_output(args: &EmitArgs, bytes: &[u8]) -> ExitCode {
     let written = match &args.output {
-        Some(path) => std::fs::write(path, &bytes).map_err(|e| (path.display().to_string(), e)),
-        None => return super::write_stdout(&bytes),
+        Some(path) => std::fs::write(path, bytes).map_err(|e| (path.display().to_string(), e)),
+        None => return super::write_stdout(bytes),
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,

@@ -97,3 +97,51 @@ pub fn count_op(module: &rspirv::dr::Module, op: rspirv::spirv::Op) -> usize {
         .filter(|i| i.class.opcode == op)
         .count()
 }
+
+/// Every `examples/ir/*.ir` file: (file name, text), sorted.
+pub fn examples() -> Vec<(String, String)> {
+    let dir = root().join("examples/ir");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .expect("examples/ir exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
+        .map(|p| {
+            (
+                p.file_name().expect("a file").to_string_lossy().to_string(),
+                std::fs::read_to_string(&p).expect("readable example"),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The entry points of `m`: (name, stage).
+pub fn entry_points(m: &Module) -> Vec<(String, oneshader_ir::Stage)> {
+    let mut out = Vec::new();
+    for f in m.functions() {
+        if let Some(d) = m.find_decoration(f.id(), oneshader_ir::Op::EntryPoint) {
+            let stage = m
+                .imm_operand(d, 0)
+                .and_then(oneshader_ir::Stage::from_u32)
+                .expect("a stage");
+            let name = m
+                .try_operand(d, 1)
+                .and_then(|s| m.literal_str(s))
+                .expect("a name")
+                .to_string();
+            out.push((name, stage));
+        }
+    }
+    out
+}
+
+/// Legalizes a copy of `m` for GLSL and emits it: the diagnostics of whichever refuses.
+pub fn emit_glsl(
+    m: &Module,
+    opts: &oneshader_backends::glsl::Options,
+) -> Result<String, Vec<oneshader_ir::Diagnostic>> {
+    let mut m = m.clone();
+    let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Glsl)?;
+    oneshader_backends::glsl::emit(&legal, opts)
+}

@@ -30,7 +30,7 @@ use crate::OracleError;
 
 /// True when the GLSL backend is part of this build, so [`Voice::Glsl`] can run (see
 /// [`glsl_words`]).
-pub const GLSL_AVAILABLE: bool = false;
+pub const GLSL_AVAILABLE: bool = true;
 
 /// One way through the compiler to the GPU (or to the interpreter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,12 +239,34 @@ fn validate(words: Vec<u32>, env: TargetEnv, layout: BufferLayout) -> Result<Vec
     Ok(words)
 }
 
-/// The GLSL voice's words: our GLSL for the source at `level`, compiled by glslang. **The
-/// one place the GLSL backend plugs in**: when it lands, this emits its text (for HLSL the
-/// facade with the GLSL target, for IR `prepare(Target::Glsl)` and `glsl::emit`), runs
-/// `glslangValidator -V --target-env vulkan1.2 -S comp` on it, and [`GLSL_AVAILABLE`]
-/// becomes true.
+/// The GLSL voice's words: our GLSL for the source at `level` (for HLSL the facade with the
+/// GLSL target, for IR `optimize(level)`, `prepare(Target::Glsl)` and `glsl::emit` with the
+/// layout rules the SPIR-V voices use), compiled by `glslangValidator -V --target-env
+/// vulkan1.2 -S comp`.
 pub fn glsl_words(level: OptLevel, source: &Source) -> Result<Vec<u32>, String> {
-    let _ = (level, source);
-    Err("the GLSL backend is not in this build yet".into())
+    use oneshader::Target;
+    use oneshader::backends::glsl;
+    let text = match source {
+        Source::Hlsl { path, options } => {
+            let opts = options.clone().opt_level(level).target(Target::Glsl);
+            let out = Compiler::new()
+                .compile_file(path, &opts)
+                .map_err(|e| format!("{e}\n{}", e.diagnostics.render()))?;
+            out.glsl
+                .ok_or_else(|| "the facade returned no GLSL".to_string())?
+        }
+        Source::Ir { module, entry } => {
+            let mut m = module.clone();
+            if level == OptLevel::O {
+                optimize(OptLevel::O)
+                    .run(&mut m)
+                    .map_err(|e| format!("-O failed: {e}"))?;
+            }
+            let legal =
+                oneshader::backends::prepare(&mut m, Target::Glsl).map_err(|d| diags(&d))?;
+            glsl::emit(&legal, &glsl::Options::for_entry(entry.as_str())).map_err(|d| diags(&d))?
+        }
+    };
+    oneshader_test_tools::glslang(&text, oneshader_test_tools::GlslStage::Compute)
+        .map_err(|e| format!("glslang rejects the GLSL backend's output: {e}"))
 }

@@ -3,9 +3,10 @@
 //! selections, switches, loops, calls; passes/tests/support_b/program_gen.rs: a callee
 //! returning from inside loops, selections and switches, called from a loop) are wrapped as
 //! compute shaders: invocation `i` reads its arguments from a storage buffer, calls the
-//! function, and writes every result word to another. Three voices run each on the same
+//! function, and writes every result word to another. The voices run each on the same
 //! arguments: the reference interpreter (on the module as generated), our SPIR-V at `-O0` and
-//! at `-O`; their result buffers must be identical (NaNs as a class).
+//! at `-O`, and our GLSL (through glslang) at `-O0` and at `-O`; their result buffers must be
+//! identical (NaNs as a class).
 //!
 //! The generators produce operations whose result Vulkan leaves undefined (integer division
 //! by zero, `INT_MIN / -1`, float-to-int conversion out of range); the interpreter gives
@@ -252,8 +253,8 @@ fn out_fields(text: &str) -> Vec<Ty> {
         .collect()
 }
 
-/// Runs one wrapped program through the interpreter and both SPIR-V levels; `Err` with the
-/// report (and the program) when they disagree or a voice fails.
+/// Runs one wrapped program through the interpreter and both levels of each backend; `Err`
+/// with the report (and the program) when they disagree or a voice fails.
 fn check(
     oracle: &Oracle<'_>,
     name: &str,
@@ -289,11 +290,17 @@ fn check(
         Vec::new(),
         [1, 1, 1],
     );
-    let voices = [
+    let mut voices = vec![
         Voice::Interp,
         Voice::spirv(OptLevel::O0),
         Voice::spirv(OptLevel::O),
     ];
+    if oneshader_oracle::voice::GLSL_AVAILABLE {
+        voices.push(Voice::Glsl {
+            level: OptLevel::O0,
+        });
+        voices.push(Voice::Glsl { level: OptLevel::O });
+    }
     let report = oracle
         .run(
             &case,

@@ -1,6 +1,7 @@
 //! Test support shared by the workspace's test suites: running the SPIR-V validators on the
-//! words the backend emits. Two validators run: the system's (Debian's SPIRV-Tools 2023.1) and
-//! a current one (SPIRV-Tools 2025.5, which `cargo xtask setup` installs in a venv under
+//! words the backend emits, and glslang (`glslangValidator -V`) on the GLSL the GLSL backend
+//! emits. Two SPIR-V validators run: the system's (Debian's SPIRV-Tools 2023.1) and a current
+//! one (SPIRV-Tools 2025.5, which `cargo xtask setup` installs in a venv under
 //! `target/tools/spirv-tools`), since the old one misses rules drivers enforce. A missing tool
 //! fails the test with a message naming `cargo xtask setup` (tests never skip).
 
@@ -109,9 +110,116 @@ fn run_validator(program: &Path, words: &[u32], args: &[&str]) -> Result<(), Str
     }
 }
 
-/// The system `spirv-dis`'s text of the words, with friendly names (`%tex`, `%_ptr_PushConstant_PC`),
-/// for tests that assert decorations and storage classes by name; panics naming
-/// `cargo xtask setup` when the tool is missing.
+/// A shader stage as `glslangValidator -S` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlslStage {
+    /// `vert`.
+    Vertex,
+    /// `frag`.
+    Fragment,
+    /// `comp`.
+    Compute,
+}
+
+impl GlslStage {
+    /// The `-S` argument.
+    pub fn flag(self) -> &'static str {
+        match self {
+            GlslStage::Vertex => "vert",
+            GlslStage::Fragment => "frag",
+            GlslStage::Compute => "comp",
+        }
+    }
+
+    /// The stage of an IR stage (`None` for stages without GLSL output).
+    pub fn of(stage: oneshader_ir::Stage) -> Option<GlslStage> {
+        match stage {
+            oneshader_ir::Stage::Vertex => Some(GlslStage::Vertex),
+            oneshader_ir::Stage::Fragment => Some(GlslStage::Fragment),
+            oneshader_ir::Stage::Compute => Some(GlslStage::Compute),
+            _ => None,
+        }
+    }
+}
+
+/// Compiles GLSL text with `glslangValidator -V --target-env vulkan1.2 --stdin -S STAGE`
+/// (glslang 12 reads `-S` only after `--stdin`)
+/// and returns the SPIR-V words, or glslang's messages (with the numbered source) when it
+/// rejects the text.
+pub fn glslang(text: &str, stage: GlslStage) -> Result<Vec<u32>, String> {
+    require_tool("glslangValidator");
+    let dir = std::env::temp_dir();
+    // One output file per call: tests run in parallel.
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out_path = dir.join(format!("oneshader-glslang-{}-{n}.spv", std::process::id()));
+    let mut child = Command::new("glslangValidator")
+        .args([
+            "-V",
+            "--target-env",
+            "vulkan1.2",
+            "--stdin",
+            "-S",
+            stage.flag(),
+            "-o",
+        ])
+        .arg(&out_path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("glslangValidator starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(text.as_bytes())
+        .expect("glslangValidator reads its input");
+    let out = child.wait_with_output().expect("glslangValidator runs");
+    let bytes = std::fs::read(&out_path);
+    let _ = std::fs::remove_file(&out_path);
+    if !out.status.success() {
+        let numbered: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| format!("{:4} {l}\n", i + 1))
+            .collect();
+        return Err(format!(
+            "{}{}\n{numbered}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let bytes = bytes.map_err(|e| format!("glslangValidator wrote no output: {e}"))?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// [`glslang`], then `spirv-val --target-env vulkan1.2` on its output: `Err` with whichever
+/// complaint comes first.
+pub fn glslang_and_validate(text: &str, stage: GlslStage) -> Result<Vec<u32>, String> {
+    glslang_and_validate_with(text, stage, &[])
+}
+
+/// [`glslang_and_validate`] with extra `spirv-val` options (`--scalar-block-layout`, ...).
+pub fn glslang_and_validate_with(
+    text: &str,
+    stage: GlslStage,
+    val_args: &[&str],
+) -> Result<Vec<u32>, String> {
+    let words = glslang(text, stage)?;
+    let mut args = vec!["--target-env", "vulkan1.2"];
+    args.extend_from_slice(val_args);
+    spirv_val_args(&words, &args)
+        .map_err(|e| format!("spirv-val rejects glslang's output of:\n{text}\n{e}"))?;
+    Ok(words)
+}
+
+/// The system `spirv-dis`'s text of the words, with friendly names (`%tex`,
+/// `%_ptr_PushConstant_PC`), for tests that assert decorations and storage classes by name;
+/// panics naming `cargo xtask setup` when the tool is missing.
 pub fn spirv_dis(words: &[u32]) -> String {
     require_tool("spirv-dis");
     let mut child = Command::new("spirv-dis")

@@ -1,0 +1,264 @@
+//! The GLSL backend: a [`Legal`] module in, GLSL 4.50 for Vulkan out (`#version 450`,
+//! `GL_KHR_vulkan_glsl`: `set`/`binding`, `push_constant`, `constant_id`), one entry point per
+//! output, for glslang (`glslangValidator -V`).
+//!
+//! The output means what the SPIR-V backend's output means, to the bit: every IR operation is
+//! printed as GLSL that glslang compiles to the SPIR-V operation the SPIR-V backend emits (or,
+//! where GLSL has no such operator, to a small helper with exactly its meaning, such as
+//! `os_srem` for the IR's signed remainder), buffers get the offsets, strides and majorness
+//! of [`oneshader_ir::layout`] under the same rules, and resources the same set and binding
+//! numbers. What GLSL cannot express exactly is refused with a diagnostic naming the
+//! construct ([`error`] lists the codes), never approximated.
+//!
+//! The module is legalized for [`Target::Glsl`](crate::Target::Glsl) first ([`crate::prepare`]):
+//! besides the specializations, every selection has a merge block of its own and block
+//! parameters are variables, so the printer rebuilds `if`/`switch`/`for` statements straight
+//! from the structured constructs ([`control`]) and never prints a phi.
+//!
+//! The parts: [`usage`] (what the entry point reaches), [`module`] (declarations and
+//! assembly), [`layout`] (block layouts), [`types`], [`literals`], [`names`], [`func`] (which
+//! values print inline), [`control`] (statements), [`expr`], [`stmt`], [`intrinsics`],
+//! [`textures`].
+//!
+//! ```
+//! use oneshader_backends::{Target, glsl, prepare};
+//! let mut m = oneshader_ir::parse::parse(
+//!     "global @data : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]\n\
+//!      func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+//!      bb0:\n\
+//!        %0 = element_addr @data, u32 0 : ptr<storage_buffer, u32>\n\
+//!        store %0, u32 7\n\
+//!        return\n\
+//!      }\n",
+//! ).unwrap();
+//! let legal = prepare(&mut m, Target::Glsl).unwrap();
+//! let text = glsl::emit(&legal, &glsl::Options::default()).unwrap();
+//! assert!(text.starts_with("#version 450\n"));
+//! assert!(text.contains("data.data[0u] = 7u;"));
+//! ```
+
+mod control;
+pub mod error;
+mod expr;
+mod func;
+mod intrinsics;
+mod layout;
+mod literals;
+mod module;
+mod names;
+mod stmt;
+mod textures;
+mod types;
+mod usage;
+
+pub use crate::spirv::DenormMode;
+pub use error::GlslError;
+pub use oneshader_ir::layout::LayoutRule;
+
+use oneshader_ir::effects::Effects;
+use oneshader_ir::{Diagnostic, Op, Stage};
+
+use crate::{Legal, Target};
+use error::{DERIVATIVES, STAGE, WRONG_TARGET};
+
+/// How to emit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The entry point to emit (its `entry_point` name). `None`: the module's only one.
+    pub entry: Option<String>,
+    /// Layout of constant buffers (`uniform` globals). Default: DXC's relaxed std140, as the
+    /// SPIR-V backend.
+    pub cbuffer_rule: LayoutRule,
+    /// Layout of storage buffers. Default: DXC's relaxed std430.
+    pub storage_rule: LayoutRule,
+    /// Layout of push constants. Default: DXC's relaxed std430.
+    pub push_constant_rule: LayoutRule,
+    /// Layout of texture buffers (storage-buffer globals decorated `texture_buffer`, HLSL
+    /// `tbuffer`/`TextureBuffer`). Default: DXC's relaxed std430, as the SPIR-V backend.
+    pub tbuffer_rule: LayoutRule,
+    /// The 32-bit float denormal mode of the entry point (dxc's `-denorm preserve|ftz`),
+    /// stated through `GL_EXT_spirv_intrinsics` as the SPIR-V backend's execution mode.
+    /// Default: none.
+    pub denorm: Option<DenormMode>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            entry: None,
+            cbuffer_rule: LayoutRule::RelaxedStd140,
+            storage_rule: LayoutRule::RelaxedStd430,
+            push_constant_rule: LayoutRule::RelaxedStd430,
+            tbuffer_rule: LayoutRule::RelaxedStd430,
+            denorm: None,
+        }
+    }
+}
+
+impl Options {
+    /// Options emitting the entry point named `entry`, other settings at their defaults.
+    pub fn for_entry(entry: impl Into<String>) -> Options {
+        Options {
+            entry: Some(entry.into()),
+            ..Options::default()
+        }
+    }
+}
+
+/// Emits one entry point of a module legalized for GLSL as GLSL text. Errors are
+/// diagnostics (codes OSB0101.., see [`error`]) for what GLSL cannot express exactly.
+pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+    if legal.target() != Target::Glsl {
+        return Err(vec![
+            GlslError::new(
+                WRONG_TARGET,
+                format!(
+                    "the module was legalized for {}, not glsl; prepare it with \
+                     `prepare(m, Target::Glsl)`",
+                    legal.target()
+                ),
+            )
+            .into(),
+        ]);
+    }
+    let m = legal.module();
+    let info = legal.info();
+    let entry_info = usage::choose(info, opts.entry.as_deref()).map_err(|e| vec![e.into()])?;
+    let entry = usage::Entry::of(entry_info);
+    if !matches!(
+        entry.stage,
+        Stage::Vertex | Stage::Fragment | Stage::Compute
+    ) {
+        return Err(vec![
+            GlslError::new(
+                STAGE,
+                format!(
+                    "entry point `{}`: {} shaders are not supported by the GLSL backend yet \
+                     (vertex, fragment and compute are)",
+                    entry.name,
+                    entry.stage.spelling()
+                ),
+            )
+            .into(),
+        ]);
+    }
+    let used = usage::usage(info, entry_info);
+    let mut cx = module::ModuleCx::new(m, opts, entry.clone());
+    for &f in &used.funcs {
+        if f != entry.func {
+            let n = cx.names.fresh(m.name(f.id()), "f", None);
+            cx.item_names.insert(f.id(), n);
+        }
+    }
+    let mut diags: Vec<Diagnostic> = cx
+        .declare_globals(&used.globals)
+        .into_iter()
+        .map(Diagnostic::from)
+        .collect();
+    let mut functions = String::new();
+    for &f in &used.funcs {
+        let r = func::FnEmitter::new(&mut cx, f).and_then(|e| e.emit(f == entry.func));
+        match r {
+            Ok(text) => functions.push_str(&text),
+            Err(e) => {
+                let mut d: Diagnostic = e.into();
+                d.message = format!("function @{}: {}", m.name(f.id()).unwrap_or("?"), d.message);
+                diags.push(d);
+            }
+        }
+    }
+    let derivatives = entry_info.effects().contains(Effects::DERIVATIVES);
+    let stage_layout = match stage_layout(&mut cx, &entry, derivatives) {
+        Ok(s) => s,
+        Err(e) => {
+            diags.push(e.into());
+            String::new()
+        }
+    };
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    cx.assemble(&stage_layout, &functions)
+        .map_err(|e| vec![e.into()])
+}
+
+/// The entry point's `layout(...) in;` lines: workgroup size, derivative group, early
+/// fragment tests.
+fn stage_layout(
+    cx: &mut module::ModuleCx<'_>,
+    entry: &usage::Entry,
+    derivatives: bool,
+) -> error::R<String> {
+    let m = cx.m;
+    let f = entry.func.id();
+    let mut out = String::new();
+    if entry.stage == Stage::Compute {
+        let (x, y, z) = m
+            .find_decoration(f, Op::NumThreads)
+            .map(|d| {
+                (
+                    m.imm_operand(d, 0).unwrap_or(1),
+                    m.imm_operand(d, 1).unwrap_or(1),
+                    m.imm_operand(d, 2).unwrap_or(1),
+                )
+            })
+            .unwrap_or((1, 1, 1));
+        out.push_str(&format!(
+            "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;\n"
+        ));
+        if derivatives {
+            // The SPIR-V backend's choice (DXC's for cs_6_6).
+            let group = if x.is_multiple_of(2) && y.is_multiple_of(2) {
+                "derivative_group_quadsNV"
+            } else if (x as u64 * y as u64 * z as u64).is_multiple_of(4) {
+                "derivative_group_linearNV"
+            } else {
+                return Err(GlslError::new(
+                    DERIVATIVES,
+                    format!(
+                        "compute entry point `{}` takes implicit derivatives with \
+                         numthreads({x}, {y}, {z}); a derivative group needs even x and y \
+                         (2x2 quads) or a multiple of 4 threads",
+                        entry.name
+                    ),
+                ));
+            };
+            cx.ext("GL_NV_compute_shader_derivatives");
+            out.push_str(&format!("layout({group}) in;\n"));
+        }
+    }
+    if let Some(mode) = cx.opts.denorm {
+        // SPV_KHR_float_controls' execution mode on 32-bit floats, as the SPIR-V backend
+        // declares it (GLSL has no spelling of its own).
+        let (em, cap) = match mode {
+            DenormMode::Preserve => (4459, 4464),
+            DenormMode::FlushToZero => (4460, 4465),
+        };
+        cx.ext("GL_EXT_spirv_intrinsics");
+        out.push_str(&format!(
+            "spirv_execution_mode(extensions = [\"SPV_KHR_float_controls\"], capabilities = \
+             [{cap}], {em}, 32);\n"
+        ));
+    }
+    match entry.stage {
+        Stage::Compute => {}
+        Stage::Fragment if m.has_decoration(f, Op::EarlyFragmentTests) => {
+            out.push_str("layout(early_fragment_tests) in;\n");
+        }
+        Stage::Fragment => {}
+        _ if derivatives => {
+            return Err(GlslError::new(
+                DERIVATIVES,
+                format!(
+                    "{} entry point `{}` takes implicit derivatives (implicit-LOD sampling, \
+                     CalculateLevelOfDetail or ddx/ddy), which exist only in fragment and \
+                     compute shaders",
+                    entry.stage.spelling(),
+                    entry.name
+                ),
+            ));
+        }
+        _ => {}
+    }
+    Ok(out)
+}

@@ -1,0 +1,89 @@
+//! Which entry point to print, and what it uses: read from the module's shared analyses
+//! ([`oneshader_ir::analysis::ModuleInfo`], carried by the `Legal`), never derived here.
+
+use oneshader_ir::analysis::{EntryInfo, ModuleInfo};
+use oneshader_ir::{Func, InstId, Stage};
+use rustc_hash::FxHashSet;
+
+use super::error::{ENTRY, GlslError, R};
+
+/// The entry point being printed.
+#[derive(Clone, Debug)]
+pub(crate) struct Entry {
+    /// Its function.
+    pub func: Func,
+    /// Its stage.
+    pub stage: Stage,
+    /// Its name.
+    pub name: String,
+}
+
+impl Entry {
+    /// The entry point `e` describes.
+    pub fn of(e: &EntryInfo) -> Entry {
+        Entry {
+            func: e.func(),
+            stage: e.stage(),
+            name: e.name().to_string(),
+        }
+    }
+}
+
+/// The entry point `wanted` names (or the only one when `wanted` is `None`).
+pub(crate) fn choose<'i>(info: &'i ModuleInfo, wanted: Option<&str>) -> R<&'i EntryInfo> {
+    let all = info.entry_points();
+    let list = || {
+        all.iter()
+            .map(|e| format!("`{}` ({})", e.name(), e.stage().spelling()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match wanted {
+        Some(w) => all.iter().find(|e| e.name() == w).ok_or_else(|| {
+            GlslError::new(
+                ENTRY,
+                if all.is_empty() {
+                    format!("no entry point `{w}`: the module has no entry points")
+                } else {
+                    format!("no entry point `{w}`; the module has {}", list())
+                },
+            )
+        }),
+        None => match all {
+            [one] => Ok(one),
+            [] => Err(GlslError::new(
+                ENTRY,
+                "the module has no entry point: GLSL output is one shader stage (a library of \
+                 functions has no GLSL form)",
+            )),
+            _ => Err(GlslError::new(
+                ENTRY,
+                format!(
+                    "the module has {} entry points ({}); choose one (`Options::entry`, \
+                     `--entry NAME`): GLSL output holds one",
+                    all.len(),
+                    list()
+                ),
+            )),
+        },
+    }
+}
+
+/// The functions `entry` reaches, callees before callers (the order GLSL declares them in;
+/// the entry point itself last), and the globals they name.
+pub(crate) struct Usage {
+    pub funcs: Vec<Func>,
+    pub globals: FxHashSet<InstId>,
+}
+
+/// The usage of `entry` (which reaches no recursion: the legality check refuses it).
+pub(crate) fn usage(info: &ModuleInfo, entry: &EntryInfo) -> Usage {
+    let reached: FxHashSet<Func> = entry.functions().iter().copied().collect();
+    let funcs = info
+        .call_graph()
+        .bottom_up()
+        .filter(|f| reached.contains(f))
+        .collect();
+    let globals = entry.globals().iter().map(|u| u.global.id()).collect();
+    Usage { funcs, globals }
+}

@@ -1,0 +1,118 @@
+//! Snapshots of every backend's output for every example entry point, naga-style: a change to
+//! any backend's output shows in review as a diff of a readable file.
+//!
+//! For each entry point of `examples/hlsl` (the documented command lines, compiled at `-O`)
+//! and of `examples/ir` (each module with entry points, legalized as `oneshader emit` does):
+//!
+//! - `tests/out/spirv/<name>.snap.spvasm`: the SPIR-V backend's module (vulkan1.2), as
+//!   rspirv's disassembly (one file per IR module, which holds all its entry points);
+//! - `tests/out/glsl/<name>.snap.glsl`: the GLSL backend's text, one file per entry point.
+//!
+//! Every GLSL text also goes through glslang and spirv-val here (the IR examples' in
+//! backends/tests/glsl_examples.rs too), so no snapshot records output glslang rejects.
+//!
+//! Each content file has insta's metadata beside it (`<name>.snap`). To review a change, run
+//! the test (failures leave `.snap.new` files) and `cargo insta review` (cargo-insta); without
+//! cargo-insta, `INSTA_UPDATE=always cargo test --test snapshots` rewrites the snapshots and
+//! `git diff tests/out` shows what changed. Commit the snapshots with the change that causes
+//! them.
+
+mod support;
+
+use oneshader::backends::{self, Target, glsl, spirv};
+use oneshader::{CompileOptions, TargetEnv};
+use oneshader_test_tools::{GlslStage, glslang_and_validate};
+use support::*;
+
+/// Asserts `text` as the snapshot `name.ext` under `tests/out/<target>/`.
+fn snapshot(target: &str, name: &str, ext: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(format!("out/{target}"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| {
+        insta::assert_binary_snapshot!(&format!("{name}.{ext}"), text.as_bytes().to_vec());
+    });
+}
+
+/// A file stem usable in a snapshot name.
+fn stem(file: &str) -> String {
+    file.trim_end_matches(".hlsl")
+        .trim_end_matches(".ir")
+        .replace('.', "_")
+}
+
+#[test]
+fn hlsl_examples() {
+    let entries = documented_entry_points();
+    assert!(entries.len() >= 7, "{entries:?}");
+    for (file, profile, entry) in entries {
+        let name = format!("hlsl_{}_{entry}", stem(&file));
+        let path = format!("examples/hlsl/{file}");
+        let opts = CompileOptions::new(profile.as_str()).entry(entry.as_str());
+        let out = compile_file(&path, &opts);
+        let asm = spirv::disassemble(&out.spirv).expect("the SPIR-V disassembles");
+        snapshot("spirv", &name, "spvasm", &asm);
+        let out = compile_file(&path, &opts.clone().target(Target::Glsl));
+        let text = out.glsl.as_deref().expect("GLSL text");
+        let stage = match &profile[..2] {
+            "vs" => GlslStage::Vertex,
+            "ps" => GlslStage::Fragment,
+            "cs" => GlslStage::Compute,
+            other => panic!("{file}: no GLSL stage for profile `{other}`"),
+        };
+        glslang_and_validate(text, stage).unwrap_or_else(|e| panic!("{name}: {e}"));
+        snapshot("glsl", &name, "glsl", text);
+    }
+}
+
+#[test]
+fn ir_examples() {
+    let dir = root().join("examples/ir");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("examples/ir exists")
+        .map(|e| e.expect("readable").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
+        .collect();
+    files.sort();
+    let mut entries = 0;
+    for path in files {
+        let file = path
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .to_string();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let m = oneshader::ir::parse::parse(&text).expect("the example parses");
+        let names: Vec<String> = m
+            .functions()
+            .iter()
+            .filter_map(|f| m.find_decoration(f.id(), oneshader::ir::Op::EntryPoint))
+            .filter_map(|d| m.try_operand(d, 1).and_then(|s| m.literal_str(s)))
+            .map(str::to_string)
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        let mut sm = m.clone();
+        let legal = backends::prepare(&mut sm, Target::Spirv).expect("legal for SPIR-V");
+        let words =
+            spirv::emit(&legal, &spirv::Options::for_env(TargetEnv::Vulkan1_2)).expect("SPIR-V");
+        let asm = spirv::disassemble(&words).expect("the SPIR-V disassembles");
+        snapshot("spirv", &format!("ir_{}", stem(&file)), "spvasm", &asm);
+        let mut gm = m.clone();
+        let legal = backends::prepare(&mut gm, Target::Glsl).expect("legal for GLSL");
+        for entry in names {
+            let text = glsl::emit(&legal, &glsl::Options::for_entry(&entry))
+                .unwrap_or_else(|d| panic!("{file} `{entry}`: {d:#?}"));
+            snapshot(
+                "glsl",
+                &format!("ir_{}_{entry}", stem(&file)),
+                "glsl",
+                &text,
+            );
+            entries += 1;
+        }
+    }
+    assert!(entries >= 4, "the shader examples ran ({entries})");
+}
