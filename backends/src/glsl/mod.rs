@@ -10,15 +10,15 @@
 //! numbers. What GLSL cannot express exactly is refused with a diagnostic naming the
 //! construct ([`error`] lists the codes), never approximated.
 //!
-//! The module is legalized for [`Target::Glsl`](crate::Target::Glsl) first ([`crate::prepare`]):
+//! The module is legalized for [`Target::Glsl`] first ([`crate::prepare`]):
 //! besides the specializations, every selection has a merge block of its own and block
 //! parameters are variables, so the printer rebuilds `if`/`switch`/`for` statements straight
-//! from the structured constructs ([`control`]) and never prints a phi.
+//! from the structured constructs (`control`) and never prints a phi.
 //!
-//! The parts: [`usage`] (what the entry point reaches), [`module`] (declarations and
-//! assembly), [`layout`] (block layouts), [`types`], [`literals`], [`names`], [`func`] (which
-//! values print inline), [`control`] (statements), [`expr`], [`stmt`], [`intrinsics`],
-//! [`textures`].
+//! The parts (private modules of backends/src/glsl/): `usage` (what the entry point
+//! reaches), `module` (declarations and assembly), `layout` (block layouts), `types`,
+//! `literals`, `names`, `func` (which values print inline), `control` (statements), `expr`,
+//! `stmt`, `intrinsics`, `textures`; [`error`] lists the codes.
 //!
 //! ```
 //! use oneshader_backends::{Target, glsl, prepare};
