@@ -180,7 +180,9 @@ fn check_rule(rule: LayoutRule, structs: &str, types: &[&str]) -> Result<(), Str
     let val: &[&str] = match rule {
         LayoutRule::Std140 | LayoutRule::RelaxedStd140 => &[],
         LayoutRule::Std430 | LayoutRule::RelaxedStd430 => &["--uniform-buffer-standard-layout"],
-        LayoutRule::Scalar | LayoutRule::DxCbuffer => &["--scalar-block-layout"],
+        LayoutRule::Scalar | LayoutRule::GlslScalar | LayoutRule::DxCbuffer => {
+            &["--scalar-block-layout"]
+        }
     };
     let mut args = vec!["--target-env", "vulkan1.2"];
     args.extend_from_slice(val);
@@ -275,6 +277,25 @@ fn a_layout_glsl_cannot_state_is_refused() {
     let err =
         check_rule(LayoutRule::Std430, mixed, &["array<@M, 2>"]).expect_err("mixed majorness");
     assert!(err.contains("both row-major and column-major"), "{err}");
+}
+
+/// DXC's scalar layout rounds a struct's size up to its alignment (`{ uint64_t a; int b; }`
+/// takes 16 bytes), glslang's `scalar` packing does not (12): a member after such a struct
+/// gets its explicit offset as a block member, but inside an array of structs no offset can be
+/// stated, so that is refused rather than laid out differently from the SPIR-V backend.
+#[test]
+fn scalar_struct_sizes_follow_dxc_or_are_refused() {
+    let foo = "struct @Foo {\n  a: u64\n  b: i32\n}\n";
+    let direct = format!("{foo}struct @T {{\n  f: @Foo\n  c: i32\n}}\n");
+    check_rule(LayoutRule::Scalar, &direct, &["@Foo", "i32"])
+        .unwrap_or_else(|e| panic!("a struct member then a scalar: {e}"));
+    let nested = format!(
+        "{foo}struct @Bar {{\n  foo: @Foo\n  c: i32\n}}\nstruct @T {{\n  list: array<@Bar, 2>\n}}\n"
+    );
+    let err = check_rule(LayoutRule::Scalar, &nested, &["array<@Bar, 2>"])
+        .expect_err("glslang would put `c` at 12 where DXC's scalar rule puts it at 16");
+    assert!(err.contains("OSB0105"), "{err}");
+    assert!(err.contains("member `list`"), "{err}");
 }
 
 /// Bools in buffers are stored as `u32` by legalization (`bool_storage`) for every target,

@@ -68,6 +68,12 @@ pub enum LayoutRule {
     Scalar,
     /// D3D constant-buffer packing (`-fvk-use-dx-layout`).
     DxCbuffer,
+    /// `GL_EXT_scalar_block_layout` as glslang lays a GLSL `scalar` block out: [`Self::Scalar`]
+    /// without rounding a struct's size up to its alignment (a member after a struct
+    /// `{ uint64_t a; int b; }` goes at 12, not 16; array strides are still rounded). No
+    /// buffer is declared with it: the GLSL backend uses it to check whether a `scalar` block
+    /// reproduces the layout another rule gives.
+    GlslScalar,
 }
 
 impl LayoutRule {
@@ -78,6 +84,11 @@ impl LayoutRule {
             self,
             LayoutRule::RelaxedStd140 | LayoutRule::RelaxedStd430 | LayoutRule::DxCbuffer
         )
+    }
+
+    /// True for the scalar rules: every type aligned to its scalar component.
+    fn is_scalar(self) -> bool {
+        matches!(self, LayoutRule::Scalar | LayoutRule::GlslScalar)
     }
 
     /// True for the rules that round array, matrix and struct alignment up to 16.
@@ -97,6 +108,7 @@ impl LayoutRule {
             LayoutRule::RelaxedStd430 => "relaxed std430",
             LayoutRule::Scalar => "scalar",
             LayoutRule::DxCbuffer => "D3D cbuffer",
+            LayoutRule::GlslScalar => "GLSL scalar",
         }
     }
 }
@@ -212,7 +224,7 @@ pub fn type_layout(
             let n = m.vector_len(ty).unwrap_or(4);
             let s = scalar_size(m, elem).ok_or(LayoutError::NotAType)?;
             let align = match rule {
-                LayoutRule::Scalar | LayoutRule::DxCbuffer => s,
+                LayoutRule::Scalar | LayoutRule::GlslScalar | LayoutRule::DxCbuffer => s,
                 _ => s * if n == 3 { 4 } else { n },
             };
             Ok(plain(s * n, align))
@@ -227,7 +239,7 @@ pub fn type_layout(
             } else {
                 (rows, cols)
             };
-            if rule == LayoutRule::Scalar {
+            if rule.is_scalar() {
                 return Ok(TypeLayout {
                     size: s * rows * cols,
                     align: s,
@@ -266,7 +278,7 @@ pub fn type_layout(
                 0
             };
             let matrix_stride = e.matrix_stride;
-            if rule == LayoutRule::Scalar {
+            if rule.is_scalar() {
                 return Ok(TypeLayout {
                     size: e.size * n,
                     align: e.align,
@@ -377,9 +389,10 @@ pub fn struct_layout(
     if rule.round_to_16() {
         max_align = round_up(max_align, 16);
     }
-    // D3D packing leaves a struct unpadded; every other rule (scalar included, as DXC does
-    // for compatibility with C) rounds its size up to its alignment.
-    let size = if rule == LayoutRule::DxCbuffer {
+    // D3D packing leaves a struct unpadded, and so does glslang's scalar packing; every other
+    // rule (scalar included, as DXC does for compatibility with C) rounds its size up to its
+    // alignment.
+    let size = if matches!(rule, LayoutRule::DxCbuffer | LayoutRule::GlslScalar) {
         end
     } else {
         round_up(end, max_align)

@@ -66,12 +66,14 @@ impl Packing {
         }
     }
 
-    /// The layout module's rule with the same meaning.
+    /// The layout module's rule with the same meaning: what glslang does with the packing.
+    /// (glslang's `scalar` does not round a struct's size up to its alignment, where DXC's
+    /// `-fvk-use-scalar-layout`, [`LayoutRule::Scalar`], does.)
     fn rule(self) -> LayoutRule {
         match self {
             Packing::Std140 => LayoutRule::Std140,
             Packing::Std430 => LayoutRule::Std430,
-            Packing::Scalar => LayoutRule::Scalar,
+            Packing::Scalar => LayoutRule::GlslScalar,
         }
     }
 }
@@ -172,7 +174,7 @@ fn candidates(rule: LayoutRule) -> &'static [Packing] {
             &[Packing::Std140, Packing::Scalar]
         }
         LayoutRule::Std430 | LayoutRule::RelaxedStd430 => &[Packing::Std430, Packing::Scalar],
-        LayoutRule::Scalar => &[Packing::Scalar],
+        LayoutRule::Scalar | LayoutRule::GlslScalar => &[Packing::Scalar],
     }
 }
 
