@@ -90,10 +90,25 @@ impl Inputs {
 /// Seeded random inputs for every resource and push-constant block of `r` that an entry
 /// point uses. `Err(OracleError::Unsupported)` names the first resource the harness cannot
 /// make (a descriptor array, a multisampled texture, a subpass input, a texel format it
-/// has no Vulkan format for).
+/// has no Vulkan format for, two resources at one set and binding).
 pub fn seeded(r: &Reflection, seed: u64, opts: &InputOptions) -> Result<Inputs, OracleError> {
     let mut bindings = Vec::new();
-    for res in r.resources.iter().filter(|res| res.used) {
+    let used: Vec<&Reflected> = r.resources.iter().filter(|res| res.used).collect();
+    for (k, res) in used.iter().enumerate() {
+        // A descriptor set layout has one descriptor per binding (DXC numbers `t0` and `u0`
+        // alike unless told to shift them); lavapipe crashes on a pipeline whose shader uses
+        // two types at one binding.
+        if let Some(other) = used[..k]
+            .iter()
+            .find(|o| (o.set, o.binding) == (res.set, res.binding))
+        {
+            return Err(unsupported(
+                res,
+                format!("shares its set and binding with `{}`", other.name),
+            ));
+        }
+    }
+    for res in used {
         let mut rng = Rng::fork(seed, ((res.set as u64) << 32) | res.binding as u64);
         let resource = make(res, &mut rng, opts)?;
         bindings.push(Binding::new(res.set, res.binding, resource));
@@ -334,5 +349,24 @@ mod tests {
         assert_ne!(a.bindings[0].words(), c.bindings[0].words());
         assert_eq!(a.bindings[0].words().len(), opts.runtime_len as usize);
         assert_eq!((a.bindings[0].set, a.bindings[0].binding), (0, 1));
+    }
+
+    /// DXC gives `t0` and `u0` the same binding: such a shader cannot be bound through one
+    /// descriptor set layout, so it is reported as unsupported, not handed to the driver.
+    #[test]
+    fn two_resources_at_one_binding_are_unsupported() {
+        let text = "global @a : ptr<storage_buffer, rtarray<f32>> [binding(0, 0)]\n\
+                    global @b : ptr<storage_buffer, rtarray<f32>> [binding(0, 0)]\n\
+                    func @main() -> void [entry_point(compute, \"main\"), numthreads(4, 1, 1)] {\n\
+                    bb0:\n  %0 = element_addr @a, u32 0 : ptr<storage_buffer, f32>\n  \
+                    %1 = element_addr @b, u32 0 : ptr<storage_buffer, f32>\n  \
+                    %2 = load %0 : f32\n  store %1, %2\n  return\n}\n";
+        let m = oneshader::ir::parse::parse(text).expect("parses");
+        let r = oneshader::reflect::reflect(&m, &Default::default()).expect("reflects");
+        let err = seeded(&r, 1, &InputOptions::for_workgroup([4, 1, 1])).expect_err("refused");
+        assert!(
+            matches!(&err, OracleError::Unsupported(why) if why.contains("shares its set and binding with `a`")),
+            "{err}"
+        );
     }
 }
