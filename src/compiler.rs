@@ -438,15 +438,16 @@ pub struct Diagnostics {
 impl Diagnostics {
     /// Renders every diagnostic, each ending in a newline.
     pub fn render(&self) -> String {
-        let mut out = String::new();
-        for d in &self.list {
-            if d.span.is_some() {
-                out.push_str(&self.sources.render(d));
-            } else {
-                out.push_str(&format!("{}: {d}\n", self.file));
-            }
+        self.list.iter().map(|d| self.render_one(d)).collect()
+    }
+
+    /// Renders one diagnostic (with its source line and caret when it has a position).
+    pub fn render_one(&self, d: &Diagnostic) -> String {
+        if d.span.is_some() {
+            self.sources.render(d)
+        } else {
+            format!("{}: {d}\n", self.file)
         }
-        out
     }
 
     /// True when one of them is an error.
@@ -534,7 +535,12 @@ pub enum Phase {
 }
 
 /// A failed compilation: the phase and every diagnostic so far.
-#[derive(Clone, Debug)]
+///
+/// `Display` is the first error with its position (`file:line:col: error[CODE]: message`) and
+/// how many more there are; `{:#}` renders every diagnostic with its source line, as the
+/// command line prints them. `Debug` names the phase, the file and each diagnostic in one line,
+/// without source text.
+#[derive(Clone)]
 pub struct CompileError {
     /// Where it failed.
     pub phase: Phase,
@@ -551,7 +557,39 @@ impl fmt::Display for CompileError {
             Phase::Backend => "the backend refused the module",
             Phase::Specialization => "a spec-constant override does not apply",
         };
-        write!(f, "{}: {what}", self.diagnostics.file)
+        let diags = &self.diagnostics;
+        if f.alternate() {
+            return write!(f, "{}: {what}\n{}", diags.file, diags.render());
+        }
+        let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_error()).collect();
+        let Some(first) = errors.first() else {
+            return write!(f, "{}: {what}", diags.file);
+        };
+        let rendered = diags.render_one(first);
+        let line = rendered.lines().next().unwrap_or_default();
+        write!(f, "{what}: {line}")?;
+        match errors.len() {
+            1 => Ok(()),
+            2 => write!(f, " (and 1 more error)"),
+            n => write!(f, " (and {} more errors)", n - 1),
+        }
+    }
+}
+
+impl fmt::Debug for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CompileError")
+            .field("phase", &self.phase)
+            .field("file", &self.diagnostics.file)
+            .field(
+                "diagnostics",
+                &self
+                    .diagnostics
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
     }
 }
 

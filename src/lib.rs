@@ -64,7 +64,7 @@ pub use compiler::{
     IrModules, MacroOp, MatrixOrder, OptLevel, Phase, RegisterBinding, SpecConstKey, SpecValue,
     Target, TargetEnv, parse_spec_value,
 };
-pub use oneshader_ir::diag::{Diagnostic, Severity, SourceMap};
+pub use oneshader_ir::diag::{Diagnostic, Errors, Severity, SourceMap};
 
 /// The IR: instructions, types, the builder, the verifier, the text form, diagnostics.
 pub use oneshader_ir as ir;

@@ -124,7 +124,11 @@ fn errors_name_their_phase_and_render_with_carets() {
     );
     assert!(text.contains("    return undefinedThing * uv.x;"), "{text}");
     assert!(text.contains("^^^^^^^^^^^^^^"), "{text}");
-    assert_eq!(e.to_string(), "bad.hlsl: the source has errors");
+    assert_eq!(
+        e.to_string(),
+        "the source has errors: bad.hlsl:2:12: error[OSH1001]: undefined name `undefinedThing`"
+    );
+    assert!(format!("{e:#}").contains("    return undefinedThing * uv.x;"));
     let e = c
         .compile_source("x.hlsl", "void main() {}", &CompileOptions::new("gs_6_0"))
         .unwrap_err();
@@ -216,4 +220,40 @@ RWStructuredBuffer<float4> o : register(u1);
     let out = c.compile_source("l.hlsl", src, &opts).expect("compiles");
     let spv = rspirv::dr::load_words(&out.spirv).expect("parses");
     assert!(spv.debug_names.is_empty());
+}
+
+/// Errors travel through `?`: a failed compilation and a failed IR parse, boxed as
+/// `dyn Error`, still say what went wrong and where, and their `Debug` stays short (no
+/// source text).
+#[test]
+fn errors_keep_their_diagnostics_through_question_mark() {
+    fn compile(src: &str) -> Result<Vec<u32>, Box<dyn std::error::Error>> {
+        let out = Compiler::new().compile_source("e.hlsl", src, &CompileOptions::new("ps_6_0"))?;
+        Ok(out.spirv)
+    }
+    let long_comment = format!("// {}\n", "x".repeat(4000));
+    let src = format!("{long_comment}float4 main() : SV_Target {{ return a + b; }}\n");
+    let e = compile(&src).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.starts_with("the source has errors: e.hlsl:2:36: error[OSH1001]: undefined name `a`"),
+        "{text}"
+    );
+    assert!(text.ends_with("(and 1 more error)"), "{text}");
+    let debug = format!("{e:?}");
+    assert!(
+        debug.contains("OSH1001") && debug.contains("FrontEnd"),
+        "{debug}"
+    );
+    assert!(
+        debug.len() < 400,
+        "Debug carries the source: {} bytes",
+        debug.len()
+    );
+
+    fn parse_ir(text: &str) -> Result<oneshader::ir::Module, Box<dyn std::error::Error>> {
+        Ok(oneshader::ir::parse::parse(text)?)
+    }
+    let e = parse_ir("func @f() -> void {\nbb0:\n  %0 = frobnicate\n}\n").unwrap_err();
+    assert!(e.to_string().starts_with("error[OST"), "{e}");
 }

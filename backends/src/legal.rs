@@ -29,7 +29,7 @@
 
 use oneshader_ir::Module;
 use oneshader_ir::analysis::ModuleInfo;
-use oneshader_ir::diag::{Diagnostic, has_errors};
+use oneshader_ir::diag::{Diagnostic, Errors, has_errors};
 use oneshader_passes::legalize::{self, Target};
 use oneshader_passes::pipeline;
 
@@ -47,15 +47,15 @@ impl<'m> Legal<'m> {
     /// ([`Legal::info`]); `Err` with the diagnostics of whichever fails (the verifier's `OSV`
     /// codes, or the check's `OSG` codes, each naming the legalization pass that would have
     /// fixed it, or the rule no pass can make hold).
-    pub fn new(m: &'m Module, target: Target) -> Result<Legal<'m>, Vec<Diagnostic>> {
+    pub fn new(m: &'m Module, target: Target) -> Result<Legal<'m>, Errors> {
         let diags = oneshader_ir::verify::verify(m);
         if has_errors(&diags) {
-            return Err(diags);
+            return Err(Errors::new(diags));
         }
         let info = ModuleInfo::new(m);
         let diags = legalize::check(m, target, &info);
         if has_errors(&diags) {
-            return Err(diags);
+            return Err(Errors::new(diags));
         }
         Ok(Legal { m, target, info })
     }
@@ -79,14 +79,14 @@ impl<'m> Legal<'m> {
 
 /// Runs the `legalize(target)` pipeline on `m` (which must verify), then [`Legal::new`]: the
 /// way from a module as the front end or the optimizer left it to a backend.
-pub fn prepare(m: &mut Module, target: Target) -> Result<Legal<'_>, Vec<Diagnostic>> {
+pub fn prepare(m: &mut Module, target: Target) -> Result<Legal<'_>, Errors> {
     if let Err(e) = pipeline::legalize(target).run(m) {
         let mut diags = vec![Diagnostic::error(
             "OSG0000",
             format!("the legalization pipeline for {target} failed: {e}"),
         )];
         diags.extend(e.diagnostics);
-        return Err(diags);
+        return Err(Errors::new(diags));
     }
     Legal::new(m, target)
 }

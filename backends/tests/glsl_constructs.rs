@@ -35,7 +35,9 @@ fn compile(text: &str, entry: Option<&str>) -> (String, rspirv::dr::Module) {
 
 /// The diagnostics of a refusal.
 fn refused(text: &str, opts: &Options) -> Vec<Diagnostic> {
-    emit_glsl(&parse(text), opts).expect_err("the backend refuses")
+    emit_glsl(&parse(text), opts)
+        .expect_err("the backend refuses")
+        .into_vec()
 }
 
 fn has_code(d: &[Diagnostic], code: &str) -> bool {

@@ -10,7 +10,7 @@ fn parse(text: &str) -> oneshader_ir::Module {
     oneshader_ir::parse::parse(text).unwrap_or_else(|d| panic!("IR does not parse: {d:?}"))
 }
 
-fn emit(text: &str, env: TargetEnv) -> Result<Vec<u32>, Vec<oneshader_ir::Diagnostic>> {
+fn emit(text: &str, env: TargetEnv) -> Result<Vec<u32>, oneshader_ir::Errors> {
     let mut m = parse(text);
     let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv)?;
     spirv::emit(&legal, &Options::for_env(env))

@@ -175,15 +175,150 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
+/// The diagnostics of an operation that failed (parsing IR text, verifying, linking, emitting):
+/// at least one error, and the warnings reported with it, in order.
+///
+/// It is a [`std::error::Error`], so `?` carries it into `Box<dyn Error>` or `anyhow` without
+/// losing what went wrong: `Display` is the first error and how many more there are, `{:#}`
+/// prints every diagnostic (one per line), and `Debug` is that list, without source text. It
+/// dereferences to the slice of diagnostics and converts to and from `Vec<Diagnostic>`.
+///
+/// ```
+/// use oneshader_ir::parse::parse;
+///
+/// fn load(text: &str) -> Result<oneshader_ir::Module, Box<dyn std::error::Error>> {
+///     Ok(parse(text)?)
+/// }
+/// let err = load("func @f() -> void {\nbb0:\n  %0 = frobnicate\n}\n").unwrap_err();
+/// assert!(err.to_string().starts_with("error[OST"), "{err}");
+/// ```
+#[derive(Clone, PartialEq)]
+pub struct Errors(Vec<Diagnostic>);
+
+impl Errors {
+    /// Wraps diagnostics that include at least one error.
+    pub fn new(diags: Vec<Diagnostic>) -> Errors {
+        Errors(diags)
+    }
+
+    /// The diagnostics, in the order they were reported.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.0
+    }
+
+    /// The first diagnostic that is an error (the first one of all if none is).
+    pub fn first_error(&self) -> Option<&Diagnostic> {
+        self.0.iter().find(|d| d.is_error()).or(self.0.first())
+    }
+
+    /// Adds a diagnostic after the others (e.g. one saying which step of a driver failed).
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+
+    /// How many of the diagnostics are errors.
+    pub fn error_count(&self) -> usize {
+        self.0.iter().filter(|d| d.is_error()).count()
+    }
+}
+
+impl std::ops::Deref for Errors {
+    type Target = [Diagnostic];
+    fn deref(&self) -> &[Diagnostic] {
+        &self.0
+    }
+}
+
+impl From<Vec<Diagnostic>> for Errors {
+    fn from(diags: Vec<Diagnostic>) -> Errors {
+        Errors(diags)
+    }
+}
+
+impl From<Diagnostic> for Errors {
+    fn from(d: Diagnostic) -> Errors {
+        Errors(vec![d])
+    }
+}
+
+impl From<Errors> for Vec<Diagnostic> {
+    fn from(e: Errors) -> Vec<Diagnostic> {
+        e.0
+    }
+}
+
+impl IntoIterator for Errors {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Errors {
+    type Item = &'a Diagnostic;
+    type IntoIter = std::slice::Iter<'a, Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl fmt::Display for Errors {
+    /// The first error and a count of the rest; with `{:#}`, every diagnostic on its own line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            for (i, d) in self.0.iter().enumerate() {
+                if i > 0 {
+                    writeln!(f)?;
+                }
+                write!(f, "{d}")?;
+            }
+            return Ok(());
+        }
+        let Some(first) = self.first_error() else {
+            return write!(f, "failed without a diagnostic");
+        };
+        write!(f, "{first}")?;
+        match self.error_count() {
+            0 | 1 => Ok(()),
+            2 => write!(f, " (and 1 more error)"),
+            n => write!(f, " (and {} more errors)", n - 1),
+        }
+    }
+}
+
+impl fmt::Debug for Errors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|d| format!("{d}")))
+            .finish()
+    }
+}
+
+impl std::error::Error for Errors {}
+
 /// True when any diagnostic in `diags` is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
 }
 
-/// The source files diagnostics point into; renders diagnostics.
-#[derive(Default, Clone, Debug)]
+/// The source files diagnostics point into; renders diagnostics. Its `Debug` lists the files'
+/// names and sizes, not their text.
+#[derive(Default, Clone)]
 pub struct SourceMap {
     files: Vec<SimpleFile<String, String>>,
+}
+
+impl fmt::Debug for SourceMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(
+                self.files
+                    .iter()
+                    .map(|file| (file.name(), format!("{} bytes", file.source().len()))),
+            )
+            .finish()
+    }
 }
 
 impl SourceMap {

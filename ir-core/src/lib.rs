@@ -61,7 +61,7 @@ pub mod types;
 pub mod verify;
 
 pub use builder::{Builder, InsertPoint};
-pub use diag::{Diagnostic, FileId, Severity, SourceMap, Span};
+pub use diag::{Diagnostic, Errors, FileId, Severity, SourceMap, Span};
 pub use effects::{Access, Effects};
 pub use imm::{
     AddressSpace, AtomicOp, BarrierFlags, BuiltIn, Dim, ImageFormat, ImmKind, Intrinsic, Stage,

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 
 use rustc_hash::FxHashMap;
 
-use crate::diag::{Diagnostic, FileId, Span};
+use crate::diag::{Diagnostic, Errors, FileId, Span};
 use crate::imm::{AddressSpace, Dim, ImageFormat, ImmKind, TextureAccess};
 use crate::module::{InstId, Module, Payload};
 use crate::ops::{Kind, Op, Rest, TypeRule};
@@ -30,12 +30,16 @@ use crate::types::TextureDesc;
 pub const MAX_ERRORS: usize = 20;
 
 /// Parses a module from text in file 0 of a source map.
-pub fn parse(text: &str) -> Result<Module, Vec<Diagnostic>> {
+pub fn parse(text: &str) -> Result<Module, Errors> {
     parse_module(text, FileId(0))
 }
 
 /// Parses a module; spans of diagnostics point into `file`.
-pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>> {
+pub fn parse_module(text: &str, file: FileId) -> Result<Module, Errors> {
+    parse_diags(text, file).map_err(Errors::new)
+}
+
+fn parse_diags(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>> {
     let tokens = match lex(text, file) {
         Ok(t) => t,
         Err(d) => return Err(vec![d]),

@@ -15,7 +15,7 @@ use crate::inst_table::InstTable;
 
 use crate::cfg::Cfg;
 use crate::constructs::{BadEdge, Construct, ConstructKind, Constructs};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Errors};
 use crate::imm::{AddressSpace, Intrinsic, Stage, TextureAccess};
 use crate::module::{InstId, Module, NIL};
 use crate::ops::{Kind, Op, TypeRule};
@@ -35,9 +35,13 @@ pub fn verify(m: &Module) -> Vec<Diagnostic> {
 }
 
 /// Verifies and returns `Err` with the diagnostics when anything is wrong.
-pub fn verify_ok(m: &Module) -> Result<(), Vec<Diagnostic>> {
+pub fn verify_ok(m: &Module) -> Result<(), Errors> {
     let d = verify(m);
-    if d.is_empty() { Ok(()) } else { Err(d) }
+    if d.is_empty() {
+        Ok(())
+    } else {
+        Err(Errors::new(d))
+    }
 }
 
 /// Most diagnostics reported for one module (a corrupted module could otherwise produce one

@@ -37,7 +37,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use oneshader_ir::analysis::entry_point_of;
-use oneshader_ir::diag::Diagnostic;
+use oneshader_ir::diag::{Diagnostic, Errors};
 use oneshader_ir::{Func, Generic, InstId, Module, Op, Payload, Stage};
 
 use crate::Pass;
@@ -242,7 +242,11 @@ struct Sym {
 
 /// Links `modules` into one (see the module documentation). Inputs must verify. On success the
 /// result verifies; otherwise every problem found is returned (codes OSK0001..).
-pub fn link(modules: &[Module], opts: &LinkOptions) -> Result<Module, Vec<Diagnostic>> {
+pub fn link(modules: &[Module], opts: &LinkOptions) -> Result<Module, Errors> {
+    link_diags(modules, opts).map_err(Errors::new)
+}
+
+fn link_diags(modules: &[Module], opts: &LinkOptions) -> Result<Module, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     for (k, m) in modules.iter().enumerate() {
         let v = oneshader_ir::verify::verify(m);

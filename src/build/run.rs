@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use oneshader_backends::spirv;
 use oneshader_frontends::hlsl;
 use oneshader_ir::Module;
-use oneshader_ir::diag::{Diagnostic, FileId, Severity, SourceMap, Span};
+use oneshader_ir::diag::{Diagnostic, Errors, FileId, Severity, SourceMap, Span};
 
 use super::cache::{self, Cache, Lookup};
 use super::manifest::{BuildTarget, Manifest};
@@ -564,7 +564,7 @@ fn emit(
 
 /// SPIR-V words from the module after `-O`: the backend's boundary (legalization for
 /// SPIR-V, one verification) and the backend, as [`Compiler`] runs them.
-pub(crate) fn emit_spirv(m: &Module, opts: &CompileOptions) -> Result<Vec<u32>, Vec<Diagnostic>> {
+pub(crate) fn emit_spirv(m: &Module, opts: &CompileOptions) -> Result<Vec<u32>, Errors> {
     let mut m = m.clone();
     let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv).map_err(
         |mut d| {

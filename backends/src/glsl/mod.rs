@@ -56,7 +56,7 @@ pub use error::GlslError;
 pub use oneshader_ir::layout::LayoutRule;
 
 use oneshader_ir::effects::Effects;
-use oneshader_ir::{Diagnostic, Op, Stage};
+use oneshader_ir::{Diagnostic, Errors, Op, Stage};
 
 use crate::{Legal, Target};
 use error::{DERIVATIVES, STAGE, WRONG_TARGET};
@@ -107,7 +107,11 @@ impl Options {
 
 /// Emits one entry point of a module legalized for GLSL as GLSL text. Errors are
 /// diagnostics (codes OSB0101.., see [`error`]) for what GLSL cannot express exactly.
-pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
+    emit_diags(legal, opts).map_err(Errors::new)
+}
+
+fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
     if legal.target() != Target::Glsl {
         return Err(vec![
             GlslError::new(

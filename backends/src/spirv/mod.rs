@@ -37,7 +37,7 @@ pub use error::EmitError;
 pub use oneshader_ir::layout::LayoutRule;
 pub use target::{TargetEnv, UnknownTargetEnv};
 
-use oneshader_ir::Diagnostic;
+use oneshader_ir::{Diagnostic, Errors};
 
 use crate::Legal;
 
@@ -99,7 +99,11 @@ impl Options {
 /// Emits a legal module as SPIR-V. A module with entry points becomes a shader module; one
 /// without is a library (`Linkage` capability, every function exported). Errors are
 /// diagnostics (codes OSB0001.., see [`error`]) for what SPIR-V cannot express.
-pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
+pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Errors> {
+    emit_diags(legal, opts).map_err(Errors::new)
+}
+
+fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
     let m = legal.module();
     module::take_oversized();
     let mut e = module::Emitter::new(m, opts);

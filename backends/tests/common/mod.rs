@@ -52,7 +52,7 @@ pub fn emit_env(m: &Module, env: TargetEnv) -> Vec<u32> {
 }
 
 /// Legalizes a copy of `m` for SPIR-V and emits it: the diagnostics of whichever refuses.
-pub fn try_emit(m: &Module, opts: &Options) -> Result<Vec<u32>, Vec<oneshader_ir::Diagnostic>> {
+pub fn try_emit(m: &Module, opts: &Options) -> Result<Vec<u32>, oneshader_ir::Errors> {
     let mut m = m.clone();
     let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv)?;
     spirv::emit(&legal, opts)
@@ -140,7 +140,7 @@ pub fn entry_points(m: &Module) -> Vec<(String, oneshader_ir::Stage)> {
 pub fn emit_glsl(
     m: &Module,
     opts: &oneshader_backends::glsl::Options,
-) -> Result<String, Vec<oneshader_ir::Diagnostic>> {
+) -> Result<String, oneshader_ir::Errors> {
     let mut m = m.clone();
     let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Glsl)?;
     oneshader_backends::glsl::emit(&legal, opts)

@@ -72,7 +72,7 @@ pub fn pipeline(m: &mut Module, level: OptLevel) {
 }
 
 /// Legalizes `m` for SPIR-V and emits it.
-pub fn emit(m: &mut Module, opts: &Options) -> Result<Vec<u32>, Vec<oneshader_ir::Diagnostic>> {
+pub fn emit(m: &mut Module, opts: &Options) -> Result<Vec<u32>, oneshader_ir::Errors> {
     let legal = oneshader_backends::prepare(m, oneshader_backends::Target::Spirv)?;
     spirv::emit(&legal, opts)
 }
