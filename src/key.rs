@@ -213,6 +213,11 @@ pub fn spirv_options_text(opts: &CompileOptions) -> String {
     )
 }
 
+/// The settings the GLSL target reads: the buffer layouts it states and the denormal mode.
+pub fn glsl_options_text(opts: &CompileOptions) -> String {
+    format!("layout={:?};denorm={:?}", opts.layout, opts.denorm)
+}
+
 /// The settings the reflection reads: the buffer layout, and (for the device requirements,
 /// read off the SPIR-V) everything the SPIR-V targets read.
 pub fn reflection_options_text(opts: &CompileOptions) -> String {

@@ -53,7 +53,7 @@ file = "c.hlsl"
 profile = "cs_6_0"
 defines = ["EXTRA={extra_c}"]
 spec_constants = {{ kStep = [1, 2] }}
-targets = ["spirv", "spirv-asm", "reflection"]
+targets = ["spirv", "spirv-asm", "glsl", "reflection"]
 "#
     )
 }
@@ -144,6 +144,18 @@ fn assert_outputs_are_fresh(p: &Project) {
                         .into_bytes();
                     t.push(b'\n');
                     t
+                }
+                BuildTarget::Glsl => {
+                    let opts = CompileOptions {
+                        target: oneshader::Target::Glsl,
+                        ..v.options.clone()
+                    };
+                    let glsl = compiler
+                        .compile_file(&v.file, &opts)
+                        .unwrap_or_else(|e| panic!("{}: {e:#}", v.id))
+                        .glsl
+                        .expect("the GLSL target gives GLSL text");
+                    glsl.into_bytes()
                 }
                 BuildTarget::Reflection => out.reflection.expect("asked").to_json().into_bytes(),
                 BuildTarget::Ir => {

@@ -21,6 +21,8 @@ pub enum BuildTarget {
     Spirv,
     /// SPIR-V disassembly (`.spvasm`).
     SpirvAsm,
+    /// GLSL 4.50 for Vulkan (`.glsl`; docs/glsl-backend.md).
+    Glsl,
     /// The module after `-O` as `.osir`, carrying its module key.
     Osir,
     /// The module after `-O` as IR text (`.ir`).
@@ -31,9 +33,10 @@ pub enum BuildTarget {
 
 impl BuildTarget {
     /// Every target, in the order of their names in docs.
-    pub const ALL: [BuildTarget; 5] = [
+    pub const ALL: [BuildTarget; 6] = [
         BuildTarget::Spirv,
         BuildTarget::SpirvAsm,
+        BuildTarget::Glsl,
         BuildTarget::Osir,
         BuildTarget::Ir,
         BuildTarget::Reflection,
@@ -44,6 +47,7 @@ impl BuildTarget {
         match self {
             BuildTarget::Spirv => "spirv",
             BuildTarget::SpirvAsm => "spirv-asm",
+            BuildTarget::Glsl => "glsl",
             BuildTarget::Osir => "osir",
             BuildTarget::Ir => "ir",
             BuildTarget::Reflection => "reflection",
@@ -55,6 +59,7 @@ impl BuildTarget {
         match self {
             BuildTarget::Spirv => "spv",
             BuildTarget::SpirvAsm => "spvasm",
+            BuildTarget::Glsl => "glsl",
             BuildTarget::Osir => "osir",
             BuildTarget::Ir => "ir",
             BuildTarget::Reflection => "json",

@@ -9,7 +9,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use oneshader_backends::spirv;
+use oneshader_backends::{Target, spirv};
 use oneshader_frontends::hlsl;
 use oneshader_ir::Module;
 use oneshader_ir::diag::{Diagnostic, Errors, FileId, Severity, SourceMap, Span};
@@ -514,6 +514,7 @@ impl Cx<'_> {
 fn target_options(t: BuildTarget, opts: &CompileOptions) -> String {
     match t {
         BuildTarget::Spirv | BuildTarget::SpirvAsm => key::spirv_options_text(opts),
+        BuildTarget::Glsl => key::glsl_options_text(opts),
         BuildTarget::Reflection => key::reflection_options_text(opts),
         BuildTarget::Osir | BuildTarget::Ir => String::new(),
     }
@@ -555,6 +556,7 @@ fn emit(
                 spirv_asm(w).map_err(|e| vec![Diagnostic::error("OSC0053", e)])
             }
         }
+        BuildTarget::Glsl => Ok(emit_glsl(m, &p.variant.options)?.into_bytes()),
         BuildTarget::Reflection => Err(vec![Diagnostic::error(
             "OSC0056",
             "internal error: reflection is not emitted from the optimized module",
@@ -566,22 +568,37 @@ fn emit(
 /// SPIR-V, one verification) and the backend, as [`Compiler`] runs them.
 pub(crate) fn emit_spirv(m: &Module, opts: &CompileOptions) -> Result<Vec<u32>, Errors> {
     let mut m = m.clone();
-    let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv).map_err(
-        |mut d| {
-            d.push(Diagnostic::error(
-                "OSC0052",
-                "the module is not legal for SPIR-V after legalization (a compiler bug)",
-            ));
-            d
-        },
-    )?;
-    spirv::emit(&legal, &opts.spirv_options()).map_err(|mut d| {
+    let legal = legal_for(&mut m, Target::Spirv)?;
+    spirv::emit(&legal, &opts.spirv_options()).map_err(refused(Target::Spirv))
+}
+
+/// GLSL text from the module after `-O`, as [`Compiler`] emits it.
+fn emit_glsl(m: &Module, opts: &CompileOptions) -> Result<String, Errors> {
+    let mut m = m.clone();
+    let legal = legal_for(&mut m, Target::Glsl)?;
+    oneshader_backends::glsl::emit(&legal, &opts.glsl_options()).map_err(refused(Target::Glsl))
+}
+
+/// The backends' boundary for `target`; a failure names itself (OSC0052).
+fn legal_for(m: &mut Module, target: Target) -> Result<oneshader_backends::Legal<'_>, Errors> {
+    oneshader_backends::prepare(m, target).map_err(|mut d| {
         d.push(Diagnostic::error(
-            "OSC0053",
-            "the SPIR-V backend refused the module",
+            "OSC0052",
+            format!("the module is not legal for {target} after legalization"),
         ));
         d
     })
+}
+
+/// Adds the backend's refusal (OSC0053) after its diagnostics.
+fn refused(target: Target) -> impl FnOnce(Errors) -> Errors {
+    move |mut d| {
+        d.push(Diagnostic::error(
+            "OSC0053",
+            format!("the {target} backend refused the module"),
+        ));
+        d
+    }
 }
 
 /// The disassembly `oneshader compile --target spirv-asm` writes: the text and a newline.
