@@ -318,3 +318,38 @@ VSOut main(float4 p : P) { VSOut o; o.pos = p; o.c0 = p.xyz; o.c1 = p.zw; o.k = 
         "{out}"
     );
 }
+
+/// `sizeof` is C's natural layout, as DXC computes it (its tests `op.sizeof.hlsl` and
+/// `scalar.layout.struct.aligned.size.hlsl`): members aligned to their scalar's size, a
+/// struct's size rounded up to its alignment, empty structs 0.
+#[test]
+fn sizeof_follows_natural_alignment_as_dxc() {
+    let src = "struct Foo { uint64_t a; int b; };\n\
+               struct Bar { Foo foo; int c; };\n\
+               struct Arr { Foo foo[3]; uint64_t c; };\n\
+               struct Empty {};\n\
+               struct Mixed { int16_t i; struct { float f; } s; Empty e; };\n\
+               RWStructuredBuffer<uint> o;\n\
+               [numthreads(1, 1, 1)] void main() {\n\
+               o[0] = sizeof(Foo); o[1] = sizeof(Bar); o[2] = sizeof(Arr);\n\
+               o[3] = sizeof(Empty[2]); o[4] = sizeof(Mixed); o[5] = sizeof(int16_t3[2]);\n\
+               o[6] = sizeof(bool3[2]); o[7] = sizeof(double3[2]); o[8] = sizeof(int2x2);\n\
+               }\n";
+    let mut o = opts("cs_6_2", "main");
+    o.enable_16bit_types = true;
+    let (r, rendered) = compile_with(src, &o);
+    let m = r.module.unwrap_or_else(|| panic!("{rendered}"));
+    let text = oneshader_ir::print::print_module(&m);
+    let stored: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("store ") && l.contains("u32 "))
+        .map(|l| l.rsplit(", ").next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        stored,
+        [
+            "u32 16", "u32 24", "u32 56", "u32 0", "u32 8", "u32 12", "u32 24", "u32 48", "u32 16"
+        ],
+        "{text}"
+    );
+}

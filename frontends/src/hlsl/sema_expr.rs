@@ -132,19 +132,40 @@ impl<'a> Sema<'a> {
         }
     }
 
-    /// The scalar-packed size in bytes of a type (`sizeof`).
+    /// The size in bytes of a type (`sizeof`), as DXC computes it: C's natural layout, each
+    /// member aligned to its scalar's size and a struct's size rounded up to its alignment
+    /// (`{ int16_t a; float b; }` is 8, `{ uint64_t a; int b; }` is 16).
     fn size_of(&self, t: TyId) -> Option<u32> {
+        self.size_align(t).map(|(size, _)| size)
+    }
+
+    /// [`Self::size_of`] and the alignment it implies.
+    fn size_align(&self, t: TyId) -> Option<(u32, u32)> {
         Some(match self.types.kind(t) {
-            TyKind::Scalar(s) => s.concrete().bits() / 8,
-            TyKind::Vector(s, n) => s.concrete().bits() / 8 * (*n as u32),
-            TyKind::Matrix(s, r, c) => s.concrete().bits() / 8 * (*r as u32) * (*c as u32),
-            TyKind::Array(e, n) => self.size_of(*e)? * n,
+            TyKind::Scalar(s) => {
+                let b = s.concrete().bits() / 8;
+                (b, b)
+            }
+            TyKind::Vector(s, n) => {
+                let b = s.concrete().bits() / 8;
+                (b * (*n as u32), b)
+            }
+            TyKind::Matrix(s, r, c) => {
+                let b = s.concrete().bits() / 8;
+                (b * (*r as u32) * (*c as u32), b)
+            }
+            TyKind::Array(e, n) => {
+                let (size, align) = self.size_align(*e)?;
+                (size * n, align)
+            }
             TyKind::Struct(s) => {
-                let mut total = 0;
+                let (mut end, mut max_align) = (0u32, 1u32);
                 for f in &self.types.struct_def(*s).fields {
-                    total += self.size_of(f.ty)?;
+                    let (size, align) = self.size_align(f.ty)?;
+                    end = end.next_multiple_of(align) + size;
+                    max_align = max_align.max(align);
                 }
-                total
+                (end.next_multiple_of(max_align), max_align)
             }
             _ => return None,
         })
