@@ -13,6 +13,7 @@ pub(crate) const CHILD_WALK_AHEAD: usize = 64 * (std::mem::size_of::<crate::modu
 
 /// Asks the processor to bring the cache line at `p` into the cache.
 #[inline(always)]
+#[allow(unsafe_code)] // the one unsafe call of the IR crates: a prefetch hint (see SAFETY)
 pub(crate) fn prefetch<T>(p: *const T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `_mm_prefetch` is a hint: it reads nothing visible to the program and cannot

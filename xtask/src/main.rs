@@ -6,8 +6,8 @@
 //!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
 //!   validators and drivers enforce, so the tests validate with both;
 //! - `test`: `setup`, then every test of the workspace, a build of the `oneshader` library
-//!   without its `cli` feature, and a warning-free `cargo doc` (the README's test command,
-//!   and CI's);
+//!   without its `cli` feature, a warning-free `cargo doc`, `cargo clippy --workspace
+//!   --all-targets -D warnings` and `cargo fmt --check` (the README's test command, and CI's);
 //! - `example`: builds the CLI and runs the main job on an example shader;
 //! - `bench`: runs the criterion benchmarks (by hand, not in CI);
 //! - `size-vs-peer`: our `-O` SPIR-V's instruction count next to glslang + `spirv-opt -O` on
@@ -271,7 +271,21 @@ fn test(extra: &[String]) -> Result<(), String> {
     // The API documentation builds without warnings (broken or ambiguous links).
     run(cargo()
         .args(["doc", "--workspace", "--no-deps", "-q"])
-        .env("RUSTDOCFLAGS", "-D warnings"))
+        .env("RUSTDOCFLAGS", "-D warnings"))?;
+    // The lints the workspace keeps (Cargo.toml `[workspace.lints]`, clippy's defaults) and
+    // the formatting, as the commit checklist asks.
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--quiet",
+        "--",
+        "-D",
+        "warnings",
+    ]))
+    .map_err(|e| format!("{e} (clippy missing? `rustup component add clippy`)"))?;
+    run(cargo().args(["fmt", "--all", "--check"]))
+        .map_err(|e| format!("{e} (unformatted code: run `cargo fmt --all`)"))
 }
 
 /// The main job: builds the CLI and compiles an HLSL example to SPIR-V with its reflection,

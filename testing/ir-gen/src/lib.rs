@@ -12,22 +12,40 @@ use proptest::prelude::*;
 /// One step of the random module builder.
 #[derive(Clone, Debug)]
 pub enum Action {
+    /// A constant (the kind picked by the first number, the value from the second; floats
+    /// include any bit pattern, NaNs too).
     Const(u8, i64),
+    /// An `i32` or `f32` arithmetic instruction on two available values (picked by index).
     Arith(u8, u16, u16),
+    /// An `if_else` diamond whose merge block takes a parameter joining the two values.
     Diamond(u16, u16),
+    /// A counted loop of 1 to 4 iterations, its counter a block parameter of the header.
     Loop(u8),
+    /// `replace_uses_with` of an earlier instruction by a constant.
     ReplaceWithConst(u16),
+    /// A chain of nested generic parameters collapsed onto a scalar type (a cascade of
+    /// hoists and merges with existing types): depth, then which scalar.
     GenericCascade(u8, u8),
+    /// A name hint on an instruction (any text, quotes and spaces included).
     Name(u16, String),
+    /// A struct type, sometimes nesting the previous one.
     Struct(u8),
+    /// A storage-buffer or private global (a binding, a zero initializer or an export,
+    /// depending on the numbers).
     Global(u8, u8),
+    /// A compute entry point `main<k>`.
     Entry(u8),
+    /// A local variable stored and loaded.
     LocalVar(u16),
+    /// A call of the generic `@square<T>` through `specialize`.
     GenericCall(u16),
+    /// `replace_operand` on a vector type, merging it into an existing one.
     RetargetVector(u8),
+    /// Finishes the current function and starts another.
     NewFunction,
 }
 
+/// The strategy proptest draws [`Action`]s from (weighted towards constants and arithmetic).
 pub fn action() -> impl Strategy<Value = Action> {
     prop_oneof![
         2 => (any::<u8>(), any::<i64>()).prop_map(|(k, v)| Action::Const(k, v)),
@@ -50,6 +68,7 @@ pub fn action() -> impl Strategy<Value = Action> {
 /// Builds functions `fn(i32, f32) -> i32` block by block, tracking which values dominate the
 /// insertion point.
 pub struct Gen {
+    /// The module being built.
     pub m: Module,
     block: Option<Block>,
     avail: Vec<InstId>,
@@ -74,6 +93,7 @@ impl Default for Gen {
 }
 
 impl Gen {
+    /// Applies every action in order and returns the module (it verifies).
     pub fn build(actions: &[Action]) -> Module {
         let mut g = Gen::default();
         for a in actions {
