@@ -35,6 +35,46 @@
 //! The text form ([`print`](mod@print), [`parse`]) round-trips and is the language of pass tests.
 //! [`diag`] is the project's one diagnostic type, shared by every crate.
 //!
+//! # Example: build, verify, walk, replace
+//!
+//! ```
+//! use oneshader_ir::{Builder, Module, Op, print::print_module, verify::verify_ok};
+//!
+//! // fn @madd(a: i32, b: i32) -> i32 { return a * b + a; }
+//! let mut m = Module::new();
+//! let i32t = m.i32_type();
+//! let f = m.add_func("madd", i32t, &[i32t, i32t]);
+//! let entry = f.entry(&m).expect("add_func makes an entry block");
+//! let [a, b] = [f.params(&m)[0].id(), f.params(&m)[1].id()];
+//! let mut bl = Builder::at_end(&mut m, entry);
+//! let prod = bl.mul(a, b);
+//! let sum = bl.add(prod, a);
+//! bl.ret(Some(sum));
+//! verify_ok(&m)?;
+//!
+//! // Walk: functions, their blocks, each block's instructions, and the users of a value.
+//! let mut ops = Vec::new();
+//! for func in m.functions() {
+//!     for block in func.blocks(&m) {
+//!         ops.extend(block.insts(&m).into_iter().map(|i| m.op(i)));
+//!     }
+//! }
+//! assert_eq!(ops, [Op::Mul, Op::Add, Op::Return]);
+//! let users = m.users(a); // in use-list order (the newest use first)
+//! assert!(users.len() == 2 && users.contains(&prod) && users.contains(&sum));
+//!
+//! // Replace every value use of `a` by the constant 3; `a` keeps no uses.
+//! let three = m.const_i32(3);
+//! m.replace_uses_with(a, three);
+//! assert!(m.users(a).is_empty());
+//! assert!(print_module(&m).contains("mul i32 3, %"), "{}", print_module(&m));
+//! verify_ok(&m)?;
+//! # Ok::<(), oneshader_ir::Errors>(())
+//! ```
+//!
+//! Ids stay valid across edits of other instructions; see the hazards above for replacements
+//! that merge hoistable values.
+//!
 //! What an instruction does besides computing its result is declared once, in [`effects`]
 //! ([`Module::effects`]); passes ask there rather than keeping opcode lists. Analyses of a
 //! whole module (the call graph, entry-point usage) are in [`analysis`], computed once and

@@ -29,6 +29,58 @@
 //! panicking: the pass manager turns an error into a warning and the unoptimized module.
 //! Pass tests are IR text: passes/tests/common/mod.rs has the harness (input text, pass list,
 //! expected text, verification after each pass).
+//!
+//! A pass that rewrites `mul x, 2` on integers as `add x, x`, run by a [`manager::PassManager`]
+//! that verifies after each pass, then the registered `dce`:
+//!
+//! ```
+//! use oneshader_ir::{Builder, Module, Op, parse::parse, print::print_module};
+//! use oneshader_passes::manager::{Options, PassManager};
+//! use oneshader_passes::{Pass, PassError, pipeline::pass_by_name};
+//!
+//! struct DoubleToAdd;
+//!
+//! impl Pass for DoubleToAdd {
+//!     fn name(&self) -> &'static str {
+//!         "double-to-add"
+//!     }
+//!
+//!     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+//!         let mut changed = false;
+//!         for f in m.functions() {
+//!             for block in f.blocks(m) {
+//!                 // `insts` is a snapshot: the block may change while we walk it.
+//!                 for i in block.insts(m) {
+//!                     if m.op(i) != Op::Mul || m.const_int_value(m.operand(i, 1)) != Some(2) {
+//!                         continue;
+//!                     }
+//!                     let x = m.operand(i, 0);
+//!                     let mut bl = Builder::new(m);
+//!                     bl.position_before(i);
+//!                     let sum = bl.add(x, x);
+//!                     m.replace_uses_with(i, sum);
+//!                     changed = true;
+//!                 }
+//!             }
+//!         }
+//!         Ok(changed)
+//!     }
+//! }
+//!
+//! let mut m = parse(
+//!     "func @f(%0: i32) -> i32 {\nbb0:\n  %1 = mul %0, i32 2 : i32\n  return %1\n}\n",
+//! )?;
+//! let mut pm = PassManager::new().with_options(Options {
+//!     verify_each: true,
+//!     ..Options::default()
+//! });
+//! pm.add(Box::new(DoubleToAdd));
+//! pm.add(pass_by_name("dce").expect("a registered pass"));
+//! pm.run(&mut m)?;
+//! let text = print_module(&m);
+//! assert!(text.contains("add %0, %0") && !text.contains("mul"), "{text}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod bool_storage;
 pub mod clone;

@@ -21,6 +21,34 @@
 //! from a name and a signature (docs/linking.md); the linker only compares the strings, and
 //! then checks that the two sides agree on the type.
 //!
+//! ```
+//! use oneshader_ir::{parse::parse, print::print_module};
+//! use oneshader_passes::link::{LinkOptions, link};
+//!
+//! let lib = parse(
+//!     "func @twice(%0: f32) -> f32 [export(\"twice(f32)->f32\")] {\n\
+//!      bb0:\n  %1 = add %0, %0 : f32\n  return %1\n}\n",
+//! )?;
+//! let shader = parse(
+//!     "global @out : ptr<storage_buffer, rtarray<f32>> [binding(0, 0)]\n\
+//!      func @twice(f32) -> f32 [import(\"twice(f32)->f32\")]\n\
+//!      func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+//!      bb0:\n  %0 = call @twice(f32 1.5) : f32\n\
+//!        %1 = element_addr @out, u32 0 : ptr<storage_buffer, f32>\n  store %1, %0\n  return\n}\n",
+//! )?;
+//! let linked = link(&[shader, lib], &LinkOptions::default())?;
+//! let text = print_module(&linked);
+//! assert!(text.contains("add %0, %0") && !text.contains("import("), "{text}");
+//!
+//! // A missing symbol is a diagnostic, not a panic.
+//! let alone = parse("func @g(f32) -> f32 [import(\"g(f32)->f32\")]\n\
+//!     func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+//!     bb0:\n  %0 = call @g(f32 1.0) : f32\n  return\n}\n")?;
+//! let err = link(&[alone], &LinkOptions::default()).unwrap_err();
+//! assert_eq!(err[0].code, "OSK0001");
+//! # Ok::<(), oneshader_ir::Errors>(())
+//! ```
+//!
 //! | code | meaning |
 //! |---|---|
 //! | OSK0001 | an import that no module exports (missing symbol) |
