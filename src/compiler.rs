@@ -520,6 +520,7 @@ impl CompileOutput {
 
 /// The phase a compilation failed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Phase {
     /// Preprocessing, parsing, analysis or lowering: errors in the user's source.
     FrontEnd,

@@ -30,6 +30,7 @@ use codespan_reporting::term;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Severity {
     /// Informational; never fails a run.
     Note,

@@ -149,6 +149,7 @@ macro_rules! define_ops {
         /// An opcode. Declaration order groups families into contiguous ranges.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u16)]
+        #[non_exhaustive]
         pub enum Op {
             $( $(#[$doc])* $variant, )*
         }

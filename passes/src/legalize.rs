@@ -35,6 +35,7 @@ use oneshader_ir::{AddressSpace, Module, Op};
 
 /// The language a module is legalized for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Target {
     /// SPIR-V (Vulkan and universal environments).
     Spirv,

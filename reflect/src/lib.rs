@@ -168,6 +168,7 @@ mod rule_name {
 /// A shader stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ShaderStage {
     /// Vertex shader.
     Vertex,
@@ -396,6 +397,7 @@ pub struct Member {
 /// What kind of resource a binding holds (HLSL's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ResourceKind {
     /// `cbuffer`, `ConstantBuffer<T>`.
     ConstantBuffer,
@@ -436,6 +438,7 @@ pub enum ResourceKind {
 /// The Vulkan descriptor type (`VkDescriptorType`) a binding needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum DescriptorType {
     /// `VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER`.
     UniformBuffer,

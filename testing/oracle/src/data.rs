@@ -163,6 +163,7 @@ fn make(res: &Reflected, rng: &mut Rng, opts: &InputOptions) -> Result<Resource,
         ResourceKind::Sampler => Resource::Sampler(Sampler { compare: false }),
         ResourceKind::ComparisonSampler => Resource::Sampler(Sampler { compare: true }),
         ResourceKind::SubpassInput => return Err(unsupported(res, "a subpass input")),
+        other => return Err(unsupported(res, format!("a {other:?} resource"))),
     })
 }
 
