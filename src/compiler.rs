@@ -813,6 +813,11 @@ impl Compiler {
             let mut pm = PassManager::new();
             pm.add(Box::new(oneshader_passes::inline::Inline::default()));
             pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
+            // Resources the optimizer made unused go, unless `-fspv-preserve-bindings` asks
+            // to keep every binding.
+            if !opts.preserve_bindings {
+                pm.add(Box::new(oneshader_passes::dead_globals::DeadGlobals));
+            }
             let (_report, warnings) = pm.run_with_fallback(&mut m);
             diagnostics.list.extend(warnings);
         }

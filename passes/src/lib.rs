@@ -16,7 +16,7 @@
 //!   GPU" query the folder obeys. [`interp`] (the reference interpreter) and [`combine`] (the
 //!   folder) both compute through it.
 //! - Optimizer passes: [`combine`], [`cse`], [`dce`], [`inline`], [`sroa`], [`mem2reg`],
-//!   [`simplify_cfg`]; legalization per target ([`legalize`], run by
+//!   [`simplify_cfg`], [`dead_globals`] (after the rounds); legalization per target ([`legalize`], run by
 //!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`],
 //!   [`bool_storage`], [`params_to_vars`] (text targets);
 //!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
@@ -87,6 +87,7 @@ pub mod clone;
 pub mod combine;
 pub mod cse;
 pub mod dce;
+pub mod dead_globals;
 pub mod inline;
 pub mod interp;
 pub mod legalize;

@@ -17,7 +17,7 @@
 //! - [`optimize`]`(O)`: the specializations (`specialize_generic`, `specialize_resources`:
 //!   no target can pass resources by value), `inline`, then rounds of `sroa`, `mem2reg`,
 //!   `combine`, `unroll`, `cse`, `dce`, `simplify_cfg` until a round changes nothing (at most
-//!   [`MAX_ROUNDS`] rounds). `optimize(O0)`: the specializations only.
+//!   [`MAX_ROUNDS`] rounds), then `dead_globals`. `optimize(O0)`: the specializations only.
 //! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
 //!   target's own passes (`own_merges`; `params_to_vars` for the text targets;
 //!   [`crate::legalize`] has the table); afterwards
@@ -110,6 +110,11 @@ pub const PASSES: &[PassInfo] = &[
         name: "dce",
         description: "dead-code elimination, including stores nobody reads",
         make: || Box::new(crate::dce::Dce),
+    },
+    PassInfo {
+        name: "dead_globals",
+        description: "remove resources and private/workgroup variables nothing uses",
+        make: || Box::new(crate::dead_globals::DeadGlobals),
     },
     PassInfo {
         name: "simplify_cfg",
@@ -213,6 +218,7 @@ pub fn optimize(level: OptLevel) -> PassManager {
     if level == OptLevel::O {
         pm.add(Box::new(crate::inline::Inline::default()));
         pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
+        pm.add(Box::new(crate::dead_globals::DeadGlobals));
     }
     pm
 }
@@ -237,7 +243,7 @@ mod tests {
         assert_eq!(
             o,
             "specialize_generic, specialize_resources, inline, \
-             (sroa, mem2reg, combine, unroll, cse, dce, simplify_cfg)*"
+             (sroa, mem2reg, combine, unroll, cse, dce, simplify_cfg)*, dead_globals"
         );
         let o0 = optimize(OptLevel::O0).describe();
         assert_eq!(o0, "specialize_generic, specialize_resources");

@@ -1,0 +1,100 @@
+//! `dead_globals`: removes the globals nothing reads or writes any more.
+//!
+//! After `-O` has removed dead code, a texture whose samples were unused, a buffer only a dead
+//! branch wrote or a private variable folded away is still declared, and every backend would
+//! declare it (with its binding, type and decorations) as DXC's and spirv-opt's outputs do
+//! not. This pass removes a global when nothing uses it (its own decorations do not count)
+//! and it lives in resource or plain memory: uniform and storage buffers, push constants,
+//! textures, samplers, private and workgroup variables.
+//!
+//! What stays even when unused: stage inputs and outputs (they are the interface another
+//! stage or the pipeline matches by location), globals that are exported or imported
+//! (linking), and function declarations (not globals). `-fspv-preserve-bindings` keeps every
+//! resource: the facade does not run this pass then.
+
+use oneshader_ir::{AddressSpace, Module, Op};
+
+use crate::{Pass, PassError};
+
+/// The `dead_globals` pass.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DeadGlobals;
+
+impl Pass for DeadGlobals {
+    fn name(&self) -> &'static str {
+        "dead_globals"
+    }
+
+    fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        let mut changed = false;
+        for g in m.globals() {
+            let g = g.id();
+            if m.uses(g).next().is_some() || !removable(m, g) {
+                continue;
+            }
+            m.remove(g).map_err(|e| {
+                PassError::new(
+                    "dead_globals",
+                    format!("cannot remove an unused global: {e:?}"),
+                )
+            })?;
+            changed = true;
+        }
+        Ok(changed)
+    }
+
+    fn idempotent(&self) -> bool {
+        true
+    }
+}
+
+/// True for a global in memory no other stage or module sees by name.
+fn removable(m: &Module, g: oneshader_ir::InstId) -> bool {
+    if m.has_decoration(g, Op::Export) || m.has_decoration(g, Op::Import) {
+        return false;
+    }
+    let Some(space) = m.ty(g).and_then(|t| m.address_space(t)) else {
+        return false;
+    };
+    matches!(
+        space,
+        AddressSpace::Uniform
+            | AddressSpace::UniformConstant
+            | AddressSpace::StorageBuffer
+            | AddressSpace::PushConstant
+            | AddressSpace::Private
+            | AddressSpace::Workgroup
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oneshader_ir::{parse::parse, print::print_module, verify::verify_ok};
+
+    #[test]
+    fn unused_resources_go_and_the_interface_stays() {
+        let mut m = parse(
+            "global @used : ptr<storage_buffer, rtarray<f32>> [binding(0, 0)]\n\
+             global @dead_buf : ptr<storage_buffer, rtarray<f32>> [binding(0, 1)]\n\
+             global @dead_priv : ptr<private, f32>\n\
+             global @shared : ptr<workgroup, f32>\n\
+             global @lib : ptr<storage_buffer, rtarray<f32>> [binding(0, 2), export(\"lib\")]\n\
+             global @gid : ptr<input, vec<u32, 3>> [builtin(global_invocation_id)]\n\
+             func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+             bb0:\n  %0 = element_addr @used, u32 0 : ptr<storage_buffer, f32>\n  \
+             store %0, f32 1.0\n  return\n}\n",
+        )
+        .expect("parses");
+        assert_eq!(DeadGlobals.run(&mut m), Ok(true));
+        verify_ok(&m).expect("verifies");
+        let text = print_module(&m);
+        for gone in ["@dead_buf", "@dead_priv", "@shared"] {
+            assert!(!text.contains(gone), "{gone} stayed:\n{text}");
+        }
+        for kept in ["@used", "@lib", "@gid"] {
+            assert!(text.contains(kept), "{kept} went:\n{text}");
+        }
+        assert_eq!(DeadGlobals.run(&mut m), Ok(false));
+    }
+}
