@@ -487,6 +487,17 @@ pub struct IrModules {
     pub final_module: Option<Module>,
 }
 
+/// A preprocessed file ([`Compiler::preprocess_file`]).
+#[derive(Debug)]
+pub struct Preprocessed {
+    /// The text after preprocessing, without line markers (`#pragma` lines kept).
+    pub text: String,
+    /// Every file read, the main file first, each once.
+    pub inputs: Vec<PathBuf>,
+    /// Warnings.
+    pub diagnostics: Diagnostics,
+}
+
 /// What a successful compilation produced.
 #[derive(Debug)]
 pub struct CompileOutput {
@@ -707,6 +718,55 @@ impl Compiler {
         }
         let pre = hlsl::preprocess_file(path, &fe.preprocess, &loader, &mut sources);
         self.compile_preprocessed(path, pre, sources, opts)
+    }
+
+    /// Preprocesses the file at `path` with the options' macros and include folders (and
+    /// this compiler's in-memory files): the text `oneshader preprocess` prints, like `cpp
+    /// -P`, and the files read. Errors (a missing include, a malformed directive) end it with
+    /// a [`CompileError`] in [`Phase::FrontEnd`].
+    ///
+    /// ```
+    /// use oneshader::{CompileOptions, Compiler};
+    ///
+    /// let mut c = Compiler::new();
+    /// c.add_include("common.hlsli", "#define SCALE 2.0\n");
+    /// c.add_include("main.hlsl", "#include \"common.hlsli\"\nfloat f() { return SCALE; }\n");
+    /// let out = c.preprocess_file("main.hlsl", &CompileOptions::new("ps_6_0"))?;
+    /// assert!(out.text.contains("return 2.0;"), "{}", out.text);
+    /// assert_eq!(out.inputs.len(), 2);
+    /// # Ok::<(), oneshader::CompileError>(())
+    /// ```
+    pub fn preprocess_file(
+        &self,
+        path: impl AsRef<Path>,
+        opts: &CompileOptions,
+    ) -> Result<Preprocessed, CompileError> {
+        let path = path.as_ref();
+        let mut sources = SourceMap::new();
+        let pre = hlsl::preprocess_file(
+            path,
+            &opts.front_end().preprocess,
+            &self.loader(),
+            &mut sources,
+        );
+        let text = pre.to_text(&sources);
+        let inputs = input_files(&pre);
+        let diagnostics = Diagnostics {
+            list: pre.diagnostics,
+            sources,
+            file: path.display().to_string(),
+        };
+        if diagnostics.has_errors() {
+            return Err(CompileError {
+                phase: Phase::FrontEnd,
+                diagnostics,
+            });
+        }
+        Ok(Preprocessed {
+            text,
+            inputs,
+            diagnostics,
+        })
     }
 
     /// Everything after the preprocessor: the key, then parsing, analysis, lowering and

@@ -61,8 +61,8 @@ pub mod key;
 
 pub use compiler::{
     BindingShift, BufferLayout, CompileError, CompileOptions, CompileOutput, Compiler, Diagnostics,
-    IrModules, MacroOp, MatrixOrder, OptLevel, Phase, RegisterBinding, SpecConstKey, SpecValue,
-    Target, TargetEnv, parse_spec_value,
+    IrModules, MacroOp, MatrixOrder, OptLevel, Phase, Preprocessed, RegisterBinding, SpecConstKey,
+    SpecValue, Target, TargetEnv, parse_spec_value,
 };
 pub use oneshader_ir::diag::{Diagnostic, Errors, Severity, SourceMap};
 

@@ -257,3 +257,24 @@ fn errors_keep_their_diagnostics_through_question_mark() {
     let e = parse_ir("func @f() -> void {\nbb0:\n  %0 = frobnicate\n}\n").unwrap_err();
     assert!(e.to_string().starts_with("error[OST"), "{e}");
 }
+
+/// `Compiler::preprocess_file` reports a missing include as a front-end error naming the
+/// include, with its position, and does not return half a text.
+#[test]
+fn preprocess_reports_missing_includes() {
+    let mut c = Compiler::new();
+    c.set_filesystem_access(false);
+    c.add_include(
+        "main.hlsl",
+        "#define A 1\n#include \"absent.hlsli\"\nfloat f() { return A; }\n",
+    );
+    let e = c
+        .preprocess_file("main.hlsl", &CompileOptions::new("ps_6_0"))
+        .unwrap_err();
+    assert_eq!(e.phase, Phase::FrontEnd);
+    let text = e.to_string();
+    assert!(
+        text.contains("main.hlsl:2:") && text.contains("absent.hlsli"),
+        "{text}"
+    );
+}

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use oneshader_frontends::hlsl;
-use oneshader_ir::diag::SourceMap;
+use oneshader::{CompileOptions, Compiler};
 
 use super::hlsl_args::PreprocessorArgs;
 
@@ -35,16 +34,20 @@ pub fn run(args: PreprocessArgs) -> ExitCode {
 }
 
 fn run_inner(args: PreprocessArgs) -> ExitCode {
-    let mut sources = SourceMap::new();
-    let pp = hlsl::preprocess_file(
-        &args.file,
-        &args.pp.options(),
-        &hlsl::FsLoader,
-        &mut sources,
-    );
-    eprint!("{}", sources.render_all(&pp.diagnostics));
-    if pp.has_errors() {
-        return ExitCode::from(1);
+    // The profile does not reach the preprocessor; only the macros and include folders do.
+    let opts = CompileOptions {
+        macros: args.pp.macros.clone(),
+        include_dirs: args.pp.include_dirs.clone(),
+        ..CompileOptions::default()
+    };
+    match Compiler::new().preprocess_file(&args.file, &opts) {
+        Ok(out) => {
+            eprint!("{}", out.diagnostics.render());
+            super::write_stdout(out.text.as_bytes())
+        }
+        Err(e) => {
+            eprint!("{}", e.diagnostics.render());
+            ExitCode::from(1)
+        }
     }
-    super::write_stdout(pp.to_text(&sources).as_bytes())
 }
