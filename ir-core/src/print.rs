@@ -709,7 +709,13 @@ impl<'a> Printer<'a> {
         };
         match op {
             _ if op.is_scalar_type() => op.spelling().to_string(),
-            Op::Void | Op::Sampler | Op::SamplerCmp | Op::StringType | Op::TypeType => {
+            Op::Void
+            | Op::Sampler
+            | Op::SamplerCmp
+            | Op::StringType
+            | Op::TypeType
+            | Op::AccelStruct
+            | Op::RayQuery => {
                 op.spelling().to_string()
             }
             Op::Vector => format!("vec<{}, {}>", arg(0), int(1)),

@@ -128,6 +128,7 @@ impl LayoutRules {
             AddressSpace::Uniform => Some(self.constant_buffer),
             AddressSpace::StorageBuffer => Some(self.storage_buffer),
             AddressSpace::PushConstant => Some(self.push_constant),
+            AddressSpace::ShaderRecord => Some(self.storage_buffer),
             _ => None,
         }
     }
@@ -185,6 +186,21 @@ pub enum ShaderStage {
     Mesh,
     /// Amplification (task) shader.
     Amplification,
+    /// Ray-generation shader.
+    #[serde(rename = "raygeneration")]
+    RayGeneration,
+    /// Intersection shader.
+    Intersection,
+    /// Any-hit shader.
+    #[serde(rename = "anyhit")]
+    AnyHit,
+    /// Closest-hit shader.
+    #[serde(rename = "closesthit")]
+    ClosestHit,
+    /// Miss shader.
+    Miss,
+    /// Callable shader.
+    Callable,
 }
 
 impl From<Stage> for ShaderStage {
@@ -198,6 +214,12 @@ impl From<Stage> for ShaderStage {
             Stage::Domain => ShaderStage::Domain,
             Stage::Mesh => ShaderStage::Mesh,
             Stage::Amplification => ShaderStage::Amplification,
+            Stage::RayGeneration => ShaderStage::RayGeneration,
+            Stage::Intersection => ShaderStage::Intersection,
+            Stage::AnyHit => ShaderStage::AnyHit,
+            Stage::ClosestHit => ShaderStage::ClosestHit,
+            Stage::Miss => ShaderStage::Miss,
+            Stage::Callable => ShaderStage::Callable,
         }
     }
 }
