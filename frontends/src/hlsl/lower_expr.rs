@@ -27,6 +27,9 @@ pub(crate) enum Place {
     Bits(InstId, Bits),
     /// Not addressable: a computed value.
     Value(InstId),
+    /// Inside a mesh shader's split output array: the root node (of `Lower::split_nodes`),
+    /// the field path into it, and the element index once given.
+    Split(usize, Vec<u32>, Option<InstId>),
 }
 
 /// Where a bit field lives in its storage integer.
@@ -56,6 +59,7 @@ impl<'p> Lower<'p> {
                 let slot = self.f.as_ref().map(|f| f.locals[l.0 as usize]);
                 match slot {
                     Some(LocalSlot::Ptr(p)) => Place::Ptr(p),
+                    Some(LocalSlot::Split(n)) => Place::Split(n, Vec::new(), None),
                     _ => {
                         let t = self.ir_ty(e.ty);
                         Place::Value(self.m.undef(t))
@@ -106,6 +110,10 @@ impl<'p> Lower<'p> {
                 let path = self.field_path(b.ty, *i);
                 match self.place(b) {
                     Place::Ptr(p) => Place::Ptr(self.field_addr_path(p, &path)),
+                    Place::Split(n, mut fp, idx) => {
+                        fp.push(*i);
+                        self.split_place(n, fp, idx, e)
+                    }
                     other => {
                         let v = self.load_place(other, b.ty);
                         Place::Value(self.bld().extract(v, &path))
@@ -204,6 +212,7 @@ impl<'p> Lower<'p> {
         let iv = self.rvalue(i);
         match base {
             Place::Ptr(p) => Place::Ptr(self.elem_ptr(p, b.ty, iv)),
+            Place::Split(n, fp, None) => self.split_place(n, fp, Some(iv), e),
             other => {
                 let v = self.load_place(other, b.ty);
                 Place::Value(self.elem_value(v, b.ty, iv, e.ty))
@@ -450,6 +459,7 @@ impl<'p> Lower<'p> {
                 self.bld().texture_op(Op::TextureLoad, t, &[tp, coord])
             }
             Place::Value(v) => v,
+            Place::Split(n, path, idx) => self.split_load(n, &path, idx, ty),
         }
     }
 
@@ -483,6 +493,7 @@ impl<'p> Lower<'p> {
                 self.bld().texture_store(tp, coord, v);
             }
             Place::Value(_) => {}
+            Place::Split(n, path, idx) => self.split_store(n, &path, idx, v),
         }
     }
 
@@ -932,7 +943,7 @@ impl<'p> Lower<'p> {
         self.m.undef(t)
     }
 
-    fn error_once(&mut self, msg: &str) {
+    pub(crate) fn error_once(&mut self, msg: &str) {
         if !self.diags.iter().any(|d| d.message == msg) {
             self.diags
                 .push(oneshader_ir::Diagnostic::error("OSH1040", msg));
@@ -1240,7 +1251,74 @@ impl<'p> Lower<'p> {
         let mut ir_args = Vec::new();
         let mut back = Vec::new();
         let params: Vec<TyId> = self.p.func(f).params.iter().map(|p| p.ty).collect();
+        let fparams = &self.p.func(f).params;
+        if let Some(&stage) = self.entry_stages.get(&f)
+            && super::lower_entry::is_ray_tracing(stage)
+        {
+            self.error(
+                e.span,
+                format!(
+                    "`{}` is a {} entry point; it cannot be called",
+                    self.p.func(f).name,
+                    stage.spelling()
+                ),
+            );
+            let t = self.ir_ty(e.ty);
+            return self.m.undef(t);
+        }
         for (k, a) in args.iter().enumerate() {
+            if let Some(p) = fparams.get(k) {
+                if matches!(self.types().kind(p.ty), TyKind::Stream(..)) {
+                    // The callee reaches the stream's globals itself.
+                    if self.all_streams.len() > 1 {
+                        self.error(
+                            e.span,
+                            "passing one of several output streams to a function is not \
+                             supported: append to it in the entry point",
+                        );
+                    }
+                    continue;
+                }
+                if self.is_virtual_param(f, p) {
+                    self.error(
+                        e.span,
+                        "a mesh shader's output arrays cannot be passed to a function: write \
+                         them in the entry point",
+                    );
+                    continue;
+                }
+                if let Arg::Out { place, .. } = a
+                    && let ExprKind::Local(l) = place.kind
+                    && matches!(
+                        self.f.as_ref().map(|fs| fs.locals[l.0 as usize]),
+                        Some(LocalSlot::Split(_))
+                    )
+                {
+                    self.error(
+                        e.span,
+                        "a mesh shader's output arrays cannot be passed to a function: write \
+                         them in the entry point",
+                    );
+                    continue;
+                }
+                if matches!(self.types().kind(p.ty), TyKind::RayQuery(_)) {
+                    // By reference: the query's own variable.
+                    let arg = match a {
+                        Arg::In(x) | Arg::Out { place: x, .. } => x,
+                        Arg::Resource(x) => x,
+                    };
+                    match self.place(arg) {
+                        Place::Ptr(q) => ir_args.push(q),
+                        _ => {
+                            self.error(arg.span, "a ray query is passed as a variable");
+                            let t = self.m.ray_query_type();
+                            let pt = self.m.ptr_type(oneshader_ir::AddressSpace::Function, t);
+                            ir_args.push(self.m.undef(pt));
+                        }
+                    }
+                    continue;
+                }
+            }
             match a {
                 Arg::In(x) => {
                     let v = self.rvalue(x);
@@ -1652,6 +1730,14 @@ impl<'p> Lower<'p> {
                 self.bld().convert(scaled, rt)
             }
             IntrinsicOp::Nop => undef_void,
+            IntrinsicOp::SetMeshOutputCounts
+            | IntrinsicOp::DispatchMesh
+            | IntrinsicOp::TraceRay
+            | IntrinsicOp::ReportHit
+            | IntrinsicOp::CallShader
+            | IntrinsicOp::IgnoreHit
+            | IntrinsicOp::AcceptHitAndEndSearch
+            | IntrinsicOp::SystemValue(..) => self.stage_intrinsic(op, args, e),
             IntrinsicOp::Unsupported(name) => {
                 self.error(e.span, format!("the intrinsic `{name}` cannot be lowered"));
                 self.m.undef(rt)
@@ -1943,6 +2029,19 @@ impl<'p> Lower<'p> {
     }
 
     fn method(&mut self, m: ResMethod, obj: &Expr, args: &[Expr], e: &Expr) -> InstId {
+        if matches!(
+            m,
+            ResMethod::StreamAppend
+                | ResMethod::StreamRestart
+                | ResMethod::RayQueryInit
+                | ResMethod::RayQueryProceed
+                | ResMethod::RayQueryAbort
+                | ResMethod::RayQueryCommitTriangle
+                | ResMethod::RayQueryCommitProcedural
+                | ResMethod::RayQueryGet(..)
+        ) {
+            return self.stage_method(m, obj, args, e);
+        }
         let rt = self.ir_ty(e.ty);
         let void = self.m.void_type();
         let undef_void = self.m.undef(void);
@@ -1951,6 +2050,15 @@ impl<'p> Lower<'p> {
         };
         let okind = self.types().kind(obj.ty).clone();
         match m {
+            // Handled above.
+            ResMethod::StreamAppend
+            | ResMethod::StreamRestart
+            | ResMethod::RayQueryInit
+            | ResMethod::RayQueryProceed
+            | ResMethod::RayQueryAbort
+            | ResMethod::RayQueryCommitTriangle
+            | ResMethod::RayQueryCommitProcedural
+            | ResMethod::RayQueryGet(..) => self.m.undef(rt),
             ResMethod::TexRead {
                 read,
                 offsets,

@@ -1308,6 +1308,17 @@ impl<'a> Sema<'a> {
         if self.types.is_error(l.ty) || self.types.is_error(r.ty) {
             return Expr::error(span);
         }
+        if matches!(
+            self.types.kind(l.ty),
+            TyKind::Stream(..) | TyKind::RayQuery(_)
+        ) {
+            self.error(
+                "OSH1008",
+                span,
+                format!("a `{}` cannot be assigned", self.types.name(l.ty)),
+            );
+            return Expr::error(span);
+        }
         if let ExprKind::Split(id) = l.kind {
             if op.is_some() {
                 self.error("OSH1010", span, "compound assignment to a struct");
@@ -1429,7 +1440,12 @@ impl<'a> Sema<'a> {
                     );
                     return Expr::error(span);
                 }
-                if self.types.is_resource(b.ty) {
+                if self.types.is_resource(b.ty)
+                    || matches!(
+                        self.types.kind(b.ty),
+                        TyKind::Stream(..) | TyKind::RayQuery(_)
+                    )
+                {
                     return self.check_method(b, member, template_args.as_deref(), argv, span);
                 }
                 if let TyKind::Struct(_) = self.types.kind(b.ty) {
