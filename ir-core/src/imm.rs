@@ -244,6 +244,9 @@ imm_enum! {
         ObjectToWorld = 50, "object_to_world";
         /// `WorldToObject4x3()`: `mat<f32, 4, 3>`.
         WorldToObject = 51, "world_to_object";
+        /// `SV_ShadingRate` written by a vertex, geometry or mesh shader: the shading rate of
+        /// the primitive (`u32`).
+        PrimitiveShadingRate = 52, "primitive_shading_rate";
     }
 }
 

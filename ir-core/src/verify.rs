@@ -2398,8 +2398,9 @@ impl<'a> Verifier<'a> {
                         ],
                         Stage::Mesh => &[Primitive::Point, Primitive::Line, Primitive::Triangle],
                         _ => {
-                            // The tessellator makes lines from isolines only, triangles from
-                            // the other domains only; points from any.
+                            // The tessellator makes points or the domain's own primitive
+                            // (`line`: no vertex order declared); a winding only for triangles
+                            // and quads.
                             let isoline = int(Op::TessDomainDeco).flatten()
                                 == Some(TessDomain::Isoline.to_u32());
                             if isoline {
@@ -2407,6 +2408,7 @@ impl<'a> Verifier<'a> {
                             } else {
                                 &[
                                     Primitive::Point,
+                                    Primitive::Line,
                                     Primitive::TriangleCw,
                                     Primitive::TriangleCcw,
                                 ]
@@ -2421,7 +2423,6 @@ impl<'a> Verifier<'a> {
                 // Counts: at least 1; Vulkan's guaranteed limits bound the patch size (32)
                 // and the geometry instances (32).
                 Op::OutputControlPoints => v.is_some_and(|n| (1..=32).contains(&n)),
-                Op::Invocations => v.is_some_and(|n| (1..=32).contains(&n)),
                 _ => v.is_some_and(|n| n >= 1),
             };
             if !ok {
@@ -2564,11 +2565,9 @@ fn required_mode(op: Op, stage: Stage) -> bool {
             op,
             Op::InputPrimitive | Op::OutputPrimitive | Op::MaxVertices
         ),
-        Stage::Hull => matches!(
-            op,
-            Op::OutputPrimitive | Op::TessDomainDeco | Op::TessPartitioning | Op::OutputControlPoints
-        ),
-        Stage::Domain => op == Op::TessDomainDeco,
+        // The tessellation domain, spacing and winding may come from either tessellation
+        // stage (Vulkan combines them); the hull shader's output patch size only from it.
+        Stage::Hull => op == Op::OutputControlPoints,
         Stage::Mesh => matches!(
             op,
             Op::OutputPrimitive | Op::MaxVertices | Op::MaxPrimitives

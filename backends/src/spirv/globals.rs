@@ -74,6 +74,7 @@ fn builtin(b: BuiltIn, input: bool, fragment: bool) -> spirv::BuiltIn {
         BuiltIn::IncomingRayFlags => S::IncomingRayFlagsKHR,
         BuiltIn::ObjectToWorld => S::ObjectToWorldKHR,
         BuiltIn::WorldToObject => S::WorldToObjectKHR,
+        BuiltIn::PrimitiveShadingRate => S::PrimitiveShadingRateKHR,
     }
 }
 
@@ -178,7 +179,7 @@ impl Emitter<'_> {
                 self.caps.add(Capability::FragmentBarycentricKHR);
                 self.caps.ext("SPV_KHR_fragment_shader_barycentric");
             }
-            S::ShadingRateKHR => {
+            S::ShadingRateKHR | S::PrimitiveShadingRateKHR => {
                 self.caps.add(Capability::FragmentShadingRateKHR);
                 self.caps.ext("SPV_KHR_fragment_shading_rate");
             }
@@ -286,6 +287,7 @@ impl Emitter<'_> {
                                 | BuiltIn::Layer
                                 | BuiltIn::ViewportIndex
                                 | BuiltIn::CullPrimitive
+                                | BuiltIn::PrimitiveShadingRate
                         )
                         && !m.has_decoration(g, Op::PerPrimitive)
                     {
@@ -650,21 +652,27 @@ impl Emitter<'_> {
                 modes.push((ExecutionMode::OutputVertices, Some(n)));
             }
             Stage::Hull | Stage::Domain => {
-                let domain = match imm(Op::TessDomainDeco).and_then(TessDomain::from_u32) {
-                    Some(TessDomain::Triangle) => ExecutionMode::Triangles,
-                    Some(TessDomain::Quad) => ExecutionMode::Quads,
-                    Some(TessDomain::Isoline) => ExecutionMode::Isolines,
-                    None => return Err(self.bad_mode(name, "tess_domain")),
-                };
-                modes.push((domain, None));
+                // Either tessellation stage may declare the domain, spacing and winding.
+                match imm(Op::TessDomainDeco).and_then(TessDomain::from_u32) {
+                    Some(TessDomain::Triangle) => modes.push((ExecutionMode::Triangles, None)),
+                    Some(TessDomain::Quad) => modes.push((ExecutionMode::Quads, None)),
+                    Some(TessDomain::Isoline) => modes.push((ExecutionMode::Isolines, None)),
+                    None => {}
+                }
                 if stage == Stage::Hull {
                     let n = imm(Op::OutputControlPoints)
                         .ok_or_else(|| self.bad_mode(name, "output_control_points"))?;
                     modes.push((ExecutionMode::OutputVertices, Some(n)));
-                    let spacing = match imm(Op::TessPartitioning).and_then(Partitioning::from_u32) {
-                        Some(Partitioning::Integer) => ExecutionMode::SpacingEqual,
-                        Some(Partitioning::FractionalEven) => ExecutionMode::SpacingFractionalEven,
-                        Some(Partitioning::FractionalOdd) => ExecutionMode::SpacingFractionalOdd,
+                    match imm(Op::TessPartitioning).and_then(Partitioning::from_u32) {
+                        Some(Partitioning::Integer) => {
+                            modes.push((ExecutionMode::SpacingEqual, None))
+                        }
+                        Some(Partitioning::FractionalEven) => {
+                            modes.push((ExecutionMode::SpacingFractionalEven, None))
+                        }
+                        Some(Partitioning::FractionalOdd) => {
+                            modes.push((ExecutionMode::SpacingFractionalOdd, None))
+                        }
                         Some(Partitioning::Pow2) => {
                             return Err(EmitError::new(
                                 STAGE,
@@ -675,9 +683,8 @@ impl Emitter<'_> {
                                 ),
                             ));
                         }
-                        None => return Err(self.bad_mode(name, "tess_partitioning")),
-                    };
-                    modes.push((spacing, None));
+                        None => {}
+                    }
                     match primitive(Op::OutputPrimitive) {
                         Some(Primitive::Point) => modes.push((ExecutionMode::PointMode, None)),
                         Some(Primitive::TriangleCw) => {
@@ -686,8 +693,7 @@ impl Emitter<'_> {
                         Some(Primitive::TriangleCcw) => {
                             modes.push((ExecutionMode::VertexOrderCcw, None))
                         }
-                        Some(Primitive::Line) => {}
-                        _ => return Err(self.bad_mode(name, "output_primitive")),
+                        _ => {}
                     }
                 }
             }

@@ -120,6 +120,14 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnosti
     } else {
         e.emit_entry_points(info);
     }
+    // An acceleration structure needs a ray-tracing capability even where nothing traces
+    // through it (a resource passed around): ray queries are the one every stage has.
+    if e.tkeys.contains_key(&module::TKey::AccelStruct)
+        && !e.caps.has(rspirv::spirv::Capability::RayTracingKHR)
+        && !e.caps.has(rspirv::spirv::Capability::RayQueryKHR)
+    {
+        e.ray_query_caps();
+    }
     if let Some(op) = module::take_oversized()
         && e.diags.is_empty()
     {

@@ -867,7 +867,7 @@ impl<'p> Lower<'p> {
     pub fn resource_pointee(&mut self, ty: TyId, format: ImageFormat) -> Option<InstId> {
         Some(match self.types().kind(ty).clone() {
             TyKind::Texture(shape, e, rw) => self.texture_ir(shape, e, rw, format),
-            TyKind::Sampler(_) => self.ir_ty(ty),
+            TyKind::Sampler(_) | TyKind::AccelStruct => self.ir_ty(ty),
             TyKind::Buffer(..) => self.ir_ty(ty),
             // Arrays of structured and byte-address buffers are descriptor arrays; those of
             // append/consume buffers would need a counter per element.

@@ -1275,23 +1275,9 @@ impl<'p> Lower<'p> {
             span,
         };
         let lg = self.make_leaf(&leaf, false, loc, ctx)?;
-        // The body writes the elements in place: the global must hold the declared type.
-        let in_place = match lg.conv {
-            Conv::Plain => true,
-            Conv::Builtin(ct) => ct == ty,
-            _ => false,
-        };
-        if !in_place {
-            self.error(
-                span,
-                format!(
-                    "the mesh output `{name}` of type `{}` needs a conversion to its stage \
-                     variable; declare it with the type the variable has",
-                    self.types().name(ty)
-                ),
-            );
-            return None;
-        }
+        // The body writes the elements in place; members that need a conversion (a `bool`
+        // varying, a built-in of another type, clip distances inside their shared array) are
+        // written whole.
         Some(SplitNode::Leaf(lg))
     }
 
@@ -1778,6 +1764,19 @@ impl<'p> Lower<'p> {
         let fd = self.p.func(eid);
         let at = fd.attrs.span.unwrap_or(fd.span);
         let before = self.diags.iter().filter(|d| d.is_error()).count();
+        let advise = |lw: &mut Self, what: &str, why: &str| {
+            lw.diags.push(
+                oneshader_ir::Diagnostic::warning(
+                    "OSH1025",
+                    format!(
+                        "the {} entry point `{}` has no `{what}`; {why}",
+                        stage_name(stage),
+                        fd.name
+                    ),
+                )
+                .with_span(at),
+            );
+        };
         let need = |lw: &mut Self, what: &str| {
             lw.diags.push(
                 oneshader_ir::Diagnostic::error(
@@ -1833,6 +1832,22 @@ impl<'p> Lower<'p> {
                         let want = k.input_vertices().unwrap_or(1);
                         match self.types().kind(p.ty) {
                             TyKind::Array(_, n) if *n == want => {}
+                            // Nothing is read from an empty struct: the size does not matter
+                            // (DXC accepts it).
+                            TyKind::Array(e, _) if self.types().flat_count(*e) == 0 => {
+                                self.diags.push(
+                                    oneshader_ir::Diagnostic::warning(
+                                        "OSH1025",
+                                        format!(
+                                            "the input primitive `{}` is `{}`: it has {want} \
+                                             vertices",
+                                            p.name,
+                                            k.spelling()
+                                        ),
+                                    )
+                                    .with_span(p.span),
+                                );
+                            }
                             _ => self.error(
                                 p.span,
                                 format!(
@@ -1875,12 +1890,18 @@ impl<'p> Lower<'p> {
                 }
             }
             Stage::Hull => {
+                let elsewhere = "the domain shader must declare it (Vulkan takes the \
+                                 tessellation modes from either stage)";
                 match fd.attrs.domain {
                     Some(d) => {
                         let v = self.m.imm(d.to_u32());
                         self.m.decorate(w, Op::TessDomainDeco, &[v]);
                     }
-                    None => need(self, "[domain(\"tri\" | \"quad\" | \"isoline\")]"),
+                    None => advise(
+                        self,
+                        "[domain(\"tri\" | \"quad\" | \"isoline\")]",
+                        elsewhere,
+                    ),
                 }
                 match fd.attrs.partitioning {
                     Some(Partitioning::Pow2) => self.diags.push(
@@ -1895,10 +1916,23 @@ impl<'p> Lower<'p> {
                         let v = self.m.imm(p.to_u32());
                         self.m.decorate(w, Op::TessPartitioning, &[v]);
                     }
-                    None => need(self, "[partitioning(...)]"),
+                    None => advise(self, "[partitioning(...)]", elsewhere),
                 }
                 let isoline = fd.attrs.domain == Some(TessDomain::Isoline);
                 match fd.attrs.output_topology {
+                    Some(Primitive::Line) if !isoline => {
+                        // DXC and glslang accept it: no winding is declared.
+                        self.diags.push(
+                            oneshader_ir::Diagnostic::warning(
+                                "OSH1025",
+                                "`[outputtopology(\"line\")]` fits isolines; the tessellator \
+                                 makes triangles for this domain, and no winding is declared",
+                            )
+                            .with_span(at),
+                        );
+                        let v = self.m.imm(Primitive::Line.to_u32());
+                        self.m.decorate(w, Op::OutputPrimitive, &[v]);
+                    }
                     Some(t)
                         if t == Primitive::Point
                             || (isoline && t == Primitive::Line)
@@ -1920,7 +1954,11 @@ impl<'p> Lower<'p> {
                         )
                         .with_span(at),
                     ),
-                    None => need(self, "[outputtopology(...)]"),
+                    None => advise(
+                        self,
+                        "[outputtopology(...)]",
+                        "the domain shader must declare the winding",
+                    ),
                 }
                 match fd.attrs.output_control_points {
                     Some(n) => {
@@ -1937,7 +1975,11 @@ impl<'p> Lower<'p> {
                     let v = self.m.imm(d.to_u32());
                     self.m.decorate(w, Op::TessDomainDeco, &[v]);
                 }
-                None => need(self, "[domain(\"tri\" | \"quad\" | \"isoline\")]"),
+                None => advise(
+                    self,
+                    "[domain(\"tri\" | \"quad\" | \"isoline\")]",
+                    "the hull shader must declare it",
+                ),
             },
             _ => {}
         }

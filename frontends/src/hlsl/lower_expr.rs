@@ -30,6 +30,9 @@ pub(crate) enum Place {
     /// Inside a mesh shader's split output array: the root node (of `Lower::split_nodes`),
     /// the field path into it, and the element index once given.
     Split(usize, Vec<u32>, Option<InstId>),
+    /// Scalars behind separate pointers, one per component (a swizzle of a mesh shader's
+    /// clip distances, which are floats of a shared array).
+    Scattered(Vec<InstId>),
 }
 
 /// Where a bit field lives in its storage integer.
@@ -99,6 +102,7 @@ impl<'p> Lower<'p> {
                 let path = self.field_path(b.ty, bits.storage);
                 match self.place(b) {
                     Place::Ptr(p) => Place::Bits(self.field_addr_path(p, &path), bits),
+                    Place::Split(..) => self.split_unaddressable(e),
                     other => {
                         let v = self.load_place(other, b.ty);
                         let word = self.bld().extract(v, &path);
@@ -143,6 +147,13 @@ impl<'p> Lower<'p> {
                             Place::Swizzle(p, comps.iter().map(|&c| c as u32).collect())
                         }
                     }
+                    Place::Split(n, fp, idx) => {
+                        match self.split_components(n, &fp, idx, comps.iter().map(|&c| c as u32))
+                        {
+                            Some(ptrs) => Place::Scattered(ptrs),
+                            None => self.split_unaddressable(e),
+                        }
+                    }
                     other => {
                         let v = self.load_place(other, b.ty);
                         Place::Value(self.swizzle_value(v, b.ty, comps, e.ty))
@@ -150,6 +161,7 @@ impl<'p> Lower<'p> {
                 }
             }
             ExprKind::MatSwizzle(b, elems) => match self.place(b) {
+                Place::Split(..) => self.split_unaddressable(e),
                 Place::Ptr(p) => {
                     if elems.len() == 1 {
                         let (r, c) = elems[0];
@@ -213,6 +225,13 @@ impl<'p> Lower<'p> {
         match base {
             Place::Ptr(p) => Place::Ptr(self.elem_ptr(p, b.ty, iv)),
             Place::Split(n, fp, None) => self.split_place(n, fp, Some(iv), e),
+            Place::Split(n, fp, idx @ Some(_)) => {
+                // An element of a clip-distance array of a mesh vertex.
+                match self.split_component_at(n, &fp, idx, iv) {
+                    Some(p) => Place::Scattered(vec![p]),
+                    None => self.split_unaddressable(e),
+                }
+            }
             other => {
                 let v = self.load_place(other, b.ty);
                 Place::Value(self.elem_value(v, b.ty, iv, e.ty))
@@ -460,6 +479,14 @@ impl<'p> Lower<'p> {
             }
             Place::Value(v) => v,
             Place::Split(n, path, idx) => self.split_load(n, &path, idx, ty),
+            Place::Scattered(ptrs) => {
+                if ptrs.len() == 1 {
+                    return self.bld().load(ptrs[0]);
+                }
+                let parts: Vec<InstId> = ptrs.iter().map(|&p| self.bld().load(p)).collect();
+                let t = self.ir_ty(ty);
+                self.construct(t, &parts)
+            }
         }
     }
 
@@ -494,6 +521,16 @@ impl<'p> Lower<'p> {
             }
             Place::Value(_) => {}
             Place::Split(n, path, idx) => self.split_store(n, &path, idx, v),
+            Place::Scattered(ptrs) => {
+                if ptrs.len() == 1 {
+                    self.bld().store(ptrs[0], v);
+                    return;
+                }
+                for (k, p) in ptrs.into_iter().enumerate() {
+                    let x = self.bld().extract(v, &[k as u32]);
+                    self.bld().store(p, x);
+                }
+            }
         }
     }
 

@@ -13,7 +13,7 @@ use oneshader_ir::{AddressSpace, BuiltIn, InstId, Intrinsic, Op, Stage};
 
 use super::hir::*;
 use super::lower::{LocalSlot, Lower};
-use super::lower_entry::SplitNode;
+use super::lower_entry::{Conv, SplitNode};
 use super::lower_expr::Place;
 
 impl<'p> Lower<'p> {
@@ -66,6 +66,14 @@ impl<'p> Lower<'p> {
         e: &Expr,
     ) -> Place {
         match (self.split_node(root, &path).cloned(), index) {
+            // Clip and cull distances are floats inside a shared array: read and written
+            // whole (`split_load`/`split_store`).
+            (Some(SplitNode::Leaf(lg)), Some(_))
+                if !matches!(lg.conv, Conv::Plain)
+                    && !matches!(lg.conv, Conv::Builtin(ct) if ct == lg.ty) =>
+            {
+                Place::Split(root, path, index)
+            }
             (Some(SplitNode::Leaf(lg)), Some(i)) => Place::Ptr(self.bld().element_addr(lg.g, i)),
             (Some(_), _) => Place::Split(root, path, index),
             (None, _) => {
@@ -74,6 +82,74 @@ impl<'p> Lower<'p> {
                 Place::Value(self.m.undef(t))
             }
         }
+    }
+
+    /// A part of a mesh output the body cannot address on its own (a component of a
+    /// clip distance, a bit field): an error, never a silently dropped write.
+    pub(crate) fn split_unaddressable(&mut self, e: &Expr) -> Place {
+        self.error(
+            e.span,
+            "this part of a mesh output cannot be written on its own: assign the whole member",
+        );
+        let t = self.ir_ty(e.ty);
+        Place::Value(self.m.undef(t))
+    }
+
+    /// Pointers to components `comps` of a clip- or cull-distance member of a split output
+    /// element; `None` for anything else.
+    pub(crate) fn split_components(
+        &mut self,
+        root: usize,
+        path: &[u32],
+        index: Option<InstId>,
+        comps: impl Iterator<Item = u32>,
+    ) -> Option<Vec<InstId>> {
+        let i = index?;
+        let Some(SplitNode::Leaf(lg)) = self.split_node(root, path).cloned() else {
+            return None;
+        };
+        let Conv::Dist { offset } = lg.conv else {
+            return None;
+        };
+        let elem = self.bld().element_addr(lg.g, i);
+        let mut out = Vec::new();
+        for c in comps {
+            let k = self.m.const_u32(offset + c);
+            out.push(self.bld().element_addr(elem, k));
+        }
+        Some(out)
+    }
+
+    /// A pointer to the run-time component `k` of a clip- or cull-distance member of a split
+    /// output element; `None` for anything else.
+    pub(crate) fn split_component_at(
+        &mut self,
+        root: usize,
+        path: &[u32],
+        index: Option<InstId>,
+        k: InstId,
+    ) -> Option<InstId> {
+        let i = index?;
+        let Some(SplitNode::Leaf(lg)) = self.split_node(root, path).cloned() else {
+            return None;
+        };
+        let Conv::Dist { offset } = lg.conv else {
+            return None;
+        };
+        let elem = self.bld().element_addr(lg.g, i);
+        let u = self.m.u32_type();
+        let k = if self.m.ty(k) == Some(u) {
+            k
+        } else {
+            self.bld().convert(k, u)
+        };
+        let at = if offset == 0 {
+            k
+        } else {
+            let o = self.m.const_u32(offset);
+            self.bld().add(k, o)
+        };
+        Some(self.bld().element_addr(elem, at))
     }
 
     /// Reads a whole element (or struct member) of a split output.
@@ -100,6 +176,7 @@ impl<'p> Lower<'p> {
 
     fn split_node_load(&mut self, node: &SplitNode, i: InstId, ty: TyId) -> InstId {
         match node {
+            SplitNode::Leaf(lg) if lg.conv != Conv::Plain => self.leaf_load(*lg, Some(i)),
             SplitNode::Leaf(lg) => {
                 let p = self.bld().element_addr(lg.g, i);
                 self.bld().load(p)
@@ -140,6 +217,7 @@ impl<'p> Lower<'p> {
 
     fn split_node_store(&mut self, node: &SplitNode, i: InstId, v: InstId) {
         match node {
+            SplitNode::Leaf(lg) if lg.conv != Conv::Plain => self.leaf_store(*lg, v, Some(i)),
             SplitNode::Leaf(lg) => {
                 let p = self.bld().element_addr(lg.g, i);
                 self.bld().store(p, v);
@@ -217,7 +295,7 @@ impl<'p> Lower<'p> {
                     ops[k + 1] = self.rvalue(a);
                 }
                 let ray = self.rvalue(&args[6]);
-                for (k, slot) in (7..11).enumerate() {
+                for (k, slot) in (6..10).enumerate() {
                     ops[slot] = self.bld().extract(ray, &[k as u32]);
                 }
                 let payload = &args[7];

@@ -2669,17 +2669,37 @@ impl<'a> Sema<'a> {
                 "shader" => out.shader = Self::attr_string_arg(a),
                 "maxvertexcount" | "instance" | "outputcontrolpoints" => {
                     let v = self.attr_u32_args(a);
+                    // D3D's limits: 1024 vertices, 32 control points; instances are
+                    // bounded by the device (Vulkan guarantees 32; DXC accepts more).
                     let limit = match name.as_str() {
-                        // D3D's limits: 1024 vertices, 32 instances, 32 control points.
                         "maxvertexcount" => 1024,
+                        "instance" => u32::MAX,
                         _ => 32,
                     };
                     match v.as_slice() {
                         [n] if (1..=limit).contains(n) => match name.as_str() {
                             "maxvertexcount" => out.max_vertex_count = Some(*n),
-                            "instance" => out.instance = Some(*n),
+                            "instance" => {
+                                if *n > 32 {
+                                    self.warn(
+                                        "OSH1025",
+                                        a.span,
+                                        format!(
+                                            "`[instance({n})]`: D3D allows at most 32 \
+                                             instances, and Vulkan devices only guarantee 32 \
+                                             (`maxGeometryShaderInvocations`)"
+                                        ),
+                                    );
+                                }
+                                out.instance = Some(*n);
+                            }
                             _ => out.output_control_points = Some(*n),
                         },
+                        _ if limit == u32::MAX => self.error(
+                            "OSH1025",
+                            a.span,
+                            format!("`{name}` takes one positive integer"),
+                        ),
                         _ => self.error(
                             "OSH1025",
                             a.span,

@@ -31,6 +31,7 @@
 //! | `SV_TessFactor`, `SV_InsideTessFactor` | hull out, domain in (per patch) | `tess_level_outer` (`float[4]`), `tess_level_inner` (`float[2]`), of which the declaration's elements are the leading ones |
 //! | `SV_DomainLocation` | domain in | `tess_coord` (`float3`, truncated to the declared `float2` for quads and isolines) |
 //! | `SV_CullPrimitive` | mesh out (per primitive) | `cull_primitive` |
+//! | `SV_ShadingRate` | vertex, geometry, mesh out | `primitive_shading_rate` |
 //! | `SV_DispatchThreadID`, `SV_GroupID`, `SV_GroupThreadID`, `SV_GroupIndex` | mesh, amplification in | as for compute |
 //! | `SV_ViewID` | geometry, hull, domain, mesh in | `view_index` |
 //! | any other name | vertex, geometry, hull, domain in/out, fragment in, mesh out | `location(n)`, numbered in declaration order per direction (`[[vk::location(n)]]` overrides); a system value of another stage (`SV_InstanceID` in a hull shader) is passed on as a varying with a warning |
@@ -182,6 +183,7 @@ pub fn classify(stage: Stage, input: bool, name: &str, index: u32) -> Result<IoK
         }
         (Domain, true, "SV_DOMAINLOCATION") => b(B::TessCoord),
         (Mesh, false, "SV_CULLPRIMITIVE") => b(B::CullPrimitive),
+        (Vertex | Geometry | Mesh, false, "SV_SHADINGRATE") => b(B::PrimitiveShadingRate),
         // A system value of another stage is an ordinary varying here (DXC: `SV_InstanceID`
         // passed on by a vertex shader); the caller warns.
         _ => Err(format!("`{name}` is not a valid {sname} shader {dir} semantic")),
