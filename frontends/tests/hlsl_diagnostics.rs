@@ -3,8 +3,8 @@
 
 mod sema_common;
 
-use oneshader_ir::Stage;
 use oneshader_frontends::hlsl;
+use oneshader_ir::Stage;
 use sema_common::{compile_with, errors, opts};
 
 /// The number of `error[` lines in rendered diagnostics.
@@ -167,7 +167,11 @@ fn stages_entry_points_and_recursion() {
     // Mesh shading arrived in shader model 6.5.
     let d = hlsl::parse_profile("ms_6_4").expect_err("ms_6_4");
     assert_eq!(d.code, "OSH1021");
-    assert!(d.message.starts_with("mesh shaders need shader model 6.5"), "{}", d.message);
+    assert!(
+        d.message.starts_with("mesh shaders need shader model 6.5"),
+        "{}",
+        d.message
+    );
     assert_eq!(
         hlsl::parse_profile("ps_6").expect_err("malformed").code,
         "OSH1022"

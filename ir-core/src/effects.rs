@@ -267,8 +267,9 @@ impl Op {
             SetMeshOutputs => Effects::WRITE | Effects::CONVERGENT,
             // Run other shaders, which read and write the payload (and any memory).
             TraceRay | ReportHit | ExecuteCallable => Effects::READ | Effects::WRITE,
-            RayQueryInit | RayQueryProceed | RayQueryAbort | RayQueryConfirm
-            | RayQueryGenerate => Effects::READ | Effects::WRITE,
+            RayQueryInit | RayQueryProceed | RayQueryAbort | RayQueryConfirm | RayQueryGenerate => {
+                Effects::READ | Effects::WRITE
+            }
             RayQueryGet => READ,
             Call => Effects::UNKNOWN_CALL,
             CallIntrinsic => {

@@ -715,9 +715,7 @@ impl<'a> Printer<'a> {
             | Op::StringType
             | Op::TypeType
             | Op::AccelStruct
-            | Op::RayQuery => {
-                op.spelling().to_string()
-            }
+            | Op::RayQuery => op.spelling().to_string(),
             Op::Vector => format!("vec<{}, {}>", arg(0), int(1)),
             Op::Matrix => format!("mat<{}, {}, {}>", arg(0), int(1), int(2)),
             Op::Array => format!("array<{}, {}>", arg(0), int(1)),

@@ -13,15 +13,15 @@ use slotmap::SecondaryMap;
 
 use crate::inst_table::InstTable;
 
+use crate::analysis::{ModuleInfo, StageSet};
 use crate::cfg::Cfg;
 use crate::constructs::{BadEdge, Construct, ConstructKind, Constructs};
 use crate::diag::Diagnostic;
-use crate::analysis::{ModuleInfo, StageSet};
+use crate::imm::Intrinsic;
 use crate::imm::{
     AddressSpace, BarrierFlags, Partitioning, Primitive, RayQueryValue, Stage, TessDomain,
     TextureAccess, ValueShape,
 };
-use crate::imm::Intrinsic;
 use crate::module::{InstId, Module, NIL};
 use crate::ops::{Kind, Op, TypeRule};
 use crate::print::{InstPrinter, print_inst};
@@ -1477,9 +1477,9 @@ impl<'a> Verifier<'a> {
             }
             Op::DispatchMesh => {
                 let u32s = ops[..3].iter().all(|&v| self.is_u32_value(v));
-                let payload_ok = ops.get(3).is_none_or(|&p| {
-                    self.is_variable_in(p, &[AddressSpace::TaskPayload])
-                });
+                let payload_ok = ops
+                    .get(3)
+                    .is_none_or(|&p| self.is_variable_in(p, &[AddressSpace::TaskPayload]));
                 if !u32s || !payload_ok {
                     self.report(
                         "OSV0008",
@@ -1998,9 +1998,11 @@ impl<'a> Verifier<'a> {
             Op::TraceRay => {
                 self.accel_operand(ops[0], "trace_ray")?;
                 if !ops[1..6].iter().all(|&v| self.is_u32_value(v)) {
-                    return Err("`trace_ray` flags, cull mask, SBT offset, SBT stride and miss \
+                    return Err(
+                        "`trace_ray` flags, cull mask, SBT offset, SBT stride and miss \
                                 index are u32"
-                        .into());
+                            .into(),
+                    );
                 }
                 self.ray_operands(&ops[6..10], "trace_ray")?;
                 if !self.is_variable_in(
@@ -2156,11 +2158,7 @@ impl<'a> Verifier<'a> {
     /// The query operand of the `ray_query_*` instructions: a pointer to a `ray_query`.
     fn ray_query_operand(&self, v: InstId, op: Op) -> Result<(), String> {
         let m = self.m;
-        let ok = m
-            .ty(v)
-            .and_then(|t| m.pointee(t))
-            .and_then(|p| m.try_op(p))
-            == Some(Op::RayQuery);
+        let ok = m.ty(v).and_then(|t| m.pointee(t)).and_then(|p| m.try_op(p)) == Some(Op::RayQuery);
         if ok {
             Ok(())
         } else {
@@ -2297,7 +2295,9 @@ impl<'a> Verifier<'a> {
                         "`numthreads` on a function that is not an entry point",
                     );
                 }
-                if let Some(d) = STAGE_MODES.iter().find_map(|&(op, _)| m.find_decoration(f, op))
+                if let Some(d) = STAGE_MODES
+                    .iter()
+                    .find_map(|&(op, _)| m.find_decoration(f, op))
                 {
                     self.report(
                         "OSV0015",
@@ -2597,8 +2597,7 @@ fn op_stages(m: &Module, i: InstId) -> Option<StageSet> {
         // Invocations wait for each other only where they form workgroups (Vulkan: compute,
         // mesh, task, tessellation control).
         Op::Barrier
-            if m
-                .imm_operand(i, 0)
+            if m.imm_operand(i, 0)
                 .is_some_and(|f| BarrierFlags(f).contains(BarrierFlags::GROUP_SYNC)) =>
         {
             stages(&[Compute, Hull, Mesh, Amplification])

@@ -825,7 +825,11 @@ impl Emitter<'_> {
                 let id = self.id_of(i);
                 let t = self.val(m.operand(i, 0))?;
                 let kind = self.val(m.operand(i, 1))?;
-                inst(&mut self.f.body, S::ReportIntersectionKHR, &[ty, id, t, kind]);
+                inst(
+                    &mut self.f.body,
+                    S::ReportIntersectionKHR,
+                    &[ty, id, t, kind],
+                );
                 Ok(())
             }
             Op::ExecuteCallable => {
@@ -1770,10 +1774,12 @@ impl Emitter<'_> {
     /// instructions take the handle).
     fn load_accel(&mut self, p: InstId) -> R<u32> {
         let m = self.m;
-        let pointee = m
-            .ty(p)
-            .and_then(|t| m.pointee(t))
-            .ok_or_else(|| EmitError::new(MALFORMED, "an acceleration structure operand is not a pointer"))?;
+        let pointee = m.ty(p).and_then(|t| m.pointee(t)).ok_or_else(|| {
+            EmitError::new(
+                MALFORMED,
+                "an acceleration structure operand is not a pointer",
+            )
+        })?;
         let t = self.ty(pointee)?;
         let ptr = self.ptr_operand(p)?;
         let id = self.fresh();
@@ -1807,12 +1813,14 @@ impl Emitter<'_> {
                 inst(&mut self.f.body, S::RayQueryProceedKHR, &[ty, id, q]);
             }
             Op::RayQueryAbort => inst(&mut self.f.body, S::RayQueryTerminateKHR, &[q]),
-            Op::RayQueryConfirm => {
-                inst(&mut self.f.body, S::RayQueryConfirmIntersectionKHR, &[q])
-            }
+            Op::RayQueryConfirm => inst(&mut self.f.body, S::RayQueryConfirmIntersectionKHR, &[q]),
             Op::RayQueryGenerate => {
                 let t = self.val(m.operand(i, 1))?;
-                inst(&mut self.f.body, S::RayQueryGenerateIntersectionKHR, &[q, t]);
+                inst(
+                    &mut self.f.body,
+                    S::RayQueryGenerateIntersectionKHR,
+                    &[q, t],
+                );
             }
             _ => {
                 let which = m

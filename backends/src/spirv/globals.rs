@@ -138,8 +138,12 @@ impl Emitter<'_> {
                     }
                     return;
                 }
-                S::PrimitiveId | S::InvocationId | S::TessLevelOuter | S::TessLevelInner
-                | S::TessCoord | S::PatchVertices => return,
+                S::PrimitiveId
+                | S::InvocationId
+                | S::TessLevelOuter
+                | S::TessLevelInner
+                | S::TessCoord
+                | S::PatchVertices => return,
                 _ => {}
             }
         }
@@ -506,7 +510,11 @@ impl Emitter<'_> {
                         self.derivative_group(fid, e.name(), (x, y, z));
                     }
                 }
-                Stage::Geometry | Stage::Hull | Stage::Domain | Stage::Mesh | Stage::Amplification => {
+                Stage::Geometry
+                | Stage::Hull
+                | Stage::Domain
+                | Stage::Mesh
+                | Stage::Amplification => {
                     if let Err(err) = self.stage_modes(e.func().id(), fid, e.stage(), e.name()) {
                         self.diags.push(err.into());
                     }
@@ -623,15 +631,15 @@ impl Emitter<'_> {
     /// from its decorations (the verifier checked they are there and fit the stage).
     fn stage_modes(&mut self, f: InstId, fid: u32, stage: Stage, name: &str) -> R<()> {
         let m = self.m;
-        let imm = |op: Op| {
-            m.find_decoration(f, op)
-                .and_then(|d| m.imm_operand(d, 0))
-        };
+        let imm = |op: Op| m.find_decoration(f, op).and_then(|d| m.imm_operand(d, 0));
         let mut modes: SmallVec<[(ExecutionMode, Option<u32>); 6]> = SmallVec::new();
         let primitive = |op: Op| imm(op).and_then(Primitive::from_u32);
         match stage {
             Stage::Geometry => {
-                modes.push((ExecutionMode::Invocations, Some(imm(Op::Invocations).unwrap_or(1))));
+                modes.push((
+                    ExecutionMode::Invocations,
+                    Some(imm(Op::Invocations).unwrap_or(1)),
+                ));
                 let input = match primitive(Op::InputPrimitive) {
                     Some(Primitive::Point) => ExecutionMode::InputPoints,
                     Some(Primitive::Line) => ExecutionMode::InputLines,
@@ -714,7 +722,8 @@ impl Emitter<'_> {
                     &[fid, ExecutionMode::LocalSize as u32, x, y, z],
                 );
                 if stage == Stage::Mesh {
-                    let v = imm(Op::MaxVertices).ok_or_else(|| self.bad_mode(name, "max_vertices"))?;
+                    let v =
+                        imm(Op::MaxVertices).ok_or_else(|| self.bad_mode(name, "max_vertices"))?;
                     let p = imm(Op::MaxPrimitives)
                         .ok_or_else(|| self.bad_mode(name, "max_primitives"))?;
                     modes.push((ExecutionMode::OutputVertices, Some(v)));
@@ -737,7 +746,11 @@ impl Emitter<'_> {
                     spirv::Op::ExecutionMode,
                     &[fid, mode as u32, a],
                 ),
-                None => inst(&mut self.s.modes, spirv::Op::ExecutionMode, &[fid, mode as u32]),
+                None => inst(
+                    &mut self.s.modes,
+                    spirv::Op::ExecutionMode,
+                    &[fid, mode as u32],
+                ),
             }
         }
         Ok(())
@@ -746,7 +759,9 @@ impl Emitter<'_> {
     fn bad_mode(&self, name: &str, what: &str) -> EmitError {
         EmitError::new(
             MALFORMED,
-            format!("entry point `{name}` lacks a valid `{what}` decoration: verify the module first"),
+            format!(
+                "entry point `{name}` lacks a valid `{what}` decoration: verify the module first"
+            ),
         )
     }
 

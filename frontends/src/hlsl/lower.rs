@@ -17,8 +17,8 @@
 
 use oneshader_ir::diag::{Diagnostic, Span};
 use oneshader_ir::{
-    AddressSpace, Block, Builder, Dim, Func, ImageFormat, InstId, Module, Op, Stage,
-    TextureAccess, TextureDesc,
+    AddressSpace, Block, Builder, Dim, Func, ImageFormat, InstId, Module, Op, Stage, TextureAccess,
+    TextureDesc,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -721,9 +721,7 @@ impl<'p> Lower<'p> {
             // points) and exports (reached by nothing in particular).
             let stage = match self.p.entries.get(i) {
                 Some(&(_, s)) => s,
-                None if self.p.func(root).attrs.shader.is_none()
-                    && !self.p.func(root).export =>
-                {
+                None if self.p.func(root).attrs.shader.is_none() && !self.p.func(root).export => {
                     Stage::Hull
                 }
                 None => continue,

@@ -64,6 +64,9 @@ pub(crate) struct LocAlloc {
     dist: FxHashMap<u32, DistDecls>,
     /// Built-ins declared so far, with the declaration's name (duplicates are errors).
     builtins: FxHashMap<u32, String>,
+    /// Locations chosen before the variables are made, by semantic string (hull outputs and
+    /// domain inputs, numbered in alphabetical order).
+    preassigned: FxHashMap<String, u32>,
 }
 
 impl LocAlloc {
@@ -358,6 +361,69 @@ impl<'p> Lower<'p> {
         }
     }
 
+    /// The varyings of an IO declaration tree that get an automatic location: (semantic
+    /// string, locations), in declaration order.
+    fn automatic_locations(
+        &self,
+        ty: TyId,
+        io: &IoAttrs,
+        name: &str,
+        input: bool,
+        out: &mut Vec<(String, u32)>,
+    ) {
+        if let TyKind::Struct(sid) = self.types().kind(ty) {
+            let mut k = 0;
+            for f in &self.types().struct_def(*sid).fields {
+                let fio = Self::field_io(io, f, &mut k);
+                let fname = format!("{name}.{}", f.name);
+                self.automatic_locations(f.ty, &fio, &fname, input, out);
+            }
+            return;
+        }
+        if io.location.is_some() || io.builtin.is_some() {
+            return;
+        }
+        let key = match &io.semantic {
+            Some(sem) => {
+                match classify(self.stage, input, &sem.upper(), sem.index) {
+                    Ok(IoKind::Builtin(_) | IoKind::Target(_)) => return,
+                    _ => {}
+                }
+                if sem.explicit_index {
+                    format!("{}{}", sem.name, sem.index)
+                } else {
+                    sem.name.clone()
+                }
+            }
+            None => name.to_string(),
+        };
+        out.push((key, self.location_count(ty)));
+    }
+
+    /// Numbers the automatic locations of `decls` in the alphabetical order of their
+    /// semantic strings (DXC's rule for hull outputs and domain inputs, which keeps the two
+    /// stages' per-vertex and per-patch varyings matched whatever order each declares them
+    /// in).
+    fn preassign_alphabetically(
+        &self,
+        decls: &[(TyId, &IoAttrs, &str)],
+        input: bool,
+        loc: &mut LocAlloc,
+    ) {
+        let mut leaves = Vec::new();
+        for &(ty, io, name) in decls {
+            self.automatic_locations(ty, io, name, input, &mut leaves);
+        }
+        leaves.sort_by(|a, b| a.0.cmp(&b.0));
+        for (key, count) in leaves {
+            if loc.preassigned.contains_key(&key) {
+                continue;
+            }
+            let l = loc.next_free(count);
+            loc.preassigned.insert(key, l);
+        }
+    }
+
     /// Locations a varying of HLSL type `ty` occupies.
     fn location_count(&self, ty: TyId) -> u32 {
         match self.types().kind(ty) {
@@ -392,9 +458,8 @@ impl<'p> Lower<'p> {
             Some(sem) => match classify(stage, input, &sem.upper(), sem.index) {
                 Ok(k) => Some(k),
                 Err(msg) if system_only => {
-                    self.diags.push(
-                        oneshader_ir::Diagnostic::error("OSH1023", msg).with_span(sem.span),
-                    );
+                    self.diags
+                        .push(oneshader_ir::Diagnostic::error("OSH1023", msg).with_span(sem.span));
                     None
                 }
                 Err(msg) => {
@@ -484,7 +549,10 @@ impl<'p> Lower<'p> {
                 let n = match (kind, leaf.io.location) {
                     (_, Some(l)) => l,
                     (IoKind::Target(t), None) => t,
-                    _ => loc.next_free(count),
+                    _ => match loc.preassigned.get(&sem_name) {
+                        Some(&l) => l,
+                        None => loc.next_free(count),
+                    },
                 };
                 for l in n..n + count {
                     if let Some(prev) = loc.used.insert(l, leaf.name.clone()) {
@@ -1053,7 +1121,11 @@ impl<'p> Lower<'p> {
         if !self.types().is_void(fd.ret) {
             self.error(
                 fd.span,
-                format!("the {} entry point `{}` returns nothing", stage.spelling(), fd.name),
+                format!(
+                    "the {} entry point `{}` returns nothing",
+                    stage.spelling(),
+                    fd.name
+                ),
             );
         }
     }
@@ -1350,6 +1422,39 @@ impl<'p> Lower<'p> {
                 self.explicit_locations(pf.ret, &pf.ret_io, false, &mut out_loc);
             }
         }
+        // Hull outputs and domain inputs: alphabetical locations (DXC's rule).
+        if stage == Stage::Hull {
+            let mut decls: Vec<(TyId, &IoAttrs, &str)> = Vec::new();
+            if !self.types().is_void(fd.ret) {
+                decls.push((fd.ret, &fd.ret_io, "out"));
+            }
+            if let Some(f) = pcf {
+                let pf = self.p.func(f);
+                if !self.types().is_void(pf.ret) {
+                    decls.push((pf.ret, &pf.ret_io, "patch"));
+                }
+                for p in &pf.params {
+                    if p.dir != ParamDir::In {
+                        decls.push((p.ty, &p.io, &p.name));
+                    }
+                }
+            }
+            self.preassign_alphabetically(&decls, false, &mut out_loc);
+        }
+        if stage == Stage::Domain {
+            let mut decls: Vec<(TyId, &IoAttrs, &str)> = Vec::new();
+            for p in &fd.params {
+                if p.dir == ParamDir::Out {
+                    continue;
+                }
+                let ty = match (self.entry_param(eid, p), self.types().kind(p.ty)) {
+                    (Some(EntryParam::Arrayed(_)), TyKind::Array(e, _)) => *e,
+                    _ => p.ty,
+                };
+                decls.push((ty, &p.io, &p.name));
+            }
+            self.preassign_alphabetically(&decls, true, &mut in_loc);
+        }
         let mut inputs = InputCache::default();
         let (args, outs) = self.entry_args(eid, stage, &mut in_loc, &mut inputs);
         let r = self.bld().call(body.id(), &args);
@@ -1455,7 +1560,10 @@ impl<'p> Lower<'p> {
             if matches!(self.types().kind(p.ty), TyKind::RayQuery(_)) {
                 self.error(
                     p.span,
-                    format!("the entry-point parameter `{}` cannot be a ray query", p.name),
+                    format!(
+                        "the entry-point parameter `{}` cannot be a ray query",
+                        p.name
+                    ),
                 );
                 continue;
             }
@@ -1677,15 +1785,7 @@ impl<'p> Lower<'p> {
         };
         if !self.types().is_void(pd.ret) {
             self.write_output(
-                pc,
-                pd.ret,
-                &pd.ret_io,
-                "patch",
-                pd.span,
-                out_loc,
-                patch,
-                None,
-                &mut None,
+                pc, pd.ret, &pd.ret_io, "patch", pd.span, out_loc, patch, None, &mut None,
             );
         }
         for (tmp, p) in outs {
@@ -1863,10 +1963,13 @@ impl<'p> Lower<'p> {
                     }
                     None => need(self, "an input primitive parameter (`triangle VSOut v[3]`)"),
                 }
-                let stream = fd.params.iter().find_map(|p| match self.types().kind(p.ty) {
-                    TyKind::Stream(k, _) => Some(*k),
-                    _ => None,
-                });
+                let stream = fd
+                    .params
+                    .iter()
+                    .find_map(|p| match self.types().kind(p.ty) {
+                        TyKind::Stream(k, _) => Some(*k),
+                        _ => None,
+                    });
                 match stream {
                     Some(k) => {
                         let out = match k {
@@ -1877,7 +1980,10 @@ impl<'p> Lower<'p> {
                         let v = self.m.imm(out.to_u32());
                         self.m.decorate(w, Op::OutputPrimitive, &[v]);
                     }
-                    None => need(self, "an output stream parameter (`inout TriangleStream<T> s`)"),
+                    None => need(
+                        self,
+                        "an output stream parameter (`inout TriangleStream<T> s`)",
+                    ),
                 }
                 match fd.attrs.max_vertex_count {
                     Some(n) => {

@@ -148,8 +148,7 @@ impl<'p> Lower<'p> {
                         }
                     }
                     Place::Split(n, fp, idx) => {
-                        match self.split_components(n, &fp, idx, comps.iter().map(|&c| c as u32))
-                        {
+                        match self.split_components(n, &fp, idx, comps.iter().map(|&c| c as u32)) {
                             Some(ptrs) => Place::Scattered(ptrs),
                             None => self.split_unaddressable(e),
                         }

@@ -283,8 +283,7 @@ impl<'p> Lower<'p> {
                 undef_void
             }
             IntrinsicOp::TraceRay => {
-                if !self.require_stages(e.span, &[RayGeneration, ClosestHit, Miss], "`TraceRay`")
-                {
+                if !self.require_stages(e.span, &[RayGeneration, ClosestHit, Miss], "`TraceRay`") {
                     return undef_void;
                 }
                 let Some(accel) = self.resource_ptr(&args[0]) else {
@@ -358,9 +357,14 @@ impl<'p> Lower<'p> {
             }
             IntrinsicOp::SystemValue(b, transpose) => {
                 let allowed: &[Stage] = match b {
-                    BuiltIn::LaunchId | BuiltIn::LaunchSize => {
-                        &[RayGeneration, Intersection, AnyHit, ClosestHit, Miss, Callable]
-                    }
+                    BuiltIn::LaunchId | BuiltIn::LaunchSize => &[
+                        RayGeneration,
+                        Intersection,
+                        AnyHit,
+                        ClosestHit,
+                        Miss,
+                        Callable,
+                    ],
                     BuiltIn::WorldRayOrigin
                     | BuiltIn::WorldRayDirection
                     | BuiltIn::RayTmin
@@ -440,7 +444,10 @@ impl<'p> Lower<'p> {
             match self.all_streams.as_slice() {
                 [only] => return Some(*only),
                 [] => {
-                    self.error(obj.span, "this stream is not a geometry shader's output stream");
+                    self.error(
+                        obj.span,
+                        "this stream is not a geometry shader's output stream",
+                    );
                     return None;
                 }
                 _ => {

@@ -197,11 +197,19 @@ impl<'a> Sema<'a> {
         let m43 = self.types.matrix(Scalar::F32, 4, 3);
         let m34 = self.types.matrix(Scalar::F32, 3, 4);
         let method = |m: ResMethod, args: Vec<Expr>, ty: TyId| {
-            mk(ExprKind::Method(m, Box::new(object.clone()), args), ty, span)
+            mk(
+                ExprKind::Method(m, Box::new(object.clone()), args),
+                ty,
+                span,
+            )
         };
         let get = |v: V, post: RayQueryPost, ty: TyId| {
             mk(
-                ExprKind::Method(ResMethod::RayQueryGet(v, post), Box::new(object.clone()), Vec::new()),
+                ExprKind::Method(
+                    ResMethod::RayQueryGet(v, post),
+                    Box::new(object.clone()),
+                    Vec::new(),
+                ),
                 ty,
                 span,
             )
@@ -226,7 +234,12 @@ impl<'a> Sema<'a> {
                 ),
                 ("CandidateGeometryIndex", V::CandidateGeometryIndex, P, u),
                 ("CandidatePrimitiveIndex", V::CandidatePrimitiveIndex, P, u),
-                ("CandidateTriangleBarycentrics", V::CandidateBarycentrics, P, f2),
+                (
+                    "CandidateTriangleBarycentrics",
+                    V::CandidateBarycentrics,
+                    P,
+                    f2,
+                ),
                 ("CandidateTriangleFrontFace", V::CandidateFrontFace, P, b),
                 (
                     "CandidateProceduralPrimitiveNonOpaque",
@@ -234,12 +247,42 @@ impl<'a> Sema<'a> {
                     Not,
                     b,
                 ),
-                ("CandidateObjectRayDirection", V::CandidateObjectRayDirection, P, f3),
-                ("CandidateObjectRayOrigin", V::CandidateObjectRayOrigin, P, f3),
-                ("CandidateObjectToWorld4x3", V::CandidateObjectToWorld, P, m43),
-                ("CandidateObjectToWorld3x4", V::CandidateObjectToWorld, T, m34),
-                ("CandidateWorldToObject4x3", V::CandidateWorldToObject, P, m43),
-                ("CandidateWorldToObject3x4", V::CandidateWorldToObject, T, m34),
+                (
+                    "CandidateObjectRayDirection",
+                    V::CandidateObjectRayDirection,
+                    P,
+                    f3,
+                ),
+                (
+                    "CandidateObjectRayOrigin",
+                    V::CandidateObjectRayOrigin,
+                    P,
+                    f3,
+                ),
+                (
+                    "CandidateObjectToWorld4x3",
+                    V::CandidateObjectToWorld,
+                    P,
+                    m43,
+                ),
+                (
+                    "CandidateObjectToWorld3x4",
+                    V::CandidateObjectToWorld,
+                    T,
+                    m34,
+                ),
+                (
+                    "CandidateWorldToObject4x3",
+                    V::CandidateWorldToObject,
+                    P,
+                    m43,
+                ),
+                (
+                    "CandidateWorldToObject3x4",
+                    V::CandidateWorldToObject,
+                    T,
+                    m34,
+                ),
                 ("CommittedStatus", V::CommittedStatus, P, u),
                 ("CommittedRayT", V::CommittedT, P, f),
                 ("CommittedInstanceIndex", V::CommittedInstanceIndex, P, u),
@@ -252,14 +295,49 @@ impl<'a> Sema<'a> {
                 ),
                 ("CommittedGeometryIndex", V::CommittedGeometryIndex, P, u),
                 ("CommittedPrimitiveIndex", V::CommittedPrimitiveIndex, P, u),
-                ("CommittedTriangleBarycentrics", V::CommittedBarycentrics, P, f2),
+                (
+                    "CommittedTriangleBarycentrics",
+                    V::CommittedBarycentrics,
+                    P,
+                    f2,
+                ),
                 ("CommittedTriangleFrontFace", V::CommittedFrontFace, P, b),
-                ("CommittedObjectRayDirection", V::CommittedObjectRayDirection, P, f3),
-                ("CommittedObjectRayOrigin", V::CommittedObjectRayOrigin, P, f3),
-                ("CommittedObjectToWorld4x3", V::CommittedObjectToWorld, P, m43),
-                ("CommittedObjectToWorld3x4", V::CommittedObjectToWorld, T, m34),
-                ("CommittedWorldToObject4x3", V::CommittedWorldToObject, P, m43),
-                ("CommittedWorldToObject3x4", V::CommittedWorldToObject, T, m34),
+                (
+                    "CommittedObjectRayDirection",
+                    V::CommittedObjectRayDirection,
+                    P,
+                    f3,
+                ),
+                (
+                    "CommittedObjectRayOrigin",
+                    V::CommittedObjectRayOrigin,
+                    P,
+                    f3,
+                ),
+                (
+                    "CommittedObjectToWorld4x3",
+                    V::CommittedObjectToWorld,
+                    P,
+                    m43,
+                ),
+                (
+                    "CommittedObjectToWorld3x4",
+                    V::CommittedObjectToWorld,
+                    T,
+                    m34,
+                ),
+                (
+                    "CommittedWorldToObject4x3",
+                    V::CommittedWorldToObject,
+                    P,
+                    m43,
+                ),
+                (
+                    "CommittedWorldToObject3x4",
+                    V::CommittedWorldToObject,
+                    T,
+                    m34,
+                ),
                 // Older spellings.
                 ("CandidateObjectToWorld", V::CandidateObjectToWorld, T, m34),
                 ("CandidateWorldToObject", V::CandidateWorldToObject, T, m34),

@@ -892,7 +892,11 @@ impl<'a> Sema<'a> {
                 let e = match a.first() {
                     Some(x) => self.template_type_arg(x, Types::ERROR),
                     None => {
-                        self.error("OSH1017", span, format!("`{name}` needs a vertex type: `{name}<T>`"));
+                        self.error(
+                            "OSH1017",
+                            span,
+                            format!("`{name}` needs a vertex type: `{name}<T>`"),
+                        );
                         Types::ERROR
                     }
                 };
@@ -902,7 +906,10 @@ impl<'a> Sema<'a> {
             "RayDesc" => self.ray_desc(),
             "BuiltInTriangleIntersectionAttributes" => {
                 let f2 = self.types.vector(Scalar::F32, 2);
-                self.builtin_struct("BuiltInTriangleIntersectionAttributes", &[("barycentrics", f2)])
+                self.builtin_struct(
+                    "BuiltInTriangleIntersectionAttributes",
+                    &[("barycentrics", f2)],
+                )
             }
             "RayQuery" => {
                 let flags = match a.first() {
@@ -914,7 +921,11 @@ impl<'a> Sema<'a> {
                 };
                 let flags = flags.unwrap_or(0);
                 if !(0..=u32::MAX as i128).contains(&flags) {
-                    self.error("OSH1017", span, "`RayQuery` flags are a 32-bit unsigned value");
+                    self.error(
+                        "OSH1017",
+                        span,
+                        "`RayQuery` flags are a 32-bit unsigned value",
+                    );
                 }
                 self.types.intern(TyKind::RayQuery(flags as u32))
             }

@@ -140,9 +140,7 @@ pub fn classify(stage: Stage, input: bool, name: &str, index: u32) -> Result<IoK
         (Vertex, true, "SV_INSTANCEID") => b(B::InstanceIndex),
         (Vertex, true, "SV_STARTVERTEXLOCATION") => b(B::BaseVertex),
         (Vertex, true, "SV_STARTINSTANCELOCATION") => b(B::BaseInstance),
-        (Vertex | Fragment | Geometry | Hull | Domain | Mesh, true, "SV_VIEWID") => {
-            b(B::ViewIndex)
-        }
+        (Vertex | Fragment | Geometry | Hull | Domain | Mesh, true, "SV_VIEWID") => b(B::ViewIndex),
         (Vertex, true, "SV_POSITION") => Ok(IoKind::Location),
         (_, false, "SV_POSITION") if raster_out || stage == Hull => b(B::Position),
         (Fragment | Geometry | Hull | Domain, true, "SV_POSITION") => b(B::Position),
@@ -167,17 +165,13 @@ pub fn classify(stage: Stage, input: bool, name: &str, index: u32) -> Result<IoK
         | (Fragment, false, "SV_DEPTHGREATEREQUAL")
         | (Fragment, false, "SV_DEPTHLESSEQUAL") => b(B::FragDepth),
         (Fragment, false, "SV_STENCILREF") => b(B::FragStencilRef),
-        (Compute | Mesh | Amplification, true, "SV_DISPATCHTHREADID") => {
-            b(B::GlobalInvocationId)
-        }
+        (Compute | Mesh | Amplification, true, "SV_DISPATCHTHREADID") => b(B::GlobalInvocationId),
         (Compute | Mesh | Amplification, true, "SV_GROUPID") => b(B::WorkgroupId),
         (Compute | Mesh | Amplification, true, "SV_GROUPTHREADID") => b(B::LocalInvocationId),
         (Compute | Mesh | Amplification, true, "SV_GROUPINDEX") => b(B::LocalInvocationIndex),
         (Geometry, true, "SV_GSINSTANCEID") => b(B::InvocationId),
         (Hull, true, "SV_OUTPUTCONTROLPOINTID") => b(B::InvocationId),
-        (Hull, false, "SV_TESSFACTOR") | (Domain, true, "SV_TESSFACTOR") => {
-            b(B::TessLevelOuter)
-        }
+        (Hull, false, "SV_TESSFACTOR") | (Domain, true, "SV_TESSFACTOR") => b(B::TessLevelOuter),
         (Hull, false, "SV_INSIDETESSFACTOR") | (Domain, true, "SV_INSIDETESSFACTOR") => {
             b(B::TessLevelInner)
         }
@@ -186,7 +180,9 @@ pub fn classify(stage: Stage, input: bool, name: &str, index: u32) -> Result<IoK
         (Vertex | Geometry | Mesh, false, "SV_SHADINGRATE") => b(B::PrimitiveShadingRate),
         // A system value of another stage is an ordinary varying here (DXC: `SV_InstanceID`
         // passed on by a vertex shader); the caller warns.
-        _ => Err(format!("`{name}` is not a valid {sname} shader {dir} semantic")),
+        _ => Err(format!(
+            "`{name}` is not a valid {sname} shader {dir} semantic"
+        )),
     }
 }
 
