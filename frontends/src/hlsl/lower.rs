@@ -1363,7 +1363,13 @@ impl<'p> Lower<'p> {
         } else {
             fd.name.replace(['<', '>', ',', ' '], "_")
         };
-        let func = self.m.add_func(&name, ret, &params);
+        // A prototype that is called (an import: `reachable` refused it unless linking) is
+        // a declaration without a body.
+        let func = if fd.body.is_none() {
+            self.m.declare_func(&name, ret, &params)
+        } else {
+            self.m.add_func(&name, ret, &params)
+        };
         self.funcs.insert(f, func);
         if !self.linkable() {
             return;
@@ -1505,6 +1511,10 @@ impl<'p> Lower<'p> {
         self.cur_func = Some(f);
         let func = self.funcs[&f];
         let fd = self.p.func(f);
+        if fd.body.is_none() {
+            // An import: a declaration.
+            return;
+        }
         let Some(entry) = func.entry(&self.m) else {
             return;
         };
