@@ -812,6 +812,10 @@ pub enum GlobalKind {
     },
     /// `[[vk::push_constant]]` (the type is the struct).
     PushConstant,
+    /// `[[vk::shader_record_ext]]` (or `shader_record_nv`) on a `ConstantBuffer<T>` or
+    /// `cbuffer`: the ray-tracing shader's record in the shader binding table (the type is
+    /// the struct; no binding).
+    ShaderRecord,
     /// `[[vk::constant_id(N)]] const T x = v;`.
     SpecConst {
         /// The id.

@@ -838,6 +838,7 @@ impl<'p> Lower<'p> {
                 (space, self.ir_ty(ty))
             }
             GlobalKind::PushConstant => (AddressSpace::PushConstant, self.ir_ty(ty)),
+            GlobalKind::ShaderRecord => (AddressSpace::ShaderRecord, self.ir_ty(ty)),
             GlobalKind::SpecConst { .. } => return None,
             GlobalKind::Resource => {
                 let format = gd.bind.format.unwrap_or(ImageFormat::Unknown);

@@ -1389,6 +1389,9 @@ impl<'a> Sema<'a> {
             .attributes
             .iter()
             .any(|a| attr_is(a, "vk", "push_constant"));
+        let shader_record = v.attributes.iter().find(|a| {
+            attr_is(a, "vk", "shader_record_ext") || attr_is(a, "vk", "shader_record_nv")
+        });
         let spec_id = v
             .attributes
             .iter()
@@ -1424,7 +1427,23 @@ impl<'a> Sema<'a> {
             if push_constant && !self.check_push_constant(ty, &bind, d) {
                 continue;
             }
-            let (kind, gty) = if cbuf_like && push_constant {
+            if let Some(a) = shader_record
+                && !cbuf_like
+            {
+                self.error(
+                    "OSH1029",
+                    a.span,
+                    format!(
+                        "`[[vk::{}]]` applies to a `ConstantBuffer<T>` or a `cbuffer`, not a `{}`",
+                        a.name.name,
+                        self.types.name(ty)
+                    ),
+                );
+                continue;
+            }
+            let (kind, gty) = if cbuf_like && shader_record.is_some() {
+                (GlobalKind::ShaderRecord, self.unwrap_cbuffer_type(ty).0)
+            } else if cbuf_like && push_constant {
                 // `[[vk::push_constant]] ConstantBuffer<T> pc;` is a push-constant block of a `T`.
                 (GlobalKind::PushConstant, self.unwrap_cbuffer_type(ty).0)
             } else if cbuf_like {
@@ -1826,11 +1845,18 @@ impl<'a> Sema<'a> {
         self.struct_ns.push(sns);
         let sty = self.types.intern(TyKind::Struct(sid));
         let bind = self.bind_attrs(&b.attributes, &b.annotations);
+        let shader_record = b.attributes.iter().any(|a| {
+            attr_is(a, "vk", "shader_record_ext") || attr_is(a, "vk", "shader_record_nv")
+        });
         self.globals.push(GlobalDef {
             name: b.name.name.clone(),
             ty: sty,
-            kind: GlobalKind::CBuffer {
-                tbuffer: b.keyword == ast::BufferKeyword::TBuffer,
+            kind: if shader_record && b.keyword == ast::BufferKeyword::CBuffer {
+                GlobalKind::ShaderRecord
+            } else {
+                GlobalKind::CBuffer {
+                    tbuffer: b.keyword == ast::BufferKeyword::TBuffer,
+                }
             },
             major: None,
             bind,

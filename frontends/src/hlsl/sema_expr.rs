@@ -1247,7 +1247,9 @@ impl<'a> Sema<'a> {
                     GlobalKind::Const | GlobalKind::SpecConst { .. } => {
                         Some(format!("`{}` is const", gd.name))
                     }
-                    GlobalKind::CBuffer { .. } | GlobalKind::PushConstant => {
+                    GlobalKind::CBuffer { .. }
+                    | GlobalKind::PushConstant
+                    | GlobalKind::ShaderRecord => {
                         Some(format!("`{}` is read-only (a constant buffer)", gd.name))
                     }
                     GlobalKind::Resource => Some(format!("`{}` is a resource", gd.name)),
