@@ -29,10 +29,10 @@
 //! | OSH1017 | invalid template arguments, or template arguments that cannot be deduced |
 //! | OSH1018 | a construct OneShader does not compile (named in the message) |
 //! | OSH1020 | the entry point is not defined |
-//! | OSH1021 | the stage or profile is not supported yet (geometry, hull, domain, mesh, amplification, ray tracing, libraries) |
+//! | OSH1021 | a stage OneShader does not compile (work-graph nodes; mesh or amplification before shader model 6.5) |
 //! | OSH1022 | malformed profile |
 //! | OSH1023 | a semantic that is missing, unknown or not allowed for this stage and direction |
-//! | OSH1025 | a malformed attribute (`numthreads`, `vk::binding`, ...) |
+//! | OSH1025 | a malformed attribute (`numthreads`, `vk::binding`, `maxvertexcount`, `domain`, ...), or a stage attribute the entry point needs |
 //! | OSH1026 | a function is called but never defined |
 //! | OSH1027 | recursion (HLSL and SPIR-V forbid it) |
 //! | OSH1028 | *warning*: an attribute or modifier is ignored |
