@@ -126,7 +126,7 @@ fn errors_name_their_phase_and_render_with_carets() {
     assert!(text.contains("^^^^^^^^^^^^^^"), "{text}");
     assert_eq!(e.to_string(), "bad.hlsl: the source has errors");
     let e = c
-        .compile_source("x.hlsl", "void main() {}", &CompileOptions::new("gs_6_0"))
+        .compile_source("x.hlsl", "void main() {}", &CompileOptions::new("ms_6_4"))
         .unwrap_err();
     assert!(
         e.diagnostics.render().contains("OSH1021"),
