@@ -1990,10 +1990,8 @@ impl<'a> Verifier<'a> {
                     }
                 }
             }
-            Op::SetMeshOutputs => {
-                if !self.is_u32_value(ops[0]) || !self.is_u32_value(ops[1]) {
-                    return Err("`set_mesh_outputs` takes two u32 counts".into());
-                }
+            Op::SetMeshOutputs if !self.is_u32_value(ops[0]) || !self.is_u32_value(ops[1]) => {
+                return Err("`set_mesh_outputs` takes two u32 counts".into());
             }
             Op::TraceRay => {
                 self.accel_operand(ops[0], "trace_ray")?;

@@ -385,9 +385,10 @@ impl<'p> Lower<'p> {
         }
         let key = match &io.semantic {
             Some(sem) => {
-                match classify(self.stage, input, &sem.upper(), sem.index) {
-                    Ok(IoKind::Builtin(_) | IoKind::Target(_)) => return,
-                    _ => {}
+                if let Ok(IoKind::Builtin(_) | IoKind::Target(_)) =
+                    classify(self.stage, input, &sem.upper(), sem.index)
+                {
+                    return;
                 }
                 if sem.explicit_index {
                     format!("{}{}", sem.name, sem.index)
