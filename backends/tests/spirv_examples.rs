@@ -63,7 +63,10 @@ fn every_example_validates() {
                 if needs_1_4 && env.minor() < 4 {
                     let e = common::try_emit(&m, &Options::for_env(env))
                         .expect_err("refused below SPIR-V 1.4");
-                    assert!(e.iter().all(|d| d.code == "OSB0006"), "{name} ({env}): {e:?}");
+                    assert!(
+                        e.iter().all(|d| d.code == "OSB0006"),
+                        "{name} ({env}): {e:?}"
+                    );
                     continue;
                 }
                 let words = emit_env(&m, env);

@@ -201,6 +201,46 @@ float4 main(PC pc, float2 uv : SV_DomainLocation, OutputPatch<CP, 4> p) : SV_Pos
         ir.contains("@in.var.ZED : ptr<input, array<vec<f32, 4>, 4>> [location(2)"),
         "{ir}"
     );
+    // A control point and a patch constant may share a semantic: two varyings, the control
+    // point's first (DXC numbers them ALPHA 0, SHARED 1, patch SHARED 2).
+    let hs = r#"
+struct CP { float4 s : SHARED; float4 a : ALPHA; };
+struct PC { float e[4] : SV_TessFactor; float i[2] : SV_InsideTessFactor; float4 s : SHARED; };
+PC pcf() { PC p = (PC)0; return p; }
+[domain("quad")] [partitioning("integer")] [outputtopology("triangle_ccw")]
+[outputcontrolpoints(4)] [patchconstantfunc("pcf")]
+CP main(InputPatch<CP, 4> ip, uint id : SV_OutputControlPointID) { return ip[id]; }
+"#;
+    let ir = ir_text(hs, "hs_6_0");
+    assert!(
+        ir.contains("@out.var.ALPHA : ptr<output, array<vec<f32, 4>, 4>> [location(0)"),
+        "{ir}"
+    );
+    assert!(
+        ir.contains("@out.var.SHARED : ptr<output, array<vec<f32, 4>, 4>> [location(1)"),
+        "{ir}"
+    );
+    assert!(
+        ir.contains("@out.var.SHARED.1 : ptr<output, vec<f32, 4>> [location(2), semantic(\"SHARED\", 0), patch]"),
+        "{ir}"
+    );
+    let ds = r#"
+struct CP { float4 s : SHARED; float4 a : ALPHA; };
+struct PC { float e[4] : SV_TessFactor; float i[2] : SV_InsideTessFactor; float4 s : SHARED; };
+[domain("quad")]
+float4 main(OutputPatch<CP, 4> p, PC pc, float2 uv : SV_DomainLocation) : SV_Position {
+    return p[0].s + p[1].a + pc.s;
+}
+"#;
+    let ir = ir_text(ds, "ds_6_0");
+    assert!(
+        ir.contains("@in.var.SHARED : ptr<input, array<vec<f32, 4>, 4>> [location(1)"),
+        "{ir}"
+    );
+    assert!(
+        ir.contains("@in.var.SHARED.1 : ptr<input, vec<f32, 4>> [location(2), semantic(\"SHARED\", 0), patch]"),
+        "{ir}"
+    );
 }
 
 #[test]

@@ -64,9 +64,10 @@ pub(crate) struct LocAlloc {
     dist: FxHashMap<u32, DistDecls>,
     /// Built-ins declared so far, with the declaration's name (duplicates are errors).
     builtins: FxHashMap<u32, String>,
-    /// Locations chosen before the variables are made, by semantic string (hull outputs and
-    /// domain inputs, numbered in alphabetical order).
-    preassigned: FxHashMap<String, u32>,
+    /// Locations chosen before the variables are made, by semantic string and whether the
+    /// varying is per patch (hull outputs and domain inputs, numbered in alphabetical order;
+    /// a control-point and a patch-constant varying may share a semantic).
+    preassigned: FxHashMap<(String, bool), u32>,
 }
 
 impl LocAlloc {
@@ -362,14 +363,14 @@ impl<'p> Lower<'p> {
     }
 
     /// The varyings of an IO declaration tree that get an automatic location: (semantic
-    /// string, locations), in declaration order.
+    /// string, per patch (false here; the caller sets it), locations), in declaration order.
     fn automatic_locations(
         &self,
         ty: TyId,
         io: &IoAttrs,
         name: &str,
         input: bool,
-        out: &mut Vec<(String, u32)>,
+        out: &mut Vec<(String, bool, u32)>,
     ) {
         if let TyKind::Struct(sid) = self.types().kind(ty) {
             let mut k = 0;
@@ -398,7 +399,7 @@ impl<'p> Lower<'p> {
             }
             None => name.to_string(),
         };
-        out.push((key, self.location_count(ty)));
+        out.push((key, false, self.location_count(ty)));
     }
 
     /// Numbers the automatic locations of `decls` in the alphabetical order of their
@@ -407,16 +408,23 @@ impl<'p> Lower<'p> {
     /// in).
     fn preassign_alphabetically(
         &self,
-        decls: &[(TyId, &IoAttrs, &str)],
+        decls: &[(TyId, &IoAttrs, &str, bool)],
         input: bool,
         loc: &mut LocAlloc,
     ) {
         let mut leaves = Vec::new();
-        for &(ty, io, name) in decls {
+        for &(ty, io, name, patch) in decls {
+            let start = leaves.len();
             self.automatic_locations(ty, io, name, input, &mut leaves);
+            for leaf in &mut leaves[start..] {
+                leaf.1 = patch;
+            }
         }
+        // Stable: a per-vertex and a per-patch varying of one semantic keep the order in
+        // which they were gathered (control points first).
         leaves.sort_by(|a, b| a.0.cmp(&b.0));
-        for (key, count) in leaves {
+        for (key, patch, count) in leaves {
+            let key = (key, patch);
             if loc.preassigned.contains_key(&key) {
                 continue;
             }
@@ -550,7 +558,7 @@ impl<'p> Lower<'p> {
                 let n = match (kind, leaf.io.location) {
                     (_, Some(l)) => l,
                     (IoKind::Target(t), None) => t,
-                    _ => match loc.preassigned.get(&sem_name) {
+                    _ => match loc.preassigned.get(&(sem_name.clone(), ctx.patch)) {
                         Some(&l) => l,
                         None => loc.next_free(count),
                     },
@@ -1425,34 +1433,34 @@ impl<'p> Lower<'p> {
         }
         // Hull outputs and domain inputs: alphabetical locations (DXC's rule).
         if stage == Stage::Hull {
-            let mut decls: Vec<(TyId, &IoAttrs, &str)> = Vec::new();
+            let mut decls: Vec<(TyId, &IoAttrs, &str, bool)> = Vec::new();
             if !self.types().is_void(fd.ret) {
-                decls.push((fd.ret, &fd.ret_io, "out"));
+                decls.push((fd.ret, &fd.ret_io, "out", false));
             }
             if let Some(f) = pcf {
                 let pf = self.p.func(f);
                 if !self.types().is_void(pf.ret) {
-                    decls.push((pf.ret, &pf.ret_io, "patch"));
+                    decls.push((pf.ret, &pf.ret_io, "patch", true));
                 }
                 for p in &pf.params {
                     if p.dir != ParamDir::In {
-                        decls.push((p.ty, &p.io, &p.name));
+                        decls.push((p.ty, &p.io, &p.name, true));
                     }
                 }
             }
             self.preassign_alphabetically(&decls, false, &mut out_loc);
         }
         if stage == Stage::Domain {
-            let mut decls: Vec<(TyId, &IoAttrs, &str)> = Vec::new();
+            let mut decls: Vec<(TyId, &IoAttrs, &str, bool)> = Vec::new();
             for p in &fd.params {
                 if p.dir == ParamDir::Out {
                     continue;
                 }
-                let ty = match (self.entry_param(eid, p), self.types().kind(p.ty)) {
-                    (Some(EntryParam::Arrayed(_)), TyKind::Array(e, _)) => *e,
-                    _ => p.ty,
+                let (ty, patch) = match (self.entry_param(eid, p), self.types().kind(p.ty)) {
+                    (Some(EntryParam::Arrayed(_)), TyKind::Array(e, _)) => (*e, false),
+                    _ => (p.ty, true),
                 };
-                decls.push((ty, &p.io, &p.name));
+                decls.push((ty, &p.io, &p.name, patch));
             }
             self.preassign_alphabetically(&decls, true, &mut in_loc);
         }

@@ -1845,9 +1845,10 @@ impl<'a> Sema<'a> {
         self.struct_ns.push(sns);
         let sty = self.types.intern(TyKind::Struct(sid));
         let bind = self.bind_attrs(&b.attributes, &b.annotations);
-        let shader_record = b.attributes.iter().any(|a| {
-            attr_is(a, "vk", "shader_record_ext") || attr_is(a, "vk", "shader_record_nv")
-        });
+        let shader_record = b
+            .attributes
+            .iter()
+            .any(|a| attr_is(a, "vk", "shader_record_ext") || attr_is(a, "vk", "shader_record_nv"));
         self.globals.push(GlobalDef {
             name: b.name.name.clone(),
             ty: sty,
