@@ -49,13 +49,14 @@ impl Variant {
     }
 }
 
-/// The stage name of a profile, for `{stage}`.
+/// The stage name of a profile, for `{stage}`: the IR's spelling (`vertex`, `fragment`,
+/// `compute`, `geometry`, `hull`, `domain`, `mesh`, `amplification`), `library` for `lib_*`.
 fn stage_name(profile: &str) -> &'static str {
-    match profile.get(..2).map(str::to_ascii_lowercase).as_deref() {
-        Some("vs") => "vertex",
-        Some("ps") => "fragment",
-        Some("cs") => "compute",
-        _ => "unknown",
+    use oneshader_frontends::hlsl::{Profile, parse_profile};
+    match parse_profile(profile) {
+        Ok(Profile::Stage(s)) => s.spelling(),
+        Ok(Profile::Library) => "library",
+        Err(_) => "unknown",
     }
 }
 
