@@ -52,8 +52,8 @@ use oneshader_ir::diag::{Diagnostic, SourceMap};
 
 pub use bindings::{BindingShift, RegisterBinding};
 pub use compile::{
-    COMPILE_STACK, CompileOptions, CompileResult, Profile, analyze, compile_file,
-    compile_parsed, compile_text, parse_profile, with_big_stack,
+    COMPILE_STACK, CompileOptions, CompileResult, Profile, analyze, compile_file, compile_parsed,
+    compile_text, parse_profile, with_big_stack,
 };
 pub use sema::{MAX_SEMA_ERRORS, SemaOptions};
 
