@@ -241,3 +241,26 @@ pub fn shard(variants: Vec<Variant>, index: usize, count: usize) -> Vec<Variant>
         .filter(|v| v.index % count == index - 1)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::stage_name;
+
+    #[test]
+    fn stage_placeholder_names_every_profile() {
+        for (profile, name) in [
+            ("vs_6_0", "vertex"),
+            ("ps_6_0", "fragment"),
+            ("cs_6_0", "compute"),
+            ("gs_6_0", "geometry"),
+            ("hs_6_0", "hull"),
+            ("ds_6_0", "domain"),
+            ("ms_6_5", "mesh"),
+            ("as_6_5", "amplification"),
+            ("lib_6_3", "library"),
+            ("xs_6_0", "unknown"),
+        ] {
+            assert_eq!(stage_name(profile), name, "{profile}");
+        }
+    }
+}
