@@ -2,8 +2,8 @@
 //! functions, a shader compiled for IR declares the functions it calls without a body as
 //! imports, `link` binds them, and the linked module runs (docs/linking.md). Also: a library
 //! profile compiles every `[shader("...")]` entry point of a file into one module, and a
-//! prototype called from a SPIR-V compilation is still an error (OSH1026) naming the way
-//! to link it.
+//! prototype called from a SPIR-V compilation (a library's too) is still an error (OSH1026)
+//! naming the way to link it.
 //!
 //! The execution test fails (never skips) when the Vulkan loader or lavapipe is missing, with
 //! a message naming `cargo xtask setup`.
@@ -119,6 +119,24 @@ fn a_called_prototype_without_linking_is_an_error() {
         "{text}"
     );
     assert!(text.contains("--target osir"), "{text}");
+    // A library profile bound for SPIR-V is no exception: the import would reach the
+    // backend, which cannot emit it; the front end names the prototype instead.
+    let lib = SHADER.replace("[numthreads", "[shader(\"compute\")] [numthreads");
+    let err = Compiler::new()
+        .compile_source("lib.hlsl", &lib, &CompileOptions::new("lib_6_3"))
+        .expect_err("nothing defines `scale`");
+    let text = err.diagnostics.render();
+    assert!(
+        text.contains("lib.hlsl:2:7: error[OSH1026]: `scale` is called but never defined"),
+        "{text}"
+    );
+    // For IR the same library imports it.
+    let m = ir(&lib, "lib_6_3", OptLevel::O0);
+    assert_eq!(
+        symbols(&m, oneshader::ir::Op::Import).len(),
+        2,
+        "scale and accumulate"
+    );
 }
 
 #[test]

@@ -57,7 +57,8 @@ pub struct CompileOptions {
     pub preserve_bindings: bool,
     /// Compiling for linking (`--target osir`/`ir`): a function declared without a body that
     /// is called becomes an import, and an `export` function an export (docs/linking.md),
-    /// instead of OSH1026. Library profiles (`lib_*`) always link this way.
+    /// instead of OSH1026. Library profiles (`lib_*`) always export; they import only with
+    /// this set (a module bound for SPIR-V cannot hold imports).
     pub allow_imports: bool,
 }
 

@@ -157,7 +157,8 @@ pub struct LowerOptions {
     pub preserve_bindings: bool,
     /// Functions declared without a body that are called become imports (and `export`
     /// functions exports) for linking, instead of an error (see
-    /// [`super::CompileOptions::allow_imports`]). Libraries (`lib_*`) always do.
+    /// [`super::CompileOptions::allow_imports`]). Libraries (`lib_*`) always export; they
+    /// import only with this set.
     pub allow_imports: bool,
 }
 
@@ -680,7 +681,10 @@ impl<'p> Lower<'p> {
                     for s in body {
                         uses_stmt(s, &mut fs, &mut gs);
                     }
-                } else if !self.linkable() {
+                } else if !self.opts.allow_imports {
+                    // Libraries export without it (SPIR-V keeps exported functions as plain
+                    // functions), but an import left in a module bound for SPIR-V would only
+                    // be refused by the backend, far from the source.
                     self.diags.push(
                         Diagnostic::error(
                             "OSH1026",
@@ -689,7 +693,7 @@ impl<'p> Lower<'p> {
                         .with_span(fd.span)
                         .with_note(
                             "to link it from a separately compiled module, compile with \
-                             `--target osir` (or a `lib_*` profile) and `oneshader link`",
+                             `--target osir` (or `ir`) and `oneshader link`",
                         ),
                     );
                 }
@@ -1364,8 +1368,8 @@ impl<'p> Lower<'p> {
         } else {
             fd.name.replace(['<', '>', ',', ' '], "_")
         };
-        // A prototype that is called (an import: `reachable` refused it unless linking) is
-        // a declaration without a body.
+        // A prototype that is called (an import: `reachable` refused it unless imports are
+        // allowed) is a declaration without a body.
         let func = if fd.body.is_none() {
             self.m.declare_func(&name, ret, &params)
         } else {
