@@ -1,8 +1,9 @@
 //! Execution of graphics pipelines: vertex, pixel, geometry, hull and domain shaders written
-//! in HLSL here, compiled through the facade at -O0 and at -O (both validated by both
-//! spirv-vals), drawn on Mesa's lavapipe into offscreen color attachments, and read back. Every
-//! picture's pixels are computed independently in the test, and the two optimization levels
-//! must draw identical pictures.
+//! in HLSL here, compiled through the facade in four voices: SPIR-V at -O0 and at -O (both
+//! validated by both spirv-vals) and GLSL at -O0 and at -O (compiled by glslang, its output
+//! validated by spirv-val), drawn on Mesa's lavapipe into offscreen color attachments, and
+//! read back. Every picture's pixels are computed independently in the test, and the four
+//! voices must draw identical pictures.
 //!
 //! Geometry: attachments are `W` x `H` pixels; a full-screen quad is two triangles, (-1, -1),
 //! (1, -1), (-1, 1) then (1, -1), (1, 1), (-1, 1), whose shared edge runs through the
@@ -14,50 +15,99 @@
 
 mod support;
 
+use oneshader::backends::Target as Backend;
 use oneshader::{CompileOptions, Compiler, OptLevel, TargetEnv};
+use oneshader_test_tools::{GlslStage, glslang_and_validate};
 use oneshader_vulkan_harness::{
     Binding, Draw, Format, Gpu, Image, Resource, Sampler, Shader, ShaderKind, Target, Topology,
     VertexAttribute, VertexBuffer, VertexFormat,
 };
 use support::assert_valid;
 
-const LEVELS: [OptLevel; 2] = [OptLevel::O0, OptLevel::O];
+/// One way of compiling the shaders of a draw: a backend at an optimization level.
+#[derive(Clone, Copy, Debug)]
+struct Voice {
+    level: OptLevel,
+    /// Through the GLSL backend and glslang, rather than the SPIR-V backend.
+    glsl: bool,
+}
 
-/// Compiles `src`'s `entry` for `profile` at `level`, asserting that both validators accept
-/// the SPIR-V.
-fn spirv(src: &str, profile: &str, entry: &str, level: OptLevel) -> Vec<u32> {
-    let opts = CompileOptions::new(profile).entry(entry).opt_level(level);
+const VOICES: [Voice; 4] = [
+    Voice {
+        level: OptLevel::O0,
+        glsl: false,
+    },
+    Voice {
+        level: OptLevel::O,
+        glsl: false,
+    },
+    Voice {
+        level: OptLevel::O0,
+        glsl: true,
+    },
+    Voice {
+        level: OptLevel::O,
+        glsl: true,
+    },
+];
+
+/// Compiles `src`'s `entry` for `profile` in `voice`: the SPIR-V backend's words, which both
+/// validators must accept, or the GLSL backend's text compiled by glslang (whose output
+/// spirv-val must accept).
+fn spirv(src: &str, profile: &str, entry: &str, voice: Voice) -> Vec<u32> {
+    let mut opts = CompileOptions::new(profile)
+        .entry(entry)
+        .opt_level(voice.level);
+    if voice.glsl {
+        opts = opts.target(Backend::Glsl);
+    }
     let out = Compiler::new()
         .compile_source(format!("{entry}.hlsl"), src, &opts)
-        .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
+        .unwrap_or_else(|e| panic!("{voice:?}: {e}\n{}", e.diagnostics.render()));
+    if voice.glsl {
+        let text = out.glsl.expect("GLSL asked for");
+        let stage = out.stage.and_then(GlslStage::of).expect("a GLSL stage");
+        return glslang_and_validate(&text, stage)
+            .unwrap_or_else(|e| panic!("{entry} ({profile}, {voice:?}): {e}"));
+    }
     assert_valid(
         &out.spirv,
         TargetEnv::Vulkan1_2,
-        &format!("{entry} ({profile}, {level:?})"),
+        &format!("{entry} ({profile}, {voice:?})"),
     );
     out.spirv
 }
 
-/// A shader of `src` for the pipeline at `level`.
-fn shader(kind: ShaderKind, src: &str, profile: &str, entry: &str, level: OptLevel) -> Shader {
-    Shader::new(kind, spirv(src, profile, entry, level), entry)
+/// A shader of `src` for the pipeline in `voice`.
+fn shader(kind: ShaderKind, src: &str, profile: &str, entry: &str, voice: Voice) -> Shader {
+    Shader::new(kind, spirv(src, profile, entry, voice), entry)
 }
 
-/// Runs the draw `make` builds at each optimization level; asserts that both draw the same
-/// pictures (and leave the same buffers), and returns the pictures and bindings of -O0.
-fn draw_levels(gpu: &Gpu, make: impl Fn(OptLevel) -> Draw) -> (Vec<Image>, Vec<Binding>) {
-    let mut results: Vec<(Vec<Image>, Vec<Binding>)> = Vec::new();
-    for level in LEVELS {
-        let mut d = make(level);
+/// Runs the draw `make` builds in each voice; asserts that all draw the same pictures (and
+/// leave the same buffers), and returns the pictures and bindings of the first (SPIR-V at
+/// -O0).
+fn draw_levels(gpu: &Gpu, make: impl Fn(Voice) -> Draw) -> (Vec<Image>, Vec<Binding>) {
+    let mut results: Vec<(Voice, Vec<Image>, Vec<Binding>)> = Vec::new();
+    for voice in VOICES {
+        let mut d = make(voice);
         let images = gpu.draw(&mut d);
-        results.push((images, d.bindings));
+        results.push((voice, images, d.bindings));
     }
-    let (first, rest) = results.split_first().expect("two levels");
+    let (first, rest) = results.split_first().expect("four voices");
     for r in rest {
-        assert_eq!(r.0, first.0, "-O draws another picture than -O0");
-        assert_eq!(r.1, first.1, "-O leaves other buffers than -O0");
+        assert_eq!(
+            r.1, first.1,
+            "{:?} draws another picture than {:?}",
+            r.0, first.0
+        );
+        assert_eq!(
+            r.2, first.2,
+            "{:?} leaves other buffers than {:?}",
+            r.0, first.0
+        );
     }
-    results.swap_remove(0)
+    let first = results.swap_remove(0);
+    (first.1, first.2)
 }
 
 /// The four channels of a float texel.
@@ -605,13 +655,26 @@ DSOut main(PC pc, float2 uv : SV_DomainLocation, const OutputPatch<CP, 4> patch)
 ";
     const PS: &str =
         "float4 main(float4 pos : SV_Position, float4 color : COLOR) : SV_Target { return color; }";
+    // GLSL states the spacing and vertex order in the evaluation shader: the GLSL voices'
+    // domain shader repeats its hull shader's (the SPIR-V voices take them from the hull
+    // shader, as DXC's output does).
+    let ds = |voice: Voice| {
+        if voice.glsl {
+            DS.replace(
+                "[domain(\"quad\")]",
+                "[domain(\"quad\")] [partitioning(\"integer\")] [outputtopology(\"triangle_ccw\")]",
+            )
+        } else {
+            DS.to_string()
+        }
+    };
     let gpu = Gpu::new();
     let (images, _) = draw_levels(&gpu, |level| {
         let mut d = Draw::new(
             vec![
                 shader(ShaderKind::Vertex, VS, "vs_6_0", "main", level),
                 shader(ShaderKind::TessControl, HS, "hs_6_0", "main", level),
-                shader(ShaderKind::TessEval, DS, "ds_6_0", "main", level),
+                shader(ShaderKind::TessEval, &ds(level), "ds_6_0", "main", level),
                 shader(ShaderKind::Fragment, PS, "ps_6_0", "main", level),
             ],
             4,

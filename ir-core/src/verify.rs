@@ -2546,13 +2546,13 @@ const STAGE_MODES: &[(Op, &[Stage])] = &[
     (Op::InputPrimitive, &[Stage::Geometry]),
     (
         Op::OutputPrimitive,
-        &[Stage::Geometry, Stage::Hull, Stage::Mesh],
+        &[Stage::Geometry, Stage::Hull, Stage::Domain, Stage::Mesh],
     ),
     (Op::MaxVertices, &[Stage::Geometry, Stage::Mesh]),
     (Op::MaxPrimitives, &[Stage::Mesh]),
     (Op::Invocations, &[Stage::Geometry]),
     (Op::TessDomainDeco, &[Stage::Hull, Stage::Domain]),
-    (Op::TessPartitioning, &[Stage::Hull]),
+    (Op::TessPartitioning, &[Stage::Hull, Stage::Domain]),
     (Op::OutputControlPoints, &[Stage::Hull]),
 ];
 

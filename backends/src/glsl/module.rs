@@ -52,6 +52,20 @@ pub(crate) struct BuiltinVar {
     pub kind: Kind,
 }
 
+/// A per-vertex stage input or output whose GLSL form is not a variable of the IR's array
+/// type: a built-in member of the `gl_in[]`/`gl_out[]` blocks (`gl_in[i].gl_Position`), or a
+/// tessellation input GLSL declares unsized (`x[]`, gl_MaxPatchVertices long). Element `i`
+/// is `{prefix}[i]{suffix}`; the whole array is built element by element.
+#[derive(Clone, Debug)]
+pub(crate) struct Arrayed {
+    /// `gl_in`, `gl_out` or the variable's name.
+    pub prefix: String,
+    /// `.gl_Position`..., or empty.
+    pub suffix: String,
+    /// The IR array's length.
+    pub len: u32,
+}
+
 /// How a buffer global is declared.
 #[derive(Clone, Debug)]
 pub(crate) struct BlockVar {
@@ -80,6 +94,12 @@ pub(crate) struct ModuleCx<'m> {
     value_struct_set: FxHashSet<InstId>,
     pub builtins: FxHashMap<InstId, BuiltinVar>,
     pub blocks: FxHashMap<InstId, BlockVar>,
+    /// Per-vertex inputs and outputs GLSL reaches element by element (see [`Arrayed`]).
+    pub arrayed: FxHashMap<InstId, Arrayed>,
+    /// Members of the `gl_in[]` and `gl_out[]` blocks used, as declared in their
+    /// redeclaration (`vec4 gl_Position;`).
+    per_vertex_in: Vec<String>,
+    per_vertex_out: Vec<String>,
     /// A `check_access_fully_mapped` was printed (`sparseTexelsResidentARB`).
     pub resident_checks: bool,
     /// Float literals spell their value exactly as a double (glslang folds the expression
@@ -96,8 +116,8 @@ pub(crate) struct ModuleCx<'m> {
     const_names: FxHashMap<InstId, String>,
     /// Global declarations.
     pub global_decls: String,
-    /// Clip and cull distances declared so far.
-    distances: u32,
+    /// Clip and cull distances declared so far, outputs and inputs.
+    distances: [u32; 2],
 }
 
 /// The GLSL spelling of a storage-image format.
@@ -159,9 +179,14 @@ fn builtin_var(
     use Kind::*;
     let v = |name, kind| BuiltinVar { name, kind };
     let frag = stage == Stage::Fragment;
+    // Geometry shaders have layers and viewports of their own; vertex and tessellation
+    // evaluation shaders write them through an extension.
+    let native_layer = frag || stage == Stage::Geometry;
     Some(match b {
         BuiltIn::Position if input && frag => (v("gl_FragCoord", Float), None),
-        BuiltIn::Position if !input => (v("gl_Position", Float), None),
+        BuiltIn::Position if !input || per_vertex_block(b, input, stage).is_some() => {
+            (v("gl_Position", Float), None)
+        }
         BuiltIn::VertexIndex => (v("gl_VertexIndex", Int), None),
         BuiltIn::InstanceIndex => (v("gl_InstanceIndex", Int), None),
         BuiltIn::FrontFacing => (v("gl_FrontFacing", Bool), None),
@@ -176,13 +201,21 @@ fn builtin_var(
         BuiltIn::NumWorkgroups => (v("gl_NumWorkGroups", Uint), None),
         BuiltIn::ClipDistance => (v("gl_ClipDistance", Float), None),
         BuiltIn::CullDistance => (v("gl_CullDistance", Float), None),
+        BuiltIn::PrimitiveId if input && stage == Stage::Geometry => {
+            (v("gl_PrimitiveIDIn", Int), None)
+        }
         BuiltIn::PrimitiveId => (v("gl_PrimitiveID", Int), None),
-        BuiltIn::Layer if frag => (v("gl_Layer", Int), None),
+        BuiltIn::InvocationId => (v("gl_InvocationID", Int), None),
+        BuiltIn::TessLevelOuter => (v("gl_TessLevelOuter", Float), None),
+        BuiltIn::TessLevelInner => (v("gl_TessLevelInner", Float), None),
+        BuiltIn::TessCoord => (v("gl_TessCoord", Float), None),
+        BuiltIn::PatchVertices => (v("gl_PatchVerticesIn", Int), None),
+        BuiltIn::Layer if native_layer => (v("gl_Layer", Int), None),
         BuiltIn::Layer => (
             v("gl_Layer", Int),
             Some("GL_ARB_shader_viewport_layer_array"),
         ),
-        BuiltIn::ViewportIndex if frag => (v("gl_ViewportIndex", Int), None),
+        BuiltIn::ViewportIndex if native_layer => (v("gl_ViewportIndex", Int), None),
         BuiltIn::ViewportIndex => (
             v("gl_ViewportIndex", Int),
             Some("GL_ARB_shader_viewport_layer_array"),
@@ -221,6 +254,23 @@ fn builtin_var(
         BuiltIn::HelperInvocation => (v("gl_HelperInvocation", Bool), None),
         _ => return None,
     })
+}
+
+/// The block a built-in is a member of when it is per vertex (`gl_in` for the inputs of
+/// geometry and tessellation shaders, `gl_out` for the hull shader's outputs), else `None`.
+fn per_vertex_block(b: BuiltIn, input: bool, stage: Stage) -> Option<&'static str> {
+    let member = matches!(
+        b,
+        BuiltIn::Position | BuiltIn::PointSize | BuiltIn::ClipDistance | BuiltIn::CullDistance
+    );
+    if !member {
+        return None;
+    }
+    match stage {
+        Stage::Geometry | Stage::Hull | Stage::Domain if input => Some("gl_in"),
+        Stage::Hull => Some("gl_out"),
+        _ => None,
+    }
 }
 
 /// The kind of a scalar type.
@@ -302,6 +352,9 @@ impl<'m> ModuleCx<'m> {
             value_struct_set: FxHashSet::default(),
             builtins: FxHashMap::default(),
             blocks: FxHashMap::default(),
+            arrayed: FxHashMap::default(),
+            per_vertex_in: Vec::new(),
+            per_vertex_out: Vec::new(),
             exact_floats: false,
             resident_checks: false,
             exts: BTreeSet::new(),
@@ -311,7 +364,7 @@ impl<'m> ModuleCx<'m> {
             const_decls: Vec::new(),
             const_names: FxHashMap::default(),
             global_decls: String::new(),
-            distances: 0,
+            distances: [0, 0],
         }
     }
 
@@ -502,6 +555,23 @@ impl<'m> ModuleCx<'m> {
                 "a global in `{}` memory",
                 space.spelling()
             ))),
+            // The memory of mesh, amplification and ray-tracing stages, whose entry points
+            // `emit` refuses before it gets here; a function of another stage cannot reach
+            // it (OSV0028).
+            AddressSpace::TaskPayload
+            | AddressSpace::RayPayload
+            | AddressSpace::IncomingRayPayload
+            | AddressSpace::HitAttribute
+            | AddressSpace::CallableData
+            | AddressSpace::IncomingCallableData
+            | AddressSpace::ShaderRecord => Err(GlslError::new(
+                STAGE,
+                format!(
+                    "a global in `{}` memory (mesh, amplification and ray-tracing stages are \
+                     not supported by the GLSL backend yet)",
+                    space.spelling()
+                ),
+            )),
         }
     }
 
@@ -522,9 +592,39 @@ impl<'m> ModuleCx<'m> {
         if let Some(e) = ext {
             self.ext(e);
         }
-        if matches!(b, BuiltIn::ClipDistance | BuiltIn::CullDistance) {
-            let n = m.array_len(pointee).unwrap_or(1);
-            let total = self.distances + n;
+        if !input
+            && let Some(d) = m.find_decoration(g, Op::StreamDeco)
+            && m.imm_operand(d, 0).unwrap_or(0) != 0
+        {
+            return Err(GlslError::new(
+                STAGE,
+                format!(
+                    "the `{}` built-in is written to vertex stream {}; GLSL declares built-in \
+                     outputs in stream 0 only",
+                    b.spelling(),
+                    m.imm_operand(d, 0).unwrap_or(0)
+                ),
+            ));
+        }
+        // A per-vertex built-in: the IR's array of vertices around the GLSL member's type.
+        let block = per_vertex_block(b, input, stage);
+        let (elem, vertices) = match block {
+            Some(_) => match (m.try_op(pointee), m.array_len(pointee)) {
+                (Some(Op::Array), Some(n)) => (m.operand(pointee, 0), n),
+                _ => {
+                    return Err(malformed(format!(
+                        "the per-vertex `{}` built-in is not an array of vertices",
+                        b.spelling()
+                    )));
+                }
+            },
+            None => (pointee, 0),
+        };
+        let distances = matches!(b, BuiltIn::ClipDistance | BuiltIn::CullDistance);
+        if distances {
+            let n = m.array_len(elem).unwrap_or(1);
+            let counted = &mut self.distances[usize::from(input)];
+            let total = *counted + n;
             if n > 8 || total > 8 {
                 return Err(GlslError::new(
                     LIMITS,
@@ -535,12 +635,40 @@ impl<'m> ModuleCx<'m> {
                     ),
                 ));
             }
-            self.distances = total;
+            *counted = total;
+        }
+        if let Some(block) = block {
+            // A member of `gl_in[]`/`gl_out[]`, which is redeclared with the members used
+            // (and the distances' sizes).
+            let member = if distances {
+                let n = m.array_len(elem).unwrap_or(1);
+                format!("float {}[{n}];", var.name)
+            } else {
+                let d = self.decl(elem, var.name)?;
+                format!("{d};")
+            };
+            let list = if input {
+                &mut self.per_vertex_in
+            } else {
+                &mut self.per_vertex_out
+            };
+            if !list.contains(&member) {
+                list.push(member);
+            }
+            self.arrayed.insert(
+                g,
+                Arrayed {
+                    prefix: block.to_string(),
+                    suffix: format!(".{}", var.name),
+                    len: vertices,
+                },
+            );
+            self.item_names.insert(g, var.name.to_string());
+            self.builtins.insert(g, var);
+            return Ok(());
         }
         // Sized arrays are redeclared with the IR's size; `invariant` on outputs.
-        if matches!(b, BuiltIn::ClipDistance | BuiltIn::CullDistance)
-            && let Some(n) = m.array_len(pointee)
-        {
+        if distances && let Some(n) = m.array_len(pointee) {
             writeln!(
                 self.global_decls,
                 "{} float {}[{n}];",
@@ -587,12 +715,21 @@ impl<'m> ModuleCx<'m> {
                 "a stage input or output without a location or built-in",
             ));
         }
+        if !input && let Some(d) = m.find_decoration(g, Op::StreamDeco) {
+            q.push(format!("stream = {}", m.imm_operand(d, 0).unwrap_or(0)));
+        }
+        let patch = m.has_decoration(g, Op::Patch);
         let mut quals = String::new();
+        if patch {
+            quals.push_str("patch ");
+        }
         if !input && m.has_decoration(g, Op::Invariant) {
             quals.push_str("invariant ");
         }
-        let interp_allowed =
-            (input && stage == Stage::Fragment) || (!input && stage == Stage::Vertex);
+        // Interpolation qualifiers on fragment inputs and on the outputs of the stage before
+        // the rasterizer (GLSL allows them there; Vulkan takes the fragment shader's).
+        let interp_allowed = (input && stage == Stage::Fragment)
+            || (!input && matches!(stage, Stage::Vertex | Stage::Geometry | Stage::Domain));
         let mut flat = m.has_decoration(g, Op::Flat);
         // Integer and double fragment inputs are flat (HLSL makes them so, as the SPIR-V
         // backend does).
@@ -641,7 +778,27 @@ impl<'m> ModuleCx<'m> {
                 "a vertex input of struct type; GLSL vertex inputs cannot be structs",
             ));
         }
-        let d = self.decl(pointee, name)?;
+        // Per-vertex inputs of tessellation shaders are unsized in GLSL (glslang sizes them
+        // gl_MaxPatchVertices and accepts no other size): element by element.
+        let open_ended = input && !patch && matches!(stage, Stage::Hull | Stage::Domain);
+        let d = if open_ended {
+            let (Some(Op::Array), Some(len)) = (m.try_op(pointee), m.array_len(pointee)) else {
+                return Err(malformed(
+                    "a per-vertex tessellation input that is not an array of vertices",
+                ));
+            };
+            self.arrayed.insert(
+                g,
+                Arrayed {
+                    prefix: name.to_string(),
+                    suffix: String::new(),
+                    len,
+                },
+            );
+            self.decl(m.operand(pointee, 0), &format!("{name}[]"))?
+        } else {
+            self.decl(pointee, name)?
+        };
         writeln!(
             self.global_decls,
             "layout({}) {quals}{} {d};",
@@ -949,7 +1106,12 @@ impl<'m> ModuleCx<'m> {
                     .to_string(),
             );
         }
-        let mut out = String::from("#version 450\n");
+        // GLSL 4.50, but 4.60 where an extension needs it (GL_EXT_ray_query).
+        let mut out = if self.exts.contains("GL_EXT_ray_query") {
+            String::from("#version 460\n")
+        } else {
+            String::from("#version 450\n")
+        };
         for e in &self.exts {
             writeln!(out, "#extension {e} : require").ok();
         }
@@ -964,6 +1126,18 @@ impl<'m> ModuleCx<'m> {
         }
         if !self.spec_decls.is_empty() {
             out.push('\n');
+        }
+        for (members, dir, name) in [
+            (&self.per_vertex_in, "in", "gl_in"),
+            (&self.per_vertex_out, "out", "gl_out"),
+        ] {
+            if !members.is_empty() {
+                writeln!(out, "{dir} gl_PerVertex {{").ok();
+                for mem in members {
+                    writeln!(out, "    {mem}").ok();
+                }
+                writeln!(out, "}} {name}[];\n").ok();
+            }
         }
         if !self.global_decls.is_empty() {
             out.push_str(&self.global_decls);

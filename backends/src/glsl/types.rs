@@ -249,6 +249,15 @@ impl ModuleCx<'_> {
             }
             Op::Struct => self.struct_name(ty),
             Op::Texture | Op::Sampler | Op::SamplerCmp => self.opaque_name(ty),
+            // Ray queries (GL_EXT_ray_query), in any stage.
+            Op::AccelStruct => {
+                self.ext("GL_EXT_ray_query");
+                Ok("accelerationStructureEXT".into())
+            }
+            Op::RayQuery => {
+                self.ext("GL_EXT_ray_query");
+                Ok("rayQueryEXT".into())
+            }
             Op::Array | Op::RuntimeArray => {
                 let (b, d) = self.type_parts(ty)?;
                 Ok(format!("{b}{d}"))

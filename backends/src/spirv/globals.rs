@@ -671,38 +671,34 @@ impl Emitter<'_> {
                     let n = imm(Op::OutputControlPoints)
                         .ok_or_else(|| self.bad_mode(name, "output_control_points"))?;
                     modes.push((ExecutionMode::OutputVertices, Some(n)));
-                    match imm(Op::TessPartitioning).and_then(Partitioning::from_u32) {
-                        Some(Partitioning::Integer) => {
-                            modes.push((ExecutionMode::SpacingEqual, None))
-                        }
-                        Some(Partitioning::FractionalEven) => {
-                            modes.push((ExecutionMode::SpacingFractionalEven, None))
-                        }
-                        Some(Partitioning::FractionalOdd) => {
-                            modes.push((ExecutionMode::SpacingFractionalOdd, None))
-                        }
-                        Some(Partitioning::Pow2) => {
-                            return Err(EmitError::new(
-                                STAGE,
-                                format!(
-                                    "hull entry point `{name}`: `pow2` partitioning has no \
-                                     SPIR-V spacing (Vulkan has equal, fractional even and \
-                                     fractional odd)"
-                                ),
-                            ));
-                        }
-                        None => {}
+                }
+                match imm(Op::TessPartitioning).and_then(Partitioning::from_u32) {
+                    Some(Partitioning::Integer) => modes.push((ExecutionMode::SpacingEqual, None)),
+                    Some(Partitioning::FractionalEven) => {
+                        modes.push((ExecutionMode::SpacingFractionalEven, None))
                     }
-                    match primitive(Op::OutputPrimitive) {
-                        Some(Primitive::Point) => modes.push((ExecutionMode::PointMode, None)),
-                        Some(Primitive::TriangleCw) => {
-                            modes.push((ExecutionMode::VertexOrderCw, None))
-                        }
-                        Some(Primitive::TriangleCcw) => {
-                            modes.push((ExecutionMode::VertexOrderCcw, None))
-                        }
-                        _ => {}
+                    Some(Partitioning::FractionalOdd) => {
+                        modes.push((ExecutionMode::SpacingFractionalOdd, None))
                     }
+                    Some(Partitioning::Pow2) => {
+                        return Err(EmitError::new(
+                            STAGE,
+                            format!(
+                                "{} entry point `{name}`: `pow2` partitioning has no SPIR-V \
+                                 spacing (Vulkan has equal, fractional even and fractional odd)",
+                                stage.spelling()
+                            ),
+                        ));
+                    }
+                    None => {}
+                }
+                match primitive(Op::OutputPrimitive) {
+                    Some(Primitive::Point) => modes.push((ExecutionMode::PointMode, None)),
+                    Some(Primitive::TriangleCw) => modes.push((ExecutionMode::VertexOrderCw, None)),
+                    Some(Primitive::TriangleCcw) => {
+                        modes.push((ExecutionMode::VertexOrderCcw, None))
+                    }
+                    _ => {}
                 }
             }
             Stage::Mesh | Stage::Amplification => {

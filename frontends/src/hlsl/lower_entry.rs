@@ -2018,63 +2018,7 @@ impl<'p> Lower<'p> {
                         elsewhere,
                     ),
                 }
-                match fd.attrs.partitioning {
-                    Some(Partitioning::Pow2) => self.diags.push(
-                        oneshader_ir::Diagnostic::error(
-                            "OSH1025",
-                            "`[partitioning(\"pow2\")]` has no Vulkan equivalent (integer, \
-                             fractional_even and fractional_odd do)",
-                        )
-                        .with_span(at),
-                    ),
-                    Some(p) => {
-                        let v = self.m.imm(p.to_u32());
-                        self.m.decorate(w, Op::TessPartitioning, &[v]);
-                    }
-                    None => advise(self, "[partitioning(...)]", elsewhere),
-                }
-                let isoline = fd.attrs.domain == Some(TessDomain::Isoline);
-                match fd.attrs.output_topology {
-                    Some(Primitive::Line) if !isoline => {
-                        // DXC and glslang accept it: no winding is declared.
-                        self.diags.push(
-                            oneshader_ir::Diagnostic::warning(
-                                "OSH1025",
-                                "`[outputtopology(\"line\")]` fits isolines; the tessellator \
-                                 makes triangles for this domain, and no winding is declared",
-                            )
-                            .with_span(at),
-                        );
-                        let v = self.m.imm(Primitive::Line.to_u32());
-                        self.m.decorate(w, Op::OutputPrimitive, &[v]);
-                    }
-                    Some(t)
-                        if t == Primitive::Point
-                            || (isoline && t == Primitive::Line)
-                            || (!isoline
-                                && matches!(t, Primitive::TriangleCw | Primitive::TriangleCcw)) =>
-                    {
-                        let v = self.m.imm(t.to_u32());
-                        self.m.decorate(w, Op::OutputPrimitive, &[v]);
-                    }
-                    Some(t) => self.diags.push(
-                        oneshader_ir::Diagnostic::error(
-                            "OSH1025",
-                            format!(
-                                "`[outputtopology]` `{}` does not fit the domain (isolines make \
-                                 `line` or `point`, triangles and quads `triangle_cw`, \
-                                 `triangle_ccw` or `point`)",
-                                t.spelling()
-                            ),
-                        )
-                        .with_span(at),
-                    ),
-                    None => advise(
-                        self,
-                        "[outputtopology(...)]",
-                        "the domain shader must declare the winding",
-                    ),
-                }
+                self.tess_modes(w, eid, Some(elsewhere));
                 match fd.attrs.output_control_points {
                     Some(n) => {
                         self.m.decorate_imm(w, Op::OutputControlPoints, &[n]);
@@ -2085,20 +2029,177 @@ impl<'p> Lower<'p> {
                     need(self, "[patchconstantfunc(\"name\")]");
                 }
             }
-            Stage::Domain => match fd.attrs.domain {
-                Some(d) => {
-                    let v = self.m.imm(d.to_u32());
-                    self.m.decorate(w, Op::TessDomainDeco, &[v]);
+            Stage::Domain => {
+                match fd.attrs.domain {
+                    Some(d) => {
+                        let v = self.m.imm(d.to_u32());
+                        self.m.decorate(w, Op::TessDomainDeco, &[v]);
+                    }
+                    None => advise(
+                        self,
+                        "[domain(\"tri\" | \"quad\" | \"isoline\")]",
+                        "the hull shader must declare it",
+                    ),
                 }
-                None => advise(
-                    self,
-                    "[domain(\"tri\" | \"quad\" | \"isoline\")]",
-                    "the hull shader must declare it",
-                ),
-            },
+                // Optional: the hull shader's spacing and winding, repeated (a GLSL
+                // tessellation evaluation shader always states them).
+                self.tess_modes(w, eid, None);
+            }
             _ => {}
         }
+        self.inapplicable_attributes(eid, stage);
         self.diags.iter().filter(|d| d.is_error()).count() == before
+    }
+
+    /// Warns about each stage attribute of an entry point whose stage has no use for it
+    /// (DXC ignores them too): written but without effect, it is named rather than dropped
+    /// silently.
+    fn inapplicable_attributes(&mut self, eid: FuncId, stage: Stage) {
+        use Stage as S;
+        let fd = self.p.func(eid);
+        let at = fd.attrs.span.unwrap_or(fd.span);
+        let a = &fd.attrs;
+        let checks: [(&str, bool, &[Stage]); 9] = [
+            (
+                "numthreads",
+                a.numthreads.is_some(),
+                &[S::Compute, S::Mesh, S::Amplification],
+            ),
+            ("earlydepthstencil", a.early_depth_stencil, &[S::Fragment]),
+            (
+                "maxvertexcount",
+                a.max_vertex_count.is_some(),
+                &[S::Geometry],
+            ),
+            ("instance", a.instance.is_some(), &[S::Geometry]),
+            ("domain", a.domain.is_some(), &[S::Hull, S::Domain]),
+            (
+                "partitioning",
+                a.partitioning.is_some(),
+                &[S::Hull, S::Domain],
+            ),
+            (
+                "outputtopology",
+                a.output_topology.is_some(),
+                &[S::Hull, S::Domain, S::Mesh],
+            ),
+            (
+                "outputcontrolpoints",
+                a.output_control_points.is_some(),
+                &[S::Hull],
+            ),
+            (
+                "patchconstantfunc",
+                a.patch_constant_func.is_some(),
+                &[S::Hull],
+            ),
+        ];
+        for (name, written, stages) in checks {
+            if written && !stages.contains(&stage) {
+                self.diags.push(
+                    oneshader_ir::Diagnostic::warning(
+                        "OSH1025",
+                        format!(
+                            "`[{name}]` has no effect on the {} entry point `{}`; it is ignored",
+                            stage_name(stage),
+                            fd.name
+                        ),
+                    )
+                    .with_span(at),
+                );
+            }
+        }
+    }
+
+    /// The tessellation spacing and winding of a hull entry point (and, when written, of a
+    /// domain entry point that repeats its hull shader's). `elsewhere`: why a missing one is
+    /// worth a warning (hull shaders), `None` when they are optional.
+    fn tess_modes(&mut self, w: InstId, eid: FuncId, elsewhere: Option<&str>) {
+        let fd = self.p.func(eid);
+        let at = fd.attrs.span.unwrap_or(fd.span);
+        let stage = if elsewhere.is_some() {
+            Stage::Hull
+        } else {
+            Stage::Domain
+        };
+        let advise = |lw: &mut Self, what: &str, why: &str| {
+            lw.diags.push(
+                oneshader_ir::Diagnostic::warning(
+                    "OSH1025",
+                    format!(
+                        "the {} entry point `{}` has no `{what}`; {why}",
+                        stage_name(stage),
+                        fd.name
+                    ),
+                )
+                .with_span(at),
+            );
+        };
+        match fd.attrs.partitioning {
+            Some(Partitioning::Pow2) => self.diags.push(
+                oneshader_ir::Diagnostic::error(
+                    "OSH1025",
+                    "`[partitioning(\"pow2\")]` has no Vulkan equivalent (integer, \
+                     fractional_even and fractional_odd do)",
+                )
+                .with_span(at),
+            ),
+            Some(p) => {
+                let v = self.m.imm(p.to_u32());
+                self.m.decorate(w, Op::TessPartitioning, &[v]);
+            }
+            None => {
+                if let Some(why) = elsewhere {
+                    advise(self, "[partitioning(...)]", why);
+                }
+            }
+        }
+        let isoline = fd.attrs.domain == Some(TessDomain::Isoline);
+        match fd.attrs.output_topology {
+            Some(Primitive::Line) if !isoline => {
+                // DXC and glslang accept it: no winding is declared.
+                self.diags.push(
+                    oneshader_ir::Diagnostic::warning(
+                        "OSH1025",
+                        "`[outputtopology(\"line\")]` fits isolines; the tessellator \
+                         makes triangles for this domain, and no winding is declared",
+                    )
+                    .with_span(at),
+                );
+                let v = self.m.imm(Primitive::Line.to_u32());
+                self.m.decorate(w, Op::OutputPrimitive, &[v]);
+            }
+            Some(t)
+                if t == Primitive::Point
+                    || (isoline && t == Primitive::Line)
+                    || (!isoline
+                        && matches!(t, Primitive::TriangleCw | Primitive::TriangleCcw)) =>
+            {
+                let v = self.m.imm(t.to_u32());
+                self.m.decorate(w, Op::OutputPrimitive, &[v]);
+            }
+            Some(t) => self.diags.push(
+                oneshader_ir::Diagnostic::error(
+                    "OSH1025",
+                    format!(
+                        "`[outputtopology]` `{}` does not fit the domain (isolines make \
+                         `line` or `point`, triangles and quads `triangle_cw`, \
+                         `triangle_ccw` or `point`)",
+                        t.spelling()
+                    ),
+                )
+                .with_span(at),
+            ),
+            None => {
+                if elsewhere.is_some() {
+                    advise(
+                        self,
+                        "[outputtopology(...)]",
+                        "the domain shader must declare the winding",
+                    );
+                }
+            }
+        }
     }
 
     /// A mesh entry point's output topology and vertex and primitive counts.

@@ -119,6 +119,12 @@ pub enum GlslStage {
     Fragment,
     /// `comp`.
     Compute,
+    /// `geom`.
+    Geometry,
+    /// `tesc` (HLSL hull shaders).
+    TessControl,
+    /// `tese` (HLSL domain shaders).
+    TessEvaluation,
 }
 
 impl GlslStage {
@@ -128,6 +134,9 @@ impl GlslStage {
             GlslStage::Vertex => "vert",
             GlslStage::Fragment => "frag",
             GlslStage::Compute => "comp",
+            GlslStage::Geometry => "geom",
+            GlslStage::TessControl => "tesc",
+            GlslStage::TessEvaluation => "tese",
         }
     }
 
@@ -137,6 +146,9 @@ impl GlslStage {
             oneshader_ir::Stage::Vertex => Some(GlslStage::Vertex),
             oneshader_ir::Stage::Fragment => Some(GlslStage::Fragment),
             oneshader_ir::Stage::Compute => Some(GlslStage::Compute),
+            oneshader_ir::Stage::Geometry => Some(GlslStage::Geometry),
+            oneshader_ir::Stage::Hull => Some(GlslStage::TessControl),
+            oneshader_ir::Stage::Domain => Some(GlslStage::TessEvaluation),
             _ => None,
         }
     }

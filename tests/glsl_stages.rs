@@ -1,0 +1,334 @@
+//! The GLSL backend on the stages beyond vertex, pixel and compute, and on ray queries: each
+//! HLSL shader here is compiled through both backends; the GLSL goes through glslang and
+//! spirv-val, and glslang's SPIR-V is read back to check that it states what the SPIR-V
+//! backend's does (execution modes, stream instructions and decorations, barrier scopes, the
+//! ray-query instructions and their operands). Execution of geometry and tessellation
+//! shaders through GLSL is in `tests/graphics_exec.rs` (its GLSL voices).
+
+mod support;
+
+use oneshader::backends::Target;
+use oneshader::{CompileOptions, Compiler, OptLevel, TargetEnv};
+use oneshader_test_tools::{GlslStage, glslang_and_validate};
+use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::spirv::Op;
+use support::assert_valid;
+
+/// Both backends' SPIR-V of `src`'s `entry` (ours, validated by both spirv-vals; glslang's
+/// from our GLSL) and the GLSL text.
+fn both(src: &str, profile: &str, entry: &str) -> (Module, Module, String) {
+    let opts = CompileOptions::new(profile)
+        .entry(entry)
+        .opt_level(OptLevel::O)
+        .target_env(TargetEnv::Vulkan1_2);
+    let ours = Compiler::new()
+        .compile_source("s.hlsl", src, &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
+    assert_valid(&ours.spirv, TargetEnv::Vulkan1_2, profile);
+    let glsl = Compiler::new()
+        .compile_source("s.hlsl", src, &opts.clone().target(Target::Glsl))
+        .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
+    let text = glsl.glsl.expect("GLSL asked for");
+    let stage = glsl.stage.and_then(GlslStage::of).expect("a GLSL stage");
+    let words = glslang_and_validate(&text, stage).unwrap_or_else(|e| panic!("{e}"));
+    (load(&ours.spirv), load(&words), text)
+}
+
+fn load(words: &[u32]) -> Module {
+    rspirv::dr::load_words(words).expect("SPIR-V loads")
+}
+
+/// The execution modes of a module (without the function operand), sorted.
+fn modes(m: &Module) -> Vec<String> {
+    let mut v: Vec<String> = m
+        .execution_modes
+        .iter()
+        .map(|i| format!("{:?}", &i.operands[1..]))
+        .collect();
+    v.sort();
+    v
+}
+
+fn function_insts(m: &Module) -> impl Iterator<Item = &Instruction> {
+    m.functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.instructions.iter())
+}
+
+/// The value of an integer constant operand (either signedness).
+fn constant(m: &Module, id: u32) -> Option<u32> {
+    m.types_global_values
+        .iter()
+        .find(|i| i.result_id == Some(id))
+        .and_then(|i| match i.class.opcode {
+            Op::Constant => match i.operands.first() {
+                Some(Operand::LiteralBit32(v)) => Some(*v),
+                _ => None,
+            },
+            Op::ConstantTrue => Some(1),
+            Op::ConstantFalse => Some(0),
+            _ => None,
+        })
+}
+
+/// Each instruction with opcode in `ops`, with the values of its constant operands, sorted.
+fn ops_with_constants(m: &Module, ops: &[Op]) -> Vec<(Op, Vec<u32>)> {
+    let mut v: Vec<(Op, Vec<u32>)> = function_insts(m)
+        .filter(|i| ops.contains(&i.class.opcode))
+        .map(|i| {
+            let consts = i
+                .operands
+                .iter()
+                .filter_map(|o| match o {
+                    Operand::IdRef(id) => constant(m, *id),
+                    _ => None,
+                })
+                .collect();
+            (i.class.opcode, consts)
+        })
+        .collect();
+    v.sort_by_key(|(op, c)| (*op as u32, c.clone()));
+    v
+}
+
+/// The value of decoration `deco` on each variable that has one, by id.
+fn decorated(m: &Module, deco: rspirv::spirv::Decoration) -> Vec<(u32, u32)> {
+    m.annotations
+        .iter()
+        .filter(|i| i.class.opcode == Op::Decorate)
+        .filter(|i| i.operands.get(1) == Some(&Operand::Decoration(deco)))
+        .filter_map(|i| match (&i.operands[0], i.operands.get(2)) {
+            (Operand::IdRef(id), Some(Operand::LiteralBit32(v))) => Some((*id, *v)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// (location, stream) of every output with a location, sorted.
+fn located_streams(m: &Module) -> Vec<(u32, u32)> {
+    use rspirv::spirv::Decoration as D;
+    let streams = decorated(m, D::Stream);
+    let mut v: Vec<(u32, u32)> = decorated(m, D::Location)
+        .into_iter()
+        .filter_map(|(id, loc)| {
+            let stream = streams.iter().find(|(s, _)| *s == id)?.1;
+            Some((loc, stream))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn geometry_shader_streams_instances_and_per_vertex_inputs() {
+    // Two vertex streams (points), four instances, clip distances read from `gl_in` and
+    // written, the input primitive's id.
+    const GS: &str = "
+struct V { float4 pos : SV_Position; float2 clip : SV_ClipDistance; float4 c : COLOR; };
+struct S0 { float4 pos : SV_Position; float2 clip : SV_ClipDistance; float4 c : COLOR; };
+struct S1 { float4 data : DATA; };
+[maxvertexcount(4)]
+[instance(4)]
+void main(line V v[2], uint prim : SV_PrimitiveID, uint inst : SV_GSInstanceID,
+          inout PointStream<S0> s0, inout PointStream<S1> s1) {
+    for (uint i = 0; i < 2; i++) {
+        S0 o;
+        o.pos = v[i].pos;
+        o.clip = v[i].clip * (float)inst;
+        o.c = v[i].c;
+        s0.Append(o);
+        S1 d;
+        d.data = float4((float)prim, v[i].clip, 1.0);
+        s1.Append(d);
+    }
+    s0.RestartStrip();
+    s1.RestartStrip();
+}
+";
+    let (ours, theirs, text) = both(GS, "gs_6_0", "main");
+    assert_eq!(modes(&theirs), modes(&ours), "execution modes\n{text}");
+    let stream_ops = [
+        Op::EmitVertex,
+        Op::EndPrimitive,
+        Op::EmitStreamVertex,
+        Op::EndStreamPrimitive,
+    ];
+    assert_eq!(
+        ops_with_constants(&theirs, &stream_ops),
+        ops_with_constants(&ours, &stream_ops),
+        "stream instructions\n{text}"
+    );
+    // Each varying in its stream (built-ins are in stream 0 in both).
+    assert_eq!(located_streams(&theirs), located_streams(&ours), "{text}");
+    assert!(located_streams(&ours).contains(&(1, 1)), "{text}");
+    assert!(text.contains("layout(invocations = 4) in;"), "{text}");
+    assert!(text.contains("EmitStreamVertex(1);"), "{text}");
+    assert!(
+        text.contains("float gl_ClipDistance[2];\n} gl_in[];"),
+        "{text}"
+    );
+    assert!(text.contains("gl_PrimitiveIDIn"), "{text}");
+    assert!(text.contains("stream = 1"), "{text}");
+}
+
+const HS: &str = "
+struct CP { float4 pos : POS; };
+struct PC { float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; float4 tint : TINT; };
+PC pcf(InputPatch<CP, 3> ip) {
+    PC p;
+    p.e[0] = 2.0; p.e[1] = 3.0; p.e[2] = 4.0; p.i = 5.0;
+    p.tint = ip[0].pos;
+    return p;
+}
+[domain(\"tri\")] [partitioning(\"fractional_odd\")] [outputtopology(\"triangle_cw\")]
+[outputcontrolpoints(3)] [patchconstantfunc(\"pcf\")]
+CP main(InputPatch<CP, 3> ip, uint id : SV_OutputControlPointID) { return ip[id]; }
+";
+
+#[test]
+fn hull_shader_states_the_tessellator_modes_and_barrier_of_the_spirv_backend() {
+    let (ours, theirs, text) = both(HS, "hs_6_0", "main");
+    assert_eq!(modes(&theirs), modes(&ours), "execution modes\n{text}");
+    assert!(
+        modes(&ours)
+            .iter()
+            .any(|m| m.contains("SpacingFractionalOdd"))
+    );
+    assert_eq!(
+        ops_with_constants(&theirs, &[Op::ControlBarrier]),
+        ops_with_constants(&ours, &[Op::ControlBarrier]),
+        "barrier scopes\n{text}"
+    );
+    assert!(text.contains("out_var_POS[gl_InvocationID] ="), "{text}");
+    assert!(text.contains("patch out vec4"), "{text}");
+}
+
+#[test]
+fn domain_shader_states_its_hull_shaders_modes_or_is_refused() {
+    const DS: &str = "
+struct CP { float4 pos : POS; };
+struct PC { float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; float4 tint : TINT; };
+[domain(\"tri\")] [partitioning(\"fractional_odd\")] [outputtopology(\"triangle_cw\")]
+float4 main(PC pc, float3 bary : SV_DomainLocation, const OutputPatch<CP, 3> p) : SV_Position {
+    return p[0].pos * bary.x + p[1].pos * bary.y + p[2].pos * bary.z + pc.tint * pc.e[1];
+}
+";
+    let (ours, theirs, text) = both(DS, "ds_6_0", "main");
+    assert_eq!(modes(&theirs), modes(&ours), "execution modes\n{text}");
+    assert!(
+        text.contains("layout(triangles, fractional_odd_spacing, cw) in;"),
+        "{text}"
+    );
+    assert!(text.contains("in vec4 in_var_POS[];"), "{text}");
+    // Without them (as HLSL usually writes a domain shader) the GLSL would state glslang's
+    // defaults, which need not be the hull shader's: refused, naming what to add.
+    let plain = DS.replace(
+        "[partitioning(\"fractional_odd\")] [outputtopology(\"triangle_cw\")]",
+        "",
+    );
+    let opts = CompileOptions::new("ds_6_0").target(Target::Glsl);
+    let err = Compiler::new()
+        .compile_source("ds.hlsl", &plain, &opts)
+        .expect_err("no spacing to state");
+    let msg = err.diagnostics.render();
+    assert!(msg.contains("error[OSB0103]"), "{msg}");
+    assert!(msg.contains("[partitioning(...)]"), "{msg}");
+    // The SPIR-V backend takes it as it is (the hull shader states the modes).
+    let opts = CompileOptions::new("ds_6_0");
+    Compiler::new()
+        .compile_source("ds.hlsl", &plain, &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
+}
+
+#[test]
+fn ray_queries_are_the_spirv_backends_instructions() {
+    // Every RayQuery method, in a compute shader and in a pixel shader.
+    const SRC: &str = "
+RaytracingAccelerationStructure scene : register(t0);
+RWStructuredBuffer<float4> results : register(u0);
+float4 query(float3 origin) {
+    RayDesc ray;
+    ray.Origin = origin;
+    ray.TMin = 0.01;
+    ray.Direction = float3(0.0, 0.0, 1.0);
+    ray.TMax = 100.0;
+    RayQuery<RAY_FLAG_NONE> q;
+    q.TraceRayInline(scene, RAY_FLAG_FORCE_OPAQUE, 0xff, ray);
+    float4 acc = 0.0;
+    while (q.Proceed()) {
+        acc.x += (float)q.CandidateType() + q.CandidateTriangleRayT();
+        acc.y += (float)(q.CandidateInstanceIndex() + q.CandidateInstanceID()
+            + q.CandidateInstanceContributionToHitGroupIndex() + q.CandidateGeometryIndex()
+            + q.CandidatePrimitiveIndex());
+        acc.zw += q.CandidateTriangleBarycentrics();
+        acc.x += q.CandidateTriangleFrontFace() ? 1.0 : 0.0;
+        acc.y += q.CandidateProceduralPrimitiveNonOpaque() ? 1.0 : 0.0;
+        acc.xyz += q.CandidateObjectRayOrigin() + q.CandidateObjectRayDirection();
+        acc.xyz += q.CandidateObjectToWorld3x4()[0].xyz + q.CandidateWorldToObject4x3()[1];
+        if (q.CandidateType() == CANDIDATE_NON_OPAQUE_TRIANGLE) {
+            q.CommitNonOpaqueTriangleHit();
+        } else {
+            q.CommitProceduralPrimitiveHit(1.5);
+        }
+    }
+    if (acc.x > 100.0) {
+        q.Abort();
+    }
+    acc.x += (float)q.CommittedStatus() + q.CommittedRayT();
+    acc.y += (float)(q.CommittedInstanceIndex() + q.CommittedInstanceID()
+        + q.CommittedInstanceContributionToHitGroupIndex() + q.CommittedGeometryIndex()
+        + q.CommittedPrimitiveIndex());
+    acc.zw += q.CommittedTriangleBarycentrics();
+    acc.x += q.CommittedTriangleFrontFace() ? 1.0 : 0.0;
+    acc.xyz += q.CommittedObjectRayOrigin() + q.CommittedObjectRayDirection();
+    acc.xyz += q.CommittedObjectToWorld4x3()[2] + q.CommittedWorldToObject3x4()[1].xyz;
+    acc.xyz += q.WorldRayOrigin() + q.WorldRayDirection();
+    acc.w += q.RayTMin() + (float)q.RayFlags();
+    return acc;
+}
+[numthreads(1, 1, 1)]
+void cs(uint3 id : SV_DispatchThreadID) { results[id.x] = query((float3)id); }
+float4 ps(float4 pos : SV_Position) : SV_Target { return query(pos.xyz); }
+";
+    let ray_ops: Vec<Op> = [
+        Op::RayQueryInitializeKHR,
+        Op::RayQueryTerminateKHR,
+        Op::RayQueryGenerateIntersectionKHR,
+        Op::RayQueryConfirmIntersectionKHR,
+        Op::RayQueryProceedKHR,
+        Op::RayQueryGetIntersectionTypeKHR,
+        Op::RayQueryGetRayTMinKHR,
+        Op::RayQueryGetRayFlagsKHR,
+        Op::RayQueryGetIntersectionTKHR,
+        Op::RayQueryGetIntersectionInstanceCustomIndexKHR,
+        Op::RayQueryGetIntersectionInstanceIdKHR,
+        Op::RayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR,
+        Op::RayQueryGetIntersectionGeometryIndexKHR,
+        Op::RayQueryGetIntersectionPrimitiveIndexKHR,
+        Op::RayQueryGetIntersectionBarycentricsKHR,
+        Op::RayQueryGetIntersectionFrontFaceKHR,
+        Op::RayQueryGetIntersectionCandidateAABBOpaqueKHR,
+        Op::RayQueryGetIntersectionObjectRayDirectionKHR,
+        Op::RayQueryGetIntersectionObjectRayOriginKHR,
+        Op::RayQueryGetWorldRayDirectionKHR,
+        Op::RayQueryGetWorldRayOriginKHR,
+        Op::RayQueryGetIntersectionObjectToWorldKHR,
+        Op::RayQueryGetIntersectionWorldToObjectKHR,
+    ]
+    .to_vec();
+    for (profile, entry) in [("cs_6_5", "cs"), ("ps_6_5", "ps")] {
+        let (ours, theirs, text) = both(SRC, profile, entry);
+        let a = ops_with_constants(&ours, &ray_ops);
+        let b = ops_with_constants(&theirs, &ray_ops);
+        // Every kind of ray-query instruction is there (the test reads them all).
+        for op in &ray_ops {
+            assert!(a.iter().any(|(o, _)| o == op), "{op:?} missing from ours");
+        }
+        assert_eq!(
+            b, a,
+            "{entry}: ray-query instructions and constant operands\n{text}"
+        );
+        assert!(text.starts_with("#version 460\n"), "{text}");
+    }
+}
