@@ -332,3 +332,39 @@ float4 ps(float4 pos : SV_Position) : SV_Target { return query(pos.xyz); }
         assert!(text.starts_with("#version 460\n"), "{text}");
     }
 }
+
+#[test]
+fn primitive_shading_rate_is_the_same_built_in_in_both() {
+    // A vertex shader's SV_ShadingRate is the primitive's rate (the fragment shader reads
+    // another built-in).
+    const VS: &str = "
+float4 main(float4 p : POSITION, out uint rate : SV_ShadingRate) : SV_Position {
+    rate = 5;
+    return p;
+}
+";
+    let (ours, theirs, text) = both(VS, "vs_6_4", "main");
+    let builtins = |m: &Module| -> Vec<String> {
+        let mut v: Vec<String> = m
+            .annotations
+            .iter()
+            .filter(|i| {
+                i.operands.get(1) == Some(&Operand::Decoration(rspirv::spirv::Decoration::BuiltIn))
+            })
+            .map(|i| format!("{:?}", i.operands[2]))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    // (glslang's gl_Position is a member of its gl_PerVertex block: a member decoration.)
+    let rate = "BuiltIn(PrimitiveShadingRateKHR)".to_string();
+    assert!(builtins(&ours).contains(&rate), "{:?}", builtins(&ours));
+    assert!(builtins(&theirs).contains(&rate), "{text}");
+    assert!(
+        !builtins(&theirs)
+            .iter()
+            .any(|b| b.contains("(ShadingRateKHR)")),
+        "{text}"
+    );
+}

@@ -505,6 +505,56 @@ void main(out vertices V v[1], out indices uint i[1]) { SetMeshOutputCounts(1, 1
         out.contains("main.hlsl:1:1: error[OSH1021]: `n` is a work-graph node shader"),
         "{out}"
     );
+    // A stage attribute the stage has no use for is named, not dropped silently.
+    let (r, out) = compile_with(
+        "[maxvertexcount(3)] [outputcontrolpoints(4)]\nfloat4 main() : SV_Position { return 0; }",
+        &opts("vs_6_0", "main"),
+    );
+    assert!(r.module.is_some(), "{out}");
+    for name in ["maxvertexcount", "outputcontrolpoints"] {
+        assert!(
+            out.contains(&format!(
+                "main.hlsl:1:1: warning[OSH1025]: `[{name}]` has no effect on the vertex entry \
+                 point `main`; it is ignored"
+            )),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn domain_shaders_may_repeat_the_hull_shaders_modes() {
+    const DS: &str = r#"
+struct CP { float4 p : P; };
+struct PC { float e[4] : SV_TessFactor; float i[2] : SV_InsideTessFactor; };
+[domain("quad")] [partitioning("fractional_even")] [outputtopology("triangle_ccw")]
+float4 main(PC pc, float2 uv : SV_DomainLocation, const OutputPatch<CP, 4> p) : SV_Position {
+    return p[0].p * uv.x;
+}
+"#;
+    let ir = ir_text(DS, "ds_6_0");
+    assert!(
+        ir.contains(
+            "[entry_point(domain, \"main\"), tess_domain(quad), \
+             tess_partitioning(fractional_even), output_primitive(triangle_ccw)]"
+        ),
+        "{ir}"
+    );
+    let words = spirv_valid(DS, "ds_6_0");
+    let text = disassembly(&words);
+    assert!(text.contains("SpacingFractionalEven"), "{text}");
+    assert!(text.contains("VertexOrderCcw"), "{text}");
+    // The rules are the hull shader's: no triangles from isolines.
+    let out = errors(
+        &DS.replace("\"quad\"", "\"isoline\"")
+            .replace("float e[4]", "float e[2]")
+            .replace("float i[2] : SV_InsideTessFactor;", ""),
+        "ds_6_0",
+    );
+    assert!(
+        out.contains("error[OSH1025]") && out.contains("does not fit the domain"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -99,6 +99,22 @@ fn stage_modes_belong_to_their_stage() {
          {\nbb0:\n  return\n}\n",
         "OSV0015",
     );
+    // A domain shader may repeat its hull shader's spacing and winding, with the same
+    // rules; the output patch size is the hull shader's alone.
+    accepts(
+        "func @ds() -> void [entry_point(domain, \"ds\"), tess_domain(triangle), \
+         tess_partitioning(integer), output_primitive(triangle_cw)] {\nbb0:\n  return\n}\n",
+    );
+    rejects(
+        "func @ds() -> void [entry_point(domain, \"ds\"), tess_domain(isoline), \
+         output_primitive(triangle_cw)] {\nbb0:\n  return\n}\n",
+        "OSV0015",
+    );
+    rejects(
+        "func @ds() -> void [entry_point(domain, \"ds\"), output_control_points(3)] \
+         {\nbb0:\n  return\n}\n",
+        "OSV0015",
+    );
 }
 
 #[test]

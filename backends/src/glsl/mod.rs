@@ -1,6 +1,7 @@
-//! The GLSL backend: a [`Legal`] module in, GLSL 4.50 for Vulkan out (`#version 450`,
-//! `GL_KHR_vulkan_glsl`: `set`/`binding`, `push_constant`, `constant_id`), one entry point per
-//! output, for glslang (`glslangValidator -V`).
+//! The GLSL backend: a [`Legal`] module in, GLSL 4.50 for Vulkan out (`#version 450`, 4.60
+//! with ray queries; `GL_KHR_vulkan_glsl`: `set`/`binding`, `push_constant`, `constant_id`),
+//! one entry point per output (vertex, fragment, compute, geometry, hull or domain), for
+//! glslang (`glslangValidator -V`).
 //!
 //! The output means what the SPIR-V backend's output means, to the bit: every IR operation is
 //! printed as GLSL that glslang compiles to the SPIR-V operation the SPIR-V backend emits (or,

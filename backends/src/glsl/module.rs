@@ -242,6 +242,10 @@ fn builtin_var(
             v("gl_ShadingRateEXT", Int),
             Some("GL_EXT_fragment_shading_rate"),
         ),
+        BuiltIn::PrimitiveShadingRate if !input => (
+            v("gl_PrimitiveShadingRateEXT", Int),
+            Some("GL_EXT_fragment_shading_rate"),
+        ),
         BuiltIn::FragStencilRef => (
             v("gl_FragStencilRefARB", Int),
             Some("GL_ARB_shader_stencil_export"),
