@@ -368,3 +368,85 @@ float4 main(float4 p : POSITION, out uint rate : SV_ShadingRate) : SV_Position {
         "{text}"
     );
 }
+
+#[test]
+fn mesh_and_amplification_shaders_keep_their_modes_and_outputs() {
+    const AS: &str = "
+struct Payload { float4 tint; uint count; };
+groupshared Payload p;
+[numthreads(4, 1, 1)]
+void main(uint tid : SV_GroupIndex) {
+    if (tid == 0) { p.tint = float4(1.0, 0.5, 0.25, 1.0); p.count = 2; }
+    DispatchMesh(2, 1, 1, p);
+}
+";
+    const MS: &str = "
+struct Payload { float4 tint; uint count; };
+struct V { float4 pos : SV_Position; float clip[1] : SV_ClipDistance; float4 c : COLOR; };
+struct P { uint layer : SV_RenderTargetArrayIndex; bool cull : SV_CullPrimitive; float4 pc : PCOLOR; };
+[outputtopology(\"triangle\")]
+[numthreads(3, 1, 1)]
+void main(uint tid : SV_GroupIndex, in payload Payload pl,
+          out vertices V verts[3], out indices uint3 tris[1], out primitives P prims[1]) {
+    SetMeshOutputCounts(3, 1);
+    verts[tid].pos = float4((float)tid, 0.0, 0.0, 1.0);
+    verts[tid].clip[0] = 1.0;
+    verts[tid].c = pl.tint;
+    if (tid == 0) {
+        tris[0] = uint3(0, 1, 2);
+        prims[0].layer = pl.count;
+        prims[0].cull = false;
+        prims[0].pc = pl.tint * 2.0;
+    }
+}
+";
+    let (ours, theirs, text) = both(AS, "as_6_5", "main");
+    assert_eq!(modes(&theirs), modes(&ours), "{text}");
+    assert_eq!(
+        ops_with_constants(&theirs, &[Op::EmitMeshTasksEXT]),
+        ops_with_constants(&ours, &[Op::EmitMeshTasksEXT]),
+        "{text}"
+    );
+    let (ours, theirs, text) = both(MS, "ms_6_5", "main");
+    assert_eq!(modes(&theirs), modes(&ours), "{text}");
+    assert_eq!(
+        ops_with_constants(&theirs, &[Op::SetMeshOutputsEXT]),
+        ops_with_constants(&ours, &[Op::SetMeshOutputsEXT]),
+        "{text}"
+    );
+    assert_eq!(
+        located_per_primitive(&theirs),
+        located_per_primitive(&ours),
+        "{text}"
+    );
+    assert!(
+        text.contains("gl_MeshPrimitivesEXT[0].gl_CullPrimitiveEXT = false;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("gl_PrimitiveTriangleIndicesEXT[0] = uvec3(0u, 1u, 2u);"),
+        "{text}"
+    );
+    assert!(text.contains("perprimitiveEXT out vec4"), "{text}");
+    assert!(text.contains("taskPayloadSharedEXT Payload"), "{text}");
+}
+
+/// (location, per primitive) of every variable with a location, sorted.
+fn located_per_primitive(m: &Module) -> Vec<(u32, bool)> {
+    use rspirv::spirv::Decoration as D;
+    let per: Vec<u32> = m
+        .annotations
+        .iter()
+        .filter(|i| i.operands.get(1) == Some(&Operand::Decoration(D::PerPrimitiveEXT)))
+        .filter_map(|i| match i.operands[0] {
+            Operand::IdRef(id) => Some(id),
+            _ => None,
+        })
+        .collect();
+    let mut v: Vec<(u32, bool)> = decorated(m, D::Location)
+        .into_iter()
+        .map(|(id, loc)| (loc, per.contains(&id)))
+        .collect();
+    v.sort();
+    v
+}

@@ -134,13 +134,16 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>
             | Stage::Geometry
             | Stage::Hull
             | Stage::Domain
+            | Stage::Mesh
+            | Stage::Amplification
     ) {
         return Err(vec![
             GlslError::new(
                 STAGE,
                 format!(
                     "entry point `{}`: {} shaders are not supported by the GLSL backend yet \
-                     (vertex, fragment, compute, geometry, hull and domain are)",
+                     (vertex, fragment, compute, geometry, hull, domain, mesh and \
+                     amplification are)",
                     entry.name,
                     entry.stage.spelling()
                 ),
@@ -198,7 +201,10 @@ fn stage_layout(
     let m = cx.m;
     let f = entry.func.id();
     let mut out = String::new();
-    if entry.stage == Stage::Compute {
+    if matches!(
+        entry.stage,
+        Stage::Compute | Stage::Mesh | Stage::Amplification
+    ) {
         let (x, y, z) = m
             .find_decoration(f, Op::NumThreads)
             .map(|d| {
@@ -212,7 +218,7 @@ fn stage_layout(
         out.push_str(&format!(
             "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;\n"
         ));
-        if derivatives {
+        if derivatives && entry.stage == Stage::Compute {
             // The SPIR-V backend's choice (DXC's for cs_6_6).
             let group = if x.is_multiple_of(2) && y.is_multiple_of(2) {
                 "derivative_group_quadsNV"
@@ -250,6 +256,11 @@ fn stage_layout(
         Stage::Geometry => geometry_layout(m, entry, &mut out)?,
         Stage::Hull => hull_layout(cx, entry, &mut out)?,
         Stage::Domain => domain_layout(m, entry, &mut out)?,
+        Stage::Mesh => {
+            cx.ext("GL_EXT_mesh_shader");
+            mesh_layout(m, entry, &mut out)?
+        }
+        Stage::Amplification => cx.ext("GL_EXT_mesh_shader"),
         _ => {}
     }
     match entry.stage {
@@ -411,5 +422,22 @@ fn domain_layout(m: &Module, entry: &usage::Entry, out: &mut String) -> error::R
     }
     let names: Vec<&str> = modes.iter().map(|(_, n)| *n).collect();
     out.push_str(&format!("layout({}) in;\n", names.join(", ")));
+    Ok(())
+}
+
+/// A mesh shader's output primitive and counts (the workgroup size is printed as for compute).
+fn mesh_layout(m: &Module, entry: &usage::Entry, out: &mut String) -> error::R<()> {
+    let prim = match mode(m, entry, Op::OutputPrimitive).and_then(Primitive::from_u32) {
+        Some(Primitive::Point) => "points",
+        Some(Primitive::Line) => "lines",
+        Some(Primitive::Triangle) => "triangles",
+        _ => return Err(missing_mode(entry, "output_primitive")),
+    };
+    let v = mode(m, entry, Op::MaxVertices).ok_or_else(|| missing_mode(entry, "max_vertices"))?;
+    let p =
+        mode(m, entry, Op::MaxPrimitives).ok_or_else(|| missing_mode(entry, "max_primitives"))?;
+    out.push_str(&format!(
+        "layout({prim}, max_vertices = {v}, max_primitives = {p}) out;\n"
+    ));
     Ok(())
 }

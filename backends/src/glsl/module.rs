@@ -96,10 +96,9 @@ pub(crate) struct ModuleCx<'m> {
     pub blocks: FxHashMap<InstId, BlockVar>,
     /// Per-vertex inputs and outputs GLSL reaches element by element (see [`Arrayed`]).
     pub arrayed: FxHashMap<InstId, Arrayed>,
-    /// Members of the `gl_in[]` and `gl_out[]` blocks used, as declared in their
-    /// redeclaration (`vec4 gl_Position;`).
-    per_vertex_in: Vec<String>,
-    per_vertex_out: Vec<String>,
+    /// Members of the built-in block arrays used (`gl_in`, `gl_out`, `gl_MeshVerticesEXT`),
+    /// as declared in their redeclaration (`vec4 gl_Position;`), with the direction.
+    per_vertex: Vec<(&'static str, &'static str, Vec<String>)>,
     /// A `check_access_fully_mapped` was printed (`sparseTexelsResidentARB`).
     pub resident_checks: bool,
     /// Float literals spell their value exactly as a double (glslang folds the expression
@@ -116,6 +115,8 @@ pub(crate) struct ModuleCx<'m> {
     const_names: FxHashMap<InstId, String>,
     /// Global declarations.
     pub global_decls: String,
+    /// The `task_payload` global declared (GLSL has one per shader).
+    pub task_payload: Option<InstId>,
     /// Clip and cull distances declared so far, outputs and inputs.
     distances: [u32; 2],
 }
@@ -181,7 +182,7 @@ fn builtin_var(
     let frag = stage == Stage::Fragment;
     // Geometry shaders have layers and viewports of their own; vertex and tessellation
     // evaluation shaders write them through an extension.
-    let native_layer = frag || stage == Stage::Geometry;
+    let native_layer = frag || matches!(stage, Stage::Geometry | Stage::Mesh);
     Some(match b {
         BuiltIn::Position if input && frag => (v("gl_FragCoord", Float), None),
         BuiltIn::Position if !input || per_vertex_block(b, input, stage).is_some() => {
@@ -206,6 +207,10 @@ fn builtin_var(
         }
         BuiltIn::PrimitiveId => (v("gl_PrimitiveID", Int), None),
         BuiltIn::InvocationId => (v("gl_InvocationID", Int), None),
+        BuiltIn::PrimitivePointIndices => (v("gl_PrimitivePointIndicesEXT", Uint), None),
+        BuiltIn::PrimitiveLineIndices => (v("gl_PrimitiveLineIndicesEXT", Uint), None),
+        BuiltIn::PrimitiveTriangleIndices => (v("gl_PrimitiveTriangleIndicesEXT", Uint), None),
+        BuiltIn::CullPrimitive => (v("gl_CullPrimitiveEXT", Bool), None),
         BuiltIn::TessLevelOuter => (v("gl_TessLevelOuter", Float), None),
         BuiltIn::TessLevelInner => (v("gl_TessLevelInner", Float), None),
         BuiltIn::TessCoord => (v("gl_TessCoord", Float), None),
@@ -260,19 +265,38 @@ fn builtin_var(
     })
 }
 
-/// The block a built-in is a member of when it is per vertex (`gl_in` for the inputs of
-/// geometry and tessellation shaders, `gl_out` for the hull shader's outputs), else `None`.
+/// The block array a built-in is a member of when it is per vertex or per primitive (`gl_in`
+/// for the inputs of geometry and tessellation shaders, `gl_out` for the hull shader's
+/// outputs, `gl_MeshVerticesEXT` and `gl_MeshPrimitivesEXT` for a mesh shader's), else
+/// `None`.
 fn per_vertex_block(b: BuiltIn, input: bool, stage: Stage) -> Option<&'static str> {
-    let member = matches!(
+    let vertex = matches!(
         b,
         BuiltIn::Position | BuiltIn::PointSize | BuiltIn::ClipDistance | BuiltIn::CullDistance
     );
-    if !member {
-        return None;
-    }
+    let primitive = matches!(
+        b,
+        BuiltIn::PrimitiveId
+            | BuiltIn::Layer
+            | BuiltIn::ViewportIndex
+            | BuiltIn::CullPrimitive
+            | BuiltIn::PrimitiveShadingRate
+    );
     match stage {
-        Stage::Geometry | Stage::Hull | Stage::Domain if input => Some("gl_in"),
-        Stage::Hull => Some("gl_out"),
+        Stage::Geometry | Stage::Hull | Stage::Domain if input && vertex => Some("gl_in"),
+        Stage::Hull if vertex => Some("gl_out"),
+        Stage::Mesh if !input && vertex => Some("gl_MeshVerticesEXT"),
+        Stage::Mesh if !input && primitive => Some("gl_MeshPrimitivesEXT"),
+        _ => None,
+    }
+}
+
+/// The interface block name of a per-vertex block array, when the backend redeclares it
+/// (with the members used, for the sizes of the distance arrays); `None`: used as built in.
+fn block_interface(array: &str) -> Option<&'static str> {
+    match array {
+        "gl_in" | "gl_out" => Some("gl_PerVertex"),
+        "gl_MeshVerticesEXT" => Some("gl_MeshPerVertexEXT"),
         _ => None,
     }
 }
@@ -357,8 +381,7 @@ impl<'m> ModuleCx<'m> {
             builtins: FxHashMap::default(),
             blocks: FxHashMap::default(),
             arrayed: FxHashMap::default(),
-            per_vertex_in: Vec::new(),
-            per_vertex_out: Vec::new(),
+            per_vertex: Vec::new(),
             exact_floats: false,
             resident_checks: false,
             exts: BTreeSet::new(),
@@ -368,6 +391,7 @@ impl<'m> ModuleCx<'m> {
             const_decls: Vec::new(),
             const_names: FxHashMap::default(),
             global_decls: String::new(),
+            task_payload: None,
             distances: [0, 0],
         }
     }
@@ -559,11 +583,23 @@ impl<'m> ModuleCx<'m> {
                 "a global in `{}` memory",
                 space.spelling()
             ))),
-            // The memory of mesh, amplification and ray-tracing stages, whose entry points
-            // `emit` refuses before it gets here; a function of another stage cannot reach
-            // it (OSV0028).
-            AddressSpace::TaskPayload
-            | AddressSpace::RayPayload
+            // The memory of ray-tracing stages, whose entry points `emit` refuses before it
+            // gets here; a function of another stage cannot reach it (OSV0028).
+            AddressSpace::TaskPayload => {
+                // One per shader: `EmitMeshTasksEXT` passes the one declared.
+                if self.task_payload.replace(g).is_some() {
+                    return Err(GlslError::new(
+                        STAGE,
+                        "two `task_payload` globals; GLSL declares one `taskPayloadSharedEXT` \
+                         variable per shader",
+                    ));
+                }
+                self.ext("GL_EXT_mesh_shader");
+                let d = self.decl(pointee, &name)?;
+                writeln!(self.global_decls, "taskPayloadSharedEXT {d};").ok();
+                Ok(())
+            }
+            AddressSpace::RayPayload
             | AddressSpace::IncomingRayPayload
             | AddressSpace::HitAttribute
             | AddressSpace::CallableData
@@ -571,8 +607,8 @@ impl<'m> ModuleCx<'m> {
             | AddressSpace::ShaderRecord => Err(GlslError::new(
                 STAGE,
                 format!(
-                    "a global in `{}` memory (mesh, amplification and ray-tracing stages are \
-                     not supported by the GLSL backend yet)",
+                    "a global in `{}` memory (ray-tracing stages are not supported by the GLSL \
+                     backend yet)",
                     space.spelling()
                 ),
             )),
@@ -651,11 +687,15 @@ impl<'m> ModuleCx<'m> {
                 let d = self.decl(elem, var.name)?;
                 format!("{d};")
             };
-            let list = if input {
-                &mut self.per_vertex_in
-            } else {
-                &mut self.per_vertex_out
+            let dir = if input { "in" } else { "out" };
+            let i = match self.per_vertex.iter().position(|(a, _, _)| *a == block) {
+                Some(i) => i,
+                None => {
+                    self.per_vertex.push((block, dir, Vec::new()));
+                    self.per_vertex.len() - 1
+                }
             };
+            let list = &mut self.per_vertex[i].2;
             if !list.contains(&member) {
                 list.push(member);
             }
@@ -727,13 +767,21 @@ impl<'m> ModuleCx<'m> {
         if patch {
             quals.push_str("patch ");
         }
+        if m.has_decoration(g, Op::PerPrimitive) {
+            self.ext("GL_EXT_mesh_shader");
+            quals.push_str("perprimitiveEXT ");
+        }
         if !input && m.has_decoration(g, Op::Invariant) {
             quals.push_str("invariant ");
         }
         // Interpolation qualifiers on fragment inputs and on the outputs of the stage before
         // the rasterizer (GLSL allows them there; Vulkan takes the fragment shader's).
         let interp_allowed = (input && stage == Stage::Fragment)
-            || (!input && matches!(stage, Stage::Vertex | Stage::Geometry | Stage::Domain));
+            || (!input
+                && matches!(
+                    stage,
+                    Stage::Vertex | Stage::Geometry | Stage::Domain | Stage::Mesh
+                ));
         let mut flat = m.has_decoration(g, Op::Flat);
         // Integer and double fragment inputs are flat (HLSL makes them so, as the SPIR-V
         // backend does).
@@ -1131,12 +1179,9 @@ impl<'m> ModuleCx<'m> {
         if !self.spec_decls.is_empty() {
             out.push('\n');
         }
-        for (members, dir, name) in [
-            (&self.per_vertex_in, "in", "gl_in"),
-            (&self.per_vertex_out, "out", "gl_out"),
-        ] {
-            if !members.is_empty() {
-                writeln!(out, "{dir} gl_PerVertex {{").ok();
+        for (name, dir, members) in &self.per_vertex {
+            if let Some(block) = block_interface(name) {
+                writeln!(out, "{dir} {block} {{").ok();
                 for mem in members {
                     writeln!(out, "    {mem}").ok();
                 }

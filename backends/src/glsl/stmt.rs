@@ -41,6 +41,12 @@ impl FnEmitter<'_, '_> {
                 self.line(&format!("{s};"));
                 Ok(())
             }
+            Op::SetMeshOutputs => {
+                let v = self.value(m.operand(i, 0))?;
+                let p = self.value(m.operand(i, 1))?;
+                self.line(&format!("SetMeshOutputsEXT({}, {});", v.text, p.text));
+                Ok(())
+            }
             Op::EmitVertex | Op::EndPrimitive => {
                 // Stream 0 is GLSL's unnumbered form (glslang emits OpEmitVertex /
                 // OpEndPrimitive for it, as the SPIR-V backend does).

@@ -125,6 +125,10 @@ pub enum GlslStage {
     TessControl,
     /// `tese` (HLSL domain shaders).
     TessEvaluation,
+    /// `mesh`.
+    Mesh,
+    /// `task` (HLSL amplification shaders).
+    Task,
 }
 
 impl GlslStage {
@@ -137,6 +141,8 @@ impl GlslStage {
             GlslStage::Geometry => "geom",
             GlslStage::TessControl => "tesc",
             GlslStage::TessEvaluation => "tese",
+            GlslStage::Mesh => "mesh",
+            GlslStage::Task => "task",
         }
     }
 
@@ -149,6 +155,8 @@ impl GlslStage {
             oneshader_ir::Stage::Geometry => Some(GlslStage::Geometry),
             oneshader_ir::Stage::Hull => Some(GlslStage::TessControl),
             oneshader_ir::Stage::Domain => Some(GlslStage::TessEvaluation),
+            oneshader_ir::Stage::Mesh => Some(GlslStage::Mesh),
+            oneshader_ir::Stage::Amplification => Some(GlslStage::Task),
             _ => None,
         }
     }
