@@ -475,6 +475,44 @@ fn stage_mistakes_are_diagnosed_with_positions() {
         out.contains("declare it as an array of 3 vertices"),
         "{out}"
     );
+    // Per-vertex built-ins come through the vertex arrays, never as single values: a
+    // geometry shader's extra position input, a position in a domain shader's patch
+    // constants, a position among a hull shader's patch constants.
+    let out = errors(
+        "struct V { float4 p : SV_Position; };\n[maxvertexcount(1)]\n\
+         void main(point V v[1], float4 q : SV_Position, inout PointStream<V> s) { s.Append(v[0]); }",
+        "gs_6_0",
+    );
+    assert!(
+        out.contains(
+            "main.hlsl:3:32: error[OSH1023]: `SV_Position` is one value per vertex in a geometry \
+             shader's inputs: use it through the input primitive's vertices"
+        ),
+        "{out}"
+    );
+    let out = errors(
+        "struct CP { float4 p : P; };\n\
+         struct PC { float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; float c : SV_ClipDistance; };\n\
+         [domain(\"tri\")]\nfloat4 main(PC pc, const OutputPatch<CP, 3> p) : SV_Position { return p[0].p * pc.c; }",
+        "ds_6_0",
+    );
+    assert!(
+        out.contains("main.hlsl:2:78: error[OSH1023]: `SV_ClipDistance` is one value per vertex")
+            && out.contains("use it through the `OutputPatch`"),
+        "{out}"
+    );
+    let out = errors(
+        "struct CP { float4 p : SV_Position; };\n\
+         struct PC { float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; float4 q : SV_Position; };\n\
+         PC f(InputPatch<CP, 3> ip) { PC p = (PC)0; p.q = ip[0].p; return p; }\n\
+         [domain(\"tri\")][partitioning(\"integer\")][outputtopology(\"triangle_cw\")]\n\
+         [outputcontrolpoints(3)][patchconstantfunc(\"f\")]\nCP main(InputPatch<CP, 3> ip) { return ip[0]; }",
+        "hs_6_0",
+    );
+    assert!(
+        out.contains("error[OSH1023]: `SV_Position` is one value per vertex in a hull shader's outputs"),
+        "{out}"
+    );
     // Unknown attribute values name the accepted ones.
     let out = errors(
         "struct CP { float4 p : P; };\nstruct PC { float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; };\n\

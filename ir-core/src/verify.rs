@@ -8,6 +8,7 @@
 //! The codes (`OSV0001` ..) and the rule each one checks are listed once, in docs/ir-ops.md
 //! ("What the verifier enforces"); a unit test keeps that list and this file in step.
 
+use crate::BuiltIn;
 use rustc_hash::FxHashSet;
 use slotmap::SecondaryMap;
 
@@ -2505,6 +2506,42 @@ impl<'a> Verifier<'a> {
                 }
                 let input = space == AddressSpace::Input;
                 let output = space == AddressSpace::Output;
+                // Per-vertex built-ins of the stages that see several vertices are arrays of
+                // vertices.
+                let per_vertex = m
+                    .find_decoration(g, Op::BuiltinDeco)
+                    .and_then(|d| m.imm_operand(d, 0))
+                    .and_then(BuiltIn::from_u32)
+                    .filter(|b| {
+                        matches!(
+                            b,
+                            BuiltIn::Position
+                                | BuiltIn::PointSize
+                                | BuiltIn::ClipDistance
+                                | BuiltIn::CullDistance
+                        )
+                    });
+                let arrayed = (input
+                    && matches!(stage, Stage::Geometry | Stage::Hull | Stage::Domain))
+                    || (output && matches!(stage, Stage::Hull | Stage::Mesh));
+                let pointee = m.ty(g).and_then(|t| m.pointee(t));
+                if let Some(b) = per_vertex
+                    && arrayed
+                    && pointee.and_then(|t| m.try_op(t)) != Some(Op::Array)
+                {
+                    self.report(
+                        "OSV0028",
+                        Some(g),
+                        format!(
+                            "the `{}` built-in is one value per vertex in the {} of a {} entry \
+                             point (`{}`): an array of vertices",
+                            b.spelling(),
+                            if input { "inputs" } else { "outputs" },
+                            stage.spelling(),
+                            e.name()
+                        ),
+                    );
+                }
                 let rules = [
                     (
                         Op::Patch,

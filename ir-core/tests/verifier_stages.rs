@@ -99,6 +99,18 @@ fn stage_modes_belong_to_their_stage() {
          {\nbb0:\n  return\n}\n",
         "OSV0015",
     );
+    // Per-vertex built-ins of the stages that see several vertices are arrays.
+    rejects(
+        "global @pos : ptr<input, vec<f32, 4>> [builtin(position)]\n\
+         func @hs() -> void [entry_point(hull, \"hs\"), output_control_points(3)] \
+         {\nbb0:\n  %0 = load @pos : vec<f32, 4>\n  return\n}\n",
+        "OSV0028",
+    );
+    accepts(
+        "global @pos : ptr<input, array<vec<f32, 4>, 3>> [builtin(position)]\n\
+         func @hs() -> void [entry_point(hull, \"hs\"), output_control_points(3)] \
+         {\nbb0:\n  %0 = load @pos : array<vec<f32, 4>, 3>\n  return\n}\n",
+    );
     // A domain shader may repeat its hull shader's spacing and winding, with the same
     // rules; the output patch size is the hull shader's alone.
     accepts(

@@ -777,6 +777,44 @@ impl<'p> Lower<'p> {
         ctx: IoCtx,
     ) -> Option<LeafGlobal> {
         let input = space == AddressSpace::Input;
+        // Position, point size and distances are one value per vertex in the inputs of
+        // geometry and tessellation shaders and the outputs of hull and mesh shaders: they
+        // come from (or go to) an array of vertices, never a single value.
+        let per_vertex = matches!(
+            bi,
+            BuiltIn::Position | BuiltIn::PointSize | BuiltIn::ClipDistance | BuiltIn::CullDistance
+        );
+        let arrayed = if input {
+            matches!(self.stage, Stage::Geometry | Stage::Hull | Stage::Domain)
+        } else {
+            matches!(self.stage, Stage::Hull | Stage::Mesh)
+        };
+        if per_vertex && arrayed && ctx.array.is_none() {
+            let sem = leaf
+                .io
+                .semantic
+                .as_ref()
+                .map_or_else(|| leaf.name.clone(), |s| s.name.clone());
+            let from = match (self.stage, input) {
+                (Stage::Geometry, _) => "the input primitive's vertices",
+                (Stage::Hull, true) => "the `InputPatch`",
+                (Stage::Domain, _) => "the `OutputPatch`",
+                (Stage::Hull, false) => "the output control point (the entry point's result)",
+                _ => "the `out vertices` array",
+            };
+            self.diags.push(
+                oneshader_ir::Diagnostic::error(
+                    "OSH1023",
+                    format!(
+                        "`{sem}` is one value per vertex in a {} shader's {}: use it through {from}",
+                        stage_name(self.stage),
+                        if input { "inputs" } else { "outputs" }
+                    ),
+                )
+                .with_span(leaf.span),
+            );
+            return None;
+        }
         let ty = leaf.ty;
         let u = self.m.u32_type();
         let f = self.m.f32_type();
