@@ -812,7 +812,13 @@ impl Compiler {
             };
             let emitted = match opts.target {
                 Target::Glsl => {
-                    glsl::emit(&legal, &opts.glsl_options()).map(|t| glsl_text = Some(t))
+                    let mut gopts = opts.glsl_options();
+                    // GLSL holds one entry point: a library's is the one `-E` names (when it
+                    // has several).
+                    if stage.is_none() && legal.info().entry_points().len() > 1 {
+                        gopts.entry = Some(opts.entry.clone());
+                    }
+                    glsl::emit(&legal, &gopts).map(|t| glsl_text = Some(t))
                 }
                 _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
             };

@@ -29,7 +29,7 @@ fn both(src: &str, profile: &str, entry: &str) -> (Module, Module, String) {
         .compile_source("s.hlsl", src, &opts.clone().target(Target::Glsl))
         .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
     let text = glsl.glsl.expect("GLSL asked for");
-    let stage = glsl.stage.and_then(GlslStage::of).expect("a GLSL stage");
+    let stage = glsl.stage.map(GlslStage::of).expect("a GLSL stage");
     let words = glslang_and_validate(&text, stage).unwrap_or_else(|e| panic!("{e}"));
     (load(&ours.spirv), load(&words), text)
 }
@@ -449,4 +449,237 @@ fn located_per_primitive(m: &Module) -> Vec<(u32, bool)> {
         .collect();
     v.sort();
     v
+}
+
+/// The ray-tracing shaders of one library, each entry point in a file of its own (so that
+/// our SPIR-V holds that entry point alone and compares with glslang's module of it).
+const RT_PRELUDE: &str = "
+struct Payload { float4 color; uint depth; };
+struct Attribs { float2 bary; };
+struct CallData { float3 v; };
+RaytracingAccelerationStructure scene : register(t0);
+RWTexture2D<float4> image : register(u0);
+[[vk::shader_record_ext]] ConstantBuffer<CallData> record;
+";
+
+const RT_SHADERS: [(&str, GlslStage, &str); 6] = [
+    (
+        "rg",
+        GlslStage::RayGen,
+        "
+[shader(\"raygeneration\")]
+void rg() {
+    uint2 id = DispatchRaysIndex().xy;
+    float2 size = DispatchRaysDimensions().xy;
+    RayDesc ray;
+    ray.Origin = float3(id / size, -1.0);
+    ray.Direction = float3(0, 0, 1);
+    ray.TMin = 0.0;
+    ray.TMax = 1000.0;
+    Payload p;
+    p.color = 0; p.depth = 0;
+    TraceRay(scene, RAY_FLAG_CULL_BACK_FACING_TRIANGLES, 0xFF, 1, 2, 3, ray, p);
+    CallData c; c.v = p.color.rgb + record.v;
+    CallShader(4, c);
+    image[id] = float4(c.v, 1.0);
+}",
+    ),
+    (
+        "chit",
+        GlslStage::ClosestHit,
+        "
+[shader(\"closesthit\")]
+void chit(inout Payload p, in BuiltInTriangleIntersectionAttributes a) {
+    float3x4 m = ObjectToWorld3x4();
+    float4x3 w = WorldToObject4x3();
+    p.color = float4(a.barycentrics, RayTCurrent(), m[0][3] + w[3][1])
+        * (HitKind() == HIT_KIND_TRIANGLE_FRONT_FACE ? 1.0 : 0.5);
+    p.color.a += InstanceID() + InstanceIndex() + PrimitiveIndex() + GeometryIndex();
+    if (p.depth < 2) {
+        RayDesc r; r.Origin = WorldRayOrigin() + WorldRayDirection() * RayTCurrent();
+        r.Direction = ObjectRayDirection(); r.TMin = RayTMin(); r.TMax = 10.0;
+        p.depth++;
+        TraceRay(scene, RAY_FLAG_NONE, 0x0F, 0, 1, 0, r, p);
+    }
+}",
+    ),
+    (
+        "ahit",
+        GlslStage::AnyHit,
+        "
+[shader(\"anyhit\")]
+void ahit(inout Payload p, in Attribs a) {
+    if (a.bary.x < 0.1) IgnoreHit();
+    if (a.bary.y > 0.9) AcceptHitAndEndSearch();
+    p.depth += 10 + RayFlags();
+}",
+    ),
+    (
+        "miss",
+        GlslStage::Miss,
+        "
+[shader(\"miss\")]
+void miss(inout Payload p) {
+    p.color = float4(RayFlags(), RayTMin(), 0, 1);
+    CallData c; c.v = WorldRayDirection();
+    CallShader(1, c);
+    p.color.xyz += c.v;
+}",
+    ),
+    (
+        "isect",
+        GlslStage::Intersect,
+        "
+[shader(\"intersection\")]
+void isect() {
+    Attribs a; a.bary = ObjectRayOrigin().xy;
+    if (ReportHit(RayTMin() + 1.0, 1, a)) {
+        a.bary = float2(2.0, 3.0);
+        ReportHit(RayTCurrent(), 2, a);
+    }
+}",
+    ),
+    (
+        "callable",
+        GlslStage::Callable,
+        "
+[shader(\"callable\")]
+void callable(inout CallData d) { d.v = d.v * 2.0 + record.v; }",
+    ),
+];
+
+/// Our SPIR-V of `entry` of library source `src` (validated by both spirv-vals), glslang's
+/// SPIR-V of our GLSL of it, and the GLSL text.
+fn both_lib(src: &str, entry: &str, stage: GlslStage) -> (Module, Module, String) {
+    let opts = CompileOptions::new("lib_6_3")
+        .entry(entry)
+        .opt_level(OptLevel::O)
+        .target_env(TargetEnv::Vulkan1_2);
+    let ours = Compiler::new()
+        .compile_source("s.hlsl", src, &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
+    assert_valid(&ours.spirv, TargetEnv::Vulkan1_2, "lib_6_3");
+    let glsl = Compiler::new()
+        .compile_source("s.hlsl", src, &opts.clone().target(Target::Glsl))
+        .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
+    let text = glsl.glsl.expect("GLSL asked for");
+    let words = glslang_and_validate(&text, stage).unwrap_or_else(|e| panic!("{e}"));
+    (load(&ours.spirv), load(&words), text)
+}
+
+/// The storage class of every interface variable of the module's entry point, with its
+/// `BuiltIn` decoration if it has one, sorted.
+fn interface(m: &Module) -> Vec<String> {
+    use rspirv::spirv::Decoration as D;
+    let builtins: Vec<(u32, String)> = m
+        .annotations
+        .iter()
+        .filter(|i| i.class.opcode == Op::Decorate)
+        .filter(|i| i.operands.get(1) == Some(&Operand::Decoration(D::BuiltIn)))
+        .filter_map(|i| match (&i.operands[0], i.operands.get(2)) {
+            (Operand::IdRef(id), Some(b)) => Some((*id, format!("{b:?}"))),
+            _ => None,
+        })
+        .collect();
+    let ep = &m.entry_points[0];
+    let mut v: Vec<String> = ep.operands[3..]
+        .iter()
+        .filter_map(|o| match o {
+            Operand::IdRef(id) => Some(*id),
+            _ => None,
+        })
+        .filter_map(|id| {
+            let var = m
+                .types_global_values
+                .iter()
+                .find(|i| i.result_id == Some(id))?;
+            let class = format!("{:?}", var.operands.first()?);
+            let b = builtins
+                .iter()
+                .find(|(b, _)| *b == id)
+                .map(|(_, s)| s.clone());
+            Some(format!("{class} {}", b.unwrap_or_default()))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn ray_tracing_stages_are_the_spirv_backends_instructions_and_interface() {
+    let ray_ops = [
+        Op::TraceRayKHR,
+        Op::ExecuteCallableKHR,
+        Op::ReportIntersectionKHR,
+        Op::IgnoreIntersectionKHR,
+        Op::TerminateRayKHR,
+    ];
+    let mut seen = Vec::new();
+    for (entry, stage, body) in RT_SHADERS {
+        let src = format!("{RT_PRELUDE}{body}");
+        let (ours, theirs, text) = both_lib(&src, entry, stage);
+        assert_eq!(
+            ops_with_constants(&theirs, &ray_ops),
+            ops_with_constants(&ours, &ray_ops),
+            "{entry}: ray-tracing instructions and constant operands\n{text}"
+        );
+        assert_eq!(
+            interface(&theirs),
+            interface(&ours),
+            "{entry}: interface variables and built-ins\n{text}"
+        );
+        assert!(text.starts_with("#version 460\n"), "{text}");
+        assert!(
+            text.contains("#extension GL_EXT_ray_tracing : require"),
+            "{text}"
+        );
+        seen.extend(
+            ops_with_constants(&ours, &ray_ops)
+                .into_iter()
+                .map(|(op, _)| op),
+        );
+    }
+    // Every kind of ray-tracing instruction was compared.
+    for op in ray_ops {
+        assert!(seen.contains(&op), "{op:?} in none of the shaders");
+    }
+}
+
+#[test]
+fn a_library_prints_the_entry_point_named_by_e_as_glsl() {
+    let lib: String = std::iter::once(RT_PRELUDE)
+        .chain(RT_SHADERS.iter().map(|(_, _, body)| *body))
+        .collect();
+    for (entry, stage, _) in RT_SHADERS {
+        let opts = CompileOptions::new("lib_6_3")
+            .entry(entry)
+            .target(Target::Glsl)
+            .target_env(TargetEnv::Vulkan1_2);
+        let out = Compiler::new()
+            .compile_source("lib.hlsl", &lib, &opts)
+            .unwrap_or_else(|e| panic!("{entry}: {e}\n{}", e.diagnostics.render()));
+        let text = out.glsl.expect("GLSL asked for");
+        let words = glslang_and_validate(&text, stage).unwrap_or_else(|e| panic!("{e}"));
+        let m = load(&words);
+        assert_eq!(m.entry_points.len(), 1);
+        let model = format!("{:?}", m.entry_points[0].operands[0]);
+        let want = match stage {
+            GlslStage::RayGen => "RayGenerationKHR",
+            GlslStage::ClosestHit => "ClosestHitKHR",
+            GlslStage::AnyHit => "AnyHitKHR",
+            GlslStage::Miss => "MissKHR",
+            GlslStage::Intersect => "IntersectionKHR",
+            _ => "CallableKHR",
+        };
+        assert!(model.contains(want), "{entry}: {model}\n{text}");
+    }
+    // A name that is no entry point of the library is refused, naming it.
+    let opts = CompileOptions::new("lib_6_3")
+        .entry("nope")
+        .target(Target::Glsl);
+    let err = Compiler::new()
+        .compile_source("lib.hlsl", &lib, &opts)
+        .expect_err("no such entry point");
+    let msg = err.diagnostics.render();
+    assert!(msg.contains("OSB0102") && msg.contains("nope"), "{msg}");
 }

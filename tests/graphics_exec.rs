@@ -66,7 +66,7 @@ fn spirv(src: &str, profile: &str, entry: &str, voice: Voice) -> Vec<u32> {
         .unwrap_or_else(|e| panic!("{voice:?}: {e}\n{}", e.diagnostics.render()));
     if voice.glsl {
         let text = out.glsl.expect("GLSL asked for");
-        let stage = out.stage.and_then(GlslStage::of).expect("a GLSL stage");
+        let stage = out.stage.map(GlslStage::of).expect("a GLSL stage");
         return glslang_and_validate(&text, stage)
             .unwrap_or_else(|e| panic!("{entry} ({profile}, {voice:?}): {e}"));
     }

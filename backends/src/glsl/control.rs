@@ -100,6 +100,14 @@ impl FnEmitter<'_, '_> {
                     self.line("discard;");
                     Flow::Done(Ending::Left)
                 }
+                Op::IgnoreHit => {
+                    self.line("ignoreIntersectionEXT;");
+                    Flow::Done(Ending::Left)
+                }
+                Op::AcceptHit => {
+                    self.line("terminateRayEXT;");
+                    Flow::Done(Ending::Left)
+                }
                 Op::DispatchMesh => {
                     // The payload operand is the shader's one `taskPayloadSharedEXT`
                     // variable, which glslang passes.

@@ -126,31 +126,6 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>
     let info = legal.info();
     let entry_info = usage::choose(info, opts.entry.as_deref()).map_err(|e| vec![e.into()])?;
     let entry = usage::Entry::of(entry_info);
-    if !matches!(
-        entry.stage,
-        Stage::Vertex
-            | Stage::Fragment
-            | Stage::Compute
-            | Stage::Geometry
-            | Stage::Hull
-            | Stage::Domain
-            | Stage::Mesh
-            | Stage::Amplification
-    ) {
-        return Err(vec![
-            GlslError::new(
-                STAGE,
-                format!(
-                    "entry point `{}`: {} shaders are not supported by the GLSL backend yet \
-                     (vertex, fragment, compute, geometry, hull, domain, mesh and \
-                     amplification are)",
-                    entry.name,
-                    entry.stage.spelling()
-                ),
-            )
-            .into(),
-        ]);
-    }
     let used = usage::usage(info, entry_info);
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
     for &f in &used.funcs {
@@ -261,6 +236,12 @@ fn stage_layout(
             mesh_layout(m, entry, &mut out)?
         }
         Stage::Amplification => cx.ext("GL_EXT_mesh_shader"),
+        Stage::RayGeneration
+        | Stage::Intersection
+        | Stage::AnyHit
+        | Stage::ClosestHit
+        | Stage::Miss
+        | Stage::Callable => cx.ext("GL_EXT_ray_tracing"),
         _ => {}
     }
     match entry.stage {

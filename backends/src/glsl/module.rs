@@ -115,6 +115,12 @@ pub(crate) struct ModuleCx<'m> {
     const_names: FxHashMap<InstId, String>,
     /// Global declarations.
     pub global_decls: String,
+    /// The payload globals (`ray_payload`, `incoming_ray_payload`) declared, in location
+    /// order: `traceRayEXT` names a payload by its index here.
+    pub payloads: Vec<InstId>,
+    /// The callable-data globals (`callable_data`, `incoming_callable_data`) declared, in
+    /// location order: `executeCallableEXT` names one by its index here.
+    pub callables: Vec<InstId>,
     /// The `task_payload` global declared (GLSL has one per shader).
     pub task_payload: Option<InstId>,
     /// Clip and cull distances declared so far, outputs and inputs.
@@ -211,6 +217,21 @@ fn builtin_var(
         BuiltIn::PrimitiveLineIndices => (v("gl_PrimitiveLineIndicesEXT", Uint), None),
         BuiltIn::PrimitiveTriangleIndices => (v("gl_PrimitiveTriangleIndicesEXT", Uint), None),
         BuiltIn::CullPrimitive => (v("gl_CullPrimitiveEXT", Bool), None),
+        BuiltIn::LaunchId => (v("gl_LaunchIDEXT", Uint), None),
+        BuiltIn::LaunchSize => (v("gl_LaunchSizeEXT", Uint), None),
+        BuiltIn::WorldRayOrigin => (v("gl_WorldRayOriginEXT", Float), None),
+        BuiltIn::WorldRayDirection => (v("gl_WorldRayDirectionEXT", Float), None),
+        BuiltIn::ObjectRayOrigin => (v("gl_ObjectRayOriginEXT", Float), None),
+        BuiltIn::ObjectRayDirection => (v("gl_ObjectRayDirectionEXT", Float), None),
+        BuiltIn::RayTmin => (v("gl_RayTminEXT", Float), None),
+        BuiltIn::RayTmax => (v("gl_RayTmaxEXT", Float), None),
+        BuiltIn::InstanceCustomIndex => (v("gl_InstanceCustomIndexEXT", Int), None),
+        BuiltIn::InstanceId => (v("gl_InstanceID", Int), None),
+        BuiltIn::GeometryIndex => (v("gl_GeometryIndexEXT", Int), None),
+        BuiltIn::HitKind => (v("gl_HitKindEXT", Uint), None),
+        BuiltIn::IncomingRayFlags => (v("gl_IncomingRayFlagsEXT", Uint), None),
+        BuiltIn::ObjectToWorld => (v("gl_ObjectToWorldEXT", Float), None),
+        BuiltIn::WorldToObject => (v("gl_WorldToObjectEXT", Float), None),
         BuiltIn::TessLevelOuter => (v("gl_TessLevelOuter", Float), None),
         BuiltIn::TessLevelInner => (v("gl_TessLevelInner", Float), None),
         BuiltIn::TessCoord => (v("gl_TessCoord", Float), None),
@@ -392,6 +413,8 @@ impl<'m> ModuleCx<'m> {
             const_names: FxHashMap::default(),
             global_decls: String::new(),
             task_payload: None,
+            payloads: Vec::new(),
+            callables: Vec::new(),
             distances: [0, 0],
         }
     }
@@ -414,6 +437,8 @@ impl<'m> ModuleCx<'m> {
             AddressSpace::Uniform => Some(self.opts.cbuffer_rule),
             AddressSpace::StorageBuffer => Some(self.opts.storage_rule),
             AddressSpace::PushConstant => Some(self.opts.push_constant_rule),
+            // As the SPIR-V backend lays shader records out.
+            AddressSpace::ShaderRecord => Some(self.opts.storage_rule),
             _ => None,
         }
     }
@@ -549,9 +574,10 @@ impl<'m> ModuleCx<'m> {
         let name = self.names.fresh(m.name(g), "g", None);
         self.item_names.insert(g, name.clone());
         match space {
-            AddressSpace::Uniform | AddressSpace::StorageBuffer | AddressSpace::PushConstant => {
-                self.declare_block(g, &name, space, pointee)
-            }
+            AddressSpace::Uniform
+            | AddressSpace::StorageBuffer
+            | AddressSpace::PushConstant
+            | AddressSpace::ShaderRecord => self.declare_block(g, &name, space, pointee),
             AddressSpace::UniformConstant => self.declare_resource(g, &name, pointee),
             AddressSpace::Input | AddressSpace::Output => self.declare_io(g, &name, input, pointee),
             AddressSpace::Workgroup => {
@@ -583,8 +609,6 @@ impl<'m> ModuleCx<'m> {
                 "a global in `{}` memory",
                 space.spelling()
             ))),
-            // The memory of ray-tracing stages, whose entry points `emit` refuses before it
-            // gets here; a function of another stage cannot reach it (OSV0028).
             AddressSpace::TaskPayload => {
                 // One per shader: `EmitMeshTasksEXT` passes the one declared.
                 if self.task_payload.replace(g).is_some() {
@@ -601,17 +625,28 @@ impl<'m> ModuleCx<'m> {
             }
             AddressSpace::RayPayload
             | AddressSpace::IncomingRayPayload
-            | AddressSpace::HitAttribute
             | AddressSpace::CallableData
-            | AddressSpace::IncomingCallableData
-            | AddressSpace::ShaderRecord => Err(GlslError::new(
-                STAGE,
-                format!(
-                    "a global in `{}` memory (ray-tracing stages are not supported by the GLSL \
-                     backend yet)",
-                    space.spelling()
-                ),
-            )),
+            | AddressSpace::IncomingCallableData => {
+                // `traceRayEXT`/`executeCallableEXT` name payloads and callable data by
+                // location: numbered in declaration order (incoming ones too, which a shader
+                // may pass on).
+                let (kw, list) = match space {
+                    AddressSpace::RayPayload => ("rayPayloadEXT", &mut self.payloads),
+                    AddressSpace::IncomingRayPayload => ("rayPayloadInEXT", &mut self.payloads),
+                    AddressSpace::CallableData => ("callableDataEXT", &mut self.callables),
+                    _ => ("callableDataInEXT", &mut self.callables),
+                };
+                let loc = list.len();
+                list.push(g);
+                let d = self.decl(pointee, &name)?;
+                writeln!(self.global_decls, "layout(location = {loc}) {kw} {d};").ok();
+                Ok(())
+            }
+            AddressSpace::HitAttribute => {
+                let d = self.decl(pointee, &name)?;
+                writeln!(self.global_decls, "hitAttributeEXT {d};").ok();
+                Ok(())
+            }
         }
     }
 
@@ -1031,12 +1066,14 @@ impl<'m> ModuleCx<'m> {
         let mut q: Vec<String> = Vec::new();
         if space == AddressSpace::PushConstant {
             q.push("push_constant".into());
+        } else if space == AddressSpace::ShaderRecord {
+            q.push("shaderRecordEXT".into());
         } else {
             q.extend(self.binding_qualifiers(g));
         }
         q.push(bl.packing.qualifier().into());
         let storage = match space {
-            AddressSpace::StorageBuffer => "buffer",
+            AddressSpace::StorageBuffer | AddressSpace::ShaderRecord => "buffer",
             _ => "uniform",
         };
         let mq = if space == AddressSpace::StorageBuffer {
@@ -1158,12 +1195,14 @@ impl<'m> ModuleCx<'m> {
                     .to_string(),
             );
         }
-        // GLSL 4.50, but 4.60 where an extension needs it (GL_EXT_ray_query).
-        let mut out = if self.exts.contains("GL_EXT_ray_query") {
-            String::from("#version 460\n")
-        } else {
-            String::from("#version 450\n")
-        };
+        // GLSL 4.50, but 4.60 where an extension needs it (GL_EXT_ray_query,
+        // GL_EXT_ray_tracing).
+        let mut out =
+            if self.exts.contains("GL_EXT_ray_query") || self.exts.contains("GL_EXT_ray_tracing") {
+                String::from("#version 460\n")
+            } else {
+                String::from("#version 450\n")
+            };
         for e in &self.exts {
             writeln!(out, "#extension {e} : require").ok();
         }

@@ -41,6 +41,23 @@ impl FnEmitter<'_, '_> {
                 self.line(&format!("{s};"));
                 Ok(())
             }
+            Op::TraceRay => {
+                let accel = self.lvalue(m.operand(i, 0))?;
+                let mut args = vec![accel];
+                for k in 1..10 {
+                    args.push(self.value(m.operand(i, k))?.text);
+                }
+                let loc = self.data_location(m.operand(i, 10), true)?;
+                args.push(loc.to_string());
+                self.line(&format!("traceRayEXT({});", args.join(", ")));
+                Ok(())
+            }
+            Op::ExecuteCallable => {
+                let sbt = self.value(m.operand(i, 0))?;
+                let loc = self.data_location(m.operand(i, 1), false)?;
+                self.line(&format!("executeCallableEXT({}, {loc});", sbt.text));
+                Ok(())
+            }
             Op::SetMeshOutputs => {
                 let v = self.value(m.operand(i, 0))?;
                 let p = self.value(m.operand(i, 1))?;
@@ -98,6 +115,11 @@ impl FnEmitter<'_, '_> {
             Op::Call => self.call_expr(i),
             Op::AtomicRmw | Op::AtomicCmpXchg => self.atomic(i),
             Op::CallIntrinsic => self.out_param_intrinsic(i),
+            Op::ReportHit => {
+                let t = self.value(m.operand(i, 0))?;
+                let kind = self.value(m.operand(i, 1))?;
+                Ok(format!("reportIntersectionEXT({}, {})", t.text, kind.text))
+            }
             Op::RayQueryProceed => {
                 let q = self.lvalue(m.operand(i, 0))?;
                 Ok(format!("rayQueryProceedEXT({q})"))
@@ -511,6 +533,28 @@ impl FnEmitter<'_, '_> {
                 let t = self.value(m.operand(i, 1))?;
                 format!("rayQueryGenerateIntersectionEXT({q}, {})", t.text)
             }
+        })
+    }
+}
+
+impl FnEmitter<'_, '_> {
+    /// The location GLSL names the payload (`payload`) or callable-data global `p` by: the
+    /// pointer must be the global itself.
+    fn data_location(&mut self, p: InstId, payload: bool) -> R<usize> {
+        let list = if payload {
+            &self.cx.payloads
+        } else {
+            &self.cx.callables
+        };
+        list.iter().position(|&g| g == p).ok_or_else(|| {
+            GlslError::new(
+                OPERANDS,
+                format!(
+                    "the {} operand is not a declared {} global (GLSL passes one by location)",
+                    if payload { "payload" } else { "callable-data" },
+                    if payload { "payload" } else { "callable-data" },
+                ),
+            )
         })
     }
 }
