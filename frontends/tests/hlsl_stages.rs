@@ -510,7 +510,9 @@ fn stage_mistakes_are_diagnosed_with_positions() {
         "hs_6_0",
     );
     assert!(
-        out.contains("error[OSH1023]: `SV_Position` is one value per vertex in a hull shader's outputs"),
+        out.contains(
+            "error[OSH1023]: `SV_Position` is one value per vertex in a hull shader's outputs"
+        ),
         "{out}"
     );
     // Unknown attribute values name the accepted ones.
