@@ -386,6 +386,34 @@ void callable(inout CallData d) { d.v = d.v * 2.0; }
 }
 
 #[test]
+fn intersection_shaders_of_a_library_report_their_own_attribute_types() {
+    // Each entry point has one hit-attribute variable: its own type's.
+    let words = spirv_valid(
+        r#"
+struct A { float2 b; };
+struct B { float4 c; };
+float hitT() { return RayTMin() + 1.0; }
+[shader("intersection")]
+void i1() { A a; a.b = ObjectRayOrigin().xy; ReportHit(hitT(), 0, a); }
+[shader("intersection")]
+void i2() { B b; b.c = 2.0; ReportHit(hitT(), 1, b); ReportHit(3.0, 2, b); }
+"#,
+        "lib_6_3",
+    );
+    let text = disassembly(&words);
+    assert_eq!(
+        text.matches("OpEntryPoint IntersectionKHR").count(),
+        2,
+        "{text}"
+    );
+    let variables = text
+        .lines()
+        .filter(|l| l.contains("OpVariable") && l.trim_end().ends_with("HitAttributeKHR"))
+        .count();
+    assert_eq!(variables, 2, "{text}");
+}
+
+#[test]
 fn ray_queries_in_any_stage() {
     let src = r#"
 RaytracingAccelerationStructure scene : register(t0);
@@ -512,6 +540,20 @@ fn stage_mistakes_are_diagnosed_with_positions() {
     assert!(
         out.contains(
             "error[OSH1023]: `SV_Position` is one value per vertex in a hull shader's outputs"
+        ),
+        "{out}"
+    );
+    // One attribute type per intersection entry point (one hit-attribute variable); a
+    // library's intersection shaders may each have their own (below).
+    let out = errors(
+        "struct A { float2 b; };\nstruct B { float4 c; };\n[shader(\"intersection\")]\n\
+         void is() { A a = (A)0; B b = (B)0; ReportHit(1.0, 0, a); ReportHit(2.0, 1, b); }",
+        "lib_6_3",
+    );
+    assert!(
+        out.contains(
+            "main.hlsl:4:59: error[OSH1040]: `ReportHit` with attributes of type `B`: the \
+             intersection entry point `is` already reports hits with `A`"
         ),
         "{out}"
     );

@@ -2442,7 +2442,9 @@ impl<'a> Verifier<'a> {
     /// point reaches is allowed in the entry point's stage ([`op_stages`]), every global it
     /// uses lives in an address space the stage has ([`space_stages`]), and the per-patch,
     /// per-primitive and stream qualifiers sit on the inputs or outputs of the stages that
-    /// have them.
+    /// have them, per-vertex built-ins are arrays where a stage sees several vertices, and
+    /// an entry point uses at most one global of each incoming ray-tracing memory
+    /// (`incoming_ray_payload`, `hit_attribute`, `incoming_callable_data`).
     fn stage_rules(&mut self) {
         let m = self.m;
         let info = ModuleInfo::new(m);
@@ -2572,6 +2574,32 @@ impl<'a> Verifier<'a> {
                             ),
                         );
                     }
+                }
+            }
+            // Vulkan allows one incoming payload, one hit-attribute and one incoming
+            // callable-data variable per entry point.
+            for space in [
+                AddressSpace::IncomingRayPayload,
+                AddressSpace::HitAttribute,
+                AddressSpace::IncomingCallableData,
+            ] {
+                let mut of_space = e
+                    .globals()
+                    .iter()
+                    .map(|u| u.global.id())
+                    .filter(|&g| m.ty(g).and_then(|t| m.address_space(t)) == Some(space));
+                if let (Some(_), Some(second)) = (of_space.next(), of_space.next()) {
+                    self.report(
+                        "OSV0028",
+                        Some(second),
+                        format!(
+                            "entry point `{}` ({}) uses more than one global in `{}` memory; \
+                             an entry point has at most one",
+                            e.name(),
+                            stage.spelling(),
+                            space.spelling()
+                        ),
+                    );
                 }
             }
         }

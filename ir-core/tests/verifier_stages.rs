@@ -99,6 +99,24 @@ fn stage_modes_belong_to_their_stage() {
          {\nbb0:\n  return\n}\n",
         "OSV0015",
     );
+    // One hit-attribute global per entry point (Vulkan's rule), but a library's
+    // intersection shaders may each have their own.
+    let two_attributes = "global @a : ptr<hit_attribute, vec<f32, 2>>\n\
+         global @b : ptr<hit_attribute, vec<f32, 4>>\n\
+         func @is() -> void [entry_point(intersection, \"is\")] {\nbb0:\n  \
+         store @a, vec<f32, 2> {f32 1.0, f32 2.0}\n  %0 = report_hit f32 1.0, u32 0 : bool\n  \
+         store @b, vec<f32, 4> {f32 1.0, f32 2.0, f32 3.0, f32 4.0}\n  \
+         %1 = report_hit f32 2.0, u32 1 : bool\n  return\n}\n";
+    rejects(two_attributes, "OSV0028");
+    accepts(
+        "global @a : ptr<hit_attribute, vec<f32, 2>>\n\
+         global @b : ptr<hit_attribute, vec<f32, 4>>\n\
+         func @is1() -> void [entry_point(intersection, \"is1\")] {\nbb0:\n  \
+         store @a, vec<f32, 2> {f32 1.0, f32 2.0}\n  %0 = report_hit f32 1.0, u32 0 : bool\n  return\n}\n\
+         func @is2() -> void [entry_point(intersection, \"is2\")] {\nbb0:\n  \
+         store @b, vec<f32, 4> {f32 1.0, f32 2.0, f32 3.0, f32 4.0}\n  \
+         %0 = report_hit f32 2.0, u32 1 : bool\n  return\n}\n",
+    );
     // Per-vertex built-ins of the stages that see several vertices are arrays.
     rejects(
         "global @pos : ptr<input, vec<f32, 4>> [builtin(position)]\n\

@@ -134,6 +134,12 @@ pub(crate) struct Lower<'p> {
     pub cur_func: Option<FuncId>,
     /// The stages of the entry points that reach each function.
     pub func_stages: FxHashMap<FuncId, Vec<Stage>>,
+    /// The entry-point functions that reach each function.
+    pub func_entries: FxHashMap<FuncId, Vec<FuncId>>,
+    /// The attribute type (IR type and HLSL type) of the hits each intersection entry point
+    /// reports, from its first `ReportHit`: Vulkan allows one hit-attribute variable per
+    /// entry point.
+    pub hit_attributes: FxHashMap<FuncId, (InstId, TyId)>,
 }
 
 /// Options of lowering (dxc's `-fvk-*` options).
@@ -193,6 +199,8 @@ impl<'p> Lower<'p> {
             ray_data: FxHashMap::default(),
             cur_func: None,
             func_stages: FxHashMap::default(),
+            func_entries: FxHashMap::default(),
+            hit_attributes: FxHashMap::default(),
         }
     }
 
@@ -720,7 +728,9 @@ impl<'p> Lower<'p> {
         }
         // The stages reaching each function.
         let mut stages: FxHashMap<FuncId, Vec<Stage>> = FxHashMap::default();
+        let mut entries: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
         for (i, &root) in roots.iter().enumerate() {
+            let is_entry = i < self.p.entries.len();
             // Roots past the entry points are patch-constant functions (of the hull entry
             // points) and exports (reached by nothing in particular).
             let stage = match self.p.entries.get(i) {
@@ -740,10 +750,14 @@ impl<'p> Lower<'p> {
                 if !list.contains(&stage) {
                     list.push(stage);
                 }
+                if is_entry {
+                    entries.entry(f).or_default().push(root);
+                }
                 work.extend(calls.get(&f).into_iter().flatten().copied());
             }
         }
         self.func_stages = stages;
+        self.func_entries = entries;
         // Recursion check (iterative DFS with colors, from every root).
         let mut color: FxHashMap<FuncId, u8> = FxHashMap::default();
         for root in roots {

@@ -251,6 +251,39 @@ impl<'p> Lower<'p> {
         g
     }
 
+    /// False (with OSH1040 at `span`) when an intersection entry point that reaches the
+    /// current function already reports hits with attributes of another type than `ty`:
+    /// each attribute type is a hit-attribute global of its own, and Vulkan allows one per
+    /// entry point.
+    fn one_hit_attribute_type(&mut self, span: Span, ty: TyId) -> bool {
+        let Some(f) = self.cur_func else {
+            return true;
+        };
+        let t = self.ir_ty(ty);
+        let entries = self.func_entries.get(&f).cloned().unwrap_or_default();
+        for entry in entries {
+            match self.hit_attributes.get(&entry) {
+                Some(&(prev, prev_ty)) if prev != t => {
+                    let msg = format!(
+                        "`ReportHit` with attributes of type `{}`: the intersection entry point \
+                         `{}` already reports hits with `{}`, and an entry point has one \
+                         hit-attribute variable (report every hit with one attribute type)",
+                        self.types().name(ty),
+                        self.p.func(entry).name,
+                        self.types().name(prev_ty)
+                    );
+                    self.error(span, msg);
+                    return false;
+                }
+                Some(_) => {}
+                None => {
+                    self.hit_attributes.insert(entry, (t, ty));
+                }
+            }
+        }
+        true
+    }
+
     /// The intrinsics of the mesh and ray-tracing stages.
     pub(crate) fn stage_intrinsic(&mut self, op: IntrinsicOp, args: &[Expr], e: &Expr) -> InstId {
         use Stage::*;
@@ -329,6 +362,9 @@ impl<'p> Lower<'p> {
             }
             IntrinsicOp::ReportHit => {
                 if !self.require_stages(e.span, &[Intersection], "`ReportHit`") {
+                    return self.m.undef(rt);
+                }
+                if !self.one_hit_attribute_type(e.span, args[2].ty) {
                     return self.m.undef(rt);
                 }
                 let t = self.rvalue(&args[0]);
