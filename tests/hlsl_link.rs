@@ -182,3 +182,25 @@ float4 helper() { return 1.0; }
         assert!(text.contains(entry), "{entry} missing:\n{text}");
     }
 }
+
+#[test]
+fn a_library_without_entry_points_is_spirv_for_universal_environments_only() {
+    // Vulkan has no `Linkage`: refused with the ways out, not emitted invalid.
+    let opts = CompileOptions::new("lib_6_3").target_env(TargetEnv::Vulkan1_2);
+    let err = Compiler::new()
+        .compile_source("lib.hlsl", LIBRARY, &opts)
+        .expect_err("a library for Vulkan");
+    let text = err.diagnostics.render();
+    assert!(
+        text.contains("error[OSB0006]") && text.contains("universal1.5"),
+        "{text}"
+    );
+    let env = TargetEnv::Universal(5);
+    let out = Compiler::new()
+        .compile_source("lib.hlsl", LIBRARY, &opts.clone().target_env(env))
+        .unwrap_or_else(|e| panic!("{e}\n{}", e.diagnostics.render()));
+    assert_valid(&out.spirv, env, "the library");
+    let text = spirv::disassemble(&out.spirv).expect("parses");
+    assert!(text.contains("OpCapability Linkage"), "{text}");
+    assert!(text.contains("\"scale\""), "{text}");
+}

@@ -97,7 +97,8 @@ impl Options {
 }
 
 /// Emits a legal module as SPIR-V. A module with entry points becomes a shader module; one
-/// without is a library (`Linkage` capability, every function exported). Errors are
+/// without is a library (`Linkage` capability, every function exported), for universal
+/// environments only (Vulkan has no `Linkage`: OSB0006). Errors are
 /// diagnostics (codes OSB0001.., see [`error`]) for what SPIR-V cannot express.
 pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
     let m = legal.module();
@@ -109,6 +110,23 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnosti
     e.caps.add(rspirv::spirv::Capability::Shader);
     let info = legal.info();
     let library = info.entry_points().is_empty();
+    if library && opts.target_env.is_vulkan() {
+        // Vulkan has no `Linkage` capability: a library is linked first (or emitted for a
+        // universal environment, for spirv-link), never loaded as it is.
+        return Err(vec![
+            error::EmitError::new(
+                error::TARGET,
+                format!(
+                    "the module has no entry point, so it is a library (`Linkage` capability, \
+                     its functions exported), which the {} environment does not allow: link \
+                     it with a shader (`--target osir`, `oneshader link`) or emit it for a \
+                     universal environment (`--target-env universal1.5`)",
+                    opts.target_env
+                ),
+            )
+            .into(),
+        ]);
+    }
     // Functions first get their ids, so calls and entry points can name them.
     for f in m.functions() {
         e.id_of(f.id());
