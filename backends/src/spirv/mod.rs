@@ -110,23 +110,6 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnosti
     e.caps.add(rspirv::spirv::Capability::Shader);
     let info = legal.info();
     let library = info.entry_points().is_empty();
-    if library && opts.target_env.is_vulkan() {
-        // Vulkan has no `Linkage` capability: a library is linked first (or emitted for a
-        // universal environment, for spirv-link), never loaded as it is.
-        return Err(vec![
-            error::EmitError::new(
-                error::TARGET,
-                format!(
-                    "the module has no entry point, so it is a library (`Linkage` capability, \
-                     its functions exported), which the {} environment does not allow: link \
-                     it with a shader (`--target osir`, `oneshader link`) or emit it for a \
-                     universal environment (`--target-env universal1.5`)",
-                    opts.target_env
-                ),
-            )
-            .into(),
-        ]);
-    }
     // Functions first get their ids, so calls and entry points can name them.
     for f in m.functions() {
         e.id_of(f.id());
@@ -135,6 +118,23 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnosti
     e.emit_functions(library);
     if library {
         e.emit_linkage();
+        if opts.target_env.is_vulkan() {
+            // Vulkan has no `Linkage` capability: a library is linked first (or emitted for a
+            // universal environment, for spirv-link), never loaded as it is.
+            e.diags.push(
+                error::EmitError::new(
+                    error::TARGET,
+                    format!(
+                        "the module has no entry point, so it is a library (`Linkage` capability, \
+                         its functions exported), which the {} environment does not allow: link \
+                         it with a shader (`--target osir`, `oneshader link`) or emit it for a \
+                         universal environment (`--target-env universal1.5`)",
+                        opts.target_env
+                    ),
+                )
+                .into(),
+            );
+        }
     } else {
         e.emit_entry_points(info);
     }
