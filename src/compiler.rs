@@ -274,6 +274,9 @@ pub struct CompileOptions {
     pub target: Target,
     /// Run the backend of [`CompileOptions::target`] (the name is from when SPIR-V was the only
     /// one). Default on; off when only the IR or the reflection is wanted.
+    /// Off, the module may be linked later (`oneshader link`): a function declared without a
+    /// body that is called becomes an import and an `export` function an export
+    /// (docs/linking.md; library profiles export either way, but import only with this off).
     pub emit_spirv: bool,
     /// Build the [`Reflection`] ([`CompileOutput::reflection`]). Default off.
     pub reflect: bool,
@@ -391,6 +394,8 @@ impl CompileOptions {
             default_space: self.default_space,
             bind_registers: self.bind_registers.clone(),
             bind_globals: self.bind_globals,
+            // A module kept as IR may be linked: prototypes become imports.
+            allow_imports: !self.emit_spirv,
         }
     }
 
@@ -512,8 +517,9 @@ pub struct CompileOutput {
     pub reflection: Option<Reflection>,
     /// The IR modules asked for.
     pub ir: IrModules,
-    /// The entry point's stage.
-    pub stage: Stage,
+    /// The entry point's stage (`None` for a library profile, `lib_*`, whose module holds
+    /// every `[shader("...")]` entry point of the file).
+    pub stage: Option<Stage>,
     /// The module key of the compilation ([`crate::key::module_key`]): a hash of every input
     /// and setting that decides the module, never a path; `.osir` files carry it.
     pub cache_key: CacheKey,
@@ -790,6 +796,7 @@ impl Compiler {
                 module: None,
                 diagnostics: parsed.diagnostics,
                 stage: None,
+                library: false,
             }
         } else {
             hlsl::compile_parsed(&parsed, &opts.front_end())
@@ -821,7 +828,8 @@ impl Compiler {
             file: path.display().to_string(),
         };
         let fail = |phase, diagnostics| Err(CompileError { phase, diagnostics });
-        let (Some(mut m), Some(stage)) = (front.module, front.stage) else {
+        let stage = front.stage;
+        let Some(mut m) = front.module else {
             return fail(Phase::FrontEnd, diagnostics);
         };
         if diagnostics.has_errors() {
@@ -908,7 +916,13 @@ impl Compiler {
             };
             let emitted = match opts.target {
                 Target::Glsl => {
-                    glsl::emit(&legal, &opts.glsl_options()).map(|t| glsl_text = Some(t))
+                    let mut gopts = opts.glsl_options();
+                    // GLSL holds one entry point: a library's is the one `-E` names (when it
+                    // has several).
+                    if stage.is_none() && legal.info().entry_points().len() > 1 {
+                        gopts.entry = Some(opts.entry.clone());
+                    }
+                    glsl::emit(&legal, &gopts).map(|t| glsl_text = Some(t))
                 }
                 _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
             };
@@ -955,6 +969,7 @@ fn front_failure(d: Diagnostic) -> hlsl::CompileResult {
         module: None,
         diagnostics: vec![d],
         stage: None,
+        library: false,
     }
 }
 

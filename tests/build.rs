@@ -585,8 +585,8 @@ fn manifest_mistakes_are_reported_with_their_place() {
         ),
         ("[[shader]\nfile = \"a.hlsl\"\n", "M:1:10: error[OSD0002]:"),
         (
-            "[[shader]]\nfile = \"a.hlsl\"\nprofile = \"gs_6_0\"\n",
-            "M:3:11: error[OSD0003]: geometry shaders (profile `gs_6_0`) are not supported yet",
+            "[[shader]]\nfile = \"a.hlsl\"\nprofile = \"ms_6_4\"\n",
+            "M:3:11: error[OSD0003]: mesh shaders need shader model 6.5 or later (profile `ms_6_4`)",
         ),
         (
             "[[shader]]\nfile = \"a.hlsl\"\nprofile = \"cs_6_0\"\noutput = \"{shader}.{colour}.{ext}\"\n",

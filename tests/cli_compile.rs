@@ -143,10 +143,10 @@ fn errors_and_exit_codes() {
         "{e}"
     );
     assert!(e.contains("^^^^^^^"), "{e}");
-    let o = run(&["compile", bad, "-T", "gs_6_0", "-o", "/dev/null"]);
+    let o = run(&["compile", bad, "-T", "ms_6_4", "-o", "/dev/null"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("error[OSH1021]: geometry shaders"),
+        stderr(&o).contains("error[OSH1021]: mesh shaders need shader model 6.5"),
         "{}",
         stderr(&o)
     );

@@ -130,7 +130,7 @@ fn errors_name_their_phase_and_render_with_carets() {
     );
     assert!(format!("{e:#}").contains("    return undefinedThing * uv.x;"));
     let e = c
-        .compile_source("x.hlsl", "void main() {}", &CompileOptions::new("gs_6_0"))
+        .compile_source("x.hlsl", "void main() {}", &CompileOptions::new("ms_6_4"))
         .unwrap_err();
     assert!(
         e.diagnostics.render().contains("OSH1021"),

@@ -59,6 +59,9 @@ fn hlsl_examples() {
             "vs" => GlslStage::Vertex,
             "ps" => GlslStage::Fragment,
             "cs" => GlslStage::Compute,
+            "gs" => GlslStage::Geometry,
+            "hs" => GlslStage::TessControl,
+            "ds" => GlslStage::TessEvaluation,
             other => panic!("{file}: no GLSL stage for profile `{other}`"),
         };
         glslang_and_validate(text, stage).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -103,8 +106,18 @@ fn ir_examples() {
         let mut gm = m.clone();
         let legal = backends::prepare(&mut gm, Target::Glsl).expect("legal for GLSL");
         for entry in names {
-            let text = glsl::emit(&legal, &glsl::Options::for_entry(&entry))
-                .unwrap_or_else(|d| panic!("{file} `{entry}`: {d:#?}"));
+            let stage = legal
+                .info()
+                .entry_points()
+                .iter()
+                .find(|e| e.name() == entry)
+                .map(|e| e.stage())
+                .expect("the entry point is in the module");
+            let emitted = glsl::emit(&legal, &glsl::Options::for_entry(&entry));
+            let glsl_stage = GlslStage::of(stage);
+            let text = emitted.unwrap_or_else(|d| panic!("{file} `{entry}`: {d:#?}"));
+            glslang_and_validate(&text, glsl_stage)
+                .unwrap_or_else(|e| panic!("{file} `{entry}`: {e}"));
             snapshot(
                 "glsl",
                 &format!("ir_{}_{entry}", stem(&file)),

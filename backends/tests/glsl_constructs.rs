@@ -28,8 +28,7 @@ fn compile(text: &str, entry: Option<&str>) -> (String, rspirv::dr::Module) {
         ..Options::default()
     };
     let glsl = emit_glsl(&m, &opts).unwrap_or_else(|d| panic!("refused: {d:#?}"));
-    let words = glslang_and_validate(&glsl, GlslStage::of(stage).expect("a GLSL stage"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let words = glslang_and_validate(&glsl, GlslStage::of(stage)).unwrap_or_else(|e| panic!("{e}"));
     (glsl, load(&words))
 }
 
@@ -113,14 +112,17 @@ fn one_entry_point_per_output_chosen_by_name() {
 }
 
 #[test]
-fn other_stages_and_other_targets_are_refused() {
-    let geom = r#"
-func @g() -> void [entry_point(geometry, "main")] {
+fn unstated_tessellation_modes_and_other_targets_are_refused() {
+    // A domain entry point that leaves its spacing and winding to the hull shader: GLSL
+    // must state them in the evaluation shader (glslang's defaults need not be the hull
+    // shader's).
+    let domain = r#"
+func @d() -> void [entry_point(domain, "main"), tess_domain(triangle)] {
 bb0:
   return
 }
 "#;
-    let d = refused(geom, &Options::default());
+    let d = refused(domain, &Options::default());
     assert!(has_code(&d, "OSB0103"), "{d:#?}");
     // A module prepared for SPIR-V is not one the GLSL backend takes.
     let mut m = parse(TWO_ENTRIES);

@@ -717,16 +717,15 @@ bb0:
         "{e:?}"
     );
 
-    let geometry = r#"
-func @gs() -> void [entry_point(geometry, "gs")] {
+    let pow2 = r#"
+func @hs() -> void [entry_point(hull, "hs"), tess_domain(quad), tess_partitioning(pow2), output_control_points(4)] {
 bb0:
   return
 }
 "#;
-    let e = error_codes(geometry, TargetEnv::Vulkan1_2);
+    let e = error_codes(pow2, TargetEnv::Vulkan1_2);
     assert!(
-        e.iter()
-            .any(|(c, m)| c == "OSB0005" && m.contains("geometry")),
+        e.iter().any(|(c, m)| c == "OSB0005" && m.contains("pow2")),
         "{e:?}"
     );
 

@@ -685,3 +685,29 @@ bb0:
         TargetEnv::Vulkan1_2,
     );
 }
+
+/// A module without entry points is a library (`Linkage`), which only a universal
+/// environment allows: for Vulkan it is a diagnostic naming the way out, never a module
+/// spirv-val rejects.
+#[test]
+fn libraries_are_refused_for_vulkan_and_emitted_for_universal_environments() {
+    let lib = "func @twice(%x: f32) -> f32 [export(\"twice\")] {\nbb0:\n  \
+               %0 = add %x, %x : f32\n  return %0\n}\n";
+    for env in [
+        TargetEnv::Vulkan1_0,
+        TargetEnv::Vulkan1_2,
+        TargetEnv::Vulkan1_3,
+    ] {
+        let d = emit(lib, env).expect_err("a library for Vulkan");
+        assert_eq!(d[0].code, "OSB0006", "{d:?}");
+        assert!(
+            d[0].message.contains("`Linkage`") && d[0].message.contains("universal"),
+            "{}",
+            d[0].message
+        );
+    }
+    let universal = TargetEnv::Universal(5);
+    let words = emit_ok(lib, universal);
+    validate(&words, universal);
+    assert!(caps(&load(&words)).contains(&Capability::Linkage));
+}

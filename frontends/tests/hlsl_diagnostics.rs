@@ -4,6 +4,7 @@
 mod sema_common;
 
 use oneshader_frontends::hlsl;
+use oneshader_ir::Stage;
 use sema_common::{compile_with, errors, opts};
 
 /// The number of `error[` lines in rendered diagnostics.
@@ -148,17 +149,29 @@ fn several_errors_in_one_run() {
 #[test]
 fn stages_entry_points_and_recursion() {
     for (profile, stage) in [
-        ("gs_6_0", "geometry"),
-        ("hs_6_0", "hull"),
-        ("ds_6_0", "domain"),
-        ("ms_6_5", "mesh"),
-        ("as_6_5", "amplification"),
-        ("lib_6_3", "library"),
+        ("gs_6_0", Stage::Geometry),
+        ("hs_6_0", Stage::Hull),
+        ("ds_6_0", Stage::Domain),
+        ("ms_6_5", Stage::Mesh),
+        ("as_6_5", Stage::Amplification),
     ] {
-        let d = hlsl::parse_profile(profile).expect_err(profile);
-        assert_eq!(d.code, "OSH1021");
-        assert!(d.message.starts_with(stage), "{}", d.message);
+        assert_eq!(
+            hlsl::parse_profile(profile).expect(profile),
+            hlsl::Profile::Stage(stage)
+        );
     }
+    assert_eq!(
+        hlsl::parse_profile("lib_6_3").expect("library"),
+        hlsl::Profile::Library
+    );
+    // Mesh shading arrived in shader model 6.5.
+    let d = hlsl::parse_profile("ms_6_4").expect_err("ms_6_4");
+    assert_eq!(d.code, "OSH1021");
+    assert!(
+        d.message.starts_with("mesh shaders need shader model 6.5"),
+        "{}",
+        d.message
+    );
     assert_eq!(
         hlsl::parse_profile("ps_6").expect_err("malformed").code,
         "OSH1022"

@@ -5,7 +5,7 @@
 //! (conversions, constructs, texture reads, intrinsics) the caller passes it. The builder does
 //! not check types: the verifier does.
 
-use crate::imm::{AddressSpace, AtomicOp, BarrierFlags, Intrinsic};
+use crate::imm::{AddressSpace, AtomicOp, BarrierFlags, Intrinsic, RayQueryValue};
 use crate::module::{InstId, Module};
 use crate::ops::Op;
 use crate::structure::Block;
@@ -376,6 +376,76 @@ impl<'m> Builder<'m> {
         self.emit(Op::ArrayLength, Some(u), &[ptr])
     }
 
+    // ---- stages ------------------------------------------------------------------------------
+
+    /// `emit_vertex stream` (geometry).
+    pub fn emit_vertex(&mut self, stream: u32) -> InstId {
+        let v = self.m.void_type();
+        let s = self.m.imm(stream);
+        self.emit(Op::EmitVertex, Some(v), &[s])
+    }
+
+    /// `end_primitive stream` (geometry).
+    pub fn end_primitive(&mut self, stream: u32) -> InstId {
+        let v = self.m.void_type();
+        let s = self.m.imm(stream);
+        self.emit(Op::EndPrimitive, Some(v), &[s])
+    }
+
+    /// `set_mesh_outputs vertices, primitives` (mesh; `u32`s).
+    pub fn set_mesh_outputs(&mut self, vertices: InstId, primitives: InstId) -> InstId {
+        let v = self.m.void_type();
+        self.emit(Op::SetMeshOutputs, Some(v), &[vertices, primitives])
+    }
+
+    /// `trace_ray accel, flags, cull_mask, sbt_offset, sbt_stride, miss_index, origin,
+    /// tmin, direction, tmax, payload` (the operands in that order).
+    pub fn trace_ray(&mut self, operands: &[InstId; 11]) -> InstId {
+        let v = self.m.void_type();
+        self.emit(Op::TraceRay, Some(v), operands)
+    }
+
+    /// `report_hit t, kind` (bool).
+    pub fn report_hit(&mut self, t: InstId, kind: InstId) -> InstId {
+        let b = self.m.bool_type();
+        self.emit(Op::ReportHit, Some(b), &[t, kind])
+    }
+
+    /// `execute_callable sbt_index, data`.
+    pub fn execute_callable(&mut self, sbt_index: InstId, data: InstId) -> InstId {
+        let v = self.m.void_type();
+        self.emit(Op::ExecuteCallable, Some(v), &[sbt_index, data])
+    }
+
+    /// `ray_query_init query, accel, flags, cull_mask, origin, tmin, direction, tmax`.
+    pub fn ray_query_init(&mut self, operands: &[InstId; 8]) -> InstId {
+        let v = self.m.void_type();
+        self.emit(Op::RayQueryInit, Some(v), operands)
+    }
+
+    /// `ray_query_proceed`, `ray_query_abort` or `ray_query_confirm` of `query` (the first
+    /// yields bool).
+    pub fn ray_query_op(&mut self, op: Op, query: InstId) -> InstId {
+        let ty = if op == Op::RayQueryProceed {
+            self.m.bool_type()
+        } else {
+            self.m.void_type()
+        };
+        self.emit(op, Some(ty), &[query])
+    }
+
+    /// `ray_query_generate query, t`.
+    pub fn ray_query_generate(&mut self, query: InstId, t: InstId) -> InstId {
+        let v = self.m.void_type();
+        self.emit(Op::RayQueryGenerate, Some(v), &[query, t])
+    }
+
+    /// `ray_query_get value, query` of type `ty`.
+    pub fn ray_query_get(&mut self, value: RayQueryValue, query: InstId, ty: InstId) -> InstId {
+        let w = self.m.imm(value.to_u32());
+        self.emit(Op::RayQueryGet, Some(ty), &[w, query])
+    }
+
     // ---- terminators ---------------------------------------------------------------------
 
     /// `br target(args...)`.
@@ -439,5 +509,28 @@ impl<'m> Builder<'m> {
     /// `unreachable`.
     pub fn unreachable(&mut self) -> InstId {
         self.emit(Op::Unreachable, None, &[])
+    }
+
+    /// `ignore_hit` (any hit).
+    pub fn ignore_hit(&mut self) -> InstId {
+        self.emit(Op::IgnoreHit, None, &[])
+    }
+
+    /// `accept_hit` (any hit).
+    pub fn accept_hit(&mut self) -> InstId {
+        self.emit(Op::AcceptHit, None, &[])
+    }
+
+    /// `dispatch_mesh x, y, z [, payload]` (amplification).
+    pub fn dispatch_mesh(
+        &mut self,
+        x: InstId,
+        y: InstId,
+        z: InstId,
+        payload: Option<InstId>,
+    ) -> InstId {
+        let mut ops = vec![x, y, z];
+        ops.extend(payload);
+        self.emit(Op::DispatchMesh, None, &ops)
     }
 }

@@ -261,6 +261,16 @@ impl Op {
             | BufferLoad | ArrayLength => READ,
             AtomicRmw | AtomicCmpXchg => Effects::READ | Effects::WRITE,
             Barrier => Effects::BARRIER | Effects::CONVERGENT,
+            // Emitting reads the stage outputs and leaves them undefined.
+            EmitVertex | EndPrimitive => Effects::READ | Effects::WRITE,
+            // Once per workgroup, in uniform control flow.
+            SetMeshOutputs => Effects::WRITE | Effects::CONVERGENT,
+            // Run other shaders, which read and write the payload (and any memory).
+            TraceRay | ReportHit | ExecuteCallable => Effects::READ | Effects::WRITE,
+            RayQueryInit | RayQueryProceed | RayQueryAbort | RayQueryConfirm | RayQueryGenerate => {
+                Effects::READ | Effects::WRITE
+            }
+            RayQueryGet => READ,
             Call => Effects::UNKNOWN_CALL,
             CallIntrinsic => {
                 Effects::READ | Effects::WRITE | Effects::CONVERGENT | Effects::DERIVATIVES
@@ -381,7 +391,9 @@ impl Module {
     /// operand order: the pointer of `load`, `store`, `atomic_*`; the texture of texture
     /// reads (`sample` .. `texture_load`, `gather`) and `texture_store`; the buffer of
     /// `buffer_load`/`buffer_store`; the pointers of `frexp`, `modf`, `sincos` and
-    /// `interpolate_at_*`. Size queries (`query_*`, `array_length`) access nothing, and a
+    /// `interpolate_at_*`; the acceleration structure and payload of `trace_ray`, the data of
+    /// `execute_callable`, the query of the `ray_query_*` instructions, the payload of
+    /// `dispatch_mesh`. Size queries (`query_*`, `array_length`) access nothing, and a
     /// `call` passes its pointer arguments on: what the callee does with them is the
     /// usage analysis's business ([`crate::analysis::ModuleInfo`]).
     pub fn memory_accesses(&self, id: InstId) -> SmallVec<[(InstId, Access); 2]> {
@@ -400,6 +412,21 @@ impl Module {
             Op::AtomicRmw => at(1, Access::ATOMIC),
             Op::AtomicCmpXchg => at(0, Access::ATOMIC),
             Op::QuerySize | Op::QueryLevels | Op::QuerySamples | Op::QueryLod => {}
+            Op::TraceRay => {
+                at(0, Access::READ);
+                at(10, Access::READ | Access::WRITE);
+            }
+            Op::ExecuteCallable => at(1, Access::READ | Access::WRITE),
+            Op::RayQueryInit => {
+                at(0, Access::WRITE);
+                at(1, Access::READ);
+            }
+            Op::RayQueryProceed
+            | Op::RayQueryAbort
+            | Op::RayQueryConfirm
+            | Op::RayQueryGenerate => at(0, Access::READ | Access::WRITE),
+            Op::RayQueryGet => at(1, Access::READ),
+            Op::DispatchMesh => at(3, Access::READ),
             _ if op.is_texture_read() => at(0, Access::READ),
             Op::CallIntrinsic => {
                 if let Some(which) = self.imm_operand(id, 0).and_then(Intrinsic::from_u32) {

@@ -84,6 +84,22 @@ imm_enum! {
         PushConstant = 8, "push_constant";
         /// Texel pointers of storage images (only from `texel_addr`, for atomics).
         Image = 9, "image";
+        /// The payload an amplification shader hands to the mesh shaders it launches
+        /// (`groupshared` data passed to `DispatchMesh`; a mesh shader's `in payload`).
+        TaskPayload = 10, "task_payload";
+        /// A ray payload a ray-generation, closest-hit or miss shader passes to `trace_ray`.
+        RayPayload = 11, "ray_payload";
+        /// The payload of the ray that invoked a closest-hit, any-hit or miss shader.
+        IncomingRayPayload = 12, "incoming_ray_payload";
+        /// The attributes of a hit (written by an intersection shader before `report_hit`,
+        /// read by any-hit and closest-hit shaders).
+        HitAttribute = 13, "hit_attribute";
+        /// Data a shader passes to `execute_callable`.
+        CallableData = 14, "callable_data";
+        /// The data a callable shader was called with.
+        IncomingCallableData = 15, "incoming_callable_data";
+        /// The shader-binding-table record of a ray-tracing shader (`[[vk::shader_record_ext]]`).
+        ShaderRecord = 16, "shader_record";
     }
 }
 
@@ -106,6 +122,18 @@ imm_enum! {
         Mesh = 6, "mesh";
         /// Amplification (task) shader.
         Amplification = 7, "amplification";
+        /// Ray-generation shader.
+        RayGeneration = 8, "raygeneration";
+        /// Intersection shader.
+        Intersection = 9, "intersection";
+        /// Any-hit shader.
+        AnyHit = 10, "anyhit";
+        /// Closest-hit shader.
+        ClosestHit = 11, "closesthit";
+        /// Miss shader.
+        Miss = 12, "miss";
+        /// Callable shader.
+        Callable = 13, "callable";
     }
 }
 
@@ -168,6 +196,243 @@ imm_enum! {
         HelperInvocation = 26, "helper_invocation";
         /// The device's index in a device group (`[[vk::builtin("DeviceIndex")]]`).
         DeviceIndex = 27, "device_index";
+        /// `SV_GSInstanceID` (geometry), `SV_OutputControlPointID` (hull): `u32`.
+        InvocationId = 28, "invocation_id";
+        /// `SV_TessFactor`: the outer tessellation levels, `array<f32, 4>`, per patch.
+        TessLevelOuter = 29, "tess_level_outer";
+        /// `SV_InsideTessFactor`: the inner tessellation levels, `array<f32, 2>`, per patch.
+        TessLevelInner = 30, "tess_level_inner";
+        /// `SV_DomainLocation`: `vec<f32, 3>`.
+        TessCoord = 31, "tess_coord";
+        /// The number of vertices of the input patch (`u32`).
+        PatchVertices = 32, "patch_vertices";
+        /// A mesh shader's point indices: `array<u32, n>`.
+        PrimitivePointIndices = 33, "primitive_point_indices";
+        /// A mesh shader's line indices: `array<vec<u32, 2>, n>`.
+        PrimitiveLineIndices = 34, "primitive_line_indices";
+        /// A mesh shader's triangle indices: `array<vec<u32, 3>, n>`.
+        PrimitiveTriangleIndices = 35, "primitive_triangle_indices";
+        /// `SV_CullPrimitive`: a per-primitive `bool` of a mesh shader.
+        CullPrimitive = 36, "cull_primitive";
+        /// `DispatchRaysIndex()`: `vec<u32, 3>`.
+        LaunchId = 37, "launch_id";
+        /// `DispatchRaysDimensions()`: `vec<u32, 3>`.
+        LaunchSize = 38, "launch_size";
+        /// `WorldRayOrigin()`: `vec<f32, 3>`.
+        WorldRayOrigin = 39, "world_ray_origin";
+        /// `WorldRayDirection()`: `vec<f32, 3>`.
+        WorldRayDirection = 40, "world_ray_direction";
+        /// `ObjectRayOrigin()`: `vec<f32, 3>`.
+        ObjectRayOrigin = 41, "object_ray_origin";
+        /// `ObjectRayDirection()`: `vec<f32, 3>`.
+        ObjectRayDirection = 42, "object_ray_direction";
+        /// `RayTMin()`: `f32`.
+        RayTmin = 43, "ray_tmin";
+        /// `RayTCurrent()`: `f32`.
+        RayTmax = 44, "ray_tmax";
+        /// `InstanceID()`: the instance's custom index, `u32`.
+        InstanceCustomIndex = 45, "instance_custom_index";
+        /// `InstanceIndex()`: `u32`.
+        InstanceId = 46, "instance_id";
+        /// `GeometryIndex()`: `u32`.
+        GeometryIndex = 47, "geometry_index";
+        /// `HitKind()`: `u32`.
+        HitKind = 48, "hit_kind";
+        /// `RayFlags()`: `u32`.
+        IncomingRayFlags = 49, "incoming_ray_flags";
+        /// `ObjectToWorld4x3()`: `mat<f32, 4, 3>`.
+        ObjectToWorld = 50, "object_to_world";
+        /// `WorldToObject4x3()`: `mat<f32, 4, 3>`.
+        WorldToObject = 51, "world_to_object";
+        /// `SV_ShadingRate` written by a vertex, geometry or mesh shader: the shading rate of
+        /// the primitive (`u32`).
+        PrimitiveShadingRate = 52, "primitive_shading_rate";
+    }
+}
+
+imm_enum! {
+    /// Primitive types: a geometry shader's input primitive (`point` .. `triangle_adj`),
+    /// the primitives a geometry shader emits (`point`, `line_strip`, `triangle_strip`), a
+    /// mesh shader emits (`point`, `line`, `triangle`) and the tessellator makes from a hull
+    /// shader's patch (`point`, `line`, `triangle_cw`, `triangle_ccw`).
+    Primitive {
+        /// Points.
+        Point = 0, "point";
+        /// Lines (geometry input, mesh output, isoline tessellation).
+        Line = 1, "line";
+        /// Triangles (geometry input, mesh output).
+        Triangle = 2, "triangle";
+        /// Lines with adjacency (geometry input).
+        LineAdj = 3, "line_adj";
+        /// Triangles with adjacency (geometry input).
+        TriangleAdj = 4, "triangle_adj";
+        /// Line strips (geometry output).
+        LineStrip = 5, "line_strip";
+        /// Triangle strips (geometry output).
+        TriangleStrip = 6, "triangle_strip";
+        /// Clockwise triangles (tessellator output).
+        TriangleCw = 7, "triangle_cw";
+        /// Counter-clockwise triangles (tessellator output).
+        TriangleCcw = 8, "triangle_ccw";
+    }
+}
+
+impl Primitive {
+    /// The number of vertices of one input primitive of a geometry shader (`None` for the
+    /// output-only kinds).
+    pub fn input_vertices(self) -> Option<u32> {
+        Some(match self {
+            Primitive::Point => 1,
+            Primitive::Line => 2,
+            Primitive::Triangle => 3,
+            Primitive::LineAdj => 4,
+            Primitive::TriangleAdj => 6,
+            _ => return None,
+        })
+    }
+}
+
+imm_enum! {
+    /// The domain a hull shader's patches are tessellated in (`[domain("...")]`).
+    TessDomain {
+        /// Triangles (`tri`).
+        Triangle = 0, "triangle";
+        /// Quads (`quad`).
+        Quad = 1, "quad";
+        /// Isolines (`isoline`).
+        Isoline = 2, "isoline";
+    }
+}
+
+imm_enum! {
+    /// How tessellation levels divide edges (`[partitioning("...")]`).
+    Partitioning {
+        /// `integer`: equal spacing.
+        Integer = 0, "integer";
+        /// `fractional_even`.
+        FractionalEven = 1, "fractional_even";
+        /// `fractional_odd`.
+        FractionalOdd = 2, "fractional_odd";
+        /// `pow2`: D3D rounds levels to a power of two; Vulkan has no such mode (refused by
+        /// the backends).
+        Pow2 = 3, "pow2";
+    }
+}
+
+imm_enum! {
+    /// What `ray_query_get` reads from a ray query: the ray's own values, then the candidate
+    /// intersection's (`candidate_*`, during `ray_query_proceed`) and the committed one's
+    /// (`committed_*`).
+    RayQueryValue {
+        /// `RayFlags()`: `u32`.
+        RayFlags = 0, "ray_flags";
+        /// `RayTMin()`: `f32`.
+        RayTmin = 1, "ray_tmin";
+        /// `WorldRayOrigin()`: `vec<f32, 3>`.
+        WorldRayOrigin = 2, "world_ray_origin";
+        /// `WorldRayDirection()`: `vec<f32, 3>`.
+        WorldRayDirection = 3, "world_ray_direction";
+        /// `CandidateType()`: `u32` (0 triangle, 1 procedural).
+        CandidateType = 4, "candidate_type";
+        /// `CandidateTriangleRayT()`: `f32`.
+        CandidateT = 5, "candidate_t";
+        /// `CandidateInstanceIndex()`: `u32`.
+        CandidateInstanceIndex = 6, "candidate_instance_index";
+        /// `CandidateInstanceID()`: `u32`.
+        CandidateInstanceId = 7, "candidate_instance_id";
+        /// `CandidateInstanceContributionToHitGroupIndex()`: `u32`.
+        CandidateSbtOffset = 8, "candidate_sbt_offset";
+        /// `CandidateGeometryIndex()`: `u32`.
+        CandidateGeometryIndex = 9, "candidate_geometry_index";
+        /// `CandidatePrimitiveIndex()`: `u32`.
+        CandidatePrimitiveIndex = 10, "candidate_primitive_index";
+        /// `CandidateTriangleBarycentrics()`: `vec<f32, 2>`.
+        CandidateBarycentrics = 11, "candidate_barycentrics";
+        /// `CandidateTriangleFrontFace()`: `bool`.
+        CandidateFrontFace = 12, "candidate_front_face";
+        /// `CandidateProceduralPrimitiveNonOpaque()`: `bool`.
+        CandidateAabbOpaque = 13, "candidate_aabb_opaque";
+        /// `CandidateObjectRayDirection()`: `vec<f32, 3>`.
+        CandidateObjectRayDirection = 14, "candidate_object_ray_direction";
+        /// `CandidateObjectRayOrigin()`: `vec<f32, 3>`.
+        CandidateObjectRayOrigin = 15, "candidate_object_ray_origin";
+        /// `CandidateObjectToWorld4x3()`: `mat<f32, 4, 3>`.
+        CandidateObjectToWorld = 16, "candidate_object_to_world";
+        /// `CandidateWorldToObject4x3()`: `mat<f32, 4, 3>`.
+        CandidateWorldToObject = 17, "candidate_world_to_object";
+        /// `CommittedStatus()`: `u32` (0 nothing, 1 triangle, 2 procedural).
+        CommittedStatus = 18, "committed_status";
+        /// `CommittedRayT()`: `f32`.
+        CommittedT = 19, "committed_t";
+        /// `CommittedInstanceIndex()`: `u32`.
+        CommittedInstanceIndex = 20, "committed_instance_index";
+        /// `CommittedInstanceID()`: `u32`.
+        CommittedInstanceId = 21, "committed_instance_id";
+        /// `CommittedInstanceContributionToHitGroupIndex()`: `u32`.
+        CommittedSbtOffset = 22, "committed_sbt_offset";
+        /// `CommittedGeometryIndex()`: `u32`.
+        CommittedGeometryIndex = 23, "committed_geometry_index";
+        /// `CommittedPrimitiveIndex()`: `u32`.
+        CommittedPrimitiveIndex = 24, "committed_primitive_index";
+        /// `CommittedTriangleBarycentrics()`: `vec<f32, 2>`.
+        CommittedBarycentrics = 25, "committed_barycentrics";
+        /// `CommittedTriangleFrontFace()`: `bool`.
+        CommittedFrontFace = 26, "committed_front_face";
+        /// `CommittedObjectRayDirection()`: `vec<f32, 3>`.
+        CommittedObjectRayDirection = 27, "committed_object_ray_direction";
+        /// `CommittedObjectRayOrigin()`: `vec<f32, 3>`.
+        CommittedObjectRayOrigin = 28, "committed_object_ray_origin";
+        /// `CommittedObjectToWorld4x3()`: `mat<f32, 4, 3>`.
+        CommittedObjectToWorld = 29, "committed_object_to_world";
+        /// `CommittedWorldToObject4x3()`: `mat<f32, 4, 3>`.
+        CommittedWorldToObject = 30, "committed_world_to_object";
+    }
+}
+
+/// The shape of a value `ray_query_get` or a ray-tracing built-in yields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueShape {
+    /// `bool`.
+    Bool,
+    /// `u32`.
+    U32,
+    /// `f32`.
+    F32,
+    /// `vec<f32, 2>`.
+    F32x2,
+    /// `vec<f32, 3>`.
+    F32x3,
+    /// `vec<u32, 3>`.
+    U32x3,
+    /// `mat<f32, 4, 3>` (HLSL `float4x3`).
+    Mat4x3,
+}
+
+impl RayQueryValue {
+    /// The shape of the value.
+    pub fn shape(self) -> ValueShape {
+        use RayQueryValue::*;
+        match self {
+            RayTmin | CandidateT | CommittedT => ValueShape::F32,
+            WorldRayOrigin
+            | WorldRayDirection
+            | CandidateObjectRayDirection
+            | CandidateObjectRayOrigin
+            | CommittedObjectRayDirection
+            | CommittedObjectRayOrigin => ValueShape::F32x3,
+            CandidateBarycentrics | CommittedBarycentrics => ValueShape::F32x2,
+            CandidateFrontFace | CandidateAabbOpaque | CommittedFrontFace => ValueShape::Bool,
+            CandidateObjectToWorld
+            | CandidateWorldToObject
+            | CommittedObjectToWorld
+            | CommittedWorldToObject => ValueShape::Mat4x3,
+            _ => ValueShape::U32,
+        }
+    }
+
+    /// True for the values of the committed intersection.
+    pub fn is_committed(self) -> bool {
+        self.to_u32() >= RayQueryValue::CommittedStatus.to_u32()
     }
 }
 
@@ -633,6 +898,14 @@ pub enum ImmKind {
     BarrierFlags,
     /// [`Intrinsic`].
     Intrinsic,
+    /// [`Primitive`].
+    Primitive,
+    /// [`TessDomain`].
+    TessDomain,
+    /// [`Partitioning`].
+    Partitioning,
+    /// [`RayQueryValue`].
+    RayQueryValue,
 }
 
 impl ImmKind {
@@ -654,6 +927,10 @@ impl ImmKind {
                 f.spelling()
             }
             ImmKind::Intrinsic => Intrinsic::from_u32(v)?.spelling().to_string(),
+            ImmKind::Primitive => Primitive::from_u32(v)?.spelling().to_string(),
+            ImmKind::TessDomain => TessDomain::from_u32(v)?.spelling().to_string(),
+            ImmKind::Partitioning => Partitioning::from_u32(v)?.spelling().to_string(),
+            ImmKind::RayQueryValue => RayQueryValue::from_u32(v)?.spelling().to_string(),
         })
     }
 
@@ -669,6 +946,10 @@ impl ImmKind {
             ImmKind::AtomicOp => AtomicOp::from_spelling(s)?.to_u32(),
             ImmKind::BarrierFlags => BarrierFlags::from_spelling(s)?.0,
             ImmKind::Intrinsic => Intrinsic::from_spelling(s)?.to_u32(),
+            ImmKind::Primitive => Primitive::from_spelling(s)?.to_u32(),
+            ImmKind::TessDomain => TessDomain::from_spelling(s)?.to_u32(),
+            ImmKind::Partitioning => Partitioning::from_spelling(s)?.to_u32(),
+            ImmKind::RayQueryValue => RayQueryValue::from_spelling(s)?.to_u32(),
         })
     }
 
@@ -720,6 +1001,27 @@ mod tests {
             ImageFormat::from_spelling,
             ImageFormat::to_u32,
             ImageFormat::from_u32,
+        );
+        check(
+            Stage::ALL,
+            Stage::spelling,
+            Stage::from_spelling,
+            Stage::to_u32,
+            Stage::from_u32,
+        );
+        check(
+            Primitive::ALL,
+            Primitive::spelling,
+            Primitive::from_spelling,
+            Primitive::to_u32,
+            Primitive::from_u32,
+        );
+        check(
+            RayQueryValue::ALL,
+            RayQueryValue::spelling,
+            RayQueryValue::from_spelling,
+            RayQueryValue::to_u32,
+            RayQueryValue::from_u32,
         );
         check(
             Intrinsic::ALL,

@@ -104,8 +104,8 @@ pub use builder::{Builder, InsertPoint};
 pub use diag::{Diagnostic, Errors, FileId, Severity, SourceMap, Span};
 pub use effects::{Access, Effects};
 pub use imm::{
-    AddressSpace, AtomicOp, BarrierFlags, BuiltIn, Dim, ImageFormat, ImmKind, Intrinsic, Stage,
-    TextureAccess,
+    AddressSpace, AtomicOp, BarrierFlags, BuiltIn, Dim, ImageFormat, ImmKind, Intrinsic,
+    Partitioning, Primitive, RayQueryValue, Stage, TessDomain, TextureAccess, ValueShape,
 };
 pub use inst_table::{InstTable, SlotVec};
 pub use module::{InstId, MemoryStats, Module, Payload, RemoveError, Slot, UseRef};

@@ -249,6 +249,12 @@ define_ops! {
     StringType "string" Type 39 [] Rest::None, R::None;
     /// `type`: the type of generic type parameters.
     TypeType "type" Type 40 [] Rest::None, R::None;
+    /// `accel_struct`: a ray-tracing acceleration structure (HLSL
+    /// `RaytracingAccelerationStructure`); a resource, held in `uniform_constant` globals.
+    AccelStruct "accel_struct" Type 41 [] Rest::None, R::None;
+    /// `ray_query`: the state of a ray query (HLSL `RayQuery<flags>`), held in `function` or
+    /// `private` variables and used only through the `ray_query_*` instructions.
+    RayQuery "ray_query" Type 42 [] Rest::None, R::None;
 
     // ---- constants -------------------------------------------------------------------------
     /// `true` / `false`.
@@ -337,6 +343,33 @@ define_ops! {
     /// (a file number of the front end's source map and byte offsets), so a backend refusing
     /// the construct can point at it.
     SrcLoc "src_loc" Decoration 125 [Int, Int, Int] Rest::None, R::None;
+    /// `input_primitive(p)` on a geometry entry point: the primitive it receives (`point`,
+    /// `line`, `triangle`, `line_adj`, `triangle_adj`).
+    InputPrimitive "input_primitive" Decoration 126 [Imm(ImmKind::Primitive)] Rest::None, R::None;
+    /// `output_primitive(p)` on a geometry entry point (`point`, `line_strip`,
+    /// `triangle_strip`), a mesh entry point (`point`, `line`, `triangle`) or a hull entry
+    /// point (the tessellator's output: `point`, `line`, `triangle_cw`, `triangle_ccw`).
+    OutputPrimitive "output_primitive" Decoration 127 [Imm(ImmKind::Primitive)] Rest::None, R::None;
+    /// `max_vertices(n)` on a geometry entry point (`[maxvertexcount(n)]`) or a mesh entry
+    /// point (the length of its vertex outputs).
+    MaxVertices "max_vertices" Decoration 128 [Int] Rest::None, R::None;
+    /// `max_primitives(n)` on a mesh entry point (the length of its primitive outputs).
+    MaxPrimitives "max_primitives" Decoration 129 [Int] Rest::None, R::None;
+    /// `invocations(n)` on a geometry entry point (`[instance(n)]`).
+    Invocations "invocations" Decoration 130 [Int] Rest::None, R::None;
+    /// `tess_domain(d)` on a hull or domain entry point (`[domain("...")]`).
+    TessDomainDeco "tess_domain" Decoration 131 [Imm(ImmKind::TessDomain)] Rest::None, R::None;
+    /// `tess_partitioning(p)` on a hull entry point (`[partitioning("...")]`).
+    TessPartitioning "tess_partitioning" Decoration 132 [Imm(ImmKind::Partitioning)] Rest::None, R::None;
+    /// `output_control_points(n)` on a hull entry point (`[outputcontrolpoints(n)]`).
+    OutputControlPoints "output_control_points" Decoration 133 [Int] Rest::None, R::None;
+    /// `patch` on a hull output or domain input: one value per patch, not per control point.
+    Patch "patch" Decoration 134 [] Rest::None, R::None;
+    /// `per_primitive` on a mesh output (or the fragment input it feeds): one value per
+    /// primitive, not per vertex.
+    PerPrimitive "per_primitive" Decoration 135 [] Rest::None, R::None;
+    /// `stream(n)` on a geometry output: the vertex stream it belongs to.
+    StreamDeco "stream" Decoration 136 [Int] Rest::None, R::None;
 
     // ---- instructions ----------------------------------------------------------------------
     /// `a + b`, component-wise; integer wrapping.
@@ -458,6 +491,37 @@ define_ops! {
     SampleCmpBias "sample_cmp_bias" Instruction 217 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
     /// `sample_cmp_grad tex, sampler, coord, reference, ddx, ddy [, offset [, min_lod]]`.
     SampleCmpGrad "sample_cmp_grad" Instruction 218 [Value, Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    /// `emit_vertex stream`: a geometry shader emits the vertex its outputs (of that stream)
+    /// hold; the outputs are undefined afterwards.
+    EmitVertex "emit_vertex" Instruction 219 [Int] Rest::None, R::Void;
+    /// `end_primitive stream`: ends the strip being emitted on a stream.
+    EndPrimitive "end_primitive" Instruction 220 [Int] Rest::None, R::Void;
+    /// `set_mesh_outputs vertices, primitives`: the counts a mesh shader emits (`u32`s).
+    SetMeshOutputs "set_mesh_outputs" Instruction 221 [Value, Value] Rest::None, R::Void;
+    /// `trace_ray accel, flags, cull_mask, sbt_offset, sbt_stride, miss_index, origin,
+    /// tmin, direction, tmax, payload`: the accel-struct pointer, five `u32`s, then the ray
+    /// (`vec<f32, 3>`, `f32`, `vec<f32, 3>`, `f32`), then the payload global (`ray_payload`
+    /// or `incoming_ray_payload`), read and written.
+    TraceRay "trace_ray" Instruction 222 [Value, Value, Value, Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void;
+    /// `report_hit t, kind`: an intersection shader reports a hit at `t` (`f32`) of kind
+    /// `kind` (`u32`) with the attributes its `hit_attribute` global holds; `bool`: accepted.
+    ReportHit "report_hit" Instruction 223 [Value, Value] Rest::None, R::Explicit;
+    /// `execute_callable sbt_index, data`: runs a callable shader on the data global
+    /// (`callable_data` or `incoming_callable_data`).
+    ExecuteCallable "execute_callable" Instruction 224 [Value, Value] Rest::None, R::Void;
+    /// `ray_query_init query, accel, flags, cull_mask, origin, tmin, direction, tmax`.
+    RayQueryInit "ray_query_init" Instruction 225 [Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void;
+    /// `ray_query_proceed query`: `bool`, true while candidates remain.
+    RayQueryProceed "ray_query_proceed" Instruction 226 [Value] Rest::None, R::Explicit;
+    /// `ray_query_abort query`: ends the traversal (HLSL `Abort`).
+    RayQueryAbort "ray_query_abort" Instruction 227 [Value] Rest::None, R::Void;
+    /// `ray_query_confirm query`: commits the candidate triangle (`CommitNonOpaqueTriangleHit`).
+    RayQueryConfirm "ray_query_confirm" Instruction 228 [Value] Rest::None, R::Void;
+    /// `ray_query_generate query, t`: commits a procedural hit at `t` (`CommitProceduralPrimitiveHit`).
+    RayQueryGenerate "ray_query_generate" Instruction 229 [Value, Value] Rest::None, R::Void;
+    /// `ray_query_get value, query`: reads one value of the ray or of its candidate or
+    /// committed intersection; the type follows the value ([`crate::RayQueryValue::shape`]).
+    RayQueryGet "ray_query_get" Instruction 230 [Imm(ImmKind::RayQueryValue), Value] Rest::None, R::Explicit;
 
     // ---- terminators -----------------------------------------------------------------------
     /// `br target(args...)`.
@@ -477,6 +541,14 @@ define_ops! {
     Discard "discard" Terminator 406 [] Rest::None, R::None;
     /// `unreachable`.
     Unreachable "unreachable" Terminator 407 [] Rest::None, R::None;
+    /// `ignore_hit`: an any-hit shader ignores the hit and ends (HLSL `IgnoreHit`).
+    IgnoreHit "ignore_hit" Terminator 408 [] Rest::None, R::None;
+    /// `accept_hit`: an any-hit shader accepts the hit, ends, and ends the ray's traversal
+    /// (HLSL `AcceptHitAndEndSearch`).
+    AcceptHit "accept_hit" Terminator 409 [] Rest::None, R::None;
+    /// `dispatch_mesh x, y, z [, payload]`: an amplification shader launches x*y*z mesh
+    /// workgroups (`u32`s) with its `task_payload` global, and ends.
+    DispatchMesh "dispatch_mesh" Terminator 410 [Value, Value, Value] Rest::Optional(&[Value]), R::None;
 }
 
 impl Op {
@@ -531,7 +603,7 @@ impl Op {
     /// Types, including `struct`.
     #[inline]
     pub fn is_type(self) -> bool {
-        (Op::Struct..=Op::TypeType).contains(&self)
+        (Op::Struct..=Op::RayQuery).contains(&self)
     }
 
     /// Scalar types (`bool`, integers, floats).
@@ -580,19 +652,19 @@ impl Op {
     /// Decorations.
     #[inline]
     pub fn is_decoration(self) -> bool {
-        (Op::Binding..=Op::SrcLoc).contains(&self)
+        (Op::Binding..=Op::StreamDeco).contains(&self)
     }
 
     /// Ordinary (non-terminator) instructions.
     #[inline]
     pub fn is_instruction(self) -> bool {
-        (Op::Add..=Op::SampleCmpGrad).contains(&self)
+        (Op::Add..=Op::RayQueryGet).contains(&self)
     }
 
     /// Terminators.
     #[inline]
     pub fn is_terminator(self) -> bool {
-        (Op::Br..=Op::Unreachable).contains(&self)
+        (Op::Br..=Op::DispatchMesh).contains(&self)
     }
 
     /// Texture reads and queries that take the texture pointer first (`sample` ..

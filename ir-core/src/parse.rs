@@ -1535,7 +1535,13 @@ impl<'a> Parser<'a> {
             && (op.is_scalar_type()
                 || matches!(
                     op,
-                    Op::Void | Op::Sampler | Op::SamplerCmp | Op::StringType | Op::TypeType
+                    Op::Void
+                        | Op::Sampler
+                        | Op::SamplerCmp
+                        | Op::StringType
+                        | Op::TypeType
+                        | Op::AccelStruct
+                        | Op::RayQuery
                 ))
         {
             return Ok(self.m.intern(op, None, &[], Payload::None));

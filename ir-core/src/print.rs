@@ -709,9 +709,13 @@ impl<'a> Printer<'a> {
         };
         match op {
             _ if op.is_scalar_type() => op.spelling().to_string(),
-            Op::Void | Op::Sampler | Op::SamplerCmp | Op::StringType | Op::TypeType => {
-                op.spelling().to_string()
-            }
+            Op::Void
+            | Op::Sampler
+            | Op::SamplerCmp
+            | Op::StringType
+            | Op::TypeType
+            | Op::AccelStruct
+            | Op::RayQuery => op.spelling().to_string(),
             Op::Vector => format!("vec<{}, {}>", arg(0), int(1)),
             Op::Matrix => format!("mat<{}, {}, {}>", arg(0), int(1), int(2)),
             Op::Array => format!("array<{}, {}>", arg(0), int(1)),

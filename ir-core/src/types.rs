@@ -171,6 +171,16 @@ impl Module {
         self.simple_type(Op::TypeType)
     }
 
+    /// `accel_struct`: a ray-tracing acceleration structure.
+    pub fn accel_struct_type(&mut self) -> InstId {
+        self.simple_type(Op::AccelStruct)
+    }
+
+    /// `ray_query`: the state of a ray query.
+    pub fn ray_query_type(&mut self) -> InstId {
+        self.simple_type(Op::RayQuery)
+    }
+
     // ---- constants -----------------------------------------------------------------------
 
     /// A `u32` immediate (counts, indices, enumeration members).

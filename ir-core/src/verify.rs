@@ -8,15 +8,21 @@
 //! The codes (`OSV0001` ..) and the rule each one checks are listed once, in docs/ir-ops.md
 //! ("What the verifier enforces"); a unit test keeps that list and this file in step.
 
+use crate::BuiltIn;
 use rustc_hash::FxHashSet;
 use slotmap::SecondaryMap;
 
 use crate::inst_table::InstTable;
 
+use crate::analysis::{ModuleInfo, StageSet};
 use crate::cfg::Cfg;
 use crate::constructs::{BadEdge, Construct, ConstructKind, Constructs};
 use crate::diag::{Diagnostic, Errors};
-use crate::imm::{AddressSpace, Intrinsic, Stage, TextureAccess};
+use crate::imm::Intrinsic;
+use crate::imm::{
+    AddressSpace, BarrierFlags, Partitioning, Primitive, RayQueryValue, Stage, TessDomain,
+    TextureAccess, ValueShape,
+};
 use crate::module::{InstId, Module, NIL};
 use crate::ops::{Kind, Op, TypeRule};
 use crate::print::{InstPrinter, print_inst};
@@ -692,6 +698,14 @@ impl<'a> Verifier<'a> {
                     "a struct field cannot hold a pointer (logical addressing stores no pointer)",
                 );
             }
+            if holds(m, t, Holds::RayQuery) || holds(m, t, Holds::Accel) {
+                self.report(
+                    "OSV0029",
+                    Some(f),
+                    "a struct field cannot hold a `ray_query` or an `accel_struct` (opaque \
+                     objects live in variables of their own)",
+                );
+            }
             let last = i + 1 == fields.len();
             if holds(m, t, Holds::RuntimeArray) && !(last && is_plain_rtarray(m, t)) {
                 self.report(
@@ -723,6 +737,23 @@ impl<'a> Verifier<'a> {
             );
         }
         let space = m.address_space(id);
+        if holds(m, pointee, Holds::RayQuery)
+            && !(m.try_op(pointee) == Some(Op::RayQuery)
+                && matches!(space, Some(AddressSpace::Function | AddressSpace::Private)))
+        {
+            self.report(
+                "OSV0029",
+                Some(id),
+                "a `ray_query` lives only in a `function` or `private` variable of its own",
+            );
+        }
+        if holds(m, pointee, Holds::Accel) && space != Some(AddressSpace::UniformConstant) {
+            self.report(
+                "OSV0029",
+                Some(id),
+                "an `accel_struct` is a resource: it lives only in `uniform_constant` memory",
+            );
+        }
         let buffer_like = matches!(
             space,
             Some(
@@ -768,6 +799,17 @@ impl<'a> Verifier<'a> {
                 "OSV0026",
                 Some(inst),
                 "a value cannot hold a runtime array; read its elements through a pointer",
+            );
+        }
+        if let Some(t) = m.ty(inst)
+            && m.try_op(t) != Some(Op::Ptr)
+            && (holds(m, t, Holds::RayQuery) || holds(m, t, Holds::Accel))
+        {
+            self.report(
+                "OSV0029",
+                Some(inst),
+                "a `ray_query` or `accel_struct` is never a value: instructions take a pointer \
+                 to it",
             );
         }
         match op {
@@ -975,7 +1017,25 @@ impl<'a> Verifier<'a> {
             }
             Op::RowMajor | Op::ColMajor => matches!(top, Op::Field | Op::Global | Op::Var),
             Op::Offset => top == Op::Field,
-            Op::EntryPoint | Op::NumThreads | Op::EarlyFragmentTests => top == Op::Func,
+            Op::EntryPoint
+            | Op::NumThreads
+            | Op::EarlyFragmentTests
+            | Op::InputPrimitive
+            | Op::OutputPrimitive
+            | Op::MaxVertices
+            | Op::MaxPrimitives
+            | Op::Invocations
+            | Op::TessDomainDeco
+            | Op::TessPartitioning
+            | Op::OutputControlPoints => top == Op::Func,
+            // Stage-IO qualifiers: on input and output globals only.
+            Op::Patch | Op::PerPrimitive | Op::StreamDeco => {
+                top == Op::Global
+                    && matches!(
+                        m.ty(target).and_then(|t| m.address_space(t)),
+                        Some(AddressSpace::Input | AddressSpace::Output)
+                    )
+            }
             Op::Export | Op::Import => matches!(top, Op::Func | Op::Global | Op::Generic),
             Op::Precise | Op::NonUniform | Op::SrcLoc => top.is_instruction(),
             Op::Unroll | Op::DontUnroll => top == Op::Loop,
@@ -1086,6 +1146,18 @@ impl<'a> Verifier<'a> {
             );
         }
         let ret_ty = m.fn_return(fty);
+        let opaque = |t: InstId| {
+            m.try_op(t) != Some(Op::Ptr)
+                && (holds(m, t, Holds::RayQuery) || holds(m, t, Holds::Accel))
+        };
+        if ret_ty.is_some_and(opaque) || m.fn_params(fty).into_iter().any(opaque) {
+            self.report(
+                "OSV0029",
+                Some(fid),
+                "a `ray_query` or `accel_struct` is passed to a function by pointer, never by \
+                 value",
+            );
+        }
         if ret_ty.is_some_and(|t| holds(m, t, Holds::Pointer)) {
             self.report(
                 "OSV0027",
@@ -1406,6 +1478,20 @@ impl<'a> Verifier<'a> {
                         return;
                     }
                     no_params(self, pair[1]);
+                }
+            }
+            Op::DispatchMesh => {
+                let u32s = ops[..3].iter().all(|&v| self.is_u32_value(v));
+                let payload_ok = ops
+                    .get(3)
+                    .is_none_or(|&p| self.is_variable_in(p, &[AddressSpace::TaskPayload]));
+                if !u32s || !payload_ok {
+                    self.report(
+                        "OSV0008",
+                        Some(inst),
+                        "`dispatch_mesh` takes three u32 group counts and optionally the \
+                         `task_payload` global",
+                    );
                 }
             }
             Op::Return => {
@@ -1909,6 +1995,86 @@ impl<'a> Verifier<'a> {
                     }
                 }
             }
+            Op::SetMeshOutputs if !self.is_u32_value(ops[0]) || !self.is_u32_value(ops[1]) => {
+                return Err("`set_mesh_outputs` takes two u32 counts".into());
+            }
+            Op::TraceRay => {
+                self.accel_operand(ops[0], "trace_ray")?;
+                if !ops[1..6].iter().all(|&v| self.is_u32_value(v)) {
+                    return Err(
+                        "`trace_ray` flags, cull mask, SBT offset, SBT stride and miss \
+                                index are u32"
+                            .into(),
+                    );
+                }
+                self.ray_operands(&ops[6..10], "trace_ray")?;
+                if !self.is_variable_in(
+                    ops[10],
+                    &[AddressSpace::RayPayload, AddressSpace::IncomingRayPayload],
+                ) {
+                    return Err("the payload of `trace_ray` is a `ray_payload` or \
+                                `incoming_ray_payload` global"
+                        .into());
+                }
+            }
+            Op::ReportHit => {
+                if !self.is_f32_value(ops[0]) || !self.is_u32_value(ops[1]) {
+                    return Err("`report_hit` takes an f32 distance and a u32 hit kind".into());
+                }
+                if opof(ty) != Some(Op::Bool) {
+                    return Err("`report_hit` yields bool".into());
+                }
+            }
+            Op::ExecuteCallable => {
+                if !self.is_u32_value(ops[0]) {
+                    return Err("the SBT index of `execute_callable` is u32".into());
+                }
+                if !self.is_variable_in(
+                    ops[1],
+                    &[
+                        AddressSpace::CallableData,
+                        AddressSpace::IncomingCallableData,
+                    ],
+                ) {
+                    return Err("the data of `execute_callable` is a `callable_data` or \
+                                `incoming_callable_data` global"
+                        .into());
+                }
+            }
+            Op::RayQueryInit => {
+                self.ray_query_operand(ops[0], op)?;
+                self.accel_operand(ops[1], "ray_query_init")?;
+                if !self.is_u32_value(ops[2]) || !self.is_u32_value(ops[3]) {
+                    return Err("`ray_query_init` flags and cull mask are u32".into());
+                }
+                self.ray_operands(&ops[4..8], "ray_query_init")?;
+            }
+            Op::RayQueryProceed | Op::RayQueryAbort | Op::RayQueryConfirm => {
+                self.ray_query_operand(ops[0], op)?;
+                if op == Op::RayQueryProceed && opof(ty) != Some(Op::Bool) {
+                    return Err("`ray_query_proceed` yields bool".into());
+                }
+            }
+            Op::RayQueryGenerate => {
+                self.ray_query_operand(ops[0], op)?;
+                if !self.is_f32_value(ops[1]) {
+                    return Err("`ray_query_generate` takes an f32 distance".into());
+                }
+            }
+            Op::RayQueryGet => {
+                self.ray_query_operand(ops[1], op)?;
+                let which = m
+                    .imm_value(ops[0])
+                    .and_then(RayQueryValue::from_u32)
+                    .ok_or("`ray_query_get` names a ray-query value")?;
+                if !ty.is_some_and(|t| self.has_shape(t, which.shape())) {
+                    return Err(format!(
+                        "`ray_query_get {}` yields {}",
+                        which.spelling(),
+                        shape_name(which.shape())
+                    ));
+                }
+            }
             Op::ArrayLength => {
                 let p = pointee(ops[0]);
                 let ok = opof(p) == Some(Op::RuntimeArray)
@@ -1927,6 +2093,109 @@ impl<'a> Verifier<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// True when `v` is a `u32` scalar.
+    fn is_u32_value(&self, v: InstId) -> bool {
+        self.m.ty(v).and_then(|t| self.m.try_op(t)) == Some(Op::U32)
+    }
+
+    /// True when `v` is an `f32` scalar.
+    fn is_f32_value(&self, v: InstId) -> bool {
+        self.m.ty(v).and_then(|t| self.m.try_op(t)) == Some(Op::F32)
+    }
+
+    /// True when `v` is a `vec<f32, 3>`.
+    fn is_f32x3_value(&self, v: InstId) -> bool {
+        let m = self.m;
+        m.ty(v).is_some_and(|t| {
+            m.try_op(t) == Some(Op::Vector)
+                && m.vector_len(t) == Some(3)
+                && m.scalar_of(t).and_then(|s| m.try_op(s)) == Some(Op::F32)
+        })
+    }
+
+    /// True when `v` is a memory object declaration (a global, or a parameter standing for
+    /// one until legalization specializes it) pointing into one of `spaces`.
+    fn is_variable_in(&self, v: InstId, spaces: &[AddressSpace]) -> bool {
+        let m = self.m;
+        matches!(m.try_op(v), Some(Op::Global | Op::Param))
+            && m.ty(v)
+                .and_then(|t| m.address_space(t))
+                .is_some_and(|s| spaces.contains(&s))
+    }
+
+    /// The acceleration-structure operand of `trace_ray` and `ray_query_init`: a
+    /// `uniform_constant` pointer to an `accel_struct`.
+    fn accel_operand(&self, v: InstId, what: &str) -> Result<(), String> {
+        let m = self.m;
+        let ok = m.ty(v).is_some_and(|t| {
+            m.address_space(t) == Some(AddressSpace::UniformConstant)
+                && m.pointee(t).and_then(|p| m.try_op(p)) == Some(Op::AccelStruct)
+        });
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "the first operand of `{what}` points to an `accel_struct` (uniform_constant)"
+            ))
+        }
+    }
+
+    /// A ray: origin, tmin, direction, tmax.
+    fn ray_operands(&self, v: &[InstId], what: &str) -> Result<(), String> {
+        if self.is_f32x3_value(v[0])
+            && self.is_f32_value(v[1])
+            && self.is_f32x3_value(v[2])
+            && self.is_f32_value(v[3])
+        {
+            Ok(())
+        } else {
+            Err(format!(
+                "the ray of `{what}` is origin (vec<f32, 3>), tmin (f32), direction \
+                 (vec<f32, 3>), tmax (f32)"
+            ))
+        }
+    }
+
+    /// The query operand of the `ray_query_*` instructions: a pointer to a `ray_query`.
+    fn ray_query_operand(&self, v: InstId, op: Op) -> Result<(), String> {
+        let m = self.m;
+        let ok = m.ty(v).and_then(|t| m.pointee(t)).and_then(|p| m.try_op(p)) == Some(Op::RayQuery);
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "`{}` takes a pointer to a `ray_query`",
+                op.spelling()
+            ))
+        }
+    }
+
+    /// True when `t` has the shape `shape`.
+    fn has_shape(&self, t: InstId, shape: ValueShape) -> bool {
+        let m = self.m;
+        let scalar = |t: InstId| m.scalar_of(t).and_then(|s| m.try_op(s));
+        match shape {
+            ValueShape::Bool => m.try_op(t) == Some(Op::Bool),
+            ValueShape::U32 => m.try_op(t) == Some(Op::U32),
+            ValueShape::F32 => m.try_op(t) == Some(Op::F32),
+            ValueShape::F32x2 | ValueShape::F32x3 | ValueShape::U32x3 => {
+                let (n, s) = match shape {
+                    ValueShape::F32x2 => (2, Op::F32),
+                    ValueShape::F32x3 => (3, Op::F32),
+                    _ => (3, Op::U32),
+                };
+                m.try_op(t) == Some(Op::Vector)
+                    && m.vector_len(t) == Some(n)
+                    && scalar(t) == Some(s)
+            }
+            ValueShape::Mat4x3 => {
+                m.try_op(t) == Some(Op::Matrix)
+                    && m.matrix_dims(t) == Some((4, 3))
+                    && scalar(t) == Some(Op::F32)
+            }
+        }
     }
 
     /// True when a type mentions a generic parameter or a `specialize`.
@@ -2029,6 +2298,19 @@ impl<'a> Verifier<'a> {
                         "`numthreads` on a function that is not an entry point",
                     );
                 }
+                if let Some(d) = STAGE_MODES
+                    .iter()
+                    .find_map(|&(op, _)| m.find_decoration(f, op))
+                {
+                    self.report(
+                        "OSV0015",
+                        Some(f),
+                        format!(
+                            "`{}` on a function that is not an entry point",
+                            m.op(d).spelling()
+                        ),
+                    );
+                }
                 continue;
             };
             let stage = m.imm_operand(e, 0).and_then(Stage::from_u32);
@@ -2041,6 +2323,9 @@ impl<'a> Verifier<'a> {
             }
             if Func::cast(m, f).is_declaration(m) {
                 self.report("OSV0015", Some(f), "an entry point needs a body");
+            }
+            if let Some(stage) = stage {
+                self.stage_decorations(f, stage);
             }
             let needs_threads = matches!(
                 stage,
@@ -2063,6 +2348,364 @@ impl<'a> Verifier<'a> {
                 _ => {}
             }
         }
+        // The usage analysis assumes a module that is otherwise sound.
+        if self.diags.is_empty() {
+            self.stage_rules();
+        }
+    }
+
+    /// OSV0015: the execution-mode decorations of an entry point of `stage` (see
+    /// [`STAGE_MODES`]): the ones the stage needs are there, with values its pipeline
+    /// accepts, and no other stage's.
+    fn stage_decorations(&mut self, f: InstId, stage: Stage) {
+        let m = self.m;
+        let int = |op: Op| m.find_decoration(f, op).map(|d| m.imm_operand(d, 0));
+        for &(op, stages) in STAGE_MODES {
+            let Some(d) = m.find_decoration(f, op) else {
+                if required_mode(op, stage) {
+                    self.report(
+                        "OSV0015",
+                        Some(f),
+                        format!(
+                            "a {} entry point needs `{}`",
+                            stage.spelling(),
+                            op.spelling()
+                        ),
+                    );
+                }
+                continue;
+            };
+            if !stages.contains(&stage) {
+                self.report(
+                    "OSV0015",
+                    Some(f),
+                    format!(
+                        "`{}` does not apply to a {} entry point",
+                        op.spelling(),
+                        stage.spelling()
+                    ),
+                );
+                continue;
+            }
+            let v = m.imm_operand(d, 0);
+            let ok = match op {
+                Op::InputPrimitive => v
+                    .and_then(Primitive::from_u32)
+                    .is_some_and(|p| p.input_vertices().is_some()),
+                Op::OutputPrimitive => {
+                    let allowed: &[Primitive] = match stage {
+                        Stage::Geometry => &[
+                            Primitive::Point,
+                            Primitive::LineStrip,
+                            Primitive::TriangleStrip,
+                        ],
+                        Stage::Mesh => &[Primitive::Point, Primitive::Line, Primitive::Triangle],
+                        _ => {
+                            // The tessellator makes points or the domain's own primitive
+                            // (`line`: no vertex order declared); a winding only for triangles
+                            // and quads.
+                            let isoline = int(Op::TessDomainDeco).flatten()
+                                == Some(TessDomain::Isoline.to_u32());
+                            if isoline {
+                                &[Primitive::Point, Primitive::Line]
+                            } else {
+                                &[
+                                    Primitive::Point,
+                                    Primitive::Line,
+                                    Primitive::TriangleCw,
+                                    Primitive::TriangleCcw,
+                                ]
+                            }
+                        }
+                    };
+                    v.and_then(Primitive::from_u32)
+                        .is_some_and(|p| allowed.contains(&p))
+                }
+                Op::TessDomainDeco => v.and_then(TessDomain::from_u32).is_some(),
+                Op::TessPartitioning => v.and_then(Partitioning::from_u32).is_some(),
+                // Counts: at least 1; Vulkan's guaranteed limits bound the patch size (32)
+                // and the geometry instances (32).
+                Op::OutputControlPoints => v.is_some_and(|n| (1..=32).contains(&n)),
+                _ => v.is_some_and(|n| n >= 1),
+            };
+            if !ok {
+                self.report(
+                    "OSV0015",
+                    Some(d),
+                    format!(
+                        "this value of `{}` does not fit a {} entry point",
+                        op.spelling(),
+                        stage.spelling()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// OSV0028: what only some stages may do. Every instruction of a function an entry
+    /// point reaches is allowed in the entry point's stage ([`op_stages`]), every global it
+    /// uses lives in an address space the stage has ([`space_stages`]), and the per-patch,
+    /// per-primitive and stream qualifiers sit on the inputs or outputs of the stages that
+    /// have them, per-vertex built-ins are arrays where a stage sees several vertices, and
+    /// an entry point uses at most one global of each incoming ray-tracing memory
+    /// (`incoming_ray_payload`, `hit_attribute`, `incoming_callable_data`).
+    fn stage_rules(&mut self) {
+        let m = self.m;
+        let info = ModuleInfo::new(m);
+        // Per function, its stage-restricted instructions (found once).
+        let mut restricted: rustc_hash::FxHashMap<InstId, Vec<InstId>> =
+            rustc_hash::FxHashMap::default();
+        for e in info.entry_points() {
+            let stage = e.stage();
+            for &f in e.functions() {
+                let list = restricted.entry(f.id()).or_insert_with(|| {
+                    let mut out = Vec::new();
+                    for b in f.blocks(m) {
+                        for i in m.children(b.id()) {
+                            if op_stages(m, i).is_some() {
+                                out.push(i);
+                            }
+                        }
+                    }
+                    out
+                });
+                let bad: Vec<(InstId, StageSet)> = list
+                    .iter()
+                    .filter_map(|&i| {
+                        let allowed = op_stages(m, i)?;
+                        (!allowed.contains(stage)).then_some((i, allowed))
+                    })
+                    .collect();
+                for (i, allowed) in bad {
+                    let names: Vec<&str> = allowed.iter().map(|s| s.spelling()).collect();
+                    self.report(
+                        "OSV0028",
+                        Some(i),
+                        format!(
+                            "entry point `{}` ({}) reaches an instruction only {} shaders have",
+                            e.name(),
+                            stage.spelling(),
+                            names.join(", ")
+                        ),
+                    );
+                }
+            }
+            for u in e.globals() {
+                let g = u.global.id();
+                let Some(space) = m.ty(g).and_then(|t| m.address_space(t)) else {
+                    continue;
+                };
+                if let Some(allowed) = space_stages(space)
+                    && !allowed.contains(stage)
+                {
+                    self.report(
+                        "OSV0028",
+                        Some(g),
+                        format!(
+                            "entry point `{}` ({}) uses a global in `{}` memory, which that \
+                             stage does not have",
+                            e.name(),
+                            stage.spelling(),
+                            space.spelling()
+                        ),
+                    );
+                }
+                let input = space == AddressSpace::Input;
+                let output = space == AddressSpace::Output;
+                // Per-vertex built-ins of the stages that see several vertices are arrays of
+                // vertices.
+                let per_vertex = m
+                    .find_decoration(g, Op::BuiltinDeco)
+                    .and_then(|d| m.imm_operand(d, 0))
+                    .and_then(BuiltIn::from_u32)
+                    .filter(|b| {
+                        matches!(
+                            b,
+                            BuiltIn::Position
+                                | BuiltIn::PointSize
+                                | BuiltIn::ClipDistance
+                                | BuiltIn::CullDistance
+                        )
+                    });
+                let arrayed = (input
+                    && matches!(stage, Stage::Geometry | Stage::Hull | Stage::Domain))
+                    || (output && matches!(stage, Stage::Hull | Stage::Mesh));
+                let pointee = m.ty(g).and_then(|t| m.pointee(t));
+                if let Some(b) = per_vertex
+                    && arrayed
+                    && pointee.and_then(|t| m.try_op(t)) != Some(Op::Array)
+                {
+                    self.report(
+                        "OSV0028",
+                        Some(g),
+                        format!(
+                            "the `{}` built-in is one value per vertex in the {} of a {} entry \
+                             point (`{}`): an array of vertices",
+                            b.spelling(),
+                            if input { "inputs" } else { "outputs" },
+                            stage.spelling(),
+                            e.name()
+                        ),
+                    );
+                }
+                let rules = [
+                    (
+                        Op::Patch,
+                        (stage == Stage::Hull && output) || (stage == Stage::Domain && input),
+                        "hull outputs and domain inputs",
+                    ),
+                    (
+                        Op::PerPrimitive,
+                        (stage == Stage::Mesh && output) || (stage == Stage::Fragment && input),
+                        "mesh outputs and fragment inputs",
+                    ),
+                    (
+                        Op::StreamDeco,
+                        stage == Stage::Geometry && output,
+                        "geometry outputs",
+                    ),
+                ];
+                for (op, ok, what) in rules {
+                    if !ok && m.has_decoration(g, op) {
+                        self.report(
+                            "OSV0028",
+                            Some(g),
+                            format!(
+                                "`{}` applies to {what}; entry point `{}` ({}) uses this global",
+                                op.spelling(),
+                                e.name(),
+                                stage.spelling()
+                            ),
+                        );
+                    }
+                }
+            }
+            // Vulkan allows one incoming payload, one hit-attribute and one incoming
+            // callable-data variable per entry point.
+            for space in [
+                AddressSpace::IncomingRayPayload,
+                AddressSpace::HitAttribute,
+                AddressSpace::IncomingCallableData,
+            ] {
+                let mut of_space = e
+                    .globals()
+                    .iter()
+                    .map(|u| u.global.id())
+                    .filter(|&g| m.ty(g).and_then(|t| m.address_space(t)) == Some(space));
+                if let (Some(_), Some(second)) = (of_space.next(), of_space.next()) {
+                    self.report(
+                        "OSV0028",
+                        Some(second),
+                        format!(
+                            "entry point `{}` ({}) uses more than one global in `{}` memory; \
+                             an entry point has at most one",
+                            e.name(),
+                            stage.spelling(),
+                            space.spelling()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The execution-mode decorations of entry points and the stages each applies to.
+const STAGE_MODES: &[(Op, &[Stage])] = &[
+    (Op::InputPrimitive, &[Stage::Geometry]),
+    (
+        Op::OutputPrimitive,
+        &[Stage::Geometry, Stage::Hull, Stage::Domain, Stage::Mesh],
+    ),
+    (Op::MaxVertices, &[Stage::Geometry, Stage::Mesh]),
+    (Op::MaxPrimitives, &[Stage::Mesh]),
+    (Op::Invocations, &[Stage::Geometry]),
+    (Op::TessDomainDeco, &[Stage::Hull, Stage::Domain]),
+    (Op::TessPartitioning, &[Stage::Hull, Stage::Domain]),
+    (Op::OutputControlPoints, &[Stage::Hull]),
+];
+
+/// True when an entry point of `stage` must carry the mode decoration `op`.
+fn required_mode(op: Op, stage: Stage) -> bool {
+    match stage {
+        Stage::Geometry => matches!(
+            op,
+            Op::InputPrimitive | Op::OutputPrimitive | Op::MaxVertices
+        ),
+        // The tessellation domain, spacing and winding may come from either tessellation
+        // stage (Vulkan combines them); the hull shader's output patch size only from it.
+        Stage::Hull => op == Op::OutputControlPoints,
+        Stage::Mesh => matches!(
+            op,
+            Op::OutputPrimitive | Op::MaxVertices | Op::MaxPrimitives
+        ),
+        _ => false,
+    }
+}
+
+/// A set of stages from a list.
+fn stages(list: &[Stage]) -> StageSet {
+    list.iter()
+        .fold(StageSet::EMPTY, |acc, &s| acc.union(StageSet::of(s)))
+}
+
+/// The stages that may execute instruction `i`, when only some may (OSV0028).
+fn op_stages(m: &Module, i: InstId) -> Option<StageSet> {
+    use Stage::*;
+    Some(match m.op(i) {
+        Op::EmitVertex | Op::EndPrimitive => stages(&[Geometry]),
+        Op::SetMeshOutputs => stages(&[Mesh]),
+        Op::DispatchMesh => stages(&[Amplification]),
+        Op::TraceRay => stages(&[RayGeneration, ClosestHit, Miss]),
+        Op::ExecuteCallable => stages(&[RayGeneration, ClosestHit, Miss, Callable]),
+        Op::ReportHit => stages(&[Intersection]),
+        Op::IgnoreHit | Op::AcceptHit => stages(&[AnyHit]),
+        Op::Discard => stages(&[Fragment]),
+        // Invocations wait for each other only where they form workgroups (Vulkan: compute,
+        // mesh, task, tessellation control).
+        Op::Barrier
+            if m.imm_operand(i, 0)
+                .is_some_and(|f| BarrierFlags(f).contains(BarrierFlags::GROUP_SYNC)) =>
+        {
+            stages(&[Compute, Hull, Mesh, Amplification])
+        }
+        _ => return None,
+    })
+}
+
+/// The stages that have memory of `space`, when only some do (OSV0028).
+fn space_stages(space: AddressSpace) -> Option<StageSet> {
+    use Stage::*;
+    Some(match space {
+        AddressSpace::Workgroup => stages(&[Compute, Mesh, Amplification]),
+        AddressSpace::TaskPayload => stages(&[Mesh, Amplification]),
+        AddressSpace::RayPayload => stages(&[RayGeneration, ClosestHit, Miss]),
+        AddressSpace::IncomingRayPayload => stages(&[AnyHit, ClosestHit, Miss]),
+        AddressSpace::HitAttribute => stages(&[Intersection, AnyHit, ClosestHit]),
+        AddressSpace::CallableData => stages(&[RayGeneration, ClosestHit, Miss, Callable]),
+        AddressSpace::IncomingCallableData => stages(&[Callable]),
+        AddressSpace::ShaderRecord => stages(&[
+            RayGeneration,
+            Intersection,
+            AnyHit,
+            ClosestHit,
+            Miss,
+            Callable,
+        ]),
+        _ => return None,
+    })
+}
+
+/// The spelling of a value shape, for messages.
+fn shape_name(shape: ValueShape) -> &'static str {
+    match shape {
+        ValueShape::Bool => "bool",
+        ValueShape::U32 => "u32",
+        ValueShape::F32 => "f32",
+        ValueShape::F32x2 => "vec<f32, 2>",
+        ValueShape::F32x3 => "vec<f32, 3>",
+        ValueShape::U32x3 => "vec<u32, 3>",
+        ValueShape::Mat4x3 => "mat<f32, 4, 3>",
     }
 }
 
@@ -2071,6 +2714,8 @@ impl<'a> Verifier<'a> {
 enum Holds {
     RuntimeArray,
     Pointer,
+    RayQuery,
+    Accel,
 }
 
 /// True when `ty` is, or holds as an element or field at any depth, a runtime array or a
@@ -2084,6 +2729,8 @@ fn holds(m: &Module, ty: InstId, what: Holds) -> bool {
         match m.try_op(t) {
             Some(Op::RuntimeArray) if what == Holds::RuntimeArray => return true,
             Some(Op::Ptr) if what == Holds::Pointer => return true,
+            Some(Op::RayQuery) if what == Holds::RayQuery => return true,
+            Some(Op::AccelStruct) if what == Holds::Accel => return true,
             Some(Op::Array | Op::RuntimeArray) => stack.push((m.operand(t, 0), depth + 1)),
             Some(Op::Struct) => {
                 for f in m.struct_fields(t) {

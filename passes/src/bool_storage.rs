@@ -30,7 +30,12 @@ pub struct BoolStorage;
 fn host_shared(space: Option<AddressSpace>) -> bool {
     matches!(
         space,
-        Some(AddressSpace::Uniform | AddressSpace::StorageBuffer | AddressSpace::PushConstant)
+        Some(
+            AddressSpace::Uniform
+                | AddressSpace::StorageBuffer
+                | AddressSpace::PushConstant
+                | AddressSpace::ShaderRecord
+        )
     )
 }
 

@@ -379,6 +379,11 @@ impl<'m> Interpreter<'m> {
                 }
                 // `discard` ends the invocation, from any depth.
                 Op::Discard => return Ok(Exit::Discard),
+                // Ray-tracing and mesh terminators hand control to the pipeline, which the
+                // interpreter does not model.
+                Op::IgnoreHit | Op::AcceptHit | Op::DispatchMesh => {
+                    return Err(self.unsupported(i));
+                }
                 _ => return Err(InterpError::Unreachable(self.func_name(frame.func.id()))),
             };
             let target = Block::dyn_cast(m, target)

@@ -35,21 +35,17 @@ const NAME: &str = "specialize_resources";
 pub const MAX_CLONES: usize = 4096;
 
 /// True when `ty` is a pointer into a resource address space, which SPIR-V cannot pass to a
-/// function: `uniform_constant`, `uniform`, `storage_buffer`, `push_constant`, `input`,
-/// `output` (and `image` texel pointers).
+/// function: every space but `function`, `private` and `workgroup` (`uniform_constant`,
+/// `uniform`, `storage_buffer`, `push_constant`, `input`, `output`, `image` texel pointers,
+/// and the mesh and ray-tracing stages' payload, attribute, callable-data and
+/// shader-record spaces).
 pub fn is_resource_pointer(m: &Module, ty: InstId) -> bool {
-    matches!(
-        m.address_space(ty),
-        Some(
-            AddressSpace::UniformConstant
-                | AddressSpace::Uniform
-                | AddressSpace::StorageBuffer
-                | AddressSpace::PushConstant
-                | AddressSpace::Input
-                | AddressSpace::Output
-                | AddressSpace::Image
+    m.address_space(ty).is_some_and(|s| {
+        !matches!(
+            s,
+            AddressSpace::Function | AddressSpace::Private | AddressSpace::Workgroup
         )
-    )
+    })
 }
 
 /// True when `f` has a resource parameter.

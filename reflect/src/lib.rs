@@ -55,6 +55,10 @@ pub struct Reflection {
     /// Push-constant blocks.
     #[serde(default)]
     pub push_constants: Vec<PushConstant>,
+    /// Shader-binding-table records of ray-tracing shaders (`[[vk::shader_record_ext]]`),
+    /// laid out by the storage-buffer rule (as DXC does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shader_records: Vec<PushConstant>,
     /// Specialization constants, by id.
     #[serde(default)]
     pub spec_constants: Vec<SpecConstant>,
@@ -128,6 +132,7 @@ impl LayoutRules {
             AddressSpace::Uniform => Some(self.constant_buffer),
             AddressSpace::StorageBuffer => Some(self.storage_buffer),
             AddressSpace::PushConstant => Some(self.push_constant),
+            AddressSpace::ShaderRecord => Some(self.storage_buffer),
             _ => None,
         }
     }
@@ -186,6 +191,21 @@ pub enum ShaderStage {
     Mesh,
     /// Amplification (task) shader.
     Amplification,
+    /// Ray-generation shader.
+    #[serde(rename = "raygeneration")]
+    RayGeneration,
+    /// Intersection shader.
+    Intersection,
+    /// Any-hit shader.
+    #[serde(rename = "anyhit")]
+    AnyHit,
+    /// Closest-hit shader.
+    #[serde(rename = "closesthit")]
+    ClosestHit,
+    /// Miss shader.
+    Miss,
+    /// Callable shader.
+    Callable,
 }
 
 impl From<Stage> for ShaderStage {
@@ -199,6 +219,12 @@ impl From<Stage> for ShaderStage {
             Stage::Domain => ShaderStage::Domain,
             Stage::Mesh => ShaderStage::Mesh,
             Stage::Amplification => ShaderStage::Amplification,
+            Stage::RayGeneration => ShaderStage::RayGeneration,
+            Stage::Intersection => ShaderStage::Intersection,
+            Stage::AnyHit => ShaderStage::AnyHit,
+            Stage::ClosestHit => ShaderStage::ClosestHit,
+            Stage::Miss => ShaderStage::Miss,
+            Stage::Callable => ShaderStage::Callable,
         }
     }
 }
@@ -246,6 +272,16 @@ pub struct StageVariable {
     /// `invariant` (a position output).
     #[serde(default, skip_serializing_if = "is_false")]
     pub invariant: bool,
+    /// One value per patch (a hull shader's patch constants, a domain shader's inputs of
+    /// them), not per control point.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub per_patch: bool,
+    /// One value per primitive (a mesh shader's primitive outputs).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub per_primitive: bool,
+    /// The vertex stream of a geometry shader's output, when it has several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<u32>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -433,6 +469,8 @@ pub enum ResourceKind {
     Sampler,
     /// `SamplerComparisonState`.
     ComparisonSampler,
+    /// `RaytracingAccelerationStructure`.
+    AccelerationStructure,
 }
 
 /// The Vulkan descriptor type (`VkDescriptorType`) a binding needs.
@@ -456,6 +494,8 @@ pub enum DescriptorType {
     Sampler,
     /// `VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT`.
     InputAttachment,
+    /// `VK_DESCRIPTOR_TYPE_ACCELERATION_STRUCTURE_KHR`.
+    AccelerationStructure,
 }
 
 /// A descriptor-bound resource.
@@ -681,6 +721,7 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
 
     let mut resources = Vec::new();
     let mut push_constants = Vec::new();
+    let mut shader_records = Vec::new();
     for global in m.globals() {
         let g = global.id();
         let used = info.is_used(global);
@@ -694,6 +735,21 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
                     .map_err(|e| layout_err(m, g, e))?
                     .size;
                 push_constants.push(PushConstant {
+                    name: name_of(m, g),
+                    ty,
+                    size,
+                    used,
+                });
+            }
+            Some(AddressSpace::ShaderRecord) => {
+                let rule = rules.storage_buffer;
+                let pointee = pointee_of(m, g)?;
+                let row_major = layout::is_row_major(m, g);
+                let ty = laid_out(m, pointee, rule, row_major).map_err(|e| layout_err(m, g, e))?;
+                let size = layout::type_layout(m, pointee, rule, row_major)
+                    .map_err(|e| layout_err(m, g, e))?
+                    .size;
+                shader_records.push(PushConstant {
                     name: name_of(m, g),
                     ty,
                     size,
@@ -722,6 +778,7 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
         entry_points,
         resources,
         push_constants,
+        shader_records,
         spec_constants,
         requirements: None,
     })
@@ -820,6 +877,9 @@ fn stage_variable(m: &Module, g: InstId) -> Result<StageVariable, ReflectError> 
         ty: plain(m, pointee),
         interpolation: Vec::new(),
         invariant: false,
+        per_patch: false,
+        per_primitive: false,
+        stream: None,
     };
     for d in m.decorations(g) {
         match m.op(d) {
@@ -842,6 +902,9 @@ fn stage_variable(m: &Module, g: InstId) -> Result<StageVariable, ReflectError> 
             Op::Centroid => v.interpolation.push(Interpolation::Centroid),
             Op::SampleDeco => v.interpolation.push(Interpolation::Sample),
             Op::Invariant => v.invariant = true,
+            Op::Patch => v.per_patch = true,
+            Op::PerPrimitive => v.per_primitive = true,
+            Op::StreamDeco => v.stream = m.imm_operand(d, 0),
             _ => {}
         }
     }
@@ -1151,6 +1214,10 @@ fn opaque(m: &Module, r: &mut Resource, contents: InstId) {
         Op::SamplerCmp => {
             r.kind = ResourceKind::ComparisonSampler;
             r.descriptor_type = DescriptorType::Sampler;
+        }
+        Op::AccelStruct => {
+            r.kind = ResourceKind::AccelerationStructure;
+            r.descriptor_type = DescriptorType::AccelerationStructure;
         }
         Op::Texture => {
             let Some(d) = m.texture_desc(contents) else {

@@ -82,6 +82,18 @@ fn features_of(capability: &str) -> &'static [&'static str] {
             &["shaderDemoteToHelperInvocation"]
         }
         "VulkanMemoryModel" => &["vulkanMemoryModel"],
+        "GeometryPointSize" | "TessellationPointSize" => {
+            &["shaderTessellationAndGeometryPointSize"]
+        }
+        // `VkPhysicalDeviceTransformFeedbackFeaturesEXT`.
+        "GeometryStreams" => &["geometryStreams"],
+        // `VkPhysicalDeviceMeshShaderFeaturesEXT` (`taskShader` too when the module has an
+        // amplification entry point).
+        "MeshShadingEXT" => &["meshShader"],
+        // `VkPhysicalDeviceRayTracingPipelineFeaturesKHR`, `...RayQueryFeaturesKHR`, and
+        // `...AccelerationStructureFeaturesKHR` for the structures both trace through.
+        "RayTracingKHR" => &["accelerationStructure", "rayTracingPipeline"],
+        "RayQueryKHR" => &["accelerationStructure", "rayQuery"],
         _ => &[],
     }
 }
@@ -101,14 +113,27 @@ fn subgroup_operation(capability: &str) -> Option<&'static str> {
     })
 }
 
-/// The Vulkan device extension of a SPIR-V extension (`SPV_KHR_x` is `VK_KHR_x` for those
-/// the backend emits; the one exception is listed).
-fn vulkan_extension(spirv: &str) -> Option<String> {
+/// The Vulkan device extensions of a SPIR-V extension (`SPV_KHR_x` is `VK_KHR_x` for those
+/// the backend emits; the exceptions are listed).
+fn vulkan_extensions(spirv: &str) -> Vec<String> {
     match spirv {
         // The shader side of the viewport/layer output extension.
-        "SPV_EXT_shader_viewport_index_layer" => Some("VK_EXT_shader_viewport_index_layer".into()),
-        "SPV_KHR_non_semantic_info" => Some("VK_KHR_shader_non_semantic_info".into()),
-        s => s.strip_prefix("SPV_").map(|rest| format!("VK_{rest}")),
+        "SPV_EXT_shader_viewport_index_layer" => vec!["VK_EXT_shader_viewport_index_layer".into()],
+        "SPV_KHR_non_semantic_info" => vec!["VK_KHR_shader_non_semantic_info".into()],
+        // Ray tracing: the pipeline or the query, and the structures they trace through.
+        "SPV_KHR_ray_tracing" => vec![
+            "VK_KHR_acceleration_structure".into(),
+            "VK_KHR_ray_tracing_pipeline".into(),
+        ],
+        "SPV_KHR_ray_query" => vec![
+            "VK_KHR_acceleration_structure".into(),
+            "VK_KHR_ray_query".into(),
+        ],
+        s => s
+            .strip_prefix("SPV_")
+            .map(|rest| format!("VK_{rest}"))
+            .into_iter()
+            .collect(),
     }
 }
 
@@ -130,7 +155,7 @@ impl DeviceRequirements {
         subgroup.dedup();
         let mut vulkan_extensions: Vec<String> = extensions
             .iter()
-            .filter_map(|e| vulkan_extension(e))
+            .flat_map(|e| vulkan_extensions(e))
             .collect();
         vulkan_extensions.sort();
         vulkan_extensions.dedup();

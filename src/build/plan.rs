@@ -49,13 +49,14 @@ impl Variant {
     }
 }
 
-/// The stage name of a profile, for `{stage}`.
+/// The stage name of a profile, for `{stage}`: the IR's spelling (`vertex`, `fragment`,
+/// `compute`, `geometry`, `hull`, `domain`, `mesh`, `amplification`), `library` for `lib_*`.
 fn stage_name(profile: &str) -> &'static str {
-    match profile.get(..2).map(str::to_ascii_lowercase).as_deref() {
-        Some("vs") => "vertex",
-        Some("ps") => "fragment",
-        Some("cs") => "compute",
-        _ => "unknown",
+    use oneshader_frontends::hlsl::{Profile, parse_profile};
+    match parse_profile(profile) {
+        Ok(Profile::Stage(s)) => s.spelling(),
+        Ok(Profile::Library) => "library",
+        Err(_) => "unknown",
     }
 }
 
@@ -239,4 +240,27 @@ pub fn shard(variants: Vec<Variant>, index: usize, count: usize) -> Vec<Variant>
         .into_iter()
         .filter(|v| v.index % count == index - 1)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stage_name;
+
+    #[test]
+    fn stage_placeholder_names_every_profile() {
+        for (profile, name) in [
+            ("vs_6_0", "vertex"),
+            ("ps_6_0", "fragment"),
+            ("cs_6_0", "compute"),
+            ("gs_6_0", "geometry"),
+            ("hs_6_0", "hull"),
+            ("ds_6_0", "domain"),
+            ("ms_6_5", "mesh"),
+            ("as_6_5", "amplification"),
+            ("lib_6_3", "library"),
+            ("xs_6_0", "unknown"),
+        ] {
+            assert_eq!(stage_name(profile), name, "{profile}");
+        }
+    }
 }

@@ -455,6 +455,7 @@ impl Cx<'_> {
                     module: None,
                     diagnostics: parsed.diagnostics.clone(),
                     stage: None,
+                    library: false,
                 }
             } else {
                 hlsl::compile_parsed(parsed, &v.options.front_end())
@@ -464,6 +465,7 @@ impl Cx<'_> {
             module: front.module.clone(),
             diagnostics: front.diagnostics.clone(),
             stage: front.stage,
+            library: front.library,
         };
         let mut opts = v.options.clone();
         opts.emit_spirv = false;

@@ -12,8 +12,8 @@
 //!
 //! | option | meaning |
 //! |---|---|
-//! | `-T PROFILE` | `vs_6_0`, `ps_6_0`, `cs_6_0`... (other stages are refused with OSH1021) |
-//! | `-E NAME` | the entry point (default `main`) |
+//! | `-T PROFILE` | `vs_6_0`, `ps_6_0`, `cs_6_0`, `gs_6_0`, `hs_6_0`, `ds_6_0`, `ms_6_5`, `as_6_5`; `lib_6_3`..: a library, every `[shader("...")]` function an entry point (`-E` unused) |
+//! | `-E NAME` | the entry point (default `main`; unused for `lib_*` profiles) |
 //! | `-o OUT`, `-Fo OUT` | the output file (stdout when absent) |
 //! | `--target spirv\|spirv-asm\|glsl\|ir\|osir\|reflection` | what to write (default `spirv`) |
 //! | `-O0`, `-O`, `-O1`..`-O3` | `-O0`: legalization only; any other level: the optimizer |

@@ -100,6 +100,35 @@ impl FnEmitter<'_, '_> {
                     self.line("discard;");
                     Flow::Done(Ending::Left)
                 }
+                Op::IgnoreHit => {
+                    self.line("ignoreIntersectionEXT;");
+                    Flow::Done(Ending::Left)
+                }
+                Op::AcceptHit => {
+                    self.line("terminateRayEXT;");
+                    Flow::Done(Ending::Left)
+                }
+                Op::DispatchMesh => {
+                    // The payload operand is the shader's one `taskPayloadSharedEXT`
+                    // variable, which glslang passes.
+                    if m.num_operands(t) > 3 {
+                        let p = m.operand(t, 3);
+                        if self.cx.task_payload != Some(p) {
+                            return Err(malformed(
+                                "`dispatch_mesh` passes a payload that is not the declared \
+                                 task payload",
+                            ));
+                        }
+                    }
+                    let x = self.value(m.operand(t, 0))?;
+                    let y = self.value(m.operand(t, 1))?;
+                    let z = self.value(m.operand(t, 2))?;
+                    self.line(&format!(
+                        "EmitMeshTasksEXT({}, {}, {});",
+                        x.text, y.text, z.text
+                    ));
+                    Flow::Done(Ending::Left)
+                }
                 Op::Unreachable => Flow::Done(Ending::Left),
                 _ => return Err(malformed("a block ends in a non-terminator")),
             };

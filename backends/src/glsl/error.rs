@@ -7,7 +7,7 @@
 //! |---|---|
 //! | OSB0101 | the `Legal` module was prepared for another target (run `prepare(m, Target::Glsl)`) |
 //! | OSB0102 | no entry point to emit: the module has none (a library), `Options::entry` names none, or several exist and `Options::entry` does not choose |
-//! | OSB0103 | a stage GLSL output does not support yet (geometry, hull, domain, mesh, amplification) |
+//! | OSB0103 | a domain entry point that does not state its domain, spacing and winding; a built-in output in a vertex stream other than 0; a built-in without a GLSL variable in the stage |
 //! | OSB0104 | a type GLSL cannot express here (integer or bool matrix, `string`, `type`, a 16-bit texel type, a 64-bit sampled texel type, a resource or pointer inside a buffer) |
 //! | OSB0105 | a buffer layout GLSL cannot state even with the split-vector and flattened-struct shims: an array or matrix stride, or an offset inside an array of structs, that none of std140, std430 and scalar produce, mixed majorness or empty structs inside an array of structs; names the buffer and member |
 //! | OSB0106 | retired (was: a `bool` in a buffer; `bool_storage` stores them as `u32` for every target, and the boundary's OSG0005 holds it) |

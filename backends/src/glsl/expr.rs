@@ -24,7 +24,7 @@ use oneshader_ir::{InstId, Op, ScalarKind};
 use super::error::{GlslError, OPERANDS, R, TYPE, malformed};
 use super::func::{FnEmitter, Role};
 use super::layout::Shape;
-use super::module::{Kind, kind_of_scalar};
+use super::module::{Arrayed, Kind, kind_of_scalar};
 
 /// Operator precedence, lowest first (GLSL's table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -183,6 +183,15 @@ impl FnEmitter<'_, '_> {
                     .cloned()
                     .ok_or_else(|| malformed("a global that was not declared"))?;
                 let builtin = self.cx.builtins.get(&p).map(|b| b.kind);
+                if let Some(a) = self.cx.arrayed.get(&p) {
+                    return Ok(Place {
+                        text: String::new(),
+                        builtin,
+                        rvalue: true,
+                        shape: None,
+                        arrayed: Some(a.clone()),
+                    });
+                }
                 match self.cx.blocks.get(&p) {
                     Some(b) if b.descriptors => Ok(Place::path(name, builtin)),
                     Some(b) if b.wrapped => Ok(Place::path(format!("{name}.data"), None)),
@@ -205,6 +214,9 @@ impl FnEmitter<'_, '_> {
                 let base = m.operand(p, 0);
                 let k = m.imm_operand(p, 1).unwrap_or(0) as usize;
                 let b = self.place(base)?;
+                if b.arrayed.is_some() {
+                    return Err(malformed("a field address into an array of vertices"));
+                }
                 if let Some(Shape::Struct(fields)) = &b.shape {
                     let f = fields
                         .get(k)
@@ -227,6 +239,13 @@ impl FnEmitter<'_, '_> {
             Op::ElementAddr => {
                 let base = m.operand(p, 0);
                 let b = self.place(base)?;
+                if let Some(a) = &b.arrayed {
+                    let idx = self.vertex_index(base, m.operand(p, 1))?;
+                    return Ok(Place::path(
+                        format!("{}[{idx}]{}", a.prefix, a.suffix),
+                        b.builtin,
+                    ));
+                }
                 if let Some(Shape::Split(comps)) = &b.shape {
                     // A component of a split vector: its member when the index is known, else
                     // a component of the constructed vector (a value).
@@ -244,12 +263,13 @@ impl FnEmitter<'_, '_> {
                         builtin: None,
                         rvalue: true,
                         shape: None,
+                        arrayed: None,
                     });
                 }
                 if b.shape.is_some() {
                     return Err(malformed("an element address into a struct"));
                 }
-                let idx = self.index_expr(m.operand(p, 1))?;
+                let idx = self.vertex_index(base, m.operand(p, 1))?;
                 let nonuniform = m.has_decoration(p, Op::NonUniform);
                 let idx = if nonuniform {
                     self.cx.ext("GL_EXT_nonuniform_qualifier");
@@ -322,6 +342,13 @@ impl FnEmitter<'_, '_> {
     /// single l-value: refused.
     pub fn lvalue(&mut self, p: InstId) -> R<String> {
         let place = self.place(p)?;
+        if place.arrayed.is_some() {
+            return Err(GlslError::new(
+                OPERANDS,
+                "an atomic or `out` argument writes a whole array of vertices, which GLSL \
+                 reaches only element by element",
+            ));
+        }
         if place.rvalue {
             let what = match &place.shape {
                 Some(Shape::Struct(_)) => {
@@ -348,6 +375,56 @@ impl FnEmitter<'_, '_> {
     /// An index operand (any integer type works as a GLSL index).
     fn index_expr(&mut self, v: InstId) -> R<String> {
         Ok(self.value(v)?.text)
+    }
+
+    /// The index of element `v` of the array `base` points to. A hull shader's per-vertex
+    /// outputs are written only at `gl_InvocationID` itself (glslang accepts no other
+    /// expression there, not even a conversion of it), so the IR's load of the
+    /// `invocation_id` input prints as that name.
+    fn vertex_index(&mut self, base: InstId, v: InstId) -> R<String> {
+        let m = self.m;
+        if self.cx.entry.stage == oneshader_ir::Stage::Hull {
+            let mut root = base;
+            while matches!(m.op(root), Op::FieldAddr | Op::ElementAddr) {
+                root = m.operand(root, 0);
+            }
+            let output = m.op(root) == Op::Global
+                && m.ty(root).and_then(|t| m.address_space(t))
+                    == Some(oneshader_ir::AddressSpace::Output)
+                && !m.has_decoration(root, Op::Patch);
+            if output
+                && m.op(v) == Op::Load
+                && let g = m.operand(v, 0)
+                && m.op(g) == Op::Global
+                && m.find_decoration(g, Op::BuiltinDeco)
+                    .and_then(|d| m.imm_operand(d, 0))
+                    .and_then(oneshader_ir::BuiltIn::from_u32)
+                    == Some(oneshader_ir::BuiltIn::InvocationId)
+            {
+                return Ok("gl_InvocationID".to_string());
+            }
+        }
+        self.index_expr(v)
+    }
+
+    /// The whole IR array `place` (an [`Arrayed`] one) of type `ty`, element by element.
+    fn arrayed_value(&mut self, a: &Arrayed, builtin: Option<Kind>, ty: InstId) -> R<E> {
+        let m = self.m;
+        if m.op(ty) != Op::Array {
+            return Err(malformed("a load of an array of vertices as a non-array"));
+        }
+        let elem = m.operand(ty, 0);
+        let mut parts = Vec::with_capacity(a.len as usize);
+        for k in 0..a.len {
+            let e = E::primary(format!("{}[{k}]{}", a.prefix, a.suffix));
+            let e = match builtin {
+                Some(kind) => self.convert_kind(e, kind, elem)?,
+                None => e,
+            };
+            parts.push(e.text);
+        }
+        let tn = self.cx.type_name(ty)?;
+        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
     }
 
     /// `.x`, `.field`, `[i]` for constant indices into a composite type.
@@ -454,6 +531,9 @@ impl FnEmitter<'_, '_> {
         let place = self.place(p)?;
         if let Some(shape) = &place.shape {
             return self.shape_value(shape, ty);
+        }
+        if let Some(a) = &place.arrayed {
+            return self.arrayed_value(a, place.builtin, ty);
         }
         let e = E::primary(place.text);
         match place.builtin {
@@ -604,6 +684,7 @@ impl FnEmitter<'_, '_> {
             | Op::SampleCmpBias
             | Op::SampleCmpGrad => self.texture_expr(i),
             Op::BufferLoad => self.buffer_load(i),
+            Op::RayQueryGet => self.ray_query_get(i),
             Op::ArrayLength => {
                 let p = self.place(m.operand(i, 0))?;
                 Ok(E::primary(format!("uint({}.length())", p.text)))
@@ -613,6 +694,76 @@ impl FnEmitter<'_, '_> {
                 op.spelling()
             ))),
         }
+    }
+
+    /// `ray_query_get`: the GL_EXT_ray_query function of the SPIR-V instruction the SPIR-V
+    /// backend emits; GLSL's `int` results (instance and geometry indices) are converted to
+    /// the IR's `u32`, as the SPIR-V backend's unsigned results are the same bits.
+    fn ray_query_get(&mut self, i: InstId) -> R<E> {
+        use oneshader_ir::RayQueryValue as V;
+        let m = self.m;
+        self.cx.ext("GL_EXT_ray_query");
+        let which = m
+            .imm_operand(i, 0)
+            .and_then(V::from_u32)
+            .ok_or_else(|| malformed("unknown ray-query value"))?;
+        let q = self.lvalue(m.operand(i, 1))?;
+        let (f, per_intersection, int) = match which {
+            V::RayFlags => ("rayQueryGetRayFlagsEXT", false, false),
+            V::RayTmin => ("rayQueryGetRayTMinEXT", false, false),
+            V::WorldRayOrigin => ("rayQueryGetWorldRayOriginEXT", false, false),
+            V::WorldRayDirection => ("rayQueryGetWorldRayDirectionEXT", false, false),
+            V::CandidateAabbOpaque => (
+                "rayQueryGetIntersectionCandidateAABBOpaqueEXT",
+                false,
+                false,
+            ),
+            V::CandidateType | V::CommittedStatus => {
+                ("rayQueryGetIntersectionTypeEXT", true, false)
+            }
+            V::CandidateT | V::CommittedT => ("rayQueryGetIntersectionTEXT", true, false),
+            V::CandidateInstanceIndex | V::CommittedInstanceIndex => {
+                ("rayQueryGetIntersectionInstanceIdEXT", true, true)
+            }
+            V::CandidateInstanceId | V::CommittedInstanceId => {
+                ("rayQueryGetIntersectionInstanceCustomIndexEXT", true, true)
+            }
+            V::CandidateSbtOffset | V::CommittedSbtOffset => (
+                "rayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetEXT",
+                true,
+                false,
+            ),
+            V::CandidateGeometryIndex | V::CommittedGeometryIndex => {
+                ("rayQueryGetIntersectionGeometryIndexEXT", true, true)
+            }
+            V::CandidatePrimitiveIndex | V::CommittedPrimitiveIndex => {
+                ("rayQueryGetIntersectionPrimitiveIndexEXT", true, true)
+            }
+            V::CandidateBarycentrics | V::CommittedBarycentrics => {
+                ("rayQueryGetIntersectionBarycentricsEXT", true, false)
+            }
+            V::CandidateFrontFace | V::CommittedFrontFace => {
+                ("rayQueryGetIntersectionFrontFaceEXT", true, false)
+            }
+            V::CandidateObjectRayDirection | V::CommittedObjectRayDirection => {
+                ("rayQueryGetIntersectionObjectRayDirectionEXT", true, false)
+            }
+            V::CandidateObjectRayOrigin | V::CommittedObjectRayOrigin => {
+                ("rayQueryGetIntersectionObjectRayOriginEXT", true, false)
+            }
+            V::CandidateObjectToWorld | V::CommittedObjectToWorld => {
+                ("rayQueryGetIntersectionObjectToWorldEXT", true, false)
+            }
+            V::CandidateWorldToObject | V::CommittedWorldToObject => {
+                ("rayQueryGetIntersectionWorldToObjectEXT", true, false)
+            }
+        };
+        let call = if per_intersection {
+            format!("{f}({q}, {})", which.is_committed())
+        } else {
+            format!("{f}({q})")
+        };
+        Ok(E::primary(if int { format!("uint({call})") } else { call }))
     }
 
     fn arith(&mut self, i: InstId) -> R<E> {
@@ -1079,6 +1230,9 @@ pub(crate) struct Place {
     /// The value is spread over block members (full paths): a whole block, a vector split
     /// into components, a flattened struct (see [`super::layout`]).
     pub shape: Option<Shape<String>>,
+    /// A per-vertex array reached element by element (`gl_in[i].gl_Position`; see
+    /// [`Arrayed`]); `text` is empty.
+    pub arrayed: Option<Arrayed>,
 }
 
 impl Place {
@@ -1089,6 +1243,7 @@ impl Place {
             builtin,
             rvalue: false,
             shape: None,
+            arrayed: None,
         }
     }
 
@@ -1102,6 +1257,7 @@ impl Place {
                 builtin: None,
                 rvalue: true,
                 shape: Some(s.map(&mut |m| format!("{prefix}{m}"))),
+                arrayed: None,
             },
         }
     }

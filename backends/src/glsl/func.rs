@@ -455,7 +455,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let pointee = m
                     .pointee(t)
                     .ok_or_else(|| malformed("pointer without pointee"))?;
-                params.push(format!("inout {}", self.cx.decl(pointee, &pname)?));
+                if m.op(pointee) == Op::RayQuery {
+                    // An opaque ray query: glslang passes it by reference (a pointer
+                    // parameter, as the IR's), and accepts no `inout` on it.
+                    params.push(self.cx.decl(pointee, &pname)?);
+                } else {
+                    params.push(format!("inout {}", self.cx.decl(pointee, &pname)?));
+                }
             } else {
                 params.push(self.cx.decl(t, &pname)?);
             }

@@ -1,6 +1,7 @@
-//! The GLSL backend: a [`Legal`] module in, GLSL 4.50 for Vulkan out (`#version 450`,
-//! `GL_KHR_vulkan_glsl`: `set`/`binding`, `push_constant`, `constant_id`), one entry point per
-//! output, for glslang (`glslangValidator -V`).
+//! The GLSL backend: a [`Legal`] module in, GLSL 4.50 for Vulkan out (`#version 450`, 4.60
+//! with ray queries; `GL_KHR_vulkan_glsl`: `set`/`binding`, `push_constant`, `constant_id`),
+//! one entry point per output (vertex, fragment, compute, geometry, hull or domain), for
+//! glslang (`glslangValidator -V`).
 //!
 //! The output means what the SPIR-V backend's output means, to the bit: every IR operation is
 //! printed as GLSL that glslang compiles to the SPIR-V operation the SPIR-V backend emits (or,
@@ -56,7 +57,7 @@ pub use error::GlslError;
 pub use oneshader_ir::layout::LayoutRule;
 
 use oneshader_ir::effects::Effects;
-use oneshader_ir::{Diagnostic, Errors, Op, Stage};
+use oneshader_ir::{Diagnostic, Errors, Module, Op, Partitioning, Primitive, Stage, TessDomain};
 
 use crate::{Legal, Target};
 use error::{DERIVATIVES, STAGE, WRONG_TARGET};
@@ -129,23 +130,6 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     let info = legal.info();
     let entry_info = usage::choose(info, opts.entry.as_deref()).map_err(|e| vec![e.into()])?;
     let entry = usage::Entry::of(entry_info);
-    if !matches!(
-        entry.stage,
-        Stage::Vertex | Stage::Fragment | Stage::Compute
-    ) {
-        return Err(vec![
-            GlslError::new(
-                STAGE,
-                format!(
-                    "entry point `{}`: {} shaders are not supported by the GLSL backend yet \
-                     (vertex, fragment and compute are)",
-                    entry.name,
-                    entry.stage.spelling()
-                ),
-            )
-            .into(),
-        ]);
-    }
     let used = usage::usage(info, entry_info);
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
     for &f in &used.funcs {
@@ -196,7 +180,10 @@ fn stage_layout(
     let m = cx.m;
     let f = entry.func.id();
     let mut out = String::new();
-    if entry.stage == Stage::Compute {
+    if matches!(
+        entry.stage,
+        Stage::Compute | Stage::Mesh | Stage::Amplification
+    ) {
         let (x, y, z) = m
             .find_decoration(f, Op::NumThreads)
             .map(|d| {
@@ -210,7 +197,7 @@ fn stage_layout(
         out.push_str(&format!(
             "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;\n"
         ));
-        if derivatives {
+        if derivatives && entry.stage == Stage::Compute {
             // The SPIR-V backend's choice (DXC's for cs_6_6).
             let group = if x.is_multiple_of(2) && y.is_multiple_of(2) {
                 "derivative_group_quadsNV"
@@ -245,6 +232,23 @@ fn stage_layout(
         ));
     }
     match entry.stage {
+        Stage::Geometry => geometry_layout(m, entry, &mut out)?,
+        Stage::Hull => hull_layout(cx, entry, &mut out)?,
+        Stage::Domain => domain_layout(m, entry, &mut out)?,
+        Stage::Mesh => {
+            cx.ext("GL_EXT_mesh_shader");
+            mesh_layout(m, entry, &mut out)?
+        }
+        Stage::Amplification => cx.ext("GL_EXT_mesh_shader"),
+        Stage::RayGeneration
+        | Stage::Intersection
+        | Stage::AnyHit
+        | Stage::ClosestHit
+        | Stage::Miss
+        | Stage::Callable => cx.ext("GL_EXT_ray_tracing"),
+        _ => {}
+    }
+    match entry.stage {
         Stage::Compute => {}
         Stage::Fragment if m.has_decoration(f, Op::EarlyFragmentTests) => {
             out.push_str("layout(early_fragment_tests) in;\n");
@@ -265,4 +269,160 @@ fn stage_layout(
         _ => {}
     }
     Ok(out)
+}
+
+/// An immediate mode decoration of the entry point.
+fn mode(m: &Module, entry: &usage::Entry, op: Op) -> Option<u32> {
+    m.find_decoration(entry.func.id(), op)
+        .and_then(|d| m.imm_operand(d, 0))
+}
+
+fn missing_mode(entry: &usage::Entry, what: &str) -> GlslError {
+    GlslError::new(
+        error::MALFORMED,
+        format!(
+            "{} entry point `{}` has no `{what}`",
+            entry.stage.spelling(),
+            entry.name
+        ),
+    )
+}
+
+/// A geometry shader's input primitive, invocations, output primitive and vertex count.
+fn geometry_layout(m: &Module, entry: &usage::Entry, out: &mut String) -> error::R<()> {
+    let input = match mode(m, entry, Op::InputPrimitive).and_then(Primitive::from_u32) {
+        Some(Primitive::Point) => "points",
+        Some(Primitive::Line) => "lines",
+        Some(Primitive::LineAdj) => "lines_adjacency",
+        Some(Primitive::Triangle) => "triangles",
+        Some(Primitive::TriangleAdj) => "triangles_adjacency",
+        _ => return Err(missing_mode(entry, "input_primitive")),
+    };
+    out.push_str(&format!("layout({input}) in;\n"));
+    if let Some(n) = mode(m, entry, Op::Invocations) {
+        out.push_str(&format!("layout(invocations = {n}) in;\n"));
+    }
+    let output = match mode(m, entry, Op::OutputPrimitive).and_then(Primitive::from_u32) {
+        Some(Primitive::Point) => "points",
+        Some(Primitive::LineStrip) => "line_strip",
+        Some(Primitive::TriangleStrip) => "triangle_strip",
+        _ => return Err(missing_mode(entry, "output_primitive")),
+    };
+    let n = mode(m, entry, Op::MaxVertices).ok_or_else(|| missing_mode(entry, "max_vertices"))?;
+    out.push_str(&format!("layout({output}, max_vertices = {n}) out;\n"));
+    Ok(())
+}
+
+/// SPIR-V execution modes (`ExecutionMode` numbers) of the tessellator the entry point
+/// states: domain, spacing, vertex order or point mode, as the SPIR-V backend declares them.
+fn tess_modes(m: &Module, entry: &usage::Entry) -> error::R<Vec<(u32, &'static str)>> {
+    let mut modes = Vec::new();
+    match mode(m, entry, Op::TessDomainDeco).and_then(TessDomain::from_u32) {
+        Some(TessDomain::Triangle) => modes.push((22, "triangles")),
+        Some(TessDomain::Quad) => modes.push((24, "quads")),
+        Some(TessDomain::Isoline) => modes.push((25, "isolines")),
+        None => {}
+    }
+    match mode(m, entry, Op::TessPartitioning).and_then(Partitioning::from_u32) {
+        Some(Partitioning::Integer) => modes.push((1, "equal_spacing")),
+        Some(Partitioning::FractionalEven) => modes.push((2, "fractional_even_spacing")),
+        Some(Partitioning::FractionalOdd) => modes.push((3, "fractional_odd_spacing")),
+        Some(Partitioning::Pow2) => {
+            return Err(GlslError::new(
+                STAGE,
+                format!(
+                    "{} entry point `{}`: `pow2` partitioning has no GLSL spacing (equal, \
+                     fractional even and fractional odd exist)",
+                    entry.stage.spelling(),
+                    entry.name
+                ),
+            ));
+        }
+        None => {}
+    }
+    match mode(m, entry, Op::OutputPrimitive).and_then(Primitive::from_u32) {
+        Some(Primitive::Point) => modes.push((10, "point_mode")),
+        Some(Primitive::TriangleCw) => modes.push((4, "cw")),
+        Some(Primitive::TriangleCcw) => modes.push((5, "ccw")),
+        _ => {}
+    }
+    Ok(modes)
+}
+
+/// A hull shader's output patch size, and the tessellator modes it states. GLSL lets only
+/// the evaluation shader state the domain, spacing and order; they are declared here as the
+/// SPIR-V execution modes they are (`GL_EXT_spirv_intrinsics`), as the SPIR-V backend's.
+fn hull_layout(
+    cx: &mut module::ModuleCx<'_>,
+    entry: &usage::Entry,
+    out: &mut String,
+) -> error::R<()> {
+    let m = cx.m;
+    let n = mode(m, entry, Op::OutputControlPoints)
+        .ok_or_else(|| missing_mode(entry, "output_control_points"))?;
+    out.push_str(&format!("layout(vertices = {n}) out;\n"));
+    let modes = tess_modes(m, entry)?;
+    if !modes.is_empty() {
+        cx.ext("GL_EXT_spirv_intrinsics");
+    }
+    for (em, name) in modes {
+        out.push_str(&format!("spirv_execution_mode({em}); // {name}\n"));
+    }
+    Ok(())
+}
+
+/// A domain shader's tessellator modes. glslang gives every tessellation evaluation shader a
+/// spacing and a vertex order (equal_spacing and ccw when none is written), and Vulkan
+/// requires them to equal the hull shader's: a domain entry point that does not state them
+/// (HLSL states them on the hull shader only) is refused rather than given defaults that
+/// may contradict its hull shader.
+fn domain_layout(m: &Module, entry: &usage::Entry, out: &mut String) -> error::R<()> {
+    let modes = tess_modes(m, entry)?;
+    let has = |ids: &[u32]| modes.iter().any(|(id, _)| ids.contains(id));
+    let isolines = has(&[25]);
+    let missing = if !has(&[22, 24, 25]) {
+        Some("domain (`tess_domain`, HLSL `[domain(...)]`)")
+    } else if !has(&[1, 2, 3]) {
+        Some("spacing (`tess_partitioning`, HLSL `[partitioning(...)]`)")
+    } else if !isolines && !has(&[4, 5, 10]) {
+        Some(
+            "vertex order (`output_primitive`, HLSL `[outputtopology(\"triangle_cw\" | \
+             \"triangle_ccw\" | \"point\")]`)",
+        )
+    } else {
+        None
+    };
+    if let Some(what) = missing {
+        return Err(GlslError::new(
+            STAGE,
+            format!(
+                "domain entry point `{}` states no tessellation {what}: a GLSL tessellation \
+                 evaluation shader always states the domain, spacing and vertex order \
+                 (glslang assumes equal_spacing and ccw), and they must be the hull \
+                 shader's; repeat the hull shader's `[partitioning]` and `[outputtopology]` \
+                 on the domain shader",
+                entry.name
+            ),
+        ));
+    }
+    let names: Vec<&str> = modes.iter().map(|(_, n)| *n).collect();
+    out.push_str(&format!("layout({}) in;\n", names.join(", ")));
+    Ok(())
+}
+
+/// A mesh shader's output primitive and counts (the workgroup size is printed as for compute).
+fn mesh_layout(m: &Module, entry: &usage::Entry, out: &mut String) -> error::R<()> {
+    let prim = match mode(m, entry, Op::OutputPrimitive).and_then(Primitive::from_u32) {
+        Some(Primitive::Point) => "points",
+        Some(Primitive::Line) => "lines",
+        Some(Primitive::Triangle) => "triangles",
+        _ => return Err(missing_mode(entry, "output_primitive")),
+    };
+    let v = mode(m, entry, Op::MaxVertices).ok_or_else(|| missing_mode(entry, "max_vertices"))?;
+    let p =
+        mode(m, entry, Op::MaxPrimitives).ok_or_else(|| missing_mode(entry, "max_primitives"))?;
+    out.push_str(&format!(
+        "layout({prim}, max_vertices = {v}, max_primitives = {p}) out;\n"
+    ));
+    Ok(())
 }

@@ -52,6 +52,20 @@ pub(crate) struct BuiltinVar {
     pub kind: Kind,
 }
 
+/// A per-vertex stage input or output whose GLSL form is not a variable of the IR's array
+/// type: a built-in member of the `gl_in[]`/`gl_out[]` blocks (`gl_in[i].gl_Position`), or a
+/// tessellation input GLSL declares unsized (`x[]`, gl_MaxPatchVertices long). Element `i`
+/// is `{prefix}[i]{suffix}`; the whole array is built element by element.
+#[derive(Clone, Debug)]
+pub(crate) struct Arrayed {
+    /// `gl_in`, `gl_out` or the variable's name.
+    pub prefix: String,
+    /// `.gl_Position`..., or empty.
+    pub suffix: String,
+    /// The IR array's length.
+    pub len: u32,
+}
+
 /// How a buffer global is declared.
 #[derive(Clone, Debug)]
 pub(crate) struct BlockVar {
@@ -80,6 +94,11 @@ pub(crate) struct ModuleCx<'m> {
     value_struct_set: FxHashSet<InstId>,
     pub builtins: FxHashMap<InstId, BuiltinVar>,
     pub blocks: FxHashMap<InstId, BlockVar>,
+    /// Per-vertex inputs and outputs GLSL reaches element by element (see [`Arrayed`]).
+    pub arrayed: FxHashMap<InstId, Arrayed>,
+    /// Members of the built-in block arrays used (`gl_in`, `gl_out`, `gl_MeshVerticesEXT`),
+    /// as declared in their redeclaration (`vec4 gl_Position;`), with the direction.
+    per_vertex: Vec<(&'static str, &'static str, Vec<String>)>,
     /// A `check_access_fully_mapped` was printed (`sparseTexelsResidentARB`).
     pub resident_checks: bool,
     /// Float literals spell their value exactly as a double (glslang folds the expression
@@ -96,8 +115,16 @@ pub(crate) struct ModuleCx<'m> {
     const_names: FxHashMap<InstId, String>,
     /// Global declarations.
     pub global_decls: String,
-    /// Clip and cull distances declared so far.
-    distances: u32,
+    /// The payload globals (`ray_payload`, `incoming_ray_payload`) declared, in location
+    /// order: `traceRayEXT` names a payload by its index here.
+    pub payloads: Vec<InstId>,
+    /// The callable-data globals (`callable_data`, `incoming_callable_data`) declared, in
+    /// location order: `executeCallableEXT` names one by its index here.
+    pub callables: Vec<InstId>,
+    /// The `task_payload` global declared (GLSL has one per shader).
+    pub task_payload: Option<InstId>,
+    /// Clip and cull distances declared so far, outputs and inputs.
+    distances: [u32; 2],
 }
 
 /// The GLSL spelling of a storage-image format.
@@ -159,9 +186,14 @@ fn builtin_var(
     use Kind::*;
     let v = |name, kind| BuiltinVar { name, kind };
     let frag = stage == Stage::Fragment;
+    // Geometry shaders have layers and viewports of their own; vertex and tessellation
+    // evaluation shaders write them through an extension.
+    let native_layer = frag || matches!(stage, Stage::Geometry | Stage::Mesh);
     Some(match b {
         BuiltIn::Position if input && frag => (v("gl_FragCoord", Float), None),
-        BuiltIn::Position if !input => (v("gl_Position", Float), None),
+        BuiltIn::Position if !input || per_vertex_block(b, input, stage).is_some() => {
+            (v("gl_Position", Float), None)
+        }
         BuiltIn::VertexIndex => (v("gl_VertexIndex", Int), None),
         BuiltIn::InstanceIndex => (v("gl_InstanceIndex", Int), None),
         BuiltIn::FrontFacing => (v("gl_FrontFacing", Bool), None),
@@ -176,13 +208,40 @@ fn builtin_var(
         BuiltIn::NumWorkgroups => (v("gl_NumWorkGroups", Uint), None),
         BuiltIn::ClipDistance => (v("gl_ClipDistance", Float), None),
         BuiltIn::CullDistance => (v("gl_CullDistance", Float), None),
+        BuiltIn::PrimitiveId if input && stage == Stage::Geometry => {
+            (v("gl_PrimitiveIDIn", Int), None)
+        }
         BuiltIn::PrimitiveId => (v("gl_PrimitiveID", Int), None),
-        BuiltIn::Layer if frag => (v("gl_Layer", Int), None),
+        BuiltIn::InvocationId => (v("gl_InvocationID", Int), None),
+        BuiltIn::PrimitivePointIndices => (v("gl_PrimitivePointIndicesEXT", Uint), None),
+        BuiltIn::PrimitiveLineIndices => (v("gl_PrimitiveLineIndicesEXT", Uint), None),
+        BuiltIn::PrimitiveTriangleIndices => (v("gl_PrimitiveTriangleIndicesEXT", Uint), None),
+        BuiltIn::CullPrimitive => (v("gl_CullPrimitiveEXT", Bool), None),
+        BuiltIn::LaunchId => (v("gl_LaunchIDEXT", Uint), None),
+        BuiltIn::LaunchSize => (v("gl_LaunchSizeEXT", Uint), None),
+        BuiltIn::WorldRayOrigin => (v("gl_WorldRayOriginEXT", Float), None),
+        BuiltIn::WorldRayDirection => (v("gl_WorldRayDirectionEXT", Float), None),
+        BuiltIn::ObjectRayOrigin => (v("gl_ObjectRayOriginEXT", Float), None),
+        BuiltIn::ObjectRayDirection => (v("gl_ObjectRayDirectionEXT", Float), None),
+        BuiltIn::RayTmin => (v("gl_RayTminEXT", Float), None),
+        BuiltIn::RayTmax => (v("gl_RayTmaxEXT", Float), None),
+        BuiltIn::InstanceCustomIndex => (v("gl_InstanceCustomIndexEXT", Int), None),
+        BuiltIn::InstanceId => (v("gl_InstanceID", Int), None),
+        BuiltIn::GeometryIndex => (v("gl_GeometryIndexEXT", Int), None),
+        BuiltIn::HitKind => (v("gl_HitKindEXT", Uint), None),
+        BuiltIn::IncomingRayFlags => (v("gl_IncomingRayFlagsEXT", Uint), None),
+        BuiltIn::ObjectToWorld => (v("gl_ObjectToWorldEXT", Float), None),
+        BuiltIn::WorldToObject => (v("gl_WorldToObjectEXT", Float), None),
+        BuiltIn::TessLevelOuter => (v("gl_TessLevelOuter", Float), None),
+        BuiltIn::TessLevelInner => (v("gl_TessLevelInner", Float), None),
+        BuiltIn::TessCoord => (v("gl_TessCoord", Float), None),
+        BuiltIn::PatchVertices => (v("gl_PatchVerticesIn", Int), None),
+        BuiltIn::Layer if native_layer => (v("gl_Layer", Int), None),
         BuiltIn::Layer => (
             v("gl_Layer", Int),
             Some("GL_ARB_shader_viewport_layer_array"),
         ),
-        BuiltIn::ViewportIndex if frag => (v("gl_ViewportIndex", Int), None),
+        BuiltIn::ViewportIndex if native_layer => (v("gl_ViewportIndex", Int), None),
         BuiltIn::ViewportIndex => (
             v("gl_ViewportIndex", Int),
             Some("GL_ARB_shader_viewport_layer_array"),
@@ -209,6 +268,10 @@ fn builtin_var(
             v("gl_ShadingRateEXT", Int),
             Some("GL_EXT_fragment_shading_rate"),
         ),
+        BuiltIn::PrimitiveShadingRate if !input => (
+            v("gl_PrimitiveShadingRateEXT", Int),
+            Some("GL_EXT_fragment_shading_rate"),
+        ),
         BuiltIn::FragStencilRef => (
             v("gl_FragStencilRefARB", Int),
             Some("GL_ARB_shader_stencil_export"),
@@ -221,6 +284,42 @@ fn builtin_var(
         BuiltIn::HelperInvocation => (v("gl_HelperInvocation", Bool), None),
         _ => return None,
     })
+}
+
+/// The block array a built-in is a member of when it is per vertex or per primitive (`gl_in`
+/// for the inputs of geometry and tessellation shaders, `gl_out` for the hull shader's
+/// outputs, `gl_MeshVerticesEXT` and `gl_MeshPrimitivesEXT` for a mesh shader's), else
+/// `None`.
+fn per_vertex_block(b: BuiltIn, input: bool, stage: Stage) -> Option<&'static str> {
+    let vertex = matches!(
+        b,
+        BuiltIn::Position | BuiltIn::PointSize | BuiltIn::ClipDistance | BuiltIn::CullDistance
+    );
+    let primitive = matches!(
+        b,
+        BuiltIn::PrimitiveId
+            | BuiltIn::Layer
+            | BuiltIn::ViewportIndex
+            | BuiltIn::CullPrimitive
+            | BuiltIn::PrimitiveShadingRate
+    );
+    match stage {
+        Stage::Geometry | Stage::Hull | Stage::Domain if input && vertex => Some("gl_in"),
+        Stage::Hull if vertex => Some("gl_out"),
+        Stage::Mesh if !input && vertex => Some("gl_MeshVerticesEXT"),
+        Stage::Mesh if !input && primitive => Some("gl_MeshPrimitivesEXT"),
+        _ => None,
+    }
+}
+
+/// The interface block name of a per-vertex block array, when the backend redeclares it
+/// (with the members used, for the sizes of the distance arrays); `None`: used as built in.
+fn block_interface(array: &str) -> Option<&'static str> {
+    match array {
+        "gl_in" | "gl_out" => Some("gl_PerVertex"),
+        "gl_MeshVerticesEXT" => Some("gl_MeshPerVertexEXT"),
+        _ => None,
+    }
 }
 
 /// The kind of a scalar type.
@@ -302,6 +401,8 @@ impl<'m> ModuleCx<'m> {
             value_struct_set: FxHashSet::default(),
             builtins: FxHashMap::default(),
             blocks: FxHashMap::default(),
+            arrayed: FxHashMap::default(),
+            per_vertex: Vec::new(),
             exact_floats: false,
             resident_checks: false,
             exts: BTreeSet::new(),
@@ -311,7 +412,10 @@ impl<'m> ModuleCx<'m> {
             const_decls: Vec::new(),
             const_names: FxHashMap::default(),
             global_decls: String::new(),
-            distances: 0,
+            task_payload: None,
+            payloads: Vec::new(),
+            callables: Vec::new(),
+            distances: [0, 0],
         }
     }
 
@@ -333,6 +437,8 @@ impl<'m> ModuleCx<'m> {
             AddressSpace::Uniform => Some(self.opts.cbuffer_rule),
             AddressSpace::StorageBuffer => Some(self.opts.storage_rule),
             AddressSpace::PushConstant => Some(self.opts.push_constant_rule),
+            // As the SPIR-V backend lays shader records out.
+            AddressSpace::ShaderRecord => Some(self.opts.storage_rule),
             _ => None,
         }
     }
@@ -468,9 +574,10 @@ impl<'m> ModuleCx<'m> {
         let name = self.names.fresh(m.name(g), "g", None);
         self.item_names.insert(g, name.clone());
         match space {
-            AddressSpace::Uniform | AddressSpace::StorageBuffer | AddressSpace::PushConstant => {
-                self.declare_block(g, &name, space, pointee)
-            }
+            AddressSpace::Uniform
+            | AddressSpace::StorageBuffer
+            | AddressSpace::PushConstant
+            | AddressSpace::ShaderRecord => self.declare_block(g, &name, space, pointee),
             AddressSpace::UniformConstant => self.declare_resource(g, &name, pointee),
             AddressSpace::Input | AddressSpace::Output => self.declare_io(g, &name, input, pointee),
             AddressSpace::Workgroup => {
@@ -502,6 +609,44 @@ impl<'m> ModuleCx<'m> {
                 "a global in `{}` memory",
                 space.spelling()
             ))),
+            AddressSpace::TaskPayload => {
+                // One per shader: `EmitMeshTasksEXT` passes the one declared.
+                if self.task_payload.replace(g).is_some() {
+                    return Err(GlslError::new(
+                        STAGE,
+                        "two `task_payload` globals; GLSL declares one `taskPayloadSharedEXT` \
+                         variable per shader",
+                    ));
+                }
+                self.ext("GL_EXT_mesh_shader");
+                let d = self.decl(pointee, &name)?;
+                writeln!(self.global_decls, "taskPayloadSharedEXT {d};").ok();
+                Ok(())
+            }
+            AddressSpace::RayPayload
+            | AddressSpace::IncomingRayPayload
+            | AddressSpace::CallableData
+            | AddressSpace::IncomingCallableData => {
+                // `traceRayEXT`/`executeCallableEXT` name payloads and callable data by
+                // location: numbered in declaration order (incoming ones too, which a shader
+                // may pass on).
+                let (kw, list) = match space {
+                    AddressSpace::RayPayload => ("rayPayloadEXT", &mut self.payloads),
+                    AddressSpace::IncomingRayPayload => ("rayPayloadInEXT", &mut self.payloads),
+                    AddressSpace::CallableData => ("callableDataEXT", &mut self.callables),
+                    _ => ("callableDataInEXT", &mut self.callables),
+                };
+                let loc = list.len();
+                list.push(g);
+                let d = self.decl(pointee, &name)?;
+                writeln!(self.global_decls, "layout(location = {loc}) {kw} {d};").ok();
+                Ok(())
+            }
+            AddressSpace::HitAttribute => {
+                let d = self.decl(pointee, &name)?;
+                writeln!(self.global_decls, "hitAttributeEXT {d};").ok();
+                Ok(())
+            }
         }
     }
 
@@ -522,9 +667,39 @@ impl<'m> ModuleCx<'m> {
         if let Some(e) = ext {
             self.ext(e);
         }
-        if matches!(b, BuiltIn::ClipDistance | BuiltIn::CullDistance) {
-            let n = m.array_len(pointee).unwrap_or(1);
-            let total = self.distances + n;
+        if !input
+            && let Some(d) = m.find_decoration(g, Op::StreamDeco)
+            && m.imm_operand(d, 0).unwrap_or(0) != 0
+        {
+            return Err(GlslError::new(
+                STAGE,
+                format!(
+                    "the `{}` built-in is written to vertex stream {}; GLSL declares built-in \
+                     outputs in stream 0 only",
+                    b.spelling(),
+                    m.imm_operand(d, 0).unwrap_or(0)
+                ),
+            ));
+        }
+        // A per-vertex built-in: the IR's array of vertices around the GLSL member's type.
+        let block = per_vertex_block(b, input, stage);
+        let (elem, vertices) = match block {
+            Some(_) => match (m.try_op(pointee), m.array_len(pointee)) {
+                (Some(Op::Array), Some(n)) => (m.operand(pointee, 0), n),
+                _ => {
+                    return Err(malformed(format!(
+                        "the per-vertex `{}` built-in is not an array of vertices",
+                        b.spelling()
+                    )));
+                }
+            },
+            None => (pointee, 0),
+        };
+        let distances = matches!(b, BuiltIn::ClipDistance | BuiltIn::CullDistance);
+        if distances {
+            let n = m.array_len(elem).unwrap_or(1);
+            let counted = &mut self.distances[usize::from(input)];
+            let total = *counted + n;
             if n > 8 || total > 8 {
                 return Err(GlslError::new(
                     LIMITS,
@@ -535,12 +710,44 @@ impl<'m> ModuleCx<'m> {
                     ),
                 ));
             }
-            self.distances = total;
+            *counted = total;
+        }
+        if let Some(block) = block {
+            // A member of `gl_in[]`/`gl_out[]`, which is redeclared with the members used
+            // (and the distances' sizes).
+            let member = if distances {
+                let n = m.array_len(elem).unwrap_or(1);
+                format!("float {}[{n}];", var.name)
+            } else {
+                let d = self.decl(elem, var.name)?;
+                format!("{d};")
+            };
+            let dir = if input { "in" } else { "out" };
+            let i = match self.per_vertex.iter().position(|(a, _, _)| *a == block) {
+                Some(i) => i,
+                None => {
+                    self.per_vertex.push((block, dir, Vec::new()));
+                    self.per_vertex.len() - 1
+                }
+            };
+            let list = &mut self.per_vertex[i].2;
+            if !list.contains(&member) {
+                list.push(member);
+            }
+            self.arrayed.insert(
+                g,
+                Arrayed {
+                    prefix: block.to_string(),
+                    suffix: format!(".{}", var.name),
+                    len: vertices,
+                },
+            );
+            self.item_names.insert(g, var.name.to_string());
+            self.builtins.insert(g, var);
+            return Ok(());
         }
         // Sized arrays are redeclared with the IR's size; `invariant` on outputs.
-        if matches!(b, BuiltIn::ClipDistance | BuiltIn::CullDistance)
-            && let Some(n) = m.array_len(pointee)
-        {
+        if distances && let Some(n) = m.array_len(pointee) {
             writeln!(
                 self.global_decls,
                 "{} float {}[{n}];",
@@ -587,12 +794,29 @@ impl<'m> ModuleCx<'m> {
                 "a stage input or output without a location or built-in",
             ));
         }
+        if !input && let Some(d) = m.find_decoration(g, Op::StreamDeco) {
+            q.push(format!("stream = {}", m.imm_operand(d, 0).unwrap_or(0)));
+        }
+        let patch = m.has_decoration(g, Op::Patch);
         let mut quals = String::new();
+        if patch {
+            quals.push_str("patch ");
+        }
+        if m.has_decoration(g, Op::PerPrimitive) {
+            self.ext("GL_EXT_mesh_shader");
+            quals.push_str("perprimitiveEXT ");
+        }
         if !input && m.has_decoration(g, Op::Invariant) {
             quals.push_str("invariant ");
         }
-        let interp_allowed =
-            (input && stage == Stage::Fragment) || (!input && stage == Stage::Vertex);
+        // Interpolation qualifiers on fragment inputs and on the outputs of the stage before
+        // the rasterizer (GLSL allows them there; Vulkan takes the fragment shader's).
+        let interp_allowed = (input && stage == Stage::Fragment)
+            || (!input
+                && matches!(
+                    stage,
+                    Stage::Vertex | Stage::Geometry | Stage::Domain | Stage::Mesh
+                ));
         let mut flat = m.has_decoration(g, Op::Flat);
         // Integer and double fragment inputs are flat (HLSL makes them so, as the SPIR-V
         // backend does).
@@ -641,7 +865,27 @@ impl<'m> ModuleCx<'m> {
                 "a vertex input of struct type; GLSL vertex inputs cannot be structs",
             ));
         }
-        let d = self.decl(pointee, name)?;
+        // Per-vertex inputs of tessellation shaders are unsized in GLSL (glslang sizes them
+        // gl_MaxPatchVertices and accepts no other size): element by element.
+        let open_ended = input && !patch && matches!(stage, Stage::Hull | Stage::Domain);
+        let d = if open_ended {
+            let (Some(Op::Array), Some(len)) = (m.try_op(pointee), m.array_len(pointee)) else {
+                return Err(malformed(
+                    "a per-vertex tessellation input that is not an array of vertices",
+                ));
+            };
+            self.arrayed.insert(
+                g,
+                Arrayed {
+                    prefix: name.to_string(),
+                    suffix: String::new(),
+                    len,
+                },
+            );
+            self.decl(m.operand(pointee, 0), &format!("{name}[]"))?
+        } else {
+            self.decl(pointee, name)?
+        };
         writeln!(
             self.global_decls,
             "layout({}) {quals}{} {d};",
@@ -822,12 +1066,14 @@ impl<'m> ModuleCx<'m> {
         let mut q: Vec<String> = Vec::new();
         if space == AddressSpace::PushConstant {
             q.push("push_constant".into());
+        } else if space == AddressSpace::ShaderRecord {
+            q.push("shaderRecordEXT".into());
         } else {
             q.extend(self.binding_qualifiers(g));
         }
         q.push(bl.packing.qualifier().into());
         let storage = match space {
-            AddressSpace::StorageBuffer => "buffer",
+            AddressSpace::StorageBuffer | AddressSpace::ShaderRecord => "buffer",
             _ => "uniform",
         };
         let mq = if space == AddressSpace::StorageBuffer {
@@ -949,7 +1195,14 @@ impl<'m> ModuleCx<'m> {
                     .to_string(),
             );
         }
-        let mut out = String::from("#version 450\n");
+        // GLSL 4.50, but 4.60 where an extension needs it (GL_EXT_ray_query,
+        // GL_EXT_ray_tracing).
+        let mut out =
+            if self.exts.contains("GL_EXT_ray_query") || self.exts.contains("GL_EXT_ray_tracing") {
+                String::from("#version 460\n")
+            } else {
+                String::from("#version 450\n")
+            };
         for e in &self.exts {
             writeln!(out, "#extension {e} : require").ok();
         }
@@ -964,6 +1217,15 @@ impl<'m> ModuleCx<'m> {
         }
         if !self.spec_decls.is_empty() {
             out.push('\n');
+        }
+        for (name, dir, members) in &self.per_vertex {
+            if let Some(block) = block_interface(name) {
+                writeln!(out, "{dir} {block} {{").ok();
+                for mem in members {
+                    writeln!(out, "    {mem}").ok();
+                }
+                writeln!(out, "}} {name}[];\n").ok();
+            }
         }
         if !self.global_decls.is_empty() {
             out.push_str(&self.global_decls);

@@ -36,6 +36,50 @@ impl FnEmitter<'_, '_> {
                 Ok(())
             }
             Op::BufferStore => self.buffer_store(i),
+            Op::RayQueryInit | Op::RayQueryAbort | Op::RayQueryConfirm | Op::RayQueryGenerate => {
+                let s = self.ray_query_statement(i)?;
+                self.line(&format!("{s};"));
+                Ok(())
+            }
+            Op::TraceRay => {
+                let accel = self.lvalue(m.operand(i, 0))?;
+                let mut args = vec![accel];
+                for k in 1..10 {
+                    args.push(self.value(m.operand(i, k))?.text);
+                }
+                let loc = self.data_location(m.operand(i, 10), true)?;
+                args.push(loc.to_string());
+                self.line(&format!("traceRayEXT({});", args.join(", ")));
+                Ok(())
+            }
+            Op::ExecuteCallable => {
+                let sbt = self.value(m.operand(i, 0))?;
+                let loc = self.data_location(m.operand(i, 1), false)?;
+                self.line(&format!("executeCallableEXT({}, {loc});", sbt.text));
+                Ok(())
+            }
+            Op::SetMeshOutputs => {
+                let v = self.value(m.operand(i, 0))?;
+                let p = self.value(m.operand(i, 1))?;
+                self.line(&format!("SetMeshOutputsEXT({}, {});", v.text, p.text));
+                Ok(())
+            }
+            Op::EmitVertex | Op::EndPrimitive => {
+                // Stream 0 is GLSL's unnumbered form (glslang emits OpEmitVertex /
+                // OpEndPrimitive for it, as the SPIR-V backend does).
+                let stream = m.imm_operand(i, 0).unwrap_or(0);
+                let (plain, streamed) = if m.op(i) == Op::EmitVertex {
+                    ("EmitVertex", "EmitStreamVertex")
+                } else {
+                    ("EndPrimitive", "EndStreamPrimitive")
+                };
+                if stream == 0 {
+                    self.line(&format!("{plain}();"));
+                } else {
+                    self.line(&format!("{streamed}({stream});"));
+                }
+                Ok(())
+            }
             Op::CallIntrinsic
                 if m.imm_operand(i, 0).and_then(Intrinsic::from_u32) == Some(Intrinsic::Sincos) =>
             {
@@ -71,6 +115,15 @@ impl FnEmitter<'_, '_> {
             Op::Call => self.call_expr(i),
             Op::AtomicRmw | Op::AtomicCmpXchg => self.atomic(i),
             Op::CallIntrinsic => self.out_param_intrinsic(i),
+            Op::ReportHit => {
+                let t = self.value(m.operand(i, 0))?;
+                let kind = self.value(m.operand(i, 1))?;
+                Ok(format!("reportIntersectionEXT({}, {})", t.text, kind.text))
+            }
+            Op::RayQueryProceed => {
+                let q = self.lvalue(m.operand(i, 0))?;
+                Ok(format!("rayQueryProceedEXT({q})"))
+            }
             op => Err(malformed(format!("`{}` has no value", op.spelling()))),
         }
     }
@@ -173,6 +226,17 @@ impl FnEmitter<'_, '_> {
         let v = m.operand(i, 1);
         let place = self.place(p)?;
         let val = self.value(v)?;
+        if let Some(a) = &place.arrayed {
+            // Only the hull shader writes per-vertex outputs, and only its own vertex.
+            return Err(GlslError::new(
+                OPERANDS,
+                format!(
+                    "a store of a whole array of vertices (`{}`); GLSL hull shaders write their \
+                     own vertex only (`[gl_InvocationID]`)",
+                    a.prefix
+                ),
+            ));
+        }
         if let Some(shape) = &place.shape {
             // Spread over block members: one store per member, from a named value.
             let val = self.named_for_reuse(val, v)?;
@@ -351,6 +415,11 @@ impl FnEmitter<'_, '_> {
             // `barrier()` is exactly this (workgroup scopes, acquire-release workgroup memory).
             return "barrier()".into();
         }
+        if sync && !workgroup && !device && self.cx.entry.stage == oneshader_ir::Stage::Hull {
+            // A hull shader's `barrier()` is a control barrier without memory semantics
+            // (memory scope `Invocation`), exactly the SPIR-V backend's.
+            return "barrier()".into();
+        }
         self.cx.ext("GL_KHR_memory_scope_semantics");
         let mut storage = Vec::new();
         if device {
@@ -367,6 +436,9 @@ impl FnEmitter<'_, '_> {
         };
         let scope = if device {
             "gl_ScopeDevice"
+        } else if !workgroup {
+            // No memory: the `Invocation` scope, as the SPIR-V backend's.
+            "gl_ScopeInvocation"
         } else {
             "gl_ScopeWorkgroup"
         };
@@ -436,5 +508,53 @@ impl FnEmitter<'_, '_> {
                 Ok(call(&tn, &[&e]))
             }
         }
+    }
+}
+
+impl FnEmitter<'_, '_> {
+    /// `ray_query_init`, `_abort`, `_confirm`, `_generate` (GL_EXT_ray_query), each the
+    /// SPIR-V instruction the SPIR-V backend emits.
+    fn ray_query_statement(&mut self, i: InstId) -> R<String> {
+        let m = self.m;
+        self.cx.ext("GL_EXT_ray_query");
+        let q = self.lvalue(m.operand(i, 0))?;
+        Ok(match m.op(i) {
+            Op::RayQueryInit => {
+                let accel = self.lvalue(m.operand(i, 1))?;
+                let mut args = vec![q, accel];
+                for k in 2..8 {
+                    args.push(self.value(m.operand(i, k))?.text);
+                }
+                format!("rayQueryInitializeEXT({})", args.join(", "))
+            }
+            Op::RayQueryAbort => format!("rayQueryTerminateEXT({q})"),
+            Op::RayQueryConfirm => format!("rayQueryConfirmIntersectionEXT({q})"),
+            _ => {
+                let t = self.value(m.operand(i, 1))?;
+                format!("rayQueryGenerateIntersectionEXT({q}, {})", t.text)
+            }
+        })
+    }
+}
+
+impl FnEmitter<'_, '_> {
+    /// The location GLSL names the payload (`payload`) or callable-data global `p` by: the
+    /// pointer must be the global itself.
+    fn data_location(&mut self, p: InstId, payload: bool) -> R<usize> {
+        let list = if payload {
+            &self.cx.payloads
+        } else {
+            &self.cx.callables
+        };
+        list.iter().position(|&g| g == p).ok_or_else(|| {
+            GlslError::new(
+                OPERANDS,
+                format!(
+                    "the {} operand is not a declared {} global (GLSL passes one by location)",
+                    if payload { "payload" } else { "callable-data" },
+                    if payload { "payload" } else { "callable-data" },
+                ),
+            )
+        })
     }
 }

@@ -249,6 +249,18 @@ impl ModuleCx<'_> {
             }
             Op::Struct => self.struct_name(ty),
             Op::Texture | Op::Sampler | Op::SamplerCmp => self.opaque_name(ty),
+            // Ray queries (GL_EXT_ray_query), in any stage.
+            Op::AccelStruct => {
+                // Declared by either extension: ray-tracing stages have GL_EXT_ray_tracing.
+                if !is_ray_tracing(self.entry.stage) {
+                    self.ext("GL_EXT_ray_query");
+                }
+                Ok("accelerationStructureEXT".into())
+            }
+            Op::RayQuery => {
+                self.ext("GL_EXT_ray_query");
+                Ok("rayQueryEXT".into())
+            }
             Op::Array | Op::RuntimeArray => {
                 let (b, d) = self.type_parts(ty)?;
                 Ok(format!("{b}{d}"))
@@ -267,4 +279,13 @@ impl ModuleCx<'_> {
             _ => Err(unsupported(m, ty, "not a value type")),
         }
     }
+}
+
+/// True for the ray-tracing stages (GL_EXT_ray_tracing).
+pub(crate) fn is_ray_tracing(stage: oneshader_ir::Stage) -> bool {
+    use oneshader_ir::Stage as S;
+    matches!(
+        stage,
+        S::RayGeneration | S::Intersection | S::AnyHit | S::ClosestHit | S::Miss | S::Callable
+    )
 }

@@ -24,6 +24,11 @@ impl Caps {
         self.caps.insert(c as u32);
     }
 
+    /// True when the capability is declared.
+    pub fn has(&self, c: Capability) -> bool {
+        self.caps.contains(&(c as u32))
+    }
+
     /// Declares an extension.
     pub fn ext(&mut self, e: &'static str) {
         self.exts.insert(e);

@@ -54,6 +54,7 @@ struct FnCfg {
 /// Memory scopes and semantics (SPIR-V enumerants).
 const SCOPE_DEVICE: u32 = 1;
 const SCOPE_WORKGROUP: u32 = 2;
+const SCOPE_INVOCATION: u32 = 4;
 const SEM_ACQ_REL: u32 = 0x8;
 const SEM_UNIFORM: u32 = 0x40;
 const SEM_WORKGROUP: u32 = 0x100;
@@ -471,6 +472,15 @@ impl Emitter<'_> {
                 }
             }
             Op::Unreachable => inst(&mut self.f.body, spirv::Op::Unreachable, &[]),
+            Op::IgnoreHit => inst(&mut self.f.body, spirv::Op::IgnoreIntersectionKHR, &[]),
+            Op::AcceptHit => inst(&mut self.f.body, spirv::Op::TerminateRayKHR, &[]),
+            Op::DispatchMesh => {
+                let mut args: SmallVec<[u32; 4]> = SmallVec::new();
+                for k in 0..m.num_operands(t) {
+                    args.push(self.val(m.operand(t, k))?);
+                }
+                inst(&mut self.f.body, spirv::Op::EmitMeshTasksEXT, &args);
+            }
             op => {
                 return Err(EmitError::new(
                     MALFORMED,
@@ -776,6 +786,64 @@ impl Emitter<'_> {
             Op::AtomicRmw | Op::AtomicCmpXchg => self.atomic(i),
             Op::Barrier => self.barrier(i),
             Op::ArrayLength => self.array_length(i),
+            Op::EmitVertex | Op::EndPrimitive => {
+                let stream = m.imm_operand(i, 0).unwrap_or(0);
+                let emit = m.op(i) == Op::EmitVertex;
+                if stream == 0 {
+                    let op = if emit { S::EmitVertex } else { S::EndPrimitive };
+                    inst(&mut self.f.body, op, &[]);
+                } else {
+                    self.caps.add(rspirv::spirv::Capability::GeometryStreams);
+                    let c = self.const_u32(stream);
+                    let op = if emit {
+                        S::EmitStreamVertex
+                    } else {
+                        S::EndStreamPrimitive
+                    };
+                    inst(&mut self.f.body, op, &[c]);
+                }
+                Ok(())
+            }
+            Op::SetMeshOutputs => {
+                let v = self.val(m.operand(i, 0))?;
+                let p = self.val(m.operand(i, 1))?;
+                inst(&mut self.f.body, S::SetMeshOutputsEXT, &[v, p]);
+                Ok(())
+            }
+            Op::TraceRay => {
+                let accel = self.load_accel(m.operand(i, 0))?;
+                let mut args: SmallVec<[u32; 11]> = SmallVec::new();
+                args.push(accel);
+                for k in 1..11 {
+                    args.push(self.val(m.operand(i, k))?);
+                }
+                inst(&mut self.f.body, S::TraceRayKHR, &args);
+                Ok(())
+            }
+            Op::ReportHit => {
+                let ty = self.result_ty(i)?;
+                let id = self.id_of(i);
+                let t = self.val(m.operand(i, 0))?;
+                let kind = self.val(m.operand(i, 1))?;
+                inst(
+                    &mut self.f.body,
+                    S::ReportIntersectionKHR,
+                    &[ty, id, t, kind],
+                );
+                Ok(())
+            }
+            Op::ExecuteCallable => {
+                let sbt = self.val(m.operand(i, 0))?;
+                let data = self.val(m.operand(i, 1))?;
+                inst(&mut self.f.body, S::ExecuteCallableKHR, &[sbt, data]);
+                Ok(())
+            }
+            Op::RayQueryInit
+            | Op::RayQueryProceed
+            | Op::RayQueryAbort
+            | Op::RayQueryConfirm
+            | Op::RayQueryGenerate
+            | Op::RayQueryGet => self.ray_query(i),
             other => Err(EmitError::new(
                 MALFORMED,
                 format!("`{}` is not an instruction", other.spelling()),
@@ -1702,6 +1770,124 @@ impl Emitter<'_> {
         Ok(())
     }
 
+    /// Loads the acceleration structure the pointer `p` designates (SPIR-V's ray
+    /// instructions take the handle).
+    fn load_accel(&mut self, p: InstId) -> R<u32> {
+        let m = self.m;
+        let pointee = m.ty(p).and_then(|t| m.pointee(t)).ok_or_else(|| {
+            EmitError::new(
+                MALFORMED,
+                "an acceleration structure operand is not a pointer",
+            )
+        })?;
+        let t = self.ty(pointee)?;
+        let ptr = self.ptr_operand(p)?;
+        let id = self.fresh();
+        inst(&mut self.f.body, spirv::Op::Load, &[t, id, ptr]);
+        Ok(id)
+    }
+
+    /// The `ray_query_*` instructions (SPV_KHR_ray_query).
+    fn ray_query(&mut self, i: InstId) -> R<()> {
+        use oneshader_ir::RayQueryValue as V;
+        use spirv::Op as S;
+        let m = self.m;
+        self.ray_query_caps();
+        let op = m.op(i);
+        let q_index = if op == Op::RayQueryGet { 1 } else { 0 };
+        let q = self.ptr_operand(m.operand(i, q_index))?;
+        match op {
+            Op::RayQueryInit => {
+                let accel = self.load_accel(m.operand(i, 1))?;
+                let mut args: SmallVec<[u32; 8]> = SmallVec::new();
+                args.push(q);
+                args.push(accel);
+                for k in 2..8 {
+                    args.push(self.val(m.operand(i, k))?);
+                }
+                inst(&mut self.f.body, S::RayQueryInitializeKHR, &args);
+            }
+            Op::RayQueryProceed => {
+                let ty = self.result_ty(i)?;
+                let id = self.id_of(i);
+                inst(&mut self.f.body, S::RayQueryProceedKHR, &[ty, id, q]);
+            }
+            Op::RayQueryAbort => inst(&mut self.f.body, S::RayQueryTerminateKHR, &[q]),
+            Op::RayQueryConfirm => inst(&mut self.f.body, S::RayQueryConfirmIntersectionKHR, &[q]),
+            Op::RayQueryGenerate => {
+                let t = self.val(m.operand(i, 1))?;
+                inst(
+                    &mut self.f.body,
+                    S::RayQueryGenerateIntersectionKHR,
+                    &[q, t],
+                );
+            }
+            _ => {
+                let which = m
+                    .imm_operand(i, 0)
+                    .and_then(V::from_u32)
+                    .ok_or_else(|| EmitError::new(MALFORMED, "unknown ray-query value"))?;
+                let ty = self.result_ty(i)?;
+                let id = self.id_of(i);
+                // The reads of the ray itself take no intersection operand.
+                let (sop, per_intersection) = match which {
+                    V::RayFlags => (S::RayQueryGetRayFlagsKHR, false),
+                    V::RayTmin => (S::RayQueryGetRayTMinKHR, false),
+                    V::WorldRayOrigin => (S::RayQueryGetWorldRayOriginKHR, false),
+                    V::WorldRayDirection => (S::RayQueryGetWorldRayDirectionKHR, false),
+                    V::CandidateAabbOpaque => {
+                        (S::RayQueryGetIntersectionCandidateAABBOpaqueKHR, false)
+                    }
+                    V::CandidateType | V::CommittedStatus => {
+                        (S::RayQueryGetIntersectionTypeKHR, true)
+                    }
+                    V::CandidateT | V::CommittedT => (S::RayQueryGetIntersectionTKHR, true),
+                    V::CandidateInstanceIndex | V::CommittedInstanceIndex => {
+                        (S::RayQueryGetIntersectionInstanceIdKHR, true)
+                    }
+                    V::CandidateInstanceId | V::CommittedInstanceId => {
+                        (S::RayQueryGetIntersectionInstanceCustomIndexKHR, true)
+                    }
+                    V::CandidateSbtOffset | V::CommittedSbtOffset => (
+                        S::RayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR,
+                        true,
+                    ),
+                    V::CandidateGeometryIndex | V::CommittedGeometryIndex => {
+                        (S::RayQueryGetIntersectionGeometryIndexKHR, true)
+                    }
+                    V::CandidatePrimitiveIndex | V::CommittedPrimitiveIndex => {
+                        (S::RayQueryGetIntersectionPrimitiveIndexKHR, true)
+                    }
+                    V::CandidateBarycentrics | V::CommittedBarycentrics => {
+                        (S::RayQueryGetIntersectionBarycentricsKHR, true)
+                    }
+                    V::CandidateFrontFace | V::CommittedFrontFace => {
+                        (S::RayQueryGetIntersectionFrontFaceKHR, true)
+                    }
+                    V::CandidateObjectRayDirection | V::CommittedObjectRayDirection => {
+                        (S::RayQueryGetIntersectionObjectRayDirectionKHR, true)
+                    }
+                    V::CandidateObjectRayOrigin | V::CommittedObjectRayOrigin => {
+                        (S::RayQueryGetIntersectionObjectRayOriginKHR, true)
+                    }
+                    V::CandidateObjectToWorld | V::CommittedObjectToWorld => {
+                        (S::RayQueryGetIntersectionObjectToWorldKHR, true)
+                    }
+                    V::CandidateWorldToObject | V::CommittedWorldToObject => {
+                        (S::RayQueryGetIntersectionWorldToObjectKHR, true)
+                    }
+                };
+                if per_intersection {
+                    let committed = self.const_u32(which.is_committed() as u32);
+                    inst(&mut self.f.body, sop, &[ty, id, q, committed]);
+                } else {
+                    inst(&mut self.f.body, sop, &[ty, id, q]);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn barrier(&mut self, i: InstId) -> R<()> {
         let m = self.m;
         let flags = BarrierFlags(m.imm_operand(i, 0).unwrap_or(0));
@@ -1716,8 +1902,12 @@ impl Emitter<'_> {
         if sem != 0 {
             sem |= SEM_ACQ_REL;
         }
+        // Without memory semantics the memory scope names no memory: `Invocation` (glslang's
+        // choice; Vulkan forbids a `Workgroup` memory scope in tessellation control shaders).
         let mem_scope = self.const_u32(if device {
             SCOPE_DEVICE
+        } else if sem == 0 {
+            SCOPE_INVOCATION
         } else {
             SCOPE_WORKGROUP
         });

@@ -5,13 +5,15 @@
 //! lists and execution modes. Which globals each entry point uses, and which stages reach a
 //! global, come from the module's analyses ([`ModuleInfo`], carried by the `Legal`).
 
-use oneshader_ir::analysis::ModuleInfo;
+use oneshader_ir::analysis::{ModuleInfo, StageSet};
 use oneshader_ir::layout;
-use oneshader_ir::{AddressSpace, BuiltIn, Effects, Global, InstId, Op, Stage};
+use oneshader_ir::{
+    AddressSpace, BuiltIn, Effects, Global, InstId, Op, Partitioning, Primitive, Stage, TessDomain,
+};
 use rspirv::spirv::{self, Capability, Decoration, ExecutionMode, ExecutionModel};
 use smallvec::SmallVec;
 
-use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE};
+use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE, TARGET};
 use super::module::{Emitter, Lk, inst, inst_str};
 use super::types::storage_class;
 
@@ -48,14 +50,103 @@ fn builtin(b: BuiltIn, input: bool, fragment: bool) -> spirv::BuiltIn {
         BuiltIn::DrawIndex => S::DrawIndex,
         BuiltIn::HelperInvocation => S::HelperInvocation,
         BuiltIn::DeviceIndex => S::DeviceIndex,
+        BuiltIn::InvocationId => S::InvocationId,
+        BuiltIn::TessLevelOuter => S::TessLevelOuter,
+        BuiltIn::TessLevelInner => S::TessLevelInner,
+        BuiltIn::TessCoord => S::TessCoord,
+        BuiltIn::PatchVertices => S::PatchVertices,
+        BuiltIn::PrimitivePointIndices => S::PrimitivePointIndicesEXT,
+        BuiltIn::PrimitiveLineIndices => S::PrimitiveLineIndicesEXT,
+        BuiltIn::PrimitiveTriangleIndices => S::PrimitiveTriangleIndicesEXT,
+        BuiltIn::CullPrimitive => S::CullPrimitiveEXT,
+        BuiltIn::LaunchId => S::LaunchIdKHR,
+        BuiltIn::LaunchSize => S::LaunchSizeKHR,
+        BuiltIn::WorldRayOrigin => S::WorldRayOriginKHR,
+        BuiltIn::WorldRayDirection => S::WorldRayDirectionKHR,
+        BuiltIn::ObjectRayOrigin => S::ObjectRayOriginKHR,
+        BuiltIn::ObjectRayDirection => S::ObjectRayDirectionKHR,
+        BuiltIn::RayTmin => S::RayTminKHR,
+        BuiltIn::RayTmax => S::RayTmaxKHR,
+        BuiltIn::InstanceCustomIndex => S::InstanceCustomIndexKHR,
+        BuiltIn::InstanceId => S::InstanceId,
+        BuiltIn::GeometryIndex => S::RayGeometryIndexKHR,
+        BuiltIn::HitKind => S::HitKindKHR,
+        BuiltIn::IncomingRayFlags => S::IncomingRayFlagsKHR,
+        BuiltIn::ObjectToWorld => S::ObjectToWorldKHR,
+        BuiltIn::WorldToObject => S::WorldToObjectKHR,
+        BuiltIn::PrimitiveShadingRate => S::PrimitiveShadingRateKHR,
     }
 }
 
+/// The SPIR-V execution model of a stage.
+pub(crate) fn execution_model(stage: Stage) -> ExecutionModel {
+    match stage {
+        Stage::Vertex => ExecutionModel::Vertex,
+        Stage::Fragment => ExecutionModel::Fragment,
+        Stage::Compute => ExecutionModel::GLCompute,
+        Stage::Geometry => ExecutionModel::Geometry,
+        Stage::Hull => ExecutionModel::TessellationControl,
+        Stage::Domain => ExecutionModel::TessellationEvaluation,
+        Stage::Mesh => ExecutionModel::MeshEXT,
+        Stage::Amplification => ExecutionModel::TaskEXT,
+        Stage::RayGeneration => ExecutionModel::RayGenerationKHR,
+        Stage::Intersection => ExecutionModel::IntersectionKHR,
+        Stage::AnyHit => ExecutionModel::AnyHitKHR,
+        Stage::ClosestHit => ExecutionModel::ClosestHitKHR,
+        Stage::Miss => ExecutionModel::MissKHR,
+        Stage::Callable => ExecutionModel::CallableKHR,
+    }
+}
+
+/// True for the ray-tracing stages.
+pub(crate) fn is_ray_tracing(stage: Stage) -> bool {
+    matches!(
+        stage,
+        Stage::RayGeneration
+            | Stage::Intersection
+            | Stage::AnyHit
+            | Stage::ClosestHit
+            | Stage::Miss
+            | Stage::Callable
+    )
+}
+
 impl Emitter<'_> {
-    /// Capabilities and extensions a built-in needs.
-    pub(crate) fn builtin_caps(&mut self, b: spirv::BuiltIn, input: bool, fragment: bool) {
+    /// Capabilities and extensions a built-in needs, in a variable of the entry points of
+    /// `stages`.
+    pub(crate) fn builtin_caps(&mut self, b: spirv::BuiltIn, input: bool, stages: StageSet) {
         use spirv::BuiltIn as S;
         let minor = self.minor;
+        let fragment = stages.contains(Stage::Fragment);
+        let geometry = stages.contains(Stage::Geometry);
+        let tessellation = stages.contains(Stage::Hull) || stages.contains(Stage::Domain);
+        let mesh = stages.contains(Stage::Mesh);
+        // Outside the vertex stage, what the stage's own capability provides.
+        if geometry || mesh || tessellation {
+            match b {
+                S::Layer | S::PrimitiveId if !input && (geometry || mesh) => return,
+                S::ViewportIndex if !input && (geometry || mesh) => {
+                    self.caps.add(Capability::MultiViewport);
+                    return;
+                }
+                S::PointSize => {
+                    if geometry {
+                        self.caps.add(Capability::GeometryPointSize);
+                    }
+                    if tessellation {
+                        self.caps.add(Capability::TessellationPointSize);
+                    }
+                    return;
+                }
+                S::PrimitiveId
+                | S::InvocationId
+                | S::TessLevelOuter
+                | S::TessLevelInner
+                | S::TessCoord
+                | S::PatchVertices => return,
+                _ => {}
+            }
+        }
         match b {
             S::SampleId | S::SamplePosition => self.caps.add(Capability::SampleRateShading),
             S::ClipDistance => self.caps.add(Capability::ClipDistance),
@@ -92,7 +183,7 @@ impl Emitter<'_> {
                 self.caps.add(Capability::FragmentBarycentricKHR);
                 self.caps.ext("SPV_KHR_fragment_shader_barycentric");
             }
-            S::ShadingRateKHR => {
+            S::ShadingRateKHR | S::PrimitiveShadingRateKHR => {
                 self.caps.add(Capability::FragmentShadingRateKHR);
                 self.caps.ext("SPV_KHR_fragment_shading_rate");
             }
@@ -160,7 +251,8 @@ impl Emitter<'_> {
             None => inst(&mut self.s.globals, spirv::Op::Variable, &[ptr, id, class]),
         }
         self.name(id, m.name(g));
-        let fragment = info.stages_of(global).contains(Stage::Fragment);
+        let stages = info.stages_of(global);
+        let fragment = stages.contains(Stage::Fragment);
         let input = space == AddressSpace::Input;
         let mut has_interp = false;
         let decos: SmallVec<[InstId; 4]> = m.decorations(g).collect();
@@ -182,8 +274,29 @@ impl Emitter<'_> {
                         .and_then(BuiltIn::from_u32)
                         .ok_or_else(|| EmitError::new(MALFORMED, "unknown built-in"))?;
                     let sb = builtin(b, input, fragment);
-                    self.builtin_caps(sb, input, fragment);
+                    self.builtin_caps(sb, input, stages);
                     self.decorate(id, Decoration::BuiltIn, &[sb as u32]);
+                    // The tessellation levels are per patch; the mesh shader's
+                    // per-primitive built-ins are per primitive.
+                    if matches!(b, BuiltIn::TessLevelOuter | BuiltIn::TessLevelInner)
+                        && !m.has_decoration(g, Op::Patch)
+                    {
+                        self.decorate(id, Decoration::Patch, &[]);
+                    }
+                    if stages.contains(Stage::Mesh)
+                        && !input
+                        && matches!(
+                            b,
+                            BuiltIn::PrimitiveId
+                                | BuiltIn::Layer
+                                | BuiltIn::ViewportIndex
+                                | BuiltIn::CullPrimitive
+                                | BuiltIn::PrimitiveShadingRate
+                        )
+                        && !m.has_decoration(g, Op::PerPrimitive)
+                    {
+                        self.decorate(id, Decoration::PerPrimitiveEXT, &[]);
+                    }
                 }
                 Op::Flat => {
                     has_interp = true;
@@ -202,6 +315,16 @@ impl Emitter<'_> {
                 Op::InputAttachmentIndex => {
                     let n = m.imm_operand(d, 0).unwrap_or(0);
                     self.decorate(id, Decoration::InputAttachmentIndex, &[n]);
+                }
+                Op::Patch => self.decorate(id, Decoration::Patch, &[]),
+                Op::PerPrimitive => {
+                    self.mesh_caps();
+                    self.decorate(id, Decoration::PerPrimitiveEXT, &[]);
+                }
+                Op::StreamDeco => {
+                    let n = m.imm_operand(d, 0).unwrap_or(0);
+                    self.caps.add(Capability::GeometryStreams);
+                    self.decorate(id, Decoration::Stream, &[n]);
                 }
                 // Reflection-only or handled elsewhere: semantics, counters, majorness (in
                 // the layout), export/import (linking happens before emission).
@@ -271,7 +394,7 @@ impl Emitter<'_> {
                     &[ptr, id, spirv::StorageClass::Input as u32],
                 );
                 self.decorate(id, Decoration::BuiltIn, &[b as u32]);
-                self.builtin_caps(b, true, false);
+                self.builtin_caps(b, true, StageSet::EMPTY);
                 if ty != self.bool_ty() {
                     self.synthetic_int.insert(id);
                 }
@@ -293,25 +416,11 @@ impl Emitter<'_> {
         let m = self.m;
         for e in info.entry_points() {
             let derivatives = e.effects().contains(Effects::DERIVATIVES);
-            let model = match e.stage() {
-                Stage::Vertex => ExecutionModel::Vertex,
-                Stage::Fragment => ExecutionModel::Fragment,
-                Stage::Compute => ExecutionModel::GLCompute,
-                other => {
-                    self.diags.push(
-                        EmitError::new(
-                            STAGE,
-                            format!(
-                                "entry point `{}`: {} shaders need execution modes the IR does not describe (primitive types, vertex counts, ...); SPIR-V output supports vertex, fragment and compute entry points",
-                                e.name(),
-                                other.spelling()
-                            ),
-                        )
-                        .into(),
-                    );
-                    continue;
-                }
-            };
+            let model = execution_model(e.stage());
+            if let Err(err) = self.stage_caps(e.stage(), e.name()) {
+                self.diags.push(err.into());
+                continue;
+            }
             let fid = self.id_of(e.func().id());
             let mut iface: Vec<u32> = Vec::new();
             let mut writes_depth = false;
@@ -401,6 +510,28 @@ impl Emitter<'_> {
                         self.derivative_group(fid, e.name(), (x, y, z));
                     }
                 }
+                Stage::Geometry
+                | Stage::Hull
+                | Stage::Domain
+                | Stage::Mesh
+                | Stage::Amplification => {
+                    if let Err(err) = self.stage_modes(e.func().id(), fid, e.stage(), e.name()) {
+                        self.diags.push(err.into());
+                    }
+                    if derivatives {
+                        self.diags.push(
+                            EmitError::new(
+                                DERIVATIVES,
+                                format!(
+                                    "{} entry point `{}` takes implicit derivatives (implicit-LOD sampling such as `Sample`, CalculateLevelOfDetail or ddx/ddy); SPIR-V has them only in fragment and compute shaders: sample at an explicit level (`SampleLevel`)",
+                                    e.stage().spelling(),
+                                    e.name()
+                                ),
+                            )
+                            .into(),
+                        );
+                    }
+                }
                 Stage::Fragment => {
                     inst(
                         &mut self.s.modes,
@@ -440,6 +571,194 @@ impl Emitter<'_> {
                 _ => {}
             }
         }
+    }
+
+    /// SPIR-V 1.4 or later, which mesh shading, ray tracing and ray queries need; `what`
+    /// names the construct for the diagnostic.
+    pub(crate) fn require_spirv_1_4(&self, what: &str) -> R<()> {
+        if self.minor >= 4 {
+            return Ok(());
+        }
+        Err(EmitError::new(
+            TARGET,
+            format!(
+                "{what} needs SPIR-V 1.4 or later (SPV_KHR_ray_tracing, SPV_KHR_ray_query and \
+                 SPV_EXT_mesh_shader require it); the target environment gives SPIR-V 1.{}: use \
+                 --target-env vulkan1.2 (or vulkan1.1spirv1.4, vulkan1.3, universal1.4+)",
+                self.minor
+            ),
+        ))
+    }
+
+    /// The capability and extension of mesh shading (`SPV_EXT_mesh_shader`).
+    pub(crate) fn mesh_caps(&mut self) {
+        self.caps.add(Capability::MeshShadingEXT);
+        self.caps.ext("SPV_EXT_mesh_shader");
+    }
+
+    /// The capability and extension of ray-tracing pipelines (`SPV_KHR_ray_tracing`).
+    pub(crate) fn ray_tracing_caps(&mut self) {
+        self.caps.add(Capability::RayTracingKHR);
+        self.caps.ext("SPV_KHR_ray_tracing");
+    }
+
+    /// The capability and extension of ray queries (`SPV_KHR_ray_query`).
+    pub(crate) fn ray_query_caps(&mut self) {
+        self.caps.add(Capability::RayQueryKHR);
+        self.caps.ext("SPV_KHR_ray_query");
+    }
+
+    /// The capabilities (and extensions) of an entry point's stage; an error when the target
+    /// environment cannot have the stage.
+    fn stage_caps(&mut self, stage: Stage, name: &str) -> R<()> {
+        match stage {
+            Stage::Geometry => self.caps.add(Capability::Geometry),
+            Stage::Hull | Stage::Domain => self.caps.add(Capability::Tessellation),
+            Stage::Mesh | Stage::Amplification => {
+                self.require_spirv_1_4(&format!("{} entry point `{name}`", stage.spelling()))?;
+                self.mesh_caps();
+            }
+            s if is_ray_tracing(s) => {
+                self.require_spirv_1_4(&format!("{} entry point `{name}`", s.spelling()))?;
+                self.ray_tracing_caps();
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The execution modes of a geometry, tessellation, mesh or amplification entry point,
+    /// from its decorations (the verifier checked they are there and fit the stage).
+    fn stage_modes(&mut self, f: InstId, fid: u32, stage: Stage, name: &str) -> R<()> {
+        let m = self.m;
+        let imm = |op: Op| m.find_decoration(f, op).and_then(|d| m.imm_operand(d, 0));
+        let mut modes: SmallVec<[(ExecutionMode, Option<u32>); 6]> = SmallVec::new();
+        let primitive = |op: Op| imm(op).and_then(Primitive::from_u32);
+        match stage {
+            Stage::Geometry => {
+                modes.push((
+                    ExecutionMode::Invocations,
+                    Some(imm(Op::Invocations).unwrap_or(1)),
+                ));
+                let input = match primitive(Op::InputPrimitive) {
+                    Some(Primitive::Point) => ExecutionMode::InputPoints,
+                    Some(Primitive::Line) => ExecutionMode::InputLines,
+                    Some(Primitive::LineAdj) => ExecutionMode::InputLinesAdjacency,
+                    Some(Primitive::Triangle) => ExecutionMode::Triangles,
+                    Some(Primitive::TriangleAdj) => ExecutionMode::InputTrianglesAdjacency,
+                    _ => return Err(self.bad_mode(name, "input_primitive")),
+                };
+                modes.push((input, None));
+                let output = match primitive(Op::OutputPrimitive) {
+                    Some(Primitive::Point) => ExecutionMode::OutputPoints,
+                    Some(Primitive::LineStrip) => ExecutionMode::OutputLineStrip,
+                    Some(Primitive::TriangleStrip) => ExecutionMode::OutputTriangleStrip,
+                    _ => return Err(self.bad_mode(name, "output_primitive")),
+                };
+                modes.push((output, None));
+                let n = imm(Op::MaxVertices).ok_or_else(|| self.bad_mode(name, "max_vertices"))?;
+                modes.push((ExecutionMode::OutputVertices, Some(n)));
+            }
+            Stage::Hull | Stage::Domain => {
+                // Either tessellation stage may declare the domain, spacing and winding.
+                match imm(Op::TessDomainDeco).and_then(TessDomain::from_u32) {
+                    Some(TessDomain::Triangle) => modes.push((ExecutionMode::Triangles, None)),
+                    Some(TessDomain::Quad) => modes.push((ExecutionMode::Quads, None)),
+                    Some(TessDomain::Isoline) => modes.push((ExecutionMode::Isolines, None)),
+                    None => {}
+                }
+                if stage == Stage::Hull {
+                    let n = imm(Op::OutputControlPoints)
+                        .ok_or_else(|| self.bad_mode(name, "output_control_points"))?;
+                    modes.push((ExecutionMode::OutputVertices, Some(n)));
+                }
+                match imm(Op::TessPartitioning).and_then(Partitioning::from_u32) {
+                    Some(Partitioning::Integer) => modes.push((ExecutionMode::SpacingEqual, None)),
+                    Some(Partitioning::FractionalEven) => {
+                        modes.push((ExecutionMode::SpacingFractionalEven, None))
+                    }
+                    Some(Partitioning::FractionalOdd) => {
+                        modes.push((ExecutionMode::SpacingFractionalOdd, None))
+                    }
+                    Some(Partitioning::Pow2) => {
+                        return Err(EmitError::new(
+                            STAGE,
+                            format!(
+                                "{} entry point `{name}`: `pow2` partitioning has no SPIR-V \
+                                 spacing (Vulkan has equal, fractional even and fractional odd)",
+                                stage.spelling()
+                            ),
+                        ));
+                    }
+                    None => {}
+                }
+                match primitive(Op::OutputPrimitive) {
+                    Some(Primitive::Point) => modes.push((ExecutionMode::PointMode, None)),
+                    Some(Primitive::TriangleCw) => modes.push((ExecutionMode::VertexOrderCw, None)),
+                    Some(Primitive::TriangleCcw) => {
+                        modes.push((ExecutionMode::VertexOrderCcw, None))
+                    }
+                    _ => {}
+                }
+            }
+            Stage::Mesh | Stage::Amplification => {
+                let (x, y, z) = m
+                    .find_decoration(f, Op::NumThreads)
+                    .map(|d| {
+                        (
+                            m.imm_operand(d, 0).unwrap_or(1),
+                            m.imm_operand(d, 1).unwrap_or(1),
+                            m.imm_operand(d, 2).unwrap_or(1),
+                        )
+                    })
+                    .unwrap_or((1, 1, 1));
+                inst(
+                    &mut self.s.modes,
+                    spirv::Op::ExecutionMode,
+                    &[fid, ExecutionMode::LocalSize as u32, x, y, z],
+                );
+                if stage == Stage::Mesh {
+                    let v =
+                        imm(Op::MaxVertices).ok_or_else(|| self.bad_mode(name, "max_vertices"))?;
+                    let p = imm(Op::MaxPrimitives)
+                        .ok_or_else(|| self.bad_mode(name, "max_primitives"))?;
+                    modes.push((ExecutionMode::OutputVertices, Some(v)));
+                    modes.push((ExecutionMode::OutputPrimitivesEXT, Some(p)));
+                    let out = match primitive(Op::OutputPrimitive) {
+                        Some(Primitive::Point) => ExecutionMode::OutputPoints,
+                        Some(Primitive::Line) => ExecutionMode::OutputLinesEXT,
+                        Some(Primitive::Triangle) => ExecutionMode::OutputTrianglesEXT,
+                        _ => return Err(self.bad_mode(name, "output_primitive")),
+                    };
+                    modes.push((out, None));
+                }
+            }
+            _ => {}
+        }
+        for (mode, arg) in modes {
+            match arg {
+                Some(a) => inst(
+                    &mut self.s.modes,
+                    spirv::Op::ExecutionMode,
+                    &[fid, mode as u32, a],
+                ),
+                None => inst(
+                    &mut self.s.modes,
+                    spirv::Op::ExecutionMode,
+                    &[fid, mode as u32],
+                ),
+            }
+        }
+        Ok(())
+    }
+
+    fn bad_mode(&self, name: &str, what: &str) -> EmitError {
+        EmitError::new(
+            MALFORMED,
+            format!(
+                "entry point `{name}` lacks a valid `{what}` decoration: verify the module first"
+            ),
+        )
     }
 
     /// The derivative group of a compute entry point that takes implicit derivatives

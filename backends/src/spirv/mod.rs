@@ -97,7 +97,8 @@ impl Options {
 }
 
 /// Emits a legal module as SPIR-V. A module with entry points becomes a shader module; one
-/// without is a library (`Linkage` capability, every function exported). Errors are
+/// without is a library (`Linkage` capability, every function exported), for universal
+/// environments only (Vulkan has no `Linkage`: OSB0006). Errors are
 /// diagnostics (codes OSB0001.., see [`error`]) for what SPIR-V cannot express.
 pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Errors> {
     emit_diags(legal, opts).map_err(Errors::new)
@@ -121,8 +122,33 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnos
     e.emit_functions(library);
     if library {
         e.emit_linkage();
+        if opts.target_env.is_vulkan() {
+            // Vulkan has no `Linkage` capability: a library is linked first (or emitted for a
+            // universal environment, for spirv-link), never loaded as it is.
+            e.diags.push(
+                error::EmitError::new(
+                    error::TARGET,
+                    format!(
+                        "the module has no entry point, so it is a library (`Linkage` capability, \
+                         its functions exported), which the {} environment does not allow: link \
+                         it with a shader (`--target osir`, `oneshader link`) or emit it for a \
+                         universal environment (`--target-env universal1.5`)",
+                        opts.target_env
+                    ),
+                )
+                .into(),
+            );
+        }
     } else {
         e.emit_entry_points(info);
+    }
+    // An acceleration structure needs a ray-tracing capability even where nothing traces
+    // through it (a resource passed around): ray queries are the one every stage has.
+    if e.tkeys.contains_key(&module::TKey::AccelStruct)
+        && !e.caps.has(rspirv::spirv::Capability::RayTracingKHR)
+        && !e.caps.has(rspirv::spirv::Capability::RayQueryKHR)
+    {
+        e.ray_query_caps();
     }
     if let Some(op) = module::take_oversized()
         && e.diags.is_empty()

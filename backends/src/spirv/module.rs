@@ -51,6 +51,10 @@ pub(crate) enum TKey {
     SampledImage(u32),
     /// The result struct of a sparse texel read: `{u32, texel}`.
     Sparse(u32),
+    /// `OpTypeAccelerationStructureKHR`.
+    AccelStruct,
+    /// `OpTypeRayQueryKHR`.
+    RayQuery,
 }
 
 /// The sections of a module, in layout order (capabilities, extensions and the memory model
@@ -252,6 +256,8 @@ impl<'m> Emitter<'m> {
             AddressSpace::Uniform => Some(self.opts.cbuffer_rule),
             AddressSpace::StorageBuffer => Some(self.opts.storage_rule),
             AddressSpace::PushConstant => Some(self.opts.push_constant_rule),
+            // A shader-binding-table record is laid out like a storage buffer (DXC's rule).
+            AddressSpace::ShaderRecord => Some(self.opts.storage_rule),
             _ => None,
         }
     }

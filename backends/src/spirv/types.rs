@@ -30,6 +30,13 @@ pub(crate) fn storage_class(space: AddressSpace) -> StorageClass {
         AddressSpace::Output => StorageClass::Output,
         AddressSpace::PushConstant => StorageClass::PushConstant,
         AddressSpace::Image => StorageClass::Image,
+        AddressSpace::TaskPayload => StorageClass::TaskPayloadWorkgroupEXT,
+        AddressSpace::RayPayload => StorageClass::RayPayloadKHR,
+        AddressSpace::IncomingRayPayload => StorageClass::IncomingRayPayloadKHR,
+        AddressSpace::HitAttribute => StorageClass::HitAttributeKHR,
+        AddressSpace::CallableData => StorageClass::CallableDataKHR,
+        AddressSpace::IncomingCallableData => StorageClass::IncomingCallableDataKHR,
+        AddressSpace::ShaderRecord => StorageClass::ShaderRecordBufferKHR,
     }
 }
 
@@ -377,6 +384,21 @@ impl Emitter<'_> {
             }
             Op::Texture => self.image_type(ty)?,
             Op::Sampler | Op::SamplerCmp => self.tkey(TKey::Sampler, spirv::Op::TypeSampler, &[]),
+            Op::AccelStruct => {
+                self.require_spirv_1_4("an acceleration structure")?;
+                // The type needs either ray-tracing capability; the entry points and ray
+                // queries that use it declare theirs.
+                self.tkey(
+                    TKey::AccelStruct,
+                    spirv::Op::TypeAccelerationStructureKHR,
+                    &[],
+                )
+            }
+            Op::RayQuery => {
+                self.require_spirv_1_4("a ray query")?;
+                self.ray_query_caps();
+                self.tkey(TKey::RayQuery, spirv::Op::TypeRayQueryKHR, &[])
+            }
             Op::Specialize => {
                 return Err(EmitError::new(
                     UNSPECIALIZED,

@@ -55,6 +55,11 @@ pub struct CompileOptions {
     /// `-fspv-preserve-bindings`: every resource and buffer declared is lowered (and so keeps
     /// its binding in the output), used or not.
     pub preserve_bindings: bool,
+    /// Compiling for linking (`--target osir`/`ir`): a function declared without a body that
+    /// is called becomes an import, and an `export` function an export (docs/linking.md),
+    /// instead of OSH1026. Library profiles (`lib_*`) always export; they import only with
+    /// this set (a module bound for SPIR-V cannot hold imports).
+    pub allow_imports: bool,
 }
 
 impl Default for CompileOptions {
@@ -74,6 +79,7 @@ impl Default for CompileOptions {
             bind_globals: None,
             dx_layout: false,
             preserve_bindings: false,
+            allow_imports: false,
         }
     }
 }
@@ -85,8 +91,21 @@ pub struct CompileResult {
     pub module: Option<Module>,
     /// Every diagnostic of every phase, in order.
     pub diagnostics: Vec<Diagnostic>,
-    /// The stage of the profile, when it was understood.
+    /// The stage of the profile, when it was understood (`None` for a library profile).
     pub stage: Option<Stage>,
+    /// The profile was a library (`lib_*`): the module holds every `[shader("...")]`
+    /// entry point of the file, and its `export` functions and prototypes.
+    pub library: bool,
+}
+
+/// What a profile compiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// One entry point of a stage (`vs_*`, `ps_*`, `cs_*`, `gs_*`, `hs_*`, `ds_*`, `ms_*`,
+    /// `as_*`), named by `-E`.
+    Stage(Stage),
+    /// A library (`lib_*`): every `[shader("...")]` function is an entry point.
+    Library,
 }
 
 impl CompileResult {
@@ -96,10 +115,10 @@ impl CompileResult {
     }
 }
 
-/// The stage of a profile (`ps_6_0` is fragment). Stages other than vertex, fragment and
-/// compute are refused with a diagnostic naming them (OSH1021); a malformed profile is
-/// OSH1022.
-pub fn parse_profile(profile: &str) -> Result<Stage, Diagnostic> {
+/// What a profile compiles (`ps_6_0` is a fragment shader, `lib_6_3` a library); a
+/// malformed or unknown profile is OSH1022, a mesh or amplification profile before shader
+/// model 6.5 OSH1021.
+pub fn parse_profile(profile: &str) -> Result<Profile, Diagnostic> {
     let lower = profile.to_ascii_lowercase();
     let mut parts = lower.splitn(2, '_');
     let kind = parts.next().unwrap_or("");
@@ -116,30 +135,42 @@ pub fn parse_profile(profile: &str) -> Result<Stage, Diagnostic> {
             format!("malformed profile `{profile}` (expected e.g. `ps_6_0`, `vs_6_0`, `cs_6_0`)"),
         ));
     }
-    let refuse = |stage: &str| {
-        Err(Diagnostic::error(
+    let model = {
+        let mut v = version.split('_');
+        let major = v.next().and_then(|x| x.parse::<u32>().ok()).unwrap_or(0);
+        let minor = v.next().and_then(|x| x.parse::<u32>().ok()).unwrap_or(0);
+        (major, minor)
+    };
+    let stage = match kind {
+        "vs" => Stage::Vertex,
+        "ps" => Stage::Fragment,
+        "cs" => Stage::Compute,
+        "gs" => Stage::Geometry,
+        "hs" => Stage::Hull,
+        "ds" => Stage::Domain,
+        "ms" => Stage::Mesh,
+        "as" => Stage::Amplification,
+        "lib" => return Ok(Profile::Library),
+        _ => {
+            return Err(Diagnostic::error(
+                "OSH1022",
+                format!(
+                    "unknown profile `{profile}` (expected vs_*, ps_*, cs_*, gs_*, hs_*, ds_*, \
+                     ms_*, as_* or lib_*)"
+                ),
+            ));
+        }
+    };
+    if matches!(stage, Stage::Mesh | Stage::Amplification) && model < (6, 5) {
+        return Err(Diagnostic::error(
             "OSH1021",
             format!(
-                "{stage} shaders (profile `{profile}`) are not supported yet; OneShader compiles \
-                 vertex (vs_*), pixel (ps_*) and compute (cs_*) shaders"
+                "{} shaders need shader model 6.5 or later (profile `{profile}`)",
+                stage.spelling()
             ),
-        ))
-    };
-    match kind {
-        "vs" => Ok(Stage::Vertex),
-        "ps" => Ok(Stage::Fragment),
-        "cs" => Ok(Stage::Compute),
-        "gs" => refuse("geometry"),
-        "hs" => refuse("hull"),
-        "ds" => refuse("domain"),
-        "ms" => refuse("mesh"),
-        "as" => refuse("amplification"),
-        "lib" => refuse("library"),
-        _ => Err(Diagnostic::error(
-            "OSH1022",
-            format!("unknown profile `{profile}` (expected vs_*, ps_* or cs_*)"),
-        )),
+        ));
     }
+    Ok(Profile::Stage(stage))
 }
 
 /// Compiles the HLSL file at `path`.
@@ -149,18 +180,19 @@ pub fn compile_file(
     loader: &dyn SourceLoader,
     sources: &mut SourceMap,
 ) -> CompileResult {
-    let stage = match parse_profile(&opts.profile) {
-        Ok(s) => s,
+    let profile = match parse_profile(&opts.profile) {
+        Ok(p) => p,
         Err(d) => {
             return CompileResult {
                 module: None,
                 diagnostics: vec![d],
                 stage: None,
+                library: false,
             };
         }
     };
     let parsed = super::parse_file(path, &opts.preprocess, loader, sources);
-    with_big_stack(|| finish(&parsed, stage, opts))
+    with_big_stack(|| finish(&parsed, profile, opts))
 }
 
 /// Compiles `text` as if read from `path`.
@@ -171,35 +203,37 @@ pub fn compile_text(
     loader: &dyn SourceLoader,
     sources: &mut SourceMap,
 ) -> CompileResult {
-    let stage = match parse_profile(&opts.profile) {
-        Ok(s) => s,
+    let profile = match parse_profile(&opts.profile) {
+        Ok(p) => p,
         Err(d) => {
             return CompileResult {
                 module: None,
                 diagnostics: vec![d],
                 stage: None,
+                library: false,
             };
         }
     };
     let parsed = super::parse_text(path, text.into(), &opts.preprocess, loader, sources);
-    with_big_stack(|| finish(&parsed, stage, opts))
+    with_big_stack(|| finish(&parsed, profile, opts))
 }
 
 /// Analyzes and lowers an already preprocessed and parsed file (the preprocessor options in
 /// `opts` are not used: `parsed` was made with them). A build that compiles several entry
 /// points or option sets of one preprocessed file parses it once and calls this per entry.
 pub fn compile_parsed(parsed: &Parsed, opts: &CompileOptions) -> CompileResult {
-    let stage = match parse_profile(&opts.profile) {
-        Ok(s) => s,
+    let profile = match parse_profile(&opts.profile) {
+        Ok(p) => p,
         Err(d) => {
             return CompileResult {
                 module: None,
                 diagnostics: vec![d],
                 stage: None,
+                library: false,
             };
         }
     };
-    with_big_stack(|| finish(parsed, stage, opts))
+    with_big_stack(|| finish(parsed, profile, opts))
 }
 
 /// Stack analysis and lowering run with (both recurse over the expression tree, which the
@@ -220,18 +254,25 @@ pub fn with_big_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(COMPILE_STACK, COMPILE_STACK + STACK_SLACK, f)
 }
 
-fn finish(parsed: &Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult {
+fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileResult {
     let mut diagnostics = parsed.diagnostics.clone();
+    let (stage, library) = match profile {
+        Profile::Stage(s) => (Some(s), false),
+        Profile::Library => (None, true),
+    };
+    let result = |module, diagnostics| CompileResult {
+        module,
+        diagnostics,
+        stage,
+        library,
+    };
     if parsed.has_errors() {
-        return CompileResult {
-            module: None,
-            diagnostics,
-            stage: Some(stage),
-        };
+        return result(None, diagnostics);
     }
     let sopts = SemaOptions {
         entry: opts.entry.clone(),
-        stage,
+        stage: stage.unwrap_or(Stage::Compute),
+        library,
         enable_16bit: opts.enable_16bit_types,
         default_major: if opts.row_major {
             Major::Row
@@ -243,11 +284,7 @@ fn finish(parsed: &Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult
     let (program, sema_diags) = analyze(parsed, sopts);
     diagnostics.extend(with_macro_notes(parsed, sema_diags));
     let Some(program) = program else {
-        return CompileResult {
-            module: None,
-            diagnostics,
-            stage: Some(stage),
-        };
+        return result(None, diagnostics);
     };
     let lopts = LowerOptions {
         invert_y: opts.invert_y,
@@ -258,6 +295,7 @@ fn finish(parsed: &Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult
         bind_globals: opts.bind_globals,
         dx_layout: opts.dx_layout,
         preserve_bindings: opts.preserve_bindings,
+        allow_imports: opts.allow_imports,
     };
     let (module, lower_diags) = Lower::new(&program, lopts).run();
     diagnostics.extend(with_macro_notes(parsed, lower_diags));
@@ -277,18 +315,10 @@ fn finish(parsed: &Parsed, stage: Stage, opts: &CompileOptions) -> CompileResult
                     v.iter().take(5).map(|d| d.to_string()).collect::<Vec<_>>()
                 )),
             );
-            return CompileResult {
-                module: None,
-                diagnostics,
-                stage: Some(stage),
-            };
+            return result(None, diagnostics);
         }
     }
-    CompileResult {
-        module,
-        diagnostics,
-        stage: Some(stage),
-    }
+    result(module, diagnostics)
 }
 
 /// Adds "in expansion of macro `X`" notes to diagnostics whose span is a macro's call site.
@@ -358,7 +388,34 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
             break;
         }
     }
-    let entry = match s.lookup_in(super::sema::ROOT, &entry_name) {
+    let library = s.opts.library;
+    let mut entries = Vec::new();
+    if library {
+        entries = library_entries(&mut s);
+    } else {
+        let Some(entry) = stage_entry(&mut s, parsed, &entry_name) else {
+            return (None, s.diags);
+        };
+        entries.push((entry, stage));
+    }
+    if oneshader_ir::diag::has_errors(&s.diags) {
+        return (None, s.diags);
+    }
+    let program = Program {
+        types: s.types,
+        globals: s.globals,
+        funcs: s.funcs,
+        entries,
+        library,
+        default_major,
+    };
+    (Some(program), s.diags)
+}
+
+/// The entry point `-E` names (a function defined in the global scope), or `None` after a
+/// diagnostic.
+fn stage_entry(s: &mut Sema<'_>, parsed: &Parsed, entry_name: &str) -> Option<hir::FuncId> {
+    let entry = match s.lookup_in(super::sema::ROOT, entry_name) {
         Some(Sym::Overloads(fs, _)) => fs
             .iter()
             .copied()
@@ -368,7 +425,7 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
     };
     let Some(entry) = entry else {
         // A declaration of that name that is not a function: point at it.
-        let other = match s.lookup_in(super::sema::ROOT, &entry_name) {
+        let other = match s.lookup_in(super::sema::ROOT, entry_name) {
             Some(Sym::Global(g)) => Some(("a global variable", s.globals[g.0 as usize].span)),
             Some(Sym::CBufMember(g, i)) => {
                 let gty = s.globals[g.0 as usize].ty;
@@ -405,7 +462,7 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
             ),
         };
         s.push_diag(diag);
-        return (None, s.diags);
+        return None;
     };
     if s.funcs[entry.0 as usize].body.is_none() {
         let span = s.funcs[entry.0 as usize].span;
@@ -417,16 +474,69 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
             .with_span(span),
         );
     }
-    if oneshader_ir::diag::has_errors(&s.diags) {
-        return (None, s.diags);
+    Some(entry)
+}
+
+/// The stage a `[shader("...")]` attribute names.
+pub(crate) fn shader_stage(name: &str) -> Option<Stage> {
+    Some(match name {
+        "vertex" => Stage::Vertex,
+        "pixel" => Stage::Fragment,
+        "compute" => Stage::Compute,
+        "geometry" => Stage::Geometry,
+        "hull" => Stage::Hull,
+        "domain" => Stage::Domain,
+        "mesh" => Stage::Mesh,
+        "amplification" => Stage::Amplification,
+        "raygeneration" => Stage::RayGeneration,
+        "intersection" => Stage::Intersection,
+        "anyhit" => Stage::AnyHit,
+        "closesthit" => Stage::ClosestHit,
+        "miss" => Stage::Miss,
+        "callable" => Stage::Callable,
+        _ => return None,
+    })
+}
+
+/// A library's entry points: every function with a body and a `[shader("...")]`
+/// attribute, in declaration order. Stages OneShader does not compile (work-graph nodes)
+/// and unknown stage names are errors.
+fn library_entries(s: &mut Sema<'_>) -> Vec<(hir::FuncId, Stage)> {
+    let mut out = Vec::new();
+    for i in 0..s.funcs.len() {
+        let f = &s.funcs[i];
+        let Some(kind) = f.attrs.shader.clone() else {
+            continue;
+        };
+        if f.body.is_none() || f.method_of.is_some() {
+            continue;
+        }
+        let span = f.attrs.span.unwrap_or(f.span);
+        match shader_stage(&kind) {
+            Some(stage) => out.push((hir::FuncId(i as u32), stage)),
+            None if kind == "node" => s.push_diag(
+                Diagnostic::error(
+                    "OSH1021",
+                    format!(
+                        "`{}` is a work-graph node shader (`[shader(\"node\")]`), which OneShader \
+                         does not compile",
+                        f.name
+                    ),
+                )
+                .with_span(span),
+            ),
+            None => s.push_diag(
+                Diagnostic::error(
+                    "OSH1025",
+                    format!(
+                        "`[shader(\"{kind}\")]`: unknown stage (expected vertex, pixel, compute, \
+                         geometry, hull, domain, mesh, amplification, raygeneration, \
+                         intersection, anyhit, closesthit, miss or callable)"
+                    ),
+                )
+                .with_span(span),
+            ),
+        }
     }
-    let program = Program {
-        types: s.types,
-        globals: s.globals,
-        funcs: s.funcs,
-        entry,
-        stage,
-        default_major,
-    };
-    (Some(program), s.diags)
+    out
 }

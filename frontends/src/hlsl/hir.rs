@@ -262,9 +262,27 @@ pub enum TyKind {
     Sampler(bool),
     /// `string`.
     String,
-    /// A type semantic analysis knows by name but cannot compile (streams, patches, ray
-    /// tracing): using it is an error naming it.
+    /// A geometry shader's output stream (`PointStream<T>`, `LineStream<T>`,
+    /// `TriangleStream<T>`): only as an `inout` parameter; `Append` and `RestartStrip`.
+    Stream(StreamKind, TyId),
+    /// `RaytracingAccelerationStructure`: a resource.
+    AccelStruct,
+    /// `RayQuery<flags>`: an inline ray query (a local variable used through its methods).
+    RayQuery(u32),
+    /// A type semantic analysis knows by name but cannot compile (work-graph records,
+    /// effect-framework objects, ...): using it is an error naming it.
     Unsupported(String),
+}
+
+/// The primitive a geometry shader's output stream carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StreamKind {
+    /// `PointStream<T>`.
+    Point,
+    /// `LineStream<T>`.
+    Line,
+    /// `TriangleStream<T>`.
+    Triangle,
 }
 
 /// The type table: interning, queries and spelling.
@@ -407,10 +425,13 @@ impl Types {
         matches!(self.kind(t), TyKind::Void)
     }
 
-    /// True for textures, buffers and samplers (and arrays of them).
+    /// True for textures, buffers, samplers and acceleration structures (and arrays of
+    /// them).
     pub fn is_resource(&self, t: TyId) -> bool {
         match self.kind(t) {
-            TyKind::Texture(..) | TyKind::Buffer(..) | TyKind::Sampler(_) => true,
+            TyKind::Texture(..) | TyKind::Buffer(..) | TyKind::Sampler(_) | TyKind::AccelStruct => {
+                true
+            }
             TyKind::Array(e, _) | TyKind::UnsizedArray(e) => self.is_resource(*e),
             _ => false,
         }
@@ -534,6 +555,16 @@ impl Types {
             TyKind::Sampler(false) => "SamplerState".into(),
             TyKind::Sampler(true) => "SamplerComparisonState".into(),
             TyKind::String => "string".into(),
+            TyKind::Stream(k, e) => {
+                let base = match k {
+                    StreamKind::Point => "PointStream",
+                    StreamKind::Line => "LineStream",
+                    StreamKind::Triangle => "TriangleStream",
+                };
+                format!("{base}<{}>", self.name(*e))
+            }
+            TyKind::AccelStruct => "RaytracingAccelerationStructure".into(),
+            TyKind::RayQuery(f) => format!("RayQuery<{f}>"),
             TyKind::Unsupported(n) => n.clone(),
         }
     }
@@ -781,6 +812,10 @@ pub enum GlobalKind {
     },
     /// `[[vk::push_constant]]` (the type is the struct).
     PushConstant,
+    /// `[[vk::shader_record_ext]]` (or `shader_record_nv`) on a `ConstantBuffer<T>` or
+    /// `cbuffer`: the ray-tracing shader's record in the shader binding table (the type is
+    /// the struct; no binding).
+    ShaderRecord,
     /// `[[vk::constant_id(N)]] const T x = v;`.
     SpecConst {
         /// The id.
@@ -872,6 +907,9 @@ pub struct ParamDef {
     pub io: IoAttrs,
     /// `uniform` parameter of an entry point.
     pub uniform: bool,
+    /// What the parameter is to the stage of an entry point (a geometry shader's input
+    /// primitive, a patch, a mesh shader's output arrays, a payload).
+    pub qual: ParamQual,
     /// The local that holds the parameter in the body.
     pub local: LocalId,
     /// A default argument.
@@ -880,6 +918,29 @@ pub struct ParamDef {
     pub major: Option<Major>,
     /// Where declared.
     pub span: Span,
+}
+
+/// What an entry-point parameter is to its stage, from its modifiers and declared type.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ParamQual {
+    /// Nothing special.
+    #[default]
+    None,
+    /// `point`, `line`, `triangle`, `lineadj`, `triangleadj`: a geometry shader's input
+    /// array.
+    Primitive(oneshader_ir::Primitive),
+    /// Declared `InputPatch<T, N>` (the type is `T[N]`).
+    InputPatch,
+    /// Declared `OutputPatch<T, N>` (the type is `T[N]`).
+    OutputPatch,
+    /// `out vertices T v[N]` of a mesh shader.
+    Vertices,
+    /// `out indices uintK i[N]` of a mesh shader.
+    Indices,
+    /// `out primitives T p[N]` of a mesh shader.
+    Primitives,
+    /// `in payload T p` of a mesh shader.
+    Payload,
 }
 
 /// Function attributes that matter for entry points.
@@ -891,6 +952,23 @@ pub struct FuncAttrs {
     pub early_depth_stencil: bool,
     /// `[shader("stage")]`.
     pub shader: Option<String>,
+    /// `[maxvertexcount(n)]`.
+    pub max_vertex_count: Option<u32>,
+    /// `[instance(n)]`.
+    pub instance: Option<u32>,
+    /// `[domain("tri" | "quad" | "isoline")]`.
+    pub domain: Option<oneshader_ir::TessDomain>,
+    /// `[partitioning("integer" | "fractional_even" | "fractional_odd" | "pow2")]`.
+    pub partitioning: Option<oneshader_ir::Partitioning>,
+    /// `[outputtopology(...)]`: `point`, `line`, `triangle_cw`, `triangle_ccw` (hull);
+    /// `point`, `line`, `triangle` (mesh).
+    pub output_topology: Option<oneshader_ir::Primitive>,
+    /// `[outputcontrolpoints(n)]`.
+    pub output_control_points: Option<u32>,
+    /// `[patchconstantfunc("name")]`.
+    pub patch_constant_func: Option<(String, Span)>,
+    /// Where the attributes are written (the first stage attribute), for diagnostics.
+    pub span: Option<Span>,
 }
 
 /// A function (a template instance is an ordinary function).
@@ -914,6 +992,8 @@ pub struct FuncDef {
     pub attrs: FuncAttrs,
     /// The struct for methods.
     pub method_of: Option<StructId>,
+    /// Declared `export` (a library's export, `--target osir`).
+    pub export: bool,
     /// Where declared.
     pub span: Span,
 }
@@ -1074,6 +1154,24 @@ pub enum IntrinsicOp {
     Lit,
     /// `abort()`, `printf`, `errorf`: no effect.
     Nop,
+    /// `SetMeshOutputCounts(vertices, primitives)`.
+    SetMeshOutputCounts,
+    /// `DispatchMesh(x, y, z, payload)`: the payload is a `groupshared` global.
+    DispatchMesh,
+    /// `TraceRay(accel, flags, mask, offset, stride, miss, ray, payload)`: the payload is
+    /// an `inout` place.
+    TraceRay,
+    /// `ReportHit(t, kind, attributes)`.
+    ReportHit,
+    /// `CallShader(index, data)`: the data is an `inout` place.
+    CallShader,
+    /// `IgnoreHit()`.
+    IgnoreHit,
+    /// `AcceptHitAndEndSearch()`.
+    AcceptHitAndEndSearch,
+    /// A system value read through a function (`DispatchRaysIndex()`, `RayTCurrent()`,
+    /// ...): the built-in, transposed when true (`ObjectToWorld3x4()`).
+    SystemValue(oneshader_ir::BuiltIn, bool),
     /// An intrinsic without a SPIR-V translation here: an error when lowered (named).
     Unsupported(&'static str),
 }
@@ -1130,6 +1228,23 @@ pub enum ResMethod {
     /// `GetSamplePosition(i)` on a multisampled texture: the standard sample position
     /// (D3D's patterns for 1, 2, 4, 8 and 16 samples; `(0, 0)` otherwise).
     GetSamplePosition,
+    /// `stream.Append(vertex)` of a geometry shader's output stream.
+    StreamAppend,
+    /// `stream.RestartStrip()`.
+    StreamRestart,
+    /// `query.TraceRayInline(accel, flags, mask, ray)`: the query's own flags are or-ed in.
+    RayQueryInit,
+    /// `query.Proceed()`.
+    RayQueryProceed,
+    /// `query.Abort()`.
+    RayQueryAbort,
+    /// `query.CommitNonOpaqueTriangleHit()`.
+    RayQueryCommitTriangle,
+    /// `query.CommitProceduralPrimitiveHit(t)`.
+    RayQueryCommitProcedural,
+    /// One of the query's values (`CommittedRayT()`, `CandidateType()`, ...), negated
+    /// (`CandidateProceduralPrimitiveNonOpaque()`) or transposed (`...3x4()`) as asked.
+    RayQueryGet(oneshader_ir::RayQueryValue, RayQueryPost),
     /// A texture read with HLSL's optional trailing operands, or one of the newer methods
     /// (`SampleCmpLevel`, `SampleCmpBias`, `SampleCmpGrad`). The arguments: the sampler
     /// (except for `Load`), the coordinate (`Load`: the location, with the mip level for
@@ -1146,6 +1261,17 @@ pub enum ResMethod {
         /// A residency-status output comes last.
         status: bool,
     },
+}
+
+/// What follows a ray-query read ([`ResMethod::RayQueryGet`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RayQueryPost {
+    /// The value as read.
+    None,
+    /// Logical not.
+    Not,
+    /// Transpose (`float4x3` to `float3x4`).
+    Transpose,
 }
 
 /// The texture reads of [`ResMethod::TexRead`].
@@ -1396,10 +1522,12 @@ pub struct Program {
     pub globals: Vec<GlobalDef>,
     /// Functions.
     pub funcs: Vec<FuncDef>,
-    /// The entry point.
-    pub entry: FuncId,
-    /// Its stage.
-    pub stage: Stage,
+    /// The entry points with their stages: one for a shader profile (`-E`), every
+    /// `[shader("...")]` function of a library (`lib_*`).
+    pub entries: Vec<(FuncId, Stage)>,
+    /// Compiled for a library profile (`lib_*`): `export` functions become IR exports and
+    /// prototypes imports.
+    pub library: bool,
     /// Default matrix order (`-Zpr` / `#pragma pack_matrix`).
     pub default_major: Major,
 }

@@ -236,7 +236,61 @@ const SPECIAL: &[&str] = &[
     "vk::RawBufferLoad",
     "vk::RawBufferStore",
     "vk::ReadClock",
+    "SetMeshOutputCounts",
+    "DispatchMesh",
+    "TraceRay",
+    "ReportHit",
+    "CallShader",
+    "IgnoreHit",
+    "AcceptHitAndEndSearch",
+    "DispatchRaysIndex",
+    "DispatchRaysDimensions",
+    "WorldRayOrigin",
+    "WorldRayDirection",
+    "ObjectRayOrigin",
+    "ObjectRayDirection",
+    "RayTMin",
+    "RayTCurrent",
+    "InstanceIndex",
+    "InstanceID",
+    "GeometryIndex",
+    "PrimitiveIndex",
+    "HitKind",
+    "RayFlags",
+    "ObjectToWorld",
+    "ObjectToWorld3x4",
+    "ObjectToWorld4x3",
+    "WorldToObject",
+    "WorldToObject3x4",
+    "WorldToObject4x3",
 ];
+
+/// The ray-tracing system values read through functions: name, built-in, shape, transposed.
+const RAY_SYSTEM_VALUES: &[(&str, oneshader_ir::BuiltIn, &str, bool)] = {
+    use oneshader_ir::BuiltIn as B;
+    &[
+        ("DispatchRaysIndex", B::LaunchId, "uint3", false),
+        ("DispatchRaysDimensions", B::LaunchSize, "uint3", false),
+        ("WorldRayOrigin", B::WorldRayOrigin, "float3", false),
+        ("WorldRayDirection", B::WorldRayDirection, "float3", false),
+        ("ObjectRayOrigin", B::ObjectRayOrigin, "float3", false),
+        ("ObjectRayDirection", B::ObjectRayDirection, "float3", false),
+        ("RayTMin", B::RayTmin, "float", false),
+        ("RayTCurrent", B::RayTmax, "float", false),
+        ("InstanceIndex", B::InstanceId, "uint", false),
+        ("InstanceID", B::InstanceCustomIndex, "uint", false),
+        ("GeometryIndex", B::GeometryIndex, "uint", false),
+        ("PrimitiveIndex", B::PrimitiveId, "uint", false),
+        ("HitKind", B::HitKind, "uint", false),
+        ("RayFlags", B::IncomingRayFlags, "uint", false),
+        ("ObjectToWorld", B::ObjectToWorld, "float3x4", true),
+        ("ObjectToWorld3x4", B::ObjectToWorld, "float3x4", true),
+        ("ObjectToWorld4x3", B::ObjectToWorld, "float4x3", false),
+        ("WorldToObject", B::WorldToObject, "float3x4", true),
+        ("WorldToObject3x4", B::WorldToObject, "float3x4", true),
+        ("WorldToObject4x3", B::WorldToObject, "float4x3", false),
+    ]
+};
 
 /// True when `name` is an HLSL intrinsic function.
 pub fn is_intrinsic(name: &str) -> bool {
@@ -961,6 +1015,178 @@ impl<'a> Sema<'a> {
                     span,
                 )
             }
+            "SetMeshOutputCounts" => {
+                if n != 2 {
+                    return self.arity_error(name, "2", n, span);
+                }
+                let u = self.types.uint();
+                let args = self.conv_all(args, u);
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::SetMeshOutputCounts, args),
+                    Types::VOID,
+                    span,
+                )
+            }
+            "DispatchMesh" => {
+                if n != 4 {
+                    return self.arity_error(name, "4", n, span);
+                }
+                let mut it = args.into_iter();
+                let u = self.types.uint();
+                let mut out: Vec<Expr> = (0..3)
+                    .filter_map(|_| it.next())
+                    .map(|a| {
+                        let s = a.span;
+                        self.convert(a, u, s)
+                    })
+                    .collect();
+                let Some(payload) = it.next() else {
+                    return Expr::error(span);
+                };
+                let groupshared = match &payload.kind {
+                    ExprKind::Global(g) => {
+                        self.globals[g.0 as usize].kind == GlobalKind::Groupshared
+                    }
+                    _ => false,
+                };
+                if !groupshared || !matches!(self.types.kind(payload.ty), TyKind::Struct(_)) {
+                    self.error(
+                        "OSH1005",
+                        payload.span,
+                        "the payload of `DispatchMesh` is a `groupshared` struct variable",
+                    );
+                    return Expr::error(span);
+                }
+                out.push(payload);
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::DispatchMesh, out),
+                    Types::VOID,
+                    span,
+                )
+            }
+            "TraceRay" => {
+                if n != 8 {
+                    return self.arity_error(name, "8", n, span);
+                }
+                let mut it = args.into_iter();
+                let Some(accel) = it.next() else {
+                    return Expr::error(span);
+                };
+                if !matches!(self.types.kind(accel.ty), TyKind::AccelStruct) {
+                    self.error(
+                        "OSH1005",
+                        accel.span,
+                        "the first argument of `TraceRay` is a `RaytracingAccelerationStructure`",
+                    );
+                    return Expr::error(span);
+                }
+                let u = self.types.uint();
+                let mut out = vec![accel];
+                for _ in 0..5 {
+                    if let Some(a) = it.next() {
+                        let s = a.span;
+                        out.push(self.convert(a, u, s));
+                    }
+                }
+                let rd = self.ray_desc();
+                if let Some(r) = it.next() {
+                    let s = r.span;
+                    out.push(self.convert(r, rd, s));
+                }
+                let Some(payload) = it.next() else {
+                    return Expr::error(span);
+                };
+                if !self.ray_data_arg(&payload, "payload", "TraceRay") {
+                    return Expr::error(span);
+                }
+                out.push(payload);
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::TraceRay, out),
+                    Types::VOID,
+                    span,
+                )
+            }
+            "CallShader" => {
+                if n != 2 {
+                    return self.arity_error(name, "2", n, span);
+                }
+                let mut it = args.into_iter();
+                let (Some(index), Some(data)) = (it.next(), it.next()) else {
+                    return Expr::error(span);
+                };
+                let u = self.types.uint();
+                let s = index.span;
+                let index = self.convert(index, u, s);
+                if !self.ray_data_arg(&data, "callable data", "CallShader") {
+                    return Expr::error(span);
+                }
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::CallShader, vec![index, data]),
+                    Types::VOID,
+                    span,
+                )
+            }
+            "ReportHit" => {
+                if n != 3 {
+                    return self.arity_error(name, "3", n, span);
+                }
+                let mut it = args.into_iter();
+                let (Some(t), Some(kind), Some(attr)) = (it.next(), it.next(), it.next()) else {
+                    return Expr::error(span);
+                };
+                let f = self.types.float();
+                let u = self.types.uint();
+                let (ts, ks) = (t.span, kind.span);
+                let t = self.convert(t, f, ts);
+                let kind = self.convert(kind, u, ks);
+                if !matches!(self.types.kind(attr.ty), TyKind::Struct(_))
+                    || self.types.contains_resource(attr.ty)
+                {
+                    self.error(
+                        "OSH1005",
+                        attr.span,
+                        "the attributes of `ReportHit` are a struct of plain data",
+                    );
+                    return Expr::error(span);
+                }
+                let b = self.types.bool();
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::ReportHit, vec![t, kind, attr]),
+                    b,
+                    span,
+                )
+            }
+            "IgnoreHit" | "AcceptHitAndEndSearch" => {
+                if n != 0 {
+                    return self.arity_error(name, "0", n, span);
+                }
+                let op = if name == "IgnoreHit" {
+                    IntrinsicOp::IgnoreHit
+                } else {
+                    IntrinsicOp::AcceptHitAndEndSearch
+                };
+                mk(ExprKind::Intrinsic(op, Vec::new()), Types::VOID, span)
+            }
+            _ if let Some(&(_, b, shape, transpose)) =
+                RAY_SYSTEM_VALUES.iter().find(|v| v.0 == name) =>
+            {
+                if n != 0 {
+                    return self.arity_error(name, "0", n, span);
+                }
+                let ty = match shape {
+                    "uint3" => self.types.vector(Scalar::U32, 3),
+                    "float3" => self.types.vector(Scalar::F32, 3),
+                    "float" => self.types.float(),
+                    "float3x4" => self.types.matrix(Scalar::F32, 3, 4),
+                    "float4x3" => self.types.matrix(Scalar::F32, 4, 3),
+                    _ => self.types.uint(),
+                };
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::SystemValue(b, transpose), Vec::new()),
+                    ty,
+                    span,
+                )
+            }
             other => {
                 let static_name = SPECIAL
                     .iter()
@@ -979,6 +1205,21 @@ impl<'a> Sema<'a> {
                 )
             }
         }
+    }
+
+    /// The payload of `TraceRay` or the data of `CallShader`: an assignable struct of plain
+    /// data (passed `inout`).
+    fn ray_data_arg(&mut self, e: &Expr, what: &str, func: &str) -> bool {
+        if !matches!(self.types.kind(e.ty), TyKind::Struct(_)) || self.types.contains_resource(e.ty)
+        {
+            self.error(
+                "OSH1005",
+                e.span,
+                format!("the {what} of `{func}` is a struct of plain data"),
+            );
+            return false;
+        }
+        self.require_writable(e)
     }
 
     fn literal_to_concrete(&mut self, args: Vec<Expr>) -> Vec<Expr> {

@@ -17,13 +17,14 @@
 
 use oneshader_ir::diag::{Diagnostic, Span};
 use oneshader_ir::{
-    AddressSpace, Block, Builder, Dim, Func, ImageFormat, InstId, Module, Op, TextureAccess,
+    AddressSpace, Block, Builder, Dim, Func, ImageFormat, InstId, Module, Op, Stage, TextureAccess,
     TextureDesc,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::bindings::{self, Bindings};
 use super::hir::*;
+use super::lower_entry::{EntryParam, SplitNode, StreamInfo};
 
 /// How a local is held during lowering.
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +33,11 @@ pub(crate) enum LocalSlot {
     Ptr(InstId),
     /// A resource: the pointer of the resource it names.
     Resource(InstId),
+    /// A geometry shader's output stream: its staging variable and emit function (`None`
+    /// in a function that receives a stream, which uses the program's only stream).
+    Stream(Option<StreamInfo>),
+    /// A mesh shader's output array: the split outputs (an index into `split_nodes`).
+    Split(usize),
     /// Not materialized.
     None,
 }
@@ -100,6 +106,40 @@ pub(crate) struct Lower<'p> {
     pub needs_counter: Vec<bool>,
     /// Options.
     pub opts: LowerOptions,
+    /// The stage of the entry point whose IO is being lowered (stage-IO classification).
+    pub stage: Stage,
+    /// The entry points' stages.
+    pub entry_stages: FxHashMap<FuncId, Stage>,
+    /// Geometry streams by (entry point, parameter).
+    pub streams: FxHashMap<(FuncId, LocalId), StreamInfo>,
+    /// Every geometry stream of the program.
+    pub all_streams: Vec<StreamInfo>,
+    /// The split outputs of mesh shaders.
+    pub split_nodes: Vec<SplitNode>,
+    /// Mesh output parameters by (entry point, parameter): their split node.
+    pub mesh_outputs: FxHashMap<(FuncId, LocalId), usize>,
+    /// Ray-tracing entry points' payload, callable-data and attribute globals, by (entry
+    /// point, address space).
+    pub entry_ray_globals: FxHashMap<(FuncId, u32), InstId>,
+    /// Mesh shaders' payload globals, by IR type.
+    pub mesh_payloads: FxHashMap<InstId, InstId>,
+    /// Built-in input globals read by intrinsics, by built-in.
+    pub builtin_inputs: FxHashMap<u32, InstId>,
+    /// `groupshared` globals passed to `DispatchMesh`: they live in `task_payload` memory.
+    pub task_payloads: FxHashSet<GlobalId>,
+    /// The globals `TraceRay`, `CallShader` and `ReportHit` pass data through, by (address
+    /// space, IR type).
+    pub ray_data: FxHashMap<(u32, InstId), InstId>,
+    /// The function whose body is being lowered.
+    pub cur_func: Option<FuncId>,
+    /// The stages of the entry points that reach each function.
+    pub func_stages: FxHashMap<FuncId, Vec<Stage>>,
+    /// The entry-point functions that reach each function.
+    pub func_entries: FxHashMap<FuncId, Vec<FuncId>>,
+    /// The attribute type (IR type and HLSL type) of the hits each intersection entry point
+    /// reports, from its first `ReportHit`: Vulkan allows one hit-attribute variable per
+    /// entry point.
+    pub hit_attributes: FxHashMap<FuncId, (InstId, TyId)>,
 }
 
 /// Options of lowering (dxc's `-fvk-*` options).
@@ -121,6 +161,11 @@ pub struct LowerOptions {
     pub dx_layout: bool,
     /// `-fspv-preserve-bindings` (see [`super::CompileOptions::preserve_bindings`]).
     pub preserve_bindings: bool,
+    /// Functions declared without a body that are called become imports (and `export`
+    /// functions exports) for linking, instead of an error (see
+    /// [`super::CompileOptions::allow_imports`]). Libraries (`lib_*`) always export; they
+    /// import only with this set.
+    pub allow_imports: bool,
 }
 
 impl<'p> Lower<'p> {
@@ -141,7 +186,27 @@ impl<'p> Lower<'p> {
             init_fn: None,
             f: None,
             needs_counter: vec![false; p.globals.len()],
+            stage: p.entries.first().map_or(Stage::Fragment, |e| e.1),
+            entry_stages: p.entries.iter().copied().collect(),
+            streams: FxHashMap::default(),
+            all_streams: Vec::new(),
+            split_nodes: Vec::new(),
+            mesh_outputs: FxHashMap::default(),
+            entry_ray_globals: FxHashMap::default(),
+            mesh_payloads: FxHashMap::default(),
+            builtin_inputs: FxHashMap::default(),
+            task_payloads: FxHashSet::default(),
+            ray_data: FxHashMap::default(),
+            cur_func: None,
+            func_stages: FxHashMap::default(),
+            func_entries: FxHashMap::default(),
+            hit_attributes: FxHashMap::default(),
         }
+    }
+
+    /// True when prototypes become imports and `export` functions exports.
+    pub fn linkable(&self) -> bool {
+        self.p.library || self.opts.allow_imports
     }
 
     /// Reports a lowering error (once per span and message).
@@ -240,6 +305,10 @@ impl<'p> Lower<'p> {
             },
             TyKind::Sampler(false) => self.m.sampler_type(),
             TyKind::Sampler(true) => self.m.sampler_cmp_type(),
+            TyKind::AccelStruct => self.m.accel_struct_type(),
+            TyKind::RayQuery(_) => self.m.ray_query_type(),
+            // Streams are not values: `Append` reaches the stream's own globals.
+            TyKind::Stream(..) => self.m.void_type(),
         }
     }
 
@@ -488,6 +557,7 @@ impl<'p> Lower<'p> {
         if !self.diags.is_empty() {
             return (None, self.diags);
         }
+        self.find_task_payloads(&funcs);
         if self.opts.preserve_bindings {
             // Every descriptor the program declares, used or not (those the IR cannot
             // express are left out: unused, they need not be refused).
@@ -560,11 +630,17 @@ impl<'p> Lower<'p> {
         for g in gl {
             self.global_ptr(g);
         }
+        let entries = self.p.entries.clone();
+        for &(e, stage) in &entries {
+            self.prepare_entry(e, stage);
+        }
         for &f in &fl {
             self.lower_func(f);
         }
         self.finish_init_globals();
-        self.lower_entry();
+        for &(e, stage) in &entries {
+            self.lower_entry(e, stage);
+        }
         if self.diags.iter().any(|d| d.is_error()) {
             return (None, self.diags);
         }
@@ -576,7 +652,29 @@ impl<'p> Lower<'p> {
     fn reachable(&mut self) -> (FxHashSet<FuncId>, FxHashSet<GlobalId>) {
         let mut funcs = FxHashSet::default();
         let mut globals = FxHashSet::default();
-        let mut work = vec![self.p.entry];
+        // The entry points, the patch-constant functions of hull entry points, and (when
+        // linking) the exports.
+        let mut roots: Vec<FuncId> = self.p.entries.iter().map(|e| e.0).collect();
+        for &(e, stage) in &self.p.entries {
+            if stage == Stage::Hull
+                && let Some((name, _)) = &self.p.func(e).attrs.patch_constant_func
+                && let Some(i) = self
+                    .p
+                    .funcs
+                    .iter()
+                    .position(|f| &f.name == name && f.body.is_some() && f.method_of.is_none())
+            {
+                roots.push(FuncId(i as u32));
+            }
+        }
+        if self.linkable() {
+            for (i, f) in self.p.funcs.iter().enumerate() {
+                if f.export && f.body.is_some() {
+                    roots.push(FuncId(i as u32));
+                }
+            }
+        }
+        let mut work = roots.clone();
         let mut gwork: Vec<GlobalId> = Vec::new();
         let mut calls: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
         while !work.is_empty() || !gwork.is_empty() {
@@ -591,13 +689,20 @@ impl<'p> Lower<'p> {
                     for s in body {
                         uses_stmt(s, &mut fs, &mut gs);
                     }
-                } else {
+                } else if !self.opts.allow_imports {
+                    // Libraries export without it (SPIR-V keeps exported functions as plain
+                    // functions), but an import left in a module bound for SPIR-V would only
+                    // be refused by the backend, far from the source.
                     self.diags.push(
                         Diagnostic::error(
                             "OSH1026",
                             format!("`{}` is called but never defined", fd.name),
                         )
-                        .with_span(fd.span),
+                        .with_span(fd.span)
+                        .with_note(
+                            "to link it from a separately compiled module, compile with \
+                             `--target osir` (or `ir`) and `oneshader link`",
+                        ),
                     );
                 }
                 for p in &fd.params {
@@ -621,10 +726,71 @@ impl<'p> Lower<'p> {
                 }
             }
         }
-        // Recursion check (iterative DFS with colors).
+        // The stages reaching each function.
+        let mut stages: FxHashMap<FuncId, Vec<Stage>> = FxHashMap::default();
+        let mut entries: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
+        for (i, &root) in roots.iter().enumerate() {
+            let is_entry = i < self.p.entries.len();
+            // Roots past the entry points are patch-constant functions (of the hull entry
+            // points) and exports (reached by nothing in particular).
+            let stage = match self.p.entries.get(i) {
+                Some(&(_, s)) => s,
+                None if self.p.func(root).attrs.shader.is_none() && !self.p.func(root).export => {
+                    Stage::Hull
+                }
+                None => continue,
+            };
+            let mut seen = FxHashSet::default();
+            let mut work = vec![root];
+            while let Some(f) = work.pop() {
+                if !seen.insert(f) {
+                    continue;
+                }
+                let list = stages.entry(f).or_default();
+                if !list.contains(&stage) {
+                    list.push(stage);
+                }
+                if is_entry {
+                    entries.entry(f).or_default().push(root);
+                }
+                work.extend(calls.get(&f).into_iter().flatten().copied());
+            }
+        }
+        self.func_stages = stages;
+        self.func_entries = entries;
+        // Recursion check (iterative DFS with colors, from every root).
         let mut color: FxHashMap<FuncId, u8> = FxHashMap::default();
-        let mut stack: Vec<(FuncId, usize)> = vec![(self.p.entry, 0)];
-        color.insert(self.p.entry, 1);
+        for root in roots {
+            if color.contains_key(&root) {
+                continue;
+            }
+            let mut stack: Vec<(FuncId, usize)> = vec![(root, 0)];
+            color.insert(root, 1);
+            if let Some(found) = self.find_recursion(&calls, &mut color, &mut stack) {
+                let fd = self.p.func(found);
+                self.diags.push(
+                    Diagnostic::error(
+                        "OSH1027",
+                        format!(
+                            "`{}` is recursive; HLSL and SPIR-V forbid recursion",
+                            fd.name
+                        ),
+                    )
+                    .with_span(fd.span),
+                );
+                return (funcs, globals);
+            }
+        }
+        (funcs, globals)
+    }
+
+    /// The depth-first walk of the recursion check: the first function found on a cycle.
+    fn find_recursion(
+        &self,
+        calls: &FxHashMap<FuncId, Vec<FuncId>>,
+        color: &mut FxHashMap<FuncId, u8>,
+        stack: &mut Vec<(FuncId, usize)>,
+    ) -> Option<FuncId> {
         while let Some((f, i)) = stack.pop() {
             let callees = calls.get(&f).cloned().unwrap_or_default();
             if i < callees.len() {
@@ -635,27 +801,38 @@ impl<'p> Lower<'p> {
                         color.insert(c, 1);
                         stack.push((c, 0));
                     }
-                    1 => {
-                        let fd = self.p.func(c);
-                        self.diags.push(
-                            Diagnostic::error(
-                                "OSH1027",
-                                format!(
-                                    "`{}` is recursive; HLSL and SPIR-V forbid recursion",
-                                    fd.name
-                                ),
-                            )
-                            .with_span(fd.span),
-                        );
-                        return (funcs, globals);
-                    }
+                    1 => return Some(c),
                     _ => {}
                 }
             } else {
                 color.insert(f, 2);
             }
         }
-        (funcs, globals)
+        None
+    }
+
+    /// The `groupshared` globals amplification shaders pass to `DispatchMesh`: they live in
+    /// `task_payload` memory.
+    fn find_task_payloads(&mut self, funcs: &FxHashSet<FuncId>) {
+        let mut found = Vec::new();
+        for &f in funcs {
+            for s in self.p.func(f).body.iter().flatten() {
+                stmt_exprs(s, &mut |e| {
+                    super::sema_stmt::visit(e, &mut |x| {
+                        if let ExprKind::Intrinsic(IntrinsicOp::DispatchMesh, args) = &x.kind
+                            && let Some(ExprKind::Global(g)) = args.get(3).map(|a| &a.kind)
+                        {
+                            found.push(*g);
+                        }
+                    })
+                });
+            }
+        }
+        for g in found {
+            if self.p.global(g).kind == GlobalKind::Groupshared {
+                self.task_payloads.insert(g);
+            }
+        }
     }
 
     // ---- globals ------------------------------------------------------------------------------
@@ -666,6 +843,9 @@ impl<'p> Lower<'p> {
         let ty = gd.ty;
         Some(match &gd.kind {
             GlobalKind::Static | GlobalKind::Const => (AddressSpace::Private, self.ir_ty(ty)),
+            GlobalKind::Groupshared if self.task_payloads.contains(&g) => {
+                (AddressSpace::TaskPayload, self.ir_ty(ty))
+            }
             GlobalKind::Groupshared => (AddressSpace::Workgroup, self.ir_ty(ty)),
             GlobalKind::CBuffer { tbuffer } => {
                 let space = if *tbuffer {
@@ -676,6 +856,7 @@ impl<'p> Lower<'p> {
                 (space, self.ir_ty(ty))
             }
             GlobalKind::PushConstant => (AddressSpace::PushConstant, self.ir_ty(ty)),
+            GlobalKind::ShaderRecord => (AddressSpace::ShaderRecord, self.ir_ty(ty)),
             GlobalKind::SpecConst { .. } => return None,
             GlobalKind::Resource => {
                 let format = gd.bind.format.unwrap_or(ImageFormat::Unknown);
@@ -703,7 +884,7 @@ impl<'p> Lower<'p> {
     pub fn resource_pointee(&mut self, ty: TyId, format: ImageFormat) -> Option<InstId> {
         Some(match self.types().kind(ty).clone() {
             TyKind::Texture(shape, e, rw) => self.texture_ir(shape, e, rw, format),
-            TyKind::Sampler(_) => self.ir_ty(ty),
+            TyKind::Sampler(_) | TyKind::AccelStruct => self.ir_ty(ty),
             TyKind::Buffer(..) => self.ir_ty(ty),
             // Arrays of structured and byte-address buffers are descriptor arrays; those of
             // append/consume buffers would need a counter per element.
@@ -1160,7 +1341,16 @@ impl<'p> Lower<'p> {
     // ---- functions ----------------------------------------------------------------------------
 
     /// The IR type of a parameter.
-    fn param_ir_ty(&mut self, p: &ParamDef) -> InstId {
+    fn param_ir_ty(&mut self, f: FuncId, p: &ParamDef) -> InstId {
+        if let Some(EntryParam::RayPointer(space)) = self.entry_param(f, p) {
+            let t = self.ir_ty(p.ty);
+            return self.m.ptr_type(space, t);
+        }
+        if matches!(self.types().kind(p.ty), TyKind::RayQuery(_)) {
+            // A ray query is passed by reference.
+            let t = self.m.ray_query_type();
+            return self.m.ptr_type(AddressSpace::Function, t);
+        }
         if self.types().is_resource(p.ty) {
             let space = match self.types().kind(self.strip_arrays(p.ty)) {
                 TyKind::Buffer(..) => AddressSpace::StorageBuffer,
@@ -1181,14 +1371,43 @@ impl<'p> Lower<'p> {
     fn declare_func(&mut self, f: FuncId) {
         let fd = self.p.func(f);
         let ret = self.ir_ty(fd.ret);
-        let params: Vec<InstId> = fd.params.iter().map(|p| self.param_ir_ty(p)).collect();
-        let name = if f == self.p.entry {
+        let real: Vec<&ParamDef> = fd
+            .params
+            .iter()
+            .filter(|p| !self.is_virtual_param(f, p))
+            .collect();
+        let params: Vec<InstId> = real.into_iter().map(|p| self.param_ir_ty(f, p)).collect();
+        let name = if self.entry_stages.contains_key(&f) {
             format!("{}_body", fd.name)
         } else {
             fd.name.replace(['<', '>', ',', ' '], "_")
         };
-        let func = self.m.add_func(&name, ret, &params);
+        // A prototype that is called (an import: `reachable` refused it unless imports are
+        // allowed) is a declaration without a body.
+        let func = if fd.body.is_none() {
+            self.m.declare_func(&name, ret, &params)
+        } else {
+            self.m.add_func(&name, ret, &params)
+        };
         self.funcs.insert(f, func);
+        if !self.linkable() {
+            return;
+        }
+        // Linking (docs/linking.md): `export` functions are exported, prototypes imported,
+        // under their mangled names.
+        let deco = if fd.body.is_none() {
+            Some(Op::Import)
+        } else if fd.export {
+            Some(Op::Export)
+        } else {
+            None
+        };
+        if let Some(op) = deco {
+            let base = fd.name.clone();
+            let symbol = oneshader_passes::link::mangle(&self.m, &base, &params, ret);
+            let sym = self.m.const_string(&symbol);
+            self.m.decorate(func.id(), op, &[sym]);
+        }
     }
 
     /// The current block (a fresh unreachable one if the code after a terminator is reached,
@@ -1308,13 +1527,35 @@ impl<'p> Lower<'p> {
     }
 
     fn lower_func(&mut self, f: FuncId) {
+        self.cur_func = Some(f);
         let func = self.funcs[&f];
         let fd = self.p.func(f);
+        if fd.body.is_none() {
+            // An import: a declaration.
+            return;
+        }
         let Some(entry) = func.entry(&self.m) else {
             return;
         };
         let params = entry.params(&self.m);
         let mut locals = vec![LocalSlot::None; fd.locals.len()];
+        // Parameters without an IR parameter: streams and mesh outputs.
+        let mut real = Vec::new();
+        for p in &fd.params {
+            if matches!(self.types().kind(p.ty), TyKind::Stream(..)) {
+                locals[p.local.0 as usize] =
+                    LocalSlot::Stream(self.streams.get(&(f, p.local)).copied());
+                continue;
+            }
+            if self.is_virtual_param(f, p) {
+                locals[p.local.0 as usize] = match self.mesh_outputs.get(&(f, p.local)) {
+                    Some(&n) => LocalSlot::Split(n),
+                    None => LocalSlot::None,
+                };
+                continue;
+            }
+            real.push(p);
+        }
         self.f = Some(FnState {
             func,
             entry,
@@ -1324,11 +1565,15 @@ impl<'p> Lower<'p> {
             targets: Vec::new(),
         });
         // Parameters: `in` values get a local copy; `out`/`inout` are the pointers; resources
-        // are the resource pointers.
-        for (p, ir) in fd.params.iter().zip(&params) {
+        // are the resource pointers; ray queries are passed by reference.
+        for (p, ir) in real.into_iter().zip(&params) {
             let ir = ir.id();
             if self.types().is_resource(p.ty) {
                 locals[p.local.0 as usize] = LocalSlot::Resource(ir);
+                continue;
+            }
+            if matches!(self.types().kind(p.ty), TyKind::RayQuery(_)) {
+                locals[p.local.0 as usize] = LocalSlot::Ptr(ir);
                 continue;
             }
             match p.dir {
@@ -1349,6 +1594,7 @@ impl<'p> Lower<'p> {
             if self.types().is_resource(l.ty)
                 || self.types().is_void(l.ty)
                 || self.types().is_error(l.ty)
+                || matches!(self.types().kind(l.ty), TyKind::Stream(..))
             {
                 continue;
             }

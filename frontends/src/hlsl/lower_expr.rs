@@ -27,6 +27,12 @@ pub(crate) enum Place {
     Bits(InstId, Bits),
     /// Not addressable: a computed value.
     Value(InstId),
+    /// Inside a mesh shader's split output array: the root node (of `Lower::split_nodes`),
+    /// the field path into it, and the element index once given.
+    Split(usize, Vec<u32>, Option<InstId>),
+    /// Scalars behind separate pointers, one per component (a swizzle of a mesh shader's
+    /// clip distances, which are floats of a shared array).
+    Scattered(Vec<InstId>),
 }
 
 /// Where a bit field lives in its storage integer.
@@ -56,6 +62,7 @@ impl<'p> Lower<'p> {
                 let slot = self.f.as_ref().map(|f| f.locals[l.0 as usize]);
                 match slot {
                     Some(LocalSlot::Ptr(p)) => Place::Ptr(p),
+                    Some(LocalSlot::Split(n)) => Place::Split(n, Vec::new(), None),
                     _ => {
                         let t = self.ir_ty(e.ty);
                         Place::Value(self.m.undef(t))
@@ -95,6 +102,7 @@ impl<'p> Lower<'p> {
                 let path = self.field_path(b.ty, bits.storage);
                 match self.place(b) {
                     Place::Ptr(p) => Place::Bits(self.field_addr_path(p, &path), bits),
+                    Place::Split(..) => self.split_unaddressable(e),
                     other => {
                         let v = self.load_place(other, b.ty);
                         let word = self.bld().extract(v, &path);
@@ -106,6 +114,10 @@ impl<'p> Lower<'p> {
                 let path = self.field_path(b.ty, *i);
                 match self.place(b) {
                     Place::Ptr(p) => Place::Ptr(self.field_addr_path(p, &path)),
+                    Place::Split(n, mut fp, idx) => {
+                        fp.push(*i);
+                        self.split_place(n, fp, idx, e)
+                    }
                     other => {
                         let v = self.load_place(other, b.ty);
                         Place::Value(self.bld().extract(v, &path))
@@ -135,6 +147,12 @@ impl<'p> Lower<'p> {
                             Place::Swizzle(p, comps.iter().map(|&c| c as u32).collect())
                         }
                     }
+                    Place::Split(n, fp, idx) => {
+                        match self.split_components(n, &fp, idx, comps.iter().map(|&c| c as u32)) {
+                            Some(ptrs) => Place::Scattered(ptrs),
+                            None => self.split_unaddressable(e),
+                        }
+                    }
                     other => {
                         let v = self.load_place(other, b.ty);
                         Place::Value(self.swizzle_value(v, b.ty, comps, e.ty))
@@ -142,6 +160,7 @@ impl<'p> Lower<'p> {
                 }
             }
             ExprKind::MatSwizzle(b, elems) => match self.place(b) {
+                Place::Split(..) => self.split_unaddressable(e),
                 Place::Ptr(p) => {
                     if elems.len() == 1 {
                         let (r, c) = elems[0];
@@ -204,6 +223,14 @@ impl<'p> Lower<'p> {
         let iv = self.rvalue(i);
         match base {
             Place::Ptr(p) => Place::Ptr(self.elem_ptr(p, b.ty, iv)),
+            Place::Split(n, fp, None) => self.split_place(n, fp, Some(iv), e),
+            Place::Split(n, fp, idx @ Some(_)) => {
+                // An element of a clip-distance array of a mesh vertex.
+                match self.split_component_at(n, &fp, idx, iv) {
+                    Some(p) => Place::Scattered(vec![p]),
+                    None => self.split_unaddressable(e),
+                }
+            }
             other => {
                 let v = self.load_place(other, b.ty);
                 Place::Value(self.elem_value(v, b.ty, iv, e.ty))
@@ -450,6 +477,15 @@ impl<'p> Lower<'p> {
                 self.bld().texture_op(Op::TextureLoad, t, &[tp, coord])
             }
             Place::Value(v) => v,
+            Place::Split(n, path, idx) => self.split_load(n, &path, idx, ty),
+            Place::Scattered(ptrs) => {
+                if ptrs.len() == 1 {
+                    return self.bld().load(ptrs[0]);
+                }
+                let parts: Vec<InstId> = ptrs.iter().map(|&p| self.bld().load(p)).collect();
+                let t = self.ir_ty(ty);
+                self.construct(t, &parts)
+            }
         }
     }
 
@@ -483,6 +519,17 @@ impl<'p> Lower<'p> {
                 self.bld().texture_store(tp, coord, v);
             }
             Place::Value(_) => {}
+            Place::Split(n, path, idx) => self.split_store(n, &path, idx, v),
+            Place::Scattered(ptrs) => {
+                if ptrs.len() == 1 {
+                    self.bld().store(ptrs[0], v);
+                    return;
+                }
+                for (k, p) in ptrs.into_iter().enumerate() {
+                    let x = self.bld().extract(v, &[k as u32]);
+                    self.bld().store(p, x);
+                }
+            }
         }
     }
 
@@ -932,7 +979,7 @@ impl<'p> Lower<'p> {
         self.m.undef(t)
     }
 
-    fn error_once(&mut self, msg: &str) {
+    pub(crate) fn error_once(&mut self, msg: &str) {
         if !self.diags.iter().any(|d| d.message == msg) {
             self.diags
                 .push(oneshader_ir::Diagnostic::error("OSH1040", msg));
@@ -1240,7 +1287,74 @@ impl<'p> Lower<'p> {
         let mut ir_args = Vec::new();
         let mut back = Vec::new();
         let params: Vec<TyId> = self.p.func(f).params.iter().map(|p| p.ty).collect();
+        let fparams = &self.p.func(f).params;
+        if let Some(&stage) = self.entry_stages.get(&f)
+            && super::lower_entry::is_ray_tracing(stage)
+        {
+            self.error(
+                e.span,
+                format!(
+                    "`{}` is a {} entry point; it cannot be called",
+                    self.p.func(f).name,
+                    stage.spelling()
+                ),
+            );
+            let t = self.ir_ty(e.ty);
+            return self.m.undef(t);
+        }
         for (k, a) in args.iter().enumerate() {
+            if let Some(p) = fparams.get(k) {
+                if matches!(self.types().kind(p.ty), TyKind::Stream(..)) {
+                    // The callee reaches the stream's globals itself.
+                    if self.all_streams.len() > 1 {
+                        self.error(
+                            e.span,
+                            "passing one of several output streams to a function is not \
+                             supported: append to it in the entry point",
+                        );
+                    }
+                    continue;
+                }
+                if self.is_virtual_param(f, p) {
+                    self.error(
+                        e.span,
+                        "a mesh shader's output arrays cannot be passed to a function: write \
+                         them in the entry point",
+                    );
+                    continue;
+                }
+                if let Arg::Out { place, .. } = a
+                    && let ExprKind::Local(l) = place.kind
+                    && matches!(
+                        self.f.as_ref().map(|fs| fs.locals[l.0 as usize]),
+                        Some(LocalSlot::Split(_))
+                    )
+                {
+                    self.error(
+                        e.span,
+                        "a mesh shader's output arrays cannot be passed to a function: write \
+                         them in the entry point",
+                    );
+                    continue;
+                }
+                if matches!(self.types().kind(p.ty), TyKind::RayQuery(_)) {
+                    // By reference: the query's own variable.
+                    let arg = match a {
+                        Arg::In(x) | Arg::Out { place: x, .. } => x,
+                        Arg::Resource(x) => x,
+                    };
+                    match self.place(arg) {
+                        Place::Ptr(q) => ir_args.push(q),
+                        _ => {
+                            self.error(arg.span, "a ray query is passed as a variable");
+                            let t = self.m.ray_query_type();
+                            let pt = self.m.ptr_type(oneshader_ir::AddressSpace::Function, t);
+                            ir_args.push(self.m.undef(pt));
+                        }
+                    }
+                    continue;
+                }
+            }
             match a {
                 Arg::In(x) => {
                     let v = self.rvalue(x);
@@ -1652,6 +1766,14 @@ impl<'p> Lower<'p> {
                 self.bld().convert(scaled, rt)
             }
             IntrinsicOp::Nop => undef_void,
+            IntrinsicOp::SetMeshOutputCounts
+            | IntrinsicOp::DispatchMesh
+            | IntrinsicOp::TraceRay
+            | IntrinsicOp::ReportHit
+            | IntrinsicOp::CallShader
+            | IntrinsicOp::IgnoreHit
+            | IntrinsicOp::AcceptHitAndEndSearch
+            | IntrinsicOp::SystemValue(..) => self.stage_intrinsic(op, args, e),
             IntrinsicOp::Unsupported(name) => {
                 self.error(e.span, format!("the intrinsic `{name}` cannot be lowered"));
                 self.m.undef(rt)
@@ -1943,6 +2065,19 @@ impl<'p> Lower<'p> {
     }
 
     fn method(&mut self, m: ResMethod, obj: &Expr, args: &[Expr], e: &Expr) -> InstId {
+        if matches!(
+            m,
+            ResMethod::StreamAppend
+                | ResMethod::StreamRestart
+                | ResMethod::RayQueryInit
+                | ResMethod::RayQueryProceed
+                | ResMethod::RayQueryAbort
+                | ResMethod::RayQueryCommitTriangle
+                | ResMethod::RayQueryCommitProcedural
+                | ResMethod::RayQueryGet(..)
+        ) {
+            return self.stage_method(m, obj, args, e);
+        }
         let rt = self.ir_ty(e.ty);
         let void = self.m.void_type();
         let undef_void = self.m.undef(void);
@@ -1951,6 +2086,15 @@ impl<'p> Lower<'p> {
         };
         let okind = self.types().kind(obj.ty).clone();
         match m {
+            // Handled above.
+            ResMethod::StreamAppend
+            | ResMethod::StreamRestart
+            | ResMethod::RayQueryInit
+            | ResMethod::RayQueryProceed
+            | ResMethod::RayQueryAbort
+            | ResMethod::RayQueryCommitTriangle
+            | ResMethod::RayQueryCommitProcedural
+            | ResMethod::RayQueryGet(..) => self.m.undef(rt),
             ResMethod::TexRead {
                 read,
                 offsets,

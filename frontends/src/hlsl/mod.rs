@@ -36,6 +36,7 @@ mod lexer;
 mod lower;
 mod lower_entry;
 mod lower_expr;
+mod lower_stage;
 mod parser;
 mod preprocessor;
 mod resources;
@@ -51,7 +52,7 @@ use oneshader_ir::diag::{Diagnostic, SourceMap};
 
 pub use bindings::{BindingShift, RegisterBinding};
 pub use compile::{
-    COMPILE_STACK, CompileOptions, CompileResult, analyze, compile_file, compile_parsed,
+    COMPILE_STACK, CompileOptions, CompileResult, Profile, analyze, compile_file, compile_parsed,
     compile_text, parse_profile, with_big_stack,
 };
 pub use sema::{MAX_SEMA_ERRORS, SemaOptions};

@@ -122,6 +122,279 @@ impl<'a> Sema<'a> {
             TyKind::Buffer(kind, elem) => {
                 self.buffer_method(object, kind, elem, name, targs, args, span)
             }
+            TyKind::Stream(_, elem) => self.stream_method(object, elem, member, args, span),
+            TyKind::RayQuery(_) => self.ray_query_method(object, member, args, span),
+            _ => {
+                self.error(
+                    "OSH1009",
+                    member.span,
+                    format!("`{}` has no method `{name}`", self.types.name(object.ty)),
+                );
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// `Append(vertex)` and `RestartStrip()` of a geometry shader's output stream.
+    fn stream_method(
+        &mut self,
+        object: Expr,
+        elem: TyId,
+        member: &'a ast::Ident,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Expr {
+        let name = member.name.as_str();
+        match name {
+            "Append" => {
+                if !self.method_arity(name, 1, 1, args.len(), span) {
+                    return Expr::error(span);
+                }
+                let args: Vec<Expr> = args.into_iter().map(|a| self.conv_arg(a, elem)).collect();
+                mk(
+                    ExprKind::Method(ResMethod::StreamAppend, Box::new(object), args),
+                    Types::VOID,
+                    span,
+                )
+            }
+            "RestartStrip" => {
+                if !self.method_arity(name, 0, 0, args.len(), span) {
+                    return Expr::error(span);
+                }
+                mk(
+                    ExprKind::Method(ResMethod::StreamRestart, Box::new(object), Vec::new()),
+                    Types::VOID,
+                    span,
+                )
+            }
+            _ => {
+                self.error(
+                    "OSH1009",
+                    member.span,
+                    format!("`{}` has no method `{name}`", self.types.name(object.ty)),
+                );
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// The methods of `RayQuery<flags>`.
+    fn ray_query_method(
+        &mut self,
+        object: Expr,
+        member: &'a ast::Ident,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> Expr {
+        use oneshader_ir::RayQueryValue as V;
+        let name = member.name.as_str();
+        let n = args.len();
+        let f = self.types.float();
+        let u = self.types.uint();
+        let b = self.types.bool();
+        let f2 = self.types.vector(Scalar::F32, 2);
+        let f3 = self.types.vector(Scalar::F32, 3);
+        let m43 = self.types.matrix(Scalar::F32, 4, 3);
+        let m34 = self.types.matrix(Scalar::F32, 3, 4);
+        let method = |m: ResMethod, args: Vec<Expr>, ty: TyId| {
+            mk(
+                ExprKind::Method(m, Box::new(object.clone()), args),
+                ty,
+                span,
+            )
+        };
+        let get = |v: V, post: RayQueryPost, ty: TyId| {
+            mk(
+                ExprKind::Method(
+                    ResMethod::RayQueryGet(v, post),
+                    Box::new(object.clone()),
+                    Vec::new(),
+                ),
+                ty,
+                span,
+            )
+        };
+        // The getters: (name, value, post, type).
+        let getters: [(&str, V, RayQueryPost, TyId); 40] = {
+            use RayQueryPost::{None as P, Not, Transpose as T};
+            [
+                ("RayFlags", V::RayFlags, P, u),
+                ("RayTMin", V::RayTmin, P, f),
+                ("WorldRayOrigin", V::WorldRayOrigin, P, f3),
+                ("WorldRayDirection", V::WorldRayDirection, P, f3),
+                ("CandidateType", V::CandidateType, P, u),
+                ("CandidateTriangleRayT", V::CandidateT, P, f),
+                ("CandidateInstanceIndex", V::CandidateInstanceIndex, P, u),
+                ("CandidateInstanceID", V::CandidateInstanceId, P, u),
+                (
+                    "CandidateInstanceContributionToHitGroupIndex",
+                    V::CandidateSbtOffset,
+                    P,
+                    u,
+                ),
+                ("CandidateGeometryIndex", V::CandidateGeometryIndex, P, u),
+                ("CandidatePrimitiveIndex", V::CandidatePrimitiveIndex, P, u),
+                (
+                    "CandidateTriangleBarycentrics",
+                    V::CandidateBarycentrics,
+                    P,
+                    f2,
+                ),
+                ("CandidateTriangleFrontFace", V::CandidateFrontFace, P, b),
+                (
+                    "CandidateProceduralPrimitiveNonOpaque",
+                    V::CandidateAabbOpaque,
+                    Not,
+                    b,
+                ),
+                (
+                    "CandidateObjectRayDirection",
+                    V::CandidateObjectRayDirection,
+                    P,
+                    f3,
+                ),
+                (
+                    "CandidateObjectRayOrigin",
+                    V::CandidateObjectRayOrigin,
+                    P,
+                    f3,
+                ),
+                (
+                    "CandidateObjectToWorld4x3",
+                    V::CandidateObjectToWorld,
+                    P,
+                    m43,
+                ),
+                (
+                    "CandidateObjectToWorld3x4",
+                    V::CandidateObjectToWorld,
+                    T,
+                    m34,
+                ),
+                (
+                    "CandidateWorldToObject4x3",
+                    V::CandidateWorldToObject,
+                    P,
+                    m43,
+                ),
+                (
+                    "CandidateWorldToObject3x4",
+                    V::CandidateWorldToObject,
+                    T,
+                    m34,
+                ),
+                ("CommittedStatus", V::CommittedStatus, P, u),
+                ("CommittedRayT", V::CommittedT, P, f),
+                ("CommittedInstanceIndex", V::CommittedInstanceIndex, P, u),
+                ("CommittedInstanceID", V::CommittedInstanceId, P, u),
+                (
+                    "CommittedInstanceContributionToHitGroupIndex",
+                    V::CommittedSbtOffset,
+                    P,
+                    u,
+                ),
+                ("CommittedGeometryIndex", V::CommittedGeometryIndex, P, u),
+                ("CommittedPrimitiveIndex", V::CommittedPrimitiveIndex, P, u),
+                (
+                    "CommittedTriangleBarycentrics",
+                    V::CommittedBarycentrics,
+                    P,
+                    f2,
+                ),
+                ("CommittedTriangleFrontFace", V::CommittedFrontFace, P, b),
+                (
+                    "CommittedObjectRayDirection",
+                    V::CommittedObjectRayDirection,
+                    P,
+                    f3,
+                ),
+                (
+                    "CommittedObjectRayOrigin",
+                    V::CommittedObjectRayOrigin,
+                    P,
+                    f3,
+                ),
+                (
+                    "CommittedObjectToWorld4x3",
+                    V::CommittedObjectToWorld,
+                    P,
+                    m43,
+                ),
+                (
+                    "CommittedObjectToWorld3x4",
+                    V::CommittedObjectToWorld,
+                    T,
+                    m34,
+                ),
+                (
+                    "CommittedWorldToObject4x3",
+                    V::CommittedWorldToObject,
+                    P,
+                    m43,
+                ),
+                (
+                    "CommittedWorldToObject3x4",
+                    V::CommittedWorldToObject,
+                    T,
+                    m34,
+                ),
+                // Older spellings.
+                ("CandidateObjectToWorld", V::CandidateObjectToWorld, T, m34),
+                ("CandidateWorldToObject", V::CandidateWorldToObject, T, m34),
+                ("CommittedObjectToWorld", V::CommittedObjectToWorld, T, m34),
+                ("CommittedWorldToObject", V::CommittedWorldToObject, T, m34),
+                ("CommittedRayTCurrent", V::CommittedT, P, f),
+            ]
+        };
+        if let Some(&(_, v, post, ty)) = getters.iter().find(|g| g.0 == name) {
+            if !self.method_arity(name, 0, 0, n, span) {
+                return Expr::error(span);
+            }
+            return get(v, post, ty);
+        }
+        match name {
+            "TraceRayInline" => {
+                if !self.method_arity(name, 4, 4, n, span) {
+                    return Expr::error(span);
+                }
+                let mut it = args.into_iter();
+                let Some(accel) = it.next() else {
+                    return Expr::error(span);
+                };
+                if !matches!(self.types.kind(accel.ty), TyKind::AccelStruct) {
+                    self.error(
+                        "OSH1005",
+                        accel.span,
+                        "the first argument of `TraceRayInline` is a                          `RaytracingAccelerationStructure`",
+                    );
+                    return Expr::error(span);
+                }
+                let rd = self.ray_desc();
+                let mut out = vec![accel];
+                if let (Some(fl), Some(mask), Some(ray)) = (it.next(), it.next(), it.next()) {
+                    out.push(self.conv_arg(fl, u));
+                    out.push(self.conv_arg(mask, u));
+                    out.push(self.conv_arg(ray, rd));
+                }
+                method(ResMethod::RayQueryInit, out, Types::VOID)
+            }
+            "Proceed" | "Abort" | "CommitNonOpaqueTriangleHit" => {
+                if !self.method_arity(name, 0, 0, n, span) {
+                    return Expr::error(span);
+                }
+                match name {
+                    "Proceed" => method(ResMethod::RayQueryProceed, Vec::new(), b),
+                    "Abort" => method(ResMethod::RayQueryAbort, Vec::new(), Types::VOID),
+                    _ => method(ResMethod::RayQueryCommitTriangle, Vec::new(), Types::VOID),
+                }
+            }
+            "CommitProceduralPrimitiveHit" => {
+                if !self.method_arity(name, 1, 1, n, span) {
+                    return Expr::error(span);
+                }
+                let args: Vec<Expr> = args.into_iter().map(|a| self.conv_arg(a, f)).collect();
+                method(ResMethod::RayQueryCommitProcedural, args, Types::VOID)
+            }
             _ => {
                 self.error(
                     "OSH1009",

@@ -29,10 +29,10 @@
 //! | OSH1017 | invalid template arguments, or template arguments that cannot be deduced |
 //! | OSH1018 | a construct OneShader does not compile (named in the message) |
 //! | OSH1020 | the entry point is not defined |
-//! | OSH1021 | the stage or profile is not supported yet (geometry, hull, domain, mesh, amplification, ray tracing, libraries) |
+//! | OSH1021 | a stage OneShader does not compile (work-graph nodes; mesh or amplification before shader model 6.5) |
 //! | OSH1022 | malformed profile |
 //! | OSH1023 | a semantic that is missing, unknown or not allowed for this stage and direction |
-//! | OSH1025 | a malformed attribute (`numthreads`, `vk::binding`, ...) |
+//! | OSH1025 | a malformed attribute (`numthreads`, `vk::binding`, `maxvertexcount`, `domain`, ...), or a stage attribute the entry point needs |
 //! | OSH1026 | a function is called but never defined |
 //! | OSH1027 | recursion (HLSL and SPIR-V forbid it) |
 //! | OSH1028 | *warning*: an attribute or modifier is ignored |
@@ -53,8 +53,11 @@ pub const MAX_SEMA_ERRORS: usize = 100;
 pub struct SemaOptions {
     /// The entry point's name.
     pub entry: String,
-    /// Its stage.
+    /// Its stage (ignored for a library).
     pub stage: Stage,
+    /// A library (`lib_*`): every `[shader("...")]` function is an entry point; `export`
+    /// functions are exported and prototypes imported.
+    pub library: bool,
     /// `-enable-16bit-types`: `half` is 16-bit, `min16*` map to 16-bit types.
     pub enable_16bit: bool,
     /// Default matrix order (`-Zpc` column, the default; `-Zpr` row).
@@ -68,6 +71,7 @@ impl Default for SemaOptions {
         SemaOptions {
             entry: "main".into(),
             stage: Stage::Fragment,
+            library: false,
             enable_16bit: false,
             default_major: Major::Column,
             hlsl_version: 2021,
@@ -202,12 +206,37 @@ pub(crate) struct Sema<'a> {
     pub splits: Vec<super::sema_split::SplitDef>,
     /// The declared signature of functions with split parameters.
     pub func_sigs: FxHashMap<FuncId, Vec<super::sema_split::SigParam>>,
+    /// The built-in structs (`RayDesc`, `BuiltInTriangleIntersectionAttributes`), made on
+    /// first use.
+    pub builtin_structs: FxHashMap<&'static str, TyId>,
     /// The split parameters of functions: (name, split id), bound in the body.
     pub func_split_names: FxHashMap<FuncId, Vec<(String, u32)>>,
 }
 
 /// The root namespace.
 pub(crate) const ROOT: NsId = NsId(0);
+
+/// HLSL's built-in `uint` constants (ray flags, hit kinds, ray-query states).
+const BUILTIN_CONSTANTS: &[(&str, u32)] = &[
+    ("RAY_FLAG_NONE", 0),
+    ("RAY_FLAG_FORCE_OPAQUE", 0x1),
+    ("RAY_FLAG_FORCE_NON_OPAQUE", 0x2),
+    ("RAY_FLAG_ACCEPT_FIRST_HIT_AND_END_SEARCH", 0x4),
+    ("RAY_FLAG_SKIP_CLOSEST_HIT_SHADER", 0x8),
+    ("RAY_FLAG_CULL_BACK_FACING_TRIANGLES", 0x10),
+    ("RAY_FLAG_CULL_FRONT_FACING_TRIANGLES", 0x20),
+    ("RAY_FLAG_CULL_OPAQUE", 0x40),
+    ("RAY_FLAG_CULL_NON_OPAQUE", 0x80),
+    ("RAY_FLAG_SKIP_TRIANGLES", 0x100),
+    ("RAY_FLAG_SKIP_PROCEDURAL_PRIMITIVES", 0x200),
+    ("HIT_KIND_TRIANGLE_FRONT_FACE", 0xFE),
+    ("HIT_KIND_TRIANGLE_BACK_FACE", 0xFF),
+    ("COMMITTED_NOTHING", 0),
+    ("COMMITTED_TRIANGLE_HIT", 1),
+    ("COMMITTED_PROCEDURAL_PRIMITIVE_HIT", 2),
+    ("CANDIDATE_NON_OPAQUE_TRIANGLE", 0),
+    ("CANDIDATE_PROCEDURAL_PRIMITIVE", 1),
+];
 
 impl<'a> Sema<'a> {
     pub fn new(opts: SemaOptions) -> Sema<'a> {
@@ -235,7 +264,56 @@ impl<'a> Sema<'a> {
             splits: Vec::new(),
             func_sigs: FxHashMap::default(),
             func_split_names: FxHashMap::default(),
+            builtin_structs: FxHashMap::default(),
         }
+    }
+
+    /// A built-in struct type of plain fields (made once; its members are reached like a
+    /// user struct's).
+    pub fn builtin_struct(&mut self, name: &'static str, fields: &[(&str, TyId)]) -> TyId {
+        if let Some(&t) = self.builtin_structs.get(name) {
+            return t;
+        }
+        let sid = StructId(self.types.structs.len() as u32);
+        let span = Span {
+            file: oneshader_ir::diag::FileId(0),
+            start: 0,
+            end: 0,
+        };
+        self.types.structs.push(StructDef {
+            name: name.to_string(),
+            fields: fields
+                .iter()
+                .map(|&(n, ty)| FieldDef {
+                    name: n.to_string(),
+                    ty,
+                    major: None,
+                    io: IoAttrs::default(),
+                    offset: None,
+                    register_c: None,
+                    span,
+                })
+                .collect(),
+            bitfields: Vec::new(),
+            bases: Vec::new(),
+            span,
+        });
+        let sns = self.new_ns(Some(ROOT));
+        self.nss[sns.0 as usize].owner = Some(sid);
+        self.struct_ns.push(sns);
+        let ty = self.types.intern(TyKind::Struct(sid));
+        self.builtin_structs.insert(name, ty);
+        ty
+    }
+
+    /// `RayDesc`: `{ float3 Origin; float TMin; float3 Direction; float TMax; }`.
+    pub fn ray_desc(&mut self) -> TyId {
+        let f3 = self.types.vector(Scalar::F32, 3);
+        let f = self.types.float();
+        self.builtin_struct(
+            "RayDesc",
+            &[("Origin", f3), ("TMin", f), ("Direction", f3), ("TMax", f)],
+        )
     }
 
     // ---- diagnostics --------------------------------------------------------------------------
@@ -401,7 +479,14 @@ impl<'a> Sema<'a> {
                 break;
             }
         }
-        None
+        // The built-in constants, which a declaration of the same name hides.
+        BUILTIN_CONSTANTS
+            .iter()
+            .find(|c| c.0 == name)
+            .and_then(|&(_, v)| {
+                let u = self.types.lookup(&TyKind::Scalar(Scalar::U32))?;
+                Some(Sym::Const(u, ConstVal::Int(v as i128)))
+            })
     }
 
     /// Lookup of a possibly qualified path.
@@ -776,16 +861,75 @@ impl<'a> Sema<'a> {
             }
             "string" => self.types.intern(TyKind::String),
             "void" => Types::VOID,
-            "InputPatch"
-            | "OutputPatch"
-            | "PointStream"
-            | "LineStream"
-            | "TriangleStream"
-            | "RaytracingAccelerationStructure"
-            | "RayDesc"
-            | "RayQuery"
-            | "BuiltInTriangleIntersectionAttributes"
-            | "HitObject"
+            // A patch is an array of control points; the entry point's parameter records
+            // which kind it was declared as (`ParamQual`).
+            "InputPatch" | "OutputPatch" => {
+                let e = match a.first() {
+                    Some(x) => self.template_type_arg(x, Types::ERROR),
+                    None => Types::ERROR,
+                };
+                let n = a.get(1).and_then(|x| self.template_int_arg(x));
+                match n {
+                    Some(n) if (1..=32).contains(&n) && !self.types.is_error(e) => {
+                        self.types.array(e, n as u32)
+                    }
+                    _ => {
+                        self.error(
+                            "OSH1017",
+                            span,
+                            format!("`{name}<T, N>` needs a type T and N in 1..32"),
+                        );
+                        Types::ERROR
+                    }
+                }
+            }
+            "PointStream" | "LineStream" | "TriangleStream" => {
+                let kind = match name {
+                    "PointStream" => StreamKind::Point,
+                    "LineStream" => StreamKind::Line,
+                    _ => StreamKind::Triangle,
+                };
+                let e = match a.first() {
+                    Some(x) => self.template_type_arg(x, Types::ERROR),
+                    None => {
+                        self.error(
+                            "OSH1017",
+                            span,
+                            format!("`{name}` needs a vertex type: `{name}<T>`"),
+                        );
+                        Types::ERROR
+                    }
+                };
+                self.types.intern(TyKind::Stream(kind, e))
+            }
+            "RaytracingAccelerationStructure" => self.types.intern(TyKind::AccelStruct),
+            "RayDesc" => self.ray_desc(),
+            "BuiltInTriangleIntersectionAttributes" => {
+                let f2 = self.types.vector(Scalar::F32, 2);
+                self.builtin_struct(
+                    "BuiltInTriangleIntersectionAttributes",
+                    &[("barycentrics", f2)],
+                )
+            }
+            "RayQuery" => {
+                let flags = match a.first() {
+                    Some(x) => self.template_int_arg(x),
+                    None => {
+                        self.error("OSH1017", span, "`RayQuery<flags>` needs its ray flags");
+                        None
+                    }
+                };
+                let flags = flags.unwrap_or(0);
+                if !(0..=u32::MAX as i128).contains(&flags) {
+                    self.error(
+                        "OSH1017",
+                        span,
+                        "`RayQuery` flags are a 32-bit unsigned value",
+                    );
+                }
+                self.types.intern(TyKind::RayQuery(flags as u32))
+            }
+            "HitObject"
             | "FeedbackTexture2D"
             | "FeedbackTexture2DArray"
             | "uint8_t4_packed"
@@ -1245,6 +1389,9 @@ impl<'a> Sema<'a> {
             .attributes
             .iter()
             .any(|a| attr_is(a, "vk", "push_constant"));
+        let shader_record = v.attributes.iter().find(|a| {
+            attr_is(a, "vk", "shader_record_ext") || attr_is(a, "vk", "shader_record_nv")
+        });
         let spec_id = v
             .attributes
             .iter()
@@ -1280,7 +1427,23 @@ impl<'a> Sema<'a> {
             if push_constant && !self.check_push_constant(ty, &bind, d) {
                 continue;
             }
-            let (kind, gty) = if cbuf_like && push_constant {
+            if let Some(a) = shader_record
+                && !cbuf_like
+            {
+                self.error(
+                    "OSH1029",
+                    a.span,
+                    format!(
+                        "`[[vk::{}]]` applies to a `ConstantBuffer<T>` or a `cbuffer`, not a `{}`",
+                        a.name.name,
+                        self.types.name(ty)
+                    ),
+                );
+                continue;
+            }
+            let (kind, gty) = if cbuf_like && shader_record.is_some() {
+                (GlobalKind::ShaderRecord, self.unwrap_cbuffer_type(ty).0)
+            } else if cbuf_like && push_constant {
                 // `[[vk::push_constant]] ConstantBuffer<T> pc;` is a push-constant block of a `T`.
                 (GlobalKind::PushConstant, self.unwrap_cbuffer_type(ty).0)
             } else if cbuf_like {
@@ -1682,11 +1845,19 @@ impl<'a> Sema<'a> {
         self.struct_ns.push(sns);
         let sty = self.types.intern(TyKind::Struct(sid));
         let bind = self.bind_attrs(&b.attributes, &b.annotations);
+        let shader_record = b
+            .attributes
+            .iter()
+            .any(|a| attr_is(a, "vk", "shader_record_ext") || attr_is(a, "vk", "shader_record_nv"));
         self.globals.push(GlobalDef {
             name: b.name.name.clone(),
             ty: sty,
-            kind: GlobalKind::CBuffer {
-                tbuffer: b.keyword == ast::BufferKeyword::TBuffer,
+            kind: if shader_record && b.keyword == ast::BufferKeyword::CBuffer {
+                GlobalKind::ShaderRecord
+            } else {
+                GlobalKind::CBuffer {
+                    tbuffer: b.keyword == ast::BufferKeyword::TBuffer,
+                }
             },
             major: None,
             bind,
@@ -2239,6 +2410,7 @@ impl<'a> Sema<'a> {
                 dir: ParamDir::InOut,
                 io: IoAttrs::default(),
                 uniform: false,
+                qual: ParamQual::None,
                 local: LocalId(0),
                 default: None,
                 major: None,
@@ -2296,6 +2468,7 @@ impl<'a> Sema<'a> {
                         dir: ParamDir::In,
                         io: IoAttrs::default(),
                         uniform: false,
+                        qual: ParamQual::None,
                         local: LocalId(k as u32),
                         default: None,
                         major: l.major,
@@ -2321,6 +2494,35 @@ impl<'a> Sema<'a> {
             let mut io = io;
             io.interp = interp_of(&p.modifiers);
             io.invariant = has(Modifier::Precise);
+            let declared_as = match &p.ty.kind {
+                TypeKind::Named { path, .. } => path.last().name.as_str(),
+                _ => "",
+            };
+            let qual = if declared_as == "InputPatch" {
+                ParamQual::InputPatch
+            } else if declared_as == "OutputPatch" {
+                ParamQual::OutputPatch
+            } else if has(Modifier::Vertices) {
+                ParamQual::Vertices
+            } else if has(Modifier::Indices) {
+                ParamQual::Indices
+            } else if has(Modifier::Primitives) {
+                ParamQual::Primitives
+            } else if has(Modifier::Payload) {
+                ParamQual::Payload
+            } else {
+                use oneshader_ir::Primitive as P;
+                [
+                    (Modifier::Point, P::Point),
+                    (Modifier::Line, P::Line),
+                    (Modifier::Triangle, P::Triangle),
+                    (Modifier::LineAdj, P::LineAdj),
+                    (Modifier::TriangleAdj, P::TriangleAdj),
+                ]
+                .iter()
+                .find(|(m, _)| has(*m))
+                .map_or(ParamQual::None, |&(_, p)| ParamQual::Primitive(p))
+            };
             let default = default.map(|e| {
                 let h = self.check_expr(e);
                 self.convert(h, ty, e.span)
@@ -2339,6 +2541,7 @@ impl<'a> Sema<'a> {
                 dir,
                 io,
                 uniform: has(Modifier::Uniform),
+                qual,
                 local: LocalId(locals.len() as u32 - 1),
                 default,
                 major,
@@ -2364,6 +2567,7 @@ impl<'a> Sema<'a> {
             body: None,
             attrs,
             method_of,
+            export: f.modifiers.iter().any(|m| m.modifier == Modifier::Export),
             span: f.name.span,
         });
         self.func_src.push(Some(FuncSrc {
@@ -2501,7 +2705,131 @@ impl<'a> Sema<'a> {
                 }
                 "earlydepthstencil" => out.early_depth_stencil = true,
                 "shader" => out.shader = Self::attr_string_arg(a),
+                "maxvertexcount" | "instance" | "outputcontrolpoints" => {
+                    let v = self.attr_u32_args(a);
+                    // D3D's limits: 1024 vertices, 32 control points; instances are
+                    // bounded by the device (Vulkan guarantees 32; DXC accepts more).
+                    let limit = match name.as_str() {
+                        "maxvertexcount" => 1024,
+                        "instance" => u32::MAX,
+                        _ => 32,
+                    };
+                    match v.as_slice() {
+                        [n] if (1..=limit).contains(n) => match name.as_str() {
+                            "maxvertexcount" => out.max_vertex_count = Some(*n),
+                            "instance" => {
+                                if *n > 32 {
+                                    self.warn(
+                                        "OSH1025",
+                                        a.span,
+                                        format!(
+                                            "`[instance({n})]`: D3D allows at most 32 \
+                                             instances, and Vulkan devices only guarantee 32 \
+                                             (`maxGeometryShaderInvocations`)"
+                                        ),
+                                    );
+                                }
+                                out.instance = Some(*n);
+                            }
+                            _ => out.output_control_points = Some(*n),
+                        },
+                        _ if limit == u32::MAX => self.error(
+                            "OSH1025",
+                            a.span,
+                            format!("`{name}` takes one positive integer"),
+                        ),
+                        _ => self.error(
+                            "OSH1025",
+                            a.span,
+                            format!("`{name}` takes one integer from 1 to {limit}"),
+                        ),
+                    }
+                }
+                "domain" | "partitioning" | "outputtopology" => {
+                    let arg = Self::attr_string_arg(a).unwrap_or_default();
+                    let ok = match name.as_str() {
+                        "domain" => {
+                            out.domain = match arg.as_str() {
+                                "tri" => Some(oneshader_ir::TessDomain::Triangle),
+                                "quad" => Some(oneshader_ir::TessDomain::Quad),
+                                "isoline" => Some(oneshader_ir::TessDomain::Isoline),
+                                _ => None,
+                            };
+                            out.domain.is_some()
+                        }
+                        "partitioning" => {
+                            out.partitioning = match arg.as_str() {
+                                "integer" => Some(oneshader_ir::Partitioning::Integer),
+                                "fractional_even" => {
+                                    Some(oneshader_ir::Partitioning::FractionalEven)
+                                }
+                                "fractional_odd" => Some(oneshader_ir::Partitioning::FractionalOdd),
+                                "pow2" => Some(oneshader_ir::Partitioning::Pow2),
+                                _ => None,
+                            };
+                            out.partitioning.is_some()
+                        }
+                        _ => {
+                            use oneshader_ir::Primitive as P;
+                            // Hull (`triangle_cw`...) and mesh (`triangle`) spellings; the
+                            // entry point's stage checks which applies.
+                            out.output_topology = match arg.as_str() {
+                                "point" => Some(P::Point),
+                                "line" => Some(P::Line),
+                                "triangle" => Some(P::Triangle),
+                                "triangle_cw" => Some(P::TriangleCw),
+                                "triangle_ccw" => Some(P::TriangleCcw),
+                                _ => None,
+                            };
+                            out.output_topology.is_some()
+                        }
+                    };
+                    if !ok {
+                        let expect = match name.as_str() {
+                            "domain" => "\"tri\", \"quad\" or \"isoline\"",
+                            "partitioning" => {
+                                "\"integer\", \"fractional_even\", \"fractional_odd\" or \"pow2\""
+                            }
+                            _ => {
+                                "\"point\", \"line\", \"triangle\", \"triangle_cw\" or \"triangle_ccw\""
+                            }
+                        };
+                        self.error(
+                            "OSH1025",
+                            a.span,
+                            format!("`[{name}(\"{arg}\")]`: expected {expect}"),
+                        );
+                    }
+                }
+                "patchconstantfunc" => match Self::attr_string_arg(a) {
+                    Some(f) => out.patch_constant_func = Some((f, a.span)),
+                    None => self.error(
+                        "OSH1025",
+                        a.span,
+                        "`patchconstantfunc` takes the function's name as a string",
+                    ),
+                },
+                // A promise about the tessellation factors the patch-constant function
+                // produces, which lets D3D drivers optimize; Vulkan has no counterpart and
+                // the factors are what the function writes either way.
+                "maxtessfactor" => {}
                 _ => {}
+            }
+            if out.span.is_none()
+                && matches!(
+                    name.as_str(),
+                    "maxvertexcount"
+                        | "instance"
+                        | "domain"
+                        | "partitioning"
+                        | "outputtopology"
+                        | "outputcontrolpoints"
+                        | "patchconstantfunc"
+                        | "numthreads"
+                        | "shader"
+                )
+            {
+                out.span = Some(a.span);
             }
         }
         out

@@ -1268,7 +1268,9 @@ impl<'a> Sema<'a> {
                     GlobalKind::Const | GlobalKind::SpecConst { .. } => {
                         Some(format!("`{}` is const", gd.name))
                     }
-                    GlobalKind::CBuffer { .. } | GlobalKind::PushConstant => {
+                    GlobalKind::CBuffer { .. }
+                    | GlobalKind::PushConstant
+                    | GlobalKind::ShaderRecord => {
                         Some(format!("`{}` is read-only (a constant buffer)", gd.name))
                     }
                     GlobalKind::Resource => Some(format!("`{}` is a resource", gd.name)),
@@ -1327,6 +1329,17 @@ impl<'a> Sema<'a> {
             _ => self.check_expr(rhs),
         };
         if self.types.is_error(l.ty) || self.types.is_error(r.ty) {
+            return Expr::error(span);
+        }
+        if matches!(
+            self.types.kind(l.ty),
+            TyKind::Stream(..) | TyKind::RayQuery(_)
+        ) {
+            self.error(
+                "OSH1008",
+                span,
+                format!("a `{}` cannot be assigned", self.types.name(l.ty)),
+            );
             return Expr::error(span);
         }
         if let ExprKind::Split(id) = l.kind {
@@ -1450,7 +1463,12 @@ impl<'a> Sema<'a> {
                     );
                     return Expr::error(span);
                 }
-                if self.types.is_resource(b.ty) {
+                if self.types.is_resource(b.ty)
+                    || matches!(
+                        self.types.kind(b.ty),
+                        TyKind::Stream(..) | TyKind::RayQuery(_)
+                    )
+                {
                     return self.check_method(b, member, template_args.as_deref(), argv, span);
                 }
                 if let TyKind::Struct(_) = self.types.kind(b.ty) {

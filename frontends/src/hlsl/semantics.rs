@@ -23,7 +23,18 @@
 //! | `SV_GroupID` | compute in | `workgroup_id` (uint3) |
 //! | `SV_GroupThreadID` | compute in | `local_invocation_id` (uint3) |
 //! | `SV_GroupIndex` | compute in | `local_invocation_index` (uint) |
-//! | any other name | vertex in/out, fragment in/out | `location(n)`, numbered in declaration order per direction (`[[vk::location(n)]]` overrides) |
+//! | `SV_Position`, `SV_ClipDistance`, `SV_CullDistance` | geometry, hull, domain in (arrays, one element per vertex); hull, domain, geometry, mesh out | `position`, `clip_distance`, `cull_distance` |
+//! | `SV_PrimitiveID` | geometry, hull, domain in; geometry, mesh out | `primitive_id` |
+//! | `SV_RenderTargetArrayIndex`, `SV_ViewportArrayIndex` | domain, geometry, mesh out | `layer`, `viewport_index` |
+//! | `SV_GSInstanceID` | geometry in | `invocation_id` |
+//! | `SV_OutputControlPointID` | hull in | `invocation_id` |
+//! | `SV_TessFactor`, `SV_InsideTessFactor` | hull out, domain in (per patch) | `tess_level_outer` (`float[4]`), `tess_level_inner` (`float[2]`), of which the declaration's elements are the leading ones |
+//! | `SV_DomainLocation` | domain in | `tess_coord` (`float3`, truncated to the declared `float2` for quads and isolines) |
+//! | `SV_CullPrimitive` | mesh out (per primitive) | `cull_primitive` |
+//! | `SV_ShadingRate` | vertex, geometry, mesh out | `primitive_shading_rate` |
+//! | `SV_DispatchThreadID`, `SV_GroupID`, `SV_GroupThreadID`, `SV_GroupIndex` | mesh, amplification in | as for compute |
+//! | `SV_ViewID` | geometry, hull, domain, mesh in | `view_index` |
+//! | any other name | vertex, geometry, hull, domain in/out, fragment in, mesh out | `location(n)`, numbered in declaration order per direction (`[[vk::location(n)]]` overrides); a system value of another stage (`SV_InstanceID` in a hull shader) is passed on as a varying with a warning |
 
 use oneshader_ir::{BuiltIn, Stage};
 
@@ -58,6 +69,9 @@ pub enum BuiltinShape {
     MaskArray,
     /// `float[n]` (clip and cull distances).
     FloatArray,
+    /// `float[n]` of fixed length (tessellation levels), of which the declaration uses the
+    /// leading elements.
+    TessLevels(u32),
 }
 
 /// The SPIR-V shape of a built-in.
@@ -66,74 +80,108 @@ pub fn builtin_shape(b: BuiltIn) -> BuiltinShape {
     match b {
         Position => BuiltinShape::Float4,
         FragDepth | PointSize => BuiltinShape::Float,
-        Barycentric => BuiltinShape::Float3,
-        GlobalInvocationId | LocalInvocationId | WorkgroupId | NumWorkgroups => BuiltinShape::Uint3,
-        FrontFacing | FullyCovered | HelperInvocation => BuiltinShape::Bool,
+        Barycentric | TessCoord => BuiltinShape::Float3,
+        GlobalInvocationId | LocalInvocationId | WorkgroupId | NumWorkgroups | LaunchId
+        | LaunchSize => BuiltinShape::Uint3,
+        FrontFacing | FullyCovered | HelperInvocation | CullPrimitive => BuiltinShape::Bool,
         SampleMask => BuiltinShape::MaskArray,
         ClipDistance | CullDistance => BuiltinShape::FloatArray,
+        TessLevelOuter => BuiltinShape::TessLevels(4),
+        TessLevelInner => BuiltinShape::TessLevels(2),
         _ => BuiltinShape::Uint,
     }
 }
 
+/// True for the stages whose inputs arrive once per vertex of a primitive or patch, as
+/// arrays (geometry, hull, domain).
+pub fn arrayed_inputs(stage: Stage) -> bool {
+    matches!(stage, Stage::Geometry | Stage::Hull | Stage::Domain)
+}
+
+/// True for the stages that feed the rasterizer (their position output is the final one).
+pub fn pre_raster(stage: Stage) -> bool {
+    matches!(
+        stage,
+        Stage::Vertex | Stage::Domain | Stage::Geometry | Stage::Mesh
+    )
+}
+
+/// The name of a stage in diagnostics.
+pub fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Fragment => "pixel",
+        s => s.spelling(),
+    }
+}
+
 /// Classifies a semantic (upper case, index split off) for a stage and direction. `Err`
-/// explains why it is not allowed.
+/// explains why it is not allowed. Stages without user varyings (compute, mesh and
+/// amplification inputs, the ray-tracing stages) accept system values only.
 pub fn classify(stage: Stage, input: bool, name: &str, index: u32) -> Result<IoKind, String> {
     use BuiltIn as B;
+    use Stage::*;
     let b = |x: B| Ok(IoKind::Builtin(x));
     let dir = if input { "input" } else { "output" };
-    let stage_name = match stage {
-        Stage::Vertex => "vertex",
-        Stage::Fragment => "pixel",
-        Stage::Compute => "compute",
-        _ => "this",
-    };
+    let sname = stage_name(stage);
+    let compute_like = matches!(stage, Compute | Amplification) || (stage == Mesh && input);
     if !name.starts_with("SV_") {
-        if stage == Stage::Compute {
+        if compute_like {
             return Err(format!(
-                "`{name}` is not a compute-shader input (use SV_DispatchThreadID, SV_GroupID, \
+                "`{name}` is not a {sname}-shader input (use SV_DispatchThreadID, SV_GroupID, \
                  SV_GroupThreadID or SV_GroupIndex)"
             ));
         }
         return Ok(IoKind::Location);
     }
+    // A pre-rasterization stage's system outputs, and what later stages read back.
+    let raster_out = !input && pre_raster(stage);
     match (stage, input, name) {
-        (Stage::Vertex, true, "SV_VERTEXID") => b(B::VertexIndex),
-        (Stage::Vertex, true, "SV_INSTANCEID") => b(B::InstanceIndex),
-        (Stage::Vertex, true, "SV_STARTVERTEXLOCATION") => b(B::BaseVertex),
-        (Stage::Vertex, true, "SV_STARTINSTANCELOCATION") => b(B::BaseInstance),
-        (Stage::Vertex | Stage::Fragment, true, "SV_VIEWID") => b(B::ViewIndex),
-        (Stage::Vertex, true, "SV_POSITION") => Ok(IoKind::Location),
-        (Stage::Vertex, false, "SV_POSITION") | (Stage::Fragment, true, "SV_POSITION") => {
-            b(B::Position)
+        (Vertex, true, "SV_VERTEXID") => b(B::VertexIndex),
+        (Vertex, true, "SV_INSTANCEID") => b(B::InstanceIndex),
+        (Vertex, true, "SV_STARTVERTEXLOCATION") => b(B::BaseVertex),
+        (Vertex, true, "SV_STARTINSTANCELOCATION") => b(B::BaseInstance),
+        (Vertex | Fragment | Geometry | Hull | Domain | Mesh, true, "SV_VIEWID") => b(B::ViewIndex),
+        (Vertex, true, "SV_POSITION") => Ok(IoKind::Location),
+        (_, false, "SV_POSITION") if raster_out || stage == Hull => b(B::Position),
+        (Fragment | Geometry | Hull | Domain, true, "SV_POSITION") => b(B::Position),
+        (_, false, "SV_CLIPDISTANCE") if raster_out || stage == Hull => b(B::ClipDistance),
+        (Fragment | Geometry | Hull | Domain, true, "SV_CLIPDISTANCE") => b(B::ClipDistance),
+        (_, false, "SV_CULLDISTANCE") if raster_out || stage == Hull => b(B::CullDistance),
+        (Fragment | Geometry | Hull | Domain, true, "SV_CULLDISTANCE") => b(B::CullDistance),
+        (_, false, "SV_RENDERTARGETARRAYINDEX") if raster_out => b(B::Layer),
+        (Fragment, true, "SV_RENDERTARGETARRAYINDEX") => b(B::Layer),
+        (_, false, "SV_VIEWPORTARRAYINDEX") if raster_out => b(B::ViewportIndex),
+        (Fragment, true, "SV_VIEWPORTARRAYINDEX") => b(B::ViewportIndex),
+        (Fragment, true, "SV_ISFRONTFACE") => b(B::FrontFacing),
+        (Fragment, true, "SV_SAMPLEINDEX") => b(B::SampleIndex),
+        (Fragment | Geometry | Hull | Domain, true, "SV_PRIMITIVEID") => b(B::PrimitiveId),
+        (Geometry | Mesh, false, "SV_PRIMITIVEID") => b(B::PrimitiveId),
+        (Fragment, _, "SV_COVERAGE") => b(B::SampleMask),
+        (Fragment, true, "SV_BARYCENTRICS") => b(B::Barycentric),
+        (Fragment, true, "SV_SHADINGRATE") => b(B::ShadingRate),
+        (Fragment, true, "SV_INNERCOVERAGE") => b(B::FullyCovered),
+        (Fragment, false, "SV_TARGET") => Ok(IoKind::Target(index)),
+        (Fragment, false, "SV_DEPTH")
+        | (Fragment, false, "SV_DEPTHGREATEREQUAL")
+        | (Fragment, false, "SV_DEPTHLESSEQUAL") => b(B::FragDepth),
+        (Fragment, false, "SV_STENCILREF") => b(B::FragStencilRef),
+        (Compute | Mesh | Amplification, true, "SV_DISPATCHTHREADID") => b(B::GlobalInvocationId),
+        (Compute | Mesh | Amplification, true, "SV_GROUPID") => b(B::WorkgroupId),
+        (Compute | Mesh | Amplification, true, "SV_GROUPTHREADID") => b(B::LocalInvocationId),
+        (Compute | Mesh | Amplification, true, "SV_GROUPINDEX") => b(B::LocalInvocationIndex),
+        (Geometry, true, "SV_GSINSTANCEID") => b(B::InvocationId),
+        (Hull, true, "SV_OUTPUTCONTROLPOINTID") => b(B::InvocationId),
+        (Hull, false, "SV_TESSFACTOR") | (Domain, true, "SV_TESSFACTOR") => b(B::TessLevelOuter),
+        (Hull, false, "SV_INSIDETESSFACTOR") | (Domain, true, "SV_INSIDETESSFACTOR") => {
+            b(B::TessLevelInner)
         }
-        (Stage::Vertex, false, "SV_CLIPDISTANCE") | (Stage::Fragment, true, "SV_CLIPDISTANCE") => {
-            b(B::ClipDistance)
-        }
-        (Stage::Vertex, false, "SV_CULLDISTANCE") | (Stage::Fragment, true, "SV_CULLDISTANCE") => {
-            b(B::CullDistance)
-        }
-        (Stage::Vertex, false, "SV_RENDERTARGETARRAYINDEX")
-        | (Stage::Fragment, true, "SV_RENDERTARGETARRAYINDEX") => b(B::Layer),
-        (Stage::Vertex, false, "SV_VIEWPORTARRAYINDEX")
-        | (Stage::Fragment, true, "SV_VIEWPORTARRAYINDEX") => b(B::ViewportIndex),
-        (Stage::Fragment, true, "SV_ISFRONTFACE") => b(B::FrontFacing),
-        (Stage::Fragment, true, "SV_SAMPLEINDEX") => b(B::SampleIndex),
-        (Stage::Fragment, true, "SV_PRIMITIVEID") => b(B::PrimitiveId),
-        (Stage::Fragment, _, "SV_COVERAGE") => b(B::SampleMask),
-        (Stage::Fragment, true, "SV_BARYCENTRICS") => b(B::Barycentric),
-        (Stage::Fragment, true, "SV_SHADINGRATE") => b(B::ShadingRate),
-        (Stage::Fragment, true, "SV_INNERCOVERAGE") => b(B::FullyCovered),
-        (Stage::Fragment, false, "SV_TARGET") => Ok(IoKind::Target(index)),
-        (Stage::Fragment, false, "SV_DEPTH")
-        | (Stage::Fragment, false, "SV_DEPTHGREATEREQUAL")
-        | (Stage::Fragment, false, "SV_DEPTHLESSEQUAL") => b(B::FragDepth),
-        (Stage::Fragment, false, "SV_STENCILREF") => b(B::FragStencilRef),
-        (Stage::Compute, true, "SV_DISPATCHTHREADID") => b(B::GlobalInvocationId),
-        (Stage::Compute, true, "SV_GROUPID") => b(B::WorkgroupId),
-        (Stage::Compute, true, "SV_GROUPTHREADID") => b(B::LocalInvocationId),
-        (Stage::Compute, true, "SV_GROUPINDEX") => b(B::LocalInvocationIndex),
+        (Domain, true, "SV_DOMAINLOCATION") => b(B::TessCoord),
+        (Mesh, false, "SV_CULLPRIMITIVE") => b(B::CullPrimitive),
+        (Vertex | Geometry | Mesh, false, "SV_SHADINGRATE") => b(B::PrimitiveShadingRate),
+        // A system value of another stage is an ordinary varying here (DXC: `SV_InstanceID`
+        // passed on by a vertex shader); the caller warns.
         _ => Err(format!(
-            "`{name}` is not a valid {stage_name} shader {dir} semantic"
+            "`{name}` is not a valid {sname} shader {dir} semantic"
         )),
     }
 }
@@ -172,6 +220,20 @@ mod tests {
         );
         assert!(classify(Stage::Vertex, false, "SV_TARGET", 0).is_err());
         assert!(classify(Stage::Compute, true, "TEXCOORD", 0).is_err());
+        assert_eq!(
+            classify(Stage::Geometry, true, "SV_POSITION", 0),
+            Ok(IoKind::Builtin(BuiltIn::Position))
+        );
+        assert_eq!(
+            classify(Stage::Hull, false, "SV_TESSFACTOR", 0),
+            Ok(IoKind::Builtin(BuiltIn::TessLevelOuter))
+        );
+        assert_eq!(
+            classify(Stage::Domain, true, "SV_DOMAINLOCATION", 0),
+            Ok(IoKind::Builtin(BuiltIn::TessCoord))
+        );
+        assert!(classify(Stage::Mesh, true, "TEXCOORD", 0).is_err());
+        assert!(classify(Stage::Hull, false, "SV_RENDERTARGETARRAYINDEX", 0).is_err());
         assert_eq!(
             classify(Stage::Compute, true, "SV_GROUPINDEX", 0),
             Ok(IoKind::Builtin(BuiltIn::LocalInvocationIndex))

@@ -163,6 +163,9 @@ fn make(res: &Reflected, rng: &mut Rng, opts: &InputOptions) -> Result<Resource,
         ResourceKind::Sampler => Resource::Sampler(Sampler { compare: false }),
         ResourceKind::ComparisonSampler => Resource::Sampler(Sampler { compare: true }),
         ResourceKind::SubpassInput => return Err(unsupported(res, "a subpass input")),
+        ResourceKind::AccelerationStructure => {
+            return Err(unsupported(res, "an acceleration structure"));
+        }
         other => return Err(unsupported(res, format!("a {other:?} resource"))),
     })
 }

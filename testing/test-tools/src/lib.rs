@@ -119,6 +119,28 @@ pub enum GlslStage {
     Fragment,
     /// `comp`.
     Compute,
+    /// `geom`.
+    Geometry,
+    /// `tesc` (HLSL hull shaders).
+    TessControl,
+    /// `tese` (HLSL domain shaders).
+    TessEvaluation,
+    /// `mesh`.
+    Mesh,
+    /// `task` (HLSL amplification shaders).
+    Task,
+    /// `rgen`.
+    RayGen,
+    /// `rint`.
+    Intersect,
+    /// `rahit`.
+    AnyHit,
+    /// `rchit`.
+    ClosestHit,
+    /// `rmiss`.
+    Miss,
+    /// `rcall`.
+    Callable,
 }
 
 impl GlslStage {
@@ -128,16 +150,37 @@ impl GlslStage {
             GlslStage::Vertex => "vert",
             GlslStage::Fragment => "frag",
             GlslStage::Compute => "comp",
+            GlslStage::Geometry => "geom",
+            GlslStage::TessControl => "tesc",
+            GlslStage::TessEvaluation => "tese",
+            GlslStage::Mesh => "mesh",
+            GlslStage::Task => "task",
+            GlslStage::RayGen => "rgen",
+            GlslStage::Intersect => "rint",
+            GlslStage::AnyHit => "rahit",
+            GlslStage::ClosestHit => "rchit",
+            GlslStage::Miss => "rmiss",
+            GlslStage::Callable => "rcall",
         }
     }
 
-    /// The stage of an IR stage (`None` for stages without GLSL output).
-    pub fn of(stage: oneshader_ir::Stage) -> Option<GlslStage> {
+    /// The GLSL stage of an IR stage (every IR stage has one).
+    pub fn of(stage: oneshader_ir::Stage) -> GlslStage {
         match stage {
-            oneshader_ir::Stage::Vertex => Some(GlslStage::Vertex),
-            oneshader_ir::Stage::Fragment => Some(GlslStage::Fragment),
-            oneshader_ir::Stage::Compute => Some(GlslStage::Compute),
-            _ => None,
+            oneshader_ir::Stage::Vertex => GlslStage::Vertex,
+            oneshader_ir::Stage::Fragment => GlslStage::Fragment,
+            oneshader_ir::Stage::Compute => GlslStage::Compute,
+            oneshader_ir::Stage::Geometry => GlslStage::Geometry,
+            oneshader_ir::Stage::Hull => GlslStage::TessControl,
+            oneshader_ir::Stage::Domain => GlslStage::TessEvaluation,
+            oneshader_ir::Stage::Mesh => GlslStage::Mesh,
+            oneshader_ir::Stage::Amplification => GlslStage::Task,
+            oneshader_ir::Stage::RayGeneration => GlslStage::RayGen,
+            oneshader_ir::Stage::Intersection => GlslStage::Intersect,
+            oneshader_ir::Stage::AnyHit => GlslStage::AnyHit,
+            oneshader_ir::Stage::ClosestHit => GlslStage::ClosestHit,
+            oneshader_ir::Stage::Miss => GlslStage::Miss,
+            oneshader_ir::Stage::Callable => GlslStage::Callable,
         }
     }
 }

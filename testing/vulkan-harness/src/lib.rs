@@ -1,5 +1,6 @@
-//! Test support shared by the workspace's execution tests: runs a compute shader on a real
-//! Vulkan driver and reads its results back.
+//! Test support shared by the workspace's execution tests: runs a compute shader, or a
+//! graphics pipeline's draw ([`Gpu::draw`], module `graphics`), on a real Vulkan driver and
+//! reads its results back.
 //!
 //! [`Gpu::new`] loads the system's Vulkan loader (`libvulkan.so.1`) with ash and picks Mesa's
 //! lavapipe, the CPU device `cargo xtask setup` installs. [`Gpu::run`] is the short form:
@@ -23,6 +24,12 @@
 use std::ffi::CString;
 
 use ash::vk;
+
+mod graphics;
+
+pub use graphics::{
+    Draw, Shader, ShaderKind, Target, Topology, VertexAttribute, VertexBuffer, VertexFormat,
+};
 
 /// What to run when the driver is missing.
 pub const SETUP: &str =
@@ -320,8 +327,15 @@ impl Binding {
     }
 }
 
+/// The descriptor sets of a dispatch or draw, their layouts and pool.
+pub(crate) struct Descriptors {
+    pub(crate) set_layouts: Vec<vk::DescriptorSetLayout>,
+    pub(crate) pool: vk::DescriptorPool,
+    pub(crate) sets: Vec<vk::DescriptorSet>,
+}
+
 /// Vulkan objects made for one binding.
-struct Made {
+pub(crate) struct Made {
     buffer: vk::Buffer,
     memory: vk::DeviceMemory,
     ptr: *mut u32,
@@ -420,8 +434,11 @@ impl Gpu {
         let families = unsafe { instance.get_physical_device_queue_family_properties(pd) };
         let family = families
             .iter()
-            .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
-            .ok_or_else(|| format!("lavapipe has no compute queue: {SETUP}"))?
+            .position(|f| {
+                f.queue_flags
+                    .contains(vk::QueueFlags::COMPUTE | vk::QueueFlags::GRAPHICS)
+            })
+            .ok_or_else(|| format!("lavapipe has no graphics and compute queue: {SETUP}"))?
             as u32;
         let prio = [1.0f32];
         let queues = [vk::DeviceQueueCreateInfo::default()
@@ -545,9 +562,139 @@ impl Gpu {
         groups: [u32; 3],
     ) -> Result<(), HarnessError> {
         let d = &self.device;
-        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
         // SAFETY: every Vulkan object below is created from `d`, used while alive, and
         // destroyed after the fence signals; mapped pointers cover exactly the allocation,
+        // which holds at least `words().len()` words.
+        unsafe {
+            let made = self.make_bindings(bindings)?;
+            let desc = self.make_descriptors(bindings, &made, vk::ShaderStageFlags::COMPUTE)?;
+            let set_layouts = &desc.set_layouts;
+            let sets = &desc.sets;
+            let ranges = [vk::PushConstantRange::default()
+                .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                .offset(0)
+                .size((push_constants.len() * 4) as u32)];
+            let mut pl_info = vk::PipelineLayoutCreateInfo::default().set_layouts(set_layouts);
+            if !push_constants.is_empty() {
+                pl_info = pl_info.push_constant_ranges(&ranges);
+            }
+            let pipeline_layout = check(
+                d.create_pipeline_layout(&pl_info, None),
+                "vkCreatePipelineLayout",
+            )?;
+            let module = check(
+                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None),
+                "vkCreateShaderModule",
+            )?;
+            let name = CString::new(entry).map_err(|_| {
+                HarnessError::Input(format!("entry point name {entry:?} has a nul"))
+            })?;
+            let stage = vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::COMPUTE)
+                .module(module)
+                .name(&name);
+            let pinfo = [vk::ComputePipelineCreateInfo::default()
+                .stage(stage)
+                .layout(pipeline_layout)];
+            let pipeline = check(
+                d.create_compute_pipelines(vk::PipelineCache::null(), &pinfo, None)
+                    .map_err(|(_, e)| e),
+                "vkCreateComputePipelines",
+            )?[0];
+            let cpool = check(
+                d.create_command_pool(
+                    &vk::CommandPoolCreateInfo::default().queue_family_index(self.family),
+                    None,
+                ),
+                "vkCreateCommandPool",
+            )?;
+            let cmd = check(
+                d.allocate_command_buffers(
+                    &vk::CommandBufferAllocateInfo::default()
+                        .command_pool(cpool)
+                        .level(vk::CommandBufferLevel::PRIMARY)
+                        .command_buffer_count(1),
+                ),
+                "vkAllocateCommandBuffers",
+            )?[0];
+            check(
+                d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default()),
+                "vkBeginCommandBuffer",
+            )?;
+            self.record_uploads(cmd, &made, bindings);
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::COMPUTE,
+                pipeline_layout,
+                0,
+                sets,
+                &[],
+            );
+            if !push_constants.is_empty() {
+                let bytes: Vec<u8> = push_constants
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect();
+                d.cmd_push_constants(
+                    cmd,
+                    pipeline_layout,
+                    vk::ShaderStageFlags::COMPUTE,
+                    0,
+                    &bytes,
+                );
+            }
+            d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
+            self.record_downloads(cmd, &made, bindings);
+            // Shader and transfer writes become visible to the host.
+            let to_host = [vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::HOST_READ)];
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &to_host,
+                &[],
+                &[],
+            );
+            check(d.end_command_buffer(cmd), "vkEndCommandBuffer")?;
+            let fence = check(
+                d.create_fence(&vk::FenceCreateInfo::default(), None),
+                "vkCreateFence",
+            )?;
+            let cmds = [cmd];
+            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+            check(d.queue_submit(self.queue, &submit, fence), "vkQueueSubmit")?;
+            match d.wait_for_fences(&[fence], true, self.timeout_ns) {
+                Ok(()) => {}
+                Err(vk::Result::TIMEOUT) => return Err(HarnessError::Timeout),
+                Err(result) => {
+                    return Err(HarnessError::Vulkan {
+                        call: "vkWaitForFences",
+                        result,
+                    });
+                }
+            }
+            Self::read_back(bindings, &made);
+            d.destroy_fence(fence, None);
+            d.destroy_command_pool(cpool, None);
+            d.destroy_pipeline(pipeline, None);
+            d.destroy_shader_module(module, None);
+            d.destroy_pipeline_layout(pipeline_layout, None);
+            self.destroy_descriptors(desc);
+            self.destroy_bindings(made);
+        }
+        Ok(())
+    }
+
+    /// Makes the buffers, images, texel views and samplers of `bindings` (host-visible
+    /// buffers holding their data; images are filled by [`Gpu::record_uploads`]).
+    pub(crate) fn make_bindings(&self, bindings: &[Binding]) -> Result<Vec<Made>, HarnessError> {
+        let d = &self.device;
+        let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+        // SAFETY: every object is created from `d`; the mapped pointer covers the allocation,
         // which holds at least `words().len()` words.
         unsafe {
             let mut made = Vec::new();
@@ -639,6 +786,21 @@ impl Gpu {
                 });
             }
 
+            Ok(made)
+        }
+    }
+
+    /// The descriptor set layouts (one per set number up to the largest used), a pool and
+    /// the sets of `bindings`, written with `made`'s objects, visible to `stages`.
+    pub(crate) fn make_descriptors(
+        &self,
+        bindings: &[Binding],
+        made: &[Made],
+        stages: vk::ShaderStageFlags,
+    ) -> Result<Descriptors, HarnessError> {
+        let d = &self.device;
+        // SAFETY: every object is created from `d`; the infos live across the calls.
+        unsafe {
             // One set layout per set number up to the largest used (empty ones in between).
             let max_set = bindings.iter().map(|b| b.set).max().unwrap_or(0);
             let mut set_layouts = Vec::new();
@@ -651,7 +813,7 @@ impl Gpu {
                             .binding(b.binding)
                             .descriptor_type(b.descriptor_type())
                             .descriptor_count(1)
-                            .stage_flags(vk::ShaderStageFlags::COMPUTE)
+                            .stage_flags(stages)
                     })
                     .collect();
                 set_layouts.push(check(
@@ -662,37 +824,6 @@ impl Gpu {
                     "vkCreateDescriptorSetLayout",
                 )?);
             }
-            let ranges = [vk::PushConstantRange::default()
-                .stage_flags(vk::ShaderStageFlags::COMPUTE)
-                .offset(0)
-                .size((push_constants.len() * 4) as u32)];
-            let mut pl_info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts);
-            if !push_constants.is_empty() {
-                pl_info = pl_info.push_constant_ranges(&ranges);
-            }
-            let pipeline_layout = check(
-                d.create_pipeline_layout(&pl_info, None),
-                "vkCreatePipelineLayout",
-            )?;
-            let module = check(
-                d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(words), None),
-                "vkCreateShaderModule",
-            )?;
-            let name = CString::new(entry).map_err(|_| {
-                HarnessError::Input(format!("entry point name {entry:?} has a nul"))
-            })?;
-            let stage = vk::PipelineShaderStageCreateInfo::default()
-                .stage(vk::ShaderStageFlags::COMPUTE)
-                .module(module)
-                .name(&name);
-            let pinfo = [vk::ComputePipelineCreateInfo::default()
-                .stage(stage)
-                .layout(pipeline_layout)];
-            let pipeline = check(
-                d.create_compute_pipelines(vk::PipelineCache::null(), &pinfo, None)
-                    .map_err(|(_, e)| e),
-                "vkCreateComputePipelines",
-            )?[0];
             let types = [
                 vk::DescriptorType::STORAGE_BUFFER,
                 vk::DescriptorType::UNIFORM_BUFFER,
@@ -775,26 +906,28 @@ impl Gpu {
                 .collect();
             d.update_descriptor_sets(&writes, &[]);
 
-            let cpool = check(
-                d.create_command_pool(
-                    &vk::CommandPoolCreateInfo::default().queue_family_index(self.family),
-                    None,
-                ),
-                "vkCreateCommandPool",
-            )?;
-            let cmd = check(
-                d.allocate_command_buffers(
-                    &vk::CommandBufferAllocateInfo::default()
-                        .command_pool(cpool)
-                        .level(vk::CommandBufferLevel::PRIMARY)
-                        .command_buffer_count(1),
-                ),
-                "vkAllocateCommandBuffers",
-            )?[0];
-            check(
-                d.begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default()),
-                "vkBeginCommandBuffer",
-            )?;
+            Ok(Descriptors {
+                set_layouts,
+                pool,
+                sets,
+            })
+        }
+    }
+
+    /// Records the upload of every image's data (staging buffer -> image) and its
+    /// transition into the layout the shader uses.
+    ///
+    /// # Safety
+    /// `cmd` must be recording; `made` are `bindings`' objects.
+    pub(crate) unsafe fn record_uploads(
+        &self,
+        cmd: vk::CommandBuffer,
+        made: &[Made],
+        bindings: &[Binding],
+    ) {
+        let d = &self.device;
+        // SAFETY: the caller's guarantees.
+        unsafe {
             // Upload images: staging buffer -> image, then into the layout the shader uses.
             for (m, b) in made.iter().zip(bindings.iter()) {
                 let (Some((image, _, _)), Resource::StorageImage(i) | Resource::SampledImage(i)) =
@@ -830,29 +963,22 @@ impl Gpu {
                     vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
                 );
             }
-            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
-            d.cmd_bind_descriptor_sets(
-                cmd,
-                vk::PipelineBindPoint::COMPUTE,
-                pipeline_layout,
-                0,
-                &sets,
-                &[],
-            );
-            if !push_constants.is_empty() {
-                let bytes: Vec<u8> = push_constants
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .collect();
-                d.cmd_push_constants(
-                    cmd,
-                    pipeline_layout,
-                    vk::ShaderStageFlags::COMPUTE,
-                    0,
-                    &bytes,
-                );
-            }
-            d.cmd_dispatch(cmd, groups[0], groups[1], groups[2]);
+        }
+    }
+
+    /// Records the download of every storage image into its staging buffer.
+    ///
+    /// # Safety
+    /// `cmd` must be recording; `made` are `bindings`' objects.
+    pub(crate) unsafe fn record_downloads(
+        &self,
+        cmd: vk::CommandBuffer,
+        made: &[Made],
+        bindings: &[Binding],
+    ) {
+        let d = &self.device;
+        // SAFETY: the caller's guarantees.
+        unsafe {
             // Download storage images into their staging buffers.
             for (m, b) in made.iter().zip(bindings.iter()) {
                 let (Some((image, _, _)), Resource::StorageImage(i)) = (m.image, &b.resource)
@@ -875,51 +1001,46 @@ impl Gpu {
                     &[copy_region(i)],
                 );
             }
-            // Shader and transfer writes become visible to the host.
-            let to_host = [vk::MemoryBarrier::default()
-                .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::TRANSFER_WRITE)
-                .dst_access_mask(vk::AccessFlags::HOST_READ)];
-            d.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::COMPUTE_SHADER | vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::HOST,
-                vk::DependencyFlags::empty(),
-                &to_host,
-                &[],
-                &[],
-            );
-            check(d.end_command_buffer(cmd), "vkEndCommandBuffer")?;
-            let fence = check(
-                d.create_fence(&vk::FenceCreateInfo::default(), None),
-                "vkCreateFence",
-            )?;
-            let cmds = [cmd];
-            let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
-            check(d.queue_submit(self.queue, &submit, fence), "vkQueueSubmit")?;
-            match d.wait_for_fences(&[fence], true, self.timeout_ns) {
-                Ok(()) => {}
-                Err(vk::Result::TIMEOUT) => return Err(HarnessError::Timeout),
-                Err(result) => {
-                    return Err(HarnessError::Vulkan {
-                        call: "vkWaitForFences",
-                        result,
-                    });
-                }
+        }
+    }
+
+    /// Copies what the GPU wrote (storage buffers, images, texel buffers) back into
+    /// `bindings`.
+    ///
+    /// # Safety
+    /// The GPU work is finished; `made` are `bindings`' objects, still mapped.
+    pub(crate) unsafe fn read_back(bindings: &mut [Binding], made: &[Made]) {
+        for (b, m) in bindings.iter_mut().zip(made) {
+            if let Some(data) = b.words_mut() {
+                // SAFETY: the mapping holds at least `data.len()` words.
+                unsafe { std::ptr::copy_nonoverlapping(m.ptr, data.as_mut_ptr(), data.len()) };
             }
-            for (b, m) in bindings.iter_mut().zip(&made) {
-                if let Some(data) = b.words_mut() {
-                    std::ptr::copy_nonoverlapping(m.ptr, data.as_mut_ptr(), data.len());
-                }
-            }
-            d.destroy_fence(fence, None);
-            d.destroy_command_pool(cpool, None);
-            d.destroy_descriptor_pool(pool, None);
-            d.destroy_pipeline(pipeline, None);
-            d.destroy_shader_module(module, None);
-            d.destroy_pipeline_layout(pipeline_layout, None);
-            for l in set_layouts {
+        }
+    }
+
+    /// Destroys what [`Gpu::make_descriptors`] made.
+    ///
+    /// # Safety
+    /// No work using them is pending.
+    pub(crate) unsafe fn destroy_descriptors(&self, desc: Descriptors) {
+        let d = &self.device;
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            d.destroy_descriptor_pool(desc.pool, None);
+            for l in desc.set_layouts {
                 d.destroy_descriptor_set_layout(l, None);
             }
+        }
+    }
+
+    /// Destroys what [`Gpu::make_bindings`] made.
+    ///
+    /// # Safety
+    /// No work using them is pending.
+    pub(crate) unsafe fn destroy_bindings(&self, made: Vec<Made>) {
+        let d = &self.device;
+        // SAFETY: the caller's guarantee.
+        unsafe {
             for m in made {
                 if let Some((image, memory, view)) = m.image {
                     d.destroy_image_view(view, None);
@@ -937,7 +1058,6 @@ impl Gpu {
                 d.free_memory(m.memory, None);
             }
         }
-        Ok(())
     }
 
     /// A device image for `i` with its memory and view; the caller destroys them.

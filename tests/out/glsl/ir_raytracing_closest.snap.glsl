@@ -1,0 +1,10 @@
+#version 460
+#extension GL_EXT_ray_tracing : require
+
+layout(location = 0) rayPayloadInEXT vec4 hit_payload;
+hitAttributeEXT vec2 attribs;
+
+void main() {
+    hit_payload = vec4(attribs, gl_RayTmaxEXT, 1.0);
+}
+
