@@ -775,6 +775,72 @@ impl Compiler {
         })
     }
 
+    /// Finishes a module a tool built or changed the way [`Compiler::compile_file`] finishes
+    /// the front end's: reflection (when asked), spec-constant overrides, legalization, `-O`,
+    /// the target's backend, with the same diagnostics. The module must verify; otherwise
+    /// the error is in [`Phase::FrontEnd`] and carries the verifier's diagnostics. The
+    /// options that only reach the front end (profile, entry, macros) are not used; the
+    /// output's stage is the module's entry point's when it has exactly one. `name` names the
+    /// module in diagnostics.
+    ///
+    /// ```
+    /// use oneshader::{CompileOptions, Compiler, Target};
+    ///
+    /// let c = Compiler::new();
+    /// let opts = CompileOptions::new("cs_6_0").with_reflection();
+    /// let mut m = c
+    ///     .compile_source(
+    ///         "k.hlsl",
+    ///         "RWStructuredBuffer<float> o;\n[numthreads(8, 1, 1)] void main(uint i : SV_DispatchThreadID) { o[i] = 2.0 * i; }",
+    ///         &CompileOptions { keep_unoptimized_ir: true, ..opts.clone() },
+    ///     )?
+    ///     .ir
+    ///     .unoptimized
+    ///     .expect("kept");
+    /// // ... a tool's own pass changes `m` here ...
+    /// let out = c.finish_module("k (edited)", m, &opts.target(Target::Glsl))?;
+    /// assert!(out.glsl.expect("GLSL asked").contains("layout(local_size_x = 8"));
+    /// assert!(out.reflection.is_some());
+    /// # Ok::<(), oneshader::CompileError>(())
+    /// ```
+    pub fn finish_module(
+        &self,
+        name: impl AsRef<Path>,
+        m: Module,
+        opts: &CompileOptions,
+    ) -> Result<CompileOutput, CompileError> {
+        let diagnostics = oneshader_ir::verify::verify(&m);
+        let front = if oneshader_ir::diag::has_errors(&diagnostics) {
+            hlsl::CompileResult {
+                module: None,
+                diagnostics,
+                stage: None,
+                library: false,
+            }
+        } else {
+            let info = oneshader_ir::analysis::ModuleInfo::new(&m);
+            let entries = info.entry_points();
+            let stage = match entries {
+                [one] => Some(one.stage()),
+                _ => None,
+            };
+            hlsl::CompileResult {
+                module: Some(m),
+                diagnostics,
+                stage,
+                library: entries.len() != 1,
+            }
+        };
+        self.finish(
+            name.as_ref(),
+            front,
+            SourceMap::new(),
+            opts,
+            CacheKey::NONE,
+            Vec::new(),
+        )
+    }
+
     /// Everything after the preprocessor: the key, then parsing, analysis, lowering and
     /// [`Compiler::finish`].
     fn compile_preprocessed(

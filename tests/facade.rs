@@ -278,3 +278,21 @@ fn preprocess_reports_missing_includes() {
         "{text}"
     );
 }
+
+/// `Compiler::finish_module` refuses a module that does not verify, with the verifier's
+/// diagnostics, instead of handing it to a backend.
+#[test]
+fn finish_module_refuses_a_module_that_does_not_verify() {
+    let mut m = oneshader::ir::Module::new();
+    let void = m.void_type();
+    // A function whose block has no terminator.
+    m.add_func("main", void, &[]);
+    let e = Compiler::new()
+        .finish_module("broken", m, &CompileOptions::new("cs_6_0"))
+        .unwrap_err();
+    assert_eq!(e.phase, Phase::FrontEnd);
+    assert!(
+        e.diagnostics.iter().any(|d| d.code.starts_with("OSV")),
+        "{e:#}"
+    );
+}

@@ -6,8 +6,8 @@
 //! `glslangValidator -V` followed by `spirv-opt -O` (the current SPIRV-Tools under
 //! target/tools when `cargo xtask setup` installed it, else the system's), counts the
 //! instructions of both modules without debug information (names, sources, lines, module
-//! processing notes), and prints the totals over the rows both compile and the opcodes whose
-//! counts differ most. By hand; not part of CI.
+//! processing notes), and prints the totals over the rows both compile, the opcodes whose
+//! counts differ most and the shaders where ours is largest next to theirs. By hand; not part of CI.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -107,6 +107,7 @@ pub fn size_vs_peer(root: &Path, oneshader: &Path, tools: &Path) -> Result<(), S
     let (mut ours_total, mut theirs_total) = (BTreeMap::<u32, u64>::new(), BTreeMap::new());
     let (mut rows, mut both) = (0usize, 0usize);
     let mut samples: Vec<PathBuf> = Vec::new();
+    let mut per_file: Vec<(i64, String, u64, u64)> = Vec::new();
     for (n, line) in manifest.lines().skip(1).enumerate() {
         let c: Vec<&str> = line.split('\t').collect();
         if c.len() < 9 || c[5] != "1" || c[2].is_empty() {
@@ -156,6 +157,8 @@ pub fn size_vs_peer(root: &Path, oneshader: &Path, tools: &Path) -> Result<(), S
             continue;
         };
         both += 1;
+        let (na, nb): (u64, u64) = (a.values().sum(), b.values().sum());
+        per_file.push((na as i64 - nb as i64, path.to_string(), na, nb));
         for (op, k) in a {
             *ours_total.entry(op).or_insert(0) += k;
         }
@@ -197,6 +200,11 @@ pub fn size_vs_peer(root: &Path, oneshader: &Path, tools: &Path) -> Result<(), S
             ours_total.get(op).unwrap_or(&0),
             theirs_total.get(op).unwrap_or(&0)
         );
+    }
+    per_file.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    println!("shaders where ours is largest next to theirs (instructions, ours - theirs):");
+    for (d, path, na, nb) in per_file.iter().take(15) {
+        println!("  {d:+6}  {path} (ours {na}, theirs {nb})");
     }
     let _ = std::fs::remove_dir_all(&tmp);
     Ok(())
