@@ -176,6 +176,24 @@ fn stages_entry_points_and_recursion() {
         hlsl::parse_profile("ps_6").expect_err("malformed").code,
         "OSH1022"
     );
+}
+
+/// Shader models DXC knows (6.0 to 6.10, `lib_6_x`) and fxc's 5.0/5.1 compile; unknown
+/// models are refused instead of being compiled as something else.
+#[test]
+fn unknown_shader_models_are_refused() {
+    for ok in [
+        "cs_6_0", "ps_6_10", "vs_5_0", "cs_5_1", "hs_5_0", "lib_6_x", "lib_6_1", "ms_6_5",
+    ] {
+        assert!(hlsl::parse_profile(ok).is_ok(), "{ok} refused");
+    }
+    for bad in [
+        "cs_9_9", "ps_4_0", "vs_6_11", "cs_7_0", "lib_6_0", "lib_5_0", "ps_6_x", "ms_5_0",
+    ] {
+        let d = hlsl::parse_profile(bad).expect_err(bad);
+        assert_eq!(d.code, "OSH1022", "{bad}: {}", d.message);
+        assert!(d.message.contains(bad), "{}", d.message);
+    }
     let out = errors("float4 PSMain() : SV_Target { return 0; }\n", "ps_6_0");
     assert!(
         out.contains("error[OSH1020]: the entry point `main` is not defined"),

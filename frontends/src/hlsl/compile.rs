@@ -150,7 +150,18 @@ pub fn parse_profile(profile: &str) -> Result<Profile, Diagnostic> {
         "ds" => Stage::Domain,
         "ms" => Stage::Mesh,
         "as" => Stage::Amplification,
-        "lib" => return Ok(Profile::Library),
+        "lib" if version.ends_with("_x") || matches!(model, (6, 1..=10)) => {
+            return Ok(Profile::Library);
+        }
+        "lib" => {
+            return Err(Diagnostic::error(
+                "OSH1022",
+                format!(
+                    "unknown shader model in profile `{profile}`: libraries need shader model \
+                     6.1 to 6.10 (`lib_6_x` for the newest)"
+                ),
+            ));
+        }
         _ => {
             return Err(Diagnostic::error(
                 "OSH1022",
@@ -161,6 +172,20 @@ pub fn parse_profile(profile: &str) -> Result<Profile, Diagnostic> {
             ));
         }
     };
+    // Shader models DXC knows: 6.0 to 6.10. Models 5.0 and 5.1 (fxc's) name the same stages
+    // with nothing OneShader would compile differently, so they compile as 6.0; anything else
+    // (4.x, 7.0, 9.9) is refused rather than guessed at.
+    let known = matches!(model, (6, 0..=10))
+        || (matches!(model, (5, 0 | 1)) && !matches!(stage, Stage::Mesh | Stage::Amplification));
+    if !known || version.ends_with("_x") {
+        return Err(Diagnostic::error(
+            "OSH1022",
+            format!(
+                "unknown shader model in profile `{profile}`: OneShader compiles shader models \
+                 6.0 to 6.10 (`lib_6_x` for the newest library model), and 5.0 and 5.1 as 6.0"
+            ),
+        ));
+    }
     if matches!(stage, Stage::Mesh | Stage::Amplification) && model < (6, 5) {
         return Err(Diagnostic::error(
             "OSH1021",

@@ -30,7 +30,7 @@
 //! | OSH1018 | a construct OneShader does not compile (named in the message) |
 //! | OSH1020 | the entry point is not defined |
 //! | OSH1021 | a stage OneShader does not compile (work-graph nodes; mesh or amplification before shader model 6.5) |
-//! | OSH1022 | malformed profile |
+//! | OSH1022 | malformed profile, or a shader model that is not 6.0–6.10 (5.0/5.1 compile as 6.0) |
 //! | OSH1023 | a semantic that is missing, unknown or not allowed for this stage and direction |
 //! | OSH1025 | a malformed attribute (`numthreads`, `vk::binding`, `maxvertexcount`, `domain`, ...), or a stage attribute the entry point needs |
 //! | OSH1026 | a function is called but never defined |
