@@ -768,7 +768,8 @@ mod tests {
     fn docs_list_every_op() {
         let doc = include_str!("../../docs/ir-ops.md");
         for op in ALL_OPS {
-            let needle = format!("| `{}` | {} |", op.spelling(), op.wire_id());
+            // The spelling, the Rust variant (Debug prints its name) and the wire id.
+            let needle = format!("| `{}` | `{op:?}` | {} |", op.spelling(), op.wire_id());
             assert!(
                 doc.contains(&needle),
                 "docs/ir-ops.md lacks a row starting `{needle}`"
