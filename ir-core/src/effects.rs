@@ -83,7 +83,7 @@ impl Effects {
 
     /// The union of two sets.
     #[inline]
-    pub fn union(self, other: Effects) -> Effects {
+    pub const fn union(self, other: Effects) -> Effects {
         Effects(self.0 | other.0)
     }
 
@@ -282,52 +282,15 @@ impl Op {
 }
 
 impl Intrinsic {
-    /// The effects of `call_intrinsic` of this intrinsic.
+    /// The effects of `call_intrinsic` of this intrinsic (its row of
+    /// [`crate::intrinsic_facts`]).
     pub fn effects(self) -> Effects {
-        use Intrinsic::*;
-        match self {
-            Ddx | Ddy | DdxFine | DdyFine | DdxCoarse | DdyCoarse | Fwidth => {
-                Effects::CONVERGENT | Effects::DERIVATIVES
-            }
-            Frexp | Modf | Sincos => Effects::WRITE,
-            WaveGetLaneCount
-            | WaveGetLaneIndex
-            | WaveIsFirstLane
-            | WaveActiveAnyTrue
-            | WaveActiveAllTrue
-            | WaveActiveBallot
-            | WaveReadLaneAt
-            | WaveReadLaneFirst
-            | WaveActiveSum
-            | WaveActiveProduct
-            | WaveActiveMin
-            | WaveActiveMax
-            | WaveActiveBitAnd
-            | WaveActiveBitOr
-            | WaveActiveBitXor
-            | WaveActiveCountBits
-            | WavePrefixSum
-            | WavePrefixProduct
-            | WavePrefixCountBits
-            | WaveActiveAllEqual
-            | QuadReadAcrossX
-            | QuadReadAcrossY
-            | QuadReadAcrossDiagonal
-            | QuadReadLaneAt => Effects::CONVERGENT,
-            // State of the invocation or the pipeline, not a function of the operands.
-            IsHelperLane | RenderTargetSampleCount => Effects::READ,
-            // Read the input their pointer operand designates.
-            InterpolateAtCentroid
-            | InterpolateAtSample
-            | InterpolateAtOffset
-            | AttributeAtVertex => Effects::READ,
-            _ => Effects::PURE,
-        }
+        self.facts().effects
     }
 
     /// The operands of `call_intrinsic` of this intrinsic (counting the intrinsic itself as
     /// operand 0) that are pointers it accesses memory through, and how.
-    fn pointer_operands(self) -> &'static [(usize, Access)] {
+    pub(crate) fn pointer_operands(self) -> &'static [(usize, Access)] {
         use Intrinsic::*;
         match self {
             Frexp | Modf => &[(2, Access::WRITE)],

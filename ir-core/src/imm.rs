@@ -858,25 +858,6 @@ imm_enum! {
     }
 }
 
-impl Intrinsic {
-    /// The number of operands the intrinsic takes: `(min, max)`.
-    pub fn arity(self) -> (usize, usize) {
-        use Intrinsic::*;
-        match self {
-            WaveGetLaneCount
-            | WaveGetLaneIndex
-            | WaveIsFirstLane
-            | RenderTargetSampleCount
-            | IsHelperLane => (0, 0),
-            Pow | Atan2 | Min | Max | Step | Dot | Cross | Distance | Reflect | Ldexp | Frexp
-            | Modf | WaveReadLaneAt | QuadReadLaneAt | Fmod | InterpolateAtSample
-            | InterpolateAtOffset | AttributeAtVertex => (2, 2),
-            Clamp | Lerp | Smoothstep | Fma | Mad | Refract | Faceforward | Sincos => (3, 3),
-            _ => (1, 1),
-        }
-    }
-}
-
 /// Which enumeration an immediate operand slot names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImmKind {

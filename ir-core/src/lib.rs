@@ -88,6 +88,7 @@ pub mod diag;
 pub mod effects;
 pub mod imm;
 pub mod inst_table;
+pub mod intrinsic_facts;
 pub mod layout;
 pub mod module;
 pub mod ops;

@@ -822,59 +822,10 @@ pub fn bitcast(from: Scalar, to: Scalar, a: u64) -> Result<Folded, SemanticsErro
 
 // ---- intrinsics ----------------------------------------------------------------------------
 
-/// True when `which` applies to each component separately (so [`intrinsic`] computes it).
+/// True when `which` applies to each component separately (so [`intrinsic`] computes it):
+/// its row of `oneshader_ir::intrinsic_facts`.
 pub fn is_component_wise(which: Intrinsic) -> bool {
-    use Intrinsic::*;
-    matches!(
-        which,
-        Abs | Sign
-            | Floor
-            | Ceil
-            | Round
-            | Trunc
-            | Frac
-            | Sqrt
-            | Rsqrt
-            | Exp
-            | Exp2
-            | Log
-            | Log2
-            | Log10
-            | Pow
-            | Sin
-            | Cos
-            | Tan
-            | Asin
-            | Acos
-            | Atan
-            | Atan2
-            | Sinh
-            | Cosh
-            | Tanh
-            | Min
-            | Max
-            | Clamp
-            | Lerp
-            | Step
-            | Smoothstep
-            | Fma
-            | Mad
-            | IsNan
-            | IsInf
-            | IsFinite
-            | CountBits
-            | ReverseBits
-            | FirstBitHigh
-            | FirstBitLow
-            | F32ToF16
-            | F16ToF32
-            | Saturate
-            | Degrees
-            | Radians
-            | Fmod
-            | Rcp
-            | NonUniformIndex
-    )
+    which.is_component_wise()
 }
 
 /// Computes a component-wise intrinsic on one component of each operand. `result` is the
