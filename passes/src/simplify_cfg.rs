@@ -28,6 +28,16 @@
 //!    always (the other target keeps the `cond_br` legal).
 //! 6. **Block parameters** whose incoming values are all the same value `v` (ignoring the
 //!    parameter itself, and `undef` when `v` dominates the block) are replaced by `v`.
+//! 7. **Constructs without effect.** A selection, switch or loop whose blocks (a selection's
+//!    header aside) hold only instructions removable when unused, none of them used outside
+//!    the construct, whose exits all go to its join, and which neither returns nor discards,
+//!    computes nothing anyone sees: the terminator declaring it becomes `br join` (the
+//!    join's unused parameters get `undef`) and its blocks become unreachable. A loop that
+//!    might not terminate goes too, as spirv-opt's aggressive DCE removes it: a shader loop
+//!    without effects that never ends is not a behaviour anyone relies on. Outermost
+//!    constructs first; the inner ones go with them.
+
+use rustc_hash::FxHashSet;
 
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
@@ -81,6 +91,7 @@ pub fn simplify_function(m: &mut Module, f: Func) -> bool {
     for _ in 0..MAX_ROUNDS {
         let mut round = false;
         round |= fold_constant_branches(m, f);
+        round |= remove_effect_free_constructs(m, f);
         let cfg = Cfg::new(m, f);
         if remove_unreachable(m, &cfg) {
             // Blocks went away and the snapshot is stale: loops are dissolved next round.
@@ -604,4 +615,86 @@ fn dominates_block(m: &Module, cfg: &Cfg, v: InstId, b: Block) -> bool {
         return false;
     }
     cfg.dominates(db, b)
+}
+
+/// Step 7: constructs whose execution nobody can observe become a branch to their join.
+fn remove_effect_free_constructs(m: &mut Module, f: Func) -> bool {
+    let cons = Constructs::new(m, f);
+    let n = cons.list().len();
+    if n == 0 {
+        return false;
+    }
+    // The member blocks of every construct (a selection's header is its own member but stays:
+    // only its terminator goes).
+    let mut members: Vec<Vec<Block>> = vec![Vec::new(); n];
+    for b in f.blocks(m) {
+        for k in cons.chain(b) {
+            members[k].push(b);
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&k| cons.depth(k));
+    let mut removed: Vec<usize> = Vec::new();
+    let mut changed = false;
+    for k in order {
+        if removed.iter().any(|&r| cons.encloses(r, k)) {
+            continue;
+        }
+        let c = *cons.get(k);
+        let inside: FxHashSet<Block> = members[k]
+            .iter()
+            .copied()
+            .filter(|&b| b != c.declared_in)
+            .collect();
+        if !effect_free(m, &inside, c.join) {
+            continue;
+        }
+        let join_params = c.join.params(m);
+        let types: Option<Vec<InstId>> = join_params.iter().map(|p| m.ty(p.id())).collect();
+        let Some(types) = types else { continue };
+        if join_params.iter().any(|p| m.uses(p.id()).next().is_some()) {
+            continue;
+        }
+        let mut operands = vec![c.join.id()];
+        operands.extend(types.into_iter().map(|t| m.undef(t)));
+        replace_terminator(m, c.declared_in, Op::Br, &operands);
+        removed.push(k);
+        changed = true;
+    }
+    changed
+}
+
+/// True when the blocks of `inside` compute nothing observable: every instruction is
+/// removable when unused and used only inside, every terminator is a branch that stays
+/// inside or goes to `join`.
+fn effect_free(m: &Module, inside: &FxHashSet<Block>, join: Block) -> bool {
+    let used_inside = |v: InstId| {
+        m.uses(v)
+            .all(|u| m.block_of(u.user).is_some_and(|b| inside.contains(&b)))
+    };
+    for &b in inside {
+        if b.params(m).iter().any(|p| !used_inside(p.id())) {
+            return false;
+        }
+        for i in b.insts(m) {
+            let op = m.op(i);
+            if op.is_terminator() {
+                if !matches!(
+                    op,
+                    Op::Br | Op::CondBr | Op::IfElse | Op::Loop | Op::Switch | Op::Unreachable
+                ) {
+                    return false;
+                }
+                let leaves = oneshader_ir::cfg::successors(m, b)
+                    .into_iter()
+                    .any(|s| s != join && !inside.contains(&s));
+                if leaves {
+                    return false;
+                }
+            } else if !m.effects(i).removable_if_unused() || !used_inside(i) {
+                return false;
+            }
+        }
+    }
+    true
 }

@@ -201,6 +201,7 @@ bb0:
 bb1:
   if_else %c, bb2, bb3, merge bb3
 bb2:
+  store @g, i32 1
   br bb5
 bb3:
   br bb5
@@ -208,7 +209,8 @@ bb4:
   br bb5
 bb5:
   return i32 0
-}",
+}
+global @g : ptr<private, i32>",
         r"
 func @f(%c: bool) -> i32 {
 bb0:
@@ -216,12 +218,14 @@ bb0:
 bb1:
   if_else %c, bb2, bb3, merge bb3
 bb2:
+  store @g, i32 1
   br bb5
 bb3:
   br bb5
 bb5:
   return i32 0
-}",
+}
+global @g : ptr<private, i32>",
     );
 }
 
@@ -247,7 +251,7 @@ bb4:
   %d = gt %i, i32 3 : bool
   if_else %d, bb8, bb9, merge bb9
 bb8:
-  %z = add %i, i32 7 : i32
+  store @g, %i
   br bb9
 bb9:
   br bb10
@@ -260,7 +264,8 @@ bb2:
   br bb11
 bb11:
   return %i
-}",
+}
+global @g : ptr<private, i32>",
         r"
 func @f(%n: i32) -> i32 {
 bb0:
@@ -273,7 +278,7 @@ bb4:
   %d = gt %i, i32 3 : bool
   if_else %d, bb8, bb9, merge bb9
 bb8:
-  %z = add %i, i32 7 : i32
+  store @g, %i
   br bb9
 bb9:
   br bb3
@@ -282,7 +287,8 @@ bb3:
   br bb1(%i2)
 bb2:
   return %i
-}",
+}
+global @g : ptr<private, i32>",
     );
 }
 
@@ -325,6 +331,7 @@ bb1:
 bb4:
   if_else %c, bb5, bb6, merge bb6
 bb5:
+  store @g, i32 1
   br bb2
 bb6:
   br bb3
@@ -332,7 +339,8 @@ bb3:
   br bb1
 bb2:
   return
-}",
+}
+global @g : ptr<private, i32>",
     );
 }
 
@@ -461,6 +469,7 @@ bb7(%i: i32):
   cond_br %t, bb10, bb8
 bb10:
   %i2 = add %i, i32 1 : i32
+  store @g, %i2
   %u = lt %i2, i32 5 : bool
   cond_br %u, bb8, bb11
 bb11:
@@ -490,6 +499,7 @@ bb7(%i: i32):
   cond_br %t, bb10, bb8
 bb10:
   %i2 = add %i, i32 1 : i32
+  store @g, %i2
   %u = lt %i2, i32 5 : bool
   cond_br %u, bb8, bb9
 bb9:
@@ -626,6 +636,89 @@ fn deeply_nested_empty_ifs_collapse_in_one_run() {
 func @f(%c: bool, %x: i32) -> i32 {
 bb0:
   return %x
+}",
+    );
+}
+
+/// A loop whose values nobody outside reads and which writes nothing is removed whole, with
+/// the loop nested in it (what spirv-opt's aggressive DCE does).
+#[test]
+fn effect_free_nested_loops_are_removed() {
+    check(
+        "simplify_cfg",
+        r"
+func @f(%n: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb4, continue bb3
+bb1(%i: i32):
+  %c = lt %i, %n : bool
+  cond_br %c, bb2, bb4
+bb2:
+  loop bb5(i32 0), break bb8, continue bb7
+bb5(%j: i32):
+  %d = lt %j, i32 10 : bool
+  cond_br %d, bb6, bb8
+bb6:
+  %t = mul %i, %j : i32
+  br bb7
+bb7:
+  %j2 = add %j, i32 1 : i32
+  br bb5(%j2)
+bb8:
+  br bb3
+bb3:
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2)
+bb4:
+  return %n
+}",
+        r"
+func @f(%n: i32) -> i32 {
+bb0:
+  return %n
+}",
+    );
+}
+
+/// The same loop stays when its counter is read after it, when it stores, and when a
+/// selection inside it leaves through the loop's break (control flow others observe).
+#[test]
+fn constructs_with_an_observable_effect_stay() {
+    // The counter is read after the loop.
+    check_no_change(
+        "simplify_cfg",
+        r"
+func @f(%n: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb3, continue bb2
+bb1(%i: i32):
+  %c = lt %i, %n : bool
+  cond_br %c, bb2, bb3
+bb2:
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2)
+bb3:
+  return %i
+}",
+    );
+    // A store inside.
+    check_no_change(
+        "simplify_cfg",
+        r"
+global @out : ptr<storage_buffer, rtarray<i32>> [binding(0, 0)]
+func @f(%n: i32) -> void {
+bb0:
+  loop bb1(i32 0), break bb3, continue bb2
+bb1(%i: i32):
+  %c = lt %i, %n : bool
+  cond_br %c, bb2, bb3
+bb2:
+  %p = element_addr @out, %i : ptr<storage_buffer, i32>
+  store %p, %i
+  %i2 = add %i, i32 1 : i32
+  br bb1(%i2)
+bb3:
+  return
 }",
     );
 }
