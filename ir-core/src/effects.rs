@@ -1,6 +1,7 @@
-//! What executing an instruction does besides computing its result: the one place where an
-//! opcode's (and an intrinsic's) effects are declared, so that every pass and backend asks
-//! here instead of keeping its own list, and a new opcode's effects are written once.
+//! What executing an instruction does besides computing its result, and the questions
+//! passes ask about it, so that every pass and backend asks here instead of keeping its own
+//! list. The effects themselves are columns of the two tables: the instruction table
+//! (`ops.rs`) and the intrinsic table ([`crate::intrinsic_facts`]).
 //!
 //! [`Effects`] is a small set of flags. [`Op::effects`] gives them by opcode alone;
 //! [`Module::effects`] refines them for one instruction (the effects of a `call_intrinsic`
@@ -247,37 +248,7 @@ impl Op {
     /// opcode, without looking at its operands. Values that are not instructions (types,
     /// constants, decorations, blocks, parameters) are pure.
     pub fn effects(self) -> Effects {
-        use Op::*;
-        const READ: Effects = Effects::READ;
-        const DERIV: Effects =
-            Effects(Effects::READ.0 | Effects::CONVERGENT.0 | Effects::DERIVATIVES.0);
-        match self {
-            Var => Effects::ALLOCATES,
-            Load => READ,
-            Store | TextureStore | BufferStore => Effects::WRITE,
-            Sample | SampleBias | SampleCmp | SampleCmpBias | QueryLod => DERIV,
-            SampleLevel | SampleGrad | SampleCmpLevelZero | SampleCmpLevel | SampleCmpGrad
-            | Gather | GatherCmp | TextureLoad | QuerySize | QueryLevels | QuerySamples
-            | BufferLoad | ArrayLength => READ,
-            AtomicRmw | AtomicCmpXchg => Effects::READ | Effects::WRITE,
-            Barrier => Effects::BARRIER | Effects::CONVERGENT,
-            // Emitting reads the stage outputs and leaves them undefined.
-            EmitVertex | EndPrimitive => Effects::READ | Effects::WRITE,
-            // Once per workgroup, in uniform control flow.
-            SetMeshOutputs => Effects::WRITE | Effects::CONVERGENT,
-            // Run other shaders, which read and write the payload (and any memory).
-            TraceRay | ReportHit | ExecuteCallable => Effects::READ | Effects::WRITE,
-            RayQueryInit | RayQueryProceed | RayQueryAbort | RayQueryConfirm | RayQueryGenerate => {
-                Effects::READ | Effects::WRITE
-            }
-            RayQueryGet => READ,
-            Call => Effects::UNKNOWN_CALL,
-            CallIntrinsic => {
-                Effects::READ | Effects::WRITE | Effects::CONVERGENT | Effects::DERIVATIVES
-            }
-            _ if self.is_terminator() => Effects::CONTROL,
-            _ => Effects::PURE,
-        }
+        self.info().effects
     }
 }
 

@@ -75,8 +75,9 @@
 //! Ids stay valid across edits of other instructions; see the hazards above for replacements
 //! that merge hoistable values.
 //!
-//! What an instruction does besides computing its result is declared once, in [`effects`]
-//! ([`Module::effects`]); passes ask there rather than keeping opcode lists. Analyses of a
+//! What an instruction does besides computing its result is declared once, as a column of the
+//! instruction table ([`ops`]) and of the intrinsic table ([`intrinsic_facts`]); passes ask
+//! [`effects`] ([`Module::effects`]) rather than keeping opcode lists. Analyses of a
 //! whole module (the call graph, entry-point usage) are in [`analysis`], computed once and
 //! shared by passes, backends and reflection.
 

@@ -9,6 +9,7 @@
 //! discriminants and the predicates (`is_type`, `is_hoistable`, `is_terminator`...) are range
 //! checks.
 
+use crate::effects::Effects;
 use crate::imm::ImmKind;
 
 /// The version of the IR's meaning: bump it whenever an opcode's semantics, operand order or
@@ -109,6 +110,43 @@ pub struct OpInfo {
     pub rest: Rest,
     /// Result type rule.
     pub ty: TypeRule,
+    /// What an instruction of this opcode does besides computing its result, judged by the
+    /// opcode alone ([`Op::effects`]).
+    pub effects: Effects,
+}
+
+/// The effect sets the table's last column names.
+mod fx {
+    use crate::effects::Effects;
+
+    /// Nothing: types, constants, decorations, pure instructions.
+    pub const PURE: Effects = Effects::PURE;
+    /// Reads memory or state.
+    pub const READ: Effects = Effects::READ;
+    /// Writes memory.
+    pub const WRITE: Effects = Effects::WRITE;
+    /// Reads and writes (atomics, emitting vertices, ray tracing, ray queries).
+    pub const RW: Effects = Effects::READ.union(Effects::WRITE);
+    /// Writes, once per workgroup in uniform control flow (`set_mesh_outputs`).
+    pub const WRITE_CONVERGENT: Effects = Effects::WRITE.union(Effects::CONVERGENT);
+    /// Synchronizes (`barrier`).
+    pub const BARRIER: Effects = Effects::BARRIER.union(Effects::CONVERGENT);
+    /// A call of a function whose body is not looked at.
+    pub const CALL: Effects = Effects::UNKNOWN_CALL;
+    /// A texture read with implicit derivatives.
+    pub const SAMPLE: Effects = Effects::READ
+        .union(Effects::CONVERGENT)
+        .union(Effects::DERIVATIVES);
+    /// `call_intrinsic`: the union over every intrinsic (each one's own row is in
+    /// `intrinsic_facts`).
+    pub const INTRINSIC: Effects = Effects::READ
+        .union(Effects::WRITE)
+        .union(Effects::CONVERGENT)
+        .union(Effects::DERIVATIVES);
+    /// Transfers control (terminators).
+    pub const CONTROL: Effects = Effects::CONTROL;
+    /// Allocates (`var`).
+    pub const ALLOCATES: Effects = Effects::ALLOCATES;
 }
 
 impl OpInfo {
@@ -143,7 +181,7 @@ macro_rules! define_ops {
         $(
             $(#[$doc:meta])*
             $variant:ident $spelling:literal $family:ident $wire:literal
-                [$($kind:expr),*] $rest:expr, $rule:expr;
+                [$($kind:expr),*] $rest:expr, $rule:expr, $effects:ident;
         )*
     ) => {
         /// An opcode. Declaration order groups families into contiguous ranges.
@@ -166,6 +204,7 @@ macro_rules! define_ops {
                     operands: &[$($kind),*],
                     rest: $rest,
                     ty: $rule,
+                    effects: fx::$effects,
                 },
             )*
         ];
@@ -178,377 +217,377 @@ use TypeRule as R;
 define_ops! {
     // ---- structural ------------------------------------------------------------------------
     /// The module: the root of the tree.
-    Module "module" Structural 1 [] Rest::None, R::None;
+    Module "module" Structural 1 [] Rest::None, R::None, PURE;
     /// A function; its type is a `fn` type; its children are blocks (none for a declaration).
-    Func "func" Structural 2 [] Rest::None, R::Explicit;
+    Func "func" Structural 2 [] Rest::None, R::Explicit, PURE;
     /// A basic block: parameters, then instructions, then one terminator.
-    Block "block" Structural 3 [] Rest::None, R::None;
+    Block "block" Structural 3 [] Rest::None, R::None, PURE;
     /// A block parameter (a function parameter when in the entry block; a generic parameter in
     /// a generic's body).
-    Param "param" Structural 4 [] Rest::None, R::Explicit;
+    Param "param" Structural 4 [] Rest::None, R::Explicit, PURE;
     /// A global variable; its type is a pointer; the optional operand is a constant initializer.
-    Global "global" Structural 5 [] Rest::Optional(&[Value]), R::Explicit;
+    Global "global" Structural 5 [] Rest::Optional(&[Value]), R::Explicit, PURE;
     /// A generic: one body block whose params are the generic parameters and which returns
     /// what the generic yields (a function or a type).
-    Generic "generic" Structural 6 [] Rest::None, R::None;
+    Generic "generic" Structural 6 [] Rest::None, R::None, PURE;
     /// A field of a struct type; its type is the field's type.
-    Field "field" Structural 7 [] Rest::None, R::Explicit;
+    Field "field" Structural 7 [] Rest::None, R::Explicit, PURE;
 
     // ---- types -----------------------------------------------------------------------------
     /// A nominal struct type; its children are `field`s. Not deduplicated.
-    Struct "struct" Type 16 [] Rest::None, R::None;
+    Struct "struct" Type 16 [] Rest::None, R::None, PURE;
     /// `void`.
-    Void "void" Type 17 [] Rest::None, R::None;
+    Void "void" Type 17 [] Rest::None, R::None, PURE;
     /// `bool`.
-    Bool "bool" Type 18 [] Rest::None, R::None;
+    Bool "bool" Type 18 [] Rest::None, R::None, PURE;
     /// 8-bit signed integer.
-    I8 "i8" Type 19 [] Rest::None, R::None;
+    I8 "i8" Type 19 [] Rest::None, R::None, PURE;
     /// 16-bit signed integer.
-    I16 "i16" Type 20 [] Rest::None, R::None;
+    I16 "i16" Type 20 [] Rest::None, R::None, PURE;
     /// 32-bit signed integer.
-    I32 "i32" Type 21 [] Rest::None, R::None;
+    I32 "i32" Type 21 [] Rest::None, R::None, PURE;
     /// 64-bit signed integer.
-    I64 "i64" Type 22 [] Rest::None, R::None;
+    I64 "i64" Type 22 [] Rest::None, R::None, PURE;
     /// 8-bit unsigned integer.
-    U8 "u8" Type 23 [] Rest::None, R::None;
+    U8 "u8" Type 23 [] Rest::None, R::None, PURE;
     /// 16-bit unsigned integer.
-    U16 "u16" Type 24 [] Rest::None, R::None;
+    U16 "u16" Type 24 [] Rest::None, R::None, PURE;
     /// 32-bit unsigned integer.
-    U32 "u32" Type 25 [] Rest::None, R::None;
+    U32 "u32" Type 25 [] Rest::None, R::None, PURE;
     /// 64-bit unsigned integer.
-    U64 "u64" Type 26 [] Rest::None, R::None;
+    U64 "u64" Type 26 [] Rest::None, R::None, PURE;
     /// 16-bit float.
-    F16 "f16" Type 27 [] Rest::None, R::None;
+    F16 "f16" Type 27 [] Rest::None, R::None, PURE;
     /// 32-bit float.
-    F32 "f32" Type 28 [] Rest::None, R::None;
+    F32 "f32" Type 28 [] Rest::None, R::None, PURE;
     /// 64-bit float.
-    F64 "f64" Type 29 [] Rest::None, R::None;
+    F64 "f64" Type 29 [] Rest::None, R::None, PURE;
     /// `vec<elem, n>`, n in 2..=4.
-    Vector "vec" Type 30 [Type, Int] Rest::None, R::None;
+    Vector "vec" Type 30 [Type, Int] Rest::None, R::None, PURE;
     /// `mat<elem, rows, cols>`: HLSL's `floatRxC`; element `i` is row `i`. Majorness lives on
     /// the fields and variables that store a matrix, never on the type.
-    Matrix "mat" Type 31 [Type, Int, Int] Rest::None, R::None;
+    Matrix "mat" Type 31 [Type, Int, Int] Rest::None, R::None, PURE;
     /// `array<elem, n>`.
-    Array "array" Type 32 [Type, Int] Rest::None, R::None;
+    Array "array" Type 32 [Type, Int] Rest::None, R::None, PURE;
     /// `rtarray<elem>`: a runtime-sized array (storage buffers).
-    RuntimeArray "rtarray" Type 33 [Type] Rest::None, R::None;
+    RuntimeArray "rtarray" Type 33 [Type] Rest::None, R::None, PURE;
     /// `ptr<space, pointee>`.
-    Ptr "ptr" Type 34 [Imm(ImmKind::AddressSpace), Type] Rest::None, R::None;
+    Ptr "ptr" Type 34 [Imm(ImmKind::AddressSpace), Type] Rest::None, R::None, PURE;
     /// `fn(params) -> ret`: operand 0 is the return type.
-    FnType "fn" Type 35 [Type] Rest::Many(Type), R::None;
+    FnType "fn" Type 35 [Type] Rest::Many(Type), R::None, PURE;
     /// `texture<dim, sampled type, arrayed, multisampled, depth, access, format>`; depth is 0
     /// (not depth), 1 (depth) or 2 (unknown).
     Texture "texture" Type 36
         [Type, Imm(ImmKind::Dim), Int, Int, Int, Imm(ImmKind::TextureAccess), Imm(ImmKind::ImageFormat)]
-        Rest::None, R::None;
+        Rest::None, R::None, PURE;
     /// `sampler`.
-    Sampler "sampler" Type 37 [] Rest::None, R::None;
+    Sampler "sampler" Type 37 [] Rest::None, R::None, PURE;
     /// `sampler_cmp`: a comparison sampler.
-    SamplerCmp "sampler_cmp" Type 38 [] Rest::None, R::None;
+    SamplerCmp "sampler_cmp" Type 38 [] Rest::None, R::None, PURE;
     /// `string`: the type of string constants (decoration operands).
-    StringType "string" Type 39 [] Rest::None, R::None;
+    StringType "string" Type 39 [] Rest::None, R::None, PURE;
     /// `type`: the type of generic type parameters.
-    TypeType "type" Type 40 [] Rest::None, R::None;
+    TypeType "type" Type 40 [] Rest::None, R::None, PURE;
     /// `accel_struct`: a ray-tracing acceleration structure (HLSL
     /// `RaytracingAccelerationStructure`); a resource, held in `uniform_constant` globals.
-    AccelStruct "accel_struct" Type 41 [] Rest::None, R::None;
+    AccelStruct "accel_struct" Type 41 [] Rest::None, R::None, PURE;
     /// `ray_query`: the state of a ray query (HLSL `RayQuery<flags>`), held in `function` or
     /// `private` variables and used only through the `ray_query_*` instructions.
-    RayQuery "ray_query" Type 42 [] Rest::None, R::None;
+    RayQuery "ray_query" Type 42 [] Rest::None, R::None, PURE;
 
     // ---- constants -------------------------------------------------------------------------
     /// `true` / `false`.
-    ConstBool "const_bool" Constant 64 [] Rest::None, R::Explicit;
+    ConstBool "const_bool" Constant 64 [] Rest::None, R::Explicit, PURE;
     /// An integer constant: exact bits, zero-extended to 64 bits.
-    ConstInt "const_int" Constant 65 [] Rest::None, R::Explicit;
+    ConstInt "const_int" Constant 65 [] Rest::None, R::Explicit, PURE;
     /// A float constant: exact bits (f16 and f32 zero-extended to 64 bits).
-    ConstFloat "const_float" Constant 66 [] Rest::None, R::Explicit;
+    ConstFloat "const_float" Constant 66 [] Rest::None, R::Explicit, PURE;
     /// A string constant (type `string`).
-    ConstString "const_string" Constant 67 [] Rest::None, R::Explicit;
+    ConstString "const_string" Constant 67 [] Rest::None, R::Explicit, PURE;
     /// A constant vector, matrix (of row vectors), array or struct.
-    Composite "composite" Constant 68 [] Rest::Many(Value), R::Explicit;
+    Composite "composite" Constant 68 [] Rest::Many(Value), R::Explicit, PURE;
     /// The all-zero value of a type.
-    Zero "zero" Constant 69 [] Rest::None, R::Explicit;
+    Zero "zero" Constant 69 [] Rest::None, R::Explicit, PURE;
     /// An undefined value of a type.
-    Undef "undef" Constant 70 [] Rest::None, R::Explicit;
+    Undef "undef" Constant 70 [] Rest::None, R::Explicit, PURE;
 
     // ---- other hoistable values ------------------------------------------------------------
     /// `spec_const(id, default)`: a specialization constant; never folded.
-    SpecConst "spec_const" GlobalValue 80 [Int, Value] Rest::None, R::SameAs(1);
+    SpecConst "spec_const" GlobalValue 80 [Int, Value] Rest::None, R::SameAs(1), PURE;
     /// `specialize(generic, args...)`: a generic applied to arguments.
-    Specialize "specialize" GlobalValue 81 [Generic] Rest::Many(TypeOrValue), R::Explicit;
+    Specialize "specialize" GlobalValue 81 [Generic] Rest::Many(TypeOrValue), R::Explicit, PURE;
 
     // ---- decorations -----------------------------------------------------------------------
     /// `binding(set, binding)` on a resource global.
-    Binding "binding" Decoration 96 [Int, Int] Rest::None, R::None;
+    Binding "binding" Decoration 96 [Int, Int] Rest::None, R::None, PURE;
     /// `location(n)` on a stage input or output.
-    Location "location" Decoration 97 [Int] Rest::None, R::None;
+    Location "location" Decoration 97 [Int] Rest::None, R::None, PURE;
     /// `builtin(name)` on a stage input or output.
-    BuiltinDeco "builtin" Decoration 98 [Imm(ImmKind::BuiltIn)] Rest::None, R::None;
+    BuiltinDeco "builtin" Decoration 98 [Imm(ImmKind::BuiltIn)] Rest::None, R::None, PURE;
     /// Flat interpolation (`nointerpolation`).
-    Flat "flat" Decoration 99 [] Rest::None, R::None;
+    Flat "flat" Decoration 99 [] Rest::None, R::None, PURE;
     /// Linear interpolation without perspective (`noperspective`).
-    NoPerspective "noperspective" Decoration 100 [] Rest::None, R::None;
+    NoPerspective "noperspective" Decoration 100 [] Rest::None, R::None, PURE;
     /// Centroid interpolation.
-    Centroid "centroid" Decoration 101 [] Rest::None, R::None;
+    Centroid "centroid" Decoration 101 [] Rest::None, R::None, PURE;
     /// Per-sample interpolation.
-    SampleDeco "per_sample" Decoration 102 [] Rest::None, R::None;
+    SampleDeco "per_sample" Decoration 102 [] Rest::None, R::None, PURE;
     /// The decorated value indexes resources non-uniformly.
-    NonUniform "nonuniform" Decoration 103 [] Rest::None, R::None;
+    NonUniform "nonuniform" Decoration 103 [] Rest::None, R::None, PURE;
     /// A matrix field or variable stored row-major.
-    RowMajor "row_major" Decoration 104 [] Rest::None, R::None;
+    RowMajor "row_major" Decoration 104 [] Rest::None, R::None, PURE;
     /// A matrix field or variable stored column-major.
-    ColMajor "col_major" Decoration 105 [] Rest::None, R::None;
+    ColMajor "col_major" Decoration 105 [] Rest::None, R::None, PURE;
     /// `offset(bytes)` on a field: an explicit offset (`packoffset`, `[[vk::offset]]`).
-    Offset "offset" Decoration 106 [Int] Rest::None, R::None;
+    Offset "offset" Decoration 106 [Int] Rest::None, R::None, PURE;
     /// `entry_point(stage, "name")` on a `fn() -> void` function.
-    EntryPoint "entry_point" Decoration 107 [Imm(ImmKind::Stage), Str] Rest::None, R::None;
+    EntryPoint "entry_point" Decoration 107 [Imm(ImmKind::Stage), Str] Rest::None, R::None, PURE;
     /// `numthreads(x, y, z)` on a compute entry point.
-    NumThreads "numthreads" Decoration 108 [Int, Int, Int] Rest::None, R::None;
+    NumThreads "numthreads" Decoration 108 [Int, Int, Int] Rest::None, R::None, PURE;
     /// `export("mangled")` on a function, global or generic this module provides.
-    Export "export" Decoration 109 [Str] Rest::None, R::None;
+    Export "export" Decoration 109 [Str] Rest::None, R::None, PURE;
     /// `import("mangled")` on a function declaration or global another module provides.
-    Import "import" Decoration 110 [Str] Rest::None, R::None;
+    Import "import" Decoration 110 [Str] Rest::None, R::None, PURE;
     /// `precise`: no reassociation or fusing.
-    Precise "precise" Decoration 111 [] Rest::None, R::None;
+    Precise "precise" Decoration 111 [] Rest::None, R::None, PURE;
     /// `unroll(n)` on a `loop` (0: fully).
-    Unroll "unroll" Decoration 112 [Int] Rest::None, R::None;
+    Unroll "unroll" Decoration 112 [Int] Rest::None, R::None, PURE;
     /// `dont_unroll` on a `loop` (HLSL `[loop]`).
-    DontUnroll "dont_unroll" Decoration 113 [] Rest::None, R::None;
+    DontUnroll "dont_unroll" Decoration 113 [] Rest::None, R::None, PURE;
     /// `flatten` on an `if_else` or `switch`.
-    Flatten "flatten" Decoration 114 [] Rest::None, R::None;
+    Flatten "flatten" Decoration 114 [] Rest::None, R::None, PURE;
     /// `branch` on an `if_else` or `switch` (HLSL `[branch]`, `[call]`).
-    DontFlatten "dont_flatten" Decoration 115 [] Rest::None, R::None;
+    DontFlatten "dont_flatten" Decoration 115 [] Rest::None, R::None, PURE;
     /// The resource is never written.
-    ReadOnly "readonly" Decoration 116 [] Rest::None, R::None;
+    ReadOnly "readonly" Decoration 116 [] Rest::None, R::None, PURE;
     /// The resource is never read.
-    WriteOnly "writeonly" Decoration 117 [] Rest::None, R::None;
+    WriteOnly "writeonly" Decoration 117 [] Rest::None, R::None, PURE;
     /// `globallycoherent`.
-    Coherent "coherent" Decoration 118 [] Rest::None, R::None;
+    Coherent "coherent" Decoration 118 [] Rest::None, R::None, PURE;
     /// `[earlydepthstencil]` on a fragment entry point.
-    EarlyFragmentTests "early_fragment_tests" Decoration 119 [] Rest::None, R::None;
+    EarlyFragmentTests "early_fragment_tests" Decoration 119 [] Rest::None, R::None, PURE;
     /// `counter(@g)` on an append/consume buffer: the global holding its counter.
-    Counter "counter" Decoration 120 [Value] Rest::None, R::None;
+    Counter "counter" Decoration 120 [Value] Rest::None, R::None, PURE;
     /// `semantic("NAME", index)` on a stage input or output: the HLSL semantic, for reflection.
-    Semantic "semantic" Decoration 121 [Str, Int] Rest::None, R::None;
+    Semantic "semantic" Decoration 121 [Str, Int] Rest::None, R::None, PURE;
     /// `input_attachment_index(n)` on a subpass input.
-    InputAttachmentIndex "input_attachment_index" Decoration 122 [Int] Rest::None, R::None;
+    InputAttachmentIndex "input_attachment_index" Decoration 122 [Int] Rest::None, R::None, PURE;
     /// `invariant` on a position output.
-    Invariant "invariant" Decoration 123 [] Rest::None, R::None;
+    Invariant "invariant" Decoration 123 [] Rest::None, R::None, PURE;
     /// `texture_buffer` on a storage-buffer global: an HLSL `tbuffer`/`TextureBuffer`, laid
     /// out with the texture-buffer rule (D3D constant-buffer packing under DXC's
     /// `-fvk-use-dx-layout`, the storage-buffer rule otherwise).
-    TextureBuffer "texture_buffer" Decoration 124 [] Rest::None, R::None;
+    TextureBuffer "texture_buffer" Decoration 124 [] Rest::None, R::None, PURE;
     /// `src_loc(file, start, end)` on an instruction: the source range it was lowered from
     /// (a file number of the front end's source map and byte offsets), so a backend refusing
     /// the construct can point at it.
-    SrcLoc "src_loc" Decoration 125 [Int, Int, Int] Rest::None, R::None;
+    SrcLoc "src_loc" Decoration 125 [Int, Int, Int] Rest::None, R::None, PURE;
     /// `input_primitive(p)` on a geometry entry point: the primitive it receives (`point`,
     /// `line`, `triangle`, `line_adj`, `triangle_adj`).
-    InputPrimitive "input_primitive" Decoration 126 [Imm(ImmKind::Primitive)] Rest::None, R::None;
+    InputPrimitive "input_primitive" Decoration 126 [Imm(ImmKind::Primitive)] Rest::None, R::None, PURE;
     /// `output_primitive(p)` on a geometry entry point (`point`, `line_strip`,
     /// `triangle_strip`), a mesh entry point (`point`, `line`, `triangle`) or a hull entry
     /// point (the tessellator's output: `point`, `line`, `triangle_cw`, `triangle_ccw`).
-    OutputPrimitive "output_primitive" Decoration 127 [Imm(ImmKind::Primitive)] Rest::None, R::None;
+    OutputPrimitive "output_primitive" Decoration 127 [Imm(ImmKind::Primitive)] Rest::None, R::None, PURE;
     /// `max_vertices(n)` on a geometry entry point (`[maxvertexcount(n)]`) or a mesh entry
     /// point (the length of its vertex outputs).
-    MaxVertices "max_vertices" Decoration 128 [Int] Rest::None, R::None;
+    MaxVertices "max_vertices" Decoration 128 [Int] Rest::None, R::None, PURE;
     /// `max_primitives(n)` on a mesh entry point (the length of its primitive outputs).
-    MaxPrimitives "max_primitives" Decoration 129 [Int] Rest::None, R::None;
+    MaxPrimitives "max_primitives" Decoration 129 [Int] Rest::None, R::None, PURE;
     /// `invocations(n)` on a geometry entry point (`[instance(n)]`).
-    Invocations "invocations" Decoration 130 [Int] Rest::None, R::None;
+    Invocations "invocations" Decoration 130 [Int] Rest::None, R::None, PURE;
     /// `tess_domain(d)` on a hull or domain entry point (`[domain("...")]`).
-    TessDomainDeco "tess_domain" Decoration 131 [Imm(ImmKind::TessDomain)] Rest::None, R::None;
+    TessDomainDeco "tess_domain" Decoration 131 [Imm(ImmKind::TessDomain)] Rest::None, R::None, PURE;
     /// `tess_partitioning(p)` on a hull entry point (`[partitioning("...")]`).
-    TessPartitioning "tess_partitioning" Decoration 132 [Imm(ImmKind::Partitioning)] Rest::None, R::None;
+    TessPartitioning "tess_partitioning" Decoration 132 [Imm(ImmKind::Partitioning)] Rest::None, R::None, PURE;
     /// `output_control_points(n)` on a hull entry point (`[outputcontrolpoints(n)]`).
-    OutputControlPoints "output_control_points" Decoration 133 [Int] Rest::None, R::None;
+    OutputControlPoints "output_control_points" Decoration 133 [Int] Rest::None, R::None, PURE;
     /// `patch` on a hull output or domain input: one value per patch, not per control point.
-    Patch "patch" Decoration 134 [] Rest::None, R::None;
+    Patch "patch" Decoration 134 [] Rest::None, R::None, PURE;
     /// `per_primitive` on a mesh output (or the fragment input it feeds): one value per
     /// primitive, not per vertex.
-    PerPrimitive "per_primitive" Decoration 135 [] Rest::None, R::None;
+    PerPrimitive "per_primitive" Decoration 135 [] Rest::None, R::None, PURE;
     /// `stream(n)` on a geometry output: the vertex stream it belongs to.
-    StreamDeco "stream" Decoration 136 [Int] Rest::None, R::None;
+    StreamDeco "stream" Decoration 136 [Int] Rest::None, R::None, PURE;
 
     // ---- instructions ----------------------------------------------------------------------
     /// `a + b`, component-wise; integer wrapping.
-    Add "add" Instruction 160 [Value, Value] Rest::None, R::SameAs(0);
+    Add "add" Instruction 160 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// `a - b`.
-    Sub "sub" Instruction 161 [Value, Value] Rest::None, R::SameAs(0);
+    Sub "sub" Instruction 161 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// `a * b`, component-wise (also on matrices); the matrix product is `matmul`.
-    Mul "mul" Instruction 162 [Value, Value] Rest::None, R::SameAs(0);
+    Mul "mul" Instruction 162 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// `a / b` (signedness from the type).
-    Div "div" Instruction 163 [Value, Value] Rest::None, R::SameAs(0);
+    Div "div" Instruction 163 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// `a % b` (HLSL: the result has the sign of `a`).
-    Rem "rem" Instruction 164 [Value, Value] Rest::None, R::SameAs(0);
+    Rem "rem" Instruction 164 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// `-a`.
-    Neg "neg" Instruction 165 [Value] Rest::None, R::SameAs(0);
+    Neg "neg" Instruction 165 [Value] Rest::None, R::SameAs(0), PURE;
     /// Bitwise and on integers, logical and on bools.
-    And "and" Instruction 166 [Value, Value] Rest::None, R::SameAs(0);
+    And "and" Instruction 166 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// Bitwise or on integers, logical or on bools.
-    Or "or" Instruction 167 [Value, Value] Rest::None, R::SameAs(0);
+    Or "or" Instruction 167 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// Bitwise xor on integers, logical xor (`!=`) on bools.
-    Xor "xor" Instruction 168 [Value, Value] Rest::None, R::SameAs(0);
+    Xor "xor" Instruction 168 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// Bitwise not on integers, logical not on bools.
-    Not "not" Instruction 169 [Value] Rest::None, R::SameAs(0);
+    Not "not" Instruction 169 [Value] Rest::None, R::SameAs(0), PURE;
     /// `a << (b & (bits - 1))`.
-    Shl "shl" Instruction 170 [Value, Value] Rest::None, R::SameAs(0);
+    Shl "shl" Instruction 170 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// `a >> (b & (bits - 1))`, arithmetic on signed types, logical on unsigned.
-    Shr "shr" Instruction 171 [Value, Value] Rest::None, R::SameAs(0);
+    Shr "shr" Instruction 171 [Value, Value] Rest::None, R::SameAs(0), PURE;
     /// `a == b` (ordered for floats).
-    Eq "eq" Instruction 172 [Value, Value] Rest::None, R::BoolOf(0);
+    Eq "eq" Instruction 172 [Value, Value] Rest::None, R::BoolOf(0), PURE;
     /// `a != b` (unordered for floats: true when either is NaN).
-    Ne "ne" Instruction 173 [Value, Value] Rest::None, R::BoolOf(0);
+    Ne "ne" Instruction 173 [Value, Value] Rest::None, R::BoolOf(0), PURE;
     /// `a < b`.
-    Lt "lt" Instruction 174 [Value, Value] Rest::None, R::BoolOf(0);
+    Lt "lt" Instruction 174 [Value, Value] Rest::None, R::BoolOf(0), PURE;
     /// `a <= b`.
-    Le "le" Instruction 175 [Value, Value] Rest::None, R::BoolOf(0);
+    Le "le" Instruction 175 [Value, Value] Rest::None, R::BoolOf(0), PURE;
     /// `a > b`.
-    Gt "gt" Instruction 176 [Value, Value] Rest::None, R::BoolOf(0);
+    Gt "gt" Instruction 176 [Value, Value] Rest::None, R::BoolOf(0), PURE;
     /// `a >= b`.
-    Ge "ge" Instruction 177 [Value, Value] Rest::None, R::BoolOf(0);
+    Ge "ge" Instruction 177 [Value, Value] Rest::None, R::BoolOf(0), PURE;
     /// Matrix product (HLSL `mul`): matrix*matrix, matrix*vector, vector*matrix.
-    MatMul "matmul" Instruction 178 [Value, Value] Rest::None, R::Explicit;
+    MatMul "matmul" Instruction 178 [Value, Value] Rest::None, R::Explicit, PURE;
     /// Numeric conversion to the result type (same shape).
-    Convert "convert" Instruction 179 [Value] Rest::None, R::Explicit;
+    Convert "convert" Instruction 179 [Value] Rest::None, R::Explicit, PURE;
     /// Reinterpretation of the bits (same total size).
-    Bitcast "bitcast" Instruction 180 [Value] Rest::None, R::Explicit;
+    Bitcast "bitcast" Instruction 180 [Value] Rest::None, R::Explicit, PURE;
     /// Builds a vector, matrix (from rows), array or struct from its elements.
-    Construct "construct" Instruction 181 [] Rest::Many(Value), R::Explicit;
+    Construct "construct" Instruction 181 [] Rest::Many(Value), R::Explicit, PURE;
     /// Reads an element of a composite at constant indices (one per nesting level).
-    Extract "extract" Instruction 182 [Value, Int] Rest::Many(Int), R::Explicit;
+    Extract "extract" Instruction 182 [Value, Int] Rest::Many(Int), R::Explicit, PURE;
     /// A copy of a composite with one element replaced at constant indices.
-    Insert "insert" Instruction 183 [Value, Value, Int] Rest::Many(Int), R::SameAs(0);
+    Insert "insert" Instruction 183 [Value, Value, Int] Rest::Many(Int), R::SameAs(0), PURE;
     /// Reads a vector component (or array element) at a run-time index.
-    ExtractDyn "extract_dyn" Instruction 184 [Value, Value] Rest::None, R::Explicit;
+    ExtractDyn "extract_dyn" Instruction 184 [Value, Value] Rest::None, R::Explicit, PURE;
     /// A copy of a vector with the component at a run-time index replaced.
-    InsertDyn "insert_dyn" Instruction 185 [Value, Value, Value] Rest::None, R::SameAs(0);
+    InsertDyn "insert_dyn" Instruction 185 [Value, Value, Value] Rest::None, R::SameAs(0), PURE;
     /// Picks components of two vectors by constant index (0.. from the first, then the second).
-    Shuffle "shuffle" Instruction 186 [Value, Value] Rest::Many(Int), R::Explicit;
+    Shuffle "shuffle" Instruction 186 [Value, Value] Rest::Many(Int), R::Explicit, PURE;
     /// `cond ? a : b`, component-wise when `cond` is a vector.
-    Select "select" Instruction 187 [Value, Value, Value] Rest::None, R::SameAs(1);
+    Select "select" Instruction 187 [Value, Value, Value] Rest::None, R::SameAs(1), PURE;
     /// Function-local storage; the type is `ptr<function, T>`.
-    Var "var" Instruction 188 [] Rest::None, R::Explicit;
+    Var "var" Instruction 188 [] Rest::None, R::Explicit, ALLOCATES;
     /// Reads through a pointer.
-    Load "load" Instruction 189 [Value] Rest::None, R::Pointee(0);
+    Load "load" Instruction 189 [Value] Rest::None, R::Pointee(0), READ;
     /// Writes through a pointer: `store ptr, value`.
-    Store "store" Instruction 190 [Value, Value] Rest::None, R::Void;
+    Store "store" Instruction 190 [Value, Value] Rest::None, R::Void, WRITE;
     /// The address of a struct field: `field_addr ptr, index`.
-    FieldAddr "field_addr" Instruction 191 [Value, Int] Rest::None, R::Explicit;
+    FieldAddr "field_addr" Instruction 191 [Value, Int] Rest::None, R::Explicit, PURE;
     /// The address of an array element, vector component or matrix row at a run-time index.
-    ElementAddr "element_addr" Instruction 192 [Value, Value] Rest::None, R::Explicit;
+    ElementAddr "element_addr" Instruction 192 [Value, Value] Rest::None, R::Explicit, PURE;
     /// The address of a texel of a storage texture, for atomics: `texel_addr tex, coord, sample`.
-    TexelAddr "texel_addr" Instruction 193 [Value, Value, Value] Rest::None, R::Explicit;
+    TexelAddr "texel_addr" Instruction 193 [Value, Value, Value] Rest::None, R::Explicit, PURE;
     /// Calls a function.
-    Call "call" Instruction 194 [Func] Rest::Many(Value), R::Explicit;
+    Call "call" Instruction 194 [Func] Rest::Many(Value), R::Explicit, CALL;
     /// Calls an intrinsic.
-    CallIntrinsic "call_intrinsic" Instruction 195 [Imm(ImmKind::Intrinsic)] Rest::Many(Value), R::Explicit;
+    CallIntrinsic "call_intrinsic" Instruction 195 [Imm(ImmKind::Intrinsic)] Rest::Many(Value), R::Explicit, INTRINSIC;
     /// `sample tex, sampler, coord [, offset [, min_lod]]`.
-    Sample "sample" Instruction 196 [Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    Sample "sample" Instruction 196 [Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE;
     /// `sample_bias tex, sampler, coord, bias [, offset [, min_lod]]`.
-    SampleBias "sample_bias" Instruction 197 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    SampleBias "sample_bias" Instruction 197 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE;
     /// `sample_level tex, sampler, coord, lod [, offset]`.
-    SampleLevel "sample_level" Instruction 198 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    SampleLevel "sample_level" Instruction 198 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ;
     /// `sample_grad tex, sampler, coord, ddx, ddy [, offset [, min_lod]]`.
-    SampleGrad "sample_grad" Instruction 199 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    SampleGrad "sample_grad" Instruction 199 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ;
     /// `sample_cmp tex, sampler, coord, reference [, offset [, min_lod]]`.
-    SampleCmp "sample_cmp" Instruction 200 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    SampleCmp "sample_cmp" Instruction 200 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE;
     /// `sample_cmp_level_zero tex, sampler, coord, reference [, offset]`.
-    SampleCmpLevelZero "sample_cmp_level_zero" Instruction 201 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    SampleCmpLevelZero "sample_cmp_level_zero" Instruction 201 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ;
     /// `gather tex, sampler, coord, component [, offset]`; the offset may be an
     /// `array<vec<i32, 2>, 4>` of one offset per gathered texel.
-    Gather "gather" Instruction 202 [Value, Value, Value, Int] Rest::Optional(&[Value]), R::Explicit;
+    Gather "gather" Instruction 202 [Value, Value, Value, Int] Rest::Optional(&[Value]), R::Explicit, READ;
     /// `gather_cmp tex, sampler, coord, reference [, offset]` (one offset or four, as `gather`).
-    GatherCmp "gather_cmp" Instruction 203 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    GatherCmp "gather_cmp" Instruction 203 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ;
     /// `texture_load tex, coord [, lod or sample index [, offset]]`.
-    TextureLoad "texture_load" Instruction 204 [Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    TextureLoad "texture_load" Instruction 204 [Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ;
     /// `texture_store tex, coord, value`.
-    TextureStore "texture_store" Instruction 205 [Value, Value, Value] Rest::None, R::Void;
+    TextureStore "texture_store" Instruction 205 [Value, Value, Value] Rest::None, R::Void, WRITE;
     /// `query_size tex [, lod]`: the size (a scalar or vector of u32, plus layers when arrayed).
-    QuerySize "query_size" Instruction 206 [Value] Rest::Optional(&[Value]), R::Explicit;
+    QuerySize "query_size" Instruction 206 [Value] Rest::Optional(&[Value]), R::Explicit, READ;
     /// `query_levels tex`.
-    QueryLevels "query_levels" Instruction 207 [Value] Rest::None, R::Explicit;
+    QueryLevels "query_levels" Instruction 207 [Value] Rest::None, R::Explicit, READ;
     /// `query_samples tex`.
-    QuerySamples "query_samples" Instruction 208 [Value] Rest::None, R::Explicit;
+    QuerySamples "query_samples" Instruction 208 [Value] Rest::None, R::Explicit, READ;
     /// `query_lod tex, sampler, coord`.
-    QueryLod "query_lod" Instruction 209 [Value, Value, Value] Rest::None, R::Explicit;
+    QueryLod "query_lod" Instruction 209 [Value, Value, Value] Rest::None, R::Explicit, SAMPLE;
     /// `buffer_load buf, byte_offset` on a byte-address buffer.
-    BufferLoad "buffer_load" Instruction 210 [Value, Value] Rest::None, R::Explicit;
+    BufferLoad "buffer_load" Instruction 210 [Value, Value] Rest::None, R::Explicit, READ;
     /// `buffer_store buf, byte_offset, value` on a byte-address buffer.
-    BufferStore "buffer_store" Instruction 211 [Value, Value, Value] Rest::None, R::Void;
+    BufferStore "buffer_store" Instruction 211 [Value, Value, Value] Rest::None, R::Void, WRITE;
     /// `atomic_rmw op, ptr, value`: returns the original value.
-    AtomicRmw "atomic_rmw" Instruction 212 [Imm(ImmKind::AtomicOp), Value, Value] Rest::None, R::Pointee(1);
+    AtomicRmw "atomic_rmw" Instruction 212 [Imm(ImmKind::AtomicOp), Value, Value] Rest::None, R::Pointee(1), RW;
     /// `atomic_cmpxchg ptr, comparand, value`: returns the original value.
-    AtomicCmpXchg "atomic_cmpxchg" Instruction 213 [Value, Value, Value] Rest::None, R::Pointee(0);
+    AtomicCmpXchg "atomic_cmpxchg" Instruction 213 [Value, Value, Value] Rest::None, R::Pointee(0), RW;
     /// `barrier flags`.
-    Barrier "barrier" Instruction 214 [Imm(ImmKind::BarrierFlags)] Rest::None, R::Void;
+    Barrier "barrier" Instruction 214 [Imm(ImmKind::BarrierFlags)] Rest::None, R::Void, BARRIER;
     /// `array_length ptr`: the element count of the runtime array `ptr` points to (`u32`).
-    ArrayLength "array_length" Instruction 215 [Value] Rest::None, R::Explicit;
+    ArrayLength "array_length" Instruction 215 [Value] Rest::None, R::Explicit, READ;
     /// `sample_cmp_level tex, sampler, coord, reference, lod [, offset]`.
-    SampleCmpLevel "sample_cmp_level" Instruction 216 [Value, Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit;
+    SampleCmpLevel "sample_cmp_level" Instruction 216 [Value, Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ;
     /// `sample_cmp_bias tex, sampler, coord, reference, bias [, offset [, min_lod]]`.
-    SampleCmpBias "sample_cmp_bias" Instruction 217 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    SampleCmpBias "sample_cmp_bias" Instruction 217 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE;
     /// `sample_cmp_grad tex, sampler, coord, reference, ddx, ddy [, offset [, min_lod]]`.
-    SampleCmpGrad "sample_cmp_grad" Instruction 218 [Value, Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit;
+    SampleCmpGrad "sample_cmp_grad" Instruction 218 [Value, Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ;
     /// `emit_vertex stream`: a geometry shader emits the vertex its outputs (of that stream)
     /// hold; the outputs are undefined afterwards.
-    EmitVertex "emit_vertex" Instruction 219 [Int] Rest::None, R::Void;
+    EmitVertex "emit_vertex" Instruction 219 [Int] Rest::None, R::Void, RW;
     /// `end_primitive stream`: ends the strip being emitted on a stream.
-    EndPrimitive "end_primitive" Instruction 220 [Int] Rest::None, R::Void;
+    EndPrimitive "end_primitive" Instruction 220 [Int] Rest::None, R::Void, RW;
     /// `set_mesh_outputs vertices, primitives`: the counts a mesh shader emits (`u32`s).
-    SetMeshOutputs "set_mesh_outputs" Instruction 221 [Value, Value] Rest::None, R::Void;
+    SetMeshOutputs "set_mesh_outputs" Instruction 221 [Value, Value] Rest::None, R::Void, WRITE_CONVERGENT;
     /// `trace_ray accel, flags, cull_mask, sbt_offset, sbt_stride, miss_index, origin,
     /// tmin, direction, tmax, payload`: the accel-struct pointer, five `u32`s, then the ray
     /// (`vec<f32, 3>`, `f32`, `vec<f32, 3>`, `f32`), then the payload global (`ray_payload`
     /// or `incoming_ray_payload`), read and written.
-    TraceRay "trace_ray" Instruction 222 [Value, Value, Value, Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void;
+    TraceRay "trace_ray" Instruction 222 [Value, Value, Value, Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void, RW;
     /// `report_hit t, kind`: an intersection shader reports a hit at `t` (`f32`) of kind
     /// `kind` (`u32`) with the attributes its `hit_attribute` global holds; `bool`: accepted.
-    ReportHit "report_hit" Instruction 223 [Value, Value] Rest::None, R::Explicit;
+    ReportHit "report_hit" Instruction 223 [Value, Value] Rest::None, R::Explicit, RW;
     /// `execute_callable sbt_index, data`: runs a callable shader on the data global
     /// (`callable_data` or `incoming_callable_data`).
-    ExecuteCallable "execute_callable" Instruction 224 [Value, Value] Rest::None, R::Void;
+    ExecuteCallable "execute_callable" Instruction 224 [Value, Value] Rest::None, R::Void, RW;
     /// `ray_query_init query, accel, flags, cull_mask, origin, tmin, direction, tmax`.
-    RayQueryInit "ray_query_init" Instruction 225 [Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void;
+    RayQueryInit "ray_query_init" Instruction 225 [Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void, RW;
     /// `ray_query_proceed query`: `bool`, true while candidates remain.
-    RayQueryProceed "ray_query_proceed" Instruction 226 [Value] Rest::None, R::Explicit;
+    RayQueryProceed "ray_query_proceed" Instruction 226 [Value] Rest::None, R::Explicit, RW;
     /// `ray_query_abort query`: ends the traversal (HLSL `Abort`).
-    RayQueryAbort "ray_query_abort" Instruction 227 [Value] Rest::None, R::Void;
+    RayQueryAbort "ray_query_abort" Instruction 227 [Value] Rest::None, R::Void, RW;
     /// `ray_query_confirm query`: commits the candidate triangle (`CommitNonOpaqueTriangleHit`).
-    RayQueryConfirm "ray_query_confirm" Instruction 228 [Value] Rest::None, R::Void;
+    RayQueryConfirm "ray_query_confirm" Instruction 228 [Value] Rest::None, R::Void, RW;
     /// `ray_query_generate query, t`: commits a procedural hit at `t` (`CommitProceduralPrimitiveHit`).
-    RayQueryGenerate "ray_query_generate" Instruction 229 [Value, Value] Rest::None, R::Void;
+    RayQueryGenerate "ray_query_generate" Instruction 229 [Value, Value] Rest::None, R::Void, RW;
     /// `ray_query_get value, query`: reads one value of the ray or of its candidate or
     /// committed intersection; the type follows the value ([`crate::RayQueryValue::shape`]).
-    RayQueryGet "ray_query_get" Instruction 230 [Imm(ImmKind::RayQueryValue), Value] Rest::None, R::Explicit;
+    RayQueryGet "ray_query_get" Instruction 230 [Imm(ImmKind::RayQueryValue), Value] Rest::None, R::Explicit, READ;
 
     // ---- terminators -----------------------------------------------------------------------
     /// `br target(args...)`.
-    Br "br" Terminator 400 [Block] Rest::Many(Value), R::None;
+    Br "br" Terminator 400 [Block] Rest::Many(Value), R::None, CONTROL;
     /// `cond_br c, true_target, false_target`: only as a loop header's terminator or with the
     /// innermost loop's break or continue block as a target.
-    CondBr "cond_br" Terminator 401 [Value, Block, Block] Rest::None, R::None;
+    CondBr "cond_br" Terminator 401 [Value, Block, Block] Rest::None, R::None, CONTROL;
     /// `if_else c, then, else, merge m`.
-    IfElse "if_else" Terminator 402 [Value, Block, Block, Join("merge")] Rest::None, R::None;
+    IfElse "if_else" Terminator 402 [Value, Block, Block, Join("merge")] Rest::None, R::None, CONTROL;
     /// `loop header(args...), break b, continue c`: ends a loop's pre-header.
-    Loop "loop" Terminator 403 [Block, Join("break"), Join("continue")] Rest::Many(Value), R::None;
+    Loop "loop" Terminator 403 [Block, Join("break"), Join("continue")] Rest::Many(Value), R::None, CONTROL;
     /// `switch v, merge m, default d, [case: target, ...]`.
-    Switch "switch" Terminator 404 [Value, Join("merge"), Block] Rest::Pairs(Const, Block), R::None;
+    Switch "switch" Terminator 404 [Value, Join("merge"), Block] Rest::Pairs(Const, Block), R::None, CONTROL;
     /// `return [v]`.
-    Return "return" Terminator 405 [] Rest::Optional(&[Value]), R::None;
+    Return "return" Terminator 405 [] Rest::Optional(&[Value]), R::None, CONTROL;
     /// `discard`: ends the fragment invocation.
-    Discard "discard" Terminator 406 [] Rest::None, R::None;
+    Discard "discard" Terminator 406 [] Rest::None, R::None, CONTROL;
     /// `unreachable`.
-    Unreachable "unreachable" Terminator 407 [] Rest::None, R::None;
+    Unreachable "unreachable" Terminator 407 [] Rest::None, R::None, CONTROL;
     /// `ignore_hit`: an any-hit shader ignores the hit and ends (HLSL `IgnoreHit`).
-    IgnoreHit "ignore_hit" Terminator 408 [] Rest::None, R::None;
+    IgnoreHit "ignore_hit" Terminator 408 [] Rest::None, R::None, CONTROL;
     /// `accept_hit`: an any-hit shader accepts the hit, ends, and ends the ray's traversal
     /// (HLSL `AcceptHitAndEndSearch`).
-    AcceptHit "accept_hit" Terminator 409 [] Rest::None, R::None;
+    AcceptHit "accept_hit" Terminator 409 [] Rest::None, R::None, CONTROL;
     /// `dispatch_mesh x, y, z [, payload]`: an amplification shader launches x*y*z mesh
     /// workgroups (`u32`s) with its `task_payload` global, and ends.
-    DispatchMesh "dispatch_mesh" Terminator 410 [Value, Value, Value] Rest::Optional(&[Value]), R::None;
+    DispatchMesh "dispatch_mesh" Terminator 410 [Value, Value, Value] Rest::Optional(&[Value]), R::None, CONTROL;
 }
 
 impl Op {
@@ -762,6 +801,27 @@ mod tests {
         assert!(!Op::TextureLoad.info().arity_ok(5));
         assert_eq!(Op::Switch.info().kind(3), Some(Kind::Const));
         assert_eq!(Op::Switch.info().kind(4), Some(Kind::Block));
+    }
+
+    /// The effects column agrees with the families: terminators transfer control and nothing
+    /// else does; types, constants, decorations and structural values are pure.
+    #[test]
+    fn effects_column_follows_the_families() {
+        for &op in ALL_OPS {
+            let fx = op.effects();
+            assert_eq!(
+                op.is_terminator(),
+                fx.contains(Effects::CONTROL),
+                "{op:?}: {fx:?}"
+            );
+            if !op.is_instruction() && !op.is_terminator() {
+                assert_eq!(
+                    fx,
+                    Effects::PURE,
+                    "{op:?} is not an instruction but has effects"
+                );
+            }
+        }
     }
 
     #[test]
