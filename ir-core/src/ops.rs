@@ -113,6 +113,55 @@ pub struct OpInfo {
     /// What an instruction of this opcode does besides computing its result, judged by the
     /// opcode alone ([`Op::effects`]).
     pub effects: Effects,
+    /// For a decoration, what it may decorate (the verifier's OSV0017); `NONE` otherwise.
+    pub decorates: DecoTargets,
+}
+
+/// What a decoration may decorate: the instruction table's last column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DecoTargets(u16);
+
+impl DecoTargets {
+    /// Nothing (not a decoration).
+    pub const NONE: DecoTargets = DecoTargets(0);
+    /// Globals (resources and their access qualifiers).
+    pub const GLOBAL: DecoTargets = DecoTargets(1);
+    /// Stage-interface values: globals, parameters and struct fields.
+    pub const INTERFACE: DecoTargets = DecoTargets(1 << 1);
+    /// Matrix layout: struct fields, globals and variables.
+    pub const MAJORNESS: DecoTargets = DecoTargets(1 << 2);
+    /// Struct fields.
+    pub const FIELD: DecoTargets = DecoTargets(1 << 3);
+    /// Functions (entry points and their execution modes).
+    pub const FUNC: DecoTargets = DecoTargets(1 << 4);
+    /// Globals in the input or output space (stage-IO qualifiers).
+    pub const STAGE_IO: DecoTargets = DecoTargets(1 << 5);
+    /// What links across modules: functions, globals and generics.
+    pub const LINKED: DecoTargets = DecoTargets(1 << 6);
+    /// Instructions.
+    pub const INSTRUCTION: DecoTargets = DecoTargets(1 << 7);
+    /// `loop` terminators.
+    pub const LOOP: DecoTargets = DecoTargets(1 << 8);
+    /// `if_else` and `switch` terminators.
+    pub const SELECTION: DecoTargets = DecoTargets(1 << 9);
+
+    /// True when a decoration with these targets may decorate an instruction of opcode
+    /// `target` (for [`Self::STAGE_IO`], a global; its address space is the verifier's to
+    /// check).
+    pub fn allows(self, target: Op) -> bool {
+        match self {
+            DecoTargets::GLOBAL | DecoTargets::STAGE_IO => target == Op::Global,
+            DecoTargets::INTERFACE => matches!(target, Op::Global | Op::Param | Op::Field),
+            DecoTargets::MAJORNESS => matches!(target, Op::Field | Op::Global | Op::Var),
+            DecoTargets::FIELD => target == Op::Field,
+            DecoTargets::FUNC => target == Op::Func,
+            DecoTargets::LINKED => matches!(target, Op::Func | Op::Global | Op::Generic),
+            DecoTargets::INSTRUCTION => target.is_instruction(),
+            DecoTargets::LOOP => target == Op::Loop,
+            DecoTargets::SELECTION => matches!(target, Op::IfElse | Op::Switch),
+            _ => false,
+        }
+    }
 }
 
 /// The effect sets the table's last column names.
@@ -181,7 +230,7 @@ macro_rules! define_ops {
         $(
             $(#[$doc:meta])*
             $variant:ident $spelling:literal $family:ident $wire:literal
-                [$($kind:expr),*] $rest:expr, $rule:expr, $effects:ident;
+                [$($kind:expr),*] $rest:expr, $rule:expr, $effects:ident, $targets:ident;
         )*
     ) => {
         /// An opcode. Declaration order groups families into contiguous ranges.
@@ -205,6 +254,7 @@ macro_rules! define_ops {
                     rest: $rest,
                     ty: $rule,
                     effects: fx::$effects,
+                    decorates: DecoTargets::$targets,
                 },
             )*
         ];
@@ -217,377 +267,377 @@ use TypeRule as R;
 define_ops! {
     // ---- structural ------------------------------------------------------------------------
     /// The module: the root of the tree.
-    Module "module" Structural 1 [] Rest::None, R::None, PURE;
+    Module "module" Structural 1 [] Rest::None, R::None, PURE, NONE;
     /// A function; its type is a `fn` type; its children are blocks (none for a declaration).
-    Func "func" Structural 2 [] Rest::None, R::Explicit, PURE;
+    Func "func" Structural 2 [] Rest::None, R::Explicit, PURE, NONE;
     /// A basic block: parameters, then instructions, then one terminator.
-    Block "block" Structural 3 [] Rest::None, R::None, PURE;
+    Block "block" Structural 3 [] Rest::None, R::None, PURE, NONE;
     /// A block parameter (a function parameter when in the entry block; a generic parameter in
     /// a generic's body).
-    Param "param" Structural 4 [] Rest::None, R::Explicit, PURE;
+    Param "param" Structural 4 [] Rest::None, R::Explicit, PURE, NONE;
     /// A global variable; its type is a pointer; the optional operand is a constant initializer.
-    Global "global" Structural 5 [] Rest::Optional(&[Value]), R::Explicit, PURE;
+    Global "global" Structural 5 [] Rest::Optional(&[Value]), R::Explicit, PURE, NONE;
     /// A generic: one body block whose params are the generic parameters and which returns
     /// what the generic yields (a function or a type).
-    Generic "generic" Structural 6 [] Rest::None, R::None, PURE;
+    Generic "generic" Structural 6 [] Rest::None, R::None, PURE, NONE;
     /// A field of a struct type; its type is the field's type.
-    Field "field" Structural 7 [] Rest::None, R::Explicit, PURE;
+    Field "field" Structural 7 [] Rest::None, R::Explicit, PURE, NONE;
 
     // ---- types -----------------------------------------------------------------------------
     /// A nominal struct type; its children are `field`s. Not deduplicated.
-    Struct "struct" Type 16 [] Rest::None, R::None, PURE;
+    Struct "struct" Type 16 [] Rest::None, R::None, PURE, NONE;
     /// `void`.
-    Void "void" Type 17 [] Rest::None, R::None, PURE;
+    Void "void" Type 17 [] Rest::None, R::None, PURE, NONE;
     /// `bool`.
-    Bool "bool" Type 18 [] Rest::None, R::None, PURE;
+    Bool "bool" Type 18 [] Rest::None, R::None, PURE, NONE;
     /// 8-bit signed integer.
-    I8 "i8" Type 19 [] Rest::None, R::None, PURE;
+    I8 "i8" Type 19 [] Rest::None, R::None, PURE, NONE;
     /// 16-bit signed integer.
-    I16 "i16" Type 20 [] Rest::None, R::None, PURE;
+    I16 "i16" Type 20 [] Rest::None, R::None, PURE, NONE;
     /// 32-bit signed integer.
-    I32 "i32" Type 21 [] Rest::None, R::None, PURE;
+    I32 "i32" Type 21 [] Rest::None, R::None, PURE, NONE;
     /// 64-bit signed integer.
-    I64 "i64" Type 22 [] Rest::None, R::None, PURE;
+    I64 "i64" Type 22 [] Rest::None, R::None, PURE, NONE;
     /// 8-bit unsigned integer.
-    U8 "u8" Type 23 [] Rest::None, R::None, PURE;
+    U8 "u8" Type 23 [] Rest::None, R::None, PURE, NONE;
     /// 16-bit unsigned integer.
-    U16 "u16" Type 24 [] Rest::None, R::None, PURE;
+    U16 "u16" Type 24 [] Rest::None, R::None, PURE, NONE;
     /// 32-bit unsigned integer.
-    U32 "u32" Type 25 [] Rest::None, R::None, PURE;
+    U32 "u32" Type 25 [] Rest::None, R::None, PURE, NONE;
     /// 64-bit unsigned integer.
-    U64 "u64" Type 26 [] Rest::None, R::None, PURE;
+    U64 "u64" Type 26 [] Rest::None, R::None, PURE, NONE;
     /// 16-bit float.
-    F16 "f16" Type 27 [] Rest::None, R::None, PURE;
+    F16 "f16" Type 27 [] Rest::None, R::None, PURE, NONE;
     /// 32-bit float.
-    F32 "f32" Type 28 [] Rest::None, R::None, PURE;
+    F32 "f32" Type 28 [] Rest::None, R::None, PURE, NONE;
     /// 64-bit float.
-    F64 "f64" Type 29 [] Rest::None, R::None, PURE;
+    F64 "f64" Type 29 [] Rest::None, R::None, PURE, NONE;
     /// `vec<elem, n>`, n in 2..=4.
-    Vector "vec" Type 30 [Type, Int] Rest::None, R::None, PURE;
+    Vector "vec" Type 30 [Type, Int] Rest::None, R::None, PURE, NONE;
     /// `mat<elem, rows, cols>`: HLSL's `floatRxC`; element `i` is row `i`. Majorness lives on
     /// the fields and variables that store a matrix, never on the type.
-    Matrix "mat" Type 31 [Type, Int, Int] Rest::None, R::None, PURE;
+    Matrix "mat" Type 31 [Type, Int, Int] Rest::None, R::None, PURE, NONE;
     /// `array<elem, n>`.
-    Array "array" Type 32 [Type, Int] Rest::None, R::None, PURE;
+    Array "array" Type 32 [Type, Int] Rest::None, R::None, PURE, NONE;
     /// `rtarray<elem>`: a runtime-sized array (storage buffers).
-    RuntimeArray "rtarray" Type 33 [Type] Rest::None, R::None, PURE;
+    RuntimeArray "rtarray" Type 33 [Type] Rest::None, R::None, PURE, NONE;
     /// `ptr<space, pointee>`.
-    Ptr "ptr" Type 34 [Imm(ImmKind::AddressSpace), Type] Rest::None, R::None, PURE;
+    Ptr "ptr" Type 34 [Imm(ImmKind::AddressSpace), Type] Rest::None, R::None, PURE, NONE;
     /// `fn(params) -> ret`: operand 0 is the return type.
-    FnType "fn" Type 35 [Type] Rest::Many(Type), R::None, PURE;
+    FnType "fn" Type 35 [Type] Rest::Many(Type), R::None, PURE, NONE;
     /// `texture<dim, sampled type, arrayed, multisampled, depth, access, format>`; depth is 0
     /// (not depth), 1 (depth) or 2 (unknown).
     Texture "texture" Type 36
         [Type, Imm(ImmKind::Dim), Int, Int, Int, Imm(ImmKind::TextureAccess), Imm(ImmKind::ImageFormat)]
-        Rest::None, R::None, PURE;
+        Rest::None, R::None, PURE, NONE;
     /// `sampler`.
-    Sampler "sampler" Type 37 [] Rest::None, R::None, PURE;
+    Sampler "sampler" Type 37 [] Rest::None, R::None, PURE, NONE;
     /// `sampler_cmp`: a comparison sampler.
-    SamplerCmp "sampler_cmp" Type 38 [] Rest::None, R::None, PURE;
+    SamplerCmp "sampler_cmp" Type 38 [] Rest::None, R::None, PURE, NONE;
     /// `string`: the type of string constants (decoration operands).
-    StringType "string" Type 39 [] Rest::None, R::None, PURE;
+    StringType "string" Type 39 [] Rest::None, R::None, PURE, NONE;
     /// `type`: the type of generic type parameters.
-    TypeType "type" Type 40 [] Rest::None, R::None, PURE;
+    TypeType "type" Type 40 [] Rest::None, R::None, PURE, NONE;
     /// `accel_struct`: a ray-tracing acceleration structure (HLSL
     /// `RaytracingAccelerationStructure`); a resource, held in `uniform_constant` globals.
-    AccelStruct "accel_struct" Type 41 [] Rest::None, R::None, PURE;
+    AccelStruct "accel_struct" Type 41 [] Rest::None, R::None, PURE, NONE;
     /// `ray_query`: the state of a ray query (HLSL `RayQuery<flags>`), held in `function` or
     /// `private` variables and used only through the `ray_query_*` instructions.
-    RayQuery "ray_query" Type 42 [] Rest::None, R::None, PURE;
+    RayQuery "ray_query" Type 42 [] Rest::None, R::None, PURE, NONE;
 
     // ---- constants -------------------------------------------------------------------------
     /// `true` / `false`.
-    ConstBool "const_bool" Constant 64 [] Rest::None, R::Explicit, PURE;
+    ConstBool "const_bool" Constant 64 [] Rest::None, R::Explicit, PURE, NONE;
     /// An integer constant: exact bits, zero-extended to 64 bits.
-    ConstInt "const_int" Constant 65 [] Rest::None, R::Explicit, PURE;
+    ConstInt "const_int" Constant 65 [] Rest::None, R::Explicit, PURE, NONE;
     /// A float constant: exact bits (f16 and f32 zero-extended to 64 bits).
-    ConstFloat "const_float" Constant 66 [] Rest::None, R::Explicit, PURE;
+    ConstFloat "const_float" Constant 66 [] Rest::None, R::Explicit, PURE, NONE;
     /// A string constant (type `string`).
-    ConstString "const_string" Constant 67 [] Rest::None, R::Explicit, PURE;
+    ConstString "const_string" Constant 67 [] Rest::None, R::Explicit, PURE, NONE;
     /// A constant vector, matrix (of row vectors), array or struct.
-    Composite "composite" Constant 68 [] Rest::Many(Value), R::Explicit, PURE;
+    Composite "composite" Constant 68 [] Rest::Many(Value), R::Explicit, PURE, NONE;
     /// The all-zero value of a type.
-    Zero "zero" Constant 69 [] Rest::None, R::Explicit, PURE;
+    Zero "zero" Constant 69 [] Rest::None, R::Explicit, PURE, NONE;
     /// An undefined value of a type.
-    Undef "undef" Constant 70 [] Rest::None, R::Explicit, PURE;
+    Undef "undef" Constant 70 [] Rest::None, R::Explicit, PURE, NONE;
 
     // ---- other hoistable values ------------------------------------------------------------
     /// `spec_const(id, default)`: a specialization constant; never folded.
-    SpecConst "spec_const" GlobalValue 80 [Int, Value] Rest::None, R::SameAs(1), PURE;
+    SpecConst "spec_const" GlobalValue 80 [Int, Value] Rest::None, R::SameAs(1), PURE, NONE;
     /// `specialize(generic, args...)`: a generic applied to arguments.
-    Specialize "specialize" GlobalValue 81 [Generic] Rest::Many(TypeOrValue), R::Explicit, PURE;
+    Specialize "specialize" GlobalValue 81 [Generic] Rest::Many(TypeOrValue), R::Explicit, PURE, NONE;
 
     // ---- decorations -----------------------------------------------------------------------
     /// `binding(set, binding)` on a resource global.
-    Binding "binding" Decoration 96 [Int, Int] Rest::None, R::None, PURE;
+    Binding "binding" Decoration 96 [Int, Int] Rest::None, R::None, PURE, GLOBAL;
     /// `location(n)` on a stage input or output.
-    Location "location" Decoration 97 [Int] Rest::None, R::None, PURE;
+    Location "location" Decoration 97 [Int] Rest::None, R::None, PURE, INTERFACE;
     /// `builtin(name)` on a stage input or output.
-    BuiltinDeco "builtin" Decoration 98 [Imm(ImmKind::BuiltIn)] Rest::None, R::None, PURE;
+    BuiltinDeco "builtin" Decoration 98 [Imm(ImmKind::BuiltIn)] Rest::None, R::None, PURE, INTERFACE;
     /// Flat interpolation (`nointerpolation`).
-    Flat "flat" Decoration 99 [] Rest::None, R::None, PURE;
+    Flat "flat" Decoration 99 [] Rest::None, R::None, PURE, INTERFACE;
     /// Linear interpolation without perspective (`noperspective`).
-    NoPerspective "noperspective" Decoration 100 [] Rest::None, R::None, PURE;
+    NoPerspective "noperspective" Decoration 100 [] Rest::None, R::None, PURE, INTERFACE;
     /// Centroid interpolation.
-    Centroid "centroid" Decoration 101 [] Rest::None, R::None, PURE;
+    Centroid "centroid" Decoration 101 [] Rest::None, R::None, PURE, INTERFACE;
     /// Per-sample interpolation.
-    SampleDeco "per_sample" Decoration 102 [] Rest::None, R::None, PURE;
+    SampleDeco "per_sample" Decoration 102 [] Rest::None, R::None, PURE, INTERFACE;
     /// The decorated value indexes resources non-uniformly.
-    NonUniform "nonuniform" Decoration 103 [] Rest::None, R::None, PURE;
+    NonUniform "nonuniform" Decoration 103 [] Rest::None, R::None, PURE, INSTRUCTION;
     /// A matrix field or variable stored row-major.
-    RowMajor "row_major" Decoration 104 [] Rest::None, R::None, PURE;
+    RowMajor "row_major" Decoration 104 [] Rest::None, R::None, PURE, MAJORNESS;
     /// A matrix field or variable stored column-major.
-    ColMajor "col_major" Decoration 105 [] Rest::None, R::None, PURE;
+    ColMajor "col_major" Decoration 105 [] Rest::None, R::None, PURE, MAJORNESS;
     /// `offset(bytes)` on a field: an explicit offset (`packoffset`, `[[vk::offset]]`).
-    Offset "offset" Decoration 106 [Int] Rest::None, R::None, PURE;
+    Offset "offset" Decoration 106 [Int] Rest::None, R::None, PURE, FIELD;
     /// `entry_point(stage, "name")` on a `fn() -> void` function.
-    EntryPoint "entry_point" Decoration 107 [Imm(ImmKind::Stage), Str] Rest::None, R::None, PURE;
+    EntryPoint "entry_point" Decoration 107 [Imm(ImmKind::Stage), Str] Rest::None, R::None, PURE, FUNC;
     /// `numthreads(x, y, z)` on a compute entry point.
-    NumThreads "numthreads" Decoration 108 [Int, Int, Int] Rest::None, R::None, PURE;
+    NumThreads "numthreads" Decoration 108 [Int, Int, Int] Rest::None, R::None, PURE, FUNC;
     /// `export("mangled")` on a function, global or generic this module provides.
-    Export "export" Decoration 109 [Str] Rest::None, R::None, PURE;
+    Export "export" Decoration 109 [Str] Rest::None, R::None, PURE, LINKED;
     /// `import("mangled")` on a function declaration or global another module provides.
-    Import "import" Decoration 110 [Str] Rest::None, R::None, PURE;
+    Import "import" Decoration 110 [Str] Rest::None, R::None, PURE, LINKED;
     /// `precise`: no reassociation or fusing.
-    Precise "precise" Decoration 111 [] Rest::None, R::None, PURE;
+    Precise "precise" Decoration 111 [] Rest::None, R::None, PURE, INSTRUCTION;
     /// `unroll(n)` on a `loop` (0: fully).
-    Unroll "unroll" Decoration 112 [Int] Rest::None, R::None, PURE;
+    Unroll "unroll" Decoration 112 [Int] Rest::None, R::None, PURE, LOOP;
     /// `dont_unroll` on a `loop` (HLSL `[loop]`).
-    DontUnroll "dont_unroll" Decoration 113 [] Rest::None, R::None, PURE;
+    DontUnroll "dont_unroll" Decoration 113 [] Rest::None, R::None, PURE, LOOP;
     /// `flatten` on an `if_else` or `switch`.
-    Flatten "flatten" Decoration 114 [] Rest::None, R::None, PURE;
+    Flatten "flatten" Decoration 114 [] Rest::None, R::None, PURE, SELECTION;
     /// `branch` on an `if_else` or `switch` (HLSL `[branch]`, `[call]`).
-    DontFlatten "dont_flatten" Decoration 115 [] Rest::None, R::None, PURE;
+    DontFlatten "dont_flatten" Decoration 115 [] Rest::None, R::None, PURE, SELECTION;
     /// The resource is never written.
-    ReadOnly "readonly" Decoration 116 [] Rest::None, R::None, PURE;
+    ReadOnly "readonly" Decoration 116 [] Rest::None, R::None, PURE, GLOBAL;
     /// The resource is never read.
-    WriteOnly "writeonly" Decoration 117 [] Rest::None, R::None, PURE;
+    WriteOnly "writeonly" Decoration 117 [] Rest::None, R::None, PURE, GLOBAL;
     /// `globallycoherent`.
-    Coherent "coherent" Decoration 118 [] Rest::None, R::None, PURE;
+    Coherent "coherent" Decoration 118 [] Rest::None, R::None, PURE, GLOBAL;
     /// `[earlydepthstencil]` on a fragment entry point.
-    EarlyFragmentTests "early_fragment_tests" Decoration 119 [] Rest::None, R::None, PURE;
+    EarlyFragmentTests "early_fragment_tests" Decoration 119 [] Rest::None, R::None, PURE, FUNC;
     /// `counter(@g)` on an append/consume buffer: the global holding its counter.
-    Counter "counter" Decoration 120 [Value] Rest::None, R::None, PURE;
+    Counter "counter" Decoration 120 [Value] Rest::None, R::None, PURE, GLOBAL;
     /// `semantic("NAME", index)` on a stage input or output: the HLSL semantic, for reflection.
-    Semantic "semantic" Decoration 121 [Str, Int] Rest::None, R::None, PURE;
+    Semantic "semantic" Decoration 121 [Str, Int] Rest::None, R::None, PURE, INTERFACE;
     /// `input_attachment_index(n)` on a subpass input.
-    InputAttachmentIndex "input_attachment_index" Decoration 122 [Int] Rest::None, R::None, PURE;
+    InputAttachmentIndex "input_attachment_index" Decoration 122 [Int] Rest::None, R::None, PURE, GLOBAL;
     /// `invariant` on a position output.
-    Invariant "invariant" Decoration 123 [] Rest::None, R::None, PURE;
+    Invariant "invariant" Decoration 123 [] Rest::None, R::None, PURE, INTERFACE;
     /// `texture_buffer` on a storage-buffer global: an HLSL `tbuffer`/`TextureBuffer`, laid
     /// out with the texture-buffer rule (D3D constant-buffer packing under DXC's
     /// `-fvk-use-dx-layout`, the storage-buffer rule otherwise).
-    TextureBuffer "texture_buffer" Decoration 124 [] Rest::None, R::None, PURE;
+    TextureBuffer "texture_buffer" Decoration 124 [] Rest::None, R::None, PURE, GLOBAL;
     /// `src_loc(file, start, end)` on an instruction: the source range it was lowered from
     /// (a file number of the front end's source map and byte offsets), so a backend refusing
     /// the construct can point at it.
-    SrcLoc "src_loc" Decoration 125 [Int, Int, Int] Rest::None, R::None, PURE;
+    SrcLoc "src_loc" Decoration 125 [Int, Int, Int] Rest::None, R::None, PURE, INSTRUCTION;
     /// `input_primitive(p)` on a geometry entry point: the primitive it receives (`point`,
     /// `line`, `triangle`, `line_adj`, `triangle_adj`).
-    InputPrimitive "input_primitive" Decoration 126 [Imm(ImmKind::Primitive)] Rest::None, R::None, PURE;
+    InputPrimitive "input_primitive" Decoration 126 [Imm(ImmKind::Primitive)] Rest::None, R::None, PURE, FUNC;
     /// `output_primitive(p)` on a geometry entry point (`point`, `line_strip`,
     /// `triangle_strip`), a mesh entry point (`point`, `line`, `triangle`) or a hull entry
     /// point (the tessellator's output: `point`, `line`, `triangle_cw`, `triangle_ccw`).
-    OutputPrimitive "output_primitive" Decoration 127 [Imm(ImmKind::Primitive)] Rest::None, R::None, PURE;
+    OutputPrimitive "output_primitive" Decoration 127 [Imm(ImmKind::Primitive)] Rest::None, R::None, PURE, FUNC;
     /// `max_vertices(n)` on a geometry entry point (`[maxvertexcount(n)]`) or a mesh entry
     /// point (the length of its vertex outputs).
-    MaxVertices "max_vertices" Decoration 128 [Int] Rest::None, R::None, PURE;
+    MaxVertices "max_vertices" Decoration 128 [Int] Rest::None, R::None, PURE, FUNC;
     /// `max_primitives(n)` on a mesh entry point (the length of its primitive outputs).
-    MaxPrimitives "max_primitives" Decoration 129 [Int] Rest::None, R::None, PURE;
+    MaxPrimitives "max_primitives" Decoration 129 [Int] Rest::None, R::None, PURE, FUNC;
     /// `invocations(n)` on a geometry entry point (`[instance(n)]`).
-    Invocations "invocations" Decoration 130 [Int] Rest::None, R::None, PURE;
+    Invocations "invocations" Decoration 130 [Int] Rest::None, R::None, PURE, FUNC;
     /// `tess_domain(d)` on a hull or domain entry point (`[domain("...")]`).
-    TessDomainDeco "tess_domain" Decoration 131 [Imm(ImmKind::TessDomain)] Rest::None, R::None, PURE;
+    TessDomainDeco "tess_domain" Decoration 131 [Imm(ImmKind::TessDomain)] Rest::None, R::None, PURE, FUNC;
     /// `tess_partitioning(p)` on a hull entry point (`[partitioning("...")]`).
-    TessPartitioning "tess_partitioning" Decoration 132 [Imm(ImmKind::Partitioning)] Rest::None, R::None, PURE;
+    TessPartitioning "tess_partitioning" Decoration 132 [Imm(ImmKind::Partitioning)] Rest::None, R::None, PURE, FUNC;
     /// `output_control_points(n)` on a hull entry point (`[outputcontrolpoints(n)]`).
-    OutputControlPoints "output_control_points" Decoration 133 [Int] Rest::None, R::None, PURE;
+    OutputControlPoints "output_control_points" Decoration 133 [Int] Rest::None, R::None, PURE, FUNC;
     /// `patch` on a hull output or domain input: one value per patch, not per control point.
-    Patch "patch" Decoration 134 [] Rest::None, R::None, PURE;
+    Patch "patch" Decoration 134 [] Rest::None, R::None, PURE, STAGE_IO;
     /// `per_primitive` on a mesh output (or the fragment input it feeds): one value per
     /// primitive, not per vertex.
-    PerPrimitive "per_primitive" Decoration 135 [] Rest::None, R::None, PURE;
+    PerPrimitive "per_primitive" Decoration 135 [] Rest::None, R::None, PURE, STAGE_IO;
     /// `stream(n)` on a geometry output: the vertex stream it belongs to.
-    StreamDeco "stream" Decoration 136 [Int] Rest::None, R::None, PURE;
+    StreamDeco "stream" Decoration 136 [Int] Rest::None, R::None, PURE, STAGE_IO;
 
     // ---- instructions ----------------------------------------------------------------------
     /// `a + b`, component-wise; integer wrapping.
-    Add "add" Instruction 160 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Add "add" Instruction 160 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// `a - b`.
-    Sub "sub" Instruction 161 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Sub "sub" Instruction 161 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// `a * b`, component-wise (also on matrices); the matrix product is `matmul`.
-    Mul "mul" Instruction 162 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Mul "mul" Instruction 162 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// `a / b` (signedness from the type).
-    Div "div" Instruction 163 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Div "div" Instruction 163 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// `a % b` (HLSL: the result has the sign of `a`).
-    Rem "rem" Instruction 164 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Rem "rem" Instruction 164 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// `-a`.
-    Neg "neg" Instruction 165 [Value] Rest::None, R::SameAs(0), PURE;
+    Neg "neg" Instruction 165 [Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// Bitwise and on integers, logical and on bools.
-    And "and" Instruction 166 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    And "and" Instruction 166 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// Bitwise or on integers, logical or on bools.
-    Or "or" Instruction 167 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Or "or" Instruction 167 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// Bitwise xor on integers, logical xor (`!=`) on bools.
-    Xor "xor" Instruction 168 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Xor "xor" Instruction 168 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// Bitwise not on integers, logical not on bools.
-    Not "not" Instruction 169 [Value] Rest::None, R::SameAs(0), PURE;
+    Not "not" Instruction 169 [Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// `a << (b & (bits - 1))`.
-    Shl "shl" Instruction 170 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Shl "shl" Instruction 170 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// `a >> (b & (bits - 1))`, arithmetic on signed types, logical on unsigned.
-    Shr "shr" Instruction 171 [Value, Value] Rest::None, R::SameAs(0), PURE;
+    Shr "shr" Instruction 171 [Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// `a == b` (ordered for floats).
-    Eq "eq" Instruction 172 [Value, Value] Rest::None, R::BoolOf(0), PURE;
+    Eq "eq" Instruction 172 [Value, Value] Rest::None, R::BoolOf(0), PURE, NONE;
     /// `a != b` (unordered for floats: true when either is NaN).
-    Ne "ne" Instruction 173 [Value, Value] Rest::None, R::BoolOf(0), PURE;
+    Ne "ne" Instruction 173 [Value, Value] Rest::None, R::BoolOf(0), PURE, NONE;
     /// `a < b`.
-    Lt "lt" Instruction 174 [Value, Value] Rest::None, R::BoolOf(0), PURE;
+    Lt "lt" Instruction 174 [Value, Value] Rest::None, R::BoolOf(0), PURE, NONE;
     /// `a <= b`.
-    Le "le" Instruction 175 [Value, Value] Rest::None, R::BoolOf(0), PURE;
+    Le "le" Instruction 175 [Value, Value] Rest::None, R::BoolOf(0), PURE, NONE;
     /// `a > b`.
-    Gt "gt" Instruction 176 [Value, Value] Rest::None, R::BoolOf(0), PURE;
+    Gt "gt" Instruction 176 [Value, Value] Rest::None, R::BoolOf(0), PURE, NONE;
     /// `a >= b`.
-    Ge "ge" Instruction 177 [Value, Value] Rest::None, R::BoolOf(0), PURE;
+    Ge "ge" Instruction 177 [Value, Value] Rest::None, R::BoolOf(0), PURE, NONE;
     /// Matrix product (HLSL `mul`): matrix*matrix, matrix*vector, vector*matrix.
-    MatMul "matmul" Instruction 178 [Value, Value] Rest::None, R::Explicit, PURE;
+    MatMul "matmul" Instruction 178 [Value, Value] Rest::None, R::Explicit, PURE, NONE;
     /// Numeric conversion to the result type (same shape).
-    Convert "convert" Instruction 179 [Value] Rest::None, R::Explicit, PURE;
+    Convert "convert" Instruction 179 [Value] Rest::None, R::Explicit, PURE, NONE;
     /// Reinterpretation of the bits (same total size).
-    Bitcast "bitcast" Instruction 180 [Value] Rest::None, R::Explicit, PURE;
+    Bitcast "bitcast" Instruction 180 [Value] Rest::None, R::Explicit, PURE, NONE;
     /// Builds a vector, matrix (from rows), array or struct from its elements.
-    Construct "construct" Instruction 181 [] Rest::Many(Value), R::Explicit, PURE;
+    Construct "construct" Instruction 181 [] Rest::Many(Value), R::Explicit, PURE, NONE;
     /// Reads an element of a composite at constant indices (one per nesting level).
-    Extract "extract" Instruction 182 [Value, Int] Rest::Many(Int), R::Explicit, PURE;
+    Extract "extract" Instruction 182 [Value, Int] Rest::Many(Int), R::Explicit, PURE, NONE;
     /// A copy of a composite with one element replaced at constant indices.
-    Insert "insert" Instruction 183 [Value, Value, Int] Rest::Many(Int), R::SameAs(0), PURE;
+    Insert "insert" Instruction 183 [Value, Value, Int] Rest::Many(Int), R::SameAs(0), PURE, NONE;
     /// Reads a vector component (or array element) at a run-time index.
-    ExtractDyn "extract_dyn" Instruction 184 [Value, Value] Rest::None, R::Explicit, PURE;
+    ExtractDyn "extract_dyn" Instruction 184 [Value, Value] Rest::None, R::Explicit, PURE, NONE;
     /// A copy of a vector with the component at a run-time index replaced.
-    InsertDyn "insert_dyn" Instruction 185 [Value, Value, Value] Rest::None, R::SameAs(0), PURE;
+    InsertDyn "insert_dyn" Instruction 185 [Value, Value, Value] Rest::None, R::SameAs(0), PURE, NONE;
     /// Picks components of two vectors by constant index (0.. from the first, then the second).
-    Shuffle "shuffle" Instruction 186 [Value, Value] Rest::Many(Int), R::Explicit, PURE;
+    Shuffle "shuffle" Instruction 186 [Value, Value] Rest::Many(Int), R::Explicit, PURE, NONE;
     /// `cond ? a : b`, component-wise when `cond` is a vector.
-    Select "select" Instruction 187 [Value, Value, Value] Rest::None, R::SameAs(1), PURE;
+    Select "select" Instruction 187 [Value, Value, Value] Rest::None, R::SameAs(1), PURE, NONE;
     /// Function-local storage; the type is `ptr<function, T>`.
-    Var "var" Instruction 188 [] Rest::None, R::Explicit, ALLOCATES;
+    Var "var" Instruction 188 [] Rest::None, R::Explicit, ALLOCATES, NONE;
     /// Reads through a pointer.
-    Load "load" Instruction 189 [Value] Rest::None, R::Pointee(0), READ;
+    Load "load" Instruction 189 [Value] Rest::None, R::Pointee(0), READ, NONE;
     /// Writes through a pointer: `store ptr, value`.
-    Store "store" Instruction 190 [Value, Value] Rest::None, R::Void, WRITE;
+    Store "store" Instruction 190 [Value, Value] Rest::None, R::Void, WRITE, NONE;
     /// The address of a struct field: `field_addr ptr, index`.
-    FieldAddr "field_addr" Instruction 191 [Value, Int] Rest::None, R::Explicit, PURE;
+    FieldAddr "field_addr" Instruction 191 [Value, Int] Rest::None, R::Explicit, PURE, NONE;
     /// The address of an array element, vector component or matrix row at a run-time index.
-    ElementAddr "element_addr" Instruction 192 [Value, Value] Rest::None, R::Explicit, PURE;
+    ElementAddr "element_addr" Instruction 192 [Value, Value] Rest::None, R::Explicit, PURE, NONE;
     /// The address of a texel of a storage texture, for atomics: `texel_addr tex, coord, sample`.
-    TexelAddr "texel_addr" Instruction 193 [Value, Value, Value] Rest::None, R::Explicit, PURE;
+    TexelAddr "texel_addr" Instruction 193 [Value, Value, Value] Rest::None, R::Explicit, PURE, NONE;
     /// Calls a function.
-    Call "call" Instruction 194 [Func] Rest::Many(Value), R::Explicit, CALL;
+    Call "call" Instruction 194 [Func] Rest::Many(Value), R::Explicit, CALL, NONE;
     /// Calls an intrinsic.
-    CallIntrinsic "call_intrinsic" Instruction 195 [Imm(ImmKind::Intrinsic)] Rest::Many(Value), R::Explicit, INTRINSIC;
+    CallIntrinsic "call_intrinsic" Instruction 195 [Imm(ImmKind::Intrinsic)] Rest::Many(Value), R::Explicit, INTRINSIC, NONE;
     /// `sample tex, sampler, coord [, offset [, min_lod]]`.
-    Sample "sample" Instruction 196 [Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE;
+    Sample "sample" Instruction 196 [Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE, NONE;
     /// `sample_bias tex, sampler, coord, bias [, offset [, min_lod]]`.
-    SampleBias "sample_bias" Instruction 197 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE;
+    SampleBias "sample_bias" Instruction 197 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE, NONE;
     /// `sample_level tex, sampler, coord, lod [, offset]`.
-    SampleLevel "sample_level" Instruction 198 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ;
+    SampleLevel "sample_level" Instruction 198 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ, NONE;
     /// `sample_grad tex, sampler, coord, ddx, ddy [, offset [, min_lod]]`.
-    SampleGrad "sample_grad" Instruction 199 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ;
+    SampleGrad "sample_grad" Instruction 199 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ, NONE;
     /// `sample_cmp tex, sampler, coord, reference [, offset [, min_lod]]`.
-    SampleCmp "sample_cmp" Instruction 200 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE;
+    SampleCmp "sample_cmp" Instruction 200 [Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE, NONE;
     /// `sample_cmp_level_zero tex, sampler, coord, reference [, offset]`.
-    SampleCmpLevelZero "sample_cmp_level_zero" Instruction 201 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ;
+    SampleCmpLevelZero "sample_cmp_level_zero" Instruction 201 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ, NONE;
     /// `gather tex, sampler, coord, component [, offset]`; the offset may be an
     /// `array<vec<i32, 2>, 4>` of one offset per gathered texel.
-    Gather "gather" Instruction 202 [Value, Value, Value, Int] Rest::Optional(&[Value]), R::Explicit, READ;
+    Gather "gather" Instruction 202 [Value, Value, Value, Int] Rest::Optional(&[Value]), R::Explicit, READ, NONE;
     /// `gather_cmp tex, sampler, coord, reference [, offset]` (one offset or four, as `gather`).
-    GatherCmp "gather_cmp" Instruction 203 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ;
+    GatherCmp "gather_cmp" Instruction 203 [Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ, NONE;
     /// `texture_load tex, coord [, lod or sample index [, offset]]`.
-    TextureLoad "texture_load" Instruction 204 [Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ;
+    TextureLoad "texture_load" Instruction 204 [Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ, NONE;
     /// `texture_store tex, coord, value`.
-    TextureStore "texture_store" Instruction 205 [Value, Value, Value] Rest::None, R::Void, WRITE;
+    TextureStore "texture_store" Instruction 205 [Value, Value, Value] Rest::None, R::Void, WRITE, NONE;
     /// `query_size tex [, lod]`: the size (a scalar or vector of u32, plus layers when arrayed).
-    QuerySize "query_size" Instruction 206 [Value] Rest::Optional(&[Value]), R::Explicit, READ;
+    QuerySize "query_size" Instruction 206 [Value] Rest::Optional(&[Value]), R::Explicit, READ, NONE;
     /// `query_levels tex`.
-    QueryLevels "query_levels" Instruction 207 [Value] Rest::None, R::Explicit, READ;
+    QueryLevels "query_levels" Instruction 207 [Value] Rest::None, R::Explicit, READ, NONE;
     /// `query_samples tex`.
-    QuerySamples "query_samples" Instruction 208 [Value] Rest::None, R::Explicit, READ;
+    QuerySamples "query_samples" Instruction 208 [Value] Rest::None, R::Explicit, READ, NONE;
     /// `query_lod tex, sampler, coord`.
-    QueryLod "query_lod" Instruction 209 [Value, Value, Value] Rest::None, R::Explicit, SAMPLE;
+    QueryLod "query_lod" Instruction 209 [Value, Value, Value] Rest::None, R::Explicit, SAMPLE, NONE;
     /// `buffer_load buf, byte_offset` on a byte-address buffer.
-    BufferLoad "buffer_load" Instruction 210 [Value, Value] Rest::None, R::Explicit, READ;
+    BufferLoad "buffer_load" Instruction 210 [Value, Value] Rest::None, R::Explicit, READ, NONE;
     /// `buffer_store buf, byte_offset, value` on a byte-address buffer.
-    BufferStore "buffer_store" Instruction 211 [Value, Value, Value] Rest::None, R::Void, WRITE;
+    BufferStore "buffer_store" Instruction 211 [Value, Value, Value] Rest::None, R::Void, WRITE, NONE;
     /// `atomic_rmw op, ptr, value`: returns the original value.
-    AtomicRmw "atomic_rmw" Instruction 212 [Imm(ImmKind::AtomicOp), Value, Value] Rest::None, R::Pointee(1), RW;
+    AtomicRmw "atomic_rmw" Instruction 212 [Imm(ImmKind::AtomicOp), Value, Value] Rest::None, R::Pointee(1), RW, NONE;
     /// `atomic_cmpxchg ptr, comparand, value`: returns the original value.
-    AtomicCmpXchg "atomic_cmpxchg" Instruction 213 [Value, Value, Value] Rest::None, R::Pointee(0), RW;
+    AtomicCmpXchg "atomic_cmpxchg" Instruction 213 [Value, Value, Value] Rest::None, R::Pointee(0), RW, NONE;
     /// `barrier flags`.
-    Barrier "barrier" Instruction 214 [Imm(ImmKind::BarrierFlags)] Rest::None, R::Void, BARRIER;
+    Barrier "barrier" Instruction 214 [Imm(ImmKind::BarrierFlags)] Rest::None, R::Void, BARRIER, NONE;
     /// `array_length ptr`: the element count of the runtime array `ptr` points to (`u32`).
-    ArrayLength "array_length" Instruction 215 [Value] Rest::None, R::Explicit, READ;
+    ArrayLength "array_length" Instruction 215 [Value] Rest::None, R::Explicit, READ, NONE;
     /// `sample_cmp_level tex, sampler, coord, reference, lod [, offset]`.
-    SampleCmpLevel "sample_cmp_level" Instruction 216 [Value, Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ;
+    SampleCmpLevel "sample_cmp_level" Instruction 216 [Value, Value, Value, Value, Value] Rest::Optional(&[Value]), R::Explicit, READ, NONE;
     /// `sample_cmp_bias tex, sampler, coord, reference, bias [, offset [, min_lod]]`.
-    SampleCmpBias "sample_cmp_bias" Instruction 217 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE;
+    SampleCmpBias "sample_cmp_bias" Instruction 217 [Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, SAMPLE, NONE;
     /// `sample_cmp_grad tex, sampler, coord, reference, ddx, ddy [, offset [, min_lod]]`.
-    SampleCmpGrad "sample_cmp_grad" Instruction 218 [Value, Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ;
+    SampleCmpGrad "sample_cmp_grad" Instruction 218 [Value, Value, Value, Value, Value, Value] Rest::Optional(&[Value, Value]), R::Explicit, READ, NONE;
     /// `emit_vertex stream`: a geometry shader emits the vertex its outputs (of that stream)
     /// hold; the outputs are undefined afterwards.
-    EmitVertex "emit_vertex" Instruction 219 [Int] Rest::None, R::Void, RW;
+    EmitVertex "emit_vertex" Instruction 219 [Int] Rest::None, R::Void, RW, NONE;
     /// `end_primitive stream`: ends the strip being emitted on a stream.
-    EndPrimitive "end_primitive" Instruction 220 [Int] Rest::None, R::Void, RW;
+    EndPrimitive "end_primitive" Instruction 220 [Int] Rest::None, R::Void, RW, NONE;
     /// `set_mesh_outputs vertices, primitives`: the counts a mesh shader emits (`u32`s).
-    SetMeshOutputs "set_mesh_outputs" Instruction 221 [Value, Value] Rest::None, R::Void, WRITE_CONVERGENT;
+    SetMeshOutputs "set_mesh_outputs" Instruction 221 [Value, Value] Rest::None, R::Void, WRITE_CONVERGENT, NONE;
     /// `trace_ray accel, flags, cull_mask, sbt_offset, sbt_stride, miss_index, origin,
     /// tmin, direction, tmax, payload`: the accel-struct pointer, five `u32`s, then the ray
     /// (`vec<f32, 3>`, `f32`, `vec<f32, 3>`, `f32`), then the payload global (`ray_payload`
     /// or `incoming_ray_payload`), read and written.
-    TraceRay "trace_ray" Instruction 222 [Value, Value, Value, Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void, RW;
+    TraceRay "trace_ray" Instruction 222 [Value, Value, Value, Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void, RW, NONE;
     /// `report_hit t, kind`: an intersection shader reports a hit at `t` (`f32`) of kind
     /// `kind` (`u32`) with the attributes its `hit_attribute` global holds; `bool`: accepted.
-    ReportHit "report_hit" Instruction 223 [Value, Value] Rest::None, R::Explicit, RW;
+    ReportHit "report_hit" Instruction 223 [Value, Value] Rest::None, R::Explicit, RW, NONE;
     /// `execute_callable sbt_index, data`: runs a callable shader on the data global
     /// (`callable_data` or `incoming_callable_data`).
-    ExecuteCallable "execute_callable" Instruction 224 [Value, Value] Rest::None, R::Void, RW;
+    ExecuteCallable "execute_callable" Instruction 224 [Value, Value] Rest::None, R::Void, RW, NONE;
     /// `ray_query_init query, accel, flags, cull_mask, origin, tmin, direction, tmax`.
-    RayQueryInit "ray_query_init" Instruction 225 [Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void, RW;
+    RayQueryInit "ray_query_init" Instruction 225 [Value, Value, Value, Value, Value, Value, Value, Value] Rest::None, R::Void, RW, NONE;
     /// `ray_query_proceed query`: `bool`, true while candidates remain.
-    RayQueryProceed "ray_query_proceed" Instruction 226 [Value] Rest::None, R::Explicit, RW;
+    RayQueryProceed "ray_query_proceed" Instruction 226 [Value] Rest::None, R::Explicit, RW, NONE;
     /// `ray_query_abort query`: ends the traversal (HLSL `Abort`).
-    RayQueryAbort "ray_query_abort" Instruction 227 [Value] Rest::None, R::Void, RW;
+    RayQueryAbort "ray_query_abort" Instruction 227 [Value] Rest::None, R::Void, RW, NONE;
     /// `ray_query_confirm query`: commits the candidate triangle (`CommitNonOpaqueTriangleHit`).
-    RayQueryConfirm "ray_query_confirm" Instruction 228 [Value] Rest::None, R::Void, RW;
+    RayQueryConfirm "ray_query_confirm" Instruction 228 [Value] Rest::None, R::Void, RW, NONE;
     /// `ray_query_generate query, t`: commits a procedural hit at `t` (`CommitProceduralPrimitiveHit`).
-    RayQueryGenerate "ray_query_generate" Instruction 229 [Value, Value] Rest::None, R::Void, RW;
+    RayQueryGenerate "ray_query_generate" Instruction 229 [Value, Value] Rest::None, R::Void, RW, NONE;
     /// `ray_query_get value, query`: reads one value of the ray or of its candidate or
     /// committed intersection; the type follows the value ([`crate::RayQueryValue::shape`]).
-    RayQueryGet "ray_query_get" Instruction 230 [Imm(ImmKind::RayQueryValue), Value] Rest::None, R::Explicit, READ;
+    RayQueryGet "ray_query_get" Instruction 230 [Imm(ImmKind::RayQueryValue), Value] Rest::None, R::Explicit, READ, NONE;
 
     // ---- terminators -----------------------------------------------------------------------
     /// `br target(args...)`.
-    Br "br" Terminator 400 [Block] Rest::Many(Value), R::None, CONTROL;
+    Br "br" Terminator 400 [Block] Rest::Many(Value), R::None, CONTROL, NONE;
     /// `cond_br c, true_target, false_target`: only as a loop header's terminator or with the
     /// innermost loop's break or continue block as a target.
-    CondBr "cond_br" Terminator 401 [Value, Block, Block] Rest::None, R::None, CONTROL;
+    CondBr "cond_br" Terminator 401 [Value, Block, Block] Rest::None, R::None, CONTROL, NONE;
     /// `if_else c, then, else, merge m`.
-    IfElse "if_else" Terminator 402 [Value, Block, Block, Join("merge")] Rest::None, R::None, CONTROL;
+    IfElse "if_else" Terminator 402 [Value, Block, Block, Join("merge")] Rest::None, R::None, CONTROL, NONE;
     /// `loop header(args...), break b, continue c`: ends a loop's pre-header.
-    Loop "loop" Terminator 403 [Block, Join("break"), Join("continue")] Rest::Many(Value), R::None, CONTROL;
+    Loop "loop" Terminator 403 [Block, Join("break"), Join("continue")] Rest::Many(Value), R::None, CONTROL, NONE;
     /// `switch v, merge m, default d, [case: target, ...]`.
-    Switch "switch" Terminator 404 [Value, Join("merge"), Block] Rest::Pairs(Const, Block), R::None, CONTROL;
+    Switch "switch" Terminator 404 [Value, Join("merge"), Block] Rest::Pairs(Const, Block), R::None, CONTROL, NONE;
     /// `return [v]`.
-    Return "return" Terminator 405 [] Rest::Optional(&[Value]), R::None, CONTROL;
+    Return "return" Terminator 405 [] Rest::Optional(&[Value]), R::None, CONTROL, NONE;
     /// `discard`: ends the fragment invocation.
-    Discard "discard" Terminator 406 [] Rest::None, R::None, CONTROL;
+    Discard "discard" Terminator 406 [] Rest::None, R::None, CONTROL, NONE;
     /// `unreachable`.
-    Unreachable "unreachable" Terminator 407 [] Rest::None, R::None, CONTROL;
+    Unreachable "unreachable" Terminator 407 [] Rest::None, R::None, CONTROL, NONE;
     /// `ignore_hit`: an any-hit shader ignores the hit and ends (HLSL `IgnoreHit`).
-    IgnoreHit "ignore_hit" Terminator 408 [] Rest::None, R::None, CONTROL;
+    IgnoreHit "ignore_hit" Terminator 408 [] Rest::None, R::None, CONTROL, NONE;
     /// `accept_hit`: an any-hit shader accepts the hit, ends, and ends the ray's traversal
     /// (HLSL `AcceptHitAndEndSearch`).
-    AcceptHit "accept_hit" Terminator 409 [] Rest::None, R::None, CONTROL;
+    AcceptHit "accept_hit" Terminator 409 [] Rest::None, R::None, CONTROL, NONE;
     /// `dispatch_mesh x, y, z [, payload]`: an amplification shader launches x*y*z mesh
     /// workgroups (`u32`s) with its `task_payload` global, and ends.
-    DispatchMesh "dispatch_mesh" Terminator 410 [Value, Value, Value] Rest::Optional(&[Value]), R::None, CONTROL;
+    DispatchMesh "dispatch_mesh" Terminator 410 [Value, Value, Value] Rest::Optional(&[Value]), R::None, CONTROL, NONE;
 }
 
 impl Op {
@@ -822,6 +872,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every decoration says what it decorates, and nothing else does.
+    #[test]
+    fn decoration_targets_column() {
+        for &op in ALL_OPS {
+            assert_eq!(
+                op.is_decoration(),
+                op.info().decorates != DecoTargets::NONE,
+                "{op:?}"
+            );
+        }
+        assert!(Op::Binding.info().decorates.allows(Op::Global));
+        assert!(!Op::Binding.info().decorates.allows(Op::Func));
+        assert!(Op::Unroll.info().decorates.allows(Op::Loop));
+        assert!(!Op::Unroll.info().decorates.allows(Op::IfElse));
     }
 
     #[test]

@@ -997,51 +997,14 @@ impl<'a> Verifier<'a> {
         let op = m.op(id);
         let Some(target) = m.parent(id) else { return };
         let top = m.op(target);
-        let ok = match op {
-            Op::Binding
-            | Op::ReadOnly
-            | Op::WriteOnly
-            | Op::Coherent
-            | Op::Counter
-            | Op::TextureBuffer
-            | Op::InputAttachmentIndex => top == Op::Global,
-            Op::Location
-            | Op::BuiltinDeco
-            | Op::Flat
-            | Op::NoPerspective
-            | Op::Centroid
-            | Op::SampleDeco
-            | Op::Semantic
-            | Op::Invariant => {
-                matches!(top, Op::Global | Op::Param | Op::Field)
-            }
-            Op::RowMajor | Op::ColMajor => matches!(top, Op::Field | Op::Global | Op::Var),
-            Op::Offset => top == Op::Field,
-            Op::EntryPoint
-            | Op::NumThreads
-            | Op::EarlyFragmentTests
-            | Op::InputPrimitive
-            | Op::OutputPrimitive
-            | Op::MaxVertices
-            | Op::MaxPrimitives
-            | Op::Invocations
-            | Op::TessDomainDeco
-            | Op::TessPartitioning
-            | Op::OutputControlPoints => top == Op::Func,
-            // Stage-IO qualifiers: on input and output globals only.
-            Op::Patch | Op::PerPrimitive | Op::StreamDeco => {
-                top == Op::Global
-                    && matches!(
-                        m.ty(target).and_then(|t| m.address_space(t)),
-                        Some(AddressSpace::Input | AddressSpace::Output)
-                    )
-            }
-            Op::Export | Op::Import => matches!(top, Op::Func | Op::Global | Op::Generic),
-            Op::Precise | Op::NonUniform | Op::SrcLoc => top.is_instruction(),
-            Op::Unroll | Op::DontUnroll => top == Op::Loop,
-            Op::Flatten | Op::DontFlatten => matches!(top, Op::IfElse | Op::Switch),
-            _ => false,
-        };
+        let decorates = op.info().decorates;
+        // Stage-IO qualifiers go on input and output globals only.
+        let ok = decorates.allows(top)
+            && (decorates != crate::ops::DecoTargets::STAGE_IO
+                || matches!(
+                    m.ty(target).and_then(|t| m.address_space(t)),
+                    Some(AddressSpace::Input | AddressSpace::Output)
+                ));
         if !ok {
             self.report(
                 "OSV0017",
