@@ -87,6 +87,7 @@ pub mod cfg;
 pub mod constructs;
 pub mod diag;
 pub mod effects;
+pub mod float16;
 pub mod imm;
 pub mod inst_table;
 pub mod intrinsic_facts;

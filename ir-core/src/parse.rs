@@ -1728,34 +1728,7 @@ fn parse_float(ty: Op, s: &str) -> Option<u64> {
 
 /// The f16 bits of `f` when `f` is exactly representable as an f16.
 pub(crate) fn f16_bits_exact(f: f32) -> Option<u16> {
-    if f == 0.0 {
-        return Some(if f.is_sign_negative() { 0x8000 } else { 0 });
-    }
-    if !f.is_finite() {
-        return None;
-    }
-    let bits = f.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32 - 127;
-    let mant = bits & 0x7f_ffff;
-    if (-14..=15).contains(&exp) {
-        // Normal f16: 10 mantissa bits.
-        if mant & 0x1fff != 0 {
-            return None;
-        }
-        Some(sign | (((exp + 15) as u16) << 10) | (mant >> 13) as u16)
-    } else if (-24..-14).contains(&exp) {
-        // Subnormal f16: value = m * 2^-24.
-        let full = mant | 0x80_0000; // 24 significant bits, value = full * 2^(exp-23)
-        let shift = -exp - 1; // bits to drop: (exp - 23) - (-24) = exp + 1 => drop -(exp+1)
-        let drop = shift as u32;
-        if drop >= 24 || full & ((1 << drop) - 1) != 0 {
-            return None;
-        }
-        Some(sign | (full >> drop) as u16)
-    } else {
-        None
-    }
+    crate::float16::f16_exact(f64::from(f))
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@
 //! buffer is a consume buffer when its counter is decremented.
 
 use oneshader_ir::analysis::ModuleInfo;
+use oneshader_ir::float16::f16_to_f64;
 use oneshader_ir::layout::{self, LayoutError, LayoutRule};
 use oneshader_ir::{AddressSpace, BuiltIn, InstId, Module, Op, Stage, TextureAccess};
 use rustc_hash::FxHashSet;
@@ -1278,19 +1279,6 @@ fn spec_constant(m: &Module, sc: InstId) -> Option<SpecConstant> {
         ty: scalar,
         default: value,
     })
-}
-
-/// An IEEE half as f64 (exact).
-fn f16_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let frac = (h & 0x3ff) as f64;
-    sign * match exp {
-        0 => frac * 2f64.powi(-24),
-        31 if frac == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1.0 + frac / 1024.0) * 2f64.powi(exp - 15),
-    }
 }
 
 #[cfg(test)]

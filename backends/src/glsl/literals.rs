@@ -11,6 +11,7 @@
 //! infinities and NaNs as `uintBitsToFloat(0x7fc00000u)` (`packDouble2x32` for doubles,
 //! `unpackFloat2x16` for halves), `INT_MIN` as `(-2147483647 - 1)`. `undef` prints as zero.
 
+use oneshader_ir::float16::f16_to_f64;
 use oneshader_ir::{InstId, Op};
 
 use super::error::{R, malformed};
@@ -44,19 +45,6 @@ fn with_point(s: String) -> String {
     } else {
         format!("{s}.0")
     }
-}
-
-/// The value of f16 bits as an f64 (exact).
-fn half_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let man = (h & 0x3ff) as f64;
-    let mag = if exp == 0 {
-        man * 2f64.powi(-24)
-    } else {
-        (1.0 + man / 1024.0) * 2f64.powi(exp - 15)
-    };
-    sign * mag
 }
 
 /// A literal that needs a leading minus gets unary precedence.
@@ -120,7 +108,7 @@ impl ModuleCx<'_> {
             }
             Op::F16 => {
                 let h = bits as u16;
-                let x = half_to_f64(h);
+                let x = f16_to_f64(h);
                 if (h >> 10) & 0x1f != 0x1f {
                     signed(format!("{}hf", with_point(format!("{x:?}"))))
                 } else {
@@ -244,8 +232,8 @@ mod tests {
         // Found by the random programs: glslang folded `1657711.6 * 116.75` in double.
         assert_eq!(f32_text(1_657_711.6f32.to_bits(), true), "1657711.625");
         assert_eq!(f32_text(33.75f32.to_bits(), true), "33.75");
-        assert_eq!(half_to_f64(0x3c00), 1.0);
-        assert_eq!(half_to_f64(0x0001), 2f64.powi(-24));
-        assert_eq!(half_to_f64(0xc000), -2.0);
+        assert_eq!(f16_to_f64(0x3c00), 1.0);
+        assert_eq!(f16_to_f64(0x0001), 2f64.powi(-24));
+        assert_eq!(f16_to_f64(0xc000), -2.0);
     }
 }

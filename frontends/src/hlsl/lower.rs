@@ -2035,62 +2035,14 @@ pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-/// The IEEE half-precision bits of `f` (round to nearest even).
+/// The IEEE half-precision bits of `f` (round to nearest even, directly from `f64`).
 pub fn f64_to_f16_bits(f: f64) -> u16 {
-    let x = (f as f32).to_bits();
-    let sign = ((x >> 16) & 0x8000) as u16;
-    let exp = ((x >> 23) & 0xff) as i32;
-    let mant = x & 0x7f_ffff;
-    if exp == 0xff {
-        // Inf or NaN.
-        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = mant | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = m >> shift;
-        let rem = m & ((1 << shift) - 1);
-        let mid = 1 << (shift - 1);
-        let rounded = if rem > mid || (rem == mid && half & 1 == 1) {
-            half + 1
-        } else {
-            half
-        };
-        return sign | rounded as u16;
-    }
-    let half = ((e as u32) << 10) | (mant >> 13);
-    let rem = mant & 0x1fff;
-    let rounded = if rem > 0x1000 || (rem == 0x1000 && half & 1 == 1) {
-        half + 1
-    } else {
-        half
-    };
-    sign | rounded as u16
+    oneshader_ir::float16::f64_to_f16(f)
 }
 
 /// The value of IEEE half bits.
 pub fn f16_bits_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let mant = (h & 0x3ff) as f64;
-    sign * match exp {
-        0 => mant * 2f64.powi(-24),
-        0x1f => {
-            if mant == 0.0 {
-                f64::INFINITY
-            } else {
-                f64::NAN
-            }
-        }
-        e => (1.0 + mant / 1024.0) * 2f64.powi(e - 15),
-    }
+    oneshader_ir::float16::f16_to_f64(h)
 }
 
 #[cfg(test)]

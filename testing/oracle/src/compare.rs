@@ -104,17 +104,7 @@ fn sign_extend(bits: u64, size: u32) -> i64 {
 }
 
 /// A half's value (exact in an `f64`).
-pub fn f16_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let man = (h & 0x3ff) as f64;
-    sign * match exp {
-        0 => man * 2f64.powi(-24),
-        31 if man == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1.0 + man / 1024.0) * 2f64.powi(exp - 15),
-    }
-}
+pub use oneshader::ir::float16::f16_to_f64;
 
 fn read(words: &[u32], offset: u32, size: u32) -> Option<u64> {
     let mut v = 0u64;
