@@ -946,6 +946,7 @@ impl Compiler {
         if opts.opt_level == OptLevel::O {
             let mut pm = PassManager::new();
             pm.add(Box::new(oneshader_passes::inline::Inline::default()));
+            pm.add(Box::new(oneshader_passes::private_to_local::PrivateToLocal));
             pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
             // Resources the optimizer made unused go, unless `-fspv-preserve-bindings` asks
             // to keep every binding.

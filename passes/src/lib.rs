@@ -16,7 +16,8 @@
 //!   GPU" query the folder obeys. [`interp`] (the reference interpreter) and [`combine`] (the
 //!   folder) both compute through it.
 //! - Optimizer passes: [`combine`], [`cse`], [`dce`], [`inline`], [`sroa`], [`mem2reg`],
-//!   [`simplify_cfg`], [`dead_globals`] (after the rounds); legalization per target ([`legalize`], run by
+//!   [`simplify_cfg`], [`private_to_local`] (before the rounds), [`dead_globals`] (after
+//!   them); legalization per target ([`legalize`], run by
 //!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`],
 //!   [`bool_storage`], [`params_to_vars`] (text targets);
 //!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
@@ -97,6 +98,7 @@ pub mod mem2reg;
 pub mod own_merges;
 pub mod params_to_vars;
 pub mod pipeline;
+pub mod private_to_local;
 pub mod required_constants;
 pub mod semantics;
 pub mod simplify_cfg;

@@ -15,7 +15,7 @@
 //! backend:
 //!
 //! - [`optimize`]`(O)`: the specializations (`specialize_generic`, `specialize_resources`:
-//!   no target can pass resources by value), `inline`, then rounds of `sroa`, `mem2reg`,
+//!   no target can pass resources by value), `inline`, `private_to_local`, then rounds of `sroa`, `mem2reg`,
 //!   `combine`, `unroll`, `cse`, `dce`, `simplify_cfg` until a round changes nothing (at most
 //!   [`MAX_ROUNDS`] rounds), then `dead_globals`. `optimize(O0)`: the specializations only.
 //! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
@@ -110,6 +110,11 @@ pub const PASSES: &[PassInfo] = &[
         name: "dce",
         description: "dead-code elimination, including stores nobody reads",
         make: || Box::new(crate::dce::Dce),
+    },
+    PassInfo {
+        name: "private_to_local",
+        description: "a private global only one entry point uses becomes its variable",
+        make: || Box::new(crate::private_to_local::PrivateToLocal),
     },
     PassInfo {
         name: "dead_globals",
@@ -217,6 +222,7 @@ pub fn optimize(level: OptLevel) -> PassManager {
     }
     if level == OptLevel::O {
         pm.add(Box::new(crate::inline::Inline::default()));
+        pm.add(Box::new(crate::private_to_local::PrivateToLocal));
         pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
         pm.add(Box::new(crate::dead_globals::DeadGlobals));
     }
@@ -242,7 +248,7 @@ mod tests {
         let o = optimize(OptLevel::O).describe();
         assert_eq!(
             o,
-            "specialize_generic, specialize_resources, inline, \
+            "specialize_generic, specialize_resources, inline, private_to_local, \
              (sroa, mem2reg, combine, unroll, cse, dce, simplify_cfg)*, dead_globals"
         );
         let o0 = optimize(OptLevel::O0).describe();
