@@ -9,13 +9,15 @@
 //!    ([`oneshader_ir::Effects::removable_if_unused`]: terminators, barriers, and what writes
 //!    memory: stores other than those of step 1, calls, atomics, texture and buffer stores,
 //!    the intrinsics that write through a pointer operand); so is everything a live
-//!    instruction uses. Block parameters are live only when something live uses them; a branch
+//!    instruction uses. A store to a local variable that only loads and stores use is not a
+//!    root: it becomes live when a live load reads that variable (so a variable whose loads
+//!    only feed dead code dies with its stores, as in aggressive DCE). Block parameters are live only when something live uses them; a branch
 //!    argument is live only when the parameter it feeds is (so a loop counter nobody reads dies
 //!    with its increment). Function parameters (the entry block's) always stay.
 //! 3. Sweep: unmarked instructions and parameters are removed, and the arguments of removed
 //!    parameters are dropped from every `br` and `loop` that passed them.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use oneshader_ir::{Block, Func, InstId, Module, Op, SlotVec};
 
@@ -99,6 +101,10 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
         }
     }
 
+    // Local variables (used only as the address of loads and stores, through address
+    // computations): their stores are live only when a live load may read them.
+    let locals = LocalVars::new(m, &blocks);
+
     // 2. Mark, in one backward sweep over the blocks and their instructions: in block order
     // definitions mostly come before their uses, so the sweep usually meets a value after
     // every user that can make it live, and marks it in passing. A value marked live after
@@ -126,12 +132,13 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
                 // removal is the exact answer worth its operand lookups.
                 let root =
                     !op.effects().removable_if_unused() && !m.effects(i).removable_if_unused();
-                if !root || write_only.contains(&i) {
+                if !root || write_only.contains(&i) || locals.stores.contains(&i) {
                     continue;
                 }
                 marks.set_live(i);
             }
             mark_operands(m, i, &mut marks, &mut work);
+            locals.mark_stores_read_by(m, i, &mut marks, &mut work);
         }
     }
     while let Some(i) = work.pop() {
@@ -143,6 +150,7 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
             }
         } else {
             mark_operands(m, i, &mut marks, &mut work);
+            locals.mark_stores_read_by(m, i, &mut marks, &mut work);
         }
     }
     let live = &marks;
@@ -208,6 +216,80 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
         changed = true;
     }
     Ok(changed)
+}
+
+/// The function's local variables that only loads and stores use (through `field_addr` and
+/// `element_addr`): which variable each load reads, and each variable's stores.
+#[derive(Default)]
+struct LocalVars {
+    /// Load -> the variable it reads.
+    load_of: FxHashMap<InstId, InstId>,
+    /// Variable -> its stores.
+    stores_of: FxHashMap<InstId, Vec<InstId>>,
+    /// Every store of such a variable (not a root of the mark phase).
+    stores: FxHashSet<InstId>,
+}
+
+impl LocalVars {
+    fn new(m: &Module, blocks: &[Block]) -> LocalVars {
+        let mut out = LocalVars::default();
+        for &b in blocks {
+            for var in m.children(b.id()) {
+                if m.op(var) != Op::Var {
+                    continue;
+                }
+                let mut loads = Vec::new();
+                let mut stores = Vec::new();
+                let mut work = vec![var];
+                let mut only_loads_and_stores = true;
+                'walk: while let Some(p) = work.pop() {
+                    for u in m.uses(p) {
+                        match (m.op(u.user), u.slot) {
+                            (Op::Load, oneshader_ir::Slot::Operand(0)) => loads.push(u.user),
+                            (Op::Store, oneshader_ir::Slot::Operand(0)) => stores.push(u.user),
+                            (Op::FieldAddr | Op::ElementAddr, oneshader_ir::Slot::Operand(0)) => {
+                                work.push(u.user)
+                            }
+                            _ => {
+                                only_loads_and_stores = false;
+                                break 'walk;
+                            }
+                        }
+                    }
+                }
+                if !only_loads_and_stores || stores.is_empty() {
+                    continue;
+                }
+                for l in loads {
+                    out.load_of.insert(l, var);
+                }
+                out.stores.extend(stores.iter().copied());
+                out.stores_of.insert(var, stores);
+            }
+        }
+        out
+    }
+
+    /// When `i` is a live load of a local variable, every store to that variable is live.
+    fn mark_stores_read_by(
+        &self,
+        m: &Module,
+        i: InstId,
+        marks: &mut Marks,
+        work: &mut Vec<InstId>,
+    ) {
+        let Some(var) = self.load_of.get(&i) else {
+            return;
+        };
+        for &s in self
+            .stores_of
+            .get(var)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            marks.reach(m, s, work);
+        }
+    }
 }
 
 /// Marks of the mark phase, in a table over the function's slot window. Valid while no

@@ -323,3 +323,35 @@ bb5:
 }",
     );
 }
+
+/// A variable that is read, but only by loads whose values feed nothing live, goes with its
+/// stores; one whose load reaches the return stays with every store.
+#[test]
+fn variables_read_only_by_dead_code_go_with_their_stores() {
+    check(
+        "dce",
+        r"
+func @f(%x: i32) -> i32 {
+bb0:
+  %v = var : ptr<function, i32>
+  %w = var : ptr<function, i32>
+  store %v, %x
+  store %w, %x
+  %a = load %v : i32
+  %b = add %a, i32 1 : i32
+  store %v, %b
+  store %w, i32 5
+  %c = load %w : i32
+  return %c
+}",
+        r"
+func @f(%x: i32) -> i32 {
+bb0:
+  %w = var : ptr<function, i32>
+  store %w, %x
+  store %w, i32 5
+  %c = load %w : i32
+  return %c
+}",
+    );
+}
