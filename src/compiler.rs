@@ -413,6 +413,24 @@ impl CompileOptions {
         }
     }
 
+    /// A key of every option that can change what a compilation with these options produces
+    /// (equal options give equal keys; `Eq`/`Hash` on the options themselves would have to
+    /// compare floats of spec-constant values). A tool's cache combines it with the sources
+    /// and the compiler's identity ([`crate::key::compiler_identity`]);
+    /// [`CompileOutput::cache_key`] is the module key that already hashes the preprocessed
+    /// sources.
+    ///
+    /// ```
+    /// use oneshader::CompileOptions;
+    ///
+    /// let a = CompileOptions::new("ps_6_0").define("FAST", Some("1"));
+    /// assert_eq!(a.cache_key(), a.clone().cache_key());
+    /// assert_ne!(a.cache_key(), a.clone().define("FAST", Some("0")).cache_key());
+    /// ```
+    pub fn cache_key(&self) -> CacheKey {
+        crate::key::options_key(self)
+    }
+
     /// The GLSL backend's options (the same layout rules as SPIR-V's).
     pub fn glsl_options(&self) -> glsl::Options {
         let rules = self.layout.rules();

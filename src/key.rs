@@ -118,6 +118,28 @@ pub fn module_key(source: SourceDigest, opts: &CompileOptions, identity: &str) -
     h.finish()
 }
 
+/// A key of every option of `opts` that can change what a compilation produces (the module,
+/// each target's output, what is kept): [`CompileOptions::cache_key`].
+pub fn options_key(opts: &CompileOptions) -> CacheKey {
+    let mut h = KeyHasher::new();
+    h.part(b'o', module_options(opts).as_bytes());
+    for d in &opts.include_dirs {
+        h.part(b'I', d.to_string_lossy().as_bytes());
+    }
+    h.part(b't', format!("{:?}", opts.target).as_bytes());
+    h.part(b's', spirv_options_text(opts).as_bytes());
+    h.part(b'g', glsl_options_text(opts).as_bytes());
+    h.part(
+        b'k',
+        format!(
+            "emit={};reflect={};unopt={};final={}",
+            opts.emit_spirv, opts.reflect, opts.keep_unoptimized_ir, opts.keep_final_ir
+        )
+        .as_bytes(),
+    );
+    h.finish()
+}
+
 /// An output key: the module key, the target's name and the settings only that target reads
 /// (`target_options`, e.g. [`spirv_options_text`]).
 pub fn output_key(module: CacheKey, target: &str, target_options: &str) -> CacheKey {
@@ -274,9 +296,24 @@ mod tests {
                 ..base.clone()
             },
         ];
-        for c in changed {
-            assert_ne!(module_options(&c), text, "{c:?}");
+        for c in changed.iter() {
+            assert_ne!(module_options(c), text, "{c:?}");
+            assert_ne!(options_key(c), options_key(&base), "{c:?}");
         }
+        // The options key also covers what only a target or the kept outputs read.
+        for c in [
+            base.clone().include_dir("/x"),
+            base.clone().target(crate::Target::Glsl),
+            base.clone().target_env(crate::TargetEnv::Vulkan1_3),
+            base.clone().with_reflection(),
+            CompileOptions {
+                keep_final_ir: true,
+                ..base.clone()
+            },
+        ] {
+            assert_ne!(options_key(&c), options_key(&base), "{c:?}");
+        }
+        assert_eq!(options_key(&base.clone()), options_key(&base));
         // Settings only the backends read stay out of the module key.
         let env = base.clone().target_env("vulkan1.0".parse().unwrap());
         assert_eq!(module_options(&env), text);
