@@ -2,8 +2,9 @@
 //!
 //! # Registering a pass
 //!
-//! A pass is a type implementing [`crate::Pass`]. To make it reachable by name (`oneshader opt
-//! --passes`, the test harness, `--print-after`), add one entry to [`PASSES`]: its name (the
+//! A pass is a type implementing [`crate::Pass`]. A tool registers its own passes in a
+//! [`PassRegistry`] to name them in pass lists. To make a project pass reachable by name
+//! (`oneshader opt --passes`, the test harness, `--print-after`), add one entry to [`PASSES`]: its name (the
 //! same string its `Pass::name` returns), a one-line description, and a constructor with
 //! default options. To put it into `-O` or into legalization, add it to
 //! [`optimize`] or [`legalization_passes`]. A unit test below checks that every
@@ -148,17 +149,114 @@ pub struct UnknownPass {
     pub known: String,
 }
 
-/// A pass manager running the comma-separated `list` in order (`"inline,sroa,mem2reg"`).
+/// A pass manager running the comma-separated `list` of project passes in order
+/// (`"inline,sroa,mem2reg"`); [`PassRegistry`] adds a tool's own.
 pub fn pipeline_from_list(list: &str) -> Result<PassManager, UnknownPass> {
-    let mut pm = PassManager::new();
-    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let pass = pass_by_name(name).ok_or_else(|| UnknownPass {
-            name: name.to_string(),
-            known: pass_names().join(", "),
-        })?;
-        pm.add(pass);
+    PassRegistry::new().pipeline_from_list(list)
+}
+
+/// Passes by name: the registered ones ([`PASSES`]) and those a tool adds, so that its own
+/// passes can be named in a pass list (`"inline, my-pass, dce"`) like the project's.
+///
+/// ```
+/// use oneshader_passes::pipeline::PassRegistry;
+/// use oneshader_passes::{Pass, PassError};
+///
+/// struct Nothing;
+/// impl Pass for Nothing {
+///     fn name(&self) -> &'static str {
+///         "nothing"
+///     }
+///     fn run(&mut self, _m: &mut oneshader_ir::Module) -> Result<bool, PassError> {
+///         Ok(false)
+///     }
+/// }
+///
+/// let mut registry = PassRegistry::new();
+/// registry.register("nothing", "does nothing", || Box::new(Nothing))?;
+/// assert!(registry.register("dce", "mine", || Box::new(Nothing)).is_err());
+/// let pm = registry.pipeline_from_list("inline, nothing, dce").expect("all known");
+/// assert_eq!(pm.describe(), "inline, nothing, dce");
+/// assert!(registry.pipeline_from_list("nothing, bogus").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct PassRegistry {
+    extra: Vec<(String, String, Box<PassMaker>)>,
+}
+
+/// A tool tried to register a pass under the name of a project pass.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is the name of a project pass; register the tool's pass under another name")]
+pub struct ReservedPassName(pub String);
+
+/// Builds a pass with default options.
+pub type PassMaker = dyn Fn() -> Box<dyn Pass> + Send + Sync;
+
+impl Default for PassRegistry {
+    fn default() -> PassRegistry {
+        PassRegistry::new()
     }
-    Ok(pm)
+}
+
+impl PassRegistry {
+    /// The project's passes ([`PASSES`]) and nothing else.
+    pub fn new() -> PassRegistry {
+        PassRegistry { extra: Vec::new() }
+    }
+
+    /// Adds (or, for a name already added, replaces) a pass. The name of a project pass is
+    /// refused: it keeps meaning the project's pass.
+    pub fn register(
+        &mut self,
+        name: &str,
+        description: &str,
+        make: impl Fn() -> Box<dyn Pass> + Send + Sync + 'static,
+    ) -> Result<&mut PassRegistry, ReservedPassName> {
+        if PASSES.iter().any(|p| p.name == name) {
+            return Err(ReservedPassName(name.to_string()));
+        }
+        self.extra.retain(|(n, _, _)| n != name);
+        self.extra
+            .push((name.to_string(), description.to_string(), Box::new(make)));
+        Ok(self)
+    }
+
+    /// The pass named `name`, with default options.
+    pub fn get(&self, name: &str) -> Option<Box<dyn Pass>> {
+        pass_by_name(name).or_else(|| {
+            self.extra
+                .iter()
+                .find(|(n, _, _)| n == name)
+                .map(|(_, _, make)| make())
+        })
+    }
+
+    /// Every name with its description: the project's, then the added ones.
+    pub fn names(&self) -> Vec<(&str, &str)> {
+        PASSES
+            .iter()
+            .map(|p| (p.name, p.description))
+            .chain(self.extra.iter().map(|(n, d, _)| (n.as_str(), d.as_str())))
+            .collect()
+    }
+
+    /// A pass manager running the comma-separated `list` in order.
+    pub fn pipeline_from_list(&self, list: &str) -> Result<PassManager, UnknownPass> {
+        let mut pm = PassManager::new();
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let pass = self.get(name).ok_or_else(|| UnknownPass {
+                name: name.to_string(),
+                known: self
+                    .names()
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+            pm.add(pass);
+        }
+        Ok(pm)
+    }
 }
 
 /// An optimization level.
