@@ -102,6 +102,7 @@ pub mod replace;
 pub mod structure;
 pub mod types;
 pub mod verify;
+pub mod walk;
 
 pub use builder::{Builder, InsertPoint};
 pub use diag::{Diagnostic, Errors, FileId, Severity, SourceMap, Span};
