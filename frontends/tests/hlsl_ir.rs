@@ -353,3 +353,23 @@ fn sizeof_follows_natural_alignment_as_dxc() {
         "{text}"
     );
 }
+
+/// A `static` without an initializer starts at zero, as in DXC (it stores a null constant
+/// into it at the top of the entry point; dxc/var.static.hlsl): reading it before any write
+/// is not undefined.
+#[test]
+fn statics_without_initializer_start_at_zero() {
+    let text = ir_text(
+        "RWStructuredBuffer<int> A;\nstatic int B;\nstatic float3 V;\n\
+         [numthreads(1,1,1)] void main() { A[0] = B + (int)V.y; }\n",
+        "cs_6_0",
+    );
+    assert!(
+        text.contains("global @B : ptr<private, i32> = i32 zero"),
+        "{text}"
+    );
+    assert!(
+        text.contains("global @V : ptr<private, vec<f32, 3>> = vec<f32, 3> zero"),
+        "{text}"
+    );
+}

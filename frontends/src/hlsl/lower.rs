@@ -957,6 +957,12 @@ impl<'p> Lower<'p> {
         }
         let init = match (&gd.kind, &gd.init) {
             (GlobalKind::Static | GlobalKind::Const, Some(e)) => self.const_expr(e),
+            // A `static` without an initializer starts at zero, as DXC stores a null constant
+            // into it at the top of the entry point (dxc/var.static.hlsl); resources have no
+            // value to start from.
+            (GlobalKind::Static, None) if !self.types().contains_resource(gd.ty) => {
+                Some(self.m.zero(pointee))
+            }
             _ => None,
         };
         let name = gd.name.clone();
