@@ -13,6 +13,8 @@
 pub mod glsl;
 pub mod legal;
 pub mod spirv;
+mod text;
+pub mod wgsl;
 
 pub use legal::{Legal, prepare};
 pub use oneshader_passes::legalize::Target;
