@@ -108,7 +108,8 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
                 | Intrinsic::IsFinite
                 | Intrinsic::Sign
                 | Intrinsic::Frexp
-                | Intrinsic::Modf,
+                | Intrinsic::Modf
+                | Intrinsic::WaveActiveAllEqual,
             ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
             _ => Vec::new(),
         },
@@ -918,6 +919,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(E::primary(format!("{tn}({})", parts.join(", "))))
     }
 
+    /// True when the words of byte-address buffer `p` are atomic (an atomic touches them).
+    fn atomic_words(&self, p: InstId) -> bool {
+        self.cx
+            .loc_of(p)
+            .is_some_and(|l| self.cx.atomics.contains(&Loc::Elem(Box::new(l))))
+    }
+
     /// The word array and index of a byte-address access.
     fn word_index(&mut self, i: InstId) -> R<(String, E)> {
         let m = self.m;
@@ -955,12 +963,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let (arr, index) = self.word_index(i)?;
         let scalar = self.word_scalar(i, ty)?;
         let n = m.vector_len(ty).unwrap_or(1);
+        let atomic = self.atomic_words(m.operand(i, 0));
         let mut parts = Vec::new();
         for k in 0..n {
             let w = if k == 0 {
                 format!("{arr}[{}]", index.text)
             } else {
                 format!("{arr}[{} + {k}u]", index.p())
+            };
+            let w = if atomic {
+                format!("atomicLoad(&{w})")
+            } else {
+                w
             };
             parts.push(match m.op(scalar) {
                 Op::U32 => w,
@@ -1114,7 +1128,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             } else {
                 format!("{} + {k}u", index.p())
             };
-            self.line(&format!("{arr}[{idx}] = {word};"));
+            if self.atomic_words(m.operand(i, 0)) {
+                self.line(&format!("atomicStore(&{arr}[{idx}], {word});"));
+            } else {
+                self.line(&format!("{arr}[{idx}] = {word};"));
+            }
         }
         Ok(())
     }
@@ -1452,6 +1470,135 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             I::Rcp => {
                 let o = one(self.cx, ty)?;
                 Ok(bin(&o, "/", &args[0]))
+            }
+            I::WaveGetLaneCount | I::WaveGetLaneIndex => {
+                let v = self.cx.subgroup_builtin(if which == I::WaveGetLaneCount {
+                    "subgroup_size"
+                } else {
+                    "subgroup_invocation_id"
+                });
+                if m.op(ty) == Op::U32 {
+                    Ok(E::primary(v))
+                } else {
+                    let tn = self.cx.type_name(ty)?;
+                    Ok(E::primary(format!("{tn}({v})")))
+                }
+            }
+            I::WaveIsFirstLane => {
+                // naga 30 has no subgroupElect: the first active lane is the one whose index
+                // the first active lane broadcasts.
+                let id = self.cx.subgroup_builtin("subgroup_invocation_id");
+                Ok(E::op(format!("{id} == subgroupBroadcastFirst({id})")))
+            }
+            I::WaveActiveAnyTrue
+            | I::WaveActiveAllTrue
+            | I::WaveActiveBallot
+            | I::WaveReadLaneFirst
+            | I::WaveActiveSum
+            | I::WaveActiveProduct
+            | I::WaveActiveMin
+            | I::WaveActiveMax
+            | I::WaveActiveBitAnd
+            | I::WaveActiveBitOr
+            | I::WaveActiveBitXor
+            | I::WavePrefixSum
+            | I::WavePrefixProduct
+            | I::QuadReadAcrossX
+            | I::QuadReadAcrossY
+            | I::QuadReadAcrossDiagonal => {
+                self.cx.subgroups();
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                self.cx.type_name(at)?;
+                let f = match which {
+                    I::WaveActiveAnyTrue => "subgroupAny",
+                    I::WaveActiveAllTrue => "subgroupAll",
+                    I::WaveActiveBallot => "subgroupBallot",
+                    I::WaveReadLaneFirst => "subgroupBroadcastFirst",
+                    I::WaveActiveSum => "subgroupAdd",
+                    I::WaveActiveProduct => "subgroupMul",
+                    I::WaveActiveMin => "subgroupMin",
+                    I::WaveActiveMax => "subgroupMax",
+                    I::WaveActiveBitAnd => "subgroupAnd",
+                    I::WaveActiveBitOr => "subgroupOr",
+                    I::WaveActiveBitXor => "subgroupXor",
+                    I::WavePrefixSum => "subgroupExclusiveAdd",
+                    I::WavePrefixProduct => "subgroupExclusiveMul",
+                    I::QuadReadAcrossX => "quadSwapX",
+                    I::QuadReadAcrossY => "quadSwapY",
+                    _ => "quadSwapDiagonal",
+                };
+                Ok(call(f, &[&args[0]]))
+            }
+            I::WaveReadLaneAt | I::QuadReadLaneAt => {
+                self.cx.subgroups();
+                let lane_ir = arg_ir[1];
+                let konst = m.op(lane_ir).is_constant();
+                let lane = if self.kind_of(lane_ir) == Some(ScalarKind::Uint) {
+                    args[1].clone()
+                } else {
+                    E::primary(format!("u32({})", args[1].text))
+                };
+                if which == I::QuadReadLaneAt {
+                    if !konst {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            "`QuadReadLaneAt` with a lane computed at run time; WGSL's \
+                             quadBroadcast takes a constant",
+                        ));
+                    }
+                    return Ok(call("quadBroadcast", &[&args[0], &lane]));
+                }
+                Ok(call("subgroupShuffle", &[&args[0], &lane]))
+            }
+            I::WaveActiveCountBits | I::WavePrefixCountBits => {
+                self.cx.subgroups();
+                let b = if kind == Some(ScalarKind::Bool) {
+                    args[0].clone()
+                } else {
+                    bin(&args[0], "!=", &E::primary("0u"))
+                };
+                let e = if which == I::WaveActiveCountBits {
+                    let bal = call("subgroupBallot", &[&b]);
+                    let ones = call("countOneBits", &[&bal]);
+                    call("dot", &[&ones, &E::primary("vec4<u32>(1u)")])
+                } else {
+                    let one = call("select", &[&E::primary("0u"), &E::primary("1u"), &b]);
+                    call("subgroupExclusiveAdd", &[&one])
+                };
+                if m.op(ty) == Op::U32 {
+                    Ok(e)
+                } else {
+                    let tn = self.cx.type_name(ty)?;
+                    Ok(call(&tn, &[&e]))
+                }
+            }
+            I::WaveActiveAllEqual => {
+                self.cx.subgroups();
+                let first = call("subgroupBroadcastFirst", &[&args[0]]);
+                let eq = bin(&args[0], "==", &first);
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                let e = if m.op(at) == Op::Vector {
+                    call("all", &[&eq])
+                } else {
+                    eq
+                };
+                let all = call("subgroupAll", &[&e]);
+                if m.op(ty) == Op::Vector {
+                    // Component-wise in HLSL for vectors: one answer per component.
+                    let tn = self.cx.type_name(ty)?;
+                    let parts: Vec<String> = (0..vlen(m, ty).unwrap_or(1))
+                        .map(|k| {
+                            let c = COMPONENTS[k as usize];
+                            format!(
+                                "subgroupAll({}.{c} == subgroupBroadcastFirst({}.{c}))",
+                                args[0].p(),
+                                args[0].p()
+                            )
+                        })
+                        .collect();
+                    return Ok(E::primary(format!("{tn}({})", parts.join(", "))));
+                }
+                Ok(all)
             }
             I::Inverse => Err(WgslError::new(
                 UNMAPPED,

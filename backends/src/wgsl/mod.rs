@@ -244,7 +244,24 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, body: &str) -> String {
         s
     };
     let inputs = cx.inputs.clone();
-    let outputs = cx.outputs.clone();
+    let mut outputs = cx.outputs.clone();
+    if entry.stage == Stage::Vertex
+        && !outputs
+            .iter()
+            .any(|o| o.attrs.starts_with("@builtin(position)"))
+    {
+        // WGSL vertex shaders must write a position; one the IR never writes is undefined,
+        // and zero is one of its values.
+        let var = cx.names.fresh(Some("position_unwritten"), "position", None);
+        outputs.push(module::Io {
+            var,
+            member: cx.io_names.1.fresh(Some("position_unwritten"), "p", None),
+            attrs: "@builtin(position)".into(),
+            io_type: "vec4<f32>".into(),
+            var_type: "vec4<f32>".into(),
+            convert: "{}".into(),
+        });
+    }
     if !inputs.is_empty() {
         writeln!(out, "struct {in_struct} {{\n{}}}\n", member_list(&inputs)).ok();
     }

@@ -77,6 +77,15 @@ pub(crate) struct ModuleCx<'m> {
     pub directives: BTreeSet<&'static str>,
     pub inputs: Vec<Io>,
     pub outputs: Vec<Io>,
+    /// Member names of the input and output structs.
+    pub io_names: (Namer, Namer),
+    /// Resources by (group, binding): WGSL gives each binding one resource.
+    bindings: FxHashMap<(u32, u32), InstId>,
+    /// naga capabilities the output needs beyond WebGPU's defaults (`SUBGROUP` for wave
+    /// operations), stated in its first line.
+    pub capabilities: BTreeSet<&'static str>,
+    /// The private variables of the subgroup built-ins, once asked for.
+    subgroup_vars: FxHashMap<&'static str, String>,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -192,7 +201,41 @@ impl<'m> ModuleCx<'m> {
             directives: BTreeSet::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
+            io_names: (namer(), namer()),
+            bindings: FxHashMap::default(),
+            capabilities: BTreeSet::new(),
+            subgroup_vars: FxHashMap::default(),
         }
+    }
+
+    /// Records that the output uses subgroup operations: naga's `SUBGROUP` capability (and
+    /// `SUBGROUP_VERTEX_STAGE` in a vertex shader).
+    pub fn subgroups(&mut self) {
+        self.capabilities.insert("SUBGROUP");
+        if self.entry.stage == Stage::Vertex {
+            self.capabilities.insert("SUBGROUP_VERTEX_STAGE");
+        }
+    }
+
+    /// The private variable holding subgroup built-in `builtin` (`subgroup_size`,
+    /// `subgroup_invocation_id`), added to the entry point's inputs on first use.
+    pub fn subgroup_builtin(&mut self, builtin: &'static str) -> String {
+        self.subgroups();
+        if let Some(v) = self.subgroup_vars.get(builtin) {
+            return v.clone();
+        }
+        let var = self.names.fresh(Some(builtin), "subgroup", None);
+        let member = self.io_names.0.fresh(Some(builtin), "v", None);
+        self.inputs.push(Io {
+            var: var.clone(),
+            member,
+            attrs: format!("@builtin({builtin})"),
+            io_type: "u32".into(),
+            var_type: "u32".into(),
+            convert: "{}".into(),
+        });
+        self.subgroup_vars.insert(builtin, var.clone());
+        var
     }
 
     /// The location pointer `p` designates, when it has one (a global, a field, an element).
@@ -575,7 +618,7 @@ impl<'m> ModuleCx<'m> {
         errors
     }
 
-    fn binding(&self, g: InstId) -> R<String> {
+    fn binding(&mut self, g: InstId) -> R<String> {
         let m = self.m;
         let d = m.find_decoration(g, Op::Binding).ok_or_else(|| {
             WgslError::new(
@@ -583,11 +626,22 @@ impl<'m> ModuleCx<'m> {
                 "a resource without a binding; WGSL resources need @group and @binding",
             )
         })?;
-        Ok(format!(
-            "@group({}) @binding({}) ",
+        let (set, binding) = (
             m.imm_operand(d, 0).unwrap_or(0),
-            m.imm_operand(d, 1).unwrap_or(0)
-        ))
+            m.imm_operand(d, 1).unwrap_or(0),
+        );
+        if let Some(&other) = self.bindings.get(&(set, binding)) {
+            return Err(WgslError::new(
+                RESOURCE,
+                format!(
+                    "shares set {set}, binding {binding} with @{} (a combined image sampler); \
+                     WGSL binds one resource per binding",
+                    m.name(other).unwrap_or("?")
+                ),
+            ));
+        }
+        self.bindings.insert((set, binding), g);
+        Ok(format!("@group({set}) @binding({binding}) "))
     }
 
     fn declare_global(&mut self, g: InstId, access: oneshader_ir::effects::Access) -> R<()> {
@@ -701,9 +755,10 @@ impl<'m> ModuleCx<'m> {
             .fresh(m.name(g), if input { "in" } else { "out" }, None);
         self.item_names.insert(g, var.clone());
         let var_type = self.type_name(pointee)?;
-        let member = {
-            let mut n = namer();
-            n.fresh(m.name(g), "v", None)
+        let member = if input {
+            self.io_names.0.fresh(m.name(g), "v", None)
+        } else {
+            self.io_names.1.fresh(m.name(g), "v", None)
         };
         if let Some(b) = m
             .find_decoration(g, Op::BuiltinDeco)
@@ -737,6 +792,18 @@ impl<'m> ModuleCx<'m> {
                 B::LocalInvocationIndex if ok(&[(Stage::Compute, true)]) => {
                     ("local_invocation_index", "u32")
                 }
+                B::ClipDistance if ok(&[(Stage::Vertex, false)]) => {
+                    let n = m.array_len(pointee).unwrap_or(0);
+                    if m.op(pointee) != Op::Array || !(1..=8).contains(&n) {
+                        return Err(WgslError::new(
+                            TYPE,
+                            "clip distances that are not an array of 1 to 8 floats",
+                        ));
+                    }
+                    self.directives.insert("enable clip_distances;");
+                    self.capabilities.insert("CLIP_DISTANCES");
+                    ("clip_distances", "")
+                }
                 _ => {
                     return Err(WgslError::new(
                         RESOURCE,
@@ -750,6 +817,12 @@ impl<'m> ModuleCx<'m> {
                     ));
                 }
             };
+            let wty = if wty.is_empty() {
+                var_type.clone()
+            } else {
+                wty.to_string()
+            };
+            let wty = wty.as_str();
             let mut attrs = format!("@builtin({wname})");
             if !input && b == B::Position && m.has_decoration(g, Op::Invariant) {
                 attrs.push_str(" @invariant");
@@ -894,11 +967,17 @@ impl<'m> ModuleCx<'m> {
                 }
                 self.check_nested(e, &el, rule, space, what)?;
                 let (wa, ws) = self.wgsl_layout(e, space)?;
-                let mut a = wa;
-                if space == AddressSpace::Uniform {
-                    a = a.max(16);
+                let stride = ws.div_ceil(wa) * wa;
+                if space == AddressSpace::Uniform && !stride.is_multiple_of(16) {
+                    return Err(WgslError::new(
+                        LAYOUT,
+                        format!(
+                            "{what}: an array `{}` in a constant buffer with WGSL stride                              {stride}; WGSL's uniform arrays need a stride that is a multiple                              of 16, and the layout's is {}",
+                            oneshader_ir::print::print_inst(m, ty),
+                            tl.array_stride.unwrap_or(0)
+                        ),
+                    ));
                 }
-                let stride = ws.div_ceil(a) * a;
                 if Some(stride) != tl.array_stride {
                     return Err(WgslError::new(
                         LAYOUT,
@@ -936,12 +1015,12 @@ impl<'m> ModuleCx<'m> {
             Op::Array => {
                 let e = m.operand(ty, 0);
                 let (a, s) = self.wgsl_layout(e, space)?;
+                let stride = s.div_ceil(a) * a;
                 let a = if space == AddressSpace::Uniform {
                     a.max(16)
                 } else {
                     a
                 };
-                let stride = s.div_ceil(a) * a;
                 Ok((a, stride * m.array_len(ty).unwrap_or(0)))
             }
             Op::RuntimeArray => {
@@ -1110,6 +1189,11 @@ impl<'m> ModuleCx<'m> {
             out.align = out.align.max(a);
             prev = Some((k, f.offset, s));
             cur = f.offset + s;
+            if space == AddressSpace::Uniform && m.op(fty) == Op::Struct {
+                // In uniform memory, what follows a struct member starts on a 16-byte boundary
+                // after it.
+                cur = cur.div_ceil(16) * 16;
+            }
         }
         // The struct's size: match the layout module's (its stride in arrays).
         let natural = cur.div_ceil(out.align) * out.align;
@@ -1220,6 +1304,10 @@ impl<'m> ModuleCx<'m> {
             writeln!(structs, "}}\n").ok();
         }
         let mut out = String::new();
+        if !self.capabilities.is_empty() {
+            let caps: Vec<&str> = self.capabilities.iter().copied().collect();
+            writeln!(out, "// naga capabilities: {}\n", caps.join(" | ")).ok();
+        }
         for d in &self.directives {
             writeln!(out, "{d}").ok();
         }

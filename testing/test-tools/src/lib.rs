@@ -296,18 +296,25 @@ pub fn spirv_dis(words: &[u32]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Parses WGSL with naga's front end and validates the module with every capability naga
-/// has (the output itself declares none beyond WebGPU's: nothing is enabled), returning the
-/// module and its info; `Err` with naga's rendered error (source line and caret) otherwise.
+/// Parses WGSL with naga's front end and validates the module with naga's default
+/// capabilities plus those the output declares in its first line (`// naga capabilities:
+/// SUBGROUP | ...`, which the WGSL backend writes when it uses subgroup operations), returning
+/// the module and its info; `Err` with naga's rendered error (source line and caret) otherwise.
 /// naga is a library at the workspace's version, so this needs no system tool.
 pub fn naga_validate(text: &str) -> Result<(naga::Module, naga::valid::ModuleInfo), String> {
     let module = naga::front::wgsl::parse_str(text).map_err(|e| e.emit_to_string(text))?;
-    let info = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    )
-    .validate(&module)
-    .map_err(|e| e.emit_to_string(text))?;
+    let mut caps = naga::valid::Capabilities::default();
+    if let Some(line) = text.lines().next()
+        && let Some(list) = line.strip_prefix("// naga capabilities: ")
+    {
+        for name in list.split('|').map(str::trim) {
+            caps |= naga::valid::Capabilities::from_name(name)
+                .ok_or_else(|| format!("the output declares an unknown capability `{name}`"))?;
+        }
+    }
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+        .validate(&module)
+        .map_err(|e| e.emit_to_string(text))?;
     Ok((module, info))
 }
 
