@@ -87,6 +87,9 @@ pub(crate) enum PlaceKind {
     /// Row `idx` of a transposed matrix `base`, of `n` components: read component by
     /// component.
     TransposedRow { base: String, idx: String, n: u32 },
+    /// A padded array (see `ModuleCx::padded`) of `n` elements of WGSL type `elem`: its
+    /// elements are `[i].v`.
+    Padded { n: u32, elem: String },
 }
 
 /// Where a pointer leads.
@@ -495,6 +498,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let text = format!("{}.{field}", b.text);
                 let kind = if self.cx.transposed.contains(&(st, k)) {
                     PlaceKind::Transposed
+                } else if self.cx.padded.contains_key(&(st, k)) {
+                    let at = m
+                        .struct_fields(st)
+                        .get(k)
+                        .and_then(|&f| m.ty(f))
+                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let elem = self.cx.type_name(m.operand(at, 0))?;
+                    PlaceKind::Padded {
+                        n: m.array_len(at).unwrap_or(0),
+                        elem,
+                    }
                 } else {
                     kind_at(self.cx, self.cx.loc_of(p))
                 };
@@ -524,6 +538,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     // Element `idx` of HLSL row `row`: column `idx`, component `row`.
                     return Ok(Place {
                         text: format!("{base}[{idx}][{row}]"),
+                        kind: PlaceKind::Plain,
+                    });
+                }
+                if let PlaceKind::Padded { .. } = &b.kind {
+                    return Ok(Place {
+                        text: format!("{}[{idx}].v", b.text),
                         kind: PlaceKind::Plain,
                     });
                 }
@@ -566,6 +586,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             PlaceKind::TransposedRow { base, idx, n } => {
                 let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
                 Ok(E::primary(format!("vec{n}<f32>({})", parts.join(", "))))
+            }
+            PlaceKind::Padded { n, elem } => {
+                let parts: Vec<String> = (0..n).map(|k| format!("{}[{k}].v", place.text)).collect();
+                Ok(E::primary(format!(
+                    "array<{elem}, {n}>({})",
+                    parts.join(", ")
+                )))
             }
         }
     }
@@ -611,6 +638,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     s.push('.');
                     s.push_str(&f);
                     transposed = self.cx.transposed.contains(&(ty, k as usize));
+                    if self.cx.padded.contains_key(&(ty, k as usize)) {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            format!(
+                                "member `{f}` of a constant-buffer struct (an array WGSL declares \
+                                 with padded elements) read from a struct value; not supported by \
+                                 the WGSL backend"
+                            ),
+                        ));
+                    }
                     cur = Some(
                         m.struct_fields(ty)
                             .get(k as usize)
@@ -689,6 +726,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let mut parts = Vec::new();
                 for k in 0..m.num_operands(i) {
                     let mut e = self.value(m.operand(i, k))?.text;
+                    if m.op(ty) == Op::Struct && self.cx.padded.contains_key(&(ty, k)) {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            "a value of a constant-buffer struct holding an array WGSL declares \
+                             with padded elements; not supported by the WGSL backend",
+                        ));
+                    }
                     if m.op(ty) == Op::Struct && self.cx.transposed.contains(&(ty, k)) {
                         e = format!("transpose({e})");
                     }
@@ -1090,6 +1134,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         "{base}[{c}][{idx}] = {tmp}.{};",
                         COMPONENTS[c as usize]
                     ));
+                }
+            }
+            PlaceKind::Padded { n, .. } => {
+                let tmp = self.local_name(Some("elems"), "elems");
+                self.line(&format!("let {tmp} = {};", v.text));
+                for k in 0..n {
+                    self.line(&format!("{}[{k}].v = {tmp}[{k}];", place.text));
                 }
             }
             PlaceKind::HoldsAtomics => {

@@ -84,6 +84,12 @@ pub(crate) struct ModuleCx<'m> {
     /// naga capabilities the output needs beyond WebGPU's defaults (`SUBGROUP` for wave
     /// operations), stated in its first line.
     pub capabilities: BTreeSet<&'static str>,
+    /// Array fields (struct, index) of constant buffers whose elements WGSL would pack tighter
+    /// than the layout's 16-byte stride (`float w[5]` in a cbuffer): declared as arrays of a
+    /// wrapper struct `{ @size(stride) v: T }`, and the stride.
+    pub padded: FxHashMap<(InstId, usize), u32>,
+    /// The wrapper structs of padded arrays: (element type, stride) -> name.
+    wrappers: std::collections::BTreeMap<(String, u32), String>,
     /// The private variables of the subgroup built-ins, once asked for.
     subgroup_vars: FxHashMap<&'static str, String>,
 }
@@ -205,6 +211,8 @@ impl<'m> ModuleCx<'m> {
             bindings: FxHashMap::default(),
             capabilities: BTreeSet::new(),
             subgroup_vars: FxHashMap::default(),
+            padded: FxHashMap::default(),
+            wrappers: std::collections::BTreeMap::new(),
         }
     }
 
@@ -675,11 +683,16 @@ impl<'m> ModuleCx<'m> {
                 writeln!(self.decls, "{b}var<{s}> {name}: {t};").ok();
                 Ok(())
             }
-            AddressSpace::PushConstant => Err(WgslError::new(
-                RESOURCE,
-                "push constants (`[[vk::push_constant]]`); WGSL has none (naga accepts \
-                 `var<push_constant>` only with a capability WebGPU does not offer)",
-            )),
+            AddressSpace::PushConstant => {
+                // naga 30 spells push constants `var<immediate>` (wgpu's immediates), behind its
+                // IMMEDIATES capability, and writes them as SPIR-V push constants.
+                let rule = self.rule_of(g, space);
+                self.check_buffer_type(pointee, rule, space, g)?;
+                let t = self.type_at(pointee, Some(&loc))?;
+                self.capabilities.insert("IMMEDIATES");
+                writeln!(self.decls, "var<immediate> {name}: {t};").ok();
+                Ok(())
+            }
             AddressSpace::UniformConstant => {
                 let b = self.binding(g)?;
                 if matches!(m.op(pointee), Op::Array | Op::RuntimeArray) {
@@ -1073,6 +1086,21 @@ impl<'m> ModuleCx<'m> {
                 self.transposed.insert((st, k));
             }
             let fname = m.name(f.field).unwrap_or("?");
+            if space == AddressSpace::Uniform
+                && m.op(fty) == Op::Array
+                && let Some(stride) = f.layout.array_stride
+            {
+                let e = m.operand(fty, 0);
+                if let Some((ea, es)) = wgsl_align_size(m, e, false)
+                    && m.op(e) != Op::Matrix
+                    && es.div_ceil(ea) * ea != stride
+                    && stride.is_multiple_of(16)
+                    && stride >= es
+                {
+                    self.padded.insert((st, k), stride);
+                    continue;
+                }
+            }
             self.check_nested(
                 fty,
                 &f.layout,
@@ -1105,7 +1133,9 @@ impl<'m> ModuleCx<'m> {
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
             let fname = m.name(f.field).unwrap_or("?").to_string();
-            let (mut a, s) = if m.op(fty) == Op::Matrix {
+            let (mut a, s) = if let Some(&stride) = self.padded.get(&(st, k)) {
+                (16, stride * m.array_len(fty).unwrap_or(0))
+            } else if m.op(fty) == Op::Matrix {
                 if f.layout.matrix_stride.is_some() {
                     let t = !f.row_major;
                     wgsl_align_size(m, fty, t).ok_or_else(|| malformed("a bad matrix"))?
@@ -1227,6 +1257,22 @@ impl<'m> ModuleCx<'m> {
         Ok(out)
     }
 
+    /// The wrapper struct of padded-array elements of type `et` (WGSL) and `stride`.
+    fn wrapper(&mut self, et: &str, stride: u32) -> String {
+        if let Some(n) = self.wrappers.get(&(et.to_string(), stride)) {
+            return n.clone();
+        }
+        let hint: String = et
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let n = self
+            .names
+            .fresh(Some(&format!("Padded_{hint}_{stride}")), "Padded", None);
+        self.wrappers.insert((et.to_string(), stride), n.clone());
+        n
+    }
+
     /// Every struct type reachable from `ty`, dependencies first.
     fn visit_structs(&self, ty: InstId, seen: &mut FxHashSet<InstId>, out: &mut Vec<InstId>) {
         let m = self.m;
@@ -1294,15 +1340,33 @@ impl<'m> ModuleCx<'m> {
                     let (r, c) = m.matrix_dims(fty).unwrap_or((4, 4));
                     t = format!("mat{c}x{r}<f32>");
                 }
+                let mut align = "";
+                if let Some(&stride) = self.padded.get(&(st, k)) {
+                    let et = self.type_name(m.operand(fty, 0))?;
+                    let w = self.wrapper(&et, stride);
+                    t = format!("array<{w}, {}>", m.array_len(fty).unwrap_or(0));
+                    // naga aligns the wrapper by its member: the array is placed explicitly.
+                    align = "@align(16) ";
+                }
                 let size = attrs
                     .as_ref()
                     .and_then(|a| a.sizes.get(k).copied().flatten())
                     .map(|s| format!("@size({s}) "))
                     .unwrap_or_default();
+                let size = format!("{align}{size}");
                 writeln!(structs, "    {size}{fname}: {t},").ok();
             }
             writeln!(structs, "}}\n").ok();
         }
+        let mut wrappers = String::new();
+        for ((et, stride), name) in &self.wrappers {
+            writeln!(
+                wrappers,
+                "struct {name} {{\n    @size({stride}) v: {et},\n}}\n"
+            )
+            .ok();
+        }
+        let structs = wrappers + &structs;
         let mut out = String::new();
         if !self.capabilities.is_empty() {
             let caps: Vec<&str> = self.capabilities.iter().copied().collect();
