@@ -642,8 +642,10 @@ impl<'m> ModuleCx<'m> {
             return Err(WgslError::new(
                 RESOURCE,
                 format!(
-                    "shares set {set}, binding {binding} with @{} (a combined image sampler); \
-                     WGSL binds one resource per binding",
+                    "shares set {set}, binding {binding} with @{} (registers of different \
+                     classes, `t0` and `s0`, map to one binding without `-fvk-*-shift` or \
+                     `[[vk::binding]]`; or a combined image sampler); WGSL binds one resource \
+                     per binding",
                     m.name(other).unwrap_or("?")
                 ),
             ));
