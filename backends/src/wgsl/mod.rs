@@ -216,6 +216,22 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>
             }
         }
     }
+    if entry.stage == Stage::Compute
+        && cx.inputs.iter().any(|io| io.attrs.contains("subgroup_"))
+        && let Some(d) = m.find_decoration(entry.func.id(), Op::NumThreads)
+        && (m.imm_operand(d, 1).unwrap_or(1) > 1 || m.imm_operand(d, 2).unwrap_or(1) > 1)
+    {
+        diags.push(
+            WgslError::new(
+                error::RESOURCE,
+                format!(
+                    "compute entry point `{}` reads the lane index or count                      (WaveGetLaneIndex, WaveGetLaneCount, WaveIsFirstLane) with a                      multi-dimensional numthreads; naga takes the subgroup built-ins only with                      a one-dimensional workgroup size",
+                    entry.name
+                ),
+            )
+            .into(),
+        );
+    }
     if !diags.is_empty() {
         return Err(diags);
     }
