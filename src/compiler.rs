@@ -21,7 +21,7 @@
 //! | OSC0053 | the backend (SPIR-V or GLSL) refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule ([`Phase::Reflection`]) |
 //! | OSC0057 | a spec-constant override names no spec constant, or its value does not fit the constant's type ([`Phase::Specialization`]) |
-//! | OSC0059 | a target without a backend yet (WGSL, MSL) ([`Phase::Backend`]) |
+//! | OSC0059 | a target without a backend yet (MSL) ([`Phase::Backend`]) |
 //!
 //! A failing optimization pass is not an error: the legalized module is used and a warning
 //! (OSO0001) says why.

@@ -53,7 +53,7 @@ pub use oneshader_ir::layout::LayoutRule;
 use std::fmt::Write as _;
 
 use oneshader_ir::effects::Effects;
-use oneshader_ir::{Diagnostic, Op, Stage};
+use oneshader_ir::{Diagnostic, Errors, Op, Stage};
 
 use crate::text::usage;
 use crate::{Legal, Target};
@@ -103,7 +103,11 @@ fn err(code: &'static str, msg: impl Into<String>) -> Vec<Diagnostic> {
 
 /// Emits one entry point of a module legalized for WGSL as WGSL text. Errors are
 /// diagnostics (codes OSB0201.., see [`error`]) for what WGSL cannot express.
-pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
+    emit_diags(legal, opts).map_err(Errors::new)
+}
+
+fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
     if legal.target() != Target::Wgsl {
         return Err(err(
             WRONG_TARGET,
