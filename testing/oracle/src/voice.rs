@@ -81,6 +81,23 @@ impl Voice {
         v
     }
 
+    /// [`Voice::gpu_voices`] for `source`: without the WGSL voice when the WGSL backend
+    /// refuses the shader with a refusal of its own (`OSB02xx`: what WGSL cannot express),
+    /// whose text is returned beside; `Err` when the WGSL path fails any other way.
+    pub fn gpu_voices_for(source: &Source) -> Result<(Vec<Voice>, Option<String>), String> {
+        let mut voices = Voice::gpu_voices();
+        match wgsl_text(OptLevel::O, source) {
+            Ok(_) => Ok((voices, None)),
+            Err(e) if e.contains("error[OSB02") => {
+                voices.retain(|v| !matches!(v, Voice::Wgsl { .. }));
+                Ok((voices, Some(e)))
+            }
+            Err(e) => Err(format!(
+                "the WGSL path fails without a refusal of its own: {e}"
+            )),
+        }
+    }
+
     /// True for the voices that run on the GPU.
     pub fn is_gpu(self) -> bool {
         !matches!(self, Voice::Interp)
