@@ -229,7 +229,7 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
             WgslError::new(
                 error::RESOURCE,
                 format!(
-                    "compute entry point `{}` reads the lane index or count                      (WaveGetLaneIndex, WaveGetLaneCount, WaveIsFirstLane) with a                      multi-dimensional numthreads; naga takes the subgroup built-ins only with                      a one-dimensional workgroup size",
+                    "compute entry point `{}` reads the lane index or count (WaveGetLaneIndex, WaveGetLaneCount, WaveIsFirstLane) with a multi-dimensional numthreads; naga takes the subgroup built-ins only with a one-dimensional workgroup size",
                     entry.name
                 ),
             )

@@ -987,7 +987,7 @@ impl<'m> ModuleCx<'m> {
                     return Err(WgslError::new(
                         LAYOUT,
                         format!(
-                            "{what}: an array `{}` in a constant buffer with WGSL stride                              {stride}; WGSL's uniform arrays need a stride that is a multiple                              of 16, and the layout's is {}",
+                            "{what}: an array `{}` in a constant buffer with WGSL stride {stride}; WGSL's uniform arrays need a stride that is a multiple of 16, and the layout's is {}",
                             oneshader_ir::print::print_inst(m, ty),
                             tl.array_stride.unwrap_or(0)
                         ),
@@ -1078,6 +1078,15 @@ impl<'m> ModuleCx<'m> {
                 ));
             }
             return Ok(());
+        }
+        if m.struct_fields(st).is_empty() {
+            return Err(WgslError::new(
+                LAYOUT,
+                format!(
+                    "struct `{name}` has no fields and takes no bytes in the buffer; a WGSL \
+                     struct has at least one member"
+                ),
+            ));
         }
         self.struct_rules.insert(st, rule);
         let sl = layout::struct_layout(m, st, rule)
