@@ -99,6 +99,12 @@ impl FnEmitter<'_, '_> {
                     Flow::Done(Ending::Left)
                 }
                 Op::Unreachable => Flow::Done(Ending::Left),
+                op if op.is_terminator() => {
+                    return Err(WgslError::new(
+                        super::error::UNMAPPED,
+                        format!("the terminator `{}` has no WGSL form", op.spelling()),
+                    ));
+                }
                 _ => return Err(malformed("a block ends in a non-terminator")),
             };
             match flow {

@@ -803,10 +803,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let p = self.place(m.operand(i, 0))?;
                 Ok(E::primary(format!("arrayLength(&{})", p.text)))
             }
-            _ => Err(malformed(format!(
-                "`{}` is not a pure instruction",
-                op.spelling()
-            ))),
+            _ => Err(WgslError::new(
+                UNMAPPED,
+                format!(
+                    "the operation `{}` has no WGSL form (WGSL has no ray queries, geometry \
+                     streams or mesh outputs)",
+                    op.spelling()
+                ),
+            )),
         }
     }
 
@@ -1079,7 +1083,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::AtomicRmw | Op::AtomicCmpXchg => self.atomic(i),
             Op::CallIntrinsic => self.out_param_intrinsic(i),
             _ if !has_effect(m, i) => Ok(self.inst_expr(i)?.text),
-            op => Err(malformed(format!("`{}` is not a statement", op.spelling()))),
+            op => Err(WgslError::new(
+                UNMAPPED,
+                format!("the operation `{}` has no WGSL form", op.spelling()),
+            )),
         }
     }
 

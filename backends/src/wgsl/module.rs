@@ -752,6 +752,19 @@ impl<'m> ModuleCx<'m> {
                 }
                 Ok(())
             }
+            AddressSpace::TaskPayload
+            | AddressSpace::RayPayload
+            | AddressSpace::IncomingRayPayload
+            | AddressSpace::HitAttribute
+            | AddressSpace::CallableData
+            | AddressSpace::IncomingCallableData
+            | AddressSpace::ShaderRecord => Err(WgslError::new(
+                RESOURCE,
+                format!(
+                    "a variable in `{}` memory; WGSL has no mesh or ray-tracing memory",
+                    space.spelling()
+                ),
+            )),
             AddressSpace::Function
             | AddressSpace::Image
             | AddressSpace::Input
