@@ -8,7 +8,7 @@
 //! |---|---|
 //! | OSB0201 | the `Legal` module was prepared for another target (run `prepare(m, Target::Wgsl)`) |
 //! | OSB0202 | no entry point to emit: the module has none, `Options::entry` names none, or several exist and `Options::entry` does not choose |
-//! | OSB0203 | a stage WGSL has no entry point for (geometry, hull, domain, mesh, amplification) |
+//! | OSB0203 | a stage WGSL has no entry point for (geometry, hull, domain, mesh, amplification, the ray-tracing stages) |
 //! | OSB0204 | a type WGSL cannot express: 64-bit integers and floats, 8- and 16-bit integers, `f16` (no `enable f16` is emitted), integer or bool matrices, arrays of textures or buffers, texel buffers, subpass inputs, 1D array textures, storage textures of unknown format, `bool` or array stage inputs and outputs |
 //! | OSB0205 | a buffer layout WGSL's `@align`/`@size` cannot state: a member whose offset is not a multiple of its WGSL alignment (DXC's relaxed vector placement), an array or matrix stride other than WGSL's, a struct used in buffers under two layouts |
 //! | OSB0206 | control flow the statement rebuilder cannot express: a switch case falling through to another case (WGSL cases never fall through), an unstructured edge |
