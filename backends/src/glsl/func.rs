@@ -25,6 +25,7 @@ use super::module::ModuleCx;
 use super::names::Namer;
 use crate::text::roles;
 pub(crate) use crate::text::roles::{Role, has_effect};
+pub(crate) use crate::text::{Brk, Region};
 
 /// True for instructions that print as a local assigned by statements (`insert`).
 fn needs_local(m: &Module, i: InstId) -> bool {
@@ -95,39 +96,6 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
             vec![m.operand(i, 1)]
         }
         _ => Vec::new(),
-    }
-}
-
-/// A breakable statement around the current position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Brk {
-    Loop(usize),
-    Switch(usize),
-}
-
-/// Where a statement list sits.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Region {
-    /// Enclosing loops and switches, innermost last.
-    pub breakables: Vec<Brk>,
-    /// The loop whose body's top level this list is (a `continue` at its end is implicit).
-    pub loop_top: Option<usize>,
-    /// The switch whose case this list is the top level of (reaching another case target
-    /// is a fall-through).
-    pub case_top: Option<usize>,
-    /// The function body's own list (a `return;` at its end is implicit).
-    pub fn_top: bool,
-}
-
-impl Region {
-    /// A list nested one level deeper (an `if` arm).
-    pub fn nested(&self) -> Region {
-        Region {
-            breakables: self.breakables.clone(),
-            loop_top: None,
-            case_top: None,
-            fn_top: false,
-        }
     }
 }
 

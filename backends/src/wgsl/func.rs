@@ -19,6 +19,7 @@ use super::error::{OPERANDS, R, TYPE, UNMAPPED, WgslError, malformed};
 use super::module::{Loc, ModuleCx};
 use super::names::{Namer, namer};
 use crate::text::roles::{self, Role, has_effect};
+pub(crate) use crate::text::{Brk, Region};
 
 /// An expression: its text and whether it is primary (a name, literal, call, member or
 /// index), so that operators know to parenthesize it.
@@ -122,33 +123,6 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
 
 fn needs_local(m: &Module, i: InstId) -> bool {
     matches!(m.op(i), Op::Insert | Op::InsertDyn)
-}
-
-/// A breakable statement around the current position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Brk {
-    Loop(usize),
-    Switch(usize),
-}
-
-/// Where a statement list sits.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Region {
-    pub breakables: Vec<Brk>,
-    pub loop_top: Option<usize>,
-    pub case_top: Option<usize>,
-    pub fn_top: bool,
-}
-
-impl Region {
-    pub fn nested(&self) -> Region {
-        Region {
-            breakables: self.breakables.clone(),
-            loop_top: None,
-            case_top: None,
-            fn_top: false,
-        }
-    }
 }
 
 /// One function being printed.
