@@ -381,13 +381,14 @@ impl FnEmitter<'_, '_> {
         // Case groups by target, ordered by the structural reverse post-order.
         let mut groups: Vec<(Block, Vec<String>, bool)> = Vec::new();
         let mut add = |target: Block, label: Option<String>| {
-            let g = match groups.iter_mut().position(|g| g.0 == target) {
-                Some(i) => &mut groups[i],
+            let i = match groups.iter().position(|g| g.0 == target) {
+                Some(i) => i,
                 None => {
                     groups.push((target, Vec::new(), false));
-                    groups.last_mut().expect("just pushed")
+                    groups.len() - 1
                 }
             };
+            let g = &mut groups[i];
             match label {
                 Some(l) => g.1.push(l),
                 None => g.2 = true,

@@ -1213,7 +1213,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     "the result of an atomic store is used; WGSL's atomicStore returns nothing",
                 ));
             }
-            AtomicOp::Load => unreachable!("handled above"),
+            AtomicOp::Load => return Ok(format!("atomicLoad({target})")),
         };
         Ok(format!("{f}({target}, {})", v.text))
     }
