@@ -21,7 +21,7 @@
 //! | OSC0053 | the backend (SPIR-V or GLSL) refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule ([`Phase::Reflection`]) |
 //! | OSC0057 | a spec-constant override names no spec constant, or its value does not fit the constant's type ([`Phase::Specialization`]) |
-//! | OSC0059 | a target without a backend yet (WGSL, MSL) ([`Phase::Backend`]) |
+//! | OSC0059 | a target without a backend yet (MSL) ([`Phase::Backend`]) |
 //!
 //! A failing optimization pass is not an error: the legalized module is used and a warning
 //! (OSO0001) says why.
@@ -30,8 +30,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use oneshader_backends::Target;
-use oneshader_backends::glsl;
 use oneshader_backends::spirv::{self, LayoutRule};
+use oneshader_backends::{glsl, wgsl};
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
 use oneshader_ir::diag::{Diagnostic, SourceMap};
 use oneshader_ir::{Module, Op, Stage};
@@ -269,8 +269,8 @@ pub struct CompileOptions {
     /// Emit `OpName`/`OpMemberName`. Default on.
     pub debug_names: bool,
     /// What the backend produces: [`Target::Spirv`] (default, [`CompileOutput::spirv`]) or
-    /// [`Target::Glsl`] (GLSL 4.50 for Vulkan, [`CompileOutput::glsl`]); WGSL and MSL have no
-    /// backend yet (OSC0059).
+    /// [`Target::Glsl`] (GLSL 4.50 for Vulkan, [`CompileOutput::glsl`]) or [`Target::Wgsl`]
+    /// (WGSL, [`CompileOutput::wgsl`]); MSL has no backend yet (OSC0059).
     pub target: Target,
     /// Run the backend of [`CompileOptions::target`] (the name is from when SPIR-V was the only
     /// one). Default on; off when only the IR or the reflection is wanted.
@@ -443,6 +443,18 @@ impl CompileOptions {
             denorm: self.denorm,
         }
     }
+
+    /// The WGSL backend's options (the same layout rules as SPIR-V's).
+    pub fn wgsl_options(&self) -> wgsl::Options {
+        let rules = self.layout.rules();
+        wgsl::Options {
+            entry: None,
+            cbuffer_rule: rules.constant_buffer,
+            storage_rule: rules.storage_buffer,
+            push_constant_rule: rules.push_constant,
+            tbuffer_rule: rules.texture_buffer,
+        }
+    }
 }
 
 /// Diagnostics together with the source files they point into, so they can be rendered as
@@ -529,6 +541,8 @@ pub struct CompileOutput {
     pub spirv: Vec<u32>,
     /// The GLSL text, when the target is GLSL (and [`CompileOptions::emit_spirv`] is on).
     pub glsl: Option<String>,
+    /// The WGSL text, when the target is WGSL (and [`CompileOptions::emit_spirv`] is on).
+    pub wgsl: Option<String>,
     /// Warnings (and notes); errors end the compilation with a [`CompileError`].
     pub diagnostics: Diagnostics,
     /// The reflection, when [`CompileOptions::reflect`] asked for it.
@@ -976,8 +990,9 @@ impl Compiler {
         }
         let mut spirv = Vec::new();
         let mut glsl_text = None;
+        let mut wgsl_text = None;
         if opts.emit_spirv {
-            if matches!(opts.target, Target::Wgsl | Target::Msl) {
+            if matches!(opts.target, Target::Msl) {
                 diagnostics.list.push(Diagnostic::error(
                     "OSC0059",
                     format!("the {} backend is not available yet", opts.target),
@@ -1009,6 +1024,9 @@ impl Compiler {
                     }
                     glsl::emit(&legal, &gopts).map(|t| glsl_text = Some(t))
                 }
+                Target::Wgsl => {
+                    wgsl::emit(&legal, &opts.wgsl_options()).map(|t| wgsl_text = Some(t))
+                }
                 _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
             };
             if let Err(diags) = emitted {
@@ -1038,6 +1056,7 @@ impl Compiler {
         Ok(CompileOutput {
             spirv,
             glsl: glsl_text,
+            wgsl: wgsl_text,
             diagnostics,
             reflection,
             ir,

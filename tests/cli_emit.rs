@@ -76,9 +76,24 @@ fn spirv_asm_and_errors() {
     let out = bin()
         .arg("emit")
         .arg(&f)
-        .args(["--target", "wgsl"])
+        .args(["--target", "msl"])
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("OSC0031"));
+    // WGSL is here: the text naga validates.
+    let out = bin()
+        .arg("emit")
+        .arg(&f)
+        .args(["--target", "wgsl"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("WGSL is text");
+    oneshader_test_tools::naga_validate(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
 }

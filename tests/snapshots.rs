@@ -6,10 +6,13 @@
 //!
 //! - `tests/out/spirv/<name>.snap.spvasm`: the SPIR-V backend's module (vulkan1.2), as
 //!   rspirv's disassembly (one file per IR module, which holds all its entry points);
-//! - `tests/out/glsl/<name>.snap.glsl`: the GLSL backend's text, one file per entry point.
+//! - `tests/out/glsl/<name>.snap.glsl`: the GLSL backend's text, one file per entry point;
+//! - `tests/out/wgsl/<name>.snap.wgsl`: the WGSL backend's text, one file per entry point
+//!   (`<name>.snap.refused.txt`: the WGSL backend's refusal, for a shader WGSL cannot state).
 //!
 //! Every GLSL text also goes through glslang and spirv-val here (the IR examples' in
-//! backends/tests/glsl_examples.rs too), so no snapshot records output glslang rejects.
+//! backends/tests/glsl_examples.rs too), and every WGSL text through naga's parser and
+//! validator, so no snapshot records output glslang or naga rejects.
 //!
 //! Each content file has insta's metadata beside it (`<name>.snap`). To review a change, run
 //! the test (failures leave `.snap.new` files) and `cargo insta review` (cargo-insta); without
@@ -19,9 +22,9 @@
 
 mod support;
 
-use oneshader::backends::{self, Target, glsl, spirv};
+use oneshader::backends::{self, Target, glsl, spirv, wgsl};
 use oneshader::{CompileOptions, TargetEnv};
-use oneshader_test_tools::{GlslStage, glslang_and_validate};
+use oneshader_test_tools::{GlslStage, glslang_and_validate, naga_validate};
 use support::*;
 
 /// Asserts `text` as the snapshot `name.ext` under `tests/out/<target>/`.
@@ -66,6 +69,30 @@ fn hlsl_examples() {
         };
         glslang_and_validate(text, stage).unwrap_or_else(|e| panic!("{name}: {e}"));
         snapshot("glsl", &name, "glsl", text);
+        match oneshader::Compiler::new()
+            .compile_file(root().join(&path), &opts.clone().target(Target::Wgsl))
+        {
+            Ok(out) => {
+                let text = out.wgsl.as_deref().expect("WGSL text");
+                naga_validate(text)
+                    .unwrap_or_else(|e| panic!("{name}: naga rejects the WGSL:\n{e}"));
+                snapshot("wgsl", &name, "wgsl", text);
+            }
+            // What WGSL cannot state is refused by name: the refusal is the snapshot.
+            Err(e) => {
+                let codes: Vec<String> = e
+                    .diagnostics
+                    .list
+                    .iter()
+                    .map(|d| format!("error[{}]: {}", d.code, d.message))
+                    .collect();
+                assert!(
+                    codes.iter().any(|c| c.contains("[OSB02")),
+                    "{name}: the WGSL backend failed without a refusal of its own: {codes:#?}"
+                );
+                snapshot("wgsl", &name, "refused.txt", &(codes.join("\n") + "\n"));
+            }
+        }
     }
 }
 
@@ -87,13 +114,7 @@ fn ir_examples() {
             .to_string();
         let text = std::fs::read_to_string(&path).expect("readable");
         let m = oneshader::ir::parse::parse(&text).expect("the example parses");
-        let names: Vec<String> = m
-            .functions()
-            .iter()
-            .filter_map(|f| m.find_decoration(f.id(), oneshader::ir::Op::EntryPoint))
-            .filter_map(|d| m.try_operand(d, 1).and_then(|s| m.literal_str(s)))
-            .map(str::to_string)
-            .collect();
+        let names = entry_names(&m);
         if names.is_empty() {
             continue;
         }
@@ -126,6 +147,41 @@ fn ir_examples() {
             );
             entries += 1;
         }
+        let mut wm = m.clone();
+        let legal = backends::prepare(&mut wm, Target::Wgsl).expect("legal for WGSL");
+        for entry in entry_names(&m) {
+            let name = format!("ir_{}_{entry}", stem(&file));
+            match wgsl::emit(&legal, &wgsl::Options::for_entry(&entry)) {
+                Ok(text) => {
+                    naga_validate(&text)
+                        .unwrap_or_else(|e| panic!("{name}: naga rejects the WGSL:\n{e}"));
+                    snapshot("wgsl", &name, "wgsl", &text);
+                }
+                // Stages and operations WGSL lacks are refused by name: the refusal is the
+                // snapshot.
+                Err(d) => {
+                    let codes: Vec<String> = d
+                        .iter()
+                        .map(|d| format!("error[{}]: {}", d.code, d.message))
+                        .collect();
+                    assert!(
+                        codes.iter().all(|c| c.starts_with("error[OSB02")),
+                        "{name}: the WGSL backend failed without a refusal of its own: {codes:#?}"
+                    );
+                    snapshot("wgsl", &name, "refused.txt", &(codes.join("\n") + "\n"));
+                }
+            }
+        }
     }
     assert!(entries >= 4, "the shader examples ran ({entries})");
+}
+
+/// The names of the entry points of `m`.
+fn entry_names(m: &oneshader::ir::Module) -> Vec<String> {
+    m.functions()
+        .iter()
+        .filter_map(|f| m.find_decoration(f.id(), oneshader::ir::Op::EntryPoint))
+        .filter_map(|d| m.try_operand(d, 1).and_then(|s| m.literal_str(s)))
+        .map(str::to_string)
+        .collect()
 }

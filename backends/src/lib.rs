@@ -6,13 +6,17 @@
 //! diagnostic naming the construct (codes `OSB....`), never a panic. Today there are
 //! [`spirv`]: SPIR-V words for Vulkan (and universal SPIR-V), written straight into per-section
 //! buffers, with buffer layouts from the one layout module shared with reflection
-//! ([`oneshader_ir::layout`]); and [`glsl`]: GLSL 4.50 for Vulkan, one entry point per output,
-//! meaning exactly what the SPIR-V backend's output means. WGSL and MSL text backends will
-//! follow as sibling modules.
+//! ([`oneshader_ir::layout`]); [`glsl`]: GLSL 4.50 for Vulkan, one entry point per output,
+//! meaning exactly what the SPIR-V backend's output means; and [`wgsl`]: WGSL as naga
+//! validates it, one entry point per output, with the same meaning. The text backends share
+//! identifier scopes, the entry-point choice and the inline/local analysis (a private `text`
+//! module). An MSL backend will follow as a sibling module.
 
 pub mod glsl;
 pub mod legal;
 pub mod spirv;
+mod text;
+pub mod wgsl;
 
 pub use legal::{Legal, prepare};
 pub use oneshader_passes::legalize::Target;

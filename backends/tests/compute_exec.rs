@@ -2,7 +2,8 @@
 //! validated by spirv-val, run on Mesa's lavapipe through the Vulkan loader, and the storage
 //! buffers read back are compared with values computed here. Each program runs through the
 //! voices of the differential oracle (`oneshader-oracle`, see [`VOICES`]): our SPIR-V at -O0
-//! for vulkan1.0 and vulkan1.2 and at -O, our GLSL once the GLSL backend is here, and the
+//! for vulkan1.0 and vulkan1.2 and at -O, our GLSL once the GLSL backend is here, our WGSL
+//! through naga (at -O0 and -O, with the GLSL voice), and the
 //! reference interpreter where the invocations do not communicate; every voice must leave
 //! the same buffers (bit for bit; a scheduling-ordered list as a multiset), besides matching
 //! the expected values.
@@ -115,6 +116,16 @@ fn run_bindings(
         voices.push(Voice::Glsl {
             level: OptLevel::O0,
         });
+    }
+    // The WGSL voice goes with the GLSL one: the programs whose layout GLSL cannot state
+    // (DXC's relaxed vector placement) WGSL cannot state either
+    // (`wgsl_refuses_the_relaxed_struct_array`), nor those GLSL states only with its shims
+    // (`WGSL_REFUSED`).
+    if glsl && !WGSL_REFUSED.contains(&name) {
+        voices.push(Voice::Wgsl {
+            level: OptLevel::O0,
+        });
+        voices.push(Voice::Wgsl { level: OptLevel::O });
     }
     let inputs = Inputs::new(bindings, Vec::new(), groups);
     let report = Oracle::new(gpu)
@@ -469,6 +480,47 @@ fn glsl_refuses_the_relaxed_struct_array() {
     assert!(
         d.iter()
             .any(|d| d.code == "OSB0105" && d.message.contains("buffer `items`")),
+        "{d:#?}"
+    );
+}
+
+/// WGSL cannot state `layout.ir`'s relaxed placement either (`float3 b` at offset 4, where WGSL
+/// aligns a `vec3<f32>` to 16): the WGSL backend refuses it naming the member and the offset.
+#[test]
+fn wgsl_refuses_the_relaxed_struct_array() {
+    let text = std::fs::read_to_string(root().join("backends/tests/compute/layout.ir"))
+        .expect("layout.ir exists");
+    let d = emit_wgsl(
+        &parse(&text),
+        &oneshader_backends::wgsl::Options::for_entry("main"),
+    )
+    .expect_err("the layout has no WGSL form");
+    assert!(
+        d.iter().any(|d| d.code == "OSB0205"
+            && d.message
+                .contains("member `b` of struct `Item` sits at offset 4")),
+        "{d:#?}"
+    );
+}
+
+/// Programs the WGSL backend refuses (and the GLSL backend runs through its layout shims):
+/// `split.ir`'s vectors at offset 4 (DXC's relaxed placement), which WGSL aligns to 16 and
+/// the WGSL backend does not split into components (`wgsl_refuses_the_split_layouts`).
+const WGSL_REFUSED: &[&str] = &["split.ir"];
+
+#[test]
+fn wgsl_refuses_the_split_layouts() {
+    let text = std::fs::read_to_string(root().join("backends/tests/compute/split.ir"))
+        .expect("split.ir exists");
+    let d = emit_wgsl(
+        &parse(&text),
+        &oneshader_backends::wgsl::Options::for_entry("main"),
+    )
+    .expect_err("the layout has no WGSL form");
+    assert!(
+        d.iter().any(|d| d.code == "OSB0205"
+            && d.message
+                .contains("member `f2` of struct `N` sits at offset 4")),
         "{d:#?}"
     );
 }

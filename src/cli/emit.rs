@@ -1,9 +1,9 @@
-//! `oneshader emit FILE.ir --target spirv|spirv-asm|glsl [--target-env ENV] [--entry NAME]
+//! `oneshader emit FILE.ir --target spirv|spirv-asm|glsl|wgsl [--target-env ENV] [--entry NAME]
 //! [-o OUT]`: runs the target's legalization pipeline and its backend.
 //!
 //! `spirv` writes the binary module (to `-o`, or to stdout), `spirv-asm` its disassembly,
-//! `glsl` GLSL 4.50 for Vulkan of one entry point (`--entry NAME` chooses it when the module
-//! has several; `--target-env` does not apply).
+//! `glsl` GLSL 4.50 for Vulkan and `wgsl` WGSL, each of one entry point (`--entry NAME`
+//! chooses it when the module has several; `--target-env` does not apply).
 //! `--target-env` takes dxc's spellings (vulkan1.0, vulkan1.1, vulkan1.1spirv1.4, vulkan1.2,
 //! vulkan1.3, universal1.0..universal1.6; default vulkan1.2). Buffer layout follows DXC's
 //! default (relaxed std140 for constant buffers, relaxed std430 for storage buffers and push
@@ -13,7 +13,7 @@
 //! | code | meaning |
 //! |---|---|
 //! | OSC0030 | unknown `--target-env` |
-//! | OSC0031 | a target that has no backend yet (wgsl, msl) |
+//! | OSC0031 | a target that has no backend yet (msl) |
 //! | OSC0032 | the output file cannot be written |
 //! | OSC0033 | the legalization pipeline failed |
 
@@ -22,8 +22,8 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use oneshader_backends::glsl;
 use oneshader_backends::spirv::{self, LayoutRule, Options, TargetEnv};
+use oneshader_backends::{glsl, wgsl};
 
 /// What `emit` produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -32,7 +32,7 @@ pub enum Target {
     Spirv,
     /// SPIR-V disassembly (text).
     SpirvAsm,
-    /// WGSL (not available yet).
+    /// WGSL (one entry point).
     Wgsl,
     /// GLSL 4.50 for Vulkan (one entry point).
     Glsl,
@@ -81,9 +81,9 @@ pub fn run(args: EmitArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    if matches!(args.target, Target::Wgsl | Target::Msl) {
+    if matches!(args.target, Target::Msl) {
         eprintln!(
-            "error[OSC0031]: the {:?} backend is not available yet; targets today: spirv, spirv-asm, glsl",
+            "error[OSC0031]: the {:?} backend is not available yet; targets today: spirv, spirv-asm, glsl, wgsl",
             args.target
         );
         return ExitCode::from(1);
@@ -122,6 +122,9 @@ pub fn run(args: EmitArgs) -> ExitCode {
     opts.debug_names = !args.no_names;
     if args.target == Target::Glsl {
         return emit_glsl(&args, &mut m, &opts);
+    }
+    if args.target == Target::Wgsl {
+        return emit_wgsl(&args, &mut m, &opts);
     }
     // The backend's boundary: the `legalize(spirv)` pipeline, then its check.
     let legal = match oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv) {
@@ -177,6 +180,34 @@ fn emit_glsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> E
         denorm: opts.denorm,
     };
     match glsl::emit(&legal, &gopts) {
+        Ok(text) => write_output(args, text.as_bytes()),
+        Err(diags) => {
+            eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--target wgsl`: the `legalize(wgsl)` pipeline and the WGSL backend, with the layout
+/// rules chosen for SPIR-V (the same options).
+fn emit_wgsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> ExitCode {
+    let file = args.file.display().to_string();
+    let legal = match oneshader_backends::prepare(m, oneshader_backends::Target::Wgsl) {
+        Ok(legal) => legal,
+        Err(diags) => {
+            eprintln!("{file}: error[OSC0033]: the module could not be legalized for WGSL");
+            eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+            return ExitCode::from(1);
+        }
+    };
+    let wopts = wgsl::Options {
+        entry: args.entry.clone(),
+        cbuffer_rule: opts.cbuffer_rule,
+        storage_rule: opts.storage_rule,
+        push_constant_rule: opts.push_constant_rule,
+        tbuffer_rule: opts.tbuffer_rule,
+    };
+    match wgsl::emit(&legal, &wopts) {
         Ok(text) => write_output(args, text.as_bytes()),
         Err(diags) => {
             eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));

@@ -17,36 +17,15 @@ use std::fmt::Write as _;
 
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::constructs::{ConstructKind, Constructs};
-use oneshader_ir::effects::Effects;
 use oneshader_ir::{AddressSpace, Block, Func, InstId, Intrinsic, Module, Op};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::error::{GlslError, OPERANDS, R, malformed};
 use super::module::ModuleCx;
 use super::names::Namer;
-
-/// How a non-terminator instruction is printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Role {
-    /// A `var`: a local declared at the top of the function.
-    Var,
-    /// An address: printed as an l-value path where used.
-    Address,
-    /// Printed at its single use.
-    Inline,
-    /// A local holding the value.
-    Named,
-    /// A statement without a used result.
-    Statement,
-    /// A pure value nobody uses: not printed.
-    Dead,
-}
-
-/// True when `i` writes memory or synchronizes ([`Effects::removable_if_unused`] is false):
-/// it is a statement of its own, never printed inside another expression.
-pub(crate) fn has_effect(m: &Module, i: InstId) -> bool {
-    !m.effects(i).removable_if_unused()
-}
+use crate::text::roles;
+pub(crate) use crate::text::roles::{Role, has_effect};
+pub(crate) use crate::text::{Brk, Region};
 
 /// True for instructions that print as a local assigned by statements (`insert`).
 fn needs_local(m: &Module, i: InstId) -> bool {
@@ -120,39 +99,6 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
     }
 }
 
-/// A breakable statement around the current position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Brk {
-    Loop(usize),
-    Switch(usize),
-}
-
-/// Where a statement list sits.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Region {
-    /// Enclosing loops and switches, innermost last.
-    pub breakables: Vec<Brk>,
-    /// The loop whose body's top level this list is (a `continue` at its end is implicit).
-    pub loop_top: Option<usize>,
-    /// The switch whose case this list is the top level of (reaching another case target
-    /// is a fall-through).
-    pub case_top: Option<usize>,
-    /// The function body's own list (a `return;` at its end is implicit).
-    pub fn_top: bool,
-}
-
-impl Region {
-    /// A list nested one level deeper (an `if` arm).
-    pub fn nested(&self) -> Region {
-        Region {
-            breakables: self.breakables.clone(),
-            loop_top: None,
-            case_top: None,
-            fn_top: false,
-        }
-    }
-}
-
 /// One function being printed.
 pub(crate) struct FnEmitter<'a, 'm> {
     pub cx: &'a mut ModuleCx<'m>,
@@ -199,7 +145,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             f,
             cons,
             cfg,
-            locals: Namer::new(),
+            locals: super::names::namer(),
             names: FxHashMap::default(),
             roles: FxHashMap::default(),
             hoisted: FxHashSet::default(),
@@ -244,164 +190,21 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         self.out.push('\n');
     }
 
-    /// The uses of `v` as (user block, position of the user in its block), looking through
-    /// address instructions to where the address is used.
-    fn use_sites(&self, v: InstId, pos: &FxHashMap<InstId, usize>, out: &mut Vec<(InstId, usize)>) {
-        let m = self.m;
-        for u in m.uses(v) {
-            let user = u.user;
-            if matches!(m.op(user), Op::FieldAddr | Op::ElementAddr | Op::TexelAddr) {
-                self.use_sites(user, pos, out);
-                continue;
-            }
-            if m.op(user).is_decoration() {
-                continue;
-            }
-            let b = m.parent(user).unwrap_or(user);
-            out.push((b, pos.get(&user).copied().unwrap_or(usize::MAX)));
-        }
-    }
-
-    /// True when a use in block `u` is inside the statement list where `d`'s definitions
-    /// are declared.
-    fn in_scope(&self, d: Block, u: Block) -> bool {
-        if d == u {
-            return true;
-        }
-        let ds = self.cons.innermost(d);
-        // Case bodies are brace-delimited: a value of a case reaches no other case.
-        if let Some(k) = ds
-            && self.cons.get(k).kind == ConstructKind::Switch
-        {
-            return false;
-        }
-        match (ds, self.cons.innermost(u)) {
-            (None, _) => true,
-            (Some(_), None) => false,
-            (Some(a), Some(b)) => self.cons.encloses(a, b),
-        }
-    }
-
     fn analyze(&mut self) -> R<()> {
         let m = self.m;
-        let blocks = self.f.blocks(m);
-        let mut pos: FxHashMap<InstId, usize> = FxHashMap::default();
-        // Per block, the positions of the statements that write memory and of those that
-        // synchronize: what an inline value may not move past.
-        let mut writes: FxHashMap<InstId, Vec<usize>> = FxHashMap::default();
-        let mut barriers: FxHashMap<InstId, Vec<usize>> = FxHashMap::default();
-        for &b in &blocks {
-            let (mut w, mut br) = (Vec::new(), Vec::new());
-            for (k, c) in m.children(b.id()).enumerate() {
-                pos.insert(c, k);
-                let fx = m.effects(c);
-                if fx.contains(Effects::WRITE) {
-                    w.push(k);
-                }
-                if fx.contains(Effects::BARRIER) {
-                    br.push(k);
-                }
-            }
-            writes.insert(b.id(), w);
-            barriers.insert(b.id(), br);
-        }
-        let any_in = |list: Option<&Vec<usize>>, from: usize, to: usize| {
-            list.is_some_and(|l| {
-                let next = l.partition_point(|&k| k <= from);
-                l.get(next).is_some_and(|&k| k < to)
-            })
-        };
         let mut forced: FxHashSet<InstId> = FxHashSet::default();
-        for &b in &blocks {
+        for b in self.f.blocks(m) {
             for c in m.children(b.id()) {
                 for v in repeated_operands(m, c) {
                     forced.insert(v);
                 }
             }
         }
-        // Where each inline value's expression is evaluated: its user's position, or where
-        // its user is evaluated when that is inline too. Blocks are walked backwards so a
-        // user's role is known before its operands'.
-        let mut eval_at: FxHashMap<InstId, usize> = FxHashMap::default();
-        for &b in &blocks {
-            let children: Vec<InstId> = m.children(b.id()).collect();
-            for &c in children.iter().rev() {
-                let op = m.op(c);
-                if op == Op::Param || op.is_decoration() || op.is_terminator() {
-                    continue;
-                }
-                let mut sites: Vec<(InstId, usize)> = Vec::new();
-                let role = match op {
-                    Op::Var => Role::Var,
-                    Op::FieldAddr | Op::ElementAddr | Op::TexelAddr => Role::Address,
-                    _ => {
-                        let used = m.has_uses(c);
-                        if used {
-                            self.use_sites(c, &pos, &mut sites);
-                        }
-                        if has_effect(m, c) {
-                            if used { Role::Named } else { Role::Statement }
-                        } else if !used {
-                            Role::Dead
-                        } else if needs_local(m, c)
-                            || forced.contains(&c)
-                            || m.has_decoration(c, Op::Precise)
-                            || sites.len() != 1
-                            || sites[0].0 != b.id()
-                        {
-                            Role::Named
-                        } else {
-                            let user = sites[0].1;
-                            let at = children
-                                .get(user)
-                                .and_then(|u| eval_at.get(u).copied())
-                                .unwrap_or(user);
-                            let pc = pos.get(&c).copied().unwrap_or(0);
-                            let fx = m.effects(c);
-                            let blocked = (fx.intersects(Effects::READ | Effects::CONVERGENT)
-                                && any_in(barriers.get(&b.id()), pc, at))
-                                || (fx.contains(Effects::READ)
-                                    && any_in(writes.get(&b.id()), pc, at));
-                            if blocked {
-                                Role::Named
-                            } else {
-                                eval_at.insert(c, at);
-                                Role::Inline
-                            }
-                        }
-                    }
-                };
-                self.roles.insert(c, role);
-                if role == Role::Named {
-                    let hoist = sites.iter().any(|&(ub, _)| {
-                        Block::dyn_cast(m, ub).is_none_or(|ub| !self.in_scope(b, ub))
-                    });
-                    if hoist {
-                        self.hoisted.insert(c);
-                    }
-                }
-            }
-        }
-        // Loops a `break` leaves from inside a switch need a flag.
-        for &b in &blocks {
-            let Some(t) = b.terminator(m) else { continue };
-            if !matches!(m.op(t), Op::Br | Op::CondBr) || !self.cfg.is_reachable(b) {
-                continue;
-            }
-            for s in oneshader_ir::cfg::successors(m, b) {
-                if let Ok(oneshader_ir::constructs::EdgeKind::Break(k)) = self.cons.edge(b, s) {
-                    let mut cur = self.cons.innermost(b);
-                    while let Some(c) = cur
-                        && c != k
-                    {
-                        if self.cons.get(c).kind == ConstructKind::Switch {
-                            self.loop_flags.insert(k, String::new());
-                            break;
-                        }
-                        cur = self.cons.get(c).parent;
-                    }
-                }
-            }
+        let r = roles::analyze(m, self.f, &self.cons, &self.cfg, &forced, needs_local);
+        self.roles = r.roles;
+        self.hoisted = r.hoisted;
+        for k in r.flagged_loops {
+            self.loop_flags.insert(k, String::new());
         }
         Ok(())
     }

@@ -16,8 +16,8 @@
 //! parameters are variables, so the printer rebuilds `if`/`switch`/`for` statements straight
 //! from the structured constructs (`control`) and never prints a phi.
 //!
-//! The parts (private modules of backends/src/glsl/): `usage` (what the entry point
-//! reaches), `module` (declarations and assembly), `layout` (block layouts), `types`,
+//! The parts (private modules of backends/src/glsl/; what the entry point reaches comes from
+//! the text backends' shared `usage`): `module` (declarations and assembly), `layout` (block layouts), `types`,
 //! `literals`, `names`, `func` (which values print inline), `control` (statements), `expr`,
 //! `stmt`, `intrinsics`, `textures`; [`error`] lists the codes.
 //!
@@ -50,7 +50,8 @@ mod names;
 mod stmt;
 mod textures;
 mod types;
-mod usage;
+
+use crate::text::usage;
 
 pub use crate::spirv::DenormMode;
 pub use error::GlslError;
@@ -128,7 +129,8 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     }
     let m = legal.module();
     let info = legal.info();
-    let entry_info = usage::choose(info, opts.entry.as_deref()).map_err(|e| vec![e.into()])?;
+    let entry_info = usage::choose(info, opts.entry.as_deref(), "GLSL")
+        .map_err(|e| vec![GlslError::new(error::ENTRY, e).into()])?;
     let entry = usage::Entry::of(entry_info);
     let used = usage::usage(info, entry_info);
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());

@@ -16,7 +16,7 @@ use super::Options;
 use super::error::{GlslError, LIMITS, MALFORMED, R, STAGE, TYPE, malformed};
 use super::layout::{Member, Shape, block_layout};
 use super::names::Namer;
-use super::usage::Entry;
+use crate::text::usage::Entry;
 
 /// The one member of a struct without fields (GLSL has no empty structs): never read.
 pub(crate) const EMPTY_FIELD: &str = "empty";
@@ -385,7 +385,7 @@ fn small_scalars(m: &Module, ty: InstId) -> (bool, bool) {
 impl<'m> ModuleCx<'m> {
     /// A fresh context for emitting `entry` of `m`.
     pub fn new(m: &'m Module, opts: &'m Options, entry: Entry) -> ModuleCx<'m> {
-        let mut names = Namer::new();
+        let mut names = super::names::namer();
         names.reserve("main");
         for h in HELPERS {
             names.reserve(h);
@@ -474,7 +474,7 @@ impl<'m> ModuleCx<'m> {
         }
         let m = self.m;
         let name = self.names.fresh(m.name(ty), "S", None);
-        let mut fields = Namer::new();
+        let mut fields = super::names::namer();
         let list: Vec<String> = m
             .struct_fields(ty)
             .iter()
@@ -1084,7 +1084,7 @@ impl<'m> ModuleCx<'m> {
         let mut text = format!("layout({}) {mq}{storage} {block_name} {{\n", q.join(", "));
         // Members declared as themselves keep their field's name; the rest (components,
         // flattened fields) get unique names from theirs.
-        let mut member_names = Namer::new();
+        let mut member_names = super::names::namer();
         let whole: FxHashSet<usize> = bl
             .shapes
             .iter()

@@ -12,7 +12,14 @@
 
 use std::sync::OnceLock;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
+
+pub(crate) use crate::text::names::Namer;
+
+/// A scope of GLSL names.
+pub(crate) fn namer() -> Namer {
+    Namer::new(is_reserved, "gl_")
+}
 
 /// GLSL 4.60 keywords and reserved words, Vulkan GLSL's types, and the extension types and
 /// built-in functions the backend may emit. Identifiers in this list are renamed.
@@ -467,105 +474,13 @@ pub(crate) fn is_reserved(s: &str) -> bool {
         || is_opaque_type_name(s)
 }
 
-/// `hint` reduced to a legal identifier (possibly reserved; see [`Namer::fresh`]).
-fn sanitize(hint: &str) -> String {
-    let mut out = String::with_capacity(hint.len().min(48));
-    for c in hint.chars() {
-        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
-        if c == '_' && out.ends_with('_') {
-            continue;
-        }
-        out.push(c);
-        if out.len() >= 48 {
-            break;
-        }
-    }
-    let out = out.trim_end_matches('_').to_string();
-    if out.is_empty() {
-        return String::new();
-    }
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        return format!("v{out}");
-    }
-    out
-}
-
-/// A set of taken names (a scope), and per stem the first suffix not yet tried, so naming
-/// n values with one hint costs O(n), not O(n^2).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Namer {
-    taken: FxHashSet<String>,
-    next_suffix: FxHashMap<String, u32>,
-}
-
-impl Namer {
-    /// An empty scope.
-    pub fn new() -> Namer {
-        Namer::default()
-    }
-
-    /// Marks `name` as taken (helper functions, `main`).
-    pub fn reserve(&mut self, name: &str) {
-        self.taken.insert(name.to_string());
-    }
-
-    /// A fresh legal name from `hint` (or `fallback` when there is none or nothing of it is
-    /// left), avoiding reserved words and the names taken here and in `outer`.
-    pub fn fresh(&mut self, hint: Option<&str>, fallback: &str, outer: Option<&Namer>) -> String {
-        let mut base = hint.map(sanitize).unwrap_or_default();
-        if base.is_empty() {
-            base = fallback.to_string();
-        }
-        if base.starts_with('_') || base.starts_with("gl_") {
-            base = format!("v_{}", base.trim_start_matches('_'));
-        }
-        let free = |n: &str, me: &Namer| {
-            !is_reserved(n) && !me.taken.contains(n) && !outer.is_some_and(|o| o.taken.contains(n))
-        };
-        let name = if free(&base, self) {
-            base
-        } else {
-            let trimmed = base.trim_end_matches(|c: char| c.is_ascii_digit());
-            let stem = if trimmed.ends_with('_') {
-                trimmed.trim_end_matches('_').to_string()
-            } else {
-                base.clone()
-            };
-            let stem = if stem.is_empty() {
-                fallback.to_string()
-            } else {
-                stem
-            };
-            // A suffix makes any name legal unless the stem is reserved by its prefix.
-            let stem = if is_reserved(&format!("{stem}_1")) {
-                format!("v_{stem}")
-            } else {
-                stem
-            };
-            let first = self.next_suffix.get(&stem).copied().unwrap_or(1);
-            let found = (first..u32::MAX)
-                .map(|k| (k, format!("{stem}_{k}")))
-                .find(|(_, n)| free(n, self));
-            match found {
-                Some((k, n)) => {
-                    self.next_suffix.insert(stem, k + 1);
-                    n
-                }
-                None => format!("{stem}_x"),
-            }
-        };
-        self.taken.insert(name.clone());
-        name
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn hints_become_legal_unique_identifiers() {
-        let mut n = Namer::new();
+        let mut n = namer();
         assert_eq!(n.fresh(Some("r.r"), "v", None), "r_r");
         assert_eq!(n.fresh(Some("r.r"), "v", None), "r_r_1");
         assert_eq!(n.fresh(Some("gl_Position"), "v", None), "v_gl_Position");
@@ -583,7 +498,7 @@ mod tests {
         );
         assert_eq!(n.fresh(Some("_x"), "v", None), "v_x");
         assert_eq!(n.fresh(Some("..."), "w", None), "w");
-        let mut inner = Namer::new();
+        let mut inner = namer();
         assert_eq!(inner.fresh(Some("r_r"), "v", Some(&n)), "r_r_2");
         assert!(!is_reserved("texcoord"));
         assert!(is_reserved("isampler2DMSArray"));

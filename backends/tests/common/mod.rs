@@ -145,3 +145,20 @@ pub fn emit_glsl(
     let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Glsl)?;
     oneshader_backends::glsl::emit(&legal, opts)
 }
+
+/// `m` legalized for WGSL and emitted by the WGSL backend; every text it returns has been
+/// parsed and validated by naga (`oneshader_test_tools::naga_validate`), so no test sees WGSL
+/// naga rejects.
+#[allow(dead_code)]
+pub fn emit_wgsl(
+    m: &Module,
+    opts: &oneshader_backends::wgsl::Options,
+) -> Result<String, Vec<oneshader_ir::Diagnostic>> {
+    let mut m = m.clone();
+    let legal = oneshader_backends::prepare(&mut m, oneshader_backends::Target::Wgsl)?;
+    let text = oneshader_backends::wgsl::emit(&legal, opts)?;
+    if let Err(e) = oneshader_test_tools::naga_validate(&text) {
+        panic!("naga rejects the WGSL backend's output:\n{e}\n{text}");
+    }
+    Ok(text)
+}

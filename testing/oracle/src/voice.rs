@@ -9,6 +9,10 @@
 //!   differential, which needs no other backend.
 //! - [`Voice::Glsl`]: our GLSL backend, then `glslangValidator -V --target-env vulkan1.2 -S
 //!   comp` to SPIR-V. Its one plug-in place is [`glsl_words`].
+//! - [`Voice::Wgsl`]: our WGSL backend, then naga (`naga::front::wgsl`, the validator,
+//!   `naga::back::spv`) to SPIR-V, validated like every other voice. Its one plug-in place is
+//!   [`wgsl_words`]. naga's SPIR-V is checked by the system's `spirv-val` only (naga 30
+//!   decorates workgroup arrays with `ArrayStride`, which the current validator rejects).
 //! - [`Voice::Interp`]: the reference interpreter, for IR sources only
 //!   ([`crate::interp`]); it runs the module as given, before legalization and
 //!   optimization, so it catches what a shared front end or legalization hides from the
@@ -48,6 +52,11 @@ pub enum Voice {
         /// `-O0` or `-O`.
         level: OptLevel,
     },
+    /// Our WGSL at an optimization level, compiled to SPIR-V by naga.
+    Wgsl {
+        /// `-O0` or `-O`.
+        level: OptLevel,
+    },
     /// The reference interpreter (IR sources only).
     Interp,
 }
@@ -61,14 +70,32 @@ impl Voice {
         }
     }
 
-    /// Every GPU voice this build has: our SPIR-V at `-O0` and at `-O`, and our GLSL at `-O`
-    /// once the GLSL backend is here ([`GLSL_AVAILABLE`]).
+    /// Every GPU voice this build has: our SPIR-V at `-O0` and at `-O`, our GLSL at `-O`
+    /// once the GLSL backend is here ([`GLSL_AVAILABLE`]), and our WGSL at `-O` through naga.
     pub fn gpu_voices() -> Vec<Voice> {
         let mut v = vec![Voice::spirv(OptLevel::O0), Voice::spirv(OptLevel::O)];
         if GLSL_AVAILABLE {
             v.push(Voice::Glsl { level: OptLevel::O });
         }
+        v.push(Voice::Wgsl { level: OptLevel::O });
         v
+    }
+
+    /// [`Voice::gpu_voices`] for `source`: without the WGSL voice when the WGSL backend
+    /// refuses the shader with a refusal of its own (`OSB02xx`: what WGSL cannot express),
+    /// whose text is returned beside; `Err` when the WGSL path fails any other way.
+    pub fn gpu_voices_for(source: &Source) -> Result<(Vec<Voice>, Option<String>), String> {
+        let mut voices = Voice::gpu_voices();
+        match wgsl_text(OptLevel::O, source) {
+            Ok(_) => Ok((voices, None)),
+            Err(e) if e.contains("error[OSB02") => {
+                voices.retain(|v| !matches!(v, Voice::Wgsl { .. }));
+                Ok((voices, Some(e)))
+            }
+            Err(e) => Err(format!(
+                "the WGSL path fails without a refusal of its own: {e}"
+            )),
+        }
     }
 
     /// True for the voices that run on the GPU.
@@ -86,6 +113,7 @@ impl fmt::Display for Voice {
         match self {
             Voice::Spirv { level: l, env } => write!(f, "spirv {} {env}", level(l)),
             Voice::Glsl { level: l } => write!(f, "glsl {}", level(l)),
+            Voice::Wgsl { level: l } => write!(f, "wgsl {}", level(l)),
             Voice::Interp => f.write_str("interp"),
         }
     }
@@ -191,6 +219,17 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
                 entry: "main".into(),
             });
         }
+        (Voice::Wgsl { level }, _) => {
+            let (words, entry) = wgsl_words(level, source).map_err(fail)?;
+            // naga's SPIR-V goes through the system validator only (see
+            // `oneshader_test_tools::spirv_val_system`: naga 30 breaks a rule newer than it).
+            oneshader_test_tools::spirv_val_system(&words, &["--target-env", "vulkan1.2"])
+                .map_err(|message| OracleError::Invalid {
+                    voice: voice.to_string(),
+                    message,
+                })?;
+            return Ok(Program { words, entry });
+        }
         (Voice::Spirv { level, .. }, Source::Hlsl { path, options }) => {
             let opts = options.clone().opt_level(level);
             let out = Compiler::new()
@@ -269,4 +308,43 @@ pub fn glsl_words(level: OptLevel, source: &Source) -> Result<Vec<u32>, String> 
     };
     oneshader_test_tools::glslang(&text, oneshader_test_tools::GlslStage::Compute)
         .map_err(|e| format!("glslang rejects the GLSL backend's output: {e}"))
+}
+
+/// Our WGSL for `source` at `level`: for HLSL the facade with the WGSL target, for IR
+/// `optimize(level)`, `prepare(Target::Wgsl)` and `wgsl::emit` with the layout rules the
+/// SPIR-V voices use.
+pub fn wgsl_text(level: OptLevel, source: &Source) -> Result<String, String> {
+    use oneshader::Target;
+    use oneshader::backends::wgsl;
+    match source {
+        Source::Hlsl { path, options } => {
+            let opts = options.clone().opt_level(level).target(Target::Wgsl);
+            let out = Compiler::new()
+                .compile_file(path, &opts)
+                .map_err(|e| format!("{e}\n{}", e.diagnostics.render()))?;
+            out.wgsl
+                .ok_or_else(|| "the facade returned no WGSL".to_string())
+        }
+        Source::Ir { module, entry } => {
+            let mut m = module.clone();
+            if level == OptLevel::O {
+                optimize(OptLevel::O)
+                    .run(&mut m)
+                    .map_err(|e| format!("-O failed: {e}"))?;
+            }
+            let legal =
+                oneshader::backends::prepare(&mut m, Target::Wgsl).map_err(|d| diags(&d))?;
+            wgsl::emit(&legal, &wgsl::Options::for_entry(entry.as_str())).map_err(|d| diags(&d))
+        }
+    }
+}
+
+/// The WGSL voice's words and entry point: [`wgsl_text`], parsed, validated and written as
+/// SPIR-V by naga (`oneshader_test_tools::naga_spirv`). The WGSL entry point keeps the
+/// source's name.
+pub fn wgsl_words(level: OptLevel, source: &Source) -> Result<(Vec<u32>, String), String> {
+    let text = wgsl_text(level, source)?;
+    let words = oneshader_test_tools::naga_spirv(&text)
+        .map_err(|e| format!("naga rejects the WGSL backend's output: {e}\n{text}"))?;
+    Ok((words, source.entry().to_string()))
 }

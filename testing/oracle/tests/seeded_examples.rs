@@ -20,6 +20,11 @@ fn example_compute_shaders_agree_on_seeded_inputs() {
             path: root.join(format!("examples/hlsl/{name}.hlsl")),
             options: CompileOptions::new("cs_6_0"),
         };
+        // The WGSL voice where the WGSL backend takes the shader (tonemap.hlsl's push
+        // constants have DXC's relaxed placement, which WGSL cannot state).
+        let (voices, refused) =
+            Voice::gpu_voices_for(&source).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(refused.is_some(), name == "tonemap", "{name}: {refused:?}");
         let case = Case::new(name, source).unwrap_or_else(|e| panic!("{name}: {e}"));
         let size = case.workgroup_size().expect("a compute shader");
         let inputs = data::seeded(
@@ -32,7 +37,7 @@ fn example_compute_shaders_agree_on_seeded_inputs() {
         // particles.hlsl compacts a list with an atomic counter.
         let rules = Rules::new().with("aliveList", Rule::Unordered { element_words: 1 });
         let report = oracle
-            .run(&case, &Voice::gpu_voices(), &inputs, &rules)
+            .run(&case, &voices, &inputs, &rules)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         report.assert_agreement();
         ran += 1;

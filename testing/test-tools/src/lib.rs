@@ -65,6 +65,15 @@ pub fn spirv_val_args(words: &[u32], args: &[&str]) -> Result<(), String> {
     run_validator(&current_spirv_val(), words, args)
 }
 
+/// Runs only the system's `spirv-val ARGS -` (Debian's SPIRV-Tools 2023.1) on the words: for
+/// SPIR-V another compiler wrote (naga's, in the WGSL voice), which the current validator's
+/// newer rules may reject for reasons that are not ours (naga 30 decorates arrays in
+/// workgroup memory with `ArrayStride`, VUID-StandaloneSpirv-None-10684).
+pub fn spirv_val_system(words: &[u32], args: &[&str]) -> Result<(), String> {
+    require_tool("spirv-val");
+    run_validator(Path::new("spirv-val"), words, args)
+}
+
 /// Runs both validators (see [`spirv_val_args`]) on a `.spv` file.
 pub fn spirv_val_file(path: &Path, args: &[&str]) -> Result<(), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -285,4 +294,46 @@ pub fn spirv_dis(words: &[u32]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Parses WGSL with naga's front end and validates the module with naga's default
+/// capabilities plus those the output declares in its first line (`// naga capabilities:
+/// SUBGROUP | ...`, which the WGSL backend writes when it uses subgroup operations), returning
+/// the module and its info; `Err` with naga's rendered error (source line and caret) otherwise.
+/// naga is a library at the workspace's version, so this needs no system tool.
+pub fn naga_validate(text: &str) -> Result<(naga::Module, naga::valid::ModuleInfo), String> {
+    let module = naga::front::wgsl::parse_str(text).map_err(|e| e.emit_to_string(text))?;
+    let mut caps = naga::valid::Capabilities::default();
+    if let Some(line) = text.lines().next()
+        && let Some(list) = line.strip_prefix("// naga capabilities: ")
+    {
+        for name in list.split('|').map(str::trim) {
+            caps |= naga::valid::Capabilities::from_name(name)
+                .ok_or_else(|| format!("the output declares an unknown capability `{name}`"))?;
+        }
+    }
+    let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), caps)
+        .validate(&module)
+        .map_err(|e| e.emit_to_string(text))?;
+    Ok((module, info))
+}
+
+/// naga's SPIR-V for WGSL `text` (validated first, overrides at their defaults), for
+/// `entry` of `stage`, as SPIR-V 1.3 for Vulkan: the WGSL voice of the oracle and the tests.
+pub fn naga_spirv(text: &str) -> Result<Vec<u32>, String> {
+    let (module, info) = naga_validate(text)?;
+    let (module, info) = naga::back::pipeline_constants::process_overrides(
+        &module,
+        &info,
+        None,
+        &naga::back::PipelineConstants::default(),
+    )
+    .map_err(|e| format!("naga could not process the overrides: {e}"))?;
+    let opts = naga::back::spv::Options {
+        lang_version: (1, 3),
+        flags: naga::back::spv::WriterFlags::empty(),
+        ..naga::back::spv::Options::default()
+    };
+    naga::back::spv::write_vec(&module, &info, &opts, None)
+        .map_err(|e| format!("naga's SPIR-V writer failed: {e}"))
 }

@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use oneshader::{BindingShift, BufferLayout, CompileOptions, MacroOp, MatrixOrder, TargetEnv};
+use oneshader::{
+    BindingShift, BufferLayout, CompileOptions, MacroOp, MatrixOrder, OptLevel, TargetEnv,
+};
 use oneshader_oracle::{Case, Oracle, OracleError, Rules, Source, Voice, data};
 use oneshader_vulkan_harness::Gpu;
 
@@ -172,6 +174,9 @@ fn options(
 /// What one row came to.
 enum Verdict {
     Agree,
+    /// Every voice but the WGSL one agrees; the WGSL backend refused the shader (the first
+    /// refusal's code).
+    AgreeWithoutWgsl(String),
     Disagree(Vec<String>),
     /// Not run by every voice: the reason's category and the details.
     Skip(String, String),
@@ -188,6 +193,7 @@ fn row(args: &[String]) -> Result<ExitCode, String> {
     let verdict = run_row(&corpus, path, entry, profile, env, seed, flags);
     match verdict {
         Verdict::Agree => println!("AGREE"),
+        Verdict::AgreeWithoutWgsl(code) => println!("AGREE-NOWGSL {code}"),
         Verdict::Disagree(lines) => {
             for l in lines {
                 println!("{l}");
@@ -228,7 +234,7 @@ fn run_row(
             .unwrap_or_default();
         return Verdict::Skip("does not compile".into(), first);
     }
-    let case = match Case::new(path, source) {
+    let case = match Case::new(path, source.clone()) {
         Ok(c) => c,
         Err(e) => return Verdict::Skip("reflection".into(), e.to_string()),
     };
@@ -247,8 +253,21 @@ fn run_row(
         Ok(g) => g,
         Err(e) => return Verdict::Skip("no GPU".into(), e),
     };
+    // The WGSL voice runs where the WGSL backend takes the shader; a refusal (what WGSL
+    // cannot express) leaves the other voices to agree among themselves.
+    let wgsl_refusal = match oneshader_oracle::voice::wgsl_text(OptLevel::O, &source) {
+        Ok(_) => None,
+        Err(e) => Some(
+            e.split("error[")
+                .nth(1)
+                .and_then(|r| r.split(']').next())
+                .unwrap_or("?")
+                .to_string(),
+        ),
+    };
     let voices: Vec<Voice> = Voice::gpu_voices()
         .into_iter()
+        .filter(|v| wgsl_refusal.is_none() || !matches!(v, Voice::Wgsl { .. }))
         .map(|v| match v {
             Voice::Spirv { level, .. } => Voice::Spirv {
                 level,
@@ -258,7 +277,10 @@ fn run_row(
         })
         .collect();
     match Oracle::new(&gpu).run(&case, &voices, &inputs, &Rules::new()) {
-        Ok(report) if report.agrees() => Verdict::Agree,
+        Ok(report) if report.agrees() => match wgsl_refusal {
+            None => Verdict::Agree,
+            Some(code) => Verdict::AgreeWithoutWgsl(code),
+        },
         Ok(report) => {
             Verdict::Disagree(report.disagreements.iter().map(|d| d.to_string()).collect())
         }
@@ -314,6 +336,9 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
     let voices: Vec<String> = Voice::gpu_voices().iter().map(|v| v.to_string()).collect();
     println!("oracle: voices {}; seed {seed}", voices.join(", "));
     let (mut rows, mut agree, mut disagree) = (0, 0, 0);
+    // Rows the WGSL voice ran on and agreed, and the WGSL refusals by code.
+    let mut wgsl_ran = 0;
+    let mut wgsl_refused: BTreeMap<String, usize> = BTreeMap::new();
     let mut skipped: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut disagreements = Vec::new();
     for line in text.lines().skip(1) {
@@ -372,8 +397,17 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
             }
             Some(_) if last == "AGREE" => {
                 agree += 1;
+                wgsl_ran += 1;
                 if verbose {
                     println!("agree: {path}");
+                }
+            }
+            Some(_) if last.starts_with("AGREE-NOWGSL") => {
+                agree += 1;
+                let code = last.trim_start_matches("AGREE-NOWGSL").trim().to_string();
+                *wgsl_refused.entry(code).or_default() += 1;
+                if verbose {
+                    println!("agree (no WGSL voice): {path}");
                 }
             }
             Some(_) if last == "DISAGREE" => {
@@ -405,6 +439,16 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
     println!(
         "oracle summary: {rows} compute rows; {run} run by every voice: {agree} agree, {disagree} disagree; {skipped_total} skipped ({})",
         reasons.join(", ")
+    );
+    let refused: Vec<String> = wgsl_refused
+        .iter()
+        .map(|(k, v)| format!("{v} {k}"))
+        .collect();
+    println!(
+        "oracle WGSL voice: agrees on {wgsl_ran} of the {agree} agreeing rows; the WGSL backend \
+         refused {} ({}); disagreements naming it are among the {disagree} above",
+        wgsl_refused.values().sum::<usize>(),
+        refused.join(", ")
     );
     Ok(if disagree == 0 {
         ExitCode::SUCCESS

@@ -1,11 +1,10 @@
-//! Which entry point to print, and what it uses: read from the module's shared analyses
-//! ([`oneshader_ir::analysis::ModuleInfo`], carried by the `Legal`), never derived here.
+//! Which entry point a text backend prints, and what it uses: read from the module's shared
+//! analyses ([`oneshader_ir::analysis::ModuleInfo`], carried by the `Legal`), never derived
+//! here. Shared by the GLSL and WGSL backends (each output holds one entry point).
 
 use oneshader_ir::analysis::{EntryInfo, ModuleInfo};
 use oneshader_ir::{Func, InstId, Stage};
 use rustc_hash::FxHashSet;
-
-use super::error::{ENTRY, GlslError, R};
 
 /// The entry point being printed.
 #[derive(Clone, Debug)]
@@ -29,8 +28,13 @@ impl Entry {
     }
 }
 
-/// The entry point `wanted` names (or the only one when `wanted` is `None`).
-pub(crate) fn choose<'i>(info: &'i ModuleInfo, wanted: Option<&str>) -> R<&'i EntryInfo> {
+/// The entry point `wanted` names (or the only one when `wanted` is `None`); `Err` with the
+/// message of the refusal (`lang`: the target's name, for the message).
+pub(crate) fn choose<'i>(
+    info: &'i ModuleInfo,
+    wanted: Option<&str>,
+    lang: &str,
+) -> Result<&'i EntryInfo, String> {
     let all = info.entry_points();
     let list = || {
         all.iter()
@@ -40,30 +44,23 @@ pub(crate) fn choose<'i>(info: &'i ModuleInfo, wanted: Option<&str>) -> R<&'i En
     };
     match wanted {
         Some(w) => all.iter().find(|e| e.name() == w).ok_or_else(|| {
-            GlslError::new(
-                ENTRY,
-                if all.is_empty() {
-                    format!("no entry point `{w}`: the module has no entry points")
-                } else {
-                    format!("no entry point `{w}`; the module has {}", list())
-                },
-            )
+            if all.is_empty() {
+                format!("no entry point `{w}`: the module has no entry points")
+            } else {
+                format!("no entry point `{w}`; the module has {}", list())
+            }
         }),
         None => match all {
             [one] => Ok(one),
-            [] => Err(GlslError::new(
-                ENTRY,
-                "the module has no entry point: GLSL output is one shader stage (a library of \
-                 functions has no GLSL form)",
+            [] => Err(format!(
+                "the module has no entry point: {lang} output is one shader stage (a library \
+                 of functions has no {lang} form)"
             )),
-            _ => Err(GlslError::new(
-                ENTRY,
-                format!(
-                    "the module has {} entry points ({}); choose one (`Options::entry`, \
-                     `--entry NAME`): GLSL output holds one",
-                    all.len(),
-                    list()
-                ),
+            _ => Err(format!(
+                "the module has {} entry points ({}); choose one (`Options::entry`, `--entry \
+                 NAME`): {lang} output holds one",
+                all.len(),
+                list()
             )),
         },
     }

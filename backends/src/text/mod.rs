@@ -1,0 +1,55 @@
+//! What the text backends (GLSL, WGSL) share: identifiers ([`names`]), the choice of the entry
+//! point and what it reaches ([`usage`]), which values print inline ([`roles`]), and where a
+//! statement list sits among the breakable statements around it ([`Region`]).
+
+pub(crate) mod names;
+pub(crate) mod roles;
+pub(crate) mod usage;
+
+use oneshader_ir::diag::{FileId, Span};
+use oneshader_ir::{InstId, Module, Op};
+
+/// The source range of instruction `i` (its `src_loc` decoration, which the front end puts on
+/// intrinsic calls, texture reads and other instructions it can place), if it has one: a
+/// refusal points at the HLSL it came from.
+pub(crate) fn span_of(m: &Module, i: InstId) -> Option<Span> {
+    let d = m.find_decoration(i, Op::SrcLoc)?;
+    Some(Span {
+        file: FileId(m.imm_operand(d, 0)?),
+        start: m.imm_operand(d, 1)?,
+        end: m.imm_operand(d, 2)?,
+    })
+}
+
+/// A breakable statement around the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Brk {
+    Loop(usize),
+    Switch(usize),
+}
+
+/// Where a statement list sits.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Region {
+    /// Enclosing loops and switches, innermost last.
+    pub breakables: Vec<Brk>,
+    /// The loop whose body's top level this list is (a `continue` at its end is implicit).
+    pub loop_top: Option<usize>,
+    /// The switch whose case this list is the top level of (reaching another case target
+    /// is a fall-through).
+    pub case_top: Option<usize>,
+    /// The function body's own list (a `return;` at its end is implicit).
+    pub fn_top: bool,
+}
+
+impl Region {
+    /// A list nested one level deeper (an `if` arm).
+    pub fn nested(&self) -> Region {
+        Region {
+            breakables: self.breakables.clone(),
+            loop_top: None,
+            case_top: None,
+            fn_top: false,
+        }
+    }
+}

@@ -1,0 +1,1654 @@
+//! One function: which values print inline (the text backends' shared [`crate::text::roles`]),
+//! the statements of each block, the expressions, and the function's signature.
+//!
+//! Every operator prints with its operands in parentheses unless they are primary
+//! expressions, so no WGSL precedence rule (nor its ban on mixing some operators) matters.
+//! Values that need a local are `let` (or `var` when later statements assign parts of them,
+//! or when they are declared at the top of the function because a use lies outside the
+//! statement list of the definition).
+
+use std::fmt::Write as _;
+
+use oneshader_ir::cfg::Cfg;
+use oneshader_ir::constructs::{ConstructKind, Constructs};
+use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
+use oneshader_ir::{Op, ScalarKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::error::{OPERANDS, R, TYPE, UNMAPPED, WgslError, malformed};
+use super::module::{Loc, ModuleCx};
+use super::names::{Namer, namer};
+use crate::text::roles::{self, Role, has_effect};
+pub(crate) use crate::text::{Brk, Region};
+
+/// An expression: its text and whether it is primary (a name, literal, call, member or
+/// index), so that operators know to parenthesize it.
+#[derive(Clone, Debug)]
+pub(crate) struct E {
+    pub text: String,
+    pub primary: bool,
+}
+
+impl E {
+    pub fn primary(text: impl Into<String>) -> E {
+        E {
+            text: text.into(),
+            primary: true,
+        }
+    }
+
+    pub fn op(text: impl Into<String>) -> E {
+        E {
+            text: text.into(),
+            primary: false,
+        }
+    }
+
+    /// The text, parenthesized unless primary.
+    pub fn p(&self) -> String {
+        if self.primary {
+            self.text.clone()
+        } else {
+            format!("({})", self.text)
+        }
+    }
+}
+
+fn bin(a: &E, op: &str, b: &E) -> E {
+    E::op(format!("{} {op} {}", a.p(), b.p()))
+}
+
+fn call(f: &str, args: &[&E]) -> E {
+    let a: Vec<&str> = args.iter().map(|e| e.text.as_str()).collect();
+    E::primary(format!("{f}({})", a.join(", ")))
+}
+
+const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+
+/// The length of a vector type; `None` for anything else.
+pub(crate) fn vlen(m: &Module, t: InstId) -> Option<u32> {
+    if m.op(t) == Op::Vector {
+        m.vector_len(t)
+    } else {
+        None
+    }
+}
+
+/// How an access path reaches memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PlaceKind {
+    /// An ordinary reference.
+    Plain,
+    /// An atomic location: read and written with `atomicLoad`/`atomicStore`.
+    Atomic,
+    /// Part of a location holding atomics (a whole struct or array): not loadable in WGSL.
+    HoldsAtomics,
+    /// A matrix declared transposed (`transpose` on the way in and out).
+    Transposed,
+    /// Row `idx` of a transposed matrix `base`, of `n` components: read component by
+    /// component.
+    TransposedRow { base: String, idx: String, n: u32 },
+    /// A padded array (see `ModuleCx::padded`) of `n` elements of WGSL type `elem`: its
+    /// elements are `[i].v`.
+    Padded { n: u32, elem: String },
+}
+
+/// Where a pointer leads.
+#[derive(Clone, Debug)]
+pub(crate) struct Place {
+    pub text: String,
+    pub kind: PlaceKind,
+}
+
+/// Operands `i` prints more than once (they get a local so nothing is computed twice).
+fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
+    match m.op(i) {
+        Op::Shuffle => vec![m.operand(i, 0), m.operand(i, 1)],
+        Op::BufferLoad => vec![m.operand(i, 1)],
+        Op::BufferStore => vec![m.operand(i, 1), m.operand(i, 2)],
+        Op::CallIntrinsic => match m.imm_operand(i, 0).and_then(Intrinsic::from_u32) {
+            Some(
+                Intrinsic::Sincos
+                | Intrinsic::IsFinite
+                | Intrinsic::Sign
+                | Intrinsic::Frexp
+                | Intrinsic::Modf
+                | Intrinsic::WaveActiveAllEqual,
+            ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+fn needs_local(m: &Module, i: InstId) -> bool {
+    matches!(m.op(i), Op::Insert | Op::InsertDyn)
+}
+
+/// One function being printed.
+pub(crate) struct FnEmitter<'a, 'm> {
+    pub cx: &'a mut ModuleCx<'m>,
+    pub m: &'m Module,
+    pub f: Func,
+    pub cons: Constructs,
+    pub cfg: Cfg,
+    pub locals: Namer,
+    pub names: FxHashMap<InstId, String>,
+    pub roles: FxHashMap<InstId, Role>,
+    pub hoisted: FxHashSet<InstId>,
+    pub loop_flags: FxHashMap<usize, String>,
+    pub flags_set: Vec<FxHashSet<usize>>,
+    pub case_targets: FxHashMap<usize, Vec<Block>>,
+    pub emitted: FxHashSet<InstId>,
+    /// Pointer parameters (printed `(*p)`).
+    pub ptr_params: FxHashSet<InstId>,
+    pub returned: bool,
+    pub temps: u32,
+    pub out: String,
+    pub indent: usize,
+}
+
+impl<'a, 'm> FnEmitter<'a, 'm> {
+    pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
+        let m = cx.m;
+        let cons = Constructs::new(m, f);
+        let cfg = Cfg::new(m, f);
+        let mut forced: FxHashSet<InstId> = FxHashSet::default();
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                forced.extend(repeated_operands(m, c));
+            }
+        }
+        let r = roles::analyze(m, f, &cons, &cfg, &forced, needs_local);
+        let mut loop_flags = FxHashMap::default();
+        for k in r.flagged_loops {
+            loop_flags.insert(k, String::new());
+        }
+        Ok(FnEmitter {
+            cx,
+            m,
+            f,
+            cons,
+            cfg,
+            locals: namer(),
+            names: FxHashMap::default(),
+            roles: r.roles,
+            hoisted: r.hoisted,
+            loop_flags,
+            flags_set: Vec::new(),
+            case_targets: FxHashMap::default(),
+            emitted: FxHashSet::default(),
+            ptr_params: FxHashSet::default(),
+            returned: false,
+            temps: 0,
+            out: String::new(),
+            indent: 1,
+        })
+    }
+
+    pub fn local_name(&mut self, hint: Option<&str>, fallback: &str) -> String {
+        self.locals.fresh(hint, fallback, Some(&self.cx.names))
+    }
+
+    fn value_name(&mut self, v: InstId) -> String {
+        match self.m.name(v) {
+            Some(h) => self.local_name(Some(h), "v"),
+            None => {
+                self.temps += 1;
+                format!("_{}", self.temps)
+            }
+        }
+    }
+
+    pub fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    pub fn role(&self, i: InstId) -> Role {
+        self.roles.get(&i).copied().unwrap_or(Role::Named)
+    }
+
+    /// `e` with the source range of `i`, when it has one and `e` has none yet.
+    pub fn located(&self, i: InstId, mut e: WgslError) -> WgslError {
+        if e.0.span.is_none() {
+            e.0.span = crate::text::span_of(self.m, i);
+        }
+        e
+    }
+
+    /// Prints the whole function (`name`: its WGSL name).
+    pub fn emit(mut self, name: &str) -> R<String> {
+        let m = self.m;
+        let f = self.f;
+        let fty = m
+            .ty(f.id())
+            .ok_or_else(|| malformed("a function has no type"))?;
+        let ret = m
+            .fn_return(fty)
+            .ok_or_else(|| malformed("a function's type is not a `fn` type"))?;
+        let entry = f
+            .entry(m)
+            .ok_or_else(|| malformed("a function without a body"))?;
+        let mut params = Vec::new();
+        for p in entry.params(m) {
+            let t = m
+                .ty(p.id())
+                .ok_or_else(|| malformed("an untyped parameter"))?;
+            let pname = self.local_name(m.name(p.id()), "arg");
+            self.names.insert(p.id(), pname.clone());
+            if m.op(t) == Op::Ptr {
+                self.ptr_params.insert(p.id());
+            }
+            let tn = self.cx.type_name(t)?;
+            params.push(format!("{pname}: {tn}"));
+        }
+        let ret_text = if m.op(ret) == Op::Void {
+            String::new()
+        } else {
+            format!(" -> {}", self.cx.type_name(ret)?)
+        };
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                if let Some(Role::Var | Role::Named) = self.roles.get(&c) {
+                    let n = self.value_name(c);
+                    self.names.insert(c, n);
+                }
+            }
+        }
+        for k in self.loop_flags.keys().copied().collect::<Vec<_>>() {
+            let n = self.local_name(Some("break_flag"), "flag");
+            self.loop_flags.insert(k, n);
+        }
+        for (k, c) in self.cons.list().iter().enumerate() {
+            if c.kind == ConstructKind::Switch {
+                let t = c.term;
+                let mut targets = vec![Block::cast(m, m.operand(t, 2))];
+                let mut i = 3;
+                while i + 1 < m.num_operands(t) {
+                    targets.push(Block::cast(m, m.operand(t, i + 1)));
+                    i += 2;
+                }
+                self.case_targets.insert(k, targets);
+            }
+        }
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                if self.roles.get(&c) == Some(&Role::Var) {
+                    let t = m
+                        .ty(c)
+                        .and_then(|t| m.pointee(t))
+                        .ok_or_else(|| malformed("a var without a pointee type"))?;
+                    let n = self.names[&c].clone();
+                    let tn = self.cx.type_name(t)?;
+                    self.line(&format!("var {n}: {tn};"));
+                }
+            }
+        }
+        let mut hoisted: Vec<InstId> = self.hoisted.iter().copied().collect();
+        hoisted.sort_by_key(|h| self.names.get(h).cloned());
+        for h in hoisted {
+            let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
+            let n = self.names[&h].clone();
+            let tn = self.cx.type_name(t)?;
+            self.line(&format!("var {n}: {tn};"));
+        }
+        let top = Region {
+            fn_top: true,
+            ..Region::default()
+        };
+        self.region(entry, &top)?;
+        if !self.returned && m.op(ret) != Op::Void {
+            let tn = self.cx.type_name(ret)?;
+            self.line(&format!("return {tn}();"));
+        }
+        let mut text = String::new();
+        writeln!(text, "fn {name}({}){ret_text} {{", params.join(", ")).ok();
+        text.push_str(&self.out);
+        text.push_str("}\n\n");
+        Ok(text)
+    }
+
+    /// Prints the instructions of `b` (not its terminator).
+    pub fn block_body(&mut self, b: Block) -> R<()> {
+        let m = self.m;
+        let children: Vec<InstId> = m.children(b.id()).collect();
+        for c in children {
+            let op = m.op(c);
+            if op == Op::Param || op.is_decoration() || op.is_terminator() {
+                continue;
+            }
+            match self.role(c) {
+                Role::Var | Role::Address | Role::Inline | Role::Dead => {}
+                Role::Statement => self.statement(c).map_err(|e| self.located(c, e))?,
+                Role::Named => self.named(c).map_err(|e| self.located(c, e))?,
+            }
+        }
+        Ok(())
+    }
+
+    fn named(&mut self, i: InstId) -> R<()> {
+        let m = self.m;
+        let name = self.names[&i].clone();
+        let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
+        let tn = self.cx.type_name(t)?;
+        let hoisted = self.hoisted.contains(&i);
+        match m.op(i) {
+            Op::Insert | Op::InsertDyn => {
+                let base = self.value(m.operand(i, 0))?;
+                if hoisted {
+                    self.line(&format!("{name} = {};", base.text));
+                } else {
+                    self.line(&format!("var {name}: {tn} = {};", base.text));
+                }
+                let elem = self.value(m.operand(i, 1))?;
+                if m.op(i) == Op::Insert {
+                    let comp_ty = self.ty_of(m.operand(i, 0))?;
+                    let idx: Vec<u32> = (2..m.num_operands(i))
+                        .map(|k| m.imm_operand(i, k).unwrap_or(0))
+                        .collect();
+                    let (path, transposed) = self.index_path(comp_ty, &idx)?;
+                    let v = if transposed {
+                        format!("transpose({})", elem.text)
+                    } else {
+                        elem.text
+                    };
+                    self.line(&format!("{name}{path} = {v};"));
+                } else {
+                    let k = self.value(m.operand(i, 2))?;
+                    self.line(&format!("{name}[{}] = {};", k.text, elem.text));
+                }
+                Ok(())
+            }
+            _ => {
+                let e = if has_effect(m, i) {
+                    self.effect_expr(i)?
+                } else {
+                    self.inst_expr(i)?.text
+                };
+                if hoisted {
+                    self.line(&format!("{name} = {e};"));
+                } else {
+                    self.line(&format!("let {name}: {tn} = {e};"));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    pub fn ty_of(&self, v: InstId) -> R<InstId> {
+        self.m.ty(v).ok_or_else(|| malformed("an untyped value"))
+    }
+
+    pub fn kind_of(&self, v: InstId) -> Option<ScalarKind> {
+        self.m.ty(v).and_then(|t| self.m.scalar_kind(t))
+    }
+
+    /// An operand as an expression.
+    pub fn value(&mut self, v: InstId) -> R<E> {
+        let m = self.m;
+        let op = m
+            .try_op(v)
+            .ok_or_else(|| malformed("an operand refers to a removed instruction"))?;
+        if op.is_constant() || op == Op::SpecConst {
+            if op == Op::Composite || op == Op::Zero || op == Op::Undef {
+                let t = self.ty_of(v)?;
+                if matches!(m.op(t), Op::Array | Op::Struct) && op == Op::Composite {
+                    return Ok(E::primary(self.cx.const_name(v)?));
+                }
+            }
+            let text = self.cx.constant(v)?;
+            let primary = !text.starts_with('-');
+            return Ok(E { text, primary });
+        }
+        if let Some(n) = self.names.get(&v) {
+            return Ok(E::primary(n.clone()));
+        }
+        match op {
+            Op::Global | Op::FieldAddr | Op::ElementAddr | Op::Var => {
+                Err(malformed("a pointer used as a value"))
+            }
+            _ if op.is_instruction() => match self.role(v) {
+                Role::Inline => self.inst_expr(v),
+                _ => Err(malformed("a value used before its definition")),
+            },
+            _ => Err(malformed(format!("an operand is a `{}`", op.spelling()))),
+        }
+    }
+
+    /// The WGSL reference a pointer designates.
+    pub fn place(&mut self, p: InstId) -> R<Place> {
+        let m = self.m;
+        let kind_at = |cx: &ModuleCx<'_>, loc: Option<Loc>| match loc {
+            Some(l) if cx.atomics.contains(&l) => PlaceKind::Atomic,
+            Some(l) if cx.atomic_prefixes.contains(&l) => PlaceKind::HoldsAtomics,
+            _ => PlaceKind::Plain,
+        };
+        match m.op(p) {
+            Op::Global => {
+                let name = self
+                    .cx
+                    .item_names
+                    .get(&p)
+                    .cloned()
+                    .ok_or_else(|| malformed("a global that was not declared"))?;
+                let kind = kind_at(self.cx, Some(Loc::Global(p)));
+                Ok(Place { text: name, kind })
+            }
+            Op::Var => {
+                let name = self
+                    .names
+                    .get(&p)
+                    .cloned()
+                    .ok_or_else(|| malformed("a variable without a name"))?;
+                Ok(Place {
+                    text: name,
+                    kind: PlaceKind::Plain,
+                })
+            }
+            Op::Param => {
+                let name = self
+                    .names
+                    .get(&p)
+                    .cloned()
+                    .ok_or_else(|| malformed("a parameter without a name"))?;
+                Ok(Place {
+                    text: format!("(*{name})"),
+                    kind: PlaceKind::Plain,
+                })
+            }
+            Op::FieldAddr => {
+                let base = m.operand(p, 0);
+                let k = m.imm_operand(p, 1).unwrap_or(0) as usize;
+                let b = self.place(base)?;
+                let st = m
+                    .ty(base)
+                    .and_then(|t| m.pointee(t))
+                    .ok_or_else(|| malformed("a field address of a non-pointer"))?;
+                let field = self.cx.field_name(st, k);
+                let text = format!("{}.{field}", b.text);
+                let kind = if self.cx.transposed.contains(&(st, k)) {
+                    PlaceKind::Transposed
+                } else if self.cx.padded.contains_key(&(st, k)) {
+                    let at = m
+                        .struct_fields(st)
+                        .get(k)
+                        .and_then(|&f| m.ty(f))
+                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let elem = self.cx.type_name(m.operand(at, 0))?;
+                    PlaceKind::Padded {
+                        n: m.array_len(at).unwrap_or(0),
+                        elem,
+                    }
+                } else {
+                    kind_at(self.cx, self.cx.loc_of(p))
+                };
+                Ok(Place { text, kind })
+            }
+            Op::ElementAddr => {
+                let base = m.operand(p, 0);
+                let b = self.place(base)?;
+                let idx = self.value(m.operand(p, 1))?;
+                let idx = self.index_text(m.operand(p, 1), idx)?;
+                if b.kind == PlaceKind::Transposed {
+                    let bt = m
+                        .ty(base)
+                        .and_then(|t| m.pointee(t))
+                        .ok_or_else(|| malformed("an element address of a non-pointer"))?;
+                    let (_, cols) = m.matrix_dims(bt).unwrap_or((4, 4));
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::TransposedRow {
+                            base: b.text,
+                            idx,
+                            n: cols,
+                        },
+                    });
+                }
+                if let PlaceKind::TransposedRow { base, idx: row, .. } = &b.kind {
+                    // Element `idx` of HLSL row `row`: column `idx`, component `row`.
+                    return Ok(Place {
+                        text: format!("{base}[{idx}][{row}]"),
+                        kind: PlaceKind::Plain,
+                    });
+                }
+                if let PlaceKind::Padded { .. } = &b.kind {
+                    return Ok(Place {
+                        text: format!("{}[{idx}].v", b.text),
+                        kind: PlaceKind::Plain,
+                    });
+                }
+                let text = format!("{}[{idx}]", b.text);
+                let kind = kind_at(self.cx, self.cx.loc_of(p));
+                Ok(Place { text, kind })
+            }
+            Op::TexelAddr => Err(WgslError::new(
+                OPERANDS,
+                "an atomic on a texel of a storage texture; WGSL has no texture atomics",
+            )),
+            _ => Err(malformed("a pointer that does not come from a variable")),
+        }
+    }
+
+    /// An index as WGSL takes it (`i32` or `u32`).
+    fn index_text(&mut self, v: InstId, e: E) -> R<String> {
+        let m = self.m;
+        let t = self.ty_of(v)?;
+        Ok(match m.op(t) {
+            Op::I32 | Op::U32 => e.text,
+            _ => format!("u32({})", e.text),
+        })
+    }
+
+    /// The value a `load` of `p` reads.
+    pub fn load_place(&mut self, p: InstId) -> R<E> {
+        let place = self.place(p)?;
+        match place.kind {
+            PlaceKind::Plain => Ok(E::primary(place.text)),
+            PlaceKind::Atomic => Ok(E::primary(format!("atomicLoad(&{})", place.text))),
+            PlaceKind::HoldsAtomics => Err(WgslError::new(
+                OPERANDS,
+                format!(
+                    "a load of `{}`, which holds atomics; WGSL loads atomics one by one",
+                    place.text
+                ),
+            )),
+            PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
+            PlaceKind::TransposedRow { base, idx, n } => {
+                let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
+                Ok(E::primary(format!("vec{n}<f32>({})", parts.join(", "))))
+            }
+            PlaceKind::Padded { n, elem } => {
+                let parts: Vec<String> = (0..n).map(|k| format!("{}[{k}].v", place.text)).collect();
+                Ok(E::primary(format!(
+                    "array<{elem}, {n}>({})",
+                    parts.join(", ")
+                )))
+            }
+        }
+    }
+
+    /// `.x`, `.field`, `[i]` for constant indices into a composite type; also whether the
+    /// path ends at a transposed matrix field.
+    pub fn index_path(&mut self, ty: InstId, idx: &[u32]) -> R<(String, bool)> {
+        let m = self.m;
+        let mut s = String::new();
+        let mut cur = Some(ty);
+        let mut transposed = false;
+        let mut transposed_row: Option<u32> = None;
+        for &k in idx {
+            let Some(ty) = cur else {
+                s.push_str(&format!("[{k}]"));
+                continue;
+            };
+            if transposed {
+                // Row k of a transposed matrix: not a single path.
+                transposed_row = Some(k);
+                cur = None;
+                continue;
+            }
+            match m.op(ty) {
+                Op::Vector => {
+                    let c = COMPONENTS
+                        .get(k as usize)
+                        .ok_or_else(|| malformed("a vector index out of range"))?;
+                    s.push('.');
+                    s.push(*c);
+                    cur = Some(m.operand(ty, 0));
+                }
+                Op::Matrix => {
+                    s.push_str(&format!("[{k}]"));
+                    cur = None;
+                }
+                Op::Array | Op::RuntimeArray => {
+                    s.push_str(&format!("[{k}]"));
+                    cur = Some(m.operand(ty, 0));
+                }
+                Op::Struct => {
+                    let f = self.cx.field_name(ty, k as usize);
+                    s.push('.');
+                    s.push_str(&f);
+                    transposed = self.cx.transposed.contains(&(ty, k as usize));
+                    if self.cx.padded.contains_key(&(ty, k as usize)) {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            format!(
+                                "member `{f}` of a constant-buffer struct (an array WGSL declares \
+                                 with padded elements) read from a struct value; not supported by \
+                                 the WGSL backend"
+                            ),
+                        ));
+                    }
+                    cur = Some(
+                        m.struct_fields(ty)
+                            .get(k as usize)
+                            .and_then(|&f| m.ty(f))
+                            .ok_or_else(|| malformed("a struct index out of range"))?,
+                    );
+                }
+                _ => return Err(malformed("an index into a non-composite")),
+            }
+        }
+        if transposed_row.is_some() {
+            return Err(WgslError::new(
+                OPERANDS,
+                "a row of a matrix field stored column-major, by constant index into a struct \
+                 value; not supported by the WGSL backend",
+            ));
+        }
+        Ok((s, transposed))
+    }
+
+    /// The expression of a pure instruction.
+    pub fn inst_expr(&mut self, i: InstId) -> R<E> {
+        self.inst_expr_of(i).map_err(|e| self.located(i, e))
+    }
+
+    fn inst_expr_of(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let op = m.op(i);
+        match op {
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => self.arith(i),
+            Op::Neg => {
+                let a = self.value(m.operand(i, 0))?;
+                Ok(E::op(format!("-{}", a.p())))
+            }
+            Op::And | Op::Or | Op::Xor | Op::Not => self.logic(i),
+            Op::Shl | Op::Shr => self.shift(i),
+            Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => self.compare(i),
+            Op::MatMul => self.matmul(i),
+            Op::Convert => {
+                let to = self.ty_of(i)?;
+                let x = m.operand(i, 0);
+                let from = self.ty_of(x)?;
+                let a = self.value(x)?;
+                if to == from {
+                    return Ok(a);
+                }
+                if m.scalar_kind(to) == Some(ScalarKind::Bool) {
+                    // `x != 0` (unordered for floats, as the IR).
+                    let tn = self.cx.type_name(from)?;
+                    return Ok(bin(&a, "!=", &E::primary(format!("{tn}()"))));
+                }
+                let tn = self.cx.type_name(to)?;
+                Ok(call(&tn, &[&a]))
+            }
+            Op::Bitcast => {
+                let to = self.ty_of(i)?;
+                let x = m.operand(i, 0);
+                let from = self.ty_of(x)?;
+                let a = self.value(x)?;
+                if to == from {
+                    return Ok(a);
+                }
+                let tn = self.cx.type_name(to)?;
+                self.cx.type_name(from)?;
+                if m.vector_len(to) != m.vector_len(from) {
+                    return Err(WgslError::new(
+                        TYPE,
+                        "a `bitcast` between vectors of different lengths",
+                    ));
+                }
+                Ok(E::primary(format!("bitcast<{tn}>({})", a.text)))
+            }
+            Op::Construct => {
+                let ty = self.ty_of(i)?;
+                let tn = self.cx.type_name(ty)?;
+                let mut parts = Vec::new();
+                for k in 0..m.num_operands(i) {
+                    let mut e = self.value(m.operand(i, k))?.text;
+                    if m.op(ty) == Op::Struct && self.cx.padded.contains_key(&(ty, k)) {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            "a value of a constant-buffer struct holding an array WGSL declares \
+                             with padded elements; not supported by the WGSL backend",
+                        ));
+                    }
+                    if m.op(ty) == Op::Struct && self.cx.transposed.contains(&(ty, k)) {
+                        e = format!("transpose({e})");
+                    }
+                    parts.push(e);
+                }
+                if parts.is_empty() && m.op(ty) == Op::Struct {
+                    return Ok(E::primary(format!("{tn}()")));
+                }
+                Ok(E::primary(format!("{tn}({})", parts.join(", "))))
+            }
+            Op::Extract => {
+                let base = m.operand(i, 0);
+                let bt = self.ty_of(base)?;
+                let b = self.value(base)?;
+                let idx: Vec<u32> = (1..m.num_operands(i))
+                    .map(|k| m.imm_operand(i, k).unwrap_or(0))
+                    .collect();
+                let (path, transposed) = self.index_path(bt, &idx)?;
+                let e = format!("{}{path}", b.p());
+                Ok(E::primary(if transposed {
+                    format!("transpose({e})")
+                } else {
+                    e
+                }))
+            }
+            Op::ExtractDyn => {
+                let b = self.value(m.operand(i, 0))?;
+                let k = self.value(m.operand(i, 1))?;
+                let k = self.index_text(m.operand(i, 1), k)?;
+                Ok(E::primary(format!("{}[{k}]", b.p())))
+            }
+            Op::Shuffle => self.shuffle(i),
+            Op::Select => {
+                let c = self.value(m.operand(i, 0))?;
+                let a = self.value(m.operand(i, 1))?;
+                let b = self.value(m.operand(i, 2))?;
+                let ty = self.ty_of(i)?;
+                if matches!(m.op(ty), Op::Struct | Op::Array | Op::Matrix) {
+                    // WGSL's select takes scalars and vectors.
+                    return Err(WgslError::new(
+                        OPERANDS,
+                        "a `select` of structs, arrays or matrices; WGSL selects scalars and \
+                         vectors",
+                    ));
+                }
+                Ok(call("select", &[&b, &a, &c]))
+            }
+            Op::Load => self.load_place(m.operand(i, 0)),
+            Op::CallIntrinsic => self.intrinsic(i),
+            Op::Sample
+            | Op::SampleBias
+            | Op::SampleLevel
+            | Op::SampleGrad
+            | Op::SampleCmp
+            | Op::SampleCmpLevelZero
+            | Op::Gather
+            | Op::GatherCmp
+            | Op::TextureLoad
+            | Op::QuerySize
+            | Op::QueryLevels
+            | Op::QuerySamples
+            | Op::QueryLod
+            | Op::SampleCmpLevel
+            | Op::SampleCmpBias
+            | Op::SampleCmpGrad => self.texture_expr(i),
+            Op::BufferLoad => self.buffer_load(i),
+            Op::ArrayLength => {
+                let p = self.place(m.operand(i, 0))?;
+                Ok(E::primary(format!("arrayLength(&{})", p.text)))
+            }
+            _ => Err(WgslError::new(
+                UNMAPPED,
+                format!(
+                    "the operation `{}` has no WGSL form (WGSL has no ray queries, geometry \
+                     streams or mesh outputs)",
+                    op.spelling()
+                ),
+            )),
+        }
+    }
+
+    fn arith(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let op = m.op(i);
+        let ty = self.ty_of(i)?;
+        let a = self.value(m.operand(i, 0))?;
+        let b = self.value(m.operand(i, 1))?;
+        let matrix = m.op(ty) == Op::Matrix;
+        Ok(match op {
+            Op::Add => bin(&a, "+", &b),
+            Op::Sub => bin(&a, "-", &b),
+            Op::Mul if matrix => {
+                // Component-wise: row by row.
+                let (rows, _) = m.matrix_dims(ty).unwrap_or((4, 4));
+                let tn = self.cx.type_name(ty)?;
+                let parts: Vec<String> = (0..rows)
+                    .map(|r| format!("{}[{r}] * {}[{r}]", a.p(), b.p()))
+                    .collect();
+                E::primary(format!("{tn}({})", parts.join(", ")))
+            }
+            Op::Mul => bin(&a, "*", &b),
+            Op::Div => bin(&a, "/", &b),
+            // WGSL's `%` truncates (the sign of the dividend) for integers and floats alike:
+            // the IR's `rem`.
+            _ => bin(&a, "%", &b),
+        })
+    }
+
+    fn logic(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let op = m.op(i);
+        let boolean = self.kind_of(i) == Some(ScalarKind::Bool);
+        let a = self.value(m.operand(i, 0))?;
+        if op == Op::Not {
+            return Ok(E::op(format!(
+                "{}{}",
+                if boolean { "!" } else { "~" },
+                a.p()
+            )));
+        }
+        let b = self.value(m.operand(i, 1))?;
+        Ok(match (op, boolean) {
+            (Op::And, _) => bin(&a, "&", &b),
+            (Op::Or, _) => bin(&a, "|", &b),
+            (Op::Xor, true) => bin(&a, "!=", &b),
+            _ => bin(&a, "^", &b),
+        })
+    }
+
+    fn shift(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let a = self.value(m.operand(i, 0))?;
+        let amount = m.operand(i, 1);
+        let at = self.ty_of(amount)?;
+        let n = vlen(m, at);
+        let in_range = m
+            .const_int_value(amount)
+            .is_some_and(|v| (0..32).contains(&v));
+        let b = self.value(amount)?;
+        // WGSL shifts by a u32 (vector) count; the IR masks the count to the width.
+        let b = if in_range && m.scalar_kind(at) == Some(ScalarKind::Uint) {
+            b
+        } else {
+            let ut = match n {
+                Some(n) => format!("vec{n}<u32>"),
+                None => "u32".into(),
+            };
+            let cast = if m.scalar_kind(at) == Some(ScalarKind::Uint) {
+                b
+            } else {
+                E::primary(format!("{ut}({})", b.text))
+            };
+            let mask = match n {
+                Some(n) => format!("vec{n}<u32>(31u)"),
+                None => "31u".into(),
+            };
+            bin(&cast, "&", &E::primary(mask))
+        };
+        let sym = if m.op(i) == Op::Shl { "<<" } else { ">>" };
+        Ok(bin(&a, sym, &b))
+    }
+
+    fn compare(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let sym = match m.op(i) {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            _ => ">=",
+        };
+        let a = self.value(m.operand(i, 0))?;
+        let b = self.value(m.operand(i, 1))?;
+        Ok(bin(&a, sym, &b))
+    }
+
+    fn matmul(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let x = m.operand(i, 0);
+        let y = m.operand(i, 1);
+        let tx = m.ty(x).map(|t| m.op(t));
+        let ty = m.ty(y).map(|t| m.op(t));
+        let a = self.value(x)?;
+        let b = self.value(y)?;
+        // HLSL rows are WGSL columns: every product swaps its operands.
+        Ok(match (tx, ty) {
+            (Some(Op::Vector), Some(Op::Matrix))
+            | (Some(Op::Matrix), Some(Op::Vector))
+            | (Some(Op::Matrix), Some(Op::Matrix)) => bin(&b, "*", &a),
+            (Some(Op::Vector), Some(Op::Vector)) => call("dot", &[&a, &b]),
+            (Some(Op::Matrix), Some(_)) => bin(&a, "*", &b),
+            (Some(_), Some(Op::Matrix)) => bin(&b, "*", &a),
+            _ => {
+                return Err(WgslError::new(
+                    OPERANDS,
+                    "`matmul` needs float matrix and vector operands",
+                ));
+            }
+        })
+    }
+
+    fn shuffle(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let ty = self.ty_of(i)?;
+        let xa = m.operand(i, 0);
+        let na = m.ty(xa).and_then(|t| m.vector_len(t)).unwrap_or(4);
+        let idx: Vec<u32> = (2..m.num_operands(i))
+            .map(|k| m.imm_operand(i, k).unwrap_or(0))
+            .collect();
+        let srcs = [self.value(xa)?, self.value(m.operand(i, 1))?];
+        let mut runs: Vec<(usize, String)> = Vec::new();
+        for &k in &idx {
+            let (src, c) = if k < na { (0, k) } else { (1, k - na) };
+            let ch = *COMPONENTS
+                .get(c as usize)
+                .ok_or_else(|| malformed("a shuffle index out of range"))?;
+            match runs.last_mut() {
+                Some((s, sw)) if *s == src => sw.push(ch),
+                _ => runs.push((src, ch.to_string())),
+            }
+        }
+        if runs.len() == 1 {
+            let (s, sw) = &runs[0];
+            return Ok(E::primary(format!("{}.{sw}", srcs[*s].p())));
+        }
+        let parts: Vec<String> = runs
+            .iter()
+            .map(|(s, sw)| format!("{}.{sw}", srcs[*s].p()))
+            .collect();
+        let tn = self.cx.type_name(ty)?;
+        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
+    }
+
+    /// True when the words of byte-address buffer `p` are atomic (an atomic touches them).
+    fn atomic_words(&self, p: InstId) -> bool {
+        self.cx
+            .loc_of(p)
+            .is_some_and(|l| self.cx.atomics.contains(&Loc::Elem(Box::new(l))))
+    }
+
+    /// The word array and index of a byte-address access.
+    fn word_index(&mut self, i: InstId) -> R<(String, E)> {
+        let m = self.m;
+        let buf = self.place(m.operand(i, 0))?;
+        let off_ir = m.operand(i, 1);
+        let off = self.value(off_ir)?;
+        let off = if self.kind_of(off_ir) == Some(ScalarKind::Uint) {
+            off
+        } else {
+            E::primary(format!("u32({})", off.text))
+        };
+        Ok((buf.text, bin(&off, ">>", &E::primary("2u"))))
+    }
+
+    fn word_scalar(&self, i: InstId, ty: InstId) -> R<InstId> {
+        let m = self.m;
+        m.scalar_of(ty)
+            .filter(|&s| matches!(m.op(s), Op::U32 | Op::I32 | Op::F32) && m.op(ty) != Op::Matrix)
+            .ok_or_else(|| {
+                WgslError::new(
+                    OPERANDS,
+                    format!(
+                        "`{}` of `{}`: byte-address buffers are accessed as 32-bit scalars and \
+                         vectors",
+                        m.op(i).spelling(),
+                        oneshader_ir::print::print_inst(m, ty)
+                    ),
+                )
+            })
+    }
+
+    fn buffer_load(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let ty = self.ty_of(i)?;
+        let (arr, index) = self.word_index(i)?;
+        let scalar = self.word_scalar(i, ty)?;
+        let n = m.vector_len(ty).unwrap_or(1);
+        let atomic = self.atomic_words(m.operand(i, 0));
+        let mut parts = Vec::new();
+        for k in 0..n {
+            let w = if k == 0 {
+                format!("{arr}[{}]", index.text)
+            } else {
+                format!("{arr}[{} + {k}u]", index.p())
+            };
+            let w = if atomic {
+                format!("atomicLoad(&{w})")
+            } else {
+                w
+            };
+            parts.push(match m.op(scalar) {
+                Op::U32 => w,
+                Op::I32 => format!("bitcast<i32>({w})"),
+                _ => format!("bitcast<f32>({w})"),
+            });
+        }
+        if n == 1 {
+            return Ok(E::primary(parts.remove(0)));
+        }
+        let tn = self.cx.type_name(ty)?;
+        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
+    }
+
+    /// A statement (an instruction whose result nobody uses, or that has effects).
+    pub fn statement(&mut self, i: InstId) -> R<()> {
+        let m = self.m;
+        match m.op(i) {
+            Op::Store => self.store(i),
+            Op::BufferStore => self.buffer_store(i),
+            Op::TextureStore => {
+                let s = self.texture_store(i)?;
+                self.line(&format!("{s};"));
+                Ok(())
+            }
+            Op::Barrier => {
+                let s = self.barrier(i)?;
+                self.line(&s);
+                Ok(())
+            }
+            Op::AtomicRmw
+                if m.imm_operand(i, 0).and_then(AtomicOp::from_u32) == Some(AtomicOp::Store) =>
+            {
+                let p = self.place(m.operand(i, 1))?;
+                let v = self.value(m.operand(i, 2))?;
+                self.line(&format!("atomicStore(&{}, {});", p.text, v.text));
+                Ok(())
+            }
+            _ => {
+                let e = self.effect_expr(i)?;
+                let discard = m.ty(i).is_some_and(|t| m.op(t) != Op::Void) && m.op(i) != Op::Call;
+                if discard {
+                    self.line(&format!("_ = {e};"));
+                } else {
+                    self.line(&format!("{e};"));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The expression of an instruction with effects (a call, an atomic, an out-parameter
+    /// intrinsic).
+    pub fn effect_expr(&mut self, i: InstId) -> R<String> {
+        let m = self.m;
+        match m.op(i) {
+            Op::Call => self.call_expr(i),
+            Op::AtomicRmw | Op::AtomicCmpXchg => self.atomic(i),
+            Op::CallIntrinsic => self.out_param_intrinsic(i),
+            _ if !has_effect(m, i) => Ok(self.inst_expr(i)?.text),
+            op => Err(WgslError::new(
+                UNMAPPED,
+                format!("the operation `{}` has no WGSL form", op.spelling()),
+            )),
+        }
+    }
+
+    fn call_expr(&mut self, i: InstId) -> R<String> {
+        let m = self.m;
+        let callee = m.operand(i, 0);
+        let name = self
+            .cx
+            .item_names
+            .get(&callee)
+            .cloned()
+            .ok_or_else(|| malformed("a call of a function that is not printed"))?;
+        let mut args = Vec::new();
+        for k in 1..m.num_operands(i) {
+            let a = m.operand(i, k);
+            let at = self.ty_of(a)?;
+            if m.op(at) == Op::Ptr {
+                let whole = matches!(m.op(a), Op::Var | Op::Global | Op::Param);
+                if !whole {
+                    return Err(WgslError::new(
+                        OPERANDS,
+                        "a pointer argument that is not a whole variable; WGSL passes pointers \
+                         to whole variables only",
+                    ));
+                }
+                if m.op(a) == Op::Param {
+                    args.push(self.names.get(&a).cloned().unwrap_or_default());
+                } else {
+                    let p = self.place(a)?;
+                    args.push(format!("&{}", p.text));
+                }
+            } else {
+                args.push(self.value(a)?.text);
+            }
+        }
+        Ok(format!("{name}({})", args.join(", ")))
+    }
+
+    fn store(&mut self, i: InstId) -> R<()> {
+        let m = self.m;
+        let place = self.place(m.operand(i, 0))?;
+        let v = self.value(m.operand(i, 1))?;
+        match place.kind {
+            PlaceKind::Plain => self.line(&format!("{} = {};", place.text, v.text)),
+            PlaceKind::Atomic => self.line(&format!("atomicStore(&{}, {});", place.text, v.text)),
+            PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
+            PlaceKind::TransposedRow { base, idx, n } => {
+                let tmp = self.local_name(Some("row"), "row");
+                self.line(&format!("let {tmp} = {};", v.text));
+                for c in 0..n {
+                    self.line(&format!(
+                        "{base}[{c}][{idx}] = {tmp}.{};",
+                        COMPONENTS[c as usize]
+                    ));
+                }
+            }
+            PlaceKind::Padded { n, .. } => {
+                let tmp = self.local_name(Some("elems"), "elems");
+                self.line(&format!("let {tmp} = {};", v.text));
+                for k in 0..n {
+                    self.line(&format!("{}[{k}].v = {tmp}[{k}];", place.text));
+                }
+            }
+            PlaceKind::HoldsAtomics => {
+                return Err(WgslError::new(
+                    OPERANDS,
+                    format!(
+                        "a store to `{}`, which holds atomics; WGSL stores atomics one by one",
+                        place.text
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn buffer_store(&mut self, i: InstId) -> R<()> {
+        let m = self.m;
+        let v_ir = m.operand(i, 2);
+        let ty = self.ty_of(v_ir)?;
+        let (arr, index) = self.word_index(i)?;
+        let scalar = self.word_scalar(i, ty)?;
+        let v = self.value(v_ir)?;
+        let n = m.vector_len(ty).unwrap_or(1);
+        for k in 0..n {
+            let comp = if n == 1 {
+                v.text.clone()
+            } else {
+                format!("{}.{}", v.p(), COMPONENTS[k as usize])
+            };
+            let word = match m.op(scalar) {
+                Op::U32 => comp,
+                _ => format!("bitcast<u32>({comp})"),
+            };
+            let idx = if k == 0 {
+                index.text.clone()
+            } else {
+                format!("{} + {k}u", index.p())
+            };
+            if self.atomic_words(m.operand(i, 0)) {
+                self.line(&format!("atomicStore(&{arr}[{idx}], {word});"));
+            } else {
+                self.line(&format!("{arr}[{idx}] = {word};"));
+            }
+        }
+        Ok(())
+    }
+
+    fn atomic(&mut self, i: InstId) -> R<String> {
+        let m = self.m;
+        let is_rmw = m.op(i) == Op::AtomicRmw;
+        let p = if is_rmw {
+            m.operand(i, 1)
+        } else {
+            m.operand(i, 0)
+        };
+        let place = self.place(p)?;
+        if place.kind != PlaceKind::Atomic {
+            return Err(malformed("an atomic on a location not declared atomic"));
+        }
+        let target = format!("&{}", place.text);
+        if !is_rmw {
+            let cmp = self.value(m.operand(i, 1))?;
+            let v = self.value(m.operand(i, 2))?;
+            return Ok(format!(
+                "atomicCompareExchangeWeak({target}, {}, {}).old_value",
+                cmp.text, v.text
+            ));
+        }
+        let aop = m
+            .imm_operand(i, 0)
+            .and_then(AtomicOp::from_u32)
+            .ok_or_else(|| malformed("unknown atomic operation"))?;
+        if aop == AtomicOp::Load {
+            return Ok(format!("atomicLoad({target})"));
+        }
+        let v = self.value(m.operand(i, 2))?;
+        let f = match aop {
+            AtomicOp::Add => "atomicAdd",
+            AtomicOp::Sub => "atomicSub",
+            AtomicOp::Min => "atomicMin",
+            AtomicOp::Max => "atomicMax",
+            AtomicOp::And => "atomicAnd",
+            AtomicOp::Or => "atomicOr",
+            AtomicOp::Xor => "atomicXor",
+            AtomicOp::Exchange => "atomicExchange",
+            AtomicOp::Store => {
+                return Err(WgslError::new(
+                    OPERANDS,
+                    "the result of an atomic store is used; WGSL's atomicStore returns nothing",
+                ));
+            }
+            AtomicOp::Load => return Ok(format!("atomicLoad({target})")),
+        };
+        Ok(format!("{f}({target}, {})", v.text))
+    }
+
+    /// WGSL's barriers synchronize execution: `workgroupBarrier()` (workgroup memory) and
+    /// `storageBarrier()` (storage memory). A memory barrier without execution
+    /// synchronization has no WGSL form.
+    fn barrier(&mut self, i: InstId) -> R<String> {
+        let m = self.m;
+        let flags = BarrierFlags(m.imm_operand(i, 0).unwrap_or(0));
+        let sync = flags.contains(BarrierFlags::GROUP_SYNC);
+        let device = flags.contains(BarrierFlags::DEVICE_MEMORY);
+        let workgroup = flags.contains(BarrierFlags::WORKGROUP_MEMORY);
+        if !sync {
+            return Err(WgslError::new(
+                UNMAPPED,
+                "a memory barrier without execution synchronization (`DeviceMemoryBarrier`, \
+                 `GroupMemoryBarrier`, `AllMemoryBarrier`); WGSL's barriers all synchronize \
+                 the workgroup",
+            ));
+        }
+        Ok(match (workgroup, device) {
+            (_, false) => "workgroupBarrier();".into(),
+            (false, true) => "storageBarrier();".into(),
+            (true, true) => {
+                "storageBarrier();\n".to_string()
+                    + &"    ".repeat(self.indent)
+                    + "workgroupBarrier();"
+            }
+        })
+    }
+
+    /// `frexp`/`modf`/`sincos`, which write through pointers.
+    fn out_param_intrinsic(&mut self, i: InstId) -> R<String> {
+        let m = self.m;
+        let which = m
+            .imm_operand(i, 0)
+            .and_then(Intrinsic::from_u32)
+            .ok_or_else(|| malformed("unknown intrinsic"))?;
+        match which {
+            Intrinsic::Modf | Intrinsic::Frexp => {
+                let x = self.value(m.operand(i, 1))?;
+                let p = m.operand(i, 2);
+                let place = self.place(p)?;
+                let tmp = self.local_name(Some("parts"), "parts");
+                let f = if which == Intrinsic::Modf {
+                    "modf"
+                } else {
+                    "frexp"
+                };
+                self.line(&format!("let {tmp} = {f}({});", x.text));
+                let pointee = m
+                    .ty(p)
+                    .and_then(|t| m.pointee(t))
+                    .ok_or_else(|| malformed("an out-parameter that is not a pointer"))?;
+                let part = if which == Intrinsic::Modf {
+                    format!("{tmp}.whole")
+                } else {
+                    let tn = self.cx.type_name(pointee)?;
+                    format!("{tn}({tmp}.exp)")
+                };
+                if place.kind != PlaceKind::Plain {
+                    return Err(WgslError::new(
+                        OPERANDS,
+                        "an out-parameter of `frexp`/`modf` into an atomic or transposed location",
+                    ));
+                }
+                self.line(&format!("{} = {part};", place.text));
+                Ok(format!("{tmp}.fract"))
+            }
+            Intrinsic::Sincos => {
+                let x = self.value(m.operand(i, 1))?;
+                let s = self.place(m.operand(i, 2))?;
+                let c = self.place(m.operand(i, 3))?;
+                self.line(&format!("{} = sin({});", s.text, x.text));
+                Ok(format!("{} = cos({})", c.text, x.text))
+            }
+            _ => Ok(self.inst_expr(i)?.text),
+        }
+    }
+
+    /// The IR intrinsic `i`.
+    pub fn intrinsic(&mut self, i: InstId) -> R<E> {
+        use Intrinsic as I;
+        let m = self.m;
+        let which = m
+            .imm_operand(i, 0)
+            .and_then(Intrinsic::from_u32)
+            .ok_or_else(|| malformed("unknown intrinsic"))?;
+        let n = m.num_operands(i) - 1;
+        let arg_ir: Vec<InstId> = (1..=n).map(|k| m.operand(i, k)).collect();
+        let ty = self.ty_of(i)?;
+        let arg_ty = arg_ir.first().and_then(|&a| m.ty(a));
+        let kind = arg_ty.and_then(|t| m.scalar_kind(t));
+        let simple = match which {
+            I::Floor => Some("floor"),
+            I::Ceil => Some("ceil"),
+            I::Round => Some("round"),
+            I::Trunc => Some("trunc"),
+            I::Frac => Some("fract"),
+            I::Sqrt => Some("sqrt"),
+            I::Rsqrt => Some("inverseSqrt"),
+            I::Exp => Some("exp"),
+            I::Exp2 => Some("exp2"),
+            I::Log => Some("log"),
+            I::Log2 => Some("log2"),
+            I::Pow => Some("pow"),
+            I::Sin => Some("sin"),
+            I::Cos => Some("cos"),
+            I::Tan => Some("tan"),
+            I::Asin => Some("asin"),
+            I::Acos => Some("acos"),
+            I::Atan => Some("atan"),
+            I::Atan2 => Some("atan2"),
+            I::Sinh => Some("sinh"),
+            I::Cosh => Some("cosh"),
+            I::Tanh => Some("tanh"),
+            I::Lerp => Some("mix"),
+            I::Step => Some("step"),
+            I::Smoothstep => Some("smoothstep"),
+            I::Fma => Some("fma"),
+            I::Cross => Some("cross"),
+            I::Length => Some("length"),
+            I::Distance => Some("distance"),
+            I::Normalize => Some("normalize"),
+            I::Reflect => Some("reflect"),
+            I::Refract => Some("refract"),
+            I::Faceforward => Some("faceForward"),
+            I::Determinant => Some("determinant"),
+            I::Transpose => Some("transpose"),
+            I::Degrees => Some("degrees"),
+            I::Radians => Some("radians"),
+            I::Min => Some("min"),
+            I::Max => Some("max"),
+            I::Clamp => Some("clamp"),
+            I::ReverseBits => Some("reverseBits"),
+            I::CountBits => Some("countOneBits"),
+            I::FirstBitLow => Some("firstTrailingBit"),
+            I::FirstBitHigh => Some("firstLeadingBit"),
+            I::PackHalf2x16 => Some("pack2x16float"),
+            I::UnpackHalf2x16 => Some("unpack2x16float"),
+            _ => None,
+        };
+        if let Some(f) = simple {
+            let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
+            let refs: Vec<&E> = args.iter().collect();
+            let r = call(f, &refs);
+            // The IR's result type may differ from WGSL's (countbits of an int is a uint).
+            let rt = arg_ty.map(|t| m.scalar_kind(t));
+            if matches!(
+                which,
+                I::CountBits | I::FirstBitLow | I::FirstBitHigh | I::ReverseBits
+            ) && rt != Some(m.scalar_kind(ty))
+            {
+                let tn = self.cx.type_name(ty)?;
+                return Ok(call(&tn, &[&r]));
+            }
+            return Ok(r);
+        }
+        let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
+        let one = |cx: &mut ModuleCx<'_>, t: InstId| -> R<E> {
+            let tn = cx.type_name(t)?;
+            Ok(E::primary(if m.op(t) == Op::Vector {
+                format!("{tn}(1.0f)")
+            } else {
+                "1.0f".to_string()
+            }))
+        };
+        match which {
+            I::Abs => Ok(if kind == Some(ScalarKind::Uint) {
+                args[0].clone()
+            } else {
+                call("abs", &[&args[0]])
+            }),
+            I::Sign => {
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                let tn = self.cx.type_name(ty)?;
+                match kind {
+                    Some(ScalarKind::Float | ScalarKind::Int) => {
+                        let s = call("sign", &[&args[0]]);
+                        Ok(if Some(ty) == arg_ty {
+                            s
+                        } else {
+                            call(&tn, &[&s])
+                        })
+                    }
+                    _ => {
+                        let an = self.cx.type_name(at)?;
+                        let ne = bin(&args[0], "!=", &E::primary(format!("{an}()")));
+                        Ok(call(&tn, &[&ne]))
+                    }
+                }
+            }
+            I::Saturate => {
+                let z = if m.op(ty) == Op::Vector {
+                    E::primary(format!("{}()", self.cx.type_name(ty)?))
+                } else {
+                    E::primary("0.0f")
+                };
+                let o = one(self.cx, ty)?;
+                Ok(call("clamp", &[&args[0], &z, &o]))
+            }
+            I::Mad => {
+                if kind == Some(ScalarKind::Float) {
+                    Ok(call("fma", &[&args[0], &args[1], &args[2]]))
+                } else {
+                    Ok(bin(&bin(&args[0], "*", &args[1]), "+", &args[2]))
+                }
+            }
+            I::Dot => {
+                if kind == Some(ScalarKind::Float)
+                    || kind == Some(ScalarKind::Int)
+                    || kind == Some(ScalarKind::Uint)
+                {
+                    let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                    if m.op(at) != Op::Vector {
+                        return Ok(bin(&args[0], "*", &args[1]));
+                    }
+                    return Ok(call("dot", &[&args[0], &args[1]]));
+                }
+                Err(WgslError::new(OPERANDS, "`dot` of bools"))
+            }
+            I::IsNan | I::IsInf | I::IsFinite => {
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                let len = vlen(m, at);
+                let ut = match len {
+                    Some(n) => format!("vec{n}<u32>"),
+                    None => "u32".into(),
+                };
+                let splat = |v: &str| match len {
+                    Some(n) => format!("vec{n}<u32>({v})"),
+                    None => v.to_string(),
+                };
+                let bits = format!(
+                    "(bitcast<{ut}>({}) & {})",
+                    args[0].text,
+                    splat("0x7fffffffu")
+                );
+                let inf = splat("0x7f800000u");
+                let sym = match which {
+                    I::IsNan => ">",
+                    I::IsInf => "==",
+                    _ => "<",
+                };
+                Ok(E::op(format!("{bits} {sym} {inf}")))
+            }
+            I::All | I::Any => {
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                let b = if kind == Some(ScalarKind::Bool) {
+                    args[0].clone()
+                } else {
+                    let an = self.cx.type_name(at)?;
+                    bin(&args[0], "!=", &E::primary(format!("{an}()")))
+                };
+                if m.op(at) == Op::Vector {
+                    Ok(call(if which == I::All { "all" } else { "any" }, &[&b]))
+                } else {
+                    Ok(b)
+                }
+            }
+            I::Ddx | I::Ddy | I::DdxFine | I::DdyFine | I::DdxCoarse | I::DdyCoarse | I::Fwidth => {
+                let f = match which {
+                    I::Ddx => "dpdx",
+                    I::Ddy => "dpdy",
+                    I::DdxFine => "dpdxFine",
+                    I::DdyFine => "dpdyFine",
+                    I::DdxCoarse => "dpdxCoarse",
+                    I::DdyCoarse => "dpdyCoarse",
+                    _ => "fwidth",
+                };
+                Ok(call(f, &[&args[0]]))
+            }
+            I::Ldexp => {
+                if m.ty(arg_ir[1]).and_then(|t| m.scalar_kind(t)) == Some(ScalarKind::Float) {
+                    let e = call("exp2", &[&args[1]]);
+                    Ok(bin(&args[0], "*", &e))
+                } else {
+                    Ok(call("ldexp", &[&args[0], &args[1]]))
+                }
+            }
+            I::Fmod => Ok(bin(&args[0], "%", &args[1])),
+            I::Log10 => {
+                let k = super::module::f32_literal((std::f64::consts::LOG10_2 as f32).to_bits());
+                Ok(bin(&call("log2", &[&args[0]]), "*", &E::primary(k)))
+            }
+            I::Rcp => {
+                let o = one(self.cx, ty)?;
+                Ok(bin(&o, "/", &args[0]))
+            }
+            I::WaveGetLaneCount | I::WaveGetLaneIndex => {
+                let v = self.cx.subgroup_builtin(if which == I::WaveGetLaneCount {
+                    "subgroup_size"
+                } else {
+                    "subgroup_invocation_id"
+                });
+                if m.op(ty) == Op::U32 {
+                    Ok(E::primary(v))
+                } else {
+                    let tn = self.cx.type_name(ty)?;
+                    Ok(E::primary(format!("{tn}({v})")))
+                }
+            }
+            I::WaveIsFirstLane => {
+                // naga 30 has no subgroupElect: the first active lane is the one whose index
+                // the first active lane broadcasts.
+                let id = self.cx.subgroup_builtin("subgroup_invocation_id");
+                Ok(E::op(format!("{id} == subgroupBroadcastFirst({id})")))
+            }
+            I::WaveActiveAnyTrue
+            | I::WaveActiveAllTrue
+            | I::WaveActiveBallot
+            | I::WaveReadLaneFirst
+            | I::WaveActiveSum
+            | I::WaveActiveProduct
+            | I::WaveActiveMin
+            | I::WaveActiveMax
+            | I::WaveActiveBitAnd
+            | I::WaveActiveBitOr
+            | I::WaveActiveBitXor
+            | I::WavePrefixSum
+            | I::WavePrefixProduct
+            | I::QuadReadAcrossX
+            | I::QuadReadAcrossY
+            | I::QuadReadAcrossDiagonal => {
+                self.cx.subgroups();
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                self.cx.type_name(at)?;
+                let f = match which {
+                    I::WaveActiveAnyTrue => "subgroupAny",
+                    I::WaveActiveAllTrue => "subgroupAll",
+                    I::WaveActiveBallot => "subgroupBallot",
+                    I::WaveReadLaneFirst => "subgroupBroadcastFirst",
+                    I::WaveActiveSum => "subgroupAdd",
+                    I::WaveActiveProduct => "subgroupMul",
+                    I::WaveActiveMin => "subgroupMin",
+                    I::WaveActiveMax => "subgroupMax",
+                    I::WaveActiveBitAnd => "subgroupAnd",
+                    I::WaveActiveBitOr => "subgroupOr",
+                    I::WaveActiveBitXor => "subgroupXor",
+                    I::WavePrefixSum => "subgroupExclusiveAdd",
+                    I::WavePrefixProduct => "subgroupExclusiveMul",
+                    I::QuadReadAcrossX => "quadSwapX",
+                    I::QuadReadAcrossY => "quadSwapY",
+                    _ => "quadSwapDiagonal",
+                };
+                Ok(call(f, &[&args[0]]))
+            }
+            I::WaveReadLaneAt | I::QuadReadLaneAt => {
+                self.cx.subgroups();
+                let lane_ir = arg_ir[1];
+                let konst = m.op(lane_ir).is_constant();
+                let lane = if self.kind_of(lane_ir) == Some(ScalarKind::Uint) {
+                    args[1].clone()
+                } else {
+                    E::primary(format!("u32({})", args[1].text))
+                };
+                if which == I::QuadReadLaneAt {
+                    if !konst {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            "`QuadReadLaneAt` with a lane computed at run time; WGSL's \
+                             quadBroadcast takes a constant",
+                        ));
+                    }
+                    return Ok(call("quadBroadcast", &[&args[0], &lane]));
+                }
+                Ok(call("subgroupShuffle", &[&args[0], &lane]))
+            }
+            I::WaveActiveCountBits | I::WavePrefixCountBits => {
+                self.cx.subgroups();
+                let b = if kind == Some(ScalarKind::Bool) {
+                    args[0].clone()
+                } else {
+                    bin(&args[0], "!=", &E::primary("0u"))
+                };
+                let e = if which == I::WaveActiveCountBits {
+                    let bal = call("subgroupBallot", &[&b]);
+                    let ones = call("countOneBits", &[&bal]);
+                    call("dot", &[&ones, &E::primary("vec4<u32>(1u)")])
+                } else {
+                    let one = call("select", &[&E::primary("0u"), &E::primary("1u"), &b]);
+                    call("subgroupExclusiveAdd", &[&one])
+                };
+                if m.op(ty) == Op::U32 {
+                    Ok(e)
+                } else {
+                    let tn = self.cx.type_name(ty)?;
+                    Ok(call(&tn, &[&e]))
+                }
+            }
+            I::WaveActiveAllEqual => {
+                self.cx.subgroups();
+                let first = call("subgroupBroadcastFirst", &[&args[0]]);
+                let eq = bin(&args[0], "==", &first);
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                let e = if m.op(at) == Op::Vector {
+                    call("all", &[&eq])
+                } else {
+                    eq
+                };
+                let all = call("subgroupAll", &[&e]);
+                if m.op(ty) == Op::Vector {
+                    // Component-wise in HLSL for vectors: one answer per component.
+                    let tn = self.cx.type_name(ty)?;
+                    let parts: Vec<String> = (0..vlen(m, ty).unwrap_or(1))
+                        .map(|k| {
+                            let c = COMPONENTS[k as usize];
+                            format!(
+                                "subgroupAll({}.{c} == subgroupBroadcastFirst({}.{c}))",
+                                args[0].p(),
+                                args[0].p()
+                            )
+                        })
+                        .collect();
+                    return Ok(E::primary(format!("{tn}({})", parts.join(", "))));
+                }
+                Ok(all)
+            }
+            I::Inverse => Err(WgslError::new(
+                UNMAPPED,
+                "`inverse` of a matrix; WGSL has no matrix inverse",
+            )),
+            I::NonUniformIndex => Ok(args[0].clone()),
+            I::Sincos | I::Frexp | I::Modf => {
+                Err(malformed("an out-parameter intrinsic used as a value"))
+            }
+            other => Err(WgslError::new(
+                UNMAPPED,
+                format!(
+                    "the intrinsic `{}` has no WGSL mapping in this backend (WGSL has no wave, \
+                     quad, interpolation-at or half-conversion built-ins that naga accepts \
+                     without extra capabilities)",
+                    other.spelling()
+                ),
+            )),
+        }
+    }
+}

@@ -1,0 +1,1471 @@
+//! The module-level part of the WGSL output: names, types, constants, struct declarations with
+//! their `@align`/`@size` layout attributes, resource and workgroup declarations, the entry
+//! point's IO structs, and the final assembly.
+//!
+//! Atomics: WGSL performs atomic operations only on memory of type `atomic<T>`, where the IR
+//! performs them on ordinary integer memory. The locations an atomic touches ([`Loc`]: a
+//! global, a field of a struct type, an element of either) are collected from the reached
+//! functions first; those locations are declared `atomic<u32>`/`atomic<i32>`, and every load
+//! and store of them prints as `atomicLoad`/`atomicStore`.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use oneshader_ir::layout::{self, LayoutRule, StructLayout, TypeLayout};
+use oneshader_ir::types::TextureDesc;
+use oneshader_ir::{AddressSpace, BuiltIn, Dim, ImageFormat, InstId, Module, Op, ScalarKind};
+use oneshader_ir::{Stage, TextureAccess};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::Options;
+use super::error::{LAYOUT, MALFORMED, R, RESOURCE, TYPE, WgslError, malformed};
+use super::names::{Namer, namer};
+use crate::text::usage::Entry;
+
+/// A memory location of a buffer or workgroup variable, as far as its WGSL type goes: the
+/// global itself, a field of a struct type (every variable of that struct shares it), or the
+/// elements of an array at a location.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Loc {
+    Global(InstId),
+    Field(InstId, usize),
+    Elem(Box<Loc>),
+}
+
+/// A stage input or output of the entry point.
+#[derive(Clone, Debug)]
+pub(crate) struct Io {
+    /// The private variable the functions use.
+    pub var: String,
+    /// The member of the entry point's IO struct.
+    pub member: String,
+    /// Its attributes (`@location(0) @interpolate(flat)`, `@builtin(position)`).
+    pub attrs: String,
+    /// The WGSL type of the IO member.
+    pub io_type: String,
+    /// The WGSL type of the private variable.
+    pub var_type: String,
+    /// How a value of the member becomes the variable's (`{}` is the member), or the
+    /// reverse for outputs.
+    pub convert: String,
+}
+
+/// The module being printed.
+pub(crate) struct ModuleCx<'m> {
+    pub m: &'m Module,
+    pub opts: &'m Options,
+    pub entry: Entry,
+    pub names: Namer,
+    /// Names of globals and functions.
+    pub item_names: FxHashMap<InstId, String>,
+    struct_names: FxHashMap<InstId, String>,
+    field_names: FxHashMap<InstId, Vec<String>>,
+    /// The layout rule each struct type used in host-shared memory is laid out under.
+    struct_rules: FxHashMap<InstId, LayoutRule>,
+    /// Atomic locations, and every prefix of one.
+    pub atomics: FxHashSet<Loc>,
+    pub atomic_prefixes: FxHashSet<Loc>,
+    /// Texture globals sampled with a depth comparison: declared `texture_depth_*`.
+    pub depth_textures: FxHashSet<InstId>,
+    /// Struct fields (struct, index) holding a column-major matrix: declared transposed
+    /// (`matCxR` for HLSL `floatRxC`), so their memory holds HLSL's columns.
+    pub transposed: FxHashSet<(InstId, usize)>,
+    pub decls: String,
+    consts: FxHashMap<InstId, String>,
+    const_decls: String,
+    /// Module directives (`enable`, `diagnostic`).
+    pub directives: BTreeSet<&'static str>,
+    pub inputs: Vec<Io>,
+    pub outputs: Vec<Io>,
+    /// Member names of the input and output structs.
+    pub io_names: (Namer, Namer),
+    /// Resources by (group, binding): WGSL gives each binding one resource.
+    bindings: FxHashMap<(u32, u32), InstId>,
+    /// naga capabilities the output needs beyond WebGPU's defaults (`SUBGROUP` for wave
+    /// operations), stated in its first line.
+    pub capabilities: BTreeSet<&'static str>,
+    /// Array fields (struct, index) of constant buffers whose elements WGSL would pack tighter
+    /// than the layout's 16-byte stride (`float w[5]` in a cbuffer): declared as arrays of a
+    /// wrapper struct `{ @size(stride) v: T }`, and the stride.
+    pub padded: FxHashMap<(InstId, usize), u32>,
+    /// The wrapper structs of padded arrays: (element type, stride) -> name.
+    wrappers: std::collections::BTreeMap<(String, u32), String>,
+    /// The private variables of the subgroup built-ins, once asked for.
+    subgroup_vars: FxHashMap<&'static str, String>,
+}
+
+fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
+    Ok(match m.op(s) {
+        Op::Bool => "bool",
+        Op::I32 => "i32",
+        Op::U32 => "u32",
+        Op::F32 => "f32",
+        op => {
+            return Err(WgslError::new(
+                TYPE,
+                format!(
+                    "the scalar type `{}` has no WGSL form (WGSL has bool, i32, u32 and f32; f16 \
+                     would need `enable f16`, and 8-, 16- and 64-bit integers and 64-bit floats \
+                     do not exist)",
+                    op.spelling()
+                ),
+            ));
+        }
+    })
+}
+
+/// The WGSL storage-texture format of an image format.
+fn format_name(f: ImageFormat) -> Option<&'static str> {
+    use ImageFormat as F;
+    Some(match f {
+        F::Rgba32f => "rgba32float",
+        F::Rgba16f => "rgba16float",
+        F::R32f => "r32float",
+        F::Rgba8 => "rgba8unorm",
+        F::Rgba8Snorm => "rgba8snorm",
+        F::Rg32f => "rg32float",
+        F::Rg16f => "rg16float",
+        F::R11fG11fB10f => "rg11b10ufloat",
+        F::R16f => "r16float",
+        F::Rgba16 => "rgba16unorm",
+        F::Rgb10A2 => "rgb10a2unorm",
+        F::Rg16 => "rg16unorm",
+        F::Rg8 => "rg8unorm",
+        F::R16 => "r16unorm",
+        F::R8 => "r8unorm",
+        F::Rgba16Snorm => "rgba16snorm",
+        F::Rg16Snorm => "rg16snorm",
+        F::Rg8Snorm => "rg8snorm",
+        F::R16Snorm => "r16snorm",
+        F::R8Snorm => "r8snorm",
+        F::Rgba32i => "rgba32sint",
+        F::Rgba16i => "rgba16sint",
+        F::Rgba8i => "rgba8sint",
+        F::R32i => "r32sint",
+        F::Rg32i => "rg32sint",
+        F::Rg16i => "rg16sint",
+        F::Rg8i => "rg8sint",
+        F::R16i => "r16sint",
+        F::R8i => "r8sint",
+        F::Rgba32ui => "rgba32uint",
+        F::Rgba16ui => "rgba16uint",
+        F::Rgba8ui => "rgba8uint",
+        F::R32ui => "r32uint",
+        F::Rgb10a2ui => "rgb10a2uint",
+        F::Rg32ui => "rg32uint",
+        F::Rg16ui => "rg16uint",
+        F::Rg8ui => "rg8uint",
+        F::R16ui => "r16uint",
+        F::R8ui => "r8uint",
+        F::Unknown | F::R64ui | F::R64i => return None,
+    })
+}
+
+/// WGSL's own alignment and size of a host-shareable type (WGSL's "Alignment and Size"
+/// table), with `transposed` for a matrix declared transposed.
+fn wgsl_align_size(m: &Module, ty: InstId, transposed: bool) -> Option<(u32, u32)> {
+    let vec = |n: u32| (if n == 2 { 8 } else { 16 }, 4 * n);
+    Some(match m.op(ty) {
+        Op::Bool | Op::I32 | Op::U32 | Op::F32 => (4, 4),
+        Op::Vector => vec(m.vector_len(ty)?),
+        Op::Matrix => {
+            let (rows, cols) = m.matrix_dims(ty)?;
+            // WGSL columns: HLSL rows (of `cols` components), or HLSL columns when transposed.
+            let (count, len) = if transposed {
+                (cols, rows)
+            } else {
+                (rows, cols)
+            };
+            let (a, _) = vec(len);
+            (a, a * count)
+        }
+        _ => return None,
+    })
+}
+
+impl<'m> ModuleCx<'m> {
+    /// A context printing `entry` of `m`.
+    pub fn new(m: &'m Module, opts: &'m Options, entry: Entry) -> ModuleCx<'m> {
+        let mut names = namer();
+        names.reserve(&entry.name);
+        ModuleCx {
+            m,
+            opts,
+            entry,
+            names,
+            item_names: FxHashMap::default(),
+            struct_names: FxHashMap::default(),
+            field_names: FxHashMap::default(),
+            struct_rules: FxHashMap::default(),
+            atomics: FxHashSet::default(),
+            atomic_prefixes: FxHashSet::default(),
+            depth_textures: FxHashSet::default(),
+            transposed: FxHashSet::default(),
+            decls: String::new(),
+            consts: FxHashMap::default(),
+            const_decls: String::new(),
+            directives: BTreeSet::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            io_names: (namer(), namer()),
+            bindings: FxHashMap::default(),
+            capabilities: BTreeSet::new(),
+            subgroup_vars: FxHashMap::default(),
+            padded: FxHashMap::default(),
+            wrappers: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// Records that the output uses subgroup operations: naga's `SUBGROUP` capability (and
+    /// `SUBGROUP_VERTEX_STAGE` in a vertex shader).
+    pub fn subgroups(&mut self) {
+        self.capabilities.insert("SUBGROUP");
+        if self.entry.stage == Stage::Vertex {
+            self.capabilities.insert("SUBGROUP_VERTEX_STAGE");
+        }
+    }
+
+    /// The private variable holding subgroup built-in `builtin` (`subgroup_size`,
+    /// `subgroup_invocation_id`), added to the entry point's inputs on first use.
+    pub fn subgroup_builtin(&mut self, builtin: &'static str) -> String {
+        self.subgroups();
+        if let Some(v) = self.subgroup_vars.get(builtin) {
+            return v.clone();
+        }
+        let var = self.names.fresh(Some(builtin), "subgroup", None);
+        let member = self.io_names.0.fresh(Some(builtin), "v", None);
+        self.inputs.push(Io {
+            var: var.clone(),
+            member,
+            attrs: format!("@builtin({builtin})"),
+            io_type: "u32".into(),
+            var_type: "u32".into(),
+            convert: "{}".into(),
+        });
+        self.subgroup_vars.insert(builtin, var.clone());
+        var
+    }
+
+    /// The location pointer `p` designates, when it has one (a global, a field, an element).
+    pub fn loc_of(&self, p: InstId) -> Option<Loc> {
+        let m = self.m;
+        match m.op(p) {
+            Op::Global => Some(Loc::Global(p)),
+            Op::FieldAddr => {
+                let base = m.operand(p, 0);
+                let st = m.ty(base).and_then(|t| m.pointee(t))?;
+                Some(Loc::Field(st, m.imm_operand(p, 1)? as usize))
+            }
+            Op::ElementAddr => {
+                let base = m.operand(p, 0);
+                let bt = m.ty(base).and_then(|t| m.pointee(t))?;
+                if !matches!(m.op(bt), Op::Array | Op::RuntimeArray) {
+                    return None;
+                }
+                Some(Loc::Elem(Box::new(self.loc_of(base)?)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Records the locations atomics touch in `funcs`, the depth-compared textures, and the
+    /// column-major matrix fields.
+    pub fn scan(&mut self, funcs: &[oneshader_ir::Func]) -> R<()> {
+        let m = self.m;
+        for &f in funcs {
+            for b in f.blocks(m) {
+                for c in m.children(b.id()) {
+                    match m.op(c) {
+                        Op::AtomicRmw | Op::AtomicCmpXchg => {
+                            let p = if m.op(c) == Op::AtomicRmw {
+                                m.operand(c, 1)
+                            } else {
+                                m.operand(c, 0)
+                            };
+                            if m.op(p) == Op::TexelAddr {
+                                continue; // refused where it is printed
+                            }
+                            if let Some(mut l) = self.loc_of(p) {
+                                self.atomics.insert(l.clone());
+                                loop {
+                                    self.atomic_prefixes.insert(l.clone());
+                                    l = match l {
+                                        Loc::Elem(inner) => *inner,
+                                        _ => break,
+                                    };
+                                }
+                            }
+                        }
+                        Op::SampleCmp
+                        | Op::SampleCmpLevelZero
+                        | Op::SampleCmpLevel
+                        | Op::SampleCmpBias
+                        | Op::SampleCmpGrad
+                        | Op::GatherCmp => {
+                            let mut t = m.operand(c, 0);
+                            while m.op(t) == Op::ElementAddr {
+                                t = m.operand(t, 0);
+                            }
+                            self.depth_textures.insert(t);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The name of struct type `ty` (declared at assembly).
+    pub fn struct_name(&mut self, ty: InstId) -> String {
+        if let Some(n) = self.struct_names.get(&ty) {
+            return n.clone();
+        }
+        let n = self.names.fresh(self.m.name(ty), "S", None);
+        self.struct_names.insert(ty, n.clone());
+        n
+    }
+
+    /// The name of field `i` of struct `ty`.
+    pub fn field_name(&mut self, ty: InstId, i: usize) -> String {
+        if !self.field_names.contains_key(&ty) {
+            let m = self.m;
+            let mut scope = namer();
+            let names = m
+                .struct_fields(ty)
+                .iter()
+                .map(|&f| scope.fresh(m.name(f), "field", None))
+                .collect();
+            self.field_names.insert(ty, names);
+        }
+        self.field_names[&ty]
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("field_{i}"))
+    }
+
+    /// The WGSL type of `ty`.
+    pub fn type_name(&mut self, ty: InstId) -> R<String> {
+        self.type_at(ty, None)
+    }
+
+    /// The WGSL type of `ty` stored at `loc` (atomic there when an atomic touches it).
+    pub fn type_at(&mut self, ty: InstId, loc: Option<&Loc>) -> R<String> {
+        let m = self.m;
+        let op = m
+            .try_op(ty)
+            .ok_or_else(|| malformed("a type refers to a removed instruction"))?;
+        if let Some(l) = loc
+            && self.atomics.contains(l)
+        {
+            return match op {
+                Op::I32 => Ok("atomic<i32>".into()),
+                Op::U32 => Ok("atomic<u32>".into()),
+                _ => Err(WgslError::new(
+                    super::error::OPERANDS,
+                    format!(
+                        "an atomic on `{}`; WGSL atomics are on 32-bit integers only",
+                        oneshader_ir::print::print_inst(m, ty)
+                    ),
+                )),
+            };
+        }
+        Ok(match op {
+            _ if op.is_scalar_type() => scalar_name(m, ty)?.to_string(),
+            Op::Vector => {
+                let e = m.operand(ty, 0);
+                format!(
+                    "vec{}<{}>",
+                    m.vector_len(ty).unwrap_or(4),
+                    scalar_name(m, e)?
+                )
+            }
+            Op::Matrix => {
+                let e = m.operand(ty, 0);
+                if m.op(e) != Op::F32 {
+                    return Err(WgslError::new(
+                        TYPE,
+                        format!(
+                            "the matrix type `{}`; WGSL matrices hold f32 (or f16) only",
+                            oneshader_ir::print::print_inst(m, ty)
+                        ),
+                    ));
+                }
+                let (r, c) = m.matrix_dims(ty).ok_or_else(|| malformed("a bad matrix"))?;
+                format!("mat{r}x{c}<f32>")
+            }
+            Op::Array => {
+                let inner = loc.map(|l| Loc::Elem(Box::new(l.clone())));
+                let e = self.type_at(m.operand(ty, 0), inner.as_ref())?;
+                format!("array<{e}, {}>", m.array_len(ty).unwrap_or(0))
+            }
+            Op::RuntimeArray => {
+                let inner = loc.map(|l| Loc::Elem(Box::new(l.clone())));
+                let e = self.type_at(m.operand(ty, 0), inner.as_ref())?;
+                format!("array<{e}>")
+            }
+            Op::Struct => self.struct_name(ty),
+            Op::Sampler => "sampler".into(),
+            Op::SamplerCmp => "sampler_comparison".into(),
+            Op::Texture => {
+                let d = m
+                    .texture_desc(ty)
+                    .ok_or_else(|| malformed("a bad texture"))?;
+                self.texture_type(ty, &d, false)?
+            }
+            Op::Ptr => {
+                let space = m.address_space(ty);
+                let pointee = m.pointee(ty).ok_or_else(|| malformed("a bad pointer"))?;
+                let s = match space {
+                    Some(AddressSpace::Function) => "function",
+                    Some(AddressSpace::Private) => "private",
+                    Some(AddressSpace::Workgroup) => "workgroup",
+                    _ => {
+                        return Err(WgslError::new(
+                            super::error::OPERANDS,
+                            "a pointer parameter into memory other than function, private or \
+                             workgroup memory",
+                        ));
+                    }
+                };
+                format!("ptr<{s}, {}>", self.type_name(pointee)?)
+            }
+            _ => {
+                return Err(WgslError::new(
+                    TYPE,
+                    format!(
+                        "the type `{}` has no WGSL form",
+                        oneshader_ir::print::print_inst(m, ty)
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// The WGSL type of a texture (`depth`: sampled with comparisons).
+    pub fn texture_type(&mut self, ty: InstId, d: &TextureDesc, depth: bool) -> R<String> {
+        let m = self.m;
+        let what = || oneshader_ir::print::print_inst(m, ty);
+        let dim = match (d.dim, d.arrayed) {
+            (Dim::D1, false) => "1d",
+            (Dim::D2, false) => "2d",
+            (Dim::D2, true) => "2d_array",
+            (Dim::D3, false) => "3d",
+            (Dim::Cube, false) => "cube",
+            (Dim::Cube, true) => "cube_array",
+            (Dim::D1, true) => {
+                return Err(WgslError::new(
+                    TYPE,
+                    format!("`{}`: WGSL has no 1D array textures", what()),
+                ));
+            }
+            (Dim::Buffer, _) => {
+                return Err(WgslError::new(
+                    TYPE,
+                    format!(
+                        "`{}`: a texel buffer (HLSL `Buffer`/`RWBuffer`); WGSL has no texel \
+                         buffers",
+                        what()
+                    ),
+                ));
+            }
+            (Dim::SubpassData, _) | (Dim::D3, true) => {
+                return Err(WgslError::new(
+                    TYPE,
+                    format!("`{}` has no WGSL texture type", what()),
+                ));
+            }
+        };
+        let elem = m.scalar_of(d.sampled_type).unwrap_or(d.sampled_type);
+        let sname = scalar_name(m, elem)?;
+        if d.access == TextureAccess::Storage {
+            if d.multisampled {
+                return Err(WgslError::new(
+                    TYPE,
+                    format!("`{}`: WGSL has no multisampled storage textures", what()),
+                ));
+            }
+            let f = format_name(d.format).ok_or_else(|| {
+                WgslError::new(
+                    TYPE,
+                    format!(
+                        "`{}`: a storage texture without a format WGSL names (give it \
+                         `[[vk::image_format(...)]]`)",
+                        what()
+                    ),
+                )
+            })?;
+            return Ok(format!("texture_storage_{dim}<{f}, ACCESS>"));
+        }
+        if depth {
+            if d.multisampled {
+                return Ok("texture_depth_multisampled_2d".into());
+            }
+            return Ok(format!("texture_depth_{dim}"));
+        }
+        if d.multisampled {
+            if d.dim != Dim::D2 || d.arrayed {
+                return Err(WgslError::new(
+                    TYPE,
+                    format!("`{}`: WGSL's multisampled textures are 2D only", what()),
+                ));
+            }
+            return Ok(format!("texture_multisampled_2d<{sname}>"));
+        }
+        Ok(format!("texture_{dim}<{sname}>"))
+    }
+
+    /// A module-level `const` holding composite constant `c` (arrays and structs), by name.
+    pub fn const_name(&mut self, c: InstId) -> R<String> {
+        if let Some(n) = self.consts.get(&c) {
+            return Ok(n.clone());
+        }
+        let v = self.constant(c)?;
+        let t = self
+            .m
+            .ty(c)
+            .ok_or_else(|| malformed("an untyped constant"))?;
+        let tn = self.type_name(t)?;
+        let n = self.names.fresh(self.m.name(c), "k", None);
+        writeln!(self.const_decls, "const {n}: {tn} = {v};").ok();
+        self.consts.insert(c, n.clone());
+        Ok(n)
+    }
+
+    /// A scalar literal of scalar type `ty` with the IR bits `bits`.
+    pub fn scalar_literal(&mut self, ty: InstId, bits: u64) -> R<String> {
+        let m = self.m;
+        Ok(match m.op(ty) {
+            Op::Bool => if bits != 0 { "true" } else { "false" }.into(),
+            Op::I32 => {
+                let v = bits as u32 as i32;
+                if v == i32::MIN {
+                    "i32(-2147483647 - 1)".into()
+                } else {
+                    format!("{v}i")
+                }
+            }
+            Op::U32 => format!("{}u", bits as u32),
+            Op::F32 => f32_literal(bits as u32),
+            _ => {
+                scalar_name(m, ty)?;
+                return Err(malformed("a scalar literal of a non-scalar type"));
+            }
+        })
+    }
+
+    /// The WGSL text of constant `c` (inline).
+    pub fn constant(&mut self, c: InstId) -> R<String> {
+        let m = self.m;
+        let ty = m.ty(c).ok_or_else(|| malformed("an untyped constant"))?;
+        match m.op(c) {
+            Op::ConstBool | Op::ConstInt | Op::ConstFloat => {
+                let bits = m.literal_bits(c).unwrap_or(0);
+                self.scalar_literal(ty, bits)
+            }
+            Op::Zero | Op::Undef => {
+                let tn = self.type_name(ty)?;
+                Ok(format!("{tn}()"))
+            }
+            Op::Composite => {
+                let tn = self.type_name(ty)?;
+                let mut parts = Vec::new();
+                for k in 0..m.num_operands(c) {
+                    let v = m.operand(c, k);
+                    parts.push(self.constant(v)?);
+                }
+                if m.op(ty) == Op::Struct {
+                    for (k, p) in parts.iter_mut().enumerate() {
+                        if self.transposed.contains(&(ty, k)) {
+                            *p = format!("transpose({p})");
+                        }
+                    }
+                }
+                Ok(format!("{tn}({})", parts.join(", ")))
+            }
+            Op::SpecConst => {
+                if let Some(n) = self.item_names.get(&c) {
+                    return Ok(n.clone());
+                }
+                let id = m.imm_operand(c, 0).unwrap_or(0);
+                let def = self.constant(m.operand(c, 1))?;
+                let tn = self.type_name(ty)?;
+                let n = self.names.fresh(m.name(c), "spec", None);
+                writeln!(self.const_decls, "@id({id}) override {n}: {tn} = {def};").ok();
+                self.item_names.insert(c, n.clone());
+                Ok(n)
+            }
+            op => Err(malformed(format!("`{}` is not a constant", op.spelling()))),
+        }
+    }
+
+    /// The rule a buffer global of `space` is laid out under.
+    fn rule_of(&self, g: InstId, space: AddressSpace) -> LayoutRule {
+        match space {
+            AddressSpace::Uniform => self.opts.cbuffer_rule,
+            AddressSpace::PushConstant => self.opts.push_constant_rule,
+            _ if self.m.has_decoration(g, Op::TextureBuffer) => self.opts.tbuffer_rule,
+            _ => self.opts.storage_rule,
+        }
+    }
+
+    /// Declares every used global.
+    pub fn declare_globals(
+        &mut self,
+        used: &[(InstId, oneshader_ir::effects::Access)],
+    ) -> Vec<WgslError> {
+        let mut errors = Vec::new();
+        for &(g, access) in used {
+            if let Err(e) = self.declare_global(g, access) {
+                let name = self.m.name(g).unwrap_or("?").to_string();
+                let mut d = *e.0;
+                d.message = format!("global @{name}: {}", d.message);
+                errors.push(WgslError(Box::new(d)));
+            }
+        }
+        errors
+    }
+
+    fn binding(&mut self, g: InstId) -> R<String> {
+        let m = self.m;
+        let d = m.find_decoration(g, Op::Binding).ok_or_else(|| {
+            WgslError::new(
+                RESOURCE,
+                "a resource without a binding; WGSL resources need @group and @binding",
+            )
+        })?;
+        let (set, binding) = (
+            m.imm_operand(d, 0).unwrap_or(0),
+            m.imm_operand(d, 1).unwrap_or(0),
+        );
+        if let Some(&other) = self.bindings.get(&(set, binding)) {
+            return Err(WgslError::new(
+                RESOURCE,
+                format!(
+                    "shares set {set}, binding {binding} with @{} (registers of different \
+                     classes, `t0` and `s0`, map to one binding without `-fvk-*-shift` or \
+                     `[[vk::binding]]`; or a combined image sampler); WGSL binds one resource \
+                     per binding",
+                    m.name(other).unwrap_or("?")
+                ),
+            ));
+        }
+        self.bindings.insert((set, binding), g);
+        Ok(format!("@group({set}) @binding({binding}) "))
+    }
+
+    fn declare_global(&mut self, g: InstId, access: oneshader_ir::effects::Access) -> R<()> {
+        let m = self.m;
+        let ty = m.ty(g).ok_or_else(|| malformed("a global has no type"))?;
+        let space = m
+            .address_space(ty)
+            .ok_or_else(|| malformed("a global's type is not a pointer"))?;
+        let pointee = m
+            .pointee(ty)
+            .ok_or_else(|| malformed("a global's type is not a pointer"))?;
+        if matches!(space, AddressSpace::Input | AddressSpace::Output) {
+            return self.declare_io(g, space == AddressSpace::Input, pointee);
+        }
+        let name = self.names.fresh(m.name(g), "g", None);
+        self.item_names.insert(g, name.clone());
+        let loc = Loc::Global(g);
+        match space {
+            AddressSpace::Uniform | AddressSpace::StorageBuffer => {
+                let rule = self.rule_of(g, space);
+                self.check_buffer_type(pointee, rule, space, g)?;
+                let b = self.binding(g)?;
+                let t = self.type_at(pointee, Some(&loc))?;
+                let s = if space == AddressSpace::Uniform {
+                    "uniform".to_string()
+                } else if access.writes() || self.atomic_prefixes.iter().any(|l| root(l) == g) {
+                    "storage, read_write".to_string()
+                } else {
+                    "storage, read".to_string()
+                };
+                writeln!(self.decls, "{b}var<{s}> {name}: {t};").ok();
+                Ok(())
+            }
+            AddressSpace::PushConstant => {
+                // naga 30 spells push constants `var<immediate>` (wgpu's immediates), behind its
+                // IMMEDIATES capability, and writes them as SPIR-V push constants.
+                let rule = self.rule_of(g, space);
+                self.check_buffer_type(pointee, rule, space, g)?;
+                let t = self.type_at(pointee, Some(&loc))?;
+                self.capabilities.insert("IMMEDIATES");
+                writeln!(self.decls, "var<immediate> {name}: {t};").ok();
+                Ok(())
+            }
+            AddressSpace::UniformConstant => {
+                let b = self.binding(g)?;
+                if matches!(m.op(pointee), Op::Array | Op::RuntimeArray) {
+                    return Err(WgslError::new(
+                        TYPE,
+                        "an array of textures or samplers; WGSL's binding arrays need a naga \
+                         capability WebGPU does not offer",
+                    ));
+                }
+                let t = if let Some(d) = m.texture_desc(pointee) {
+                    let depth = self.depth_textures.contains(&g);
+                    if depth && !matches!(m.op(d.sampled_type), Op::F32) {
+                        return Err(WgslError::new(
+                            TYPE,
+                            "a depth comparison on a texture whose texel is not a single f32",
+                        ));
+                    }
+                    let t = self.texture_type(pointee, &d, depth)?;
+                    let acc = if m.has_decoration(g, Op::ReadOnly) || !access.writes() {
+                        "read"
+                    } else if m.has_decoration(g, Op::WriteOnly) || !access.reads() {
+                        "write"
+                    } else {
+                        "read_write"
+                    };
+                    t.replace("ACCESS", acc)
+                } else {
+                    self.type_name(pointee)?
+                };
+                writeln!(self.decls, "{b}var {name}: {t};").ok();
+                Ok(())
+            }
+            AddressSpace::Workgroup => {
+                let t = self.type_at(pointee, Some(&loc))?;
+                if m.try_operand(g, 0).is_some() {
+                    return Err(WgslError::new(
+                        TYPE,
+                        "a workgroup variable with an initializer; WGSL workgroup variables \
+                         start zeroed and take none",
+                    ));
+                }
+                writeln!(self.decls, "var<workgroup> {name}: {t};").ok();
+                Ok(())
+            }
+            AddressSpace::Private => {
+                let t = self.type_name(pointee)?;
+                match m.try_operand(g, 0) {
+                    Some(init) => {
+                        let v = self.constant(init)?;
+                        writeln!(self.decls, "var<private> {name}: {t} = {v};").ok();
+                    }
+                    None => {
+                        writeln!(self.decls, "var<private> {name}: {t};").ok();
+                    }
+                }
+                Ok(())
+            }
+            AddressSpace::TaskPayload
+            | AddressSpace::RayPayload
+            | AddressSpace::IncomingRayPayload
+            | AddressSpace::HitAttribute
+            | AddressSpace::CallableData
+            | AddressSpace::IncomingCallableData
+            | AddressSpace::ShaderRecord => Err(WgslError::new(
+                RESOURCE,
+                format!(
+                    "a variable in `{}` memory; WGSL has no mesh or ray-tracing memory",
+                    space.spelling()
+                ),
+            )),
+            AddressSpace::Function
+            | AddressSpace::Image
+            | AddressSpace::Input
+            | AddressSpace::Output => Err(malformed(format!(
+                "a global in `{}` memory",
+                space.spelling()
+            ))),
+        }
+    }
+
+    fn declare_io(&mut self, g: InstId, input: bool, pointee: InstId) -> R<()> {
+        let m = self.m;
+        let stage = self.entry.stage;
+        let var = self
+            .names
+            .fresh(m.name(g), if input { "in" } else { "out" }, None);
+        self.item_names.insert(g, var.clone());
+        let var_type = self.type_name(pointee)?;
+        let member = if input {
+            self.io_names.0.fresh(m.name(g), "v", None)
+        } else {
+            self.io_names.1.fresh(m.name(g), "v", None)
+        };
+        if let Some(b) = m
+            .find_decoration(g, Op::BuiltinDeco)
+            .and_then(|d| m.imm_operand(d, 0))
+            .and_then(BuiltIn::from_u32)
+        {
+            use BuiltIn as B;
+            let ok = |stages: &[(Stage, bool)]| stages.contains(&(stage, input));
+            let (wname, wty) = match b {
+                B::Position if ok(&[(Stage::Vertex, false), (Stage::Fragment, true)]) => {
+                    ("position", "vec4<f32>")
+                }
+                B::VertexIndex if ok(&[(Stage::Vertex, true)]) => ("vertex_index", "u32"),
+                B::InstanceIndex if ok(&[(Stage::Vertex, true)]) => ("instance_index", "u32"),
+                B::FrontFacing if ok(&[(Stage::Fragment, true)]) => ("front_facing", "bool"),
+                B::FragDepth if ok(&[(Stage::Fragment, false)]) => ("frag_depth", "f32"),
+                B::SampleIndex if ok(&[(Stage::Fragment, true)]) => ("sample_index", "u32"),
+                B::SampleMask if ok(&[(Stage::Fragment, true), (Stage::Fragment, false)]) => {
+                    ("sample_mask", "u32")
+                }
+                B::GlobalInvocationId if ok(&[(Stage::Compute, true)]) => {
+                    ("global_invocation_id", "vec3<u32>")
+                }
+                B::LocalInvocationId if ok(&[(Stage::Compute, true)]) => {
+                    ("local_invocation_id", "vec3<u32>")
+                }
+                B::WorkgroupId if ok(&[(Stage::Compute, true)]) => ("workgroup_id", "vec3<u32>"),
+                B::NumWorkgroups if ok(&[(Stage::Compute, true)]) => {
+                    ("num_workgroups", "vec3<u32>")
+                }
+                B::LocalInvocationIndex if ok(&[(Stage::Compute, true)]) => {
+                    ("local_invocation_index", "u32")
+                }
+                B::ClipDistance if ok(&[(Stage::Vertex, false)]) => {
+                    let n = m.array_len(pointee).unwrap_or(0);
+                    if m.op(pointee) != Op::Array || !(1..=8).contains(&n) {
+                        return Err(WgslError::new(
+                            TYPE,
+                            "clip distances that are not an array of 1 to 8 floats",
+                        ));
+                    }
+                    self.directives.insert("enable clip_distances;");
+                    self.capabilities.insert("CLIP_DISTANCES");
+                    ("clip_distances", "")
+                }
+                _ => {
+                    return Err(WgslError::new(
+                        RESOURCE,
+                        format!(
+                            "the `{}` built-in as a {} {}; WGSL (as naga validates it for \
+                             WebGPU) has no such built-in there",
+                            b.spelling(),
+                            stage.spelling(),
+                            if input { "input" } else { "output" }
+                        ),
+                    ));
+                }
+            };
+            let wty = if wty.is_empty() {
+                var_type.clone()
+            } else {
+                wty.to_string()
+            };
+            let wty = wty.as_str();
+            let mut attrs = format!("@builtin({wname})");
+            if !input && b == B::Position && m.has_decoration(g, Op::Invariant) {
+                attrs.push_str(" @invariant");
+            }
+            // The private variable keeps the IR's type; the member has WGSL's.
+            let convert = if var_type == wty {
+                "{}".to_string()
+            } else if m.op(pointee) == Op::Array && m.array_len(pointee) == Some(1) {
+                let et = self.type_name(m.operand(pointee, 0))?;
+                if input {
+                    format!("{var_type}({et}({{}}))")
+                } else {
+                    format!("{wty}({{}}[0])")
+                }
+            } else if input {
+                format!("{var_type}({{}})")
+            } else {
+                format!("{wty}({{}})")
+            };
+            let io = Io {
+                var,
+                member,
+                attrs,
+                io_type: wty.to_string(),
+                var_type,
+                convert,
+            };
+            if input {
+                self.inputs.push(io);
+            } else {
+                self.outputs.push(io);
+            }
+            return Ok(());
+        }
+        let l = m
+            .find_decoration(g, Op::Location)
+            .and_then(|d| m.imm_operand(d, 0))
+            .ok_or_else(|| {
+                WgslError::new(
+                    MALFORMED,
+                    "a stage input or output without a location or built-in",
+                )
+            })?;
+        if !matches!(m.op(pointee), Op::Vector) && !m.op(pointee).is_scalar_type() {
+            return Err(WgslError::new(
+                TYPE,
+                format!(
+                    "the stage {} at location {l} has type `{}`; WGSL stage inputs and outputs \
+                     are scalars and vectors",
+                    if input { "input" } else { "output" },
+                    oneshader_ir::print::print_inst(m, pointee)
+                ),
+            ));
+        }
+        if m.scalar_kind(pointee) == Some(ScalarKind::Bool) {
+            return Err(WgslError::new(
+                TYPE,
+                "a `bool` stage input or output; WGSL interfaces hold no bools",
+            ));
+        }
+        let mut attrs = format!("@location({l})");
+        let interpolated =
+            (input && stage == Stage::Fragment) || (!input && stage == Stage::Vertex);
+        if interpolated {
+            let int = m.scalar_kind(pointee) != Some(ScalarKind::Float);
+            let centroid = m.has_decoration(g, Op::Centroid);
+            let sample = m.has_decoration(g, Op::SampleDeco);
+            let sampling = if sample {
+                ", sample"
+            } else if centroid {
+                ", centroid"
+            } else {
+                ""
+            };
+            if int || m.has_decoration(g, Op::Flat) {
+                attrs.push_str(" @interpolate(flat)");
+            } else if m.has_decoration(g, Op::NoPerspective) {
+                attrs.push_str(&format!(" @interpolate(linear{sampling})"));
+            } else if !sampling.is_empty() {
+                attrs.push_str(&format!(" @interpolate(perspective{sampling})"));
+            }
+        }
+        let io = Io {
+            var,
+            member,
+            attrs,
+            io_type: var_type.clone(),
+            var_type,
+            convert: "{}".into(),
+        };
+        if input {
+            self.inputs.push(io);
+        } else {
+            self.outputs.push(io);
+        }
+        Ok(())
+    }
+
+    /// Checks that WGSL can state the layout of `ty` in a buffer under `rule` (recording the
+    /// rule of every struct reached) and marks column-major matrix fields as transposed.
+    fn check_buffer_type(
+        &mut self,
+        ty: InstId,
+        rule: LayoutRule,
+        space: AddressSpace,
+        g: InstId,
+    ) -> R<()> {
+        let m = self.m;
+        let tl = layout::type_layout(m, ty, rule, layout::is_row_major(m, g))
+            .map_err(|e| WgslError::new(LAYOUT, format!("no buffer layout: {e}")))?;
+        if m.op(ty) == Op::Matrix && !layout::is_row_major(m, g) {
+            return Err(WgslError::new(
+                LAYOUT,
+                "a column-major matrix as a whole buffer; WGSL stores matrices by HLSL rows",
+            ));
+        }
+        self.check_nested(ty, &tl, rule, space, "the buffer")
+    }
+
+    fn check_nested(
+        &mut self,
+        ty: InstId,
+        tl: &TypeLayout,
+        rule: LayoutRule,
+        space: AddressSpace,
+        what: &str,
+    ) -> R<()> {
+        let m = self.m;
+        match m.op(ty) {
+            Op::Struct => self.record_struct(ty, rule, space),
+            Op::Array | Op::RuntimeArray => {
+                let e = m.operand(ty, 0);
+                let el = layout::type_layout(m, e, rule, false)
+                    .map_err(|err| WgslError::new(LAYOUT, format!("no layout: {err}")))?;
+                if m.op(e) == Op::Matrix {
+                    return Err(WgslError::new(
+                        LAYOUT,
+                        format!(
+                            "{what}: an array of matrices in a buffer is not supported by the WGSL backend"
+                        ),
+                    ));
+                }
+                self.check_nested(e, &el, rule, space, what)?;
+                let (wa, ws) = self.wgsl_layout(e, space)?;
+                let stride = ws.div_ceil(wa) * wa;
+                if space == AddressSpace::Uniform && !stride.is_multiple_of(16) {
+                    return Err(WgslError::new(
+                        LAYOUT,
+                        format!(
+                            "{what}: an array `{}` in a constant buffer with WGSL stride {stride}; WGSL's uniform arrays need a stride that is a multiple of 16, and the layout's is {}",
+                            oneshader_ir::print::print_inst(m, ty),
+                            tl.array_stride.unwrap_or(0)
+                        ),
+                    ));
+                }
+                if Some(stride) != tl.array_stride {
+                    return Err(WgslError::new(
+                        LAYOUT,
+                        format!(
+                            "{what}: an array `{}` with stride {} under {}; WGSL's stride for \
+                             it is {stride}",
+                            oneshader_ir::print::print_inst(m, ty),
+                            tl.array_stride.unwrap_or(0),
+                            rule.name()
+                        ),
+                    ));
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// WGSL's alignment and size of `ty` in host-shared memory (structs by their recorded
+    /// layout).
+    fn wgsl_layout(&mut self, ty: InstId, space: AddressSpace) -> R<(u32, u32)> {
+        let m = self.m;
+        match m.op(ty) {
+            Op::Struct => {
+                let rule = self
+                    .struct_rules
+                    .get(&ty)
+                    .copied()
+                    .ok_or_else(|| malformed("a struct without a recorded layout"))?;
+                let sl = layout::struct_layout(m, ty, rule)
+                    .map_err(|e| WgslError::new(LAYOUT, format!("no layout: {e}")))?;
+                let attrs = self.struct_attrs(ty, &sl, space)?;
+                Ok((attrs.align, attrs.size))
+            }
+            Op::Array => {
+                let e = m.operand(ty, 0);
+                let (a, s) = self.wgsl_layout(e, space)?;
+                let stride = s.div_ceil(a) * a;
+                let a = if space == AddressSpace::Uniform {
+                    a.max(16)
+                } else {
+                    a
+                };
+                Ok((a, stride * m.array_len(ty).unwrap_or(0)))
+            }
+            Op::RuntimeArray => {
+                let e = m.operand(ty, 0);
+                let (a, _) = self.wgsl_layout(e, space)?;
+                Ok((a, 0))
+            }
+            _ => wgsl_align_size(m, ty, false).ok_or_else(|| {
+                WgslError::new(
+                    TYPE,
+                    format!(
+                        "`{}` is not host-shareable in WGSL",
+                        oneshader_ir::print::print_inst(m, ty)
+                    ),
+                )
+            }),
+        }
+    }
+
+    fn record_struct(&mut self, st: InstId, rule: LayoutRule, space: AddressSpace) -> R<()> {
+        let m = self.m;
+        let name = m.name(st).unwrap_or("?").to_string();
+        if let Some(&r) = self.struct_rules.get(&st) {
+            if r == rule {
+                return Ok(());
+            }
+            let a = layout::struct_layout(m, st, r).ok();
+            let b = layout::struct_layout(m, st, rule).ok();
+            if a.map(|l| l.fields.iter().map(|f| f.offset).collect::<Vec<_>>())
+                != b.map(|l| l.fields.iter().map(|f| f.offset).collect::<Vec<_>>())
+            {
+                return Err(WgslError::new(
+                    LAYOUT,
+                    format!(
+                        "struct `{name}` is used in buffers under {} and under {}, which place \
+                         its fields differently; a WGSL struct has one layout",
+                        r.name(),
+                        rule.name()
+                    ),
+                ));
+            }
+            return Ok(());
+        }
+        if m.struct_fields(st).is_empty() {
+            return Err(WgslError::new(
+                LAYOUT,
+                format!(
+                    "struct `{name}` has no fields and takes no bytes in the buffer; a WGSL \
+                     struct has at least one member"
+                ),
+            ));
+        }
+        self.struct_rules.insert(st, rule);
+        let sl = layout::struct_layout(m, st, rule)
+            .map_err(|e| WgslError::new(LAYOUT, format!("struct `{name}`: {e}")))?;
+        for (k, f) in sl.fields.iter().enumerate() {
+            let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
+            if m.op(fty) == Op::Matrix && !f.row_major {
+                self.transposed.insert((st, k));
+            }
+            let fname = m.name(f.field).unwrap_or("?");
+            if space == AddressSpace::Uniform
+                && m.op(fty) == Op::Array
+                && let Some(stride) = f.layout.array_stride
+            {
+                let e = m.operand(fty, 0);
+                if let Some((ea, es)) = wgsl_align_size(m, e, false)
+                    && m.op(e) != Op::Matrix
+                    && es.div_ceil(ea) * ea != stride
+                    && stride.is_multiple_of(16)
+                    && stride >= es
+                {
+                    self.padded.insert((st, k), stride);
+                    continue;
+                }
+            }
+            self.check_nested(
+                fty,
+                &f.layout,
+                rule,
+                space,
+                &format!("member `{fname}` of struct `{name}`"),
+            )?;
+        }
+        // Validates the attributes now (errors name the member).
+        self.struct_attrs(st, &sl, space)?;
+        Ok(())
+    }
+
+    /// The `@align`/`@size` attributes that give struct `st` the layout `sl` in WGSL.
+    fn struct_attrs(
+        &mut self,
+        st: InstId,
+        sl: &StructLayout,
+        space: AddressSpace,
+    ) -> R<StructAttrs> {
+        let m = self.m;
+        let sname = m.name(st).unwrap_or("?").to_string();
+        let mut out = StructAttrs {
+            sizes: vec![None; sl.fields.len()],
+            align: 1,
+            size: 0,
+        };
+        let mut cur = 0u32;
+        let mut prev: Option<(usize, u32, u32)> = None; // (index, offset, natural size)
+        for (k, f) in sl.fields.iter().enumerate() {
+            let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
+            let fname = m.name(f.field).unwrap_or("?").to_string();
+            let (mut a, s) = if let Some(&stride) = self.padded.get(&(st, k)) {
+                (16, stride * m.array_len(fty).unwrap_or(0))
+            } else if m.op(fty) == Op::Matrix {
+                if f.layout.matrix_stride.is_some() {
+                    let t = !f.row_major;
+                    wgsl_align_size(m, fty, t).ok_or_else(|| malformed("a bad matrix"))?
+                } else {
+                    (16, 64)
+                }
+            } else {
+                self.wgsl_layout(fty, space)?
+            };
+            if space == AddressSpace::Uniform && matches!(m.op(fty), Op::Struct | Op::Array) {
+                a = a.max(16);
+            }
+            if m.op(fty) == Op::Matrix
+                && let Some(ms) = f.layout.matrix_stride
+            {
+                let (rows, cols) = m.matrix_dims(fty).unwrap_or((4, 4));
+                let len = if f.row_major { cols } else { rows };
+                let want = if len == 2 { 8 } else { 16 };
+                if ms != want {
+                    return Err(WgslError::new(
+                        LAYOUT,
+                        format!(
+                            "member `{fname}` of struct `{sname}`: a matrix stride of {ms}; \
+                             WGSL's is {want}"
+                        ),
+                    ));
+                }
+            }
+            if !f.offset.is_multiple_of(a) {
+                return Err(WgslError::new(
+                    LAYOUT,
+                    format!(
+                        "member `{fname}` of struct `{sname}` sits at offset {} (DXC's relaxed \
+                         placement); WGSL aligns a `{}` to {a} bytes",
+                        f.offset,
+                        oneshader_ir::print::print_inst(m, fty)
+                    ),
+                ));
+            }
+            let natural_at = cur.div_ceil(a) * a;
+            if f.offset < natural_at {
+                // Only a larger gap before can be stated (with @size on the member before).
+                if f.offset < cur {
+                    return Err(WgslError::new(
+                        LAYOUT,
+                        format!(
+                            "member `{fname}` of struct `{sname}` at offset {} overlaps the \
+                             member before it in WGSL's layout",
+                            f.offset
+                        ),
+                    ));
+                }
+            }
+            if f.offset > natural_at || (f.offset < natural_at && f.offset >= cur) {
+                match prev {
+                    Some((pk, po, ps)) => {
+                        let size = f.offset - po;
+                        if size < ps {
+                            return Err(WgslError::new(
+                                LAYOUT,
+                                format!(
+                                    "member `{fname}` of struct `{sname}`: no WGSL layout places it at offset {}",
+                                    f.offset
+                                ),
+                            ));
+                        }
+                        out.sizes[pk] = Some(size);
+                    }
+                    None => {
+                        return Err(WgslError::new(
+                            LAYOUT,
+                            format!(
+                                "member `{fname}` of struct `{sname}` starts at offset {}; a WGSL \
+                                 struct's first member is at 0",
+                                f.offset
+                            ),
+                        ));
+                    }
+                }
+            }
+            out.align = out.align.max(a);
+            prev = Some((k, f.offset, s));
+            cur = f.offset + s;
+            if space == AddressSpace::Uniform && m.op(fty) == Op::Struct {
+                // In uniform memory, what follows a struct member starts on a 16-byte boundary
+                // after it.
+                cur = cur.div_ceil(16) * 16;
+            }
+        }
+        // The struct's size: match the layout module's (its stride in arrays).
+        let natural = cur.div_ceil(out.align) * out.align;
+        let want = sl.layout.size;
+        let ends_in_rt = sl
+            .fields
+            .last()
+            .and_then(|f| m.ty(f.field))
+            .is_some_and(|t| m.op(t) == Op::RuntimeArray);
+        if want != natural && !ends_in_rt {
+            match prev {
+                Some((pk, po, ps))
+                    if want > natural && want.is_multiple_of(out.align) && want - po >= ps =>
+                {
+                    out.sizes[pk] = Some(want - po);
+                }
+                _ => {
+                    return Err(WgslError::new(
+                        LAYOUT,
+                        format!(
+                            "struct `{sname}` is {want} bytes in the buffer layout; WGSL's \
+                             layout makes it {natural}"
+                        ),
+                    ));
+                }
+            }
+            out.size = want;
+        } else {
+            out.size = natural;
+        }
+        Ok(out)
+    }
+
+    /// The wrapper struct of padded-array elements of type `et` (WGSL) and `stride`.
+    fn wrapper(&mut self, et: &str, stride: u32) -> String {
+        if let Some(n) = self.wrappers.get(&(et.to_string(), stride)) {
+            return n.clone();
+        }
+        let hint: String = et
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let n = self
+            .names
+            .fresh(Some(&format!("Padded_{hint}_{stride}")), "Padded", None);
+        self.wrappers.insert((et.to_string(), stride), n.clone());
+        n
+    }
+
+    /// Every struct type reachable from `ty`, dependencies first.
+    fn visit_structs(&self, ty: InstId, seen: &mut FxHashSet<InstId>, out: &mut Vec<InstId>) {
+        let m = self.m;
+        match m.try_op(ty) {
+            Some(Op::Struct) => {
+                if !seen.insert(ty) {
+                    return;
+                }
+                for f in m.struct_fields(ty) {
+                    if let Some(t) = m.ty(f) {
+                        self.visit_structs(t, seen, out);
+                    }
+                }
+                out.push(ty);
+            }
+            Some(Op::Array | Op::RuntimeArray | Op::Ptr) => {
+                let inner = if m.op(ty) == Op::Ptr {
+                    m.pointee(ty)
+                } else {
+                    Some(m.operand(ty, 0))
+                };
+                if let Some(i) = inner {
+                    self.visit_structs(i, seen, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The whole module text.
+    pub fn assemble(&mut self, entry_fn: &str, functions: &str) -> R<String> {
+        let m = self.m;
+        let named: Vec<InstId> = self.struct_names.keys().copied().collect();
+        let mut seen = FxHashSet::default();
+        let mut order = Vec::new();
+        let mut roots = named;
+        roots.sort_by_key(|s| self.struct_names[s].clone());
+        for s in roots {
+            self.visit_structs(s, &mut seen, &mut order);
+        }
+        let mut structs = String::new();
+        for st in order {
+            let name = self.struct_name(st);
+            let fields = m.struct_fields(st);
+            let attrs = match self.struct_rules.get(&st).copied() {
+                Some(rule) => {
+                    let sl = layout::struct_layout(m, st, rule)
+                        .map_err(|e| WgslError::new(LAYOUT, format!("no layout: {e}")))?;
+                    // The space only changes what is checked, which record_struct did.
+                    Some(self.struct_attrs(st, &sl, AddressSpace::StorageBuffer)?)
+                }
+                None => None,
+            };
+            writeln!(structs, "struct {name} {{").ok();
+            if fields.is_empty() {
+                // WGSL structs need a member.
+                writeln!(structs, "    _pad: u32,").ok();
+            }
+            for (k, &f) in fields.iter().enumerate() {
+                let fname = self.field_name(st, k);
+                let fty = m.ty(f).ok_or_else(|| malformed("an untyped field"))?;
+                let loc = Loc::Field(st, k);
+                let mut t = self.type_at(fty, Some(&loc))?;
+                if self.transposed.contains(&(st, k)) {
+                    let (r, c) = m.matrix_dims(fty).unwrap_or((4, 4));
+                    t = format!("mat{c}x{r}<f32>");
+                }
+                let mut align = "";
+                if let Some(&stride) = self.padded.get(&(st, k)) {
+                    let et = self.type_name(m.operand(fty, 0))?;
+                    let w = self.wrapper(&et, stride);
+                    t = format!("array<{w}, {}>", m.array_len(fty).unwrap_or(0));
+                    // naga aligns the wrapper by its member: the array is placed explicitly.
+                    align = "@align(16) ";
+                }
+                let size = attrs
+                    .as_ref()
+                    .and_then(|a| a.sizes.get(k).copied().flatten())
+                    .map(|s| format!("@size({s}) "))
+                    .unwrap_or_default();
+                let size = format!("{align}{size}");
+                writeln!(structs, "    {size}{fname}: {t},").ok();
+            }
+            writeln!(structs, "}}\n").ok();
+        }
+        let mut wrappers = String::new();
+        for ((et, stride), name) in &self.wrappers {
+            writeln!(
+                wrappers,
+                "struct {name} {{\n    @size({stride}) v: {et},\n}}\n"
+            )
+            .ok();
+        }
+        let structs = wrappers + &structs;
+        let mut out = String::new();
+        if !self.capabilities.is_empty() {
+            let caps: Vec<&str> = self.capabilities.iter().copied().collect();
+            writeln!(out, "// naga capabilities: {}\n", caps.join(" | ")).ok();
+        }
+        for d in &self.directives {
+            writeln!(out, "{d}").ok();
+        }
+        if !self.directives.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&structs);
+        if !self.const_decls.is_empty() {
+            out.push_str(&self.const_decls);
+            out.push('\n');
+        }
+        if !self.decls.is_empty() {
+            out.push_str(&self.decls);
+            out.push('\n');
+        }
+        out.push_str(functions);
+        out.push_str(entry_fn);
+        Ok(out)
+    }
+}
+
+/// The root global of a location.
+fn root(l: &Loc) -> InstId {
+    match l {
+        Loc::Global(g) => *g,
+        Loc::Field(s, _) => *s,
+        Loc::Elem(i) => root(i),
+    }
+}
+
+/// The attributes of one struct's members.
+#[derive(Clone, Debug)]
+struct StructAttrs {
+    /// `@size(n)` per member, where WGSL's own size is not the layout's.
+    sizes: Vec<Option<u32>>,
+    align: u32,
+    size: u32,
+}
+
+/// A WGSL literal of the f32 with bits `bits`: the shortest decimal that reads back as the
+/// same value, or a `bitcast` for NaNs, infinities and subnormals (which WGSL literals do not
+/// spell, or naga flushes).
+pub(crate) fn f32_literal(bits: u32) -> String {
+    let v = f32::from_bits(bits);
+    if !v.is_finite() || (v != 0.0 && !v.is_normal()) {
+        return format!("bitcast<f32>({bits}u)");
+    }
+    let s = format!("{v:?}");
+    let s = if s.contains('.') || s.contains('e') {
+        s
+    } else {
+        format!("{s}.0")
+    };
+    format!("{s}f")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::f32_literal;
+
+    #[test]
+    fn float_literals_read_back_exactly() {
+        assert_eq!(f32_literal(1.5f32.to_bits()), "1.5f");
+        assert_eq!(f32_literal(0.1f32.to_bits()), "0.1f");
+        assert_eq!(f32_literal((-0.0f32).to_bits()), "-0.0f");
+        assert_eq!(
+            f32_literal(f32::INFINITY.to_bits()),
+            "bitcast<f32>(2139095040u)"
+        );
+        assert_eq!(f32_literal(1e-7f32.to_bits()), "1e-7f");
+        assert_eq!(f32_literal(16777216.0f32.to_bits()), "16777216.0f");
+    }
+}
