@@ -129,6 +129,7 @@ pub fn options_key(opts: &CompileOptions) -> CacheKey {
     h.part(b't', format!("{:?}", opts.target).as_bytes());
     h.part(b's', spirv_options_text(opts).as_bytes());
     h.part(b'g', glsl_options_text(opts).as_bytes());
+    h.part(b'w', wgsl_options_text(opts).as_bytes());
     h.part(
         b'k',
         format!(
@@ -238,6 +239,11 @@ pub fn spirv_options_text(opts: &CompileOptions) -> String {
 /// The settings the GLSL target reads: the buffer layouts it states and the denormal mode.
 pub fn glsl_options_text(opts: &CompileOptions) -> String {
     format!("layout={:?};denorm={:?}", opts.layout, opts.denorm)
+}
+
+/// The settings the WGSL target reads: the buffer layouts it states.
+pub fn wgsl_options_text(opts: &CompileOptions) -> String {
+    format!("layout={:?}", opts.layout)
 }
 
 /// The settings the reflection reads: the buffer layout, and (for the device requirements,

@@ -23,6 +23,8 @@ pub enum BuildTarget {
     SpirvAsm,
     /// GLSL 4.50 for Vulkan (`.glsl`; docs/glsl-backend.md).
     Glsl,
+    /// WGSL (`.wgsl`; docs/wgsl-backend.md).
+    Wgsl,
     /// The module after `-O` as `.osir`, carrying its module key.
     Osir,
     /// The module after `-O` as IR text (`.ir`).
@@ -33,10 +35,11 @@ pub enum BuildTarget {
 
 impl BuildTarget {
     /// Every target, in the order of their names in docs.
-    pub const ALL: [BuildTarget; 6] = [
+    pub const ALL: [BuildTarget; 7] = [
         BuildTarget::Spirv,
         BuildTarget::SpirvAsm,
         BuildTarget::Glsl,
+        BuildTarget::Wgsl,
         BuildTarget::Osir,
         BuildTarget::Ir,
         BuildTarget::Reflection,
@@ -48,6 +51,7 @@ impl BuildTarget {
             BuildTarget::Spirv => "spirv",
             BuildTarget::SpirvAsm => "spirv-asm",
             BuildTarget::Glsl => "glsl",
+            BuildTarget::Wgsl => "wgsl",
             BuildTarget::Osir => "osir",
             BuildTarget::Ir => "ir",
             BuildTarget::Reflection => "reflection",
@@ -60,6 +64,7 @@ impl BuildTarget {
             BuildTarget::Spirv => "spv",
             BuildTarget::SpirvAsm => "spvasm",
             BuildTarget::Glsl => "glsl",
+            BuildTarget::Wgsl => "wgsl",
             BuildTarget::Osir => "osir",
             BuildTarget::Ir => "ir",
             BuildTarget::Reflection => "json",

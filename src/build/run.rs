@@ -517,6 +517,7 @@ fn target_options(t: BuildTarget, opts: &CompileOptions) -> String {
     match t {
         BuildTarget::Spirv | BuildTarget::SpirvAsm => key::spirv_options_text(opts),
         BuildTarget::Glsl => key::glsl_options_text(opts),
+        BuildTarget::Wgsl => key::wgsl_options_text(opts),
         BuildTarget::Reflection => key::reflection_options_text(opts),
         BuildTarget::Osir | BuildTarget::Ir => String::new(),
     }
@@ -559,6 +560,7 @@ fn emit(
             }
         }
         BuildTarget::Glsl => Ok(emit_glsl(m, &p.variant.options)?.into_bytes()),
+        BuildTarget::Wgsl => Ok(emit_wgsl(m, &p.variant.options)?.into_bytes()),
         BuildTarget::Reflection => Err(vec![Diagnostic::error(
             "OSC0056",
             "internal error: reflection is not emitted from the optimized module",
@@ -579,6 +581,13 @@ fn emit_glsl(m: &Module, opts: &CompileOptions) -> Result<String, Errors> {
     let mut m = m.clone();
     let legal = legal_for(&mut m, Target::Glsl)?;
     oneshader_backends::glsl::emit(&legal, &opts.glsl_options()).map_err(refused(Target::Glsl))
+}
+
+/// WGSL text from the module after `-O`, as [`Compiler`] emits it.
+fn emit_wgsl(m: &Module, opts: &CompileOptions) -> Result<String, Errors> {
+    let mut m = m.clone();
+    let legal = legal_for(&mut m, Target::Wgsl)?;
+    oneshader_backends::wgsl::emit(&legal, &opts.wgsl_options()).map_err(refused(Target::Wgsl))
 }
 
 /// The backends' boundary for `target`; a failure names itself (OSC0052).
