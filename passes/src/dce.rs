@@ -1,17 +1,17 @@
 //! `dce`: dead-code elimination by mark and sweep.
 //!
-//! 1. Write-only variables: a `var` whose every use (through `field_addr`/`element_addr`
-//!    chains) is the address operand of a `store` is never read, so its stores, its address
-//!    computations and the `var` itself are dead. A `var` whose address goes anywhere else (a
-//!    load, a call argument, an atomic, an intrinsic's out operand, a `select`...) is kept with
-//!    all its stores.
+//! 1. Local variables: a `var` whose every use (through `field_addr`/`element_addr` chains)
+//!    is the address operand of a `load` or a `store`. Its stores are not roots of the mark
+//!    phase: they become live when a live load reads the variable, so a variable nobody
+//!    reads, or whose loads only feed dead code, dies with its stores and address
+//!    computations (aggressive DCE's rule for memory). A `var` whose address goes anywhere
+//!    else (a call argument, an atomic, an intrinsic's out operand, a `select`...) keeps all
+//!    its stores.
 //! 2. Mark: what may not go even when unused is live
 //!    ([`oneshader_ir::Effects::removable_if_unused`]: terminators, barriers, and what writes
 //!    memory: stores other than those of step 1, calls, atomics, texture and buffer stores,
 //!    the intrinsics that write through a pointer operand); so is everything a live
-//!    instruction uses. A store to a local variable that only loads and stores use is not a
-//!    root: it becomes live when a live load reads that variable (so a variable whose loads
-//!    only feed dead code dies with its stores, as in aggressive DCE). Block parameters are live only when something live uses them; a branch
+//!    instruction uses. Block parameters are live only when something live uses them; a branch
 //!    argument is live only when the parameter it feeds is (so a loop counter nobody reads dies
 //!    with its increment). Function parameters (the entry block's) always stay.
 //! 3. Sweep: unmarked instructions and parameters are removed, and the arguments of removed
@@ -43,27 +43,6 @@ impl Pass for Dce {
     }
 }
 
-/// The stores, address computations and the `var` itself when `var` is only ever written.
-fn write_only_var(m: &Module, var: InstId) -> Option<Vec<InstId>> {
-    let mut dead = vec![var];
-    let mut k = 0;
-    while k < dead.len() {
-        let p = dead[k];
-        k += 1;
-        for u in m.uses(p) {
-            let user = u.user;
-            match (m.op(user), u.slot) {
-                (Op::Store, oneshader_ir::Slot::Operand(0)) => dead.push(user),
-                (Op::FieldAddr | Op::ElementAddr, oneshader_ir::Slot::Operand(0)) => {
-                    dead.push(user)
-                }
-                _ => return None,
-            }
-        }
-    }
-    Some(dead)
-}
-
 /// Where arguments for the parameters of a block come from: (terminator, index of the first
 /// argument operand).
 fn incoming_args(m: &Module, block: Block) -> Vec<(InstId, usize)> {
@@ -89,20 +68,9 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
     };
     let mut changed = false;
 
-    // 1. Write-only variables.
-    let mut write_only: FxHashSet<InstId> = FxHashSet::default();
-    for &b in &blocks {
-        for i in m.children(b.id()) {
-            if m.op(i) == Op::Var
-                && let Some(dead) = write_only_var(m, i)
-            {
-                write_only.extend(dead);
-            }
-        }
-    }
-
-    // Local variables (used only as the address of loads and stores, through address
-    // computations): their stores are live only when a live load may read them.
+    // 1. Local variables (used only as the address of loads and stores, through address
+    // computations): their stores are live only when a live load may read them, so a
+    // variable nobody reads dies with its stores and address computations.
     let locals = LocalVars::new(m, &blocks);
 
     // 2. Mark, in one backward sweep over the blocks and their instructions: in block order
@@ -132,7 +100,7 @@ pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
                 // removal is the exact answer worth its operand lookups.
                 let root =
                     !op.effects().removable_if_unused() && !m.effects(i).removable_if_unused();
-                if !root || write_only.contains(&i) || locals.stores.contains(&i) {
+                if !root || locals.stores.contains(&i) {
                     continue;
                 }
                 marks.set_live(i);
