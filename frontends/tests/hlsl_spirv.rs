@@ -684,3 +684,28 @@ void main(uint3 id : SV_DispatchThreadID) {
     );
     assert!(e.contains("error[OSH1040]") && e.contains("counter"), "{e}");
 }
+
+/// A float vector times a scalar is `OpVectorTimesScalar` on the scalar itself: the splat the
+/// front end builds is not emitted when nothing else reads it (at -O, validated by both
+/// spirv-vals); a splat that something else reads stays.
+#[test]
+fn vector_times_scalar_spares_the_splat() {
+    let words = spirv_valid(
+        "float4 main(float4 v : A, float s : B) : SV_Target { return v * s + s * v.wzyx; }",
+        "ps_6_0",
+    );
+    let text = oneshader_backends::spirv::disassemble(&words).expect("disassembles");
+    assert_eq!(text.matches("OpVectorTimesScalar").count(), 2, "{text}");
+    assert!(!text.contains("OpCompositeConstruct"), "{text}");
+    assert!(!text.contains("OpFMul"), "{text}");
+    let words = spirv_valid(
+        "float4 main(float4 v : A, float s : B) : SV_Target { float4 k = s; return v * k + k; }",
+        "ps_6_0",
+    );
+    let text = oneshader_backends::spirv::disassemble(&words).expect("disassembles");
+    assert!(text.contains("OpVectorTimesScalar"), "{text}");
+    assert!(
+        text.contains("OpCompositeConstruct"),
+        "the splat is also added: {text}"
+    );
+}

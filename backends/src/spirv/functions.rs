@@ -636,6 +636,16 @@ impl Emitter<'_> {
                 if k == Bool {
                     return Err(EmitError::new(OPERANDS, "arithmetic on bool operands"));
                 }
+                if sop == S::FMul
+                    && let Some((v, s)) = self.vector_times_scalar(i)
+                {
+                    let ty = self.result_ty(i)?;
+                    let id = self.id_of(i);
+                    let (v, s) = (self.val(v)?, self.val(s)?);
+                    inst(&mut self.f.body, S::VectorTimesScalar, &[ty, id, v, s]);
+                    self.precise(i, id);
+                    return Ok(());
+                }
                 self.binary(i, sop)
             }
             Op::Neg => {
@@ -1051,8 +1061,48 @@ impl Emitter<'_> {
         }))
     }
 
+    /// The scalar a splat `construct` repeats (`construct vec<T, N>(s)` or `(s, s, .., s)`).
+    fn splat_scalar(&self, v: InstId) -> Option<InstId> {
+        let m = self.m;
+        let ty = m.ty(v)?;
+        if m.try_op(v) != Some(Op::Construct) || m.op(ty) != Op::Vector {
+            return None;
+        }
+        let s = m.operand(v, 0);
+        let scalar = m.ty(s).is_some() && m.ty(s) == m.scalar_of(ty);
+        (scalar && m.operands(v).all(|x| x == s)).then_some(s)
+    }
+
+    /// `(vector, scalar)` when the float `mul` `i` multiplies a vector by a splat of a
+    /// scalar (and not a splat by a splat): SPIR-V's `OpVectorTimesScalar`, which spares the
+    /// splat.
+    fn vector_times_scalar(&self, i: InstId) -> Option<(InstId, InstId)> {
+        let m = self.m;
+        if m.ty(i).is_none_or(|t| m.op(t) != Op::Vector) {
+            return None;
+        }
+        let (a, b) = (m.operand(i, 0), m.operand(i, 1));
+        match (self.splat_scalar(a), self.splat_scalar(b)) {
+            (None, Some(s)) => Some((a, s)),
+            (Some(s), None) => Some((b, s)),
+            _ => None,
+        }
+    }
+
     fn construct(&mut self, i: InstId) -> R<()> {
         let m = self.m;
+        // A splat only vector-times-scalar multiplications use is never needed: each of
+        // them reads the scalar.
+        if self.splat_scalar(i).is_some()
+            && m.uses(i).all(|u| {
+                m.op(u.user) == Op::Mul
+                    && self.kind_of(u.user, 0).ok() == Some(ScalarKind::Float)
+                    && self.vector_times_scalar(u.user).is_some()
+            })
+            && m.uses(i).next().is_some()
+        {
+            return Ok(());
+        }
         let ty_ir = m
             .ty(i)
             .ok_or_else(|| EmitError::new(MALFORMED, "an untyped construct"))?;
