@@ -9,7 +9,7 @@ mod common;
 use common::{emit, entry_points, parse, root};
 use oneshader_backends::{Target, msl, prepare};
 use oneshader_ir::Module;
-use oneshader_test_tools::{msl_clang_check, msl_interface, spirv_cross_msl};
+use oneshader_test_tools::msl_check;
 
 /// Legalizes a copy of `m` for MSL and emits `entry`.
 fn emit_msl(m: &Module, opts: &msl::Options) -> Result<String, oneshader_ir::Errors> {
@@ -29,16 +29,7 @@ fn check_entry(what: &str, m: &Module, entry: &str) -> Result<String, String> {
                 .join("\n")
         )
     })?;
-    msl_clang_check(&text).map_err(|e| format!("{what} `{entry}`: {e}"))?;
-    let words = emit(m);
-    let theirs = spirv_cross_msl(&words, Some(entry)).map_err(|e| format!("{what}: {e}"))?;
-    let (a, b) = (msl_interface(&text), msl_interface(&theirs));
-    if a != b {
-        return Err(format!(
-            "{what} `{entry}`: interface {a:?} differs from spirv-cross's {b:?}\nours:\n{text}\n\
-             spirv-cross:\n{theirs}"
-        ));
-    }
+    msl_check(&text, &emit(m), entry).map_err(|e| format!("{what}: {e}"))?;
     Ok(text)
 }
 

@@ -18,8 +18,8 @@ pub fn require_tool(program: &str) {
         .unwrap_or(false);
     assert!(
         found,
-        "`{program}` is not installed: run `cargo xtask setup` (it installs spirv-tools, glslang \
-         and lavapipe)"
+        "`{program}` is not installed: run `cargo xtask setup` (it installs spirv-tools, glslang, \
+         lavapipe, clang and spirv-cross)"
     );
 }
 
@@ -453,4 +453,20 @@ pub fn msl_interface(text: &str) -> Vec<String> {
         rest = &after[j + 2..];
     }
     out.into_iter().collect()
+}
+
+/// The two MSL checks this platform allows, on one entry point: `text` compiles with clang
+/// ([`msl_clang_check`]), and its interface ([`msl_interface`]) equals that of `spirv-cross
+/// --msl` on `words`, our SPIR-V of the same module, for entry point `entry`.
+pub fn msl_check(text: &str, words: &[u32], entry: &str) -> Result<(), String> {
+    msl_clang_check(text)?;
+    let theirs = spirv_cross_msl(words, Some(entry))?;
+    let (a, b) = (msl_interface(text), msl_interface(&theirs));
+    if a != b {
+        return Err(format!(
+            "`{entry}`: the MSL interface {a:?} differs from spirv-cross's {b:?}\nours:\n{text}\n\
+             spirv-cross:\n{theirs}"
+        ));
+    }
+    Ok(())
 }
