@@ -788,6 +788,22 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::Load => self.load_place(m.operand(i, 0)),
             Op::CallIntrinsic => self.intrinsic(i),
             Op::BufferLoad => self.buffer_load(i),
+            Op::Sample
+            | Op::SampleBias
+            | Op::SampleLevel
+            | Op::SampleGrad
+            | Op::SampleCmp
+            | Op::SampleCmpLevelZero
+            | Op::Gather
+            | Op::GatherCmp
+            | Op::TextureLoad
+            | Op::QuerySize
+            | Op::QueryLevels
+            | Op::QuerySamples
+            | Op::QueryLod
+            | Op::SampleCmpLevel
+            | Op::SampleCmpBias
+            | Op::SampleCmpGrad => self.texture_expr(i),
             Op::ArrayLength => Err(MslError::new(
                 UNMAPPED,
                 "the length of a runtime array (`GetDimensions` on a structured or byte-address \
@@ -797,8 +813,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             _ => Err(MslError::new(
                 UNMAPPED,
                 format!(
-                    "the operation `{}` has no MSL form in this backend (textures and samplers, \
-                     ray queries, geometry streams and mesh outputs are not supported)",
+                    "the operation `{}` has no MSL form in this backend (ray queries, geometry \
+                     streams and mesh outputs are not supported)",
                     op.spelling()
                 ),
             )),
@@ -1064,6 +1080,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         match m.op(i) {
             Op::Store => self.store(i),
             Op::BufferStore => self.buffer_store(i),
+            Op::TextureStore => {
+                let s = self.texture_store(i)?;
+                self.line(&format!("{s};"));
+                Ok(())
+            }
             Op::Barrier => {
                 let s = self.barrier(i)?;
                 self.line(&s);

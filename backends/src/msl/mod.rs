@@ -58,6 +58,7 @@ pub mod error;
 mod func;
 mod module;
 mod names;
+mod textures;
 
 pub use error::MslError;
 pub use oneshader_ir::layout::LayoutRule;
@@ -254,6 +255,24 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
     cx.names.reserve(&fn_name);
     cx.atomics.scan(m, &used.funcs);
+    // Textures sampled with a depth comparison are MSL depth textures.
+    for &f in &used.funcs {
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                if matches!(
+                    m.op(c),
+                    Op::SampleCmp
+                        | Op::SampleCmpLevelZero
+                        | Op::SampleCmpLevel
+                        | Op::SampleCmpBias
+                        | Op::SampleCmpGrad
+                        | Op::GatherCmp
+                ) {
+                    cx.depth_textures.insert(m.operand(c, 0));
+                }
+            }
+        }
+    }
     let body_name = cx
         .names
         .fresh(Some(&format!("{}_body", entry.name)), "entry_body", None);

@@ -88,6 +88,8 @@ pub(crate) struct ModuleCx<'m> {
     pub forms: FxHashMap<(InstId, usize), FieldForm>,
     /// Atomic locations and their prefixes.
     pub atomics: AtomicLocs,
+    /// Texture globals sampled with a depth comparison: declared `depth2d` etc.
+    pub depth_textures: FxHashSet<InstId>,
     /// Globals that are a pointer to a runtime array (`device T* name`).
     pub pointer_globals: FxHashSet<InstId>,
     /// The environment, in the order of the entry's globals.
@@ -179,6 +181,7 @@ impl<'m> ModuleCx<'m> {
             forms: FxHashMap::default(),
             atomics: AtomicLocs::default(),
             pointer_globals: FxHashSet::default(),
+            depth_textures: FxHashSet::default(),
             env: Vec::new(),
             resources: Vec::new(),
             locals: Vec::new(),
@@ -292,15 +295,12 @@ impl<'m> ModuleCx<'m> {
                 self.declare_struct(ty, None)?;
                 self.struct_name(ty)
             }
-            Op::Sampler | Op::SamplerCmp | Op::Texture => {
-                return Err(MslError::new(
-                    TYPE,
-                    format!(
-                        "the resource type `{}`: textures and samplers are not supported by the \
-                         MSL backend yet",
-                        oneshader_ir::print::print_inst(m, ty)
-                    ),
-                ));
+            Op::Sampler | Op::SamplerCmp => "sampler".into(),
+            Op::Texture => {
+                let d = m
+                    .texture_desc(ty)
+                    .ok_or_else(|| malformed("a bad texture"))?;
+                self.texture_type(ty, &d, false, "read")?
             }
             Op::Ptr => {
                 let space = m.address_space(ty);
@@ -733,6 +733,70 @@ impl<'m> ModuleCx<'m> {
         Ok(())
     }
 
+    /// The MSL type of a texture (`depth`: sampled with comparisons; `acc`: the access of a
+    /// storage texture, `read`, `write` or `read_write`).
+    pub fn texture_type(
+        &mut self,
+        ty: InstId,
+        d: &oneshader_ir::types::TextureDesc,
+        depth: bool,
+        acc: &str,
+    ) -> R<String> {
+        use oneshader_ir::{Dim, TextureAccess};
+        let m = self.m;
+        let what = || oneshader_ir::print::print_inst(m, ty);
+        let elem = m.scalar_of(d.sampled_type).unwrap_or(d.sampled_type);
+        let sname = scalar_name(m, elem)?;
+        let base = match (d.dim, d.arrayed, d.multisampled) {
+            (Dim::D1, false, false) => "texture1d",
+            (Dim::D2, false, false) => "texture2d",
+            (Dim::D2, true, false) => "texture2d_array",
+            (Dim::D2, false, true) => "texture2d_ms",
+            (Dim::D3, false, false) => "texture3d",
+            (Dim::Cube, false, false) => "texturecube",
+            (Dim::Cube, true, false) => "texturecube_array",
+            _ => {
+                return Err(MslError::new(
+                    TYPE,
+                    format!(
+                        "`{}` (texel buffers, subpass inputs, 1D arrays, multisampled arrays) is \
+                         not supported by the MSL backend",
+                        what()
+                    ),
+                ));
+            }
+        };
+        if depth {
+            if sname != "float" || d.access == TextureAccess::Storage {
+                return Err(MslError::new(
+                    TYPE,
+                    "a depth comparison on a texture whose texel is not a float",
+                ));
+            }
+            let b = base.replacen("texture", "depth", 1);
+            if b == "depth1d" || b == "depth3d" {
+                return Err(MslError::new(
+                    TYPE,
+                    format!(
+                        "a depth comparison on `{}`; MSL has no such depth texture",
+                        what()
+                    ),
+                ));
+            }
+            return Ok(format!("{b}<float>"));
+        }
+        if d.access == TextureAccess::Storage {
+            if d.multisampled {
+                return Err(MslError::new(
+                    TYPE,
+                    format!("`{}`: MSL has no multisampled storage textures", what()),
+                ));
+            }
+            return Ok(format!("{base}<{sname}, access::{acc}>"));
+        }
+        Ok(format!("{base}<{sname}>"))
+    }
+
     /// The next resource index of `kind` (0 buffer, 1 texture, 2 sampler) for global `g`:
     /// the binding map's, or the default rule's (see the module documentation of `msl`).
     fn resource_index(&mut self, g: InstId, kind: usize) -> R<u32> {
@@ -822,8 +886,42 @@ impl<'m> ModuleCx<'m> {
                  index yet",
             )),
             AddressSpace::UniformConstant => {
-                self.type_name(pointee)?;
-                Err(malformed("a resource of a type with an MSL form"))
+                if matches!(m.op(pointee), Op::Array | Op::RuntimeArray) {
+                    return Err(MslError::new(
+                        TYPE,
+                        "an array of textures or samplers; not supported by the MSL backend \
+                         (argument buffers)",
+                    ));
+                }
+                let (t, kind, attr) = if let Some(d) = m.texture_desc(pointee) {
+                    let depth = self.depth_textures.contains(&g);
+                    let acc = if !access.writes() {
+                        "read"
+                    } else if !access.reads() {
+                        "write"
+                    } else {
+                        "read_write"
+                    };
+                    (self.texture_type(pointee, &d, depth, acc)?, 1, "texture")
+                } else if matches!(m.op(pointee), Op::Sampler | Op::SamplerCmp) {
+                    ("sampler".to_string(), 2, "sampler")
+                } else {
+                    return Err(MslError::new(
+                        TYPE,
+                        format!(
+                            "the resource type `{}` has no MSL form in this backend",
+                            oneshader_ir::print::print_inst(m, pointee)
+                        ),
+                    ));
+                };
+                let index = self.resource_index(g, kind)?;
+                self.resources
+                    .push(format!("{t} {name} [[{attr}({index})]]"));
+                self.env.push(EnvItem {
+                    param: format!("{t} {name}"),
+                    name,
+                });
+                Ok(())
             }
             AddressSpace::Workgroup => {
                 let t = self.type_at(pointee, Some(&loc))?;
