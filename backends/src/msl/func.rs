@@ -82,6 +82,11 @@ pub(crate) enum PlaceKind {
     Transposed,
     /// Row `idx` of a transposed matrix `base`, of `n` components.
     TransposedRow { base: String, idx: String, n: u32 },
+    /// An array declared with 4-vector elements ([`FieldForm::Padded`]): `len` elements of
+    /// `n` components of MSL scalar type `scalar`.
+    Padded { n: u32, len: u32, scalar: String },
+    /// One element of a padded array: its first `n` components.
+    PaddedElem { n: u32, scalar: String },
 }
 
 /// Where a pointer leads.
@@ -110,6 +115,15 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
             _ => Vec::new(),
         },
         _ => Vec::new(),
+    }
+}
+
+/// Element `text` of a padded array: its first `n` components.
+fn padded_elem(text: &str, n: u32, scalar: &str) -> String {
+    if n == 1 {
+        format!("{text}.x")
+    } else {
+        format!("{scalar}{n}({text}.xy)")
     }
 }
 
@@ -379,6 +393,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let (path, form) = self.index_path(comp_ty, &idx)?;
                     let v = match form {
                         FieldForm::Transposed => format!("transpose({})", elem.text),
+                        FieldForm::Padded(_) => {
+                            return Err(MslError::new(
+                                OPERANDS,
+                                "an insert into a constant-buffer array declared with 16-byte \
+                                 elements in a struct value; not supported by the MSL backend",
+                            ));
+                        }
                         _ => elem.text,
                     };
                     self.line(&format!("{name}{path} = {v};"));
@@ -512,6 +533,20 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             .ok_or_else(|| malformed("a field address past the fields"))?;
                         PlaceKind::Packed(self.cx.type_name(ft)?)
                     }
+                    FieldForm::Padded(n) => {
+                        let ft = m
+                            .struct_fields(st)
+                            .get(k)
+                            .and_then(|&f| m.ty(f))
+                            .ok_or_else(|| malformed("a field address past the fields"))?;
+                        let e = m.operand(ft, 0);
+                        let scalar = self.cx.type_name(m.scalar_of(e).unwrap_or(e))?;
+                        PlaceKind::Padded {
+                            n,
+                            len: m.array_len(ft).unwrap_or(0),
+                            scalar,
+                        }
+                    }
                     FieldForm::Plain => kind_at(self.cx, self.cx.loc_of(p)),
                 };
                 Ok(Place { text, kind })
@@ -542,7 +577,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         kind: PlaceKind::Plain,
                     });
                 }
-                if let PlaceKind::Packed(_) = &b.kind {
+                if let PlaceKind::Padded { n, scalar, .. } = &b.kind {
+                    return Ok(Place {
+                        text: format!("{}[{}]", b.text, idx.text),
+                        kind: PlaceKind::PaddedElem {
+                            n: *n,
+                            scalar: scalar.clone(),
+                        },
+                    });
+                }
+                if let PlaceKind::Packed(_) | PlaceKind::PaddedElem { .. } = &b.kind {
                     return Ok(Place {
                         text: format!("{}[{}]", b.text, idx.text),
                         kind: PlaceKind::Plain,
@@ -582,6 +626,23 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
                 Ok(E::primary(format!("float{n}({})", parts.join(", "))))
             }
+            PlaceKind::PaddedElem { n, scalar } => {
+                Ok(E::primary(padded_elem(&place.text, n, &scalar)))
+            }
+            PlaceKind::Padded { n, len, scalar } => {
+                let et = if n == 1 {
+                    scalar.clone()
+                } else {
+                    format!("{scalar}{n}")
+                };
+                let parts: Vec<String> = (0..len)
+                    .map(|k| padded_elem(&format!("{}[{k}]", place.text), n, &scalar))
+                    .collect();
+                Ok(E::primary(format!(
+                    "array<{et}, {len}>{{{}}}",
+                    parts.join(", ")
+                )))
+            }
         }
     }
 
@@ -602,6 +663,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     OPERANDS,
                     "a row of a matrix field stored column-major, by constant index into a \
                      struct value; not supported by the MSL backend",
+                ));
+            }
+            if let FieldForm::Padded(_) = form {
+                return Err(MslError::new(
+                    OPERANDS,
+                    "an element of a constant-buffer array of scalars or 2-vectors (declared \
+                     with 16-byte elements) read from a struct value; not supported by the MSL \
+                     backend",
                 ));
             }
             form = FieldForm::Plain;
@@ -760,6 +829,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let (path, form) = self.index_path(bt, &idx)?;
                 let e = format!("{}{path}", b.p());
                 Ok(E::primary(match form {
+                    FieldForm::Padded(_) => {
+                        return Err(MslError::new(
+                            OPERANDS,
+                            "a constant-buffer array of scalars or 2-vectors (declared with \
+                             16-byte elements) read from a struct value; not supported by the \
+                             MSL backend",
+                        ));
+                    }
                     FieldForm::Transposed => format!("transpose({e})"),
                     FieldForm::Packed => {
                         let t = self.ty_of(i)?;
@@ -1191,6 +1268,30 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         "{base}[{c}][{idx}] = {tmp}.{};",
                         COMPONENTS[c as usize]
                     ));
+                }
+            }
+            PlaceKind::PaddedElem { n, .. } => {
+                for c in 0..n {
+                    let ch = COMPONENTS[c as usize];
+                    let comp = if n == 1 {
+                        v.text.clone()
+                    } else {
+                        format!("{}.{ch}", v.p())
+                    };
+                    self.line(&format!("{}.{ch} = {comp};", place.text));
+                }
+            }
+            PlaceKind::Padded { n, len, .. } => {
+                for k in 0..len {
+                    for c in 0..n {
+                        let ch = COMPONENTS[c as usize];
+                        let comp = if n == 1 {
+                            format!("{}[{k}]", v.p())
+                        } else {
+                            format!("{}[{k}].{ch}", v.p())
+                        };
+                        self.line(&format!("{}[{k}].{ch} = {comp};", place.text));
+                    }
                 }
             }
             PlaceKind::HoldsAtomics => {

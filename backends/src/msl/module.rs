@@ -57,6 +57,10 @@ pub(crate) enum FieldForm {
     Packed,
     /// A column-major matrix, declared transposed (`floatCxR` for HLSL `floatRxC`).
     Transposed,
+    /// An array of scalars or 2-vectors of `n` components whose layout stride is 16 bytes
+    /// (DXC's constant buffers): declared as an array of 4-vectors, each element read from
+    /// its first `n` components.
+    Padded(u32),
 }
 
 /// One struct type's MSL declaration.
@@ -389,6 +393,14 @@ impl<'m> ModuleCx<'m> {
         let tn = self.type_name(ty)?;
         match m.op(ty) {
             Op::Struct => {
+                if (0..parts.len()).any(|k| matches!(self.form(ty, k), FieldForm::Padded(_))) {
+                    return Err(MslError::new(
+                        OPERANDS,
+                        "a value of a struct holding a constant-buffer array of scalars or \
+                         2-vectors (declared with 16-byte elements); not supported by the MSL \
+                         backend",
+                    ));
+                }
                 let decl = self
                     .structs
                     .get(&ty)
@@ -510,6 +522,19 @@ impl<'m> ModuleCx<'m> {
                             (align, size) = self.member_align_size(ft, &form, &fname)?;
                         }
                     }
+                    // DXC's 16-byte stride for arrays of scalars and 2-vectors: arrays of
+                    // 4-vectors, read through their leading components.
+                    if m.op(ft) == Op::Array
+                        && fl.layout.array_stride == Some(16)
+                        && let e = m.operand(ft, 0)
+                        && (m.op(e).is_scalar_type()
+                            || (m.op(e) == Op::Vector && m.vector_len(e) == Some(2)))
+                    {
+                        let n = if m.op(e) == Op::Vector { 2 } else { 1 };
+                        form = FieldForm::Padded(n);
+                        align = 16;
+                        size = 16 * m.array_len(ft).unwrap_or(0);
+                    }
                     if fl.offset < cur || fl.offset % align != 0 {
                         return Err(MslError::new(
                             LAYOUT,
@@ -528,9 +553,16 @@ impl<'m> ModuleCx<'m> {
                         pads += 1;
                         decl.members += 1;
                     }
-                    self.check_strides(ft, &fl.layout, &form, &fname, &name)?;
+                    if !matches!(form, FieldForm::Padded(_)) {
+                        self.check_strides(ft, &fl.layout, &form, &fname, &name)?;
+                    }
                     let tn = match (&form, m.op(ft)) {
                         (FieldForm::Packed, _) => format!("packed_{}", self.type_name(ft)?),
+                        (FieldForm::Padded(_), _) => {
+                            let e = m.operand(ft, 0);
+                            let sn = scalar_name(m, m.scalar_of(e).unwrap_or(e))?;
+                            format!("array<{sn}4, {}>", m.array_len(ft).unwrap_or(0))
+                        }
                         (FieldForm::Transposed, _) => {
                             let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
                             format!("float{c}x{r}")
