@@ -553,9 +553,6 @@ impl<'m> ModuleCx<'m> {
                         pads += 1;
                         decl.members += 1;
                     }
-                    if !matches!(form, FieldForm::Padded(_)) {
-                        self.check_strides(ft, &fl.layout, &form, &fname, &name)?;
-                    }
                     let tn = match (&form, m.op(ft)) {
                         (FieldForm::Packed, _) => format!("packed_{}", self.type_name(ft)?),
                         (FieldForm::Padded(_), _) => {
@@ -573,6 +570,9 @@ impl<'m> ModuleCx<'m> {
                         }
                         _ => self.type_at(ft, Some(&loc))?,
                     };
+                    if !matches!(form, FieldForm::Padded(_)) {
+                        self.check_strides(ft, &fl.layout, &form, &fname, &name)?;
+                    }
                     if form != FieldForm::Plain {
                         self.forms.insert((st, k), form);
                     }
@@ -1032,6 +1032,8 @@ impl<'m> ModuleCx<'m> {
                 if m.op(inner) == Op::Struct {
                     self.declare_struct(inner, Some(rule))?;
                 }
+                let inner_loc = Loc::Elem(Box::new(loc.clone()));
+                let tn = self.type_at(e, Some(&inner_loc))?;
                 self.check_strides(pointee, &tl, &FieldForm::Plain, "(elements)", "the buffer")?;
                 if m.op(e) == Op::Matrix {
                     return Err(MslError::new(
@@ -1039,8 +1041,6 @@ impl<'m> ModuleCx<'m> {
                         "a buffer of matrices; not supported by the MSL backend",
                     ));
                 }
-                let inner_loc = Loc::Elem(Box::new(loc.clone()));
-                let tn = self.type_at(e, Some(&inner_loc))?;
                 self.pointer_globals.insert(g);
                 Ok(("*", tn))
             }
