@@ -641,7 +641,7 @@ impl<'m> ModuleCx<'m> {
             && let Some(rule) = self.struct_rules.get(&inner)
             && let Ok(sl) = layout::struct_layout(m, inner, *rule)
         {
-            return Ok((self.struct_align(inner, *rule), sl.layout.size * count));
+            return Ok((self.struct_align(inner), sl.layout.size * count));
         }
         Err(MslError::new(
             LAYOUT,
@@ -652,8 +652,8 @@ impl<'m> ModuleCx<'m> {
         ))
     }
 
-    /// The MSL alignment of a struct declared under `rule`: its largest member alignment.
-    fn struct_align(&self, st: InstId, rule: LayoutRule) -> u32 {
+    /// The MSL alignment of a struct declared for a buffer: its largest member alignment.
+    fn struct_align(&self, st: InstId) -> u32 {
         let m = self.m;
         let mut a = 1;
         for (k, &f) in m.struct_fields(st).iter().enumerate() {
@@ -667,7 +667,7 @@ impl<'m> ModuleCx<'m> {
                         inner = m.operand(inner, 0);
                     }
                     if m.op(inner) == Op::Struct {
-                        self.struct_align(inner, rule)
+                        self.struct_align(inner)
                     } else {
                         4
                     }

@@ -256,10 +256,10 @@ impl FnEmitter<'_, '_> {
                 ("gather", 4, false)
             }
         };
-        if op == Op::Sample {
-            if let Some(l) = &layer {
-                args.insert(2, l.text.clone());
-            }
+        if op == Op::Sample
+            && let Some(l) = &layer
+        {
+            args.insert(2, l.text.clone());
         }
         let mut offset = None;
         if let Some(off) = m.try_operand(i, offset_at)
