@@ -1004,6 +1004,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             };
             bin(&cast, "&", &E::primary(mask))
         };
+        if m.op(i) == Op::Shr && m.scalar_kind(ty) == Some(ScalarKind::Int) {
+            // An arithmetic shift: the masked count in the value's (signed) type, so both
+            // operands have one type.
+            let tn = self.cx.type_name(ty)?;
+            return Ok(bin(
+                &a,
+                ">>",
+                &E::primary(format!("as_type<{tn}>({})", b.text)),
+            ));
+        }
         if m.op(i) == Op::Shl && m.scalar_kind(ty) == Some(ScalarKind::Int) {
             // A left shift of a negative value is undefined in C++14: shift the bits.
             let tn = self.cx.type_name(ty)?;

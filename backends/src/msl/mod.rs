@@ -406,6 +406,9 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
         )
         .ok();
     }
+    if entry.stage == Stage::Fragment && m.has_decoration(entry.func.id(), Op::EarlyFragmentTests) {
+        out.push_str("[[early_fragment_tests]]\n");
+    }
     writeln!(out, "{qual} {ret} {fn_name}({})\n{{", params.join(", ")).ok();
     for l in &cx.locals {
         writeln!(out, "    {l}").ok();

@@ -896,6 +896,15 @@ impl<'m> ModuleCx<'m> {
         let loc = Loc::Global(g);
         match space {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
+                if m.op(pointee) == Op::Array
+                    && (space == AddressSpace::Uniform || m.op(m.operand(pointee, 0)) == Op::Struct)
+                {
+                    return Err(MslError::new(
+                        TYPE,
+                        "an array of buffers (one descriptor per element); not supported by the \
+                         MSL backend (argument buffers)",
+                    ));
+                }
                 let rule = self.rule_of(g, space);
                 let (qual, tn) = self.buffer_type(g, pointee, rule, &loc)?;
                 let writes = access.writes() || self.atomics.holds(g);
