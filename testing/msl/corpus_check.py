@@ -6,9 +6,8 @@ usage: corpus_check.py MSL_FILE INPUT ENTRY PROFILE TARGET_ENV CORPUS [-D...]...
 
 1. MSL_FILE (our MSL) compiles with `clang++ -std=c++17 -fsyntax-only` against the stand-in
    <metal_stdlib> (backends/tests/msl_stdlib; there is no Metal compiler on Linux).
-2. Its interface (every [[...]] attribute but interpolation qualifiers, stage_in and the zero
-   [[position]] the backend adds to a vertex function that writes none) equals that of
-   `spirv-cross --msl` on our SPIR-V of the same row (`oneshader` on PATH builds it).
+2. Its interface (every [[...]] attribute but interpolation qualifiers and stage_in) equals that
+   of `spirv-cross --msl` on our SPIR-V of the same row (`oneshader` on PATH builds it).
 
 Exit 0 when both pass; 1 with the reason on stderr otherwise (`clang:` or `interface:` first).
 """
@@ -61,11 +60,7 @@ def main():
         if r.returncode != 0:
             print("interface: spirv-cross failed: " + r.stderr[:200], file=sys.stderr)
             return 1
-        text = open(msl).read()
-        ours, theirs = interface(text), interface(r.stdout)
-        # The zero [[position]] the backend adds to a vertex function that writes none.
-        if "position_unwritten [[position]]" in text and "position" in ours:
-            ours.remove("position")
+        ours, theirs = interface(open(msl).read()), interface(r.stdout)
         if ours != theirs:
             only_ours = sorted(set(ours) - set(theirs))
             only_theirs = sorted(set(theirs) - set(ours))

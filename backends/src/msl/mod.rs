@@ -340,9 +340,13 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
     let inputs = cx.inputs.clone();
     let mut outputs = cx.outputs.clone();
     let mut extra_locals = Vec::new();
-    if entry.stage == Stage::Vertex && !outputs.iter().any(|o| o.attr == "[[position]]") {
-        // A vertex function returns a position; one the IR never writes is undefined, and
-        // zero is one of its values.
+    if entry.stage == Stage::Vertex
+        && !outputs.is_empty()
+        && !outputs.iter().any(|o| o.attr == "[[position]]")
+    {
+        // A vertex function that returns outputs returns a position (as spirv-cross adds
+        // one); one the IR never writes is undefined, and zero is one of its values. A
+        // vertex function without outputs returns void (rasterization off).
         let var = cx.names.fresh(Some("position_unwritten"), "position", None);
         extra_locals.push(format!("float4 {var} = float4(0.0f);"));
         outputs.push(module::Io {
@@ -379,7 +383,14 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
     params.extend(cx.resources.iter().cloned());
     let (qual, ret) = match entry.stage {
         Stage::Compute => ("kernel", "void".to_string()),
-        Stage::Vertex => ("vertex", out_struct.clone()),
+        Stage::Vertex => (
+            "vertex",
+            if outputs.is_empty() {
+                "void".to_string()
+            } else {
+                out_struct.clone()
+            },
+        ),
         _ => (
             "fragment",
             if outputs.is_empty() {

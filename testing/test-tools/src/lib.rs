@@ -422,8 +422,7 @@ pub fn spirv_cross_msl(words: &[u32], entry: Option<&str>) -> Result<String, Str
 /// stage-IO struct members (`buffer(0)`, `attribute(1)`, `user(locn0)`, `position`,
 /// `thread_position_in_grid`, `color(0)`, ...), one string per attribute, sorted, without
 /// repetitions. Interpolation qualifiers and `stage_in` are left out (spirv-cross spells
-/// defaults differently), and so is the zero `[[position]]` the MSL backend adds to a vertex
-/// function that writes none (spirv-cross adds none), so two texts that bind the same resources to the same indices and
+/// defaults differently), so two texts that bind the same resources to the same indices and
 /// the same IO to the same slots have equal interfaces.
 pub fn msl_interface(text: &str) -> Vec<String> {
     let mut out = std::collections::BTreeSet::new();
@@ -452,11 +451,6 @@ pub fn msl_interface(text: &str) -> Vec<String> {
             }
         }
         rest = &after[j + 2..];
-    }
-    // A vertex function that writes no position returns a zero one (Metal wants a
-    // `[[position]]`); spirv-cross prints none for such SPIR-V.
-    if text.contains("position_unwritten [[position]]") {
-        out.remove("position");
     }
     out.into_iter().collect()
 }
