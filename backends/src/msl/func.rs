@@ -1562,7 +1562,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             return Ok(r);
         }
         let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
-        let at = arg_ty.ok_or_else(|| malformed("an intrinsic without operands"))?;
+        let Some(at) = arg_ty else {
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "the intrinsic `{}` has no MSL mapping in this backend (wave and quad \
+                     operations, helper-lane and render-target queries are not supported)",
+                    which.spelling()
+                ),
+            ));
+        };
         let scaled = |e: &E, k: f32| -> E {
             bin(e, "*", &E::primary(super::module::f32_literal(k.to_bits())))
         };

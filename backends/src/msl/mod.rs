@@ -268,7 +268,11 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
                         | Op::SampleCmpGrad
                         | Op::GatherCmp
                 ) {
-                    cx.depth_textures.insert(m.operand(c, 0));
+                    let mut t = m.operand(c, 0);
+                    while m.op(t) == Op::ElementAddr {
+                        t = m.operand(t, 0);
+                    }
+                    cx.depth_textures.insert(t);
                 }
             }
         }

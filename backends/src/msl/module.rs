@@ -787,12 +787,13 @@ impl<'m> ModuleCx<'m> {
             (Dim::D3, false, false) => "texture3d",
             (Dim::Cube, false, false) => "texturecube",
             (Dim::Cube, true, false) => "texturecube_array",
+            (Dim::Buffer, false, false) => "texture_buffer",
             _ => {
                 return Err(MslError::new(
                     TYPE,
                     format!(
-                        "`{}` (texel buffers, subpass inputs, 1D arrays, multisampled arrays) is \
-                         not supported by the MSL backend",
+                        "`{}` (subpass inputs, 1D arrays, multisampled arrays) is not supported \
+                         by the MSL backend",
                         what()
                     ),
                 ));
@@ -817,6 +818,15 @@ impl<'m> ModuleCx<'m> {
             }
             return Ok(format!("{b}<float>"));
         }
+        if d.dim == Dim::Buffer {
+            // `Buffer<T>` is read only; `RWBuffer<T>` by the entry point's use.
+            let acc = if d.access == TextureAccess::Storage {
+                acc
+            } else {
+                "read"
+            };
+            return Ok(format!("{base}<{sname}, access::{acc}>"));
+        }
         if d.access == TextureAccess::Storage {
             if d.multisampled {
                 return Err(MslError::new(
@@ -829,9 +839,10 @@ impl<'m> ModuleCx<'m> {
         Ok(format!("{base}<{sname}>"))
     }
 
-    /// The next resource index of `kind` (0 buffer, 1 texture, 2 sampler) for global `g`:
-    /// the binding map's, or the default rule's (see the module documentation of `msl`).
-    fn resource_index(&mut self, g: InstId, kind: usize) -> R<u32> {
+    /// The first resource index of `kind` (0 buffer, 1 texture, 2 sampler) for global `g`,
+    /// which takes `count` consecutive indices (an array of textures): the binding map's, or
+    /// the default rule's (see the module documentation of `msl`).
+    fn resource_index(&mut self, g: InstId, kind: usize, count: u32) -> R<u32> {
         let m = self.m;
         let (set, binding) = match m.find_decoration(g, Op::Binding) {
             Some(d) => (
@@ -858,7 +869,7 @@ impl<'m> ModuleCx<'m> {
             });
         }
         let i = self.next_index[kind];
-        self.next_index[kind] += 1;
+        self.next_index[kind] += count.max(1);
         Ok(i)
     }
 
@@ -915,7 +926,7 @@ impl<'m> ModuleCx<'m> {
                 } else {
                     "const device"
                 };
-                let index = self.resource_index(g, 0)?;
+                let index = self.resource_index(g, 0, 1)?;
                 let decl = format!("{q} {tn}{qual} {name}");
                 self.resources.push(format!("{decl} [[buffer({index})]]"));
                 self.env.push(EnvItem { param: decl, name });
@@ -927,14 +938,27 @@ impl<'m> ModuleCx<'m> {
                  index yet",
             )),
             AddressSpace::UniformConstant => {
-                if matches!(m.op(pointee), Op::Array | Op::RuntimeArray) {
-                    return Err(MslError::new(
-                        TYPE,
-                        "an array of textures or samplers; not supported by the MSL backend \
-                         (argument buffers)",
-                    ));
-                }
-                let (t, kind, attr) = if let Some(d) = m.texture_desc(pointee) {
+                // An array of textures or samplers of a constant length is an `array<T, N>`
+                // parameter taking N consecutive indices (as spirv-cross declares it).
+                let (elem, count) = match m.op(pointee) {
+                    Op::Array
+                        if matches!(
+                            m.op(m.operand(pointee, 0)),
+                            Op::Texture | Op::Sampler | Op::SamplerCmp
+                        ) =>
+                    {
+                        (m.operand(pointee, 0), m.array_len(pointee).unwrap_or(0))
+                    }
+                    Op::Array | Op::RuntimeArray => {
+                        return Err(MslError::new(
+                            TYPE,
+                            "an array of textures or samplers without a constant length, or of \
+                             arrays; not supported by the MSL backend (argument buffers)",
+                        ));
+                    }
+                    _ => (pointee, 1),
+                };
+                let (t, kind, attr) = if let Some(d) = m.texture_desc(elem) {
                     let depth = self.depth_textures.contains(&g);
                     let acc = if !access.writes() {
                         "read"
@@ -943,8 +967,8 @@ impl<'m> ModuleCx<'m> {
                     } else {
                         "read_write"
                     };
-                    (self.texture_type(pointee, &d, depth, acc)?, 1, "texture")
-                } else if matches!(m.op(pointee), Op::Sampler | Op::SamplerCmp) {
+                    (self.texture_type(elem, &d, depth, acc)?, 1, "texture")
+                } else if matches!(m.op(elem), Op::Sampler | Op::SamplerCmp) {
                     ("sampler".to_string(), 2, "sampler")
                 } else {
                     return Err(MslError::new(
@@ -955,7 +979,12 @@ impl<'m> ModuleCx<'m> {
                         ),
                     ));
                 };
-                let index = self.resource_index(g, kind)?;
+                let index = self.resource_index(g, kind, count)?;
+                let t = if m.op(pointee) == Op::Array {
+                    format!("array<{t}, {count}>")
+                } else {
+                    t
+                };
                 self.resources
                     .push(format!("{t} {name} [[{attr}({index})]]"));
                 self.env.push(EnvItem {

@@ -36,7 +36,11 @@ impl FnEmitter<'_, '_> {
         let d = m
             .texture_desc(ty)
             .ok_or_else(|| malformed("a texture operand of a non-texture type"))?;
-        let depth = self.cx.depth_textures.contains(&p);
+        let mut g = p;
+        while m.op(g) == Op::ElementAddr {
+            g = m.operand(g, 0);
+        }
+        let depth = self.cx.depth_textures.contains(&g);
         Ok((place.text, d, depth))
     }
 
@@ -309,6 +313,9 @@ impl FnEmitter<'_, '_> {
             String::new()
         };
         let mut parts = vec![format!("{tex}.get_width({lod})")];
+        if d.dim == Dim::Buffer {
+            parts = vec![format!("{tex}.get_width()")];
+        }
         if matches!(d.dim, Dim::D2 | Dim::D3 | Dim::Cube) {
             parts.push(format!("{tex}.get_height({lod})"));
         }
@@ -341,6 +348,10 @@ impl FnEmitter<'_, '_> {
         }
         let c = m.operand(i, 1);
         let (coords, layer) = self.int_coords(c, d)?;
+        if d.dim == Dim::Buffer {
+            let e = E::primary(format!("{tex}.read({})", coords.text));
+            return self.narrow(i, e, false);
+        }
         let mut args = vec![coords.text];
         if let Some(l) = layer {
             args.push(l.text);
