@@ -360,20 +360,39 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
             io_type: "float4".into(),
             attr: "[[position]]".into(),
             param: false,
+            custom: None,
         });
     }
     let staged: Vec<&module::Io> = inputs.iter().filter(|io| !io.param).collect();
     if !staged.is_empty() {
         writeln!(out, "struct {in_struct}\n{{").ok();
         for io in &staged {
-            writeln!(out, "    {} {} {};", io.io_type, io.member, io.attr).ok();
+            match &io.custom {
+                Some((decls, _)) => {
+                    for d in decls {
+                        writeln!(out, "    {d}").ok();
+                    }
+                }
+                None => {
+                    writeln!(out, "    {} {} {};", io.io_type, io.member, io.attr).ok();
+                }
+            }
         }
         out.push_str("};\n\n");
     }
     if !outputs.is_empty() {
         writeln!(out, "struct {out_struct}\n{{").ok();
         for io in &outputs {
-            writeln!(out, "    {} {} {};", io.io_type, io.member, io.attr).ok();
+            match &io.custom {
+                Some((decls, _)) => {
+                    for d in decls {
+                        writeln!(out, "    {d}").ok();
+                    }
+                }
+                None => {
+                    writeln!(out, "    {} {} {};", io.io_type, io.member, io.attr).ok();
+                }
+            }
         }
         out.push_str("};\n\n");
     }
@@ -429,6 +448,13 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
         writeln!(out, "    {l}").ok();
     }
     for io in &inputs {
+        if let Some((_, copies)) = &io.custom {
+            writeln!(out, "    {} {} = {{}};", io.var_type, io.var).ok();
+            for c in copies {
+                writeln!(out, "    {}", c.replace("{io}", &in_var)).ok();
+            }
+            continue;
+        }
         let src = if io.param {
             io.member.clone()
         } else {
@@ -452,6 +478,12 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
     if ret != "void" {
         writeln!(out, "    {out_struct} {out_var} = {{}};").ok();
         for io in &outputs {
+            if let Some((_, copies)) = &io.custom {
+                for c in copies {
+                    writeln!(out, "    {}", c.replace("{io}", &out_var)).ok();
+                }
+                continue;
+            }
             let v = if io.var_type == io.io_type {
                 io.var.clone()
             } else {

@@ -37,6 +37,10 @@ pub(crate) struct Io {
     /// True for a built-in input, which is a parameter of its own rather than a member of
     /// the `[[stage_in]]` struct.
     pub param: bool,
+    /// Members and copies replacing the single member (clip distances): the member
+    /// declarations, and the statements copying between the local and the IO struct (`{io}`
+    /// stands for the struct variable).
+    pub custom: Option<(Vec<String>, Vec<String>)>,
 }
 
 /// A global every printed function receives as a parameter.
@@ -1129,11 +1133,62 @@ impl<'m> ModuleCx<'m> {
         } else {
             self.io_names.1.fresh(m.name(g), "v", None)
         };
-        if let Some(b) = m
+        let builtin = m
             .find_decoration(g, Op::BuiltinDeco)
             .and_then(|d| m.imm_operand(d, 0))
-            .and_then(BuiltIn::from_u32)
-        {
+            .and_then(BuiltIn::from_u32);
+        // Clip distances: a `[[clip_distance]]` array out of a vertex function, plus one
+        // `[[user(clipK)]]` varying per element, which a fragment function reads back (cull
+        // distances only as fragment inputs: Metal does not cull by them), as spirv-cross
+        // declares them.
+        let clip = match (builtin, stage, input) {
+            (Some(BuiltIn::ClipDistance), Stage::Vertex, false) => Some("clip"),
+            (Some(BuiltIn::ClipDistance), Stage::Fragment, true) => Some("clip"),
+            (Some(BuiltIn::CullDistance), Stage::Fragment, true) => Some("cull"),
+            _ => None,
+        };
+        if let Some(kind) = clip {
+            let n = m.array_len(pointee).unwrap_or(0);
+            let elem = m.operand(pointee, 0);
+            if m.op(pointee) != Op::Array || m.op(elem) != Op::F32 || !(1..=8).contains(&n) {
+                return Err(MslError::new(
+                    TYPE,
+                    "clip or cull distances that are not an array of 1 to 8 floats",
+                ));
+            }
+            let mut decls = Vec::new();
+            let mut copies = Vec::new();
+            if !input {
+                decls.push(format!("float {member} [[clip_distance]] [{n}];"));
+                for k in 0..n {
+                    copies.push(format!("{{io}}.{member}[{k}] = {var}[{k}];"));
+                }
+            }
+            for k in 0..n {
+                decls.push(format!("float {member}_{k} [[user({kind}{k})]];"));
+                copies.push(if input {
+                    format!("{var}[{k}] = {{io}}.{member}_{k};")
+                } else {
+                    format!("{{io}}.{member}_{k} = {var}[{k}];")
+                });
+            }
+            let io = Io {
+                var,
+                io_type: var_type.clone(),
+                var_type,
+                member,
+                attr: String::new(),
+                param: false,
+                custom: Some((decls, copies)),
+            };
+            if input {
+                self.inputs.push(io);
+            } else {
+                self.outputs.push(io);
+            }
+            return Ok(());
+        }
+        if let Some(b) = builtin {
             use BuiltIn as B;
             let ok = |stages: &[(Stage, bool)]| stages.contains(&(stage, input));
             let (attr, mty) = match b {
@@ -1191,6 +1246,7 @@ impl<'m> ModuleCx<'m> {
                 io_type: mty.to_string(),
                 attr: format!("[[{attr}]]"),
                 param: input,
+                custom: None,
             };
             if input {
                 self.inputs.push(io);
@@ -1258,6 +1314,7 @@ impl<'m> ModuleCx<'m> {
             member,
             attr,
             param: false,
+            custom: None,
         };
         if input {
             self.inputs.push(io);
