@@ -327,6 +327,15 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     Ok(out)
 }
 
+/// The element type of an MSL `array<T, N>` type name.
+fn elem_of(array: &str) -> &str {
+    array
+        .trim_start_matches("array<")
+        .rsplit_once(',')
+        .map(|(e, _)| e)
+        .unwrap_or("uint")
+}
+
 /// The MSL entry point: the resources and stage inputs in, the private, threadgroup and
 /// output variables declared, the entry function called, the output struct returned.
 fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> String {
@@ -462,6 +471,9 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
         };
         let v = if io.var_type == io.io_type {
             src
+        } else if io.var_type.starts_with("array<") {
+            // An array of one element (the sample mask) from MSL's scalar.
+            format!("{}{{{}({src})}}", io.var_type, elem_of(&io.var_type))
         } else {
             format!("{}({src})", io.var_type)
         };
@@ -486,6 +498,8 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
             }
             let v = if io.var_type == io.io_type {
                 io.var.clone()
+            } else if io.var_type.starts_with("array<") {
+                format!("{}({}[0])", io.io_type, io.var)
             } else {
                 format!("{}({})", io.io_type, io.var)
             };

@@ -1215,6 +1215,16 @@ impl<'m> ModuleCx<'m> {
                 B::LocalInvocationIndex if ok(&[(Stage::Compute, true)]) => {
                     ("thread_index_in_threadgroup", "uint")
                 }
+                B::BaseVertex if ok(&[(Stage::Vertex, true)]) => ("base_vertex", "uint"),
+                B::BaseInstance if ok(&[(Stage::Vertex, true)]) => ("base_instance", "uint"),
+                B::PointSize if ok(&[(Stage::Vertex, false)]) => ("point_size", "float"),
+                B::Layer if ok(&[(Stage::Vertex, false)]) => ("render_target_array_index", "uint"),
+                B::ViewportIndex if ok(&[(Stage::Vertex, false)]) => {
+                    ("viewport_array_index", "uint")
+                }
+                B::SampleMask if ok(&[(Stage::Fragment, true), (Stage::Fragment, false)]) => {
+                    ("sample_mask", "uint")
+                }
                 _ => {
                     return Err(MslError::new(
                         RESOURCE,
@@ -1228,8 +1238,11 @@ impl<'m> ModuleCx<'m> {
                 }
             };
             let vlen = |t: &str| t.chars().last().filter(|c| c.is_ascii_digit());
-            if vlen(&var_type) != vlen(mty)
-                || (m.op(pointee) != Op::Vector) != (vlen(mty).is_none())
+            // The sample mask is an array of one `uint` in the IR (SPIR-V's), a `uint` in MSL.
+            let one_elem_array = m.op(pointee) == Op::Array && m.array_len(pointee) == Some(1);
+            if !one_elem_array
+                && (vlen(&var_type) != vlen(mty)
+                    || (m.op(pointee) != Op::Vector) != (vlen(mty).is_none()))
             {
                 return Err(MslError::new(
                     TYPE,
