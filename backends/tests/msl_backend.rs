@@ -103,8 +103,8 @@ fn the_binding_map_sets_indices_and_refuses_unlisted_resources() {
     assert!(msl::BindingMap::from_json("{}").is_err());
 }
 
-/// Stages other than vertex, fragment and compute, wave operations, memory-only barriers
-/// and 64-bit types are refused by code.
+/// Stages other than vertex, fragment and compute, wave ballots, memory-only barriers and
+/// 64-bit types are refused by code.
 #[test]
 fn what_msl_cannot_state_is_refused_by_code() {
     let geometry = std::fs::read_to_string(common::root().join("examples/ir/geometry.ir"))
@@ -117,15 +117,15 @@ func @main() -> void [entry_point(compute, \"main\"), numthreads(64, 1, 1)] {
 bb0:
   %0 = element_addr @data, u32 0 : ptr<storage_buffer, u32>
   %1 = load %0 : u32
-  %2 = call_intrinsic wave_active_sum(%1) : u32
+  %2 = call_intrinsic wave_active_count_bits(%1) : u32
   store %0, %2
   return
 }
 ";
-    let e = emit_msl(&parse(wave), &msl::Options::default()).expect_err("waves");
+    let e = emit_msl(&parse(wave), &msl::Options::default()).expect_err("ballots");
     assert!(
         e.iter()
-            .any(|d| d.code == "OSB0308" && d.message.contains("wave_active_sum")),
+            .any(|d| d.code == "OSB0308" && d.message.contains("wave_active_count_bits")),
         "{e:?}"
     );
     let barrier = "\
@@ -199,4 +199,62 @@ bb0:
         "{text}"
     );
     assert!(text.contains("[[thread_index_in_threadgroup]]"), "{text}");
+}
+
+/// Wave operations are SIMD-group functions; the lane index and count are the built-ins
+/// spirv-cross declares for them (`thread_execution_width` in a kernel).
+#[test]
+fn wave_operations_are_simd_group_functions() {
+    let src = "\
+global @data : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]
+func @main() -> void [entry_point(compute, \"main\"), numthreads(64, 1, 1)] {
+bb0:
+  %0 = call_intrinsic wave_get_lane_index() : u32
+  %1 = element_addr @data, %0 : ptr<storage_buffer, u32>
+  %2 = load %1 : u32
+  %3 = call_intrinsic wave_active_sum(%2) : u32
+  %4 = call_intrinsic wave_prefix_sum(%2) : u32
+  %5 = call_intrinsic wave_get_lane_count() : u32
+  %6 = add %3, %4 : u32
+  %7 = add %6, %5 : u32
+  %8 = call_intrinsic quad_read_across_x(%7) : u32
+  store %1, %8
+  return
+}
+";
+    let m = parse(src);
+    let text = emit_msl(&m, &msl::Options::default()).expect("emits");
+    msl_check(&text, &emit(&m), "main").unwrap_or_else(|e| panic!("{e}"));
+    for f in [
+        "simd_sum(",
+        "simd_prefix_exclusive_sum(",
+        "quad_shuffle_xor(",
+        "[[thread_index_in_simdgroup]]",
+        "[[thread_execution_width]]",
+    ] {
+        assert!(text.contains(f), "{f}: {text}");
+    }
+}
+
+/// Clip distances leave a vertex function as a `[[clip_distance]]` array and as
+/// `[[user(clipN)]]` varyings, as spirv-cross declares them.
+#[test]
+fn clip_distances_are_an_array_and_varyings() {
+    let src = "\
+global @pos : ptr<output, vec<f32, 4>> [builtin(position)]
+global @clip : ptr<output, array<f32, 2>> [builtin(clip_distance)]
+func @main() -> void [entry_point(vertex, \"main\")] {
+bb0:
+  %0 = construct f32 0, f32 0, f32 0, f32 1 : vec<f32, 4>
+  store @pos, %0
+  %1 = construct f32 1, f32 -1 : array<f32, 2>
+  store @clip, %1
+  return
+}
+";
+    let m = parse(src);
+    let text = emit_msl(&m, &msl::Options::default()).expect("emits");
+    msl_check(&text, &emit(&m), "main").unwrap_or_else(|e| panic!("{e}"));
+    assert!(text.contains("[[clip_distance]] [2];"), "{text}");
+    assert!(text.contains("[[user(clip1)]]"), "{text}");
 }

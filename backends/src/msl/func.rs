@@ -1562,6 +1562,31 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             return Ok(r);
         }
         let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
+        match which {
+            I::WaveGetLaneCount | I::WaveGetLaneIndex => {
+                let attr = if which == I::WaveGetLaneCount {
+                    "threads_per_simdgroup"
+                } else {
+                    "thread_index_in_simdgroup"
+                };
+                let v = self
+                    .cx
+                    .simd_vars
+                    .get(attr)
+                    .cloned()
+                    .ok_or_else(|| malformed("a SIMD-group built-in that was not declared"))?;
+                if m.op(ty) == Op::U32 {
+                    return Ok(E::primary(v));
+                }
+                let tn = self.cx.type_name(ty)?;
+                return Ok(E::primary(format!("as_type<{tn}>({v})")));
+            }
+            I::WaveIsFirstLane => {
+                self.simd_stage(which)?;
+                return Ok(E::primary("simd_is_first()"));
+            }
+            _ => {}
+        }
         let Some(at) = arg_ty else {
             return Err(MslError::new(
                 UNMAPPED,
@@ -1738,6 +1763,55 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 Ok(bin(&call("log2", &[&args[0]]), "*", &E::primary(k)))
             }
             I::NonUniformIndex => Ok(args[0].clone()),
+            I::WaveActiveSum
+            | I::WaveActiveProduct
+            | I::WaveActiveMin
+            | I::WaveActiveMax
+            | I::WaveActiveBitAnd
+            | I::WaveActiveBitOr
+            | I::WaveActiveBitXor
+            | I::WavePrefixSum
+            | I::WavePrefixProduct
+            | I::WaveReadLaneFirst
+            | I::WaveActiveAllTrue
+            | I::WaveActiveAnyTrue
+            | I::QuadReadAcrossX
+            | I::QuadReadAcrossY
+            | I::QuadReadAcrossDiagonal => {
+                self.simd_stage(which)?;
+                let e = match which {
+                    I::WaveActiveSum => call("simd_sum", &[&args[0]]),
+                    I::WaveActiveProduct => call("simd_product", &[&args[0]]),
+                    I::WaveActiveMin => call("simd_min", &[&args[0]]),
+                    I::WaveActiveMax => call("simd_max", &[&args[0]]),
+                    I::WaveActiveBitAnd => call("simd_and", &[&args[0]]),
+                    I::WaveActiveBitOr => call("simd_or", &[&args[0]]),
+                    I::WaveActiveBitXor => call("simd_xor", &[&args[0]]),
+                    I::WavePrefixSum => call("simd_prefix_exclusive_sum", &[&args[0]]),
+                    I::WavePrefixProduct => call("simd_prefix_exclusive_product", &[&args[0]]),
+                    I::WaveReadLaneFirst => call("simd_broadcast_first", &[&args[0]]),
+                    I::WaveActiveAllTrue => call("simd_all", &[&args[0]]),
+                    I::WaveActiveAnyTrue => call("simd_any", &[&args[0]]),
+                    I::QuadReadAcrossX => call("quad_shuffle_xor", &[&args[0], &E::primary("1u")]),
+                    I::QuadReadAcrossY => call("quad_shuffle_xor", &[&args[0], &E::primary("2u")]),
+                    _ => call("quad_shuffle_xor", &[&args[0], &E::primary("3u")]),
+                };
+                Ok(e)
+            }
+            I::WaveReadLaneAt | I::QuadReadLaneAt => {
+                self.simd_stage(which)?;
+                let lane = if self.kind_of(arg_ir[1]) == Some(ScalarKind::Uint) {
+                    args[1].clone()
+                } else {
+                    E::primary(format!("as_type<uint>({})", args[1].text))
+                };
+                let f = if which == I::WaveReadLaneAt {
+                    "simd_shuffle"
+                } else {
+                    "quad_shuffle"
+                };
+                Ok(call(f, &[&args[0], &lane]))
+            }
             I::DdxFine | I::DdyFine => Err(MslError::new(
                 UNMAPPED,
                 format!(
@@ -1758,6 +1832,21 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ),
             )),
         }
+    }
+
+    /// SIMD-group functions exist in fragment and kernel functions only.
+    fn simd_stage(&self, which: Intrinsic) -> R<()> {
+        if self.cx.entry.stage == oneshader_ir::Stage::Vertex {
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "`{}` in a vertex function; MSL has SIMD-group functions in fragment and \
+                     kernel functions only",
+                    which.spelling()
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// `0u` or `uintN(0u)` in the shape of `ty`.

@@ -255,6 +255,47 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
     cx.names.reserve(&fn_name);
     cx.atomics.scan(m, &used.funcs);
+    // The SIMD-group built-ins the lane index and count read are entry parameters every
+    // function receives: declared before any function is printed.
+    let mut simd = Vec::new();
+    for &f in &used.funcs {
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                if m.op(c) != Op::CallIntrinsic {
+                    continue;
+                }
+                let attr = match m
+                    .imm_operand(c, 0)
+                    .and_then(oneshader_ir::Intrinsic::from_u32)
+                {
+                    Some(oneshader_ir::Intrinsic::WaveGetLaneCount) => "threads_per_simdgroup",
+                    Some(oneshader_ir::Intrinsic::WaveGetLaneIndex) => "thread_index_in_simdgroup",
+                    _ => continue,
+                };
+                if !simd.contains(&attr) {
+                    simd.push(attr);
+                }
+            }
+        }
+    }
+    if !simd.is_empty() && entry.stage == Stage::Vertex {
+        return Err(err(
+            error::UNMAPPED,
+            format!(
+                "vertex entry point `{}` reads the lane index or count; MSL has SIMD-group \
+                 functions in fragment and kernel functions only",
+                entry.name
+            ),
+        ));
+    }
+    for key in simd {
+        // spirv-cross's spelling: the SIMD width of a kernel is its thread execution width.
+        let attr = match (key, entry.stage) {
+            ("threads_per_simdgroup", Stage::Compute) => "thread_execution_width",
+            _ => key,
+        };
+        cx.simd_builtin(key, attr);
+    }
     // Textures sampled with a depth comparison are MSL depth textures.
     for &f in &used.funcs {
         for b in f.blocks(m) {

@@ -110,6 +110,8 @@ pub(crate) struct ModuleCx<'m> {
     pub outputs: Vec<Io>,
     /// Member names of the input and output structs.
     pub io_names: (Namer, Namer),
+    /// The locals of the SIMD-group built-ins, by attribute.
+    pub simd_vars: FxHashMap<&'static str, String>,
     /// Resource indices given so far, per kind (buffer, texture, sampler).
     next_index: [u32; 3],
 }
@@ -197,7 +199,32 @@ impl<'m> ModuleCx<'m> {
             outputs: Vec::new(),
             io_names: (namer(), namer()),
             next_index: [0; 3],
+            simd_vars: FxHashMap::default(),
         }
+    }
+
+    /// The SIMD-group built-in `key` (`thread_index_in_simdgroup`, `threads_per_simdgroup`),
+    /// spelled `attr` in the entry's stage: an entry parameter copied into a local every
+    /// function receives.
+    pub fn simd_builtin(&mut self, key: &'static str, attr: &'static str) {
+        let var = self.names.fresh(Some(key), "simd", None);
+        let member = self
+            .names
+            .fresh(Some(&format!("{key}_param")), "simd", None);
+        self.simd_vars.insert(key, var.clone());
+        self.env.push(EnvItem {
+            param: format!("thread uint& {var}"),
+            name: var.clone(),
+        });
+        self.inputs.push(Io {
+            var,
+            var_type: "uint".into(),
+            member,
+            io_type: "uint".into(),
+            attr: format!("[[{attr}]]"),
+            param: true,
+            custom: None,
+        });
     }
 
     /// The location pointer `p` designates, when it has one.
