@@ -131,32 +131,7 @@ fn needs_local(m: &Module, i: InstId) -> bool {
     matches!(m.op(i), Op::Insert | Op::InsertDyn | Op::AtomicCmpXchg)
 }
 
-/// A breakable statement around the current position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Brk {
-    Loop(usize),
-    Switch(usize),
-}
-
-/// Where a statement list sits.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Region {
-    pub breakables: Vec<Brk>,
-    pub loop_top: Option<usize>,
-    pub case_top: Option<usize>,
-    pub fn_top: bool,
-}
-
-impl Region {
-    pub fn nested(&self) -> Region {
-        Region {
-            breakables: self.breakables.clone(),
-            loop_top: None,
-            case_top: None,
-            fn_top: false,
-        }
-    }
-}
+pub(crate) use crate::text::{Brk, Region};
 
 /// One function being printed.
 pub(crate) struct FnEmitter<'a, 'm> {
