@@ -110,7 +110,8 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
                 | Intrinsic::Frexp
                 | Intrinsic::Modf
                 | Intrinsic::FirstBitLow
-                | Intrinsic::FirstBitHigh,
+                | Intrinsic::FirstBitHigh
+                | Intrinsic::WaveActiveAllEqual,
             ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
             _ => Vec::new(),
         },
@@ -1560,6 +1561,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.simd_stage(which)?;
                 return Ok(E::primary("simd_is_first()"));
             }
+            I::IsHelperLane => return Ok(E::primary("simd_is_helper_thread()")),
             _ => {}
         }
         let Some(at) = arg_ty else {
@@ -1772,6 +1774,49 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     _ => call("quad_shuffle_xor", &[&args[0], &E::primary("3u")]),
                 };
                 Ok(e)
+            }
+            I::WaveActiveBallot | I::WaveActiveCountBits | I::WavePrefixCountBits => {
+                self.simd_stage(which)?;
+                let b = if kind == Some(ScalarKind::Bool) {
+                    args[0].clone()
+                } else {
+                    let z = self.zero_of(at)?;
+                    bin(&args[0], "!=", &z)
+                };
+                let e = match which {
+                    // The 64 lanes of MSL's vote in HLSL's four words (lanes past 64 are 0).
+                    I::WaveActiveBallot => {
+                        return Ok(E::primary(format!(
+                            "uint4(as_type<uint2>(ulong(simd_ballot({}))), 0u, 0u)",
+                            b.text
+                        )));
+                    }
+                    I::WaveActiveCountBits => {
+                        E::primary(format!("uint(popcount(ulong(simd_ballot({}))))", b.text))
+                    }
+                    _ => E::primary(format!(
+                        "simd_prefix_exclusive_sum(select(0u, 1u, {}))",
+                        b.text
+                    )),
+                };
+                if m.op(ty) == Op::U32 {
+                    return Ok(e);
+                }
+                let tn = self.cx.type_name(ty)?;
+                Ok(E::primary(format!("as_type<{tn}>({})", e.text)))
+            }
+            I::WaveActiveAllEqual => {
+                self.simd_stage(which)?;
+                let one = |x: &str| format!("simd_all({x} == simd_broadcast_first({x}))");
+                if m.op(at) == Op::Vector {
+                    // Component-wise in HLSL for vectors: one answer per component.
+                    let n = m.vector_len(at).unwrap_or(4);
+                    let parts: Vec<String> = (0..n)
+                        .map(|k| one(&format!("{}.{}", args[0].p(), COMPONENTS[k as usize])))
+                        .collect();
+                    return Ok(E::primary(format!("bool{n}({})", parts.join(", "))));
+                }
+                Ok(E::primary(one(&args[0].p())))
             }
             I::WaveReadLaneAt | I::QuadReadLaneAt => {
                 self.simd_stage(which)?;

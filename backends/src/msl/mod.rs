@@ -270,6 +270,12 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
                 {
                     Some(oneshader_ir::Intrinsic::WaveGetLaneCount) => "threads_per_simdgroup",
                     Some(oneshader_ir::Intrinsic::WaveGetLaneIndex) => "thread_index_in_simdgroup",
+                    // Not read by our spelling, but declared as spirv-cross declares them for
+                    // these operations, so the two interfaces agree.
+                    Some(oneshader_ir::Intrinsic::WaveActiveCountBits) => "threads_per_simdgroup",
+                    Some(oneshader_ir::Intrinsic::WavePrefixCountBits) => {
+                        "thread_index_in_simdgroup"
+                    }
                     _ => continue,
                 };
                 if !simd.contains(&attr) {
@@ -450,7 +456,7 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
     if !staged.is_empty() {
         params.push(format!("{in_struct} {in_var} [[stage_in]]"));
     }
-    for io in inputs.iter().filter(|io| io.param) {
+    for io in inputs.iter().filter(|io| io.param && io.custom.is_none()) {
         params.push(format!("{} {} {}", io.io_type, io.member, io.attr));
     }
     params.extend(cx.resources.iter().cloned());

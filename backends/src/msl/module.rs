@@ -1215,6 +1215,23 @@ impl<'m> ModuleCx<'m> {
             }
             return Ok(());
         }
+        if builtin == Some(BuiltIn::HelperInvocation) && stage == Stage::Fragment && input {
+            // No attribute: MSL asks `simd_is_helper_thread()`, as spirv-cross does.
+            let io = Io {
+                var: var.clone(),
+                io_type: var_type.clone(),
+                var_type,
+                member,
+                attr: String::new(),
+                param: true,
+                custom: Some((
+                    Vec::new(),
+                    vec![format!("{var} = simd_is_helper_thread();")],
+                )),
+            };
+            self.inputs.push(io);
+            return Ok(());
+        }
         if let Some(b) = builtin {
             use BuiltIn as B;
             let ok = |stages: &[(Stage, bool)]| stages.contains(&(stage, input));
