@@ -103,8 +103,8 @@ fn the_binding_map_sets_indices_and_refuses_unlisted_resources() {
     assert!(msl::BindingMap::from_json("{}").is_err());
 }
 
-/// Stages other than vertex, fragment and compute, wave ballots, memory-only barriers and
-/// 64-bit types are refused by code.
+/// Stages other than vertex, fragment and compute, wave operations in vertex functions,
+/// memory-only barriers and 64-bit atomics are refused by code.
 #[test]
 fn what_msl_cannot_state_is_refused_by_code() {
     let geometry = std::fs::read_to_string(common::root().join("examples/ir/geometry.ir"))
@@ -113,19 +113,20 @@ fn what_msl_cannot_state_is_refused_by_code() {
     assert_eq!(codes(&e), ["OSB0303"]);
     let wave = "\
 global @data : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]
-func @main() -> void [entry_point(compute, \"main\"), numthreads(64, 1, 1)] {
+func @main() -> void [entry_point(vertex, \"main\")] {
 bb0:
   %0 = element_addr @data, u32 0 : ptr<storage_buffer, u32>
   %1 = load %0 : u32
-  %2 = call_intrinsic wave_active_count_bits(%1) : u32
+  %2 = call_intrinsic wave_active_sum(%1) : u32
   store %0, %2
   return
 }
 ";
-    let e = emit_msl(&parse(wave), &msl::Options::default()).expect_err("ballots");
+    let e = emit_msl(&parse(wave), &msl::Options::default()).expect_err("a vertex wave");
     assert!(
-        e.iter()
-            .any(|d| d.code == "OSB0308" && d.message.contains("wave_active_count_bits")),
+        e.iter().any(|d| d.code == "OSB0308"
+            && d.message.contains("wave_active_sum")
+            && d.message.contains("vertex")),
         "{e:?}"
     );
     let barrier = "\
