@@ -30,10 +30,10 @@
 //!
 //! # Resource indices
 //!
-//! Each buffer (constant buffer, structured or byte-address buffer) gets a `[[buffer(n)]]`
-//! index. Default rule (spirv-cross's default for the same SPIR-V, so the two agree): indices
-//! are given in the order the module declares the globals the entry point uses, counting from
-//! 0. A [`BindingMap`] (`Options::binding_map`, `--msl-binding-map FILE`) gives the index of
+//! Each buffer (constant buffer, structured or byte-address buffer, push-constant block) gets a
+//! `[[buffer(n)]]` index, each texture a `[[texture(n)]]`, each sampler a `[[sampler(n)]]`.
+//! Default rule (spirv-cross's default for the same SPIR-V, so the two agree): each kind
+//! counts from 0 in the order the module declares the globals the entry point uses. A [`BindingMap`] (`Options::binding_map`, `--msl-binding-map FILE`) gives the index of
 //! each (stage, set, binding) instead; a resource it does not list is refused.
 //!
 //! ```

@@ -963,11 +963,25 @@ impl<'m> ModuleCx<'m> {
                 self.env.push(EnvItem { param: decl, name });
                 Ok(())
             }
-            AddressSpace::PushConstant => Err(MslError::new(
-                RESOURCE,
-                "a push-constant block; the MSL backend does not map push constants to a buffer \
-                 index yet",
-            )),
+            AddressSpace::PushConstant => {
+                // A `constant` buffer at the next buffer index, as spirv-cross places push
+                // constants; a binding map has no (set, binding) to name it by.
+                if self.opts.binding_map.is_some() {
+                    return Err(MslError::new(
+                        RESOURCE,
+                        "a push-constant block with a binding map; push constants have no set \
+                         and binding for the map to name (use the default rule)",
+                    ));
+                }
+                let rule = self.rule_of(g, space);
+                let (qual, tn) = self.buffer_type(g, pointee, rule, &loc)?;
+                let index = self.next_index[0];
+                self.next_index[0] += 1;
+                let decl = format!("constant {tn}{qual} {name}");
+                self.resources.push(format!("{decl} [[buffer({index})]]"));
+                self.env.push(EnvItem { param: decl, name });
+                Ok(())
+            }
             AddressSpace::UniformConstant => {
                 // An array of textures or samplers of a constant length is an `array<T, N>`
                 // parameter taking N consecutive indices (as spirv-cross declares it).
