@@ -110,6 +110,8 @@ pub(crate) struct ModuleCx<'m> {
     pub outputs: Vec<Io>,
     /// Member names of the input and output structs.
     pub io_names: (Namer, Namer),
+    /// Program-scope declarations of function constants.
+    pub const_decls: String,
     /// The locals of the SIMD-group built-ins, by attribute.
     pub simd_vars: FxHashMap<&'static str, String>,
     /// Resource indices given so far, per kind (buffer, texture, sampler).
@@ -200,6 +202,7 @@ impl<'m> ModuleCx<'m> {
             io_names: (namer(), namer()),
             next_index: [0; 3],
             simd_vars: FxHashMap::default(),
+            const_decls: String::new(),
         }
     }
 
@@ -409,11 +412,35 @@ impl<'m> ModuleCx<'m> {
                 }
                 self.composite(ty, parts)
             }
-            Op::SpecConst => Err(MslError::new(
-                super::error::UNMAPPED,
-                "a specialization constant; `[[function_constant(n)]]` is not supported by the \
-                 MSL backend yet",
-            )),
+            Op::SpecConst => {
+                // A function constant the pipeline may set, and its default when it does not
+                // (as spirv-cross declares them).
+                if let Some(n) = self.item_names.get(&c) {
+                    return Ok(n.clone());
+                }
+                let id = m.imm_operand(c, 0).unwrap_or(0);
+                let def = self.constant(m.operand(c, 1))?;
+                let tn = self.type_name(ty)?;
+                if !(m.op(ty).is_scalar_type() || m.op(ty) == Op::Vector) {
+                    return Err(MslError::new(
+                        TYPE,
+                        format!(
+                            "a specialization constant of type `{tn}`; MSL function constants \
+                             are scalars and vectors"
+                        ),
+                    ));
+                }
+                let n = self.names.fresh(m.name(c), "spec", None);
+                let fc = self.names.fresh(Some(&format!("{n}_fc")), "spec", None);
+                writeln!(
+                    self.const_decls,
+                    "constant {tn} {fc} [[function_constant({id})]];\nconstant {tn} {n} = \
+                     is_function_constant_defined({fc}) ? {fc} : {def};"
+                )
+                .ok();
+                self.item_names.insert(c, n.clone());
+                Ok(n)
+            }
             _ => Err(malformed("a constant of an unknown kind")),
         }
     }
