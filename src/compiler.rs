@@ -21,7 +21,7 @@
 //! | OSC0053 | the backend (SPIR-V or GLSL) refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule ([`Phase::Reflection`]) |
 //! | OSC0057 | a spec-constant override names no spec constant, or its value does not fit the constant's type ([`Phase::Specialization`]) |
-//! | OSC0059 | a target without a backend yet (MSL) ([`Phase::Backend`]) |
+//! | OSC0059 | a target without a backend yet (no target today; kept for targets to come) ([`Phase::Backend`]) |
 //!
 //! A failing optimization pass is not an error: the legalized module is used and a warning
 //! (OSO0001) says why.
@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 
 pub use oneshader_backends::Target;
 use oneshader_backends::spirv::{self, LayoutRule};
-use oneshader_backends::{glsl, wgsl};
+use oneshader_backends::{glsl, msl, wgsl};
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
 use oneshader_ir::diag::{Diagnostic, SourceMap};
 use oneshader_ir::{Module, Op, Stage};
@@ -270,8 +270,12 @@ pub struct CompileOptions {
     pub debug_names: bool,
     /// What the backend produces: [`Target::Spirv`] (default, [`CompileOutput::spirv`]) or
     /// [`Target::Glsl`] (GLSL 4.50 for Vulkan, [`CompileOutput::glsl`]) or [`Target::Wgsl`]
-    /// (WGSL, [`CompileOutput::wgsl`]); MSL has no backend yet (OSC0059).
+    /// (WGSL, [`CompileOutput::wgsl`]) or [`Target::Msl`] (Metal Shading Language 2.4,
+    /// [`CompileOutput::msl`]).
     pub target: Target,
+    /// MSL resource indices by (stage, set, binding) (`--msl-binding-map FILE`); `None`: the
+    /// MSL backend's default rule (docs/msl-backend.md). Used when the target is MSL.
+    pub msl_binding_map: Option<msl::BindingMap>,
     /// Run the backend of [`CompileOptions::target`] (the name is from when SPIR-V was the only
     /// one). Default on; off when only the IR or the reflection is wanted.
     /// Off, the module may be linked later (`oneshader link`): a function declared without a
@@ -312,6 +316,7 @@ impl Default for CompileOptions {
             denorm: None,
             debug_names: true,
             target: Target::Spirv,
+            msl_binding_map: None,
             emit_spirv: true,
             reflect: false,
             keep_unoptimized_ir: false,
@@ -444,6 +449,19 @@ impl CompileOptions {
         }
     }
 
+    /// The MSL backend's options (the same layout rules as SPIR-V's, and the binding map).
+    pub fn msl_options(&self) -> msl::Options {
+        let rules = self.layout.rules();
+        msl::Options {
+            entry: None,
+            cbuffer_rule: rules.constant_buffer,
+            storage_rule: rules.storage_buffer,
+            push_constant_rule: rules.push_constant,
+            tbuffer_rule: rules.texture_buffer,
+            binding_map: self.msl_binding_map.clone(),
+        }
+    }
+
     /// The WGSL backend's options (the same layout rules as SPIR-V's).
     pub fn wgsl_options(&self) -> wgsl::Options {
         let rules = self.layout.rules();
@@ -543,6 +561,8 @@ pub struct CompileOutput {
     pub glsl: Option<String>,
     /// The WGSL text, when the target is WGSL (and [`CompileOptions::emit_spirv`] is on).
     pub wgsl: Option<String>,
+    /// The MSL text, when the target is MSL (and [`CompileOptions::emit_spirv`] is on).
+    pub msl: Option<String>,
     /// Warnings (and notes); errors end the compilation with a [`CompileError`].
     pub diagnostics: Diagnostics,
     /// The reflection, when [`CompileOptions::reflect`] asked for it.
@@ -991,14 +1011,8 @@ impl Compiler {
         let mut spirv = Vec::new();
         let mut glsl_text = None;
         let mut wgsl_text = None;
+        let mut msl_text = None;
         if opts.emit_spirv {
-            if matches!(opts.target, Target::Msl) {
-                diagnostics.list.push(Diagnostic::error(
-                    "OSC0059",
-                    format!("the {} backend is not available yet", opts.target),
-                ));
-                return fail(Phase::Backend, diagnostics);
-            }
             // The boundary: legalization for the target, then one verification of the result.
             let legal = match oneshader_backends::prepare(&mut m, opts.target) {
                 Ok(legal) => legal,
@@ -1026,6 +1040,13 @@ impl Compiler {
                 }
                 Target::Wgsl => {
                     wgsl::emit(&legal, &opts.wgsl_options()).map(|t| wgsl_text = Some(t))
+                }
+                Target::Msl => {
+                    let mut mopts = opts.msl_options();
+                    if stage.is_none() && legal.info().entry_points().len() > 1 {
+                        mopts.entry = Some(opts.entry.clone());
+                    }
+                    msl::emit(&legal, &mopts).map(|t| msl_text = Some(t))
                 }
                 _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
             };
@@ -1057,6 +1078,7 @@ impl Compiler {
             spirv,
             glsl: glsl_text,
             wgsl: wgsl_text,
+            msl: msl_text,
             diagnostics,
             reflection,
             ir,

@@ -182,6 +182,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
         // What to keep or produce, not how (the backend runs after the module is final; the
         // output key names the target).
         target: _,
+        // The MSL binding map decides MSL indices only (the MSL output), never the module.
+        msl_binding_map: _,
         emit_spirv: _,
         reflect: _,
         keep_unoptimized_ir: _,

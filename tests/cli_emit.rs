@@ -73,10 +73,31 @@ fn spirv_asm_and_errors() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("OSC0030"));
+    // MSL is here: text clang compiles against the stand-in <metal_stdlib>.
     let out = bin()
         .arg("emit")
         .arg(&f)
         .args(["--target", "msl"])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("MSL is text");
+    oneshader_test_tools::msl_clang_check(&text).unwrap_or_else(|e| panic!("{e}"));
+    // A binding map that cannot be read is OSC0031.
+    let out = bin()
+        .arg("emit")
+        .arg(&f)
+        .args([
+            "--target",
+            "msl",
+            "--msl-binding-map",
+            "/nonexistent/map.json",
+        ])
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(1));

@@ -8,11 +8,15 @@
 //!   rspirv's disassembly (one file per IR module, which holds all its entry points);
 //! - `tests/out/glsl/<name>.snap.glsl`: the GLSL backend's text, one file per entry point;
 //! - `tests/out/wgsl/<name>.snap.wgsl`: the WGSL backend's text, one file per entry point
-//!   (`<name>.snap.refused.txt`: the WGSL backend's refusal, for a shader WGSL cannot state).
+//!   (`<name>.snap.refused.txt`: the WGSL backend's refusal, for a shader WGSL cannot state);
+//! - `tests/out/msl/<name>.snap.metal`: the MSL backend's text, one file per entry point
+//!   (`<name>.snap.refused.txt`: the MSL backend's refusal).
 //!
 //! Every GLSL text also goes through glslang and spirv-val here (the IR examples' in
 //! backends/tests/glsl_examples.rs too), and every WGSL text through naga's parser and
-//! validator, so no snapshot records output glslang or naga rejects.
+//! validator, and every MSL text through clang (C++17, against the stand-in `<metal_stdlib>`)
+//! and the interface comparison with `spirv-cross --msl` on our SPIR-V, so no snapshot records
+//! output glslang, naga or clang rejects.
 //!
 //! Each content file has insta's metadata beside it (`<name>.snap`). To review a change, run
 //! the test (failures leave `.snap.new` files) and `cargo insta review` (cargo-insta); without
@@ -22,9 +26,9 @@
 
 mod support;
 
-use oneshader::backends::{self, Target, glsl, spirv, wgsl};
+use oneshader::backends::{self, Target, glsl, msl, spirv, wgsl};
 use oneshader::{CompileOptions, TargetEnv};
-use oneshader_test_tools::{GlslStage, glslang_and_validate, naga_validate};
+use oneshader_test_tools::{GlslStage, glslang_and_validate, msl_check, naga_validate};
 use support::*;
 
 /// Asserts `text` as the snapshot `name.ext` under `tests/out/<target>/`.
@@ -54,6 +58,7 @@ fn hlsl_examples() {
         let path = format!("examples/hlsl/{file}");
         let opts = CompileOptions::new(profile.as_str()).entry(entry.as_str());
         let out = compile_file(&path, &opts);
+        let words = out.spirv.clone();
         let asm = spirv::disassemble(&out.spirv).expect("the SPIR-V disassembles");
         snapshot("spirv", &name, "spvasm", &asm);
         let out = compile_file(&path, &opts.clone().target(Target::Glsl));
@@ -91,6 +96,30 @@ fn hlsl_examples() {
                     "{name}: the WGSL backend failed without a refusal of its own: {codes:#?}"
                 );
                 snapshot("wgsl", &name, "refused.txt", &(codes.join("\n") + "\n"));
+            }
+        }
+        match oneshader::Compiler::new()
+            .compile_file(root().join(&path), &opts.clone().target(Target::Msl))
+        {
+            Ok(out) => {
+                let text = out.msl.as_deref().expect("MSL text");
+                msl_check(text, &words, &entry).unwrap_or_else(|e| panic!("{name}: {e}"));
+                snapshot("msl", &name, "metal", text);
+            }
+            // What the MSL backend cannot state is refused by name: the refusal is the
+            // snapshot.
+            Err(e) => {
+                let codes: Vec<String> = e
+                    .diagnostics
+                    .list
+                    .iter()
+                    .map(|d| format!("error[{}]: {}", d.code, d.message))
+                    .collect();
+                assert!(
+                    codes.iter().any(|c| c.contains("[OSB03")),
+                    "{name}: the MSL backend failed without a refusal of its own: {codes:#?}"
+                );
+                snapshot("msl", &name, "refused.txt", &(codes.join("\n") + "\n"));
             }
         }
     }
@@ -169,6 +198,28 @@ fn ir_examples() {
                         "{name}: the WGSL backend failed without a refusal of its own: {codes:#?}"
                     );
                     snapshot("wgsl", &name, "refused.txt", &(codes.join("\n") + "\n"));
+                }
+            }
+        }
+        let mut mm = m.clone();
+        let legal = backends::prepare(&mut mm, Target::Msl).expect("legal for MSL");
+        for entry in entry_names(&m) {
+            let name = format!("ir_{}_{entry}", stem(&file));
+            match msl::emit(&legal, &msl::Options::for_entry(&entry)) {
+                Ok(text) => {
+                    msl_check(&text, &words, &entry).unwrap_or_else(|e| panic!("{name}: {e}"));
+                    snapshot("msl", &name, "metal", &text);
+                }
+                Err(d) => {
+                    let codes: Vec<String> = d
+                        .iter()
+                        .map(|d| format!("error[{}]: {}", d.code, d.message))
+                        .collect();
+                    assert!(
+                        codes.iter().all(|c| c.starts_with("error[OSB03")),
+                        "{name}: the MSL backend failed without a refusal of its own: {codes:#?}"
+                    );
+                    snapshot("msl", &name, "refused.txt", &(codes.join("\n") + "\n"));
                 }
             }
         }

@@ -1,9 +1,10 @@
-//! `oneshader compile FILE.hlsl -T PROFILE -E ENTRY [--target spirv|spirv-asm|glsl|wgsl|ir|osir|reflection]
+//! `oneshader compile FILE.hlsl -T PROFILE -E ENTRY [--target spirv|spirv-asm|glsl|wgsl|msl|ir|osir|reflection]
 //! [-O0|-O] [-D..] [-I..] [--target-env ENV] [--reflect OUT.json] [-MD] [-MF FILE] -o OUT`: the
 //! whole pipeline. HLSL is preprocessed, parsed, analyzed and lowered to IR; legalization (and
 //! at `-O` the optimizer) runs; the SPIR-V backend writes the binary (or `--target spirv-asm`
 //! its disassembly, `--target glsl` the GLSL backend the GLSL text, `--target wgsl` the WGSL
-//! backend the WGSL text, `--target ir` the IR text,
+//! backend the WGSL text, `--target msl` the MSL backend the Metal Shading Language text,
+//! `--target ir` the IR text,
 //! `--target osir` the binary module with its module key, `--target reflection` the reflection
 //! JSON). The pipeline is the library's ([`oneshader::Compiler`]): this file only reads the
 //! command line and writes files.
@@ -16,7 +17,8 @@
 //! | `-T PROFILE` | `vs_6_0`, `ps_6_0`, `cs_6_0`, `gs_6_0`, `hs_6_0`, `ds_6_0`, `ms_6_5`, `as_6_5`; `lib_6_3`..: a library, every `[shader("...")]` function an entry point (`-E` unused) |
 //! | `-E NAME` | the entry point (default `main`; unused for `lib_*` profiles) |
 //! | `-o OUT`, `-Fo OUT` | the output file (stdout when absent) |
-//! | `--target spirv\|spirv-asm\|glsl\|wgsl\|ir\|osir\|reflection` | what to write (default `spirv`) |
+//! | `--target spirv\|spirv-asm\|glsl\|wgsl\|msl\|ir\|osir\|reflection` | what to write (default `spirv`) |
+//! | `--msl-binding-map FILE` | MSL resource indices: a JSON array of `{"stage", "set", "binding", "index"}` (docs/msl-backend.md) |
 //! | `-O0`, `-O`, `-O1`..`-O3` | `-O0`: legalization only; any other level: the optimizer |
 //! | `--target-env ENV`, `-fspv-target-env=ENV` | vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6 (default vulkan1.2) |
 //! | `-D NAME[=V]`, `-DNAME[=V]`, `-U NAME`, `-I DIR` (attached forms too) | preprocessor |
@@ -64,7 +66,7 @@ use oneshader_frontends::hlsl;
 /// Arguments of `oneshader compile` (read by hand: dxc's spellings).
 #[derive(Args, Debug)]
 pub struct CompileArgs {
-    /// FILE.hlsl followed by dxc-style options: -T PROFILE -E ENTRY [--target spirv|glsl|wgsl|ir|osir]
+    /// FILE.hlsl followed by dxc-style options: -T PROFILE -E ENTRY [--target spirv|glsl|wgsl|msl|ir|osir]
     /// [-O0|-O] [-D NAME[=V]] [-U NAME] [-I DIR] [--target-env ENV] [-enable-16bit-types]
     /// [-Zpr|-Zpc] [--reflect OUT.json] -o OUT (see docs/cli.md).
     #[arg(allow_hyphen_values = true, trailing_var_arg = true, num_args = 0..)]
@@ -78,6 +80,7 @@ enum Target {
     SpirvAsm,
     Glsl,
     Wgsl,
+    Msl,
     Ir,
     Osir,
     Reflection,
@@ -120,9 +123,9 @@ const SLASH_SWITCHES: &[&str] = &[
 ];
 
 const USAGE: &str = "usage: oneshader compile FILE.hlsl -T PROFILE [-E ENTRY] \
-[--target spirv|spirv-asm|glsl|wgsl|ir|osir|reflection] [-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... \
+[--target spirv|spirv-asm|glsl|wgsl|msl|ir|osir|reflection] [-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... \
 [--target-env ENV] [-enable-16bit-types] [-Zpr|-Zpc] [--spec-const ID|NAME=VALUE]... [--no-names] \
-[--reflect OUT.json] [-MD] [-MF FILE] [-o OUT]";
+[--reflect OUT.json] [--msl-binding-map FILE] [-MD] [-MF FILE] [-o OUT]";
 
 fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut file = None;
@@ -285,12 +288,13 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                             "spirv-asm" => Target::SpirvAsm,
                             "glsl" => Target::Glsl,
                             "wgsl" => Target::Wgsl,
+                            "msl" => Target::Msl,
                             "ir" => Target::Ir,
                             "osir" => Target::Osir,
                             "reflection" => Target::Reflection,
                             other => {
                                 return Err(format!(
-                                    "unknown target `{other}` (spirv, spirv-asm, glsl, wgsl, ir, osir or reflection)"
+                                    "unknown target `{other}` (spirv, spirv-asm, glsl, wgsl, msl, ir, osir or reflection)"
                                 ));
                             }
                         }
@@ -299,6 +303,15 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                         env = value(&mut i, attached, name)?;
                     }
                     "--reflect" => reflect = Some(PathBuf::from(value(&mut i, attached, name)?)),
+                    "--msl-binding-map" => {
+                        let path = value(&mut i, attached, name)?;
+                        let text = std::fs::read_to_string(&path)
+                            .map_err(|e| format!("`--msl-binding-map {path}`: {e}"))?;
+                        c.msl_binding_map = Some(
+                            oneshader_backends::msl::BindingMap::from_json(&text)
+                                .map_err(|e| format!("`--msl-binding-map {path}`: {e}"))?,
+                        );
+                    }
                     "--spec-const" => {
                         // `--spec-const ID|NAME=VALUE`.
                         let v = value(&mut i, attached, name)?;
@@ -398,13 +411,21 @@ pub fn run(args: CompileArgs) -> ExitCode {
     // The reflection's device requirements are read off the SPIR-V: emitted for it too.
     p.compile.emit_spirv = matches!(
         p.target,
-        Target::Spirv | Target::SpirvAsm | Target::Glsl | Target::Wgsl | Target::Reflection
+        Target::Spirv
+            | Target::SpirvAsm
+            | Target::Glsl
+            | Target::Wgsl
+            | Target::Msl
+            | Target::Reflection
     );
     if p.target == Target::Glsl {
         p.compile.target = oneshader::Target::Glsl;
     }
     if p.target == Target::Wgsl {
         p.compile.target = oneshader::Target::Wgsl;
+    }
+    if p.target == Target::Msl {
+        p.compile.target = oneshader::Target::Msl;
     }
     p.compile.keep_final_ir = matches!(p.target, Target::Ir | Target::Osir);
     p.compile.reflect = p.reflect.is_some() || p.target == Target::Reflection;
@@ -461,6 +482,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
             .unwrap_or_default(),
         (Target::Glsl, _) => out.glsl.clone().unwrap_or_default().into_bytes(),
         (Target::Wgsl, _) => out.wgsl.clone().unwrap_or_default().into_bytes(),
+        (Target::Msl, _) => out.msl.clone().unwrap_or_default().into_bytes(),
         (Target::Ir, Some(m)) => oneshader_ir::print::print_module(m).into_bytes(),
         // The module key goes into the file: a cache can tell whether it is current.
         (Target::Osir, Some(m)) => match oneshader_serialize::save_with(

@@ -1,9 +1,10 @@
-//! `oneshader emit FILE.ir --target spirv|spirv-asm|glsl|wgsl [--target-env ENV] [--entry NAME]
-//! [-o OUT]`: runs the target's legalization pipeline and its backend.
+//! `oneshader emit FILE.ir --target spirv|spirv-asm|glsl|wgsl|msl [--target-env ENV] [--entry NAME]
+//! [--msl-binding-map FILE] [-o OUT]`: runs the target's legalization pipeline and its backend.
 //!
 //! `spirv` writes the binary module (to `-o`, or to stdout), `spirv-asm` its disassembly,
-//! `glsl` GLSL 4.50 for Vulkan and `wgsl` WGSL, each of one entry point (`--entry NAME`
-//! chooses it when the module has several; `--target-env` does not apply).
+//! `glsl` GLSL 4.50 for Vulkan, `wgsl` WGSL and `msl` Metal Shading Language 2.4, each of one
+//! entry point (`--entry NAME` chooses it when the module has several; `--target-env` does not
+//! apply). `--msl-binding-map FILE` gives MSL resource indices (docs/msl-backend.md).
 //! `--target-env` takes dxc's spellings (vulkan1.0, vulkan1.1, vulkan1.1spirv1.4, vulkan1.2,
 //! vulkan1.3, universal1.0..universal1.6; default vulkan1.2). Buffer layout follows DXC's
 //! default (relaxed std140 for constant buffers, relaxed std430 for storage buffers and push
@@ -13,7 +14,7 @@
 //! | code | meaning |
 //! |---|---|
 //! | OSC0030 | unknown `--target-env` |
-//! | OSC0031 | a target that has no backend yet (msl) |
+//! | OSC0031 | the MSL binding map cannot be read |
 //! | OSC0032 | the output file cannot be written |
 //! | OSC0033 | the legalization pipeline failed |
 
@@ -23,7 +24,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use oneshader_backends::spirv::{self, LayoutRule, Options, TargetEnv};
-use oneshader_backends::{glsl, wgsl};
+use oneshader_backends::{glsl, msl, wgsl};
 
 /// What `emit` produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -36,7 +37,7 @@ pub enum Target {
     Wgsl,
     /// GLSL 4.50 for Vulkan (one entry point).
     Glsl,
-    /// MSL (not available yet).
+    /// Metal Shading Language 2.4 (one entry point).
     Msl,
 }
 
@@ -66,6 +67,9 @@ pub struct EmitArgs {
     /// The entry point to emit (GLSL: one per output), by its `entry_point` name.
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
+    /// MSL resource indices: a JSON array of `{"stage", "set", "binding", "index"}`.
+    #[arg(long, value_name = "FILE")]
+    pub msl_binding_map: Option<PathBuf>,
     /// Write the output here instead of stdout.
     #[arg(short = 'o', long = "output", visible_alias = "Fo", value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -81,13 +85,6 @@ pub fn run(args: EmitArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    if matches!(args.target, Target::Msl) {
-        eprintln!(
-            "error[OSC0031]: the {:?} backend is not available yet; targets today: spirv, spirv-asm, glsl, wgsl",
-            args.target
-        );
-        return ExitCode::from(1);
-    }
     let mut m = match super::ir_input::read_module(&args.file) {
         Ok(m) => m,
         Err(rendered) => {
@@ -125,6 +122,9 @@ pub fn run(args: EmitArgs) -> ExitCode {
     }
     if args.target == Target::Wgsl {
         return emit_wgsl(&args, &mut m, &opts);
+    }
+    if args.target == Target::Msl {
+        return emit_msl(&args, &mut m, &opts);
     }
     // The backend's boundary: the `legalize(spirv)` pipeline, then its check.
     let legal = match oneshader_backends::prepare(&mut m, oneshader_backends::Target::Spirv) {
@@ -208,6 +208,48 @@ fn emit_wgsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> E
         tbuffer_rule: opts.tbuffer_rule,
     };
     match wgsl::emit(&legal, &wopts) {
+        Ok(text) => write_output(args, text.as_bytes()),
+        Err(diags) => {
+            eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `--target msl`: the `legalize(msl)` pipeline and the MSL backend, with the layout rules
+/// chosen for SPIR-V and the binding map.
+fn emit_msl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> ExitCode {
+    let file = args.file.display().to_string();
+    let binding_map = match &args.msl_binding_map {
+        None => None,
+        Some(p) => match std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| msl::BindingMap::from_json(&t))
+        {
+            Ok(map) => Some(map),
+            Err(e) => {
+                eprintln!("error[OSC0031]: --msl-binding-map {}: {e}", p.display());
+                return ExitCode::from(1);
+            }
+        },
+    };
+    let legal = match oneshader_backends::prepare(m, oneshader_backends::Target::Msl) {
+        Ok(legal) => legal,
+        Err(diags) => {
+            eprintln!("{file}: error[OSC0033]: the module could not be legalized for MSL");
+            eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
+            return ExitCode::from(1);
+        }
+    };
+    let mopts = msl::Options {
+        entry: args.entry.clone(),
+        cbuffer_rule: opts.cbuffer_rule,
+        storage_rule: opts.storage_rule,
+        push_constant_rule: opts.push_constant_rule,
+        tbuffer_rule: opts.tbuffer_rule,
+        binding_map,
+    };
+    match msl::emit(&legal, &mopts) {
         Ok(text) => write_output(args, text.as_bytes()),
         Err(diags) => {
             eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));

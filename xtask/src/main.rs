@@ -92,6 +92,16 @@ const TOOLS: &[Tool] = &[
         what: "vulkaninfo",
         package: "vulkan-tools",
     },
+    Tool {
+        check: || on_path("clang++"),
+        what: "clang++ (the MSL tests compile the MSL backend's output as C++17 against a stand-in <metal_stdlib>)",
+        package: "clang",
+    },
+    Tool {
+        check: || on_path("spirv-cross"),
+        what: "spirv-cross (the MSL tests compare interfaces with `spirv-cross --msl` on our SPIR-V)",
+        package: "spirv-cross",
+    },
 ];
 
 fn run(cmd: &mut Command) -> Result<(), String> {

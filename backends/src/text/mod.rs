@@ -1,7 +1,9 @@
-//! What the text backends (GLSL, WGSL) share: identifiers ([`names`]), the choice of the entry
-//! point and what it reaches ([`usage`]), which values print inline ([`roles`]), and where a
-//! statement list sits among the breakable statements around it ([`Region`]).
+//! What the text backends (GLSL, WGSL, MSL) share: identifiers ([`names`]), the choice of the
+//! entry point and what it reaches ([`usage`]), which values print inline ([`roles`]), where a
+//! statement list sits among the breakable statements around it ([`Region`]), and the
+//! locations atomics touch ([`atomics`], for WGSL and MSL, whose atomics need atomic types).
 
+pub(crate) mod atomics;
 pub(crate) mod names;
 pub(crate) mod roles;
 pub(crate) mod usage;

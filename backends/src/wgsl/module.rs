@@ -22,15 +22,7 @@ use super::error::{LAYOUT, MALFORMED, R, RESOURCE, TYPE, WgslError, malformed};
 use super::names::{Namer, namer};
 use crate::text::usage::Entry;
 
-/// A memory location of a buffer or workgroup variable, as far as its WGSL type goes: the
-/// global itself, a field of a struct type (every variable of that struct shares it), or the
-/// elements of an array at a location.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Loc {
-    Global(InstId),
-    Field(InstId, usize),
-    Elem(Box<Loc>),
-}
+pub(crate) use crate::text::atomics::Loc;
 
 /// A stage input or output of the entry point.
 #[derive(Clone, Debug)]
@@ -248,54 +240,21 @@ impl<'m> ModuleCx<'m> {
 
     /// The location pointer `p` designates, when it has one (a global, a field, an element).
     pub fn loc_of(&self, p: InstId) -> Option<Loc> {
-        let m = self.m;
-        match m.op(p) {
-            Op::Global => Some(Loc::Global(p)),
-            Op::FieldAddr => {
-                let base = m.operand(p, 0);
-                let st = m.ty(base).and_then(|t| m.pointee(t))?;
-                Some(Loc::Field(st, m.imm_operand(p, 1)? as usize))
-            }
-            Op::ElementAddr => {
-                let base = m.operand(p, 0);
-                let bt = m.ty(base).and_then(|t| m.pointee(t))?;
-                if !matches!(m.op(bt), Op::Array | Op::RuntimeArray) {
-                    return None;
-                }
-                Some(Loc::Elem(Box::new(self.loc_of(base)?)))
-            }
-            _ => None,
-        }
+        crate::text::atomics::loc_of(self.m, p)
     }
 
     /// Records the locations atomics touch in `funcs`, the depth-compared textures, and the
     /// column-major matrix fields.
     pub fn scan(&mut self, funcs: &[oneshader_ir::Func]) -> R<()> {
         let m = self.m;
+        let mut locs = crate::text::atomics::AtomicLocs::default();
+        locs.scan(m, funcs);
+        self.atomics = locs.atomics;
+        self.atomic_prefixes = locs.prefixes;
         for &f in funcs {
             for b in f.blocks(m) {
                 for c in m.children(b.id()) {
                     match m.op(c) {
-                        Op::AtomicRmw | Op::AtomicCmpXchg => {
-                            let p = if m.op(c) == Op::AtomicRmw {
-                                m.operand(c, 1)
-                            } else {
-                                m.operand(c, 0)
-                            };
-                            if m.op(p) == Op::TexelAddr {
-                                continue; // refused where it is printed
-                            }
-                            if let Some(mut l) = self.loc_of(p) {
-                                self.atomics.insert(l.clone());
-                                loop {
-                                    self.atomic_prefixes.insert(l.clone());
-                                    l = match l {
-                                        Loc::Elem(inner) => *inner,
-                                        _ => break,
-                                    };
-                                }
-                            }
-                        }
                         Op::SampleCmp
                         | Op::SampleCmpLevelZero
                         | Op::SampleCmpLevel
@@ -677,7 +636,7 @@ impl<'m> ModuleCx<'m> {
                 let t = self.type_at(pointee, Some(&loc))?;
                 let s = if space == AddressSpace::Uniform {
                     "uniform".to_string()
-                } else if access.writes() || self.atomic_prefixes.iter().any(|l| root(l) == g) {
+                } else if access.writes() || self.atomic_prefixes.iter().any(|l| l.root() == g) {
                     "storage, read_write".to_string()
                 } else {
                     "storage, read".to_string()
@@ -1414,15 +1373,6 @@ impl<'m> ModuleCx<'m> {
         out.push_str(functions);
         out.push_str(entry_fn);
         Ok(out)
-    }
-}
-
-/// The root global of a location.
-fn root(l: &Loc) -> InstId {
-    match l {
-        Loc::Global(g) => *g,
-        Loc::Field(s, _) => *s,
-        Loc::Elem(i) => root(i),
     }
 }
 

@@ -18,8 +18,8 @@ pub fn require_tool(program: &str) {
         .unwrap_or(false);
     assert!(
         found,
-        "`{program}` is not installed: run `cargo xtask setup` (it installs spirv-tools, glslang \
-         and lavapipe)"
+        "`{program}` is not installed: run `cargo xtask setup` (it installs spirv-tools, glslang, \
+         lavapipe, clang and spirv-cross)"
     );
 }
 
@@ -336,4 +336,137 @@ pub fn naga_spirv(text: &str) -> Result<Vec<u32>, String> {
     };
     naga::back::spv::write_vec(&module, &info, &opts, None)
         .map_err(|e| format!("naga's SPIR-V writer failed: {e}"))
+}
+
+/// The folder of the stand-in `<metal_stdlib>` the MSL check compiles against
+/// (backends/tests/msl_stdlib: a test fixture declaring the subset of the Metal Shading
+/// Language the MSL backend emits).
+pub fn msl_stdlib_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("testing/test-tools sits two folders below the workspace root")
+        .join("backends/tests/msl_stdlib")
+}
+
+/// Checks MSL text with `clang++ -std=c++17 -fsyntax-only` against the stand-in
+/// `<metal_stdlib>` ([`msl_stdlib_dir`]; there is no Metal compiler on Linux). Only the
+/// warning class of MSL's attributes (`-Wunknown-attributes`) is silenced; `Err` with clang's
+/// output and the numbered text on any error. Panics naming `cargo xtask setup` when clang
+/// is missing.
+pub fn msl_clang_check(text: &str) -> Result<(), String> {
+    require_tool("clang++");
+    let dir = std::env::temp_dir().join(format!("oneshader-msl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("shader{n}.metal"));
+    std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    let out = Command::new("clang++")
+        .args([
+            "-x",
+            "c++",
+            "-std=c++17",
+            "-fsyntax-only",
+            "-Wno-unknown-attributes",
+        ])
+        .arg("-I")
+        .arg(msl_stdlib_dir())
+        .arg(&path)
+        .output()
+        .map_err(|e| format!("running clang++: {e}"))?;
+    let _ = std::fs::remove_file(&path);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() || stderr.contains("error:") {
+        let numbered: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| format!("{:4} {l}\n", i + 1))
+            .collect();
+        return Err(format!("clang++ rejected the MSL:\n{stderr}\n{numbered}"));
+    }
+    Ok(())
+}
+
+/// `spirv-cross --msl --msl-version 20400` on SPIR-V words (its default resource indices);
+/// `Err` with its output when it fails. Panics naming `cargo xtask setup` when spirv-cross is
+/// missing.
+pub fn spirv_cross_msl(words: &[u32], entry: Option<&str>) -> Result<String, String> {
+    require_tool("spirv-cross");
+    let dir = std::env::temp_dir().join(format!("oneshader-msl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = dir.join(format!("shader{n}.spv"));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
+    let mut cmd = Command::new("spirv-cross");
+    cmd.arg(&path).args(["--msl", "--msl-version", "20400"]);
+    if let Some(e) = entry {
+        cmd.args(["--entry", e]);
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("running spirv-cross: {e}"))?;
+    let _ = std::fs::remove_file(&path);
+    if !out.status.success() {
+        return Err(format!(
+            "spirv-cross failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The interface of an MSL text: every attribute of its entry point's parameters and of its
+/// stage-IO struct members (`buffer(0)`, `attribute(1)`, `user(locn0)`, `position`,
+/// `thread_position_in_grid`, `color(0)`, ...), one string per attribute, sorted, without
+/// repetitions. Interpolation qualifiers and `stage_in` are left out (spirv-cross spells
+/// defaults differently), so two texts that bind the same resources to the same indices and
+/// the same IO to the same slots have equal interfaces.
+pub fn msl_interface(text: &str) -> Vec<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("[[") {
+        let after = &rest[i + 2..];
+        let Some(j) = after.find("]]") else { break };
+        for a in after[..j].split(", ") {
+            let a = a.trim();
+            let skip = a.is_empty()
+                || matches!(
+                    a,
+                    "stage_in"
+                        | "maybe_unused"
+                        | "invariant"
+                        | "flat"
+                        | "center_perspective"
+                        | "center_no_perspective"
+                        | "centroid_perspective"
+                        | "centroid_no_perspective"
+                        | "sample_perspective"
+                        | "sample_no_perspective"
+                );
+            if !skip {
+                out.insert(a.to_string());
+            }
+        }
+        rest = &after[j + 2..];
+    }
+    out.into_iter().collect()
+}
+
+/// The two MSL checks this platform allows, on one entry point: `text` compiles with clang
+/// ([`msl_clang_check`]), and its interface ([`msl_interface`]) equals that of `spirv-cross
+/// --msl` on `words`, our SPIR-V of the same module, for entry point `entry`.
+pub fn msl_check(text: &str, words: &[u32], entry: &str) -> Result<(), String> {
+    msl_clang_check(text)?;
+    let theirs = spirv_cross_msl(words, Some(entry))?;
+    let (a, b) = (msl_interface(text), msl_interface(&theirs));
+    if a != b {
+        return Err(format!(
+            "`{entry}`: the MSL interface {a:?} differs from spirv-cross's {b:?}\nours:\n{text}\n\
+             spirv-cross:\n{theirs}"
+        ));
+    }
+    Ok(())
 }

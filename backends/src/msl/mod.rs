@@ -1,0 +1,563 @@
+//! The MSL backend: a [`Legal`] module in, Metal Shading Language 2.4 (macOS 12 / iOS 15) out,
+//! one entry point per output: compute (`kernel`), vertex and fragment functions.
+//!
+//! There is no Metal compiler on Linux: the tests check the output with clang in C++17 mode
+//! against a stand-in `<metal_stdlib>` (backends/tests/msl_stdlib/), and check its interface
+//! (resource indices, vertex attributes, built-ins, stage-IO locations) against `spirv-cross
+//! --msl` run on our own SPIR-V for the same shader. Nothing here has run on a GPU.
+//!
+//! The output means what the SPIR-V backend's output means: every IR operation is printed as
+//! the MSL operation with its meaning (signed arithmetic wraps through `uint`, shift counts are
+//! masked as the IR masks them, every literal carries its type, every conversion is spelled),
+//! buffers get the offsets of [`oneshader_ir::layout`] under the same rules, stated with
+//! explicit padding members and packed vectors where MSL's natural layout differs (or refused
+//! where it cannot be stated). What MSL (or this backend) cannot express is refused with a
+//! diagnostic naming the construct ([`error`] lists the codes), never approximated.
+//!
+//! The module is legalized for [`Target::Msl`] first ([`crate::prepare`]): every selection
+//! has a merge block of its own, bools in buffers are `u32`, block parameters are variables,
+//! so the printer rebuilds `if`/`switch`/`for (;;)` statements straight from the structured
+//! constructs.
+//!
+//! Shape of the output: MSL has no mutable program-scope variables, so the IR's entry function
+//! and the functions it calls are printed as `static inline` functions that take every global
+//! the entry uses by reference (resources, private and threadgroup variables, stage inputs and
+//! outputs); the MSL entry point (`kernel`, `vertex` or `fragment`, named as the IR's entry
+//! point, `main` becoming `main0` as spirv-cross names it) takes the resources with their
+//! indices and the stage inputs (`[[stage_in]]` struct, built-in parameters), declares the
+//! private, threadgroup and output variables, calls the entry function and returns the
+//! output struct.
+//!
+//! # Resource indices
+//!
+//! Each buffer (constant buffer, structured or byte-address buffer, push-constant block) gets a
+//! `[[buffer(n)]]` index, each texture a `[[texture(n)]]`, each sampler a `[[sampler(n)]]`.
+//! Default rule (spirv-cross's default for the same SPIR-V, so the two agree): each kind
+//! counts from 0 in the order the module declares the globals the entry point uses. A [`BindingMap`] (`Options::binding_map`, `--msl-binding-map FILE`) gives the index of
+//! each (stage, set, binding) instead; a resource it does not list is refused.
+//!
+//! ```
+//! use oneshader_backends::{Target, msl, prepare};
+//! let mut m = oneshader_ir::parse::parse(
+//!     "global @data : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]\n\
+//!      func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+//!      bb0:\n\
+//!        %0 = element_addr @data, u32 0 : ptr<storage_buffer, u32>\n\
+//!        store %0, u32 7\n\
+//!        return\n\
+//!      }\n",
+//! ).unwrap();
+//! let legal = prepare(&mut m, Target::Msl).unwrap();
+//! let text = msl::emit(&legal, &msl::Options::default()).unwrap();
+//! assert!(text.contains("kernel void main0(device uint* data [[buffer(0)]])"));
+//! assert!(text.contains("data[0u] = 7u;"));
+//! ```
+
+mod control;
+pub mod error;
+mod func;
+mod module;
+mod names;
+mod textures;
+
+pub use error::MslError;
+pub use oneshader_ir::layout::LayoutRule;
+
+use std::fmt::Write as _;
+
+use oneshader_ir::effects::Effects;
+use oneshader_ir::{Diagnostic, Errors, Op, Stage};
+use rustc_hash::FxHashMap;
+
+use crate::text::usage;
+use crate::{Legal, Target};
+use error::{DERIVATIVES, ENTRY, STAGE, WRONG_TARGET};
+
+/// Resource indices chosen by the user: (stage, set, binding) -> the `[[buffer(n)]]` index,
+/// as spirv-cross's `MSLResourceBinding` gives them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BindingMap {
+    entries: FxHashMap<(Stage, u32, u32), u32>,
+}
+
+impl BindingMap {
+    /// An empty map (every resource is then refused: use `Option<BindingMap>` = `None` for
+    /// the default rule).
+    pub fn new() -> BindingMap {
+        BindingMap::default()
+    }
+
+    /// Sets the index of (stage, set, binding).
+    pub fn insert(&mut self, stage: Stage, set: u32, binding: u32, index: u32) {
+        self.entries.insert((stage, set, binding), index);
+    }
+
+    /// The index of (stage, set, binding), if the map gives one.
+    pub fn get(&self, stage: Stage, set: u32, binding: u32) -> Option<u32> {
+        self.entries.get(&(stage, set, binding)).copied()
+    }
+
+    /// Reads a map from JSON: an array of objects `{"stage": "vertex" | "fragment" |
+    /// "compute", "set": N, "binding": N, "index": N}`. `Err` with a message naming the
+    /// entry that is malformed.
+    pub fn from_json(text: &str) -> Result<BindingMap, String> {
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let list = v
+            .as_array()
+            .ok_or("the binding map is not a JSON array of entries")?;
+        let mut map = BindingMap::new();
+        for (k, e) in list.iter().enumerate() {
+            let field = |name: &str| -> Result<u32, String> {
+                e.get(name)
+                    .and_then(|x| x.as_u64())
+                    .and_then(|x| u32::try_from(x).ok())
+                    .ok_or_else(|| format!("entry {k}: `{name}` is missing or not a u32"))
+            };
+            let stage = match e.get("stage").and_then(|s| s.as_str()) {
+                Some("vertex") => Stage::Vertex,
+                Some("fragment" | "pixel") => Stage::Fragment,
+                Some("compute") => Stage::Compute,
+                other => {
+                    return Err(format!(
+                        "entry {k}: `stage` is {other:?}; expected \"vertex\", \"fragment\" or \
+                         \"compute\""
+                    ));
+                }
+            };
+            map.insert(stage, field("set")?, field("binding")?, field("index")?);
+        }
+        Ok(map)
+    }
+}
+
+/// How to emit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The entry point to emit (its `entry_point` name). `None`: the module's only one.
+    pub entry: Option<String>,
+    /// Layout of constant buffers. Default: DXC's relaxed std140, as the SPIR-V backend.
+    pub cbuffer_rule: LayoutRule,
+    /// Layout of storage buffers. Default: DXC's relaxed std430.
+    pub storage_rule: LayoutRule,
+    /// Layout of push constants (refused by this backend; kept for symmetry). Default:
+    /// DXC's relaxed std430.
+    pub push_constant_rule: LayoutRule,
+    /// Layout of texture buffers (`tbuffer`). Default: DXC's relaxed std430.
+    pub tbuffer_rule: LayoutRule,
+    /// Resource indices by (stage, set, binding); `None`: the default rule (module docs).
+    pub binding_map: Option<BindingMap>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            entry: None,
+            cbuffer_rule: LayoutRule::RelaxedStd140,
+            storage_rule: LayoutRule::RelaxedStd430,
+            push_constant_rule: LayoutRule::RelaxedStd430,
+            tbuffer_rule: LayoutRule::RelaxedStd430,
+            binding_map: None,
+        }
+    }
+}
+
+impl Options {
+    /// Options emitting the entry point named `entry`, other settings at their defaults.
+    pub fn for_entry(entry: impl Into<String>) -> Options {
+        Options {
+            entry: Some(entry.into()),
+            ..Options::default()
+        }
+    }
+}
+
+/// The MSL function name of an entry point named `name`: `name` itself, or `name0` when it
+/// is reserved in MSL (`main` is `main0`, as spirv-cross names it).
+pub fn entry_function_name(name: &str) -> String {
+    if names::is_reserved(name) {
+        format!("{name}0")
+    } else {
+        name.to_string()
+    }
+}
+
+fn err(code: &'static str, msg: impl Into<String>) -> Vec<Diagnostic> {
+    vec![MslError::new(code, msg).into()]
+}
+
+/// Emits one entry point of a module legalized for MSL as MSL text. Errors are diagnostics
+/// (codes OSB0301.., see [`error`]) for what the backend cannot express.
+pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
+    emit_diags(legal, opts).map_err(Errors::new)
+}
+
+fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+    if legal.target() != Target::Msl {
+        return Err(err(
+            WRONG_TARGET,
+            format!(
+                "the module was legalized for {}, not msl; prepare it with `prepare(m, \
+                 Target::Msl)`",
+                legal.target()
+            ),
+        ));
+    }
+    let m = legal.module();
+    let info = legal.info();
+    let entry_info =
+        usage::choose(info, opts.entry.as_deref(), "MSL").map_err(|e| err(ENTRY, e))?;
+    let entry = usage::Entry::of(entry_info);
+    if !matches!(
+        entry.stage,
+        Stage::Vertex | Stage::Fragment | Stage::Compute
+    ) {
+        return Err(err(
+            STAGE,
+            format!(
+                "entry point `{}`: {} shaders are not supported by the MSL backend (vertex, \
+                 fragment and compute only)",
+                entry.name,
+                entry.stage.spelling()
+            ),
+        ));
+    }
+    let fn_name = entry_function_name(&entry.name);
+    if fn_name.is_empty()
+        || !fn_name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || fn_name.starts_with(|c: char| c.is_ascii_digit())
+        || names::is_reserved(&fn_name)
+    {
+        return Err(err(
+            ENTRY,
+            format!(
+                "entry point `{}`: the name is not an MSL identifier the API can look up",
+                entry.name
+            ),
+        ));
+    }
+    let derivatives = entry_info.effects().contains(Effects::DERIVATIVES);
+    if derivatives && entry.stage != Stage::Fragment {
+        return Err(err(
+            DERIVATIVES,
+            format!(
+                "{} entry point `{}` takes implicit derivatives (implicit-LOD sampling, \
+                 CalculateLevelOfDetail or ddx/ddy); MSL has derivatives in fragment functions \
+                 only",
+                entry.stage.spelling(),
+                entry.name
+            ),
+        ));
+    }
+    let used = usage::usage(info, entry_info);
+    let mut cx = module::ModuleCx::new(m, opts, entry.clone());
+    cx.names.reserve(&fn_name);
+    cx.atomics.scan(m, &used.funcs);
+    // The SIMD-group built-ins the lane index and count read are entry parameters every
+    // function receives: declared before any function is printed.
+    let mut simd = Vec::new();
+    for &f in &used.funcs {
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                if m.op(c) != Op::CallIntrinsic {
+                    continue;
+                }
+                let attr = match m
+                    .imm_operand(c, 0)
+                    .and_then(oneshader_ir::Intrinsic::from_u32)
+                {
+                    Some(oneshader_ir::Intrinsic::WaveGetLaneCount) => "threads_per_simdgroup",
+                    Some(oneshader_ir::Intrinsic::WaveGetLaneIndex) => "thread_index_in_simdgroup",
+                    // Not read by our spelling, but declared as spirv-cross declares them for
+                    // these operations, so the two interfaces agree.
+                    Some(oneshader_ir::Intrinsic::WaveActiveCountBits) => "threads_per_simdgroup",
+                    Some(oneshader_ir::Intrinsic::WavePrefixCountBits) => {
+                        "thread_index_in_simdgroup"
+                    }
+                    _ => continue,
+                };
+                if !simd.contains(&attr) {
+                    simd.push(attr);
+                }
+            }
+        }
+    }
+    if !simd.is_empty() && entry.stage == Stage::Vertex {
+        return Err(err(
+            error::UNMAPPED,
+            format!(
+                "vertex entry point `{}` reads the lane index or count; MSL has SIMD-group \
+                 functions in fragment and kernel functions only",
+                entry.name
+            ),
+        ));
+    }
+    for key in simd {
+        // spirv-cross's spelling: the SIMD width of a kernel is its thread execution width.
+        let attr = match (key, entry.stage) {
+            ("threads_per_simdgroup", Stage::Compute) => "thread_execution_width",
+            _ => key,
+        };
+        cx.simd_builtin(key, attr);
+    }
+    // Textures sampled with a depth comparison are MSL depth textures.
+    for &f in &used.funcs {
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                if matches!(
+                    m.op(c),
+                    Op::SampleCmp
+                        | Op::SampleCmpLevelZero
+                        | Op::SampleCmpLevel
+                        | Op::SampleCmpBias
+                        | Op::SampleCmpGrad
+                        | Op::GatherCmp
+                ) {
+                    let mut t = m.operand(c, 0);
+                    while m.op(t) == Op::ElementAddr {
+                        t = m.operand(t, 0);
+                    }
+                    cx.depth_textures.insert(t);
+                }
+            }
+        }
+    }
+    let body_name = cx
+        .names
+        .fresh(Some(&format!("{}_body", entry.name)), "entry_body", None);
+    for &f in &used.funcs {
+        let n = if f == entry.func {
+            body_name.clone()
+        } else {
+            cx.names.fresh(m.name(f.id()), "f", None)
+        };
+        cx.item_names.insert(f.id(), n);
+    }
+    let globals: Vec<_> = entry_info
+        .globals()
+        .iter()
+        .map(|u| (u.global.id(), u.access))
+        .collect();
+    let mut diags: Vec<Diagnostic> = cx
+        .declare_globals(&globals)
+        .into_iter()
+        .map(Diagnostic::from)
+        .collect();
+    let mut functions = String::new();
+    if diags.is_empty() {
+        for &f in &used.funcs {
+            let name = cx.item_names[&f.id()].clone();
+            let r = func::FnEmitter::new(&mut cx, f).and_then(|e| e.emit(&name));
+            match r {
+                Ok(text) => functions.push_str(&text),
+                Err(e) => {
+                    let mut d: Diagnostic = e.into();
+                    d.message =
+                        format!("function @{}: {}", m.name(f.id()).unwrap_or("?"), d.message);
+                    diags.push(d);
+                }
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let entry_fn = entry_wrapper(&mut cx, &fn_name, &body_name);
+    let mut out = String::new();
+    out.push_str("// Metal Shading Language 2.4, generated by OneShader.\n");
+    out.push_str("#include <metal_stdlib>\nusing namespace metal;\n\n");
+    out.push_str(&cx.struct_decls());
+    if !cx.const_decls.is_empty() {
+        out.push_str(&cx.const_decls);
+        out.push('\n');
+    }
+    out.push_str(&functions);
+    out.push_str(&entry_fn);
+    Ok(out)
+}
+
+/// The element type of an MSL `array<T, N>` type name.
+fn elem_of(array: &str) -> &str {
+    array
+        .trim_start_matches("array<")
+        .rsplit_once(',')
+        .map(|(e, _)| e)
+        .unwrap_or("uint")
+}
+
+/// The MSL entry point: the resources and stage inputs in, the private, threadgroup and
+/// output variables declared, the entry function called, the output struct returned.
+fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> String {
+    let m = cx.m;
+    let entry = cx.entry.clone();
+    let mut out = String::new();
+    let in_struct = cx
+        .names
+        .fresh(Some(&format!("{}_in", entry.name)), "entry_in", None);
+    let out_struct = cx
+        .names
+        .fresh(Some(&format!("{}_out", entry.name)), "entry_out", None);
+    let in_var = cx.names.fresh(Some("stage_input"), "stage_input", None);
+    let out_var = cx.names.fresh(Some("stage_output"), "stage_output", None);
+    let inputs = cx.inputs.clone();
+    let mut outputs = cx.outputs.clone();
+    let mut extra_locals = Vec::new();
+    if entry.stage == Stage::Vertex
+        && !outputs.is_empty()
+        && !outputs.iter().any(|o| o.attr == "[[position]]")
+    {
+        // A vertex function that returns outputs returns a position (as spirv-cross adds
+        // one); one the IR never writes is undefined, and zero is one of its values. A
+        // vertex function without outputs returns void (rasterization off).
+        let var = cx.names.fresh(Some("position_unwritten"), "position", None);
+        extra_locals.push(format!("float4 {var} = float4(0.0f);"));
+        outputs.push(module::Io {
+            var,
+            var_type: "float4".into(),
+            member: cx.io_names.1.fresh(Some("position_unwritten"), "p", None),
+            io_type: "float4".into(),
+            attr: "[[position]]".into(),
+            param: false,
+            custom: None,
+        });
+    }
+    let staged: Vec<&module::Io> = inputs.iter().filter(|io| !io.param).collect();
+    if !staged.is_empty() {
+        writeln!(out, "struct {in_struct}\n{{").ok();
+        for io in &staged {
+            match &io.custom {
+                Some((decls, _)) => {
+                    for d in decls {
+                        writeln!(out, "    {d}").ok();
+                    }
+                }
+                None => {
+                    writeln!(out, "    {} {} {};", io.io_type, io.member, io.attr).ok();
+                }
+            }
+        }
+        out.push_str("};\n\n");
+    }
+    if !outputs.is_empty() {
+        writeln!(out, "struct {out_struct}\n{{").ok();
+        for io in &outputs {
+            match &io.custom {
+                Some((decls, _)) => {
+                    for d in decls {
+                        writeln!(out, "    {d}").ok();
+                    }
+                }
+                None => {
+                    writeln!(out, "    {} {} {};", io.io_type, io.member, io.attr).ok();
+                }
+            }
+        }
+        out.push_str("};\n\n");
+    }
+    let mut params = Vec::new();
+    if !staged.is_empty() {
+        params.push(format!("{in_struct} {in_var} [[stage_in]]"));
+    }
+    for io in inputs.iter().filter(|io| io.param && io.custom.is_none()) {
+        params.push(format!("{} {} {}", io.io_type, io.member, io.attr));
+    }
+    params.extend(cx.resources.iter().cloned());
+    let (qual, ret) = match entry.stage {
+        Stage::Compute => ("kernel", "void".to_string()),
+        Stage::Vertex => (
+            "vertex",
+            if outputs.is_empty() {
+                "void".to_string()
+            } else {
+                out_struct.clone()
+            },
+        ),
+        _ => (
+            "fragment",
+            if outputs.is_empty() {
+                "void".to_string()
+            } else {
+                out_struct.clone()
+            },
+        ),
+    };
+    if entry.stage == Stage::Compute {
+        let (x, y, z) = m
+            .find_decoration(entry.func.id(), Op::NumThreads)
+            .map(|d| {
+                (
+                    m.imm_operand(d, 0).unwrap_or(1),
+                    m.imm_operand(d, 1).unwrap_or(1),
+                    m.imm_operand(d, 2).unwrap_or(1),
+                )
+            })
+            .unwrap_or((1, 1, 1));
+        writeln!(
+            out,
+            "// numthreads({x}, {y}, {z}): dispatch with threadsPerThreadgroup = ({x}, {y}, {z})."
+        )
+        .ok();
+    }
+    if entry.stage == Stage::Fragment && m.has_decoration(entry.func.id(), Op::EarlyFragmentTests) {
+        out.push_str("[[early_fragment_tests]]\n");
+    }
+    writeln!(out, "{qual} {ret} {fn_name}({})\n{{", params.join(", ")).ok();
+    for l in &cx.locals {
+        writeln!(out, "    {l}").ok();
+    }
+    for io in &inputs {
+        if let Some((_, copies)) = &io.custom {
+            writeln!(out, "    {} {} = {{}};", io.var_type, io.var).ok();
+            for c in copies {
+                writeln!(out, "    {}", c.replace("{io}", &in_var)).ok();
+            }
+            continue;
+        }
+        let src = if io.param {
+            io.member.clone()
+        } else {
+            format!("{in_var}.{}", io.member)
+        };
+        let v = if io.var_type == io.io_type {
+            src
+        } else if io.var_type.starts_with("array<") {
+            // An array of one element (the sample mask) from MSL's scalar.
+            format!("{}{{{}({src})}}", io.var_type, elem_of(&io.var_type))
+        } else {
+            format!("{}({src})", io.var_type)
+        };
+        writeln!(out, "    {} {} = {v};", io.var_type, io.var).ok();
+    }
+    for io in &cx.outputs {
+        writeln!(out, "    {} {} = {{}};", io.var_type, io.var).ok();
+    }
+    for l in &extra_locals {
+        writeln!(out, "    {l}").ok();
+    }
+    let args: Vec<String> = cx.env.iter().map(|e| e.name.clone()).collect();
+    writeln!(out, "    {body}({});", args.join(", ")).ok();
+    if ret != "void" {
+        writeln!(out, "    {out_struct} {out_var} = {{}};").ok();
+        for io in &outputs {
+            if let Some((_, copies)) = &io.custom {
+                for c in copies {
+                    writeln!(out, "    {}", c.replace("{io}", &out_var)).ok();
+                }
+                continue;
+            }
+            let v = if io.var_type == io.io_type {
+                io.var.clone()
+            } else if io.var_type.starts_with("array<") {
+                format!("{}({}[0])", io.io_type, io.var)
+            } else {
+                format!("{}({})", io.io_type, io.var)
+            };
+            writeln!(out, "    {out_var}.{} = {v};", io.member).ok();
+        }
+        writeln!(out, "    return {out_var};").ok();
+    }
+    out.push_str("}\n");
+    out
+}

@@ -1,0 +1,1475 @@
+//! The module-level part of the MSL output: names, types, literals, struct declarations with
+//! explicit padding members (so that MSL's natural C++ layout puts every member at the offset
+//! of [`oneshader_ir::layout`]), the entry point's resources with their `[[buffer(n)]]`
+//! indices, its stage IO, and the globals every printed function receives.
+//!
+//! MSL has no mutable program-scope variables: resources are parameters of the entry point,
+//! private variables and stage IO are locals of the entry point, and `threadgroup` variables
+//! are declared in the kernel's body. The functions the entry reaches (the IR's entry function
+//! among them) take every global the entry uses as a reference parameter (the *environment*,
+//! [`ModuleCx::env`]), so a function reads and writes the entry's own memory.
+
+use std::fmt::Write as _;
+
+use oneshader_ir::layout::{self, LayoutRule};
+use oneshader_ir::{AddressSpace, BuiltIn, InstId, Module, Op, ScalarKind, Stage};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::Options;
+use super::error::{LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, malformed};
+use super::names::{Namer, namer};
+use crate::text::atomics::{AtomicLocs, Loc};
+use crate::text::usage::Entry;
+
+/// A stage input or output of the entry point.
+#[derive(Clone, Debug)]
+pub(crate) struct Io {
+    /// The local the functions use (passed by reference).
+    pub var: String,
+    /// The MSL type of the local (the IR's type).
+    pub var_type: String,
+    /// The member of the IO struct, or the parameter name of a built-in input.
+    pub member: String,
+    /// Its MSL type there.
+    pub io_type: String,
+    /// Its attribute (`[[attribute(0)]]`, `[[position]]`, `[[user(locn1)]]`).
+    pub attr: String,
+    /// True for a built-in input, which is a parameter of its own rather than a member of
+    /// the `[[stage_in]]` struct.
+    pub param: bool,
+    /// Members and copies replacing the single member (clip distances): the member
+    /// declarations, and the statements copying between the local and the IO struct (`{io}`
+    /// stands for the struct variable).
+    pub custom: Option<(Vec<String>, Vec<String>)>,
+}
+
+/// A global every printed function receives as a parameter.
+#[derive(Clone, Debug)]
+pub(crate) struct EnvItem {
+    /// The parameter's declaration in a function (`device S& buf`).
+    pub param: String,
+    /// The name (the argument passed along).
+    pub name: String,
+}
+
+/// Where a struct member sits, as MSL declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum FieldForm {
+    /// The member as its type says.
+    Plain,
+    /// A packed vector (`packed_float3`): read through a conversion to the plain vector.
+    Packed,
+    /// A column-major matrix, declared transposed (`floatCxR` for HLSL `floatRxC`).
+    Transposed,
+    /// An array of scalars or 2-vectors of `n` components whose layout stride is 16 bytes
+    /// (DXC's constant buffers): declared as an array of 4-vectors, each element read from
+    /// its first `n` components.
+    Padded(u32),
+}
+
+/// One struct type's MSL declaration.
+#[derive(Clone, Debug, Default)]
+struct StructDecl {
+    /// Per IR field: its index among the declared members (padding members interleave).
+    member_index: Vec<usize>,
+    /// Number of declared members.
+    members: usize,
+    /// The declaration's text.
+    text: String,
+}
+
+/// The module being printed.
+pub(crate) struct ModuleCx<'m> {
+    pub m: &'m Module,
+    pub opts: &'m Options,
+    pub entry: Entry,
+    pub names: Namer,
+    /// Names of globals and functions.
+    pub item_names: FxHashMap<InstId, String>,
+    struct_names: FxHashMap<InstId, String>,
+    field_names: FxHashMap<InstId, Vec<String>>,
+    /// The layout rule each struct used in host-shared memory is declared under.
+    struct_rules: FxHashMap<InstId, LayoutRule>,
+    structs: FxHashMap<InstId, StructDecl>,
+    struct_order: Vec<InstId>,
+    /// How each struct field (struct, index) is declared.
+    pub forms: FxHashMap<(InstId, usize), FieldForm>,
+    /// Atomic locations and their prefixes.
+    pub atomics: AtomicLocs,
+    /// Texture globals sampled with a depth comparison: declared `depth2d` etc.
+    pub depth_textures: FxHashSet<InstId>,
+    /// Globals that are a pointer to a runtime array (`device T* name`).
+    pub pointer_globals: FxHashSet<InstId>,
+    /// The environment, in the order of the entry's globals.
+    pub env: Vec<EnvItem>,
+    /// The entry point's resource parameters.
+    pub resources: Vec<String>,
+    /// Its `threadgroup` and `thread` declarations.
+    pub locals: Vec<String>,
+    pub inputs: Vec<Io>,
+    pub outputs: Vec<Io>,
+    /// Member names of the input and output structs.
+    pub io_names: (Namer, Namer),
+    /// Program-scope declarations of function constants.
+    pub const_decls: String,
+    /// The locals of the SIMD-group built-ins, by attribute.
+    pub simd_vars: FxHashMap<&'static str, String>,
+    /// Resource indices given so far, per kind (buffer, texture, sampler).
+    next_index: [u32; 3],
+}
+
+fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
+    Ok(match m.op(s) {
+        Op::Bool => "bool",
+        Op::I32 => "int",
+        Op::U32 => "uint",
+        Op::F32 => "float",
+        op => {
+            return Err(MslError::new(
+                TYPE,
+                format!(
+                    "the scalar type `{}` is not supported by the MSL backend (bool, int, uint \
+                     and float are; half, 16- and 64-bit integers and double are refused)",
+                    op.spelling()
+                ),
+            ));
+        }
+    })
+}
+
+/// MSL's own alignment and size of a type (Metal Shading Language Specification, section
+/// 2.1 "Scalar data types", 2.2 "Vector data types" (3-component vectors are aligned and sized
+/// as 4-component ones), 2.2.3 "Packed vector types", 2.3 "Matrix data types" (an array of
+/// column vectors)); `form` says how a struct member is declared.
+fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)> {
+    let vec = |n: u32| if n == 3 { (16, 16) } else { (4 * n, 4 * n) };
+    Some(match m.op(ty) {
+        Op::Bool | Op::I32 | Op::U32 | Op::F32 => (4, 4),
+        Op::Vector => {
+            let n = m.vector_len(ty)?;
+            if *form == FieldForm::Packed {
+                (4, 4 * n)
+            } else {
+                vec(n)
+            }
+        }
+        Op::Matrix => {
+            let (rows, cols) = m.matrix_dims(ty)?;
+            // MSL columns: HLSL rows (of `cols` components), or HLSL columns when transposed.
+            let (count, len) = if *form == FieldForm::Transposed {
+                (cols, rows)
+            } else {
+                (rows, cols)
+            };
+            let (a, s) = vec(len);
+            (a, s * count)
+        }
+        Op::Array => {
+            let (a, s) = msl_align_size(m, m.operand(ty, 0), &FieldForm::Plain)?;
+            (a, s * m.array_len(ty)?)
+        }
+        Op::RuntimeArray => {
+            let (a, _) = msl_align_size(m, m.operand(ty, 0), &FieldForm::Plain)?;
+            (a, 0)
+        }
+        _ => return None,
+    })
+}
+
+impl<'m> ModuleCx<'m> {
+    /// A context printing `entry` of `m`.
+    pub fn new(m: &'m Module, opts: &'m Options, entry: Entry) -> ModuleCx<'m> {
+        ModuleCx {
+            m,
+            opts,
+            entry,
+            names: namer(),
+            item_names: FxHashMap::default(),
+            struct_names: FxHashMap::default(),
+            field_names: FxHashMap::default(),
+            struct_rules: FxHashMap::default(),
+            structs: FxHashMap::default(),
+            struct_order: Vec::new(),
+            forms: FxHashMap::default(),
+            atomics: AtomicLocs::default(),
+            pointer_globals: FxHashSet::default(),
+            depth_textures: FxHashSet::default(),
+            env: Vec::new(),
+            resources: Vec::new(),
+            locals: Vec::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            io_names: (namer(), namer()),
+            next_index: [0; 3],
+            simd_vars: FxHashMap::default(),
+            const_decls: String::new(),
+        }
+    }
+
+    /// The SIMD-group built-in `key` (`thread_index_in_simdgroup`, `threads_per_simdgroup`),
+    /// spelled `attr` in the entry's stage: an entry parameter copied into a local every
+    /// function receives.
+    pub fn simd_builtin(&mut self, key: &'static str, attr: &'static str) {
+        let var = self.names.fresh(Some(key), "simd", None);
+        let member = self
+            .names
+            .fresh(Some(&format!("{key}_param")), "simd", None);
+        self.simd_vars.insert(key, var.clone());
+        self.env.push(EnvItem {
+            param: format!("thread uint& {var}"),
+            name: var.clone(),
+        });
+        self.inputs.push(Io {
+            var,
+            var_type: "uint".into(),
+            member,
+            io_type: "uint".into(),
+            attr: format!("[[{attr}]]"),
+            param: true,
+            custom: None,
+        });
+    }
+
+    /// The location pointer `p` designates, when it has one.
+    pub fn loc_of(&self, p: InstId) -> Option<Loc> {
+        crate::text::atomics::loc_of(self.m, p)
+    }
+
+    /// The name of struct type `ty`.
+    pub fn struct_name(&mut self, ty: InstId) -> String {
+        if let Some(n) = self.struct_names.get(&ty) {
+            return n.clone();
+        }
+        let n = self.names.fresh(self.m.name(ty), "S", None);
+        self.struct_names.insert(ty, n.clone());
+        n
+    }
+
+    /// The name of field `i` of struct `ty`.
+    pub fn field_name(&mut self, ty: InstId, i: usize) -> String {
+        if !self.field_names.contains_key(&ty) {
+            let m = self.m;
+            let mut scope = namer();
+            let names = m
+                .struct_fields(ty)
+                .iter()
+                .map(|&f| scope.fresh(m.name(f), "field", None))
+                .collect();
+            self.field_names.insert(ty, names);
+        }
+        self.field_names[&ty]
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("field_{i}"))
+    }
+
+    /// How field `i` of `st` is declared.
+    pub fn form(&self, st: InstId, i: usize) -> FieldForm {
+        self.forms
+            .get(&(st, i))
+            .cloned()
+            .unwrap_or(FieldForm::Plain)
+    }
+
+    /// The MSL type of `ty`.
+    pub fn type_name(&mut self, ty: InstId) -> R<String> {
+        self.type_at(ty, None)
+    }
+
+    /// The MSL type of `ty` stored at `loc` (atomic there when an atomic touches it).
+    pub fn type_at(&mut self, ty: InstId, loc: Option<&Loc>) -> R<String> {
+        let m = self.m;
+        let op = m
+            .try_op(ty)
+            .ok_or_else(|| malformed("a type refers to a removed instruction"))?;
+        if let Some(l) = loc
+            && self.atomics.atomics.contains(l)
+        {
+            return match op {
+                Op::I32 => Ok("atomic_int".into()),
+                Op::U32 => Ok("atomic_uint".into()),
+                _ => Err(MslError::new(
+                    OPERANDS,
+                    format!(
+                        "an atomic on `{}`; MSL atomics are on 32-bit integers only (64-bit \
+                         atomics are refused)",
+                        oneshader_ir::print::print_inst(m, ty)
+                    ),
+                )),
+            };
+        }
+        Ok(match op {
+            _ if op.is_scalar_type() => scalar_name(m, ty)?.to_string(),
+            Op::Vector => {
+                let e = m.operand(ty, 0);
+                format!("{}{}", scalar_name(m, e)?, m.vector_len(ty).unwrap_or(4))
+            }
+            Op::Matrix => {
+                let e = m.operand(ty, 0);
+                if m.op(e) != Op::F32 {
+                    return Err(MslError::new(
+                        TYPE,
+                        format!(
+                            "the matrix type `{}`; MSL matrices hold float (or half) only",
+                            oneshader_ir::print::print_inst(m, ty)
+                        ),
+                    ));
+                }
+                let (r, c) = m.matrix_dims(ty).ok_or_else(|| malformed("a bad matrix"))?;
+                format!("float{r}x{c}")
+            }
+            Op::Array => {
+                let inner = loc.map(|l| Loc::Elem(Box::new(l.clone())));
+                let e = self.type_at(m.operand(ty, 0), inner.as_ref())?;
+                format!("array<{e}, {}>", m.array_len(ty).unwrap_or(0))
+            }
+            Op::RuntimeArray => {
+                return Err(MslError::new(
+                    TYPE,
+                    "a runtime array other than a buffer's last member",
+                ));
+            }
+            Op::Struct => {
+                self.declare_struct(ty, None)?;
+                self.struct_name(ty)
+            }
+            Op::Sampler | Op::SamplerCmp => "sampler".into(),
+            Op::Texture => {
+                let d = m
+                    .texture_desc(ty)
+                    .ok_or_else(|| malformed("a bad texture"))?;
+                self.texture_type(ty, &d, false, "read")?
+            }
+            Op::Ptr => {
+                let space = m.address_space(ty);
+                let pointee = m.pointee(ty).ok_or_else(|| malformed("a bad pointer"))?;
+                let s = match space {
+                    Some(AddressSpace::Function | AddressSpace::Private) => "thread",
+                    Some(AddressSpace::Workgroup) => "threadgroup",
+                    _ => {
+                        return Err(MslError::new(
+                            OPERANDS,
+                            "a pointer parameter into memory other than function, private or \
+                             workgroup memory",
+                        ));
+                    }
+                };
+                format!("{s} {}&", self.type_name(pointee)?)
+            }
+            _ => {
+                return Err(MslError::new(
+                    TYPE,
+                    format!(
+                        "the type `{}` has no MSL form in this backend",
+                        oneshader_ir::print::print_inst(m, ty)
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// A scalar literal of scalar type `ty` with the IR bits `bits`.
+    pub fn scalar_literal(&mut self, ty: InstId, bits: u64) -> R<String> {
+        let m = self.m;
+        Ok(match m.op(ty) {
+            Op::Bool => if bits != 0 { "true" } else { "false" }.into(),
+            Op::I32 => {
+                let v = bits as u32 as i32;
+                if v == i32::MIN {
+                    "(-2147483647 - 1)".into()
+                } else {
+                    format!("{v}")
+                }
+            }
+            Op::U32 => format!("{}u", bits as u32),
+            Op::F32 => f32_literal(bits as u32),
+            _ => {
+                scalar_name(m, ty)?;
+                return Err(malformed("a scalar literal of a non-scalar type"));
+            }
+        })
+    }
+
+    /// The MSL text of constant `c`: literals, `T(...)` for vectors and matrices, `T{...}`
+    /// for arrays and structs (padding members get `{}`), `T{}` for zero and undefined.
+    pub fn constant(&mut self, c: InstId) -> R<String> {
+        let m = self.m;
+        let ty = m.ty(c).ok_or_else(|| malformed("an untyped constant"))?;
+        match m.op(c) {
+            Op::ConstBool | Op::ConstInt | Op::ConstFloat => {
+                let bits = m.literal_bits(c).unwrap_or(0);
+                self.scalar_literal(ty, bits)
+            }
+            Op::Zero | Op::Undef => {
+                let tn = self.type_name(ty)?;
+                Ok(format!("{tn}{{}}"))
+            }
+            Op::Composite => {
+                let mut parts = Vec::new();
+                for k in 0..m.num_operands(c) {
+                    let v = m.operand(c, k);
+                    parts.push(self.constant(v)?);
+                }
+                self.composite(ty, parts)
+            }
+            Op::SpecConst => {
+                // A function constant the pipeline may set, and its default when it does not
+                // (as spirv-cross declares them).
+                if let Some(n) = self.item_names.get(&c) {
+                    return Ok(n.clone());
+                }
+                let id = m.imm_operand(c, 0).unwrap_or(0);
+                let def = self.constant(m.operand(c, 1))?;
+                let tn = self.type_name(ty)?;
+                if !(m.op(ty).is_scalar_type() || m.op(ty) == Op::Vector) {
+                    return Err(MslError::new(
+                        TYPE,
+                        format!(
+                            "a specialization constant of type `{tn}`; MSL function constants \
+                             are scalars and vectors"
+                        ),
+                    ));
+                }
+                let n = self.names.fresh(m.name(c), "spec", None);
+                let fc = self.names.fresh(Some(&format!("{n}_fc")), "spec", None);
+                writeln!(
+                    self.const_decls,
+                    "constant {tn} {fc} [[function_constant({id})]];\nconstant {tn} {n} = \
+                     is_function_constant_defined({fc}) ? {fc} : {def};"
+                )
+                .ok();
+                self.item_names.insert(c, n.clone());
+                Ok(n)
+            }
+            _ => Err(malformed("a constant of an unknown kind")),
+        }
+    }
+
+    /// A composite of type `ty` from its parts' text.
+    pub fn composite(&mut self, ty: InstId, parts: Vec<String>) -> R<String> {
+        let m = self.m;
+        let tn = self.type_name(ty)?;
+        match m.op(ty) {
+            Op::Struct => {
+                if (0..parts.len()).any(|k| matches!(self.form(ty, k), FieldForm::Padded(_))) {
+                    return Err(MslError::new(
+                        OPERANDS,
+                        "a value of a struct holding a constant-buffer array of scalars or \
+                         2-vectors (declared with 16-byte elements); not supported by the MSL \
+                         backend",
+                    ));
+                }
+                let decl = self
+                    .structs
+                    .get(&ty)
+                    .cloned()
+                    .ok_or_else(|| malformed("a struct that was not declared"))?;
+                let mut members = vec!["{}".to_string(); decl.members];
+                for (k, p) in parts.into_iter().enumerate() {
+                    let v = match self.form(ty, k) {
+                        FieldForm::Transposed => format!("transpose({p})"),
+                        _ => p,
+                    };
+                    let at = decl
+                        .member_index
+                        .get(k)
+                        .copied()
+                        .ok_or_else(|| malformed("a struct value with too many parts"))?;
+                    members[at] = v;
+                }
+                Ok(format!("{tn}{{{}}}", members.join(", ")))
+            }
+            Op::Array => Ok(format!("{tn}{{{}}}", parts.join(", "))),
+            _ => Ok(format!("{tn}({})", parts.join(", "))),
+        }
+    }
+
+    /// The rule a buffer global of `space` is laid out under.
+    fn rule_of(&self, g: InstId, space: AddressSpace) -> LayoutRule {
+        match space {
+            AddressSpace::Uniform => self.opts.cbuffer_rule,
+            AddressSpace::PushConstant => self.opts.push_constant_rule,
+            _ if self.m.has_decoration(g, Op::TextureBuffer) => self.opts.tbuffer_rule,
+            _ => self.opts.storage_rule,
+        }
+    }
+
+    /// Declares struct `st` (and the structs it holds), laid out under `rule` when it is in
+    /// host-shared memory: members at exactly the layout's offsets, with padding members and
+    /// packed vectors where MSL's natural placement differs. A struct declared under one
+    /// rule and needed under another (or without one) is refused.
+    fn declare_struct(&mut self, st: InstId, rule: Option<LayoutRule>) -> R<()> {
+        let m = self.m;
+        let name = self.struct_name(st);
+        if self.structs.contains_key(&st) {
+            let had = self.struct_rules.get(&st).copied();
+            if rule.is_some() && had.is_some() && had != rule {
+                return Err(MslError::new(
+                    LAYOUT,
+                    format!(
+                        "struct `{name}` is used in buffers under two layouts; MSL declares a \
+                         struct once"
+                    ),
+                ));
+            }
+            if rule.is_some() && had.is_none() {
+                return Err(MslError::new(
+                    LAYOUT,
+                    format!(
+                        "struct `{name}` is used both in a buffer and as a local value before \
+                         its buffer use; not supported by the MSL backend"
+                    ),
+                ));
+            }
+            return Ok(());
+        }
+        // Reserve the entry first (recursion through nested structs ends here).
+        self.structs.insert(st, StructDecl::default());
+        let fields = m.struct_fields(st);
+        let mut decl = StructDecl::default();
+        let mut text = format!("struct {name}\n{{\n");
+        let mut pads = 0;
+        match rule {
+            None => {
+                for (k, &f) in fields.iter().enumerate() {
+                    let ft = m.ty(f).ok_or_else(|| malformed("an untyped field"))?;
+                    let tn = self.type_name(ft)?;
+                    let fname = self.field_name(st, k);
+                    writeln!(text, "    {tn} {fname};").ok();
+                    decl.member_index.push(k);
+                }
+                decl.members = fields.len();
+            }
+            Some(rule) => {
+                self.struct_rules.insert(st, rule);
+                let sl = layout::struct_layout(m, st, rule).map_err(|e| {
+                    MslError::new(LAYOUT, format!("struct `{name}` has no buffer layout: {e}"))
+                })?;
+                let mut cur = 0u32;
+                let mut max_align = 1u32;
+                for (k, fl) in sl.fields.iter().enumerate() {
+                    let ft = m
+                        .ty(fl.field)
+                        .ok_or_else(|| malformed("an untyped field"))?;
+                    let fname = self.field_name(st, k);
+                    let loc = Loc::Field(st, k);
+                    // Nested structs and arrays of them are laid out under the same rule.
+                    let mut inner = ft;
+                    while matches!(m.op(inner), Op::Array | Op::RuntimeArray) {
+                        inner = m.operand(inner, 0);
+                    }
+                    if m.op(inner) == Op::Struct {
+                        self.declare_struct(inner, Some(rule))?;
+                    }
+                    let mut form = FieldForm::Plain;
+                    if m.op(ft) == Op::Matrix && !fl.row_major {
+                        form = FieldForm::Transposed;
+                    }
+                    let (mut align, mut size) = self.member_align_size(ft, &form, &fname)?;
+                    if m.op(ft) == Op::Vector && fl.offset % align != 0 {
+                        form = FieldForm::Packed;
+                        (align, size) = self.member_align_size(ft, &form, &fname)?;
+                    }
+                    // A 3-vector whose 16 bytes would overlap the next member is packed.
+                    if m.op(ft) == Op::Vector && form == FieldForm::Plain {
+                        let next = sl.fields.get(k + 1).map(|n| n.offset);
+                        if next.is_some_and(|n| n < fl.offset + size)
+                            || (next.is_none() && fl.offset + size > sl.layout.size)
+                        {
+                            form = FieldForm::Packed;
+                            (align, size) = self.member_align_size(ft, &form, &fname)?;
+                        }
+                    }
+                    // DXC's 16-byte stride for arrays of scalars and 2-vectors: arrays of
+                    // 4-vectors, read through their leading components.
+                    if m.op(ft) == Op::Array
+                        && fl.layout.array_stride == Some(16)
+                        && let e = m.operand(ft, 0)
+                        && (m.op(e).is_scalar_type()
+                            || (m.op(e) == Op::Vector && m.vector_len(e) == Some(2)))
+                    {
+                        let n = if m.op(e) == Op::Vector { 2 } else { 1 };
+                        form = FieldForm::Padded(n);
+                        align = 16;
+                        size = 16 * m.array_len(ft).unwrap_or(0);
+                    }
+                    if fl.offset < cur || fl.offset % align != 0 {
+                        return Err(MslError::new(
+                            LAYOUT,
+                            format!(
+                                "member `{fname}` of struct `{name}` is at offset {} under \
+                                 {}, where MSL cannot place a `{}` (alignment {align}, next \
+                                 free byte {cur})",
+                                fl.offset,
+                                rule.name(),
+                                oneshader_ir::print::print_inst(m, ft)
+                            ),
+                        ));
+                    }
+                    if fl.offset > cur {
+                        writeln!(text, "    char _pad{pads}[{}];", fl.offset - cur).ok();
+                        pads += 1;
+                        decl.members += 1;
+                    }
+                    let tn = match (&form, m.op(ft)) {
+                        (FieldForm::Packed, _) => format!("packed_{}", self.type_name(ft)?),
+                        (FieldForm::Padded(_), _) => {
+                            let e = m.operand(ft, 0);
+                            let sn = scalar_name(m, m.scalar_of(e).unwrap_or(e))?;
+                            format!("array<{sn}4, {}>", m.array_len(ft).unwrap_or(0))
+                        }
+                        (FieldForm::Transposed, _) => {
+                            let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
+                            format!("float{c}x{r}")
+                        }
+                        (_, Op::RuntimeArray) => {
+                            let inner = Loc::Elem(Box::new(loc.clone()));
+                            self.type_at(m.operand(ft, 0), Some(&inner))?
+                        }
+                        _ => self.type_at(ft, Some(&loc))?,
+                    };
+                    if !matches!(form, FieldForm::Padded(_)) {
+                        self.check_strides(ft, &fl.layout, &form, &fname, &name)?;
+                    }
+                    if form != FieldForm::Plain {
+                        self.forms.insert((st, k), form);
+                    }
+                    decl.member_index.push(decl.members);
+                    decl.members += 1;
+                    if m.op(ft) == Op::RuntimeArray {
+                        writeln!(text, "    {tn} {fname}[1];").ok();
+                    } else {
+                        writeln!(text, "    {tn} {fname};").ok();
+                    }
+                    cur = fl.offset + size;
+                    max_align = max_align.max(align);
+                }
+                let ends_in_rt = fields
+                    .last()
+                    .and_then(|&f| m.ty(f))
+                    .is_some_and(|t| m.op(t) == Op::RuntimeArray);
+                if !ends_in_rt {
+                    let size = sl.layout.size;
+                    if size > cur {
+                        let natural = cur.div_ceil(max_align) * max_align;
+                        if natural != size {
+                            writeln!(text, "    char _pad{pads}[{}];", size - cur).ok();
+                            decl.members += 1;
+                        }
+                    }
+                    let total = size.max(cur).div_ceil(max_align) * max_align;
+                    if total != size.max(cur) || size < cur {
+                        return Err(MslError::new(
+                            LAYOUT,
+                            format!(
+                                "struct `{name}` is {size} bytes under {}, which MSL cannot \
+                                 state (its alignment is {max_align})",
+                                rule.name()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        text.push_str("};\n\n");
+        decl.text = text;
+        self.structs.insert(st, decl);
+        self.struct_order.push(st);
+        Ok(())
+    }
+
+    /// MSL's alignment and size of member type `ft` declared as `form` (structs, and arrays
+    /// of them, by their declared layout).
+    fn member_align_size(&self, ft: InstId, form: &FieldForm, fname: &str) -> R<(u32, u32)> {
+        let m = self.m;
+        if let Some(r) = msl_align_size(m, ft, form) {
+            return Ok(r);
+        }
+        let mut inner = ft;
+        let mut count = 1u32;
+        loop {
+            match m.op(inner) {
+                Op::Array => count *= m.array_len(inner).unwrap_or(0),
+                Op::RuntimeArray => count = 0,
+                _ => break,
+            }
+            inner = m.operand(inner, 0);
+        }
+        if m.op(inner) == Op::Struct
+            && let Some(rule) = self.struct_rules.get(&inner)
+            && let Ok(sl) = layout::struct_layout(m, inner, *rule)
+        {
+            return Ok((self.struct_align(inner), sl.layout.size * count));
+        }
+        Err(MslError::new(
+            LAYOUT,
+            format!(
+                "member `{fname}` of type `{}` has no MSL buffer layout",
+                oneshader_ir::print::print_inst(m, ft)
+            ),
+        ))
+    }
+
+    /// The MSL alignment of a struct declared for a buffer: its largest member alignment.
+    fn struct_align(&self, st: InstId) -> u32 {
+        let m = self.m;
+        let mut a = 1;
+        for (k, &f) in m.struct_fields(st).iter().enumerate() {
+            let Some(ft) = m.ty(f) else { continue };
+            let form = self.form(st, k);
+            let fa = match msl_align_size(m, ft, &form) {
+                Some((fa, _)) => fa,
+                None => {
+                    let mut inner = ft;
+                    while matches!(m.op(inner), Op::Array | Op::RuntimeArray) {
+                        inner = m.operand(inner, 0);
+                    }
+                    if m.op(inner) == Op::Struct {
+                        self.struct_align(inner)
+                    } else {
+                        4
+                    }
+                }
+            };
+            a = a.max(fa);
+        }
+        a
+    }
+
+    /// Checks that the layout's array and matrix strides of a member are MSL's.
+    fn check_strides(
+        &self,
+        ft: InstId,
+        tl: &layout::TypeLayout,
+        form: &FieldForm,
+        fname: &str,
+        sname: &str,
+    ) -> R<()> {
+        let m = self.m;
+        if let Some(ms) = tl.matrix_stride {
+            let mut mt = ft;
+            while matches!(m.op(mt), Op::Array | Op::RuntimeArray) {
+                mt = m.operand(mt, 0);
+            }
+            if let Some((rows, cols)) = m.matrix_dims(mt) {
+                let len = if *form == FieldForm::Transposed || m.op(ft) != Op::Matrix {
+                    // Arrays of matrices keep the IR's majorness only when row-major.
+                    if m.op(ft) != Op::Matrix {
+                        return Err(MslError::new(
+                            LAYOUT,
+                            format!(
+                                "member `{fname}` of struct `{sname}` is an array of matrices; \
+                                 not supported by the MSL backend"
+                            ),
+                        ));
+                    }
+                    rows
+                } else {
+                    cols
+                };
+                let col = if len == 3 { 16 } else { 4 * len };
+                if ms != col {
+                    return Err(MslError::new(
+                        LAYOUT,
+                        format!(
+                            "member `{fname}` of struct `{sname}` is a matrix whose vectors are \
+                             {ms} bytes apart; MSL's are {col}"
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(stride) = tl.array_stride {
+            let e = m.operand(ft, 0);
+            let es = match msl_align_size(m, e, &FieldForm::Plain) {
+                Some((a, s)) => s.div_ceil(a) * a,
+                None => {
+                    let mut inner = e;
+                    while m.op(inner) == Op::Array {
+                        inner = m.operand(inner, 0);
+                    }
+                    match self.struct_rules.get(&inner) {
+                        Some(rule) => {
+                            let sl = layout::struct_layout(m, inner, *rule)
+                                .map_err(|err| MslError::new(LAYOUT, err.to_string()))?;
+                            let mut n = 1;
+                            let mut t = e;
+                            while m.op(t) == Op::Array {
+                                n *= m.array_len(t).unwrap_or(0);
+                                t = m.operand(t, 0);
+                            }
+                            sl.layout.size * n
+                        }
+                        None => 0,
+                    }
+                }
+            };
+            if stride != es {
+                return Err(MslError::new(
+                    LAYOUT,
+                    format!(
+                        "member `{fname}` of struct `{sname}` is an array with a {stride}-byte \
+                         stride; MSL's elements of `{}` are {es} bytes apart",
+                        oneshader_ir::print::print_inst(m, e)
+                    ),
+                ));
+            }
+            if matches!(m.op(e), Op::Array | Op::RuntimeArray) {
+                let el = layout::type_layout(m, e, LayoutRule::Std430, false)
+                    .map_err(|err| MslError::new(LAYOUT, err.to_string()))?;
+                let _ = el;
+            }
+        }
+        Ok(())
+    }
+
+    /// The MSL type of a texture (`depth`: sampled with comparisons; `acc`: the access of a
+    /// storage texture, `read`, `write` or `read_write`).
+    pub fn texture_type(
+        &mut self,
+        ty: InstId,
+        d: &oneshader_ir::types::TextureDesc,
+        depth: bool,
+        acc: &str,
+    ) -> R<String> {
+        use oneshader_ir::{Dim, TextureAccess};
+        let m = self.m;
+        let what = || oneshader_ir::print::print_inst(m, ty);
+        let elem = m.scalar_of(d.sampled_type).unwrap_or(d.sampled_type);
+        let sname = scalar_name(m, elem)?;
+        let base = match (d.dim, d.arrayed, d.multisampled) {
+            (Dim::D1, false, false) => "texture1d",
+            (Dim::D2, false, false) => "texture2d",
+            (Dim::D2, true, false) => "texture2d_array",
+            (Dim::D2, false, true) => "texture2d_ms",
+            (Dim::D3, false, false) => "texture3d",
+            (Dim::Cube, false, false) => "texturecube",
+            (Dim::Cube, true, false) => "texturecube_array",
+            (Dim::Buffer, false, false) => "texture_buffer",
+            _ => {
+                return Err(MslError::new(
+                    TYPE,
+                    format!(
+                        "`{}` (subpass inputs, 1D arrays, multisampled arrays) is not supported \
+                         by the MSL backend",
+                        what()
+                    ),
+                ));
+            }
+        };
+        if depth {
+            if sname != "float" || d.access == TextureAccess::Storage {
+                return Err(MslError::new(
+                    TYPE,
+                    "a depth comparison on a texture whose texel is not a float",
+                ));
+            }
+            let b = base.replacen("texture", "depth", 1);
+            if b == "depth1d" || b == "depth3d" {
+                return Err(MslError::new(
+                    TYPE,
+                    format!(
+                        "a depth comparison on `{}`; MSL has no such depth texture",
+                        what()
+                    ),
+                ));
+            }
+            return Ok(format!("{b}<float>"));
+        }
+        if d.dim == Dim::Buffer {
+            // `Buffer<T>` is read only; `RWBuffer<T>` by the entry point's use.
+            let acc = if d.access == TextureAccess::Storage {
+                acc
+            } else {
+                "read"
+            };
+            return Ok(format!("{base}<{sname}, access::{acc}>"));
+        }
+        if d.access == TextureAccess::Storage {
+            if d.multisampled {
+                return Err(MslError::new(
+                    TYPE,
+                    format!("`{}`: MSL has no multisampled storage textures", what()),
+                ));
+            }
+            return Ok(format!("{base}<{sname}, access::{acc}>"));
+        }
+        Ok(format!("{base}<{sname}>"))
+    }
+
+    /// The first resource index of `kind` (0 buffer, 1 texture, 2 sampler) for global `g`,
+    /// which takes `count` consecutive indices (an array of textures): the binding map's, or
+    /// the default rule's (see the module documentation of `msl`).
+    fn resource_index(&mut self, g: InstId, kind: usize, count: u32) -> R<u32> {
+        let m = self.m;
+        let (set, binding) = match m.find_decoration(g, Op::Binding) {
+            Some(d) => (
+                m.imm_operand(d, 0).unwrap_or(0),
+                m.imm_operand(d, 1).unwrap_or(0),
+            ),
+            None => {
+                return Err(MslError::new(
+                    RESOURCE,
+                    "a resource without a binding decoration",
+                ));
+            }
+        };
+        if let Some(map) = &self.opts.binding_map {
+            return map.get(self.entry.stage, set, binding).ok_or_else(|| {
+                MslError::new(
+                    RESOURCE,
+                    format!(
+                        "the binding map has no entry for stage {}, set {set}, binding \
+                             {binding}",
+                        self.entry.stage.spelling()
+                    ),
+                )
+            });
+        }
+        let i = self.next_index[kind];
+        self.next_index[kind] += count.max(1);
+        Ok(i)
+    }
+
+    /// Declares every global the entry uses (in module order), recording errors per global.
+    pub fn declare_globals(
+        &mut self,
+        used: &[(InstId, oneshader_ir::effects::Access)],
+    ) -> Vec<MslError> {
+        let mut errors = Vec::new();
+        for &(g, access) in used {
+            if let Err(e) = self.declare_global(g, access) {
+                let name = self.m.name(g).unwrap_or("?").to_string();
+                let mut d = *e.0;
+                d.message = format!("global @{name}: {}", d.message);
+                errors.push(MslError(Box::new(d)));
+            }
+        }
+        errors
+    }
+
+    fn declare_global(&mut self, g: InstId, access: oneshader_ir::effects::Access) -> R<()> {
+        let m = self.m;
+        let ty = m.ty(g).ok_or_else(|| malformed("a global has no type"))?;
+        let space = m
+            .address_space(ty)
+            .ok_or_else(|| malformed("a global's type is not a pointer"))?;
+        let pointee = m
+            .pointee(ty)
+            .ok_or_else(|| malformed("a global's type is not a pointer"))?;
+        if matches!(space, AddressSpace::Input | AddressSpace::Output) {
+            return self.declare_io(g, space == AddressSpace::Input, pointee);
+        }
+        let name = self.names.fresh(m.name(g), "g", None);
+        self.item_names.insert(g, name.clone());
+        let loc = Loc::Global(g);
+        match space {
+            AddressSpace::Uniform | AddressSpace::StorageBuffer => {
+                if m.op(pointee) == Op::Array
+                    && (space == AddressSpace::Uniform || m.op(m.operand(pointee, 0)) == Op::Struct)
+                {
+                    return Err(MslError::new(
+                        TYPE,
+                        "an array of buffers (one descriptor per element); not supported by the \
+                         MSL backend (argument buffers)",
+                    ));
+                }
+                let rule = self.rule_of(g, space);
+                let (qual, tn) = self.buffer_type(g, pointee, rule, &loc)?;
+                let writes = access.writes() || self.atomics.holds(g);
+                let q = if space == AddressSpace::Uniform {
+                    "constant"
+                } else if writes {
+                    "device"
+                } else {
+                    "const device"
+                };
+                let index = self.resource_index(g, 0, 1)?;
+                let decl = format!("{q} {tn}{qual} {name}");
+                self.resources.push(format!("{decl} [[buffer({index})]]"));
+                self.env.push(EnvItem { param: decl, name });
+                Ok(())
+            }
+            AddressSpace::PushConstant => {
+                // A `constant` buffer at the next buffer index, as spirv-cross places push
+                // constants; a binding map has no (set, binding) to name it by.
+                if self.opts.binding_map.is_some() {
+                    return Err(MslError::new(
+                        RESOURCE,
+                        "a push-constant block with a binding map; push constants have no set \
+                         and binding for the map to name (use the default rule)",
+                    ));
+                }
+                let rule = self.rule_of(g, space);
+                let (qual, tn) = self.buffer_type(g, pointee, rule, &loc)?;
+                let index = self.next_index[0];
+                self.next_index[0] += 1;
+                let decl = format!("constant {tn}{qual} {name}");
+                self.resources.push(format!("{decl} [[buffer({index})]]"));
+                self.env.push(EnvItem { param: decl, name });
+                Ok(())
+            }
+            AddressSpace::UniformConstant => {
+                // An array of textures or samplers of a constant length is an `array<T, N>`
+                // parameter taking N consecutive indices (as spirv-cross declares it).
+                let (elem, count) = match m.op(pointee) {
+                    Op::Array
+                        if matches!(
+                            m.op(m.operand(pointee, 0)),
+                            Op::Texture | Op::Sampler | Op::SamplerCmp
+                        ) =>
+                    {
+                        (m.operand(pointee, 0), m.array_len(pointee).unwrap_or(0))
+                    }
+                    Op::Array | Op::RuntimeArray => {
+                        return Err(MslError::new(
+                            TYPE,
+                            "an array of textures or samplers without a constant length, or of \
+                             arrays; not supported by the MSL backend (argument buffers)",
+                        ));
+                    }
+                    _ => (pointee, 1),
+                };
+                let (t, kind, attr) = if let Some(d) = m.texture_desc(elem) {
+                    let depth = self.depth_textures.contains(&g);
+                    let acc = if !access.writes() {
+                        "read"
+                    } else if !access.reads() {
+                        "write"
+                    } else {
+                        "read_write"
+                    };
+                    (self.texture_type(elem, &d, depth, acc)?, 1, "texture")
+                } else if matches!(m.op(elem), Op::Sampler | Op::SamplerCmp) {
+                    ("sampler".to_string(), 2, "sampler")
+                } else {
+                    return Err(MslError::new(
+                        TYPE,
+                        format!(
+                            "the resource type `{}` has no MSL form in this backend",
+                            oneshader_ir::print::print_inst(m, pointee)
+                        ),
+                    ));
+                };
+                let index = self.resource_index(g, kind, count)?;
+                let t = if m.op(pointee) == Op::Array {
+                    format!("array<{t}, {count}>")
+                } else {
+                    t
+                };
+                self.resources
+                    .push(format!("{t} {name} [[{attr}({index})]]"));
+                self.env.push(EnvItem {
+                    param: format!("{t} {name}"),
+                    name,
+                });
+                Ok(())
+            }
+            AddressSpace::Workgroup => {
+                let t = self.type_at(pointee, Some(&loc))?;
+                if m.try_operand(g, 0).is_some() {
+                    return Err(MslError::new(
+                        TYPE,
+                        "a threadgroup variable with an initializer; MSL threadgroup variables \
+                         take none",
+                    ));
+                }
+                self.locals.push(format!("threadgroup {t} {name};"));
+                self.env.push(EnvItem {
+                    param: format!("threadgroup {t}& {name}"),
+                    name,
+                });
+                Ok(())
+            }
+            AddressSpace::Private => {
+                let t = self.type_name(pointee)?;
+                let init = match m.try_operand(g, 0) {
+                    Some(init) => self.constant(init)?,
+                    None => format!("{t}{{}}"),
+                };
+                self.locals.push(format!("{t} {name} = {init};"));
+                self.env.push(EnvItem {
+                    param: format!("thread {t}& {name}"),
+                    name,
+                });
+                Ok(())
+            }
+            AddressSpace::TaskPayload
+            | AddressSpace::RayPayload
+            | AddressSpace::IncomingRayPayload
+            | AddressSpace::HitAttribute
+            | AddressSpace::CallableData
+            | AddressSpace::IncomingCallableData
+            | AddressSpace::ShaderRecord => Err(MslError::new(
+                RESOURCE,
+                format!(
+                    "a variable in `{}` memory; the MSL backend has no mesh or ray-tracing \
+                     stages",
+                    space.spelling()
+                ),
+            )),
+            AddressSpace::Function | AddressSpace::Image => Err(malformed(format!(
+                "a global in `{}` memory",
+                space.spelling()
+            ))),
+            AddressSpace::Input | AddressSpace::Output => Err(malformed("stage IO")),
+        }
+    }
+
+    /// The MSL type of a buffer's contents and the declarator suffix (`&` for a struct,
+    /// `*` for a runtime array, `&` for anything else).
+    fn buffer_type(
+        &mut self,
+        g: InstId,
+        pointee: InstId,
+        rule: LayoutRule,
+        loc: &Loc,
+    ) -> R<(&'static str, String)> {
+        let m = self.m;
+        match m.op(pointee) {
+            Op::Struct => {
+                self.declare_struct(pointee, Some(rule))?;
+                Ok(("&", self.struct_name(pointee)))
+            }
+            Op::RuntimeArray => {
+                let e = m.operand(pointee, 0);
+                let tl = layout::type_layout(m, pointee, rule, layout::is_row_major(m, g))
+                    .map_err(|err| MslError::new(LAYOUT, format!("no buffer layout: {err}")))?;
+                let mut inner = e;
+                while m.op(inner) == Op::Array {
+                    inner = m.operand(inner, 0);
+                }
+                if m.op(inner) == Op::Struct {
+                    self.declare_struct(inner, Some(rule))?;
+                }
+                let inner_loc = Loc::Elem(Box::new(loc.clone()));
+                let tn = self.type_at(e, Some(&inner_loc))?;
+                self.check_strides(pointee, &tl, &FieldForm::Plain, "(elements)", "the buffer")?;
+                if m.op(e) == Op::Matrix {
+                    return Err(MslError::new(
+                        LAYOUT,
+                        "a buffer of matrices; not supported by the MSL backend",
+                    ));
+                }
+                self.pointer_globals.insert(g);
+                Ok(("*", tn))
+            }
+            _ => {
+                let tl = layout::type_layout(m, pointee, rule, layout::is_row_major(m, g))
+                    .map_err(|err| MslError::new(LAYOUT, format!("no buffer layout: {err}")))?;
+                if m.op(pointee) == Op::Matrix && !layout::is_row_major(m, g) {
+                    return Err(MslError::new(
+                        LAYOUT,
+                        "a column-major matrix as a whole buffer; not supported by the MSL \
+                         backend",
+                    ));
+                }
+                if matches!(m.op(pointee), Op::Array) {
+                    let mut inner = m.operand(pointee, 0);
+                    while m.op(inner) == Op::Array {
+                        inner = m.operand(inner, 0);
+                    }
+                    if m.op(inner) == Op::Struct {
+                        self.declare_struct(inner, Some(rule))?;
+                    }
+                }
+                self.check_strides(pointee, &tl, &FieldForm::Plain, "(contents)", "the buffer")?;
+                Ok(("&", self.type_at(pointee, Some(loc))?))
+            }
+        }
+    }
+
+    fn declare_io(&mut self, g: InstId, input: bool, pointee: InstId) -> R<()> {
+        let m = self.m;
+        let stage = self.entry.stage;
+        let var = self
+            .names
+            .fresh(m.name(g), if input { "in" } else { "out" }, None);
+        self.item_names.insert(g, var.clone());
+        let var_type = self.type_name(pointee)?;
+        self.env.push(EnvItem {
+            param: format!("thread {var_type}& {var}"),
+            name: var.clone(),
+        });
+        let builtin_input = input && m.has_decoration(g, Op::BuiltinDeco);
+        let member = if builtin_input {
+            // A parameter of the entry point: a name of the module's scope.
+            let hint = format!("{}_param", m.name(g).unwrap_or("builtin"));
+            self.names.fresh(Some(&hint), "builtin", None)
+        } else if input {
+            self.io_names.0.fresh(m.name(g), "v", None)
+        } else {
+            self.io_names.1.fresh(m.name(g), "v", None)
+        };
+        let builtin = m
+            .find_decoration(g, Op::BuiltinDeco)
+            .and_then(|d| m.imm_operand(d, 0))
+            .and_then(BuiltIn::from_u32);
+        // Clip distances: a `[[clip_distance]]` array out of a vertex function, plus one
+        // `[[user(clipK)]]` varying per element, which a fragment function reads back (cull
+        // distances only as fragment inputs: Metal does not cull by them), as spirv-cross
+        // declares them.
+        let clip = match (builtin, stage, input) {
+            (Some(BuiltIn::ClipDistance), Stage::Vertex, false) => Some("clip"),
+            (Some(BuiltIn::ClipDistance), Stage::Fragment, true) => Some("clip"),
+            (Some(BuiltIn::CullDistance), Stage::Fragment, true) => Some("cull"),
+            _ => None,
+        };
+        if let Some(kind) = clip {
+            let n = m.array_len(pointee).unwrap_or(0);
+            let elem = m.operand(pointee, 0);
+            if m.op(pointee) != Op::Array || m.op(elem) != Op::F32 || !(1..=8).contains(&n) {
+                return Err(MslError::new(
+                    TYPE,
+                    "clip or cull distances that are not an array of 1 to 8 floats",
+                ));
+            }
+            let mut decls = Vec::new();
+            let mut copies = Vec::new();
+            if !input {
+                decls.push(format!("float {member} [[clip_distance]] [{n}];"));
+                for k in 0..n {
+                    copies.push(format!("{{io}}.{member}[{k}] = {var}[{k}];"));
+                }
+            }
+            for k in 0..n {
+                decls.push(format!("float {member}_{k} [[user({kind}{k})]];"));
+                copies.push(if input {
+                    format!("{var}[{k}] = {{io}}.{member}_{k};")
+                } else {
+                    format!("{{io}}.{member}_{k} = {var}[{k}];")
+                });
+            }
+            let io = Io {
+                var,
+                io_type: var_type.clone(),
+                var_type,
+                member,
+                attr: String::new(),
+                param: false,
+                custom: Some((decls, copies)),
+            };
+            if input {
+                self.inputs.push(io);
+            } else {
+                self.outputs.push(io);
+            }
+            return Ok(());
+        }
+        if builtin == Some(BuiltIn::HelperInvocation) && stage == Stage::Fragment && input {
+            // No attribute: MSL asks `simd_is_helper_thread()`, as spirv-cross does.
+            let io = Io {
+                var: var.clone(),
+                io_type: var_type.clone(),
+                var_type,
+                member,
+                attr: String::new(),
+                param: true,
+                custom: Some((
+                    Vec::new(),
+                    vec![format!("{var} = simd_is_helper_thread();")],
+                )),
+            };
+            self.inputs.push(io);
+            return Ok(());
+        }
+        if let Some(b) = builtin {
+            use BuiltIn as B;
+            let ok = |stages: &[(Stage, bool)]| stages.contains(&(stage, input));
+            let (attr, mty) = match b {
+                B::Position if ok(&[(Stage::Vertex, false), (Stage::Fragment, true)]) => {
+                    ("position", "float4")
+                }
+                B::VertexIndex if ok(&[(Stage::Vertex, true)]) => ("vertex_id", "uint"),
+                B::InstanceIndex if ok(&[(Stage::Vertex, true)]) => ("instance_id", "uint"),
+                B::FrontFacing if ok(&[(Stage::Fragment, true)]) => ("front_facing", "bool"),
+                B::FragDepth if ok(&[(Stage::Fragment, false)]) => ("depth(any)", "float"),
+                B::SampleIndex if ok(&[(Stage::Fragment, true)]) => ("sample_id", "uint"),
+                B::GlobalInvocationId if ok(&[(Stage::Compute, true)]) => {
+                    ("thread_position_in_grid", "uint3")
+                }
+                B::LocalInvocationId if ok(&[(Stage::Compute, true)]) => {
+                    ("thread_position_in_threadgroup", "uint3")
+                }
+                B::WorkgroupId if ok(&[(Stage::Compute, true)]) => {
+                    ("threadgroup_position_in_grid", "uint3")
+                }
+                B::NumWorkgroups if ok(&[(Stage::Compute, true)]) => {
+                    ("threadgroups_per_grid", "uint3")
+                }
+                B::LocalInvocationIndex if ok(&[(Stage::Compute, true)]) => {
+                    ("thread_index_in_threadgroup", "uint")
+                }
+                B::BaseVertex if ok(&[(Stage::Vertex, true)]) => ("base_vertex", "uint"),
+                B::BaseInstance if ok(&[(Stage::Vertex, true)]) => ("base_instance", "uint"),
+                B::PointSize if ok(&[(Stage::Vertex, false)]) => ("point_size", "float"),
+                B::Layer if ok(&[(Stage::Vertex, false)]) => ("render_target_array_index", "uint"),
+                B::ViewportIndex if ok(&[(Stage::Vertex, false)]) => {
+                    ("viewport_array_index", "uint")
+                }
+                B::SampleMask if ok(&[(Stage::Fragment, true), (Stage::Fragment, false)]) => {
+                    ("sample_mask", "uint")
+                }
+                _ => {
+                    return Err(MslError::new(
+                        RESOURCE,
+                        format!(
+                            "the `{}` built-in as a {} {}; not supported by the MSL backend",
+                            b.spelling(),
+                            stage.spelling(),
+                            if input { "input" } else { "output" }
+                        ),
+                    ));
+                }
+            };
+            let vlen = |t: &str| t.chars().last().filter(|c| c.is_ascii_digit());
+            // The sample mask is an array of one `uint` in the IR (SPIR-V's), a `uint` in MSL.
+            let one_elem_array = m.op(pointee) == Op::Array && m.array_len(pointee) == Some(1);
+            if !one_elem_array
+                && (vlen(&var_type) != vlen(mty)
+                    || (m.op(pointee) != Op::Vector) != (vlen(mty).is_none()))
+            {
+                return Err(MslError::new(
+                    TYPE,
+                    format!(
+                        "the `{}` built-in declared as `{var_type}`; MSL's is `{mty}`",
+                        b.spelling()
+                    ),
+                ));
+            }
+            let io = Io {
+                var,
+                var_type,
+                member,
+                io_type: mty.to_string(),
+                attr: format!("[[{attr}]]"),
+                param: input,
+                custom: None,
+            };
+            if input {
+                self.inputs.push(io);
+            } else {
+                self.outputs.push(io);
+            }
+            return Ok(());
+        }
+        let l = m
+            .find_decoration(g, Op::Location)
+            .and_then(|d| m.imm_operand(d, 0))
+            .ok_or_else(|| {
+                MslError::new(
+                    MALFORMED,
+                    "a stage input or output without a location or built-in",
+                )
+            })?;
+        if !matches!(m.op(pointee), Op::Vector) && !m.op(pointee).is_scalar_type() {
+            return Err(MslError::new(
+                TYPE,
+                format!(
+                    "the stage {} at location {l} has type `{}`; the MSL backend takes scalar \
+                     and vector stage inputs and outputs",
+                    if input { "input" } else { "output" },
+                    oneshader_ir::print::print_inst(m, pointee)
+                ),
+            ));
+        }
+        if m.scalar_kind(pointee) == Some(ScalarKind::Bool) {
+            return Err(MslError::new(
+                TYPE,
+                "a `bool` stage input or output; MSL interfaces hold no bools",
+            ));
+        }
+        let mut attr = match (stage, input) {
+            (Stage::Vertex, true) => format!("[[attribute({l})]]"),
+            (Stage::Fragment, false) => format!("[[color({l})]]"),
+            _ => format!("[[user(locn{l})]]"),
+        };
+        if stage == Stage::Fragment && input {
+            let int = m.scalar_kind(pointee) != Some(ScalarKind::Float);
+            let centroid = m.has_decoration(g, Op::Centroid);
+            let sample = m.has_decoration(g, Op::SampleDeco);
+            let persp = !m.has_decoration(g, Op::NoPerspective);
+            let q = if int || m.has_decoration(g, Op::Flat) {
+                Some("flat")
+            } else {
+                match (persp, centroid, sample) {
+                    (true, false, false) => None,
+                    (true, true, _) => Some("centroid_perspective"),
+                    (true, false, true) => Some("sample_perspective"),
+                    (false, false, false) => Some("center_no_perspective"),
+                    (false, true, _) => Some("centroid_no_perspective"),
+                    (false, false, true) => Some("sample_no_perspective"),
+                }
+            };
+            if let Some(q) = q {
+                attr = format!("[[user(locn{l}), {q}]]");
+            }
+        }
+        let io = Io {
+            var,
+            io_type: var_type.clone(),
+            var_type,
+            member,
+            attr,
+            param: false,
+            custom: None,
+        };
+        if input {
+            self.inputs.push(io);
+        } else {
+            self.outputs.push(io);
+        }
+        Ok(())
+    }
+
+    /// The struct declarations, in dependency order.
+    pub fn struct_decls(&self) -> String {
+        let mut s = String::new();
+        for st in &self.struct_order {
+            if let Some(d) = self.structs.get(st) {
+                s.push_str(&d.text);
+            }
+        }
+        s
+    }
+}
+
+/// An MSL literal of the f32 with bits `bits`: the shortest decimal that reads back as the
+/// same value with an `f` suffix, or `as_type<float>(0x...u)` for NaNs, infinities and
+/// subnormals.
+pub(crate) fn f32_literal(bits: u32) -> String {
+    let v = f32::from_bits(bits);
+    if !v.is_finite() || (v != 0.0 && !v.is_normal()) || (v == 0.0 && v.is_sign_negative()) {
+        return format!("as_type<float>({bits:#x}u)");
+    }
+    let mut s = format!("{v:?}");
+    if !s.contains('.') && !s.contains('e') {
+        s.push_str(".0");
+    }
+    if s.contains('e') && !s.contains('.') {
+        // `1e10` is a valid C++ floating literal already.
+    }
+    format!("{s}f")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_literals_read_back_exactly() {
+        for v in [0.0f32, 1.0, -2.5, 0.1, 1e30, 3.4028235e38, 1.1754944e-38] {
+            let s = f32_literal(v.to_bits());
+            let t = s.trim_end_matches('f');
+            assert_eq!(t.parse::<f32>().ok(), Some(v), "{s}");
+        }
+        assert_eq!(
+            f32_literal(f32::NAN.to_bits()),
+            "as_type<float>(0x7fc00000u)"
+        );
+        assert_eq!(
+            f32_literal((-0.0f32).to_bits()),
+            "as_type<float>(0x80000000u)"
+        );
+    }
+}
