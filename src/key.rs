@@ -130,6 +130,7 @@ pub fn options_key(opts: &CompileOptions) -> CacheKey {
     h.part(b's', spirv_options_text(opts).as_bytes());
     h.part(b'g', glsl_options_text(opts).as_bytes());
     h.part(b'w', wgsl_options_text(opts).as_bytes());
+    h.part(b'm', msl_options_text(opts).as_bytes());
     h.part(
         b'k',
         format!(
@@ -248,6 +249,12 @@ pub fn wgsl_options_text(opts: &CompileOptions) -> String {
     format!("layout={:?}", opts.layout)
 }
 
+/// The settings the MSL target reads: the buffer layouts it states and the binding map.
+pub fn msl_options_text(opts: &CompileOptions) -> String {
+    let map = opts.msl_binding_map.as_ref().map(|m| m.entries());
+    format!("layout={:?};map={map:?}", opts.layout)
+}
+
 /// The settings the reflection reads: the buffer layout, and (for the device requirements,
 /// read off the SPIR-V) everything the SPIR-V targets read.
 pub fn reflection_options_text(opts: &CompileOptions) -> String {
@@ -316,6 +323,14 @@ mod tests {
             base.clone().with_reflection(),
             CompileOptions {
                 keep_final_ir: true,
+                ..base.clone()
+            },
+            CompileOptions {
+                msl_binding_map: Some({
+                    let mut map = oneshader_backends::msl::BindingMap::new();
+                    map.insert(oneshader_ir::Stage::Fragment, 0, 0, 3);
+                    map
+                }),
                 ..base.clone()
             },
         ] {

@@ -53,7 +53,7 @@ file = "c.hlsl"
 profile = "cs_6_0"
 defines = ["EXTRA={extra_c}"]
 spec_constants = {{ kStep = [1, 2] }}
-targets = ["spirv", "spirv-asm", "glsl", "wgsl", "reflection"]
+targets = ["spirv", "spirv-asm", "glsl", "wgsl", "msl", "reflection"]
 "#
     )
 }
@@ -167,6 +167,18 @@ fn assert_outputs_are_fresh(p: &Project) {
                         .unwrap_or_else(|e| panic!("{}: {e:#}", v.id))
                         .wgsl
                         .expect("the WGSL target gives WGSL text")
+                        .into_bytes()
+                }
+                BuildTarget::Msl => {
+                    let opts = CompileOptions {
+                        target: oneshader::Target::Msl,
+                        ..v.options.clone()
+                    };
+                    compiler
+                        .compile_file(&v.file, &opts)
+                        .unwrap_or_else(|e| panic!("{}: {e:#}", v.id))
+                        .msl
+                        .expect("the MSL target gives MSL text")
                         .into_bytes()
                 }
                 BuildTarget::Reflection => out.reflection.expect("asked").to_json().into_bytes(),

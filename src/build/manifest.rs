@@ -25,6 +25,8 @@ pub enum BuildTarget {
     Glsl,
     /// WGSL (`.wgsl`; docs/wgsl-backend.md).
     Wgsl,
+    /// Metal Shading Language 2.4 (`.metal`; docs/msl-backend.md).
+    Msl,
     /// The module after `-O` as `.osir`, carrying its module key.
     Osir,
     /// The module after `-O` as IR text (`.ir`).
@@ -35,11 +37,12 @@ pub enum BuildTarget {
 
 impl BuildTarget {
     /// Every target, in the order of their names in docs.
-    pub const ALL: [BuildTarget; 7] = [
+    pub const ALL: [BuildTarget; 8] = [
         BuildTarget::Spirv,
         BuildTarget::SpirvAsm,
         BuildTarget::Glsl,
         BuildTarget::Wgsl,
+        BuildTarget::Msl,
         BuildTarget::Osir,
         BuildTarget::Ir,
         BuildTarget::Reflection,
@@ -52,6 +55,7 @@ impl BuildTarget {
             BuildTarget::SpirvAsm => "spirv-asm",
             BuildTarget::Glsl => "glsl",
             BuildTarget::Wgsl => "wgsl",
+            BuildTarget::Msl => "msl",
             BuildTarget::Osir => "osir",
             BuildTarget::Ir => "ir",
             BuildTarget::Reflection => "reflection",
@@ -65,6 +69,7 @@ impl BuildTarget {
             BuildTarget::SpirvAsm => "spvasm",
             BuildTarget::Glsl => "glsl",
             BuildTarget::Wgsl => "wgsl",
+            BuildTarget::Msl => "metal",
             BuildTarget::Osir => "osir",
             BuildTarget::Ir => "ir",
             BuildTarget::Reflection => "json",

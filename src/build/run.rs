@@ -518,6 +518,7 @@ fn target_options(t: BuildTarget, opts: &CompileOptions) -> String {
         BuildTarget::Spirv | BuildTarget::SpirvAsm => key::spirv_options_text(opts),
         BuildTarget::Glsl => key::glsl_options_text(opts),
         BuildTarget::Wgsl => key::wgsl_options_text(opts),
+        BuildTarget::Msl => key::msl_options_text(opts),
         BuildTarget::Reflection => key::reflection_options_text(opts),
         BuildTarget::Osir | BuildTarget::Ir => String::new(),
     }
@@ -561,6 +562,7 @@ fn emit(
         }
         BuildTarget::Glsl => Ok(emit_glsl(m, &p.variant.options)?.into_bytes()),
         BuildTarget::Wgsl => Ok(emit_wgsl(m, &p.variant.options)?.into_bytes()),
+        BuildTarget::Msl => Ok(emit_msl(m, &p.variant.options)?.into_bytes()),
         BuildTarget::Reflection => Err(vec![Diagnostic::error(
             "OSC0056",
             "internal error: reflection is not emitted from the optimized module",
@@ -588,6 +590,13 @@ fn emit_wgsl(m: &Module, opts: &CompileOptions) -> Result<String, Errors> {
     let mut m = m.clone();
     let legal = legal_for(&mut m, Target::Wgsl)?;
     oneshader_backends::wgsl::emit(&legal, &opts.wgsl_options()).map_err(refused(Target::Wgsl))
+}
+
+/// MSL text from the module after `-O`, as [`Compiler`] emits it.
+fn emit_msl(m: &Module, opts: &CompileOptions) -> Result<String, Errors> {
+    let mut m = m.clone();
+    let legal = legal_for(&mut m, Target::Msl)?;
+    oneshader_backends::msl::emit(&legal, &opts.msl_options()).map_err(refused(Target::Msl))
 }
 
 /// The backends' boundary for `target`; a failure names itself (OSC0052).

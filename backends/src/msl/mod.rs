@@ -97,6 +97,18 @@ impl BindingMap {
         self.entries.get(&(stage, set, binding)).copied()
     }
 
+    /// Every entry, `(stage, set, binding, index)`, sorted (a canonical order for keys and
+    /// reports).
+    pub fn entries(&self) -> Vec<(Stage, u32, u32, u32)> {
+        let mut v: Vec<(Stage, u32, u32, u32)> = self
+            .entries
+            .iter()
+            .map(|(&(st, set, b), &i)| (st, set, b, i))
+            .collect();
+        v.sort();
+        v
+    }
+
     /// Reads a map from JSON: an array of objects `{"stage": "vertex" | "fragment" |
     /// "compute", "set": N, "binding": N, "index": N}`. `Err` with a message naming the
     /// entry that is malformed.
