@@ -20,6 +20,7 @@ pub mod msl;
 pub mod spirv;
 mod text;
 pub mod wgsl;
+mod words;
 
 pub use legal::{Legal, prepare};
 pub use oneshader_passes::legalize::Target;

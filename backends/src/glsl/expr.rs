@@ -1181,22 +1181,7 @@ impl FnEmitter<'_, '_> {
 
     /// The scalar type of a byte-address access of `ty`: 32-bit scalars and vectors only.
     pub fn word_scalar(&self, i: InstId, ty: InstId) -> R<InstId> {
-        let m = self.m;
-        m.scalar_of(ty)
-            .filter(|&s| {
-                m.scalar_bits(s) == Some(32) && m.op(s) != Op::Bool && m.op(ty) != Op::Matrix
-            })
-            .ok_or_else(|| {
-                GlslError::new(
-                    OPERANDS,
-                    format!(
-                        "`{}` of `{}`: byte-address buffers are accessed as 32-bit scalars and \
-                         vectors",
-                        m.op(i).spelling(),
-                        oneshader_ir::print::print_inst(m, ty)
-                    ),
-                )
-            })
+        crate::words::word_scalar(self.m, i, ty).map_err(|msg| GlslError::new(OPERANDS, msg))
     }
 
     /// The word array of a byte-address access and the index of its first word.

@@ -1089,20 +1089,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     fn word_scalar(&self, i: InstId, ty: InstId) -> R<InstId> {
-        let m = self.m;
-        m.scalar_of(ty)
-            .filter(|&s| matches!(m.op(s), Op::U32 | Op::I32 | Op::F32) && m.op(ty) != Op::Matrix)
-            .ok_or_else(|| {
-                MslError::new(
-                    OPERANDS,
-                    format!(
-                        "`{}` of `{}`: byte-address buffers are accessed as 32-bit scalars and \
-                         vectors",
-                        m.op(i).spelling(),
-                        oneshader_ir::print::print_inst(m, ty)
-                    ),
-                )
-            })
+        crate::words::word_scalar(self.m, i, ty).map_err(|msg| MslError::new(OPERANDS, msg))
     }
 
     fn buffer_load(&mut self, i: InstId) -> R<E> {

@@ -1648,19 +1648,8 @@ impl Emitter<'_> {
             m.ty(m.operand(i, 2))
         }
         .ok_or_else(|| EmitError::new(MALFORMED, "an untyped buffer access"))?;
-        let scalar = m.scalar_of(vty_ir).filter(|&s| {
-            m.scalar_bits(s) == Some(32) && m.op(s) != Op::Bool && m.op(vty_ir) != Op::Matrix
-        });
-        let Some(scalar) = scalar else {
-            return Err(EmitError::new(
-                OPERANDS,
-                format!(
-                    "`{}` of `{}`: byte-address buffers are accessed as 32-bit scalars and vectors",
-                    m.op(i).spelling(),
-                    oneshader_ir::print::print_inst(m, vty_ir)
-                ),
-            ));
-        };
+        let scalar =
+            crate::words::word_scalar(m, i, vty_ir).map_err(|msg| EmitError::new(OPERANDS, msg))?;
         let n = m.vector_len(vty_ir).unwrap_or(1);
         let off_ty_ir = m
             .ty(off_ir)
