@@ -84,6 +84,12 @@ fn read(src: &Module, id: InstId) -> Result<NodeData, CloneError> {
     })
 }
 
+/// The nodes [`Cloner::create`] made (source id, copy), waiting for [`Cloner::link`] to set
+/// their types and operands.
+#[derive(Debug)]
+#[must_use = "the copies have no operands until `Cloner::link` sets them"]
+pub struct Created(Vec<(InstId, InstId)>);
+
 /// Clones subtrees with a source-to-destination value map (see the module documentation).
 pub struct Cloner<'s> {
     /// The source module; `None` when cloning within the destination module.
@@ -200,8 +206,8 @@ impl<'s> Cloner<'s> {
     /// Clones `root` and its subtree; the copy of `root` is returned detached (place it with
     /// [`Module::move_to_end`] / [`Module::move_after`], or use [`Cloner::clone_item`]).
     pub fn clone_subtree(&mut self, dst: &mut Module, root: InstId) -> Result<InstId, CloneError> {
-        let created = self.create_nodes(dst, &[root], None)?;
-        self.link_nodes(dst, &created)?;
+        let created = self.create(dst, &[root])?;
+        self.link(dst, created)?;
         self.map
             .get(&root)
             .copied()
@@ -233,7 +239,7 @@ impl<'s> Cloner<'s> {
         after: Option<Block>,
     ) -> Result<Vec<Block>, CloneError> {
         let roots: Vec<InstId> = blocks.iter().map(|b| b.id()).collect();
-        let created = self.create_nodes(dst, &roots, None)?;
+        let created = self.create(dst, &roots)?;
         let mut prev = after;
         let mut out = Vec::with_capacity(blocks.len());
         for b in blocks {
@@ -249,18 +255,18 @@ impl<'s> Cloner<'s> {
             prev = Some(nb);
             out.push(nb);
         }
-        self.link_nodes(dst, &created)?;
+        self.link(dst, created)?;
         Ok(out)
     }
 
-    /// Phase one: creates every non-hoistable node of the subtrees detached, with its name,
-    /// and records it in the map. Children are attached to their (new) parents in order.
-    fn create_nodes(
-        &mut self,
-        dst: &mut Module,
-        roots: &[InstId],
-        _parent: Option<InstId>,
-    ) -> Result<Vec<(InstId, InstId)>, CloneError> {
+    /// Phase one of a clone: creates every non-hoistable node of the subtrees of `roots`, with
+    /// its name but without type or operands, and records it in the map. Children are attached
+    /// to their (new) parents in order; the copies of the roots are left detached for the
+    /// caller to place. Nodes already in the map are not copied. Finish with [`Cloner::link`];
+    /// between the two phases the caller may map what the subtrees refer to but is not part of
+    /// them (the linker maps each import to the copy of its export made by another module's
+    /// cloner).
+    pub fn create(&mut self, dst: &mut Module, roots: &[InstId]) -> Result<Created, CloneError> {
         let mut created: Vec<(InstId, InstId)> = Vec::new();
         // (source node, new parent)
         let mut stack: Vec<(InstId, Option<InstId>)> =
@@ -292,16 +298,13 @@ impl<'s> Cloner<'s> {
                 stack.push((k, Some(new)));
             }
         }
-        Ok(created)
+        Ok(Created(created))
     }
 
-    /// Phase two: sets the type and operands of every created node.
-    fn link_nodes(
-        &mut self,
-        dst: &mut Module,
-        created: &[(InstId, InstId)],
-    ) -> Result<(), CloneError> {
-        for &(old, new) in created {
+    /// Phase two of a clone: sets the type and operands of every node `created` made, mapping
+    /// each through the map (hoistable values re-interned, see the module documentation).
+    pub fn link(&mut self, dst: &mut Module, created: Created) -> Result<(), CloneError> {
+        for (old, new) in created.0 {
             let data = self.read(dst, old)?;
             let ty = match data.ty {
                 Some(t) => Some(self.value(dst, t)?),
