@@ -39,47 +39,20 @@ pub enum CloneError {
     Missing,
 }
 
-/// An owned copy of a literal payload.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum OwnedPayload {
-    None,
-    Bits(u64),
-    Str(Box<str>),
-}
-
-impl OwnedPayload {
-    fn as_payload(&self) -> Payload<'_> {
-        match self {
-            OwnedPayload::None => Payload::None,
-            OwnedPayload::Bits(b) => Payload::Bits(*b),
-            OwnedPayload::Str(s) => Payload::Str(s),
-        }
-    }
-}
-
 /// What the cloner reads of a source instruction.
 struct NodeData {
     op: Op,
     ty: Option<InstId>,
     operands: SmallVec<[InstId; 8]>,
-    payload: OwnedPayload,
     name: Option<Box<str>>,
 }
 
 fn read(src: &Module, id: InstId) -> Result<NodeData, CloneError> {
     let op = src.try_op(id).ok_or(CloneError::Missing)?;
-    let payload = match op {
-        Op::ConstBool | Op::ConstInt | Op::ConstFloat => {
-            OwnedPayload::Bits(src.literal_bits(id).unwrap_or(0))
-        }
-        Op::ConstString => OwnedPayload::Str(src.literal_str(id).unwrap_or("").into()),
-        _ => OwnedPayload::None,
-    };
     Ok(NodeData {
         op,
         ty: src.ty(id),
         operands: src.operands(id).collect(),
-        payload,
         name: src.name(id).map(Into::into),
     })
 }
@@ -191,7 +164,18 @@ impl<'s> Cloner<'s> {
         let new = if unchanged {
             v
         } else {
-            let n = dst.intern(data.op, ty, &ops, data.payload.as_payload());
+            // The payload is read last and its string copied out: the source may be `dst`.
+            let text: Box<str>;
+            let payload = match self.src.unwrap_or(dst).payload(v) {
+                Some(Payload::Str(s)) => {
+                    text = s.into();
+                    Payload::Str(&text)
+                }
+                Some(Payload::Bits(b)) => Payload::Bits(b),
+                Some(Payload::None) => Payload::None,
+                None => return Err(CloneError::Missing),
+            };
+            let n = dst.intern(data.op, ty, &ops, payload);
             if dst.name(n).is_none()
                 && let Some(name) = &data.name
             {
