@@ -402,11 +402,11 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
     let entry_name = opts.entry.clone();
     let default_major = opts.default_major;
     let mut s = Sema::new(opts);
-    s.pragma_majors = pack_matrix_pragmas(parsed);
+    s.decl.pragma_majors = pack_matrix_pragmas(parsed);
     s.declare_all(&unit.decls);
     let mut i = 0;
-    while i < s.pending.len() {
-        let f = s.pending[i];
+    while i < s.bodies.pending.len() {
+        let f = s.bodies.pending[i];
         s.check_body(f);
         i += 1;
         if s.too_many_errors() {
@@ -419,12 +419,12 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
         entries = library_entries(&mut s);
     } else {
         let Some(entry) = stage_entry(&mut s, parsed, &entry_name) else {
-            return (None, s.diags);
+            return (None, s.diag.diags);
         };
         entries.push((entry, stage));
     }
-    if oneshader_ir::diag::has_errors(&s.diags) {
-        return (None, s.diags);
+    if oneshader_ir::diag::has_errors(&s.diag.diags) {
+        return (None, s.diag.diags);
     }
     let program = Program {
         types: s.types,
@@ -434,7 +434,7 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
         library,
         default_major,
     };
-    (Some(program), s.diags)
+    (Some(program), s.diag.diags)
 }
 
 /// The entry point `-E` names (a function defined in the global scope), or `None` after a
