@@ -99,6 +99,7 @@ mod prefetch;
 pub mod print;
 pub mod raw;
 pub mod replace;
+mod store;
 pub mod structure;
 pub mod types;
 pub mod verify;

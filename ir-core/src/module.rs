@@ -15,9 +15,9 @@
 
 use std::hash::{Hash, Hasher};
 
+use crate::store::InstStore;
 use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
-use slotmap::SlotMap;
 
 use crate::ops::Op;
 #[cfg(test)]
@@ -25,6 +25,11 @@ use crate::replace::SetOperandError;
 
 slotmap::new_key_type! {
     /// Identifies an instruction (any entity: type, constant, function, block, ...) of a module.
+    ///
+    /// An id belongs to the module that made it (and to that module's clones). Using it on
+    /// another module is a bug: in debug builds every accessor panics with "an `InstId` of
+    /// another module"; release builds do not check (the id would name an unrelated
+    /// instruction, or none).
     pub struct InstId;
 }
 
@@ -146,7 +151,7 @@ pub struct MemoryStats {
 /// A module: the root instruction and everything under it.
 #[derive(Clone)]
 pub struct Module {
-    pub(crate) insts: SlotMap<InstId, Inst>,
+    pub(crate) insts: InstStore,
     pub(crate) uses: Vec<Use>,
     /// Free use-node ranges by length.
     free_uses: FxHashMap<u32, Vec<u32>>,
@@ -179,7 +184,7 @@ impl Module {
     /// An empty module.
     pub fn new() -> Module {
         let mut m = Module {
-            insts: SlotMap::with_key(),
+            insts: InstStore::new(),
             uses: Vec::new(),
             free_uses: FxHashMap::default(),
             literals: Vec::new(),
@@ -1106,7 +1111,7 @@ fn hash_key(op: Op, ty: Option<InstId>, operands: &[InstId], payload: Payload<'_
 }
 
 fn payload_of<'a>(
-    insts: &SlotMap<InstId, Inst>,
+    insts: &InstStore,
     literals: &[u64],
     strings: &'a [Box<str>],
     id: InstId,
@@ -1123,7 +1128,7 @@ fn payload_of<'a>(
 }
 
 fn stored_hash(
-    insts: &SlotMap<InstId, Inst>,
+    insts: &InstStore,
     uses: &[Use],
     literals: &[u64],
     strings: &[Box<str>],
