@@ -456,6 +456,7 @@ impl Cx<'_> {
                     diagnostics: parsed.diagnostics.clone(),
                     stage: None,
                     library: false,
+                    positions: Vec::new(),
                 }
             } else {
                 hlsl::compile_parsed(parsed, &v.options.front_end())
@@ -466,6 +467,7 @@ impl Cx<'_> {
             diagnostics: front.diagnostics.clone(),
             stage: front.stage,
             library: front.library,
+            positions: front.positions.clone(),
         };
         let mut opts = v.options.clone();
         opts.emit_spirv = false;

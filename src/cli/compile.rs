@@ -489,6 +489,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
             m,
             &oneshader_serialize::SaveOptions {
                 cache_key: out.cache_key,
+                source_map: out.ir.final_positions.as_ref(),
                 ..Default::default()
             },
         ) {

@@ -57,6 +57,13 @@ impl<'p> Lower<'p> {
 
     /// The place of an lvalue-like expression (a value for anything else).
     pub fn place(&mut self, e: &Expr) -> Place {
+        let outer = self.positions.enter(&self.m, e.span);
+        let p = self.place_here(e);
+        self.positions.leave(&self.m, outer);
+        p
+    }
+
+    fn place_here(&mut self, e: &Expr) -> Place {
         match &e.kind {
             ExprKind::Local(l) => {
                 let slot = self.f.as_ref().map(|f| f.locals[l.0 as usize]);
@@ -613,6 +620,13 @@ impl<'p> Lower<'p> {
 
     /// Lowers an expression to its value (an undefined value for `void` and errors).
     pub fn rvalue(&mut self, e: &Expr) -> InstId {
+        let outer = self.positions.enter(&self.m, e.span);
+        let v = self.rvalue_here(e);
+        self.positions.leave(&self.m, outer);
+        v
+    }
+
+    fn rvalue_here(&mut self, e: &Expr) -> InstId {
         match &e.kind {
             ExprKind::Error => {
                 let t = self.ir_ty(e.ty);

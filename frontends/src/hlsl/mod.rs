@@ -40,6 +40,7 @@ mod lower_intrinsics;
 mod lower_resources;
 mod lower_stage;
 mod parser;
+mod positions;
 mod preprocessor;
 mod resources;
 mod sema;
