@@ -33,14 +33,14 @@ pub use oneshader_backends::Target;
 use oneshader_backends::spirv::{self, LayoutRule};
 use oneshader_backends::{glsl, msl, wgsl};
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
-use oneshader_ir::diag::{Diagnostic, SourceMap};
+use oneshader_ir::diag::{Diagnostic, FileId, SourceMap, Span};
 use oneshader_ir::{Module, Op, Stage};
 use oneshader_passes::Pass;
 use oneshader_passes::manager::PassManager;
 use oneshader_passes::pipeline::{MAX_ROUNDS, optimize, scalar_round};
 pub use oneshader_passes::specialize_spec::SpecValue;
 use oneshader_passes::specialize_spec::SpecializeSpecConstants;
-use oneshader_serialize::CacheKey;
+use oneshader_serialize::{CacheKey, SourceLoc, SourceLocations};
 
 pub use oneshader_backends::spirv::TargetEnv;
 pub use oneshader_frontends::hlsl::{BindingShift, MacroOp, RegisterBinding};
@@ -538,6 +538,40 @@ pub struct IrModules {
     pub unoptimized: Option<Module>,
     /// The module after legalization and (at `-O`) optimization: what the backend read.
     pub final_module: Option<Module>,
+    /// Where the instructions of [`IrModules::final_module`] come from in the HLSL source:
+    /// file, line and column of the innermost expression each was lowered from (what the
+    /// `.osir` source-map section holds). Instructions of no expression (branches,
+    /// entry-point glue) and those later passes made have none.
+    pub final_positions: Option<SourceLocations>,
+}
+
+/// The positions of `m`'s instructions that are still in its tree, as file, line and column
+/// of `sources` (a position in a file the map does not hold is left out, not guessed).
+fn source_locations(
+    m: &Module,
+    positions: &[(oneshader_ir::InstId, Span)],
+    sources: &SourceMap,
+) -> SourceLocations {
+    let files = (0..sources.len())
+        .map(|k| sources.name(FileId(k as u32)).to_string())
+        .collect();
+    let in_tree = |mut i| {
+        while let Some(p) = m.parent(i) {
+            i = p;
+        }
+        i == m.root()
+    };
+    let locations = positions
+        .iter()
+        .filter(|&&(i, s)| (s.file.0 as usize) < sources.len() && m.contains(i) && in_tree(i))
+        .map(|&(i, s)| {
+            let (line, column) = sources.line_col(s.file, s.start);
+            let (line, column) = (line as u32, column as u32);
+            let file = s.file.0;
+            (i, SourceLoc { file, line, column })
+        })
+        .collect();
+    SourceLocations { files, locations }
 }
 
 /// A preprocessed file ([`Compiler::preprocess_file`]).
@@ -868,6 +902,7 @@ impl Compiler {
                 diagnostics,
                 stage: None,
                 library: false,
+                positions: Vec::new(),
             }
         } else {
             let info = oneshader_ir::analysis::ModuleInfo::new(&m);
@@ -881,6 +916,7 @@ impl Compiler {
                 diagnostics,
                 stage,
                 library: entries.len() != 1,
+                positions: Vec::new(),
             }
         };
         self.finish(
@@ -915,6 +951,7 @@ impl Compiler {
                 diagnostics: parsed.diagnostics,
                 stage: None,
                 library: false,
+                positions: Vec::new(),
             }
         } else {
             hlsl::compile_parsed(&parsed, &opts.front_end())
@@ -947,6 +984,7 @@ impl Compiler {
         };
         let fail = |phase, diagnostics| Err(CompileError { phase, diagnostics });
         let stage = front.stage;
+        let positions = front.positions;
         let Some(mut m) = front.module else {
             return fail(Phase::FrontEnd, diagnostics);
         };
@@ -1060,6 +1098,7 @@ impl Compiler {
             }
         }
         if opts.keep_final_ir {
+            ir.final_positions = Some(source_locations(&m, &positions, &diagnostics.sources));
             ir.final_module = Some(m);
         }
         // What the device needs, read off the SPIR-V the backend emitted.
@@ -1096,6 +1135,7 @@ fn front_failure(d: Diagnostic) -> hlsl::CompileResult {
         diagnostics: vec![d],
         stage: None,
         library: false,
+        positions: Vec::new(),
     }
 }
 

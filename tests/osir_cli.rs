@@ -182,3 +182,50 @@ fn opt_and_interp_read_osir() {
     let text = run_ok(bin().arg("opt").arg(&lib).arg("-O0"));
     assert!(text.contains("func @lerp3"), "{text}");
 }
+
+/// `compile --target osir` fills the source-map section from the lowering: an instruction of
+/// the loaded module reads back the file, line and column of the HLSL expression it came
+/// from.
+#[test]
+fn compiled_osir_carries_hlsl_positions_of_instructions() {
+    let hlsl = "RWStructuredBuffer<float> Out : register(u0);\n\
+                [numthreads(1, 1, 1)]\n\
+                void main() {\n\
+                \x20   float a = Out[1];\n\
+                \x20   Out[0] = a * 3.5 + Out[2];\n\
+                }\n";
+    let src = tmp("positions.hlsl");
+    std::fs::write(&src, hlsl).unwrap();
+    let out = tmp("positions.osir");
+    run_ok(
+        bin()
+            .args([
+                "compile", "-T", "cs_6_0", "-E", "main", "-O0", "--target", "osir",
+            ])
+            .arg(&src)
+            .arg("-o")
+            .arg(&out),
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    let loaded = oneshader_serialize::load(&bytes, &oneshader_serialize::LoadOptions::default())
+        .expect("the compiled module loads");
+    let m = &loaded.module;
+    let sm = loaded
+        .source_map
+        .expect("a compiled module carries a source map");
+    let position = |op: oneshader_ir::Op| {
+        let (_, loc) = sm
+            .locations
+            .iter()
+            .find(|(i, _)| m.op(*i) == op)
+            .unwrap_or_else(|| panic!("no position for a `{}`", op.spelling()));
+        (sm.files[loc.file as usize].clone(), loc.line, loc.column)
+    };
+    // `a * 3.5` and `... + Out[2]` both start at `a`, line 5 column 14.
+    let (file, line, column) = position(oneshader_ir::Op::Mul);
+    assert!(file.ends_with("positions.hlsl"), "{file}");
+    assert_eq!((line, column), (5, 14));
+    assert_eq!(position(oneshader_ir::Op::Add).1, 5);
+    // Every position names a line of the file.
+    assert!(sm.locations.iter().all(|(_, l)| (1..=6).contains(&l.line)));
+}

@@ -30,6 +30,8 @@
 //! - Do not set operands of hoistable values directly: [`Module::set_operand`] refuses;
 //!   [`Module::replace_operand`] keeps the invariants.
 //! - [`Module::remove`] refuses to remove what is still used.
+//! - An [`InstId`] belongs to the module that made it (and its clones): debug builds panic
+//!   when one is used on another module; release builds do not check.
 //!
 //! The [`verify`] module checks all of this and more; tests run it after every change.
 //! The text form ([`print`](mod@print), [`parse`]) round-trips and is the language of pass tests.
@@ -99,6 +101,7 @@ mod prefetch;
 pub mod print;
 pub mod raw;
 pub mod replace;
+mod store;
 pub mod structure;
 pub mod types;
 pub mod verify;

@@ -15,9 +15,9 @@
 
 use std::hash::{Hash, Hasher};
 
+use crate::store::InstStore;
 use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHasher};
-use slotmap::SlotMap;
 
 use crate::ops::Op;
 #[cfg(test)]
@@ -25,6 +25,11 @@ use crate::replace::SetOperandError;
 
 slotmap::new_key_type! {
     /// Identifies an instruction (any entity: type, constant, function, block, ...) of a module.
+    ///
+    /// An id belongs to the module that made it (and to that module's clones). Using it on
+    /// another module is a bug: in debug builds every accessor panics with "an `InstId` of
+    /// another module"; release builds do not check (the id would name an unrelated
+    /// instruction, or none).
     pub struct InstId;
 }
 
@@ -93,7 +98,10 @@ pub struct UseRef {
     pub slot: Slot,
 }
 
-/// A literal payload of a constant, when looking one up or creating one.
+/// The literal payload of an instruction: what a constant holds besides its opcode, type and
+/// operands. The one representation of it: [`Module::payload`] reads it, [`Module::intern`],
+/// [`Module::lookup`] and [`Module::create_raw`] take it. It borrows a string from the module
+/// (or the caller) it comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Payload<'a> {
     /// No payload.
@@ -143,7 +151,7 @@ pub struct MemoryStats {
 /// A module: the root instruction and everything under it.
 #[derive(Clone)]
 pub struct Module {
-    pub(crate) insts: SlotMap<InstId, Inst>,
+    pub(crate) insts: InstStore,
     pub(crate) uses: Vec<Use>,
     /// Free use-node ranges by length.
     free_uses: FxHashMap<u32, Vec<u32>>,
@@ -176,7 +184,7 @@ impl Module {
     /// An empty module.
     pub fn new() -> Module {
         let mut m = Module {
-            insts: SlotMap::with_key(),
+            insts: InstStore::new(),
             uses: Vec::new(),
             free_uses: FxHashMap::default(),
             literals: Vec::new(),
@@ -850,8 +858,30 @@ impl Module {
         hash_key(op, ty, operands, payload)
     }
 
-    /// The payload of a stored instruction, as a lookup key.
-    pub(crate) fn payload_of(&self, id: InstId) -> Payload<'_> {
+    /// The literal payload of instruction `id`: [`Payload::Bits`] for `const_bool`,
+    /// `const_int` and `const_float`, [`Payload::Str`] for `const_string`, [`Payload::None`] for
+    /// every other opcode; `None` when `id` is not a live instruction. This is the payload
+    /// [`Module::intern`] and [`Module::lookup`] take, so `m.intern(m.op(c), m.ty(c), &ops,
+    /// m.payload(c)?)` re-interns a constant with other operands (across modules too); to keep
+    /// it while changing this module, copy a `Str` out first, as the payload borrows the module.
+    ///
+    /// ```
+    /// use oneshader_ir::{Module, Payload};
+    ///
+    /// let mut m = Module::new();
+    /// let i32t = m.i32_type();
+    /// let five = m.const_i32(5);
+    /// assert_eq!(m.payload(five), Some(Payload::Bits(5)));
+    /// assert_eq!(m.payload(i32t), Some(Payload::None));
+    /// ```
+    pub fn payload(&self, id: InstId) -> Option<Payload<'_>> {
+        self.insts
+            .contains_key(id)
+            .then(|| payload_of(&self.insts, &self.literals, &self.strings, id))
+    }
+
+    /// The payload of a live instruction, as a lookup key.
+    fn stored_payload(&self, id: InstId) -> Payload<'_> {
         payload_of(&self.insts, &self.literals, &self.strings, id)
     }
 
@@ -882,7 +912,7 @@ impl Module {
         {
             return false;
         }
-        self.payload_of(id) == payload
+        self.stored_payload(id) == payload
     }
 
     /// Finds an interned value with this key.
@@ -909,7 +939,7 @@ impl Module {
             .map(|u| u.value.unwrap_or_default())
             .collect();
         let ty = self.uses[start].value;
-        let payload = self.payload_of(id);
+        let payload = self.stored_payload(id);
         let hash = self.hash_key(inst.op, ty, &ops, payload);
         self.dedup
             .find(hash, |&other| {
@@ -1081,7 +1111,7 @@ fn hash_key(op: Op, ty: Option<InstId>, operands: &[InstId], payload: Payload<'_
 }
 
 fn payload_of<'a>(
-    insts: &SlotMap<InstId, Inst>,
+    insts: &InstStore,
     literals: &[u64],
     strings: &'a [Box<str>],
     id: InstId,
@@ -1098,7 +1128,7 @@ fn payload_of<'a>(
 }
 
 fn stored_hash(
-    insts: &SlotMap<InstId, Inst>,
+    insts: &InstStore,
     uses: &[Use],
     literals: &[u64],
     strings: &[Box<str>],

@@ -19,6 +19,39 @@ fn size_of_hot_structs() {
 }
 
 #[test]
+fn an_id_of_another_module_is_caught_in_debug_builds() {
+    let mut a = Module::new();
+    let mut b = Module::new();
+    // Tags cycle through 127 values and other tests make modules in parallel: make sure the two
+    // differ.
+    #[cfg(debug_assertions)]
+    while b.insts.tag() == a.insts.tag() {
+        b = Module::new();
+    }
+    let ia = a.i32_type();
+    // `b` has an instruction in the same slot, so without the tag the id would name it.
+    let ib = b.f32_type();
+    assert_eq!(ia.slot_number(), ib.slot_number());
+    let misuse = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| b.try_op(ia)));
+    if cfg!(debug_assertions) {
+        let payload = misuse.expect_err("a debug build accepted an id of another module");
+        let msg = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default();
+        assert!(msg.contains("another module"), "{msg}");
+    } else {
+        // Release builds carry no tag (store.rs): the id names `b`'s instruction in that slot.
+        assert_eq!(misuse.ok(), Some(Some(Op::F32)));
+    }
+    // A clone keeps its original's ids, and the module's own ids keep working.
+    let c = a.clone();
+    assert_eq!(c.op(ia), Op::I32);
+    assert_eq!(b.op(ib), Op::F32);
+    assert!(a.contains(ia) && c.contains(ia));
+}
+
+#[test]
 fn binary_add_costs_128_bytes_structurally() {
     let mut m = Module::new();
     let i32t = m.i32_type();

@@ -39,50 +39,29 @@ pub enum CloneError {
     Missing,
 }
 
-/// An owned copy of a literal payload.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum OwnedPayload {
-    None,
-    Bits(u64),
-    Str(Box<str>),
-}
-
-impl OwnedPayload {
-    fn as_payload(&self) -> Payload<'_> {
-        match self {
-            OwnedPayload::None => Payload::None,
-            OwnedPayload::Bits(b) => Payload::Bits(*b),
-            OwnedPayload::Str(s) => Payload::Str(s),
-        }
-    }
-}
-
 /// What the cloner reads of a source instruction.
 struct NodeData {
     op: Op,
     ty: Option<InstId>,
     operands: SmallVec<[InstId; 8]>,
-    payload: OwnedPayload,
     name: Option<Box<str>>,
 }
 
 fn read(src: &Module, id: InstId) -> Result<NodeData, CloneError> {
     let op = src.try_op(id).ok_or(CloneError::Missing)?;
-    let payload = match op {
-        Op::ConstBool | Op::ConstInt | Op::ConstFloat => {
-            OwnedPayload::Bits(src.literal_bits(id).unwrap_or(0))
-        }
-        Op::ConstString => OwnedPayload::Str(src.literal_str(id).unwrap_or("").into()),
-        _ => OwnedPayload::None,
-    };
     Ok(NodeData {
         op,
         ty: src.ty(id),
         operands: src.operands(id).collect(),
-        payload,
         name: src.name(id).map(Into::into),
     })
 }
+
+/// The nodes [`Cloner::create`] made (source id, copy), waiting for [`Cloner::link`] to set
+/// their types and operands.
+#[derive(Debug)]
+#[must_use = "the copies have no operands until `Cloner::link` sets them"]
+pub struct Created(Vec<(InstId, InstId)>);
 
 /// Clones subtrees with a source-to-destination value map (see the module documentation).
 pub struct Cloner<'s> {
@@ -185,7 +164,18 @@ impl<'s> Cloner<'s> {
         let new = if unchanged {
             v
         } else {
-            let n = dst.intern(data.op, ty, &ops, data.payload.as_payload());
+            // The payload is read last and its string copied out: the source may be `dst`.
+            let text: Box<str>;
+            let payload = match self.src.unwrap_or(dst).payload(v) {
+                Some(Payload::Str(s)) => {
+                    text = s.into();
+                    Payload::Str(&text)
+                }
+                Some(Payload::Bits(b)) => Payload::Bits(b),
+                Some(Payload::None) => Payload::None,
+                None => return Err(CloneError::Missing),
+            };
+            let n = dst.intern(data.op, ty, &ops, payload);
             if dst.name(n).is_none()
                 && let Some(name) = &data.name
             {
@@ -200,8 +190,8 @@ impl<'s> Cloner<'s> {
     /// Clones `root` and its subtree; the copy of `root` is returned detached (place it with
     /// [`Module::move_to_end`] / [`Module::move_after`], or use [`Cloner::clone_item`]).
     pub fn clone_subtree(&mut self, dst: &mut Module, root: InstId) -> Result<InstId, CloneError> {
-        let created = self.create_nodes(dst, &[root], None)?;
-        self.link_nodes(dst, &created)?;
+        let created = self.create(dst, &[root])?;
+        self.link(dst, created)?;
         self.map
             .get(&root)
             .copied()
@@ -233,7 +223,7 @@ impl<'s> Cloner<'s> {
         after: Option<Block>,
     ) -> Result<Vec<Block>, CloneError> {
         let roots: Vec<InstId> = blocks.iter().map(|b| b.id()).collect();
-        let created = self.create_nodes(dst, &roots, None)?;
+        let created = self.create(dst, &roots)?;
         let mut prev = after;
         let mut out = Vec::with_capacity(blocks.len());
         for b in blocks {
@@ -249,18 +239,18 @@ impl<'s> Cloner<'s> {
             prev = Some(nb);
             out.push(nb);
         }
-        self.link_nodes(dst, &created)?;
+        self.link(dst, created)?;
         Ok(out)
     }
 
-    /// Phase one: creates every non-hoistable node of the subtrees detached, with its name,
-    /// and records it in the map. Children are attached to their (new) parents in order.
-    fn create_nodes(
-        &mut self,
-        dst: &mut Module,
-        roots: &[InstId],
-        _parent: Option<InstId>,
-    ) -> Result<Vec<(InstId, InstId)>, CloneError> {
+    /// Phase one of a clone: creates every non-hoistable node of the subtrees of `roots`, with
+    /// its name but without type or operands, and records it in the map. Children are attached
+    /// to their (new) parents in order; the copies of the roots are left detached for the
+    /// caller to place. Nodes already in the map are not copied. Finish with [`Cloner::link`];
+    /// between the two phases the caller may map what the subtrees refer to but is not part of
+    /// them (the linker maps each import to the copy of its export made by another module's
+    /// cloner).
+    pub fn create(&mut self, dst: &mut Module, roots: &[InstId]) -> Result<Created, CloneError> {
         let mut created: Vec<(InstId, InstId)> = Vec::new();
         // (source node, new parent)
         let mut stack: Vec<(InstId, Option<InstId>)> =
@@ -292,16 +282,13 @@ impl<'s> Cloner<'s> {
                 stack.push((k, Some(new)));
             }
         }
-        Ok(created)
+        Ok(Created(created))
     }
 
-    /// Phase two: sets the type and operands of every created node.
-    fn link_nodes(
-        &mut self,
-        dst: &mut Module,
-        created: &[(InstId, InstId)],
-    ) -> Result<(), CloneError> {
-        for &(old, new) in created {
+    /// Phase two of a clone: sets the type and operands of every node `created` made, mapping
+    /// each through the map (hoistable values re-interned, see the module documentation).
+    pub fn link(&mut self, dst: &mut Module, created: Created) -> Result<(), CloneError> {
+        for (old, new) in created.0 {
             let data = self.read(dst, old)?;
             let ty = match data.ty {
                 Some(t) => Some(self.value(dst, t)?),

@@ -30,11 +30,11 @@ use smallvec::SmallVec;
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Builder, Func, InstId, InstTable, Intrinsic, Module, Op};
 
-use crate::interp::{
-    self, Value, binary_value, compare_value, construct_value, convert_value, unary_value,
-    value_to_constant, zero_value,
-};
 use crate::semantics::{self, BinaryOp, CompareOp, Scalar, UnaryOp};
+use crate::value::{
+    self, Value, binary_value, compare_value, construct_value, convert_value, known_constant,
+    set_path, unary_value, value_to_constant, zero_value,
+};
 use crate::{Pass, PassError};
 
 /// The `combine` pass.
@@ -127,37 +127,13 @@ pub fn combine_function(m: &mut Module, f: Func) -> bool {
 
 // ---- constants ---------------------------------------------------------------------------------
 
-/// The value of a constant the folder may use: literals, composites of them, `zero`. Not
-/// `undef`, not `spec_const` (and nothing containing them).
-fn const_value(m: &Module, v: InstId) -> Option<Value> {
-    match m.try_op(v)? {
-        Op::ConstBool | Op::ConstInt | Op::ConstFloat => interp::constant_value(m, v),
-        Op::Composite => Some(Value::Composite(
-            m.operands(v)
-                .map(|e| const_value(m, e))
-                .collect::<Option<Vec<_>>>()?,
-        )),
-        Op::Zero => zero_value(m, m.ty(v)?),
-        _ => None,
-    }
-}
-
 /// The scalar lanes of a constant (inline up to four: no allocation for scalars and short
 /// vectors, which is most of what the rules look at).
 fn lanes_of(m: &Module, v: InstId) -> Option<SmallVec<[(Scalar, u64); 4]>> {
-    let val = const_value(m, v)?;
+    let val = known_constant(m, v)?;
     let mut lanes = SmallVec::new();
-    push_lanes(&val, &mut lanes);
+    value::flatten(&val, &mut lanes);
     (!lanes.is_empty()).then_some(lanes)
-}
-
-/// Collects the scalar lanes of a value, depth first (as [`interp::flatten`]).
-fn push_lanes(v: &Value, out: &mut SmallVec<[(Scalar, u64); 4]>) {
-    match v {
-        Value::Scalar(t, b) => out.push((*t, *b)),
-        Value::Composite(es) => es.iter().for_each(|e| push_lanes(e, out)),
-        _ => {}
-    }
 }
 
 /// True when `v` is a constant whose every lane satisfies `pred`.
@@ -194,7 +170,7 @@ fn has_nan_lane(m: &Module, v: InstId) -> bool {
 }
 
 fn is_constant(m: &Module, v: InstId) -> bool {
-    const_value(m, v).is_some()
+    known_constant(m, v).is_some()
 }
 
 fn materialize(m: &mut Module, ty: InstId, v: &Value) -> Option<Rewrite> {
@@ -326,7 +302,7 @@ fn simplify(m: &mut Module, i: InstId) -> Option<Rewrite> {
 /// Folds an instruction whose operands are all constants.
 fn fold(m: &mut Module, i: InstId, op: Op, ty: InstId) -> Option<Rewrite> {
     let nops = m.num_operands(i);
-    let operand_const = |m: &Module, k: usize| const_value(m, m.operand(i, k));
+    let operand_const = |m: &Module, k: usize| known_constant(m, m.operand(i, k));
     if let Some(bop) = BinaryOp::from_op(op) {
         let (a, b) = (operand_const(m, 0)?, operand_const(m, 1)?);
         let (v, ok) = binary_value(bop, &a, &b).ok()?;
@@ -348,7 +324,7 @@ fn fold(m: &mut Module, i: InstId, op: Op, ty: InstId) -> Option<Rewrite> {
             let r = if op == Op::Convert {
                 convert_value(m, &a, ty)
             } else {
-                interp::bitcast_value(m, &a, ty)
+                value::bitcast_value(m, &a, ty)
             };
             let (v, ok) = r.ok()?;
             if ok { materialize(m, ty, &v) } else { None }
@@ -364,7 +340,7 @@ fn fold(m: &mut Module, i: InstId, op: Op, ty: InstId) -> Option<Rewrite> {
             let mut v = operand_const(m, 0)?;
             for k in 1..nops {
                 let idx = m.imm_operand(i, k)?;
-                v = interp::element(&v, idx as u64).ok()?;
+                v = value::element(&v, idx as u64).ok()?;
             }
             materialize(m, ty, &v)
         }
@@ -374,7 +350,7 @@ fn fold(m: &mut Module, i: InstId, op: Op, ty: InstId) -> Option<Rewrite> {
             let path: Vec<u32> = (2..nops)
                 .map(|k| m.imm_operand(i, k))
                 .collect::<Option<_>>()?;
-            set_in(&mut v, &path, e)?;
+            set_path(&mut v, &path, e).ok()?;
             materialize(m, ty, &v)
         }
         Op::Shuffle => {
@@ -382,7 +358,7 @@ fn fold(m: &mut Module, i: InstId, op: Op, ty: InstId) -> Option<Rewrite> {
             let idx: Vec<u32> = (2..nops)
                 .map(|k| m.imm_operand(i, k))
                 .collect::<Option<_>>()?;
-            let v = interp::shuffle_value(&a, &b, &idx).ok()?;
+            let v = value::shuffle_value(&a, &b, &idx).ok()?;
             materialize(m, ty, &v)
         }
         Op::CallIntrinsic => {
@@ -395,23 +371,12 @@ fn fold(m: &mut Module, i: InstId, op: Op, ty: InstId) -> Option<Rewrite> {
                 .collect::<Option<Vec<_>>>()?;
             let result = Scalar::of(m, m.scalar_of(ty)?)?;
             let refs: Vec<&Value> = args.iter().collect();
-            let (v, ok) = interp::zip_n(&refs, &mut |lanes| {
+            let (v, ok) = value::zip_n(&refs, &mut |lanes| {
                 Ok((result, semantics::intrinsic(which, result, lanes)?))
             })
             .ok()?;
             if ok { materialize(m, ty, &v) } else { None }
         }
-        _ => None,
-    }
-}
-
-fn set_in(v: &mut Value, path: &[u32], e: Value) -> Option<()> {
-    let Some((&first, rest)) = path.split_first() else {
-        *v = e;
-        return Some(());
-    };
-    match v {
-        Value::Composite(es) => set_in(es.get_mut(first as usize)?, rest, e),
         _ => None,
     }
 }
@@ -510,7 +475,7 @@ fn binary_rules(
     }
     // x - c  ->  x + (-c): one canonical form for constant offsets.
     if op == BinaryOp::Sub && !is_constant(m, a) {
-        let c = const_value(m, b)?;
+        let c = known_constant(m, b)?;
         let (neg, _) = unary_value(UnaryOp::Neg, &c).ok()?;
         let nc = value_to_constant(m, ty, &neg)?;
         let n = emit_before(m, i, Op::Add, ty, &[a, nc]);
@@ -523,7 +488,7 @@ fn binary_rules(
         && !m.has_decoration(a, Op::Precise)
     {
         let (x, c1) = (m.operand(a, 0), m.operand(a, 1));
-        let (v1, v2) = (const_value(m, c1)?, const_value(m, b)?);
+        let (v1, v2) = (known_constant(m, c1)?, known_constant(m, b)?);
         let (v, ok) = binary_value(op, &v1, &v2).ok()?;
         if !ok {
             return None;

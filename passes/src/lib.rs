@@ -108,6 +108,7 @@ pub mod specialize_spec;
 pub mod split_edges;
 pub mod sroa;
 pub mod unroll;
+pub mod value;
 
 use oneshader_ir::Module;
 use oneshader_ir::diag::Diagnostic;

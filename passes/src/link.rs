@@ -62,13 +62,13 @@
 //! | OSK0009 | the linked module does not verify (a linker bug: please report it) |
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use smallvec::SmallVec;
 
 use oneshader_ir::analysis::entry_point_of;
 use oneshader_ir::diag::{Diagnostic, Errors};
-use oneshader_ir::{Func, Generic, InstId, Module, Op, Payload, Stage};
+use oneshader_ir::{Func, Generic, InstId, Module, Op, Stage};
 
 use crate::Pass;
+use crate::clone::Cloner;
 
 /// How to link.
 #[derive(Clone, Debug, Default)]
@@ -774,8 +774,8 @@ fn unify_structs(modules: &[Module]) -> FxHashMap<ItemRef, ItemRef> {
     canon
 }
 
-/// Copies every module into a fresh one: import declarations and unified structs are replaced
-/// by their definitions, hoistable values re-interned.
+/// Copies every module into a fresh one with one [`Cloner`] per module: import declarations
+/// and unified structs are replaced by their definitions, hoistable values re-interned.
 fn copy_modules(
     modules: &[Module],
     bindings: &[(ItemRef, ItemRef)],
@@ -783,83 +783,53 @@ fn copy_modules(
 ) -> Result<Module, Diagnostic> {
     let mut out = Module::new();
     let root = out.root();
-    let mut maps: Vec<FxHashMap<InstId, InstId>> =
-        modules.iter().map(|_| FxHashMap::default()).collect();
     let skipped: FxHashSet<ItemRef> = bindings
         .iter()
         .map(|&(imp, _)| imp)
         .chain(structs.keys().copied())
         .collect();
     let internal = |what: &str| Diagnostic::error("OSK0009", format!("linker bug: {what}"));
-    // Phase 1: every non-hoistable instruction, with placeholder operands, in tree order.
-    let mut created: Vec<(usize, InstId, InstId)> = Vec::new();
+    let mut cloners: Vec<Cloner<'_>> = modules.iter().map(Cloner::from_module).collect();
+    // Phase 1: every module's items (all but the skipped ones), in order, without operands.
+    let mut created = Vec::with_capacity(modules.len());
     let mut root_decorations: Vec<InstId> = Vec::new();
-    let mut placeholder: SmallVec<[InstId; 8]> = SmallVec::new();
-    for (k, m) in modules.iter().enumerate() {
-        let mroot = m.root();
-        let mut stack: Vec<(InstId, InstId)> = m
-            .children_snapshot(mroot)
-            .into_iter()
-            .rev()
-            .map(|c| (c, root))
+    for (k, (m, cloner)) in modules.iter().zip(&mut cloners).enumerate() {
+        let items: Vec<InstId> = m
+            .children(m.root())
+            .filter(|&c| !m.op(c).is_hoistable() && !skipped.contains(&(k, c)))
             .collect();
-        while let Some((old, parent)) = stack.pop() {
-            let op = m.op(old);
-            if op.is_hoistable() || skipped.contains(&(k, old)) {
-                continue;
-            }
-            placeholder.clear();
-            placeholder.resize(m.num_operands(old), root);
-            let new = out
-                .create_raw(op, None, &placeholder, Payload::None)
-                .map_err(|e| internal(&e.to_string()))?;
-            out.append_raw(parent, new)
-                .map_err(|e| internal(&e.to_string()))?;
-            if parent == root && op.is_decoration() {
+        created.push(
+            cloner
+                .create(&mut out, &items)
+                .map_err(|e| internal(&e.to_string()))?,
+        );
+        for item in items {
+            let new = cloner
+                .get(item)
+                .ok_or_else(|| internal("an item was not copied"))?;
+            out.move_to_end(new, root);
+            if m.op(item).is_decoration() {
                 root_decorations.push(new);
-            }
-            if let Some(n) = m.name(old) {
-                out.set_name(new, Some(n));
-            }
-            maps[k].insert(old, new);
-            created.push((k, old, new));
-            for c in m.children_snapshot(old).into_iter().rev() {
-                stack.push((c, new));
             }
         }
     }
     // Imports and unified structs stand for their definitions.
-    for &((ki, imp), (ke, exp)) in bindings {
-        let target = maps[ke]
-            .get(&exp)
-            .copied()
-            .ok_or_else(|| internal("an export was not copied"))?;
-        maps[ki].insert(imp, target);
+    let copy_of = |cloners: &[Cloner<'_>], (k, item): ItemRef, what: &str| {
+        cloners[k].get(item).ok_or_else(|| internal(what))
+    };
+    for &((ki, imp), exp) in bindings {
+        let target = copy_of(&cloners, exp, "an export was not copied")?;
+        cloners[ki].insert(imp, target);
     }
-    for (&(k, s), &(k2, s2)) in structs {
-        let target = maps[k2]
-            .get(&s2)
-            .copied()
-            .ok_or_else(|| internal("a struct was not copied"))?;
-        maps[k].insert(s, target);
+    for (&(k, s), &canon) in structs {
+        let target = copy_of(&cloners, canon, "a struct was not copied")?;
+        cloners[k].insert(s, target);
     }
     // Phase 2: types and operands, re-interning hoistable values on the way.
-    let mut ops: Vec<InstId> = Vec::new();
-    for &(k, old, new) in &created {
-        let m = &modules[k];
-        if let Some(t) = m.ty(old) {
-            let t = value(&mut out, m, &mut maps[k], t)?;
-            out.set_type(new, Some(t));
-        }
-        if m.num_operands(old) > 0 {
-            ops.clear();
-            for o in m.operands(old) {
-                ops.push(value(&mut out, m, &mut maps[k], o)?);
-            }
-            // `new` is a fresh non-hoistable instruction: `set_operands` cannot refuse.
-            out.set_operands(new, &ops)
-                .map_err(|e| internal(&e.to_string()))?;
-        }
+    for (cloner, created) in cloners.iter_mut().zip(created) {
+        cloner
+            .link(&mut out, created)
+            .map_err(|e| internal(&e.to_string()))?;
     }
     // Module decorations first, as the tree requires.
     if let Some(first_item) = out.children(root).find(|&c| !out.op(c).is_decoration()) {
@@ -868,51 +838,6 @@ fn copy_modules(
         }
     }
     Ok(out)
-}
-
-/// The counterpart in `out` of value `v` of `m`: mapped, or (hoistable) re-interned.
-fn value(
-    out: &mut Module,
-    m: &Module,
-    map: &mut FxHashMap<InstId, InstId>,
-    v: InstId,
-) -> Result<InstId, Diagnostic> {
-    if let Some(&n) = map.get(&v) {
-        return Ok(out.resolve(n));
-    }
-    let op = m.op(v);
-    if !op.is_hoistable() {
-        return Err(Diagnostic::error(
-            "OSK0009",
-            format!(
-                "linker bug: `{}` was not copied",
-                oneshader_ir::print::print_inst(m, v)
-            ),
-        ));
-    }
-    let ty = match m.ty(v) {
-        Some(t) => Some(value(out, m, map, t)?),
-        None => None,
-    };
-    let mut ops: SmallVec<[InstId; 8]> = SmallVec::new();
-    for o in m.operands(v) {
-        ops.push(value(out, m, map, o)?);
-    }
-    let payload = match op {
-        Op::ConstBool | Op::ConstInt | Op::ConstFloat => {
-            Payload::Bits(m.literal_bits(v).unwrap_or(0))
-        }
-        Op::ConstString => Payload::Str(m.literal_str(v).unwrap_or("")),
-        _ => Payload::None,
-    };
-    let n = out.intern(op, ty, &ops, payload);
-    if out.name(n).is_none()
-        && let Some(name) = m.name(v)
-    {
-        out.set_name(n, Some(name));
-    }
-    map.insert(v, n);
-    Ok(n)
 }
 
 /// Removes every module-level item that no entry point (and, with `keep_exports`, no export)

@@ -46,7 +46,7 @@ use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 
 use crate::clone::Cloner;
-use crate::interp::{self, Value};
+use crate::value::{self, Value, known_constant};
 use oneshader_ir::constructs::Constructs;
 
 use crate::split_edges::{
@@ -288,19 +288,6 @@ fn analyze(m: &Module, cons: &Constructs, pre: Block, term: InstId, room: usize)
     })
 }
 
-/// The value of a compile-time constant (not a `spec_const`, whose value is chosen later, nor
-/// `undef`).
-fn known_constant(m: &Module, v: InstId) -> Option<Value> {
-    match m.try_op(v)? {
-        Op::ConstBool | Op::ConstInt | Op::ConstFloat | Op::Zero => interp::constant_value(m, v),
-        Op::Composite => {
-            let elems: Option<Vec<Value>> = m.operands(v).map(|e| known_constant(m, e)).collect();
-            Some(Value::Composite(elems?))
-        }
-        _ => None,
-    }
-}
-
 /// How deep the evaluator follows a value computed before the loop (a bound such as
 /// `%i + 2` where `%i` is an outer loop's copied variable) back to constants.
 const MAX_DEPTH: u32 = 64;
@@ -350,8 +337,8 @@ impl Evaluator<'_> {
             ops.push(self.value(env, o, depth)?);
         }
         let folded = match (op, ops.as_slice()) {
-            (Op::Convert, [a]) => m.ty(i).and_then(|t| interp::convert_value(m, a, t).ok()),
-            _ => interp::operator_value(op, &ops).and_then(Result::ok),
+            (Op::Convert, [a]) => m.ty(i).and_then(|t| value::convert_value(m, a, t).ok()),
+            _ => value::operator_value(op, &ops).and_then(Result::ok),
         };
         match folded {
             Some((v, true)) => Some(v),

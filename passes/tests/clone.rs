@@ -70,6 +70,7 @@ fn unmapped_reference_across_modules() {
     assert!(matches!(err, CloneError::Unmapped(_)), "{err}");
     // Cloning the items it refers to first (struct, then globals) maps them, then it works.
     let mut dst = Module::new();
+    let root = dst.root();
     let mut c = Cloner::from_module(&src);
     let s = src.structs()[0];
     let ns = c.clone_item(&mut dst, s.id(), root).unwrap();

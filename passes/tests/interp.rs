@@ -4,7 +4,8 @@
 mod common;
 
 use oneshader_ir::Module;
-use oneshader_passes::interp::{Exit, InterpError, Interpreter, Value, parse_value};
+use oneshader_passes::interp::{Exit, InterpError, Interpreter, Value};
+use oneshader_passes::value::parse_value;
 
 fn example(name: &str) -> Module {
     let path = format!("{}/../examples/ir/{name}.ir", env!("CARGO_MANIFEST_DIR"));

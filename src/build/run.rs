@@ -373,21 +373,23 @@ impl Cx<'_> {
                 )
                 .ok()
             });
-        let (m, mut entry, reflection) = match (loaded, cached) {
-            (Some(l), Some(e)) => (l.module, e, None),
+        let (m, positions, mut entry, reflection) = match (loaded, cached) {
+            (Some(l), Some(e)) => (l.module, l.source_map, e, None),
             _ => {
                 let out = self.compile(shared, p)?;
                 let warnings = out.diagnostics.iter().map(StoredDiag::new).collect();
                 let Some(m) = out.ir.final_module else {
                     return Err("internal error: the compilation kept no module\n".into());
                 };
-                let osir = save_osir(&m, p.module_key).map_err(|e| format!("{e}\n"))?;
+                let positions = out.ir.final_positions;
+                let osir = save_osir(&m, p.module_key, positions.as_ref())
+                    .map_err(|e| format!("{e}\n"))?;
                 let entry = VariantEntry {
                     osir,
                     warnings,
                     outputs: Vec::new(),
                 };
-                (m, entry, out.reflection)
+                (m, positions, entry, out.reflection)
             }
         };
         let mut bytes = Vec::with_capacity(p.outputs.len());
@@ -421,7 +423,7 @@ impl Cx<'_> {
                     }
                     None => return Err("internal error: no reflection\n".into()),
                 },
-                _ => emit(*t, &m, p, &mut spirv_words)
+                _ => emit(*t, &m, positions.as_ref(), p, &mut spirv_words)
                     .map_err(|d| render_plain(&shared.file, &d, &shared.sources))?,
             };
             entry.outputs.push((k.0, data.clone()));
@@ -456,6 +458,7 @@ impl Cx<'_> {
                     diagnostics: parsed.diagnostics.clone(),
                     stage: None,
                     library: false,
+                    positions: Vec::new(),
                 }
             } else {
                 hlsl::compile_parsed(parsed, &v.options.front_end())
@@ -466,6 +469,7 @@ impl Cx<'_> {
             diagnostics: front.diagnostics.clone(),
             stage: front.stage,
             library: front.library,
+            positions: front.positions.clone(),
         };
         let mut opts = v.options.clone();
         opts.emit_spirv = false;
@@ -524,12 +528,18 @@ fn target_options(t: BuildTarget, opts: &CompileOptions) -> String {
     }
 }
 
-/// The `.osir` of the module after `-O`, carrying its module key.
-pub(crate) fn save_osir(m: &Module, key: CacheKey) -> Result<Vec<u8>, String> {
+/// The `.osir` of the module after `-O`, carrying its module key and its instructions' HLSL
+/// positions (as `compile --target osir` writes it).
+pub(crate) fn save_osir(
+    m: &Module,
+    key: CacheKey,
+    positions: Option<&oneshader_serialize::SourceLocations>,
+) -> Result<Vec<u8>, String> {
     oneshader_serialize::save_with(
         m,
         &oneshader_serialize::SaveOptions {
             cache_key: key,
+            source_map: positions,
             ..Default::default()
         },
     )
@@ -541,12 +551,13 @@ pub(crate) fn save_osir(m: &Module, key: CacheKey) -> Result<Vec<u8>, String> {
 fn emit(
     t: BuildTarget,
     m: &Module,
+    positions: Option<&oneshader_serialize::SourceLocations>,
     p: &Planned<'_>,
     words: &mut Option<Vec<u32>>,
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
     match t {
         BuildTarget::Osir => {
-            save_osir(m, p.module_key).map_err(|e| vec![Diagnostic::error("OSC0051", e)])
+            save_osir(m, p.module_key, positions).map_err(|e| vec![Diagnostic::error("OSC0051", e)])
         }
         BuildTarget::Ir => Ok(oneshader_ir::print::print_module(m).into_bytes()),
         BuildTarget::Spirv | BuildTarget::SpirvAsm => {

@@ -462,6 +462,22 @@ pub fn run(args: CompileArgs) -> ExitCode {
     if !out.diagnostics.is_empty() {
         eprint!("{}", out.diagnostics.render());
     }
+    // The source map names files relative to the working directory when they are under it
+    // (as `oneshader build` names them, relative to its manifest), so the bytes do not
+    // depend on where the project sits or how the path was spelled.
+    let positions = out.ir.final_positions.as_ref().map(|sm| {
+        let cwd = std::env::current_dir().ok();
+        let mut sm = sm.clone();
+        for f in &mut sm.files {
+            if let Some(rel) = cwd
+                .as_deref()
+                .and_then(|c| std::path::Path::new(f.as_str()).strip_prefix(c).ok())
+            {
+                *f = rel.display().to_string();
+            }
+        }
+        sm
+    });
     let bytes = match (p.target, &out.ir.final_module) {
         (Target::Spirv, _) => out.spirv_bytes(),
         (Target::SpirvAsm, _) => match oneshader_backends::spirv::disassemble(&out.spirv) {
@@ -489,6 +505,7 @@ pub fn run(args: CompileArgs) -> ExitCode {
             m,
             &oneshader_serialize::SaveOptions {
                 cache_key: out.cache_key,
+                source_map: positions.as_ref(),
                 ..Default::default()
             },
         ) {

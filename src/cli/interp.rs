@@ -17,7 +17,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use oneshader_passes::interp::{Exit, Interpreter, format_value, parse_value, split_top_level};
+use oneshader_passes::interp::{Exit, Interpreter};
+use oneshader_passes::value::{format_value, parse_value, split_top_level};
 
 /// Arguments of `oneshader interp`.
 #[derive(Args, Debug)]

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use rspirv::spirv::{self, Capability};
 
-use super::module::{inst, inst_str};
+use super::encode::{Words, inst, inst_str};
 
 /// The capabilities and extensions a module declares.
 #[derive(Default, Debug, Clone)]
@@ -44,7 +44,7 @@ impl Caps {
     }
 
     /// Writes `OpCapability` and `OpExtension` instructions.
-    pub fn write(&self, out: &mut Vec<u32>) {
+    pub fn write(&self, out: &mut Words) {
         for &c in &self.caps {
             inst(out, spirv::Op::Capability, &[c]);
         }

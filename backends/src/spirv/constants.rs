@@ -9,8 +9,9 @@ use oneshader_ir::{InstId, Op};
 use rspirv::spirv::{self, Decoration};
 use smallvec::SmallVec;
 
+use super::encode::inst;
 use super::error::{EmitError, MALFORMED, R, UNSPECIALIZED, UNSUPPORTED_TYPE};
-use super::module::{Emitter, inst};
+use super::module::Emitter;
 
 impl Emitter<'_> {
     /// An `OpConstant` of the SPIR-V scalar type `ty` (described by `width` and `signed`) with
@@ -191,7 +192,7 @@ impl Emitter<'_> {
             }
             Op::Composite => {
                 let n = m.num_operands(c);
-                if n + 3 > super::module::MAX_WORDS {
+                if n + 3 > super::encode::MAX_WORDS {
                     return Err(too_many_elements(m, ty_ir, n, "a constant"));
                 }
                 let mut w: SmallVec<[u32; 8]> = SmallVec::new();
@@ -289,7 +290,7 @@ pub(crate) fn too_many_elements(
         format!(
             "{what} of type `{}` lists {n} elements; one SPIR-V instruction holds at most {} (its word count is 16 bits)",
             oneshader_ir::print::print_inst(m, ty),
-            super::module::MAX_WORDS - 3
+            super::encode::MAX_WORDS - 3
         ),
     )
     .note("split the array into an array of smaller arrays, or fill it in a loop")

@@ -13,8 +13,9 @@ use oneshader_ir::{
 use rspirv::spirv::{self, Capability, Decoration, ExecutionMode, ExecutionModel};
 use smallvec::SmallVec;
 
+use super::encode::{inst, inst_str};
 use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE, TARGET};
-use super::module::{Emitter, Lk, inst, inst_str};
+use super::module::{Emitter, Lk};
 use super::types::storage_class;
 
 /// The SPIR-V built-in of an IR built-in, in a given storage class and stage set.

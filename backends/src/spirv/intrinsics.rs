@@ -12,8 +12,9 @@ use oneshader_ir::{InstId, Intrinsic, Op, ScalarKind};
 use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op as GLOp};
 use smallvec::SmallVec;
 
+use super::encode::inst;
 use super::error::{EmitError, INTERPOLANT, MALFORMED, OPERANDS, R, TARGET};
-use super::module::{Emitter, inst};
+use super::module::Emitter;
 
 type Words = SmallVec<[u32; 8]>;
 

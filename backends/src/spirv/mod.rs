@@ -24,10 +24,13 @@
 
 mod capabilities;
 mod constants;
+mod encode;
 pub mod error;
 mod functions;
 mod globals;
+mod instructions;
 mod intrinsics;
+mod memory;
 mod module;
 pub mod target;
 mod textures;
@@ -106,7 +109,6 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Errors> {
 
 fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnostic>> {
     let m = legal.module();
-    module::take_oversized();
     let mut e = module::Emitter::new(m, opts);
     // About five words per instruction: avoids regrowing the largest sections.
     e.s.functions.reserve(m.len() * 5);
@@ -150,7 +152,7 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnos
     {
         e.ray_query_caps();
     }
-    if let Some(op) = module::take_oversized()
+    if let Some(op) = e.s.oversized()
         && e.diags.is_empty()
     {
         e.diags.push(

@@ -1,4 +1,4 @@
-//! The emitter's state: one `Vec<u32>` per section of the SPIR-V module (in the order the
+//! The emitter's state: one word stream ([`Words`]) per section of the SPIR-V module (in the order the
 //! specification's "Logical Layout of a Module" requires), the id allocator, and the side tables
 //! from IR ids to SPIR-V ids (assigned once per IR value; types once per (IR type, layout)).
 //!
@@ -16,6 +16,7 @@ use smallvec::SmallVec;
 
 use super::Options;
 use super::capabilities::Caps;
+use super::encode::{Words, inst, inst_str};
 
 /// How a type is laid out: as a plain value, with explicit offsets and strides under a layout
 /// rule (inside a buffer), or as the outermost `Block` struct of a buffer. The flag is the
@@ -61,74 +62,30 @@ pub(crate) enum TKey {
 /// are written at assembly from [`Caps`]).
 #[derive(Default)]
 pub(crate) struct Sections {
-    pub imports: Vec<u32>,
-    pub entries: Vec<u32>,
-    pub modes: Vec<u32>,
-    pub names: Vec<u32>,
-    pub annotations: Vec<u32>,
-    pub globals: Vec<u32>,
-    pub functions: Vec<u32>,
+    pub imports: Words,
+    pub entries: Words,
+    pub modes: Words,
+    pub names: Words,
+    pub annotations: Words,
+    pub globals: Words,
+    pub functions: Words,
 }
 
-/// The most words one SPIR-V instruction can have (its word count is 16 bits).
-pub(crate) const MAX_WORDS: usize = 0xffff;
-
-thread_local! {
-    /// The opcode of the first instruction written on this thread since the last
-    /// [`take_oversized`] that did not fit in [`MAX_WORDS`]. The emitter checks the usual
-    /// suspects (constants, `construct`, `switch`) itself with better messages; this catches
-    /// the rest, so an oversized instruction is always a diagnostic, never a corrupt module.
-    static OVERSIZED: std::cell::Cell<Option<spirv::Op>> = const { std::cell::Cell::new(None) };
-}
-
-#[cold]
-fn note_oversized(op: spirv::Op) {
-    OVERSIZED.with(|c| {
-        if c.get().is_none() {
-            c.set(Some(op));
-        }
-    });
-}
-
-/// The opcode of the first oversized instruction written since the last call, if any.
-pub(crate) fn take_oversized() -> Option<spirv::Op> {
-    OVERSIZED.with(|c| c.take())
-}
-
-/// Writes one instruction: the word count and opcode, then the operand words.
-#[inline]
-pub(crate) fn inst(buf: &mut Vec<u32>, op: spirv::Op, args: &[u32]) {
-    if args.len() >= MAX_WORDS {
-        note_oversized(op);
-    }
-    buf.push(((args.len() as u32 + 1) << 16) | op as u32);
-    buf.extend_from_slice(args);
-}
-
-/// Writes one instruction with a literal string between `pre` and `post` operands.
-pub(crate) fn inst_str(buf: &mut Vec<u32>, op: spirv::Op, pre: &[u32], s: &str, post: &[u32]) {
-    let start = buf.len();
-    buf.push(0);
-    buf.extend_from_slice(pre);
-    push_string(buf, s);
-    buf.extend_from_slice(post);
-    let count = buf.len() - start;
-    if count > MAX_WORDS {
-        note_oversized(op);
-    }
-    buf[start] = ((count as u32) << 16) | op as u32;
-}
-
-/// Appends a nul-terminated UTF-8 string padded to whole words.
-pub(crate) fn push_string(buf: &mut Vec<u32>, s: &str) {
-    let bytes = s.as_bytes();
-    for chunk in bytes.chunks(4) {
-        let mut w = [0u8; 4];
-        w[..chunk.len()].copy_from_slice(chunk);
-        buf.push(u32::from_le_bytes(w));
-    }
-    if bytes.len().is_multiple_of(4) {
-        buf.push(0);
+impl Sections {
+    /// The opcode of the first instruction written to a section (in layout order) that did
+    /// not fit SPIR-V's 16-bit word count, if any.
+    pub fn oversized(&self) -> Option<spirv::Op> {
+        [
+            &self.imports,
+            &self.entries,
+            &self.modes,
+            &self.names,
+            &self.annotations,
+            &self.globals,
+            &self.functions,
+        ]
+        .into_iter()
+        .find_map(|w| w.oversized())
     }
 }
 
@@ -136,9 +93,9 @@ pub(crate) fn push_string(buf: &mut Vec<u32>, s: &str) {
 #[derive(Default)]
 pub(crate) struct FuncState {
     /// The body after the entry block's label.
-    pub body: Vec<u32>,
+    pub body: Words,
     /// `OpVariable`s of the function (placed right after the entry label).
-    pub vars: Vec<u32>,
+    pub vars: Words,
 }
 
 /// The emitter: everything needed to turn one module into words.
@@ -337,11 +294,20 @@ impl<'m> Emitter<'m> {
     /// Assembles the sections into a module.
     pub fn assemble(&mut self) -> Vec<u32> {
         let s = &self.s;
-        let mut head: Vec<u32> = Vec::with_capacity(64);
+        let mut head = Words::with_capacity(64);
         self.caps.write(&mut head);
+        let mut model = Words::default();
+        inst(
+            &mut model,
+            spirv::Op::MemoryModel,
+            &[
+                spirv::AddressingModel::Logical as u32,
+                spirv::MemoryModel::GLSL450 as u32,
+            ],
+        );
         let total = head.len()
             + s.imports.len()
-            + 3
+            + model.len()
             + s.entries.len()
             + s.modes.len()
             + s.names.len()
@@ -358,14 +324,7 @@ impl<'m> Emitter<'m> {
         out.push(0);
         out.extend_from_slice(&head);
         out.extend_from_slice(&s.imports);
-        inst(
-            &mut out,
-            spirv::Op::MemoryModel,
-            &[
-                spirv::AddressingModel::Logical as u32,
-                spirv::MemoryModel::GLSL450 as u32,
-            ],
-        );
+        out.extend_from_slice(&model);
         out.extend_from_slice(&s.entries);
         out.extend_from_slice(&s.modes);
         out.extend_from_slice(&s.names);
@@ -373,21 +332,5 @@ impl<'m> Emitter<'m> {
         out.extend_from_slice(&s.globals);
         out.extend_from_slice(&s.functions);
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn strings_are_nul_terminated_and_padded() {
-        let mut b = Vec::new();
-        push_string(&mut b, "main");
-        assert_eq!(b, vec![u32::from_le_bytes(*b"main"), 0]);
-        let mut b = Vec::new();
-        push_string(&mut b, "abcde");
-        assert_eq!(b.len(), 2);
-        assert_eq!(b[1], u32::from_le_bytes([b'e', 0, 0, 0]));
     }
 }

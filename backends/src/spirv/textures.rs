@@ -22,8 +22,9 @@ use oneshader_ir::{Dim, ImageFormat, InstId, Op, TextureAccess, TextureDesc};
 use rspirv::spirv::{self, Capability, Decoration};
 use smallvec::SmallVec;
 
+use super::encode::inst;
 use super::error::{EmitError, MALFORMED, OFFSET_NOT_CONSTANT, OPERANDS, R};
-use super::module::{Emitter, inst};
+use super::module::Emitter;
 
 type Words = SmallVec<[u32; 12]>;
 

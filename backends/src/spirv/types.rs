@@ -14,8 +14,9 @@ use oneshader_ir::{AddressSpace, Dim, ImageFormat, InstId, Op, TextureAccess};
 use rspirv::spirv::{self, Capability, Decoration, StorageClass};
 use smallvec::SmallVec;
 
+use super::encode::{inst, inst_str};
 use super::error::{EmitError, LAYOUT, R, UNSPECIALIZED, UNSUPPORTED_TYPE};
-use super::module::{Emitter, Lk, TKey, inst};
+use super::module::{Emitter, Lk, TKey};
 
 /// The SPIR-V storage class of an address space.
 pub(crate) fn storage_class(space: AddressSpace) -> StorageClass {
@@ -460,9 +461,13 @@ impl Emitter<'_> {
         self.member_layout(id, 0, 0, &l, row_major);
         self.decorate(id, Decoration::Block, &[]);
         if self.opts.debug_names {
-            let mut w = Vec::new();
-            super::module::inst_str(&mut w, spirv::Op::MemberName, &[id, 0], "data", &[]);
-            self.s.names.extend_from_slice(&w);
+            inst_str(
+                &mut self.s.names,
+                spirv::Op::MemberName,
+                &[id, 0],
+                "data",
+                &[],
+            );
         }
         Ok(id)
     }
@@ -517,13 +522,12 @@ impl Emitter<'_> {
         }
         if self.opts.debug_names {
             self.name(id, m.name(ty));
-            let mut w = Vec::new();
             for (i, &f) in fields.iter().enumerate() {
                 if let Some(n) = m.name(f) {
-                    super::module::inst_str(&mut w, spirv::Op::MemberName, &[id, i as u32], n, &[]);
+                    let at = &[id, i as u32];
+                    inst_str(&mut self.s.names, spirv::Op::MemberName, at, n, &[]);
                 }
             }
-            self.s.names.extend_from_slice(&w);
         }
         Ok(id)
     }

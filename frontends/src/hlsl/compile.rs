@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use oneshader_ir::diag::{Diagnostic, SourceMap, Span};
-use oneshader_ir::{Module, Stage};
+use oneshader_ir::{InstId, Module, Stage};
 
 use super::ast;
 use super::bindings::{BindingShift, RegisterBinding};
@@ -96,6 +96,11 @@ pub struct CompileResult {
     /// The profile was a library (`lib_*`): the module holds every `[shader("...")]`
     /// entry point of the file, and its `export` functions and prototypes.
     pub library: bool,
+    /// The HLSL position of the module's instructions: the innermost expression each was
+    /// lowered from (instructions of no expression, such as branches and entry-point glue,
+    /// have none). Instructions a later pass creates have none either; a removed one's id
+    /// is no longer in the module.
+    pub positions: Vec<(InstId, Span)>,
 }
 
 /// What a profile compiles.
@@ -213,6 +218,7 @@ pub fn compile_file(
                 diagnostics: vec![d],
                 stage: None,
                 library: false,
+                positions: Vec::new(),
             };
         }
     };
@@ -236,6 +242,7 @@ pub fn compile_text(
                 diagnostics: vec![d],
                 stage: None,
                 library: false,
+                positions: Vec::new(),
             };
         }
     };
@@ -255,6 +262,7 @@ pub fn compile_parsed(parsed: &Parsed, opts: &CompileOptions) -> CompileResult {
                 diagnostics: vec![d],
                 stage: None,
                 library: false,
+                positions: Vec::new(),
             };
         }
     };
@@ -285,14 +293,15 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
         Profile::Stage(s) => (Some(s), false),
         Profile::Library => (None, true),
     };
-    let result = |module, diagnostics| CompileResult {
+    let result = |module, diagnostics, positions| CompileResult {
         module,
         diagnostics,
         stage,
         library,
+        positions,
     };
     if parsed.has_errors() {
-        return result(None, diagnostics);
+        return result(None, diagnostics, Vec::new());
     }
     let sopts = SemaOptions {
         entry: opts.entry.clone(),
@@ -309,7 +318,7 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
     let (program, sema_diags) = analyze(parsed, sopts);
     diagnostics.extend(with_macro_notes(parsed, sema_diags));
     let Some(program) = program else {
-        return result(None, diagnostics);
+        return result(None, diagnostics, Vec::new());
     };
     let lopts = LowerOptions {
         invert_y: opts.invert_y,
@@ -322,7 +331,7 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
         preserve_bindings: opts.preserve_bindings,
         allow_imports: opts.allow_imports,
     };
-    let (module, lower_diags) = Lower::new(&program, lopts).run();
+    let (module, lower_diags, positions) = Lower::new(&program, lopts).run();
     diagnostics.extend(with_macro_notes(parsed, lower_diags));
     let module = module.filter(|_| !oneshader_ir::diag::has_errors(&diagnostics));
     if cfg!(debug_assertions)
@@ -340,10 +349,10 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
                     v.iter().take(5).map(|d| d.to_string()).collect::<Vec<_>>()
                 )),
             );
-            return result(None, diagnostics);
+            return result(None, diagnostics, Vec::new());
         }
     }
-    result(module, diagnostics)
+    result(module, diagnostics, positions)
 }
 
 /// Adds "in expansion of macro `X`" notes to diagnostics whose span is a macro's call site.
@@ -402,11 +411,11 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
     let entry_name = opts.entry.clone();
     let default_major = opts.default_major;
     let mut s = Sema::new(opts);
-    s.pragma_majors = pack_matrix_pragmas(parsed);
+    s.decl.pragma_majors = pack_matrix_pragmas(parsed);
     s.declare_all(&unit.decls);
     let mut i = 0;
-    while i < s.pending.len() {
-        let f = s.pending[i];
+    while i < s.bodies.pending.len() {
+        let f = s.bodies.pending[i];
         s.check_body(f);
         i += 1;
         if s.too_many_errors() {
@@ -419,12 +428,12 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
         entries = library_entries(&mut s);
     } else {
         let Some(entry) = stage_entry(&mut s, parsed, &entry_name) else {
-            return (None, s.diags);
+            return (None, s.diag.diags);
         };
         entries.push((entry, stage));
     }
-    if oneshader_ir::diag::has_errors(&s.diags) {
-        return (None, s.diags);
+    if oneshader_ir::diag::has_errors(&s.diag.diags) {
+        return (None, s.diag.diags);
     }
     let program = Program {
         types: s.types,
@@ -434,7 +443,7 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
         library,
         default_major,
     };
-    (Some(program), s.diags)
+    (Some(program), s.diag.diags)
 }
 
 /// The entry point `-E` names (a function defined in the global scope), or `None` after a

@@ -140,7 +140,13 @@ pub(crate) struct Lower<'p> {
     /// reports, from its first `ReportHit`: Vulkan allows one hit-attribute variable per
     /// entry point.
     pub hit_attributes: FxHashMap<FuncId, (InstId, TyId)>,
+    /// The HLSL position each instruction was lowered from.
+    pub positions: super::positions::Positions,
 }
+
+/// What lowering produced: the module (`None` after errors), the diagnostics, and the HLSL
+/// position of each instruction that has one.
+pub(crate) type Lowered = (Option<Module>, Vec<Diagnostic>, Vec<(InstId, Span)>);
 
 /// Options of lowering (dxc's `-fvk-*` options).
 #[derive(Clone, Debug, Default)]
@@ -201,6 +207,7 @@ impl<'p> Lower<'p> {
             func_stages: FxHashMap::default(),
             func_entries: FxHashMap::default(),
             hit_attributes: FxHashMap::default(),
+            positions: Default::default(),
         }
     }
 
@@ -552,10 +559,12 @@ impl<'p> Lower<'p> {
     // ---- the program --------------------------------------------------------------------------
 
     /// Lowers the whole program; `None` when an error was reported.
-    pub fn run(mut self) -> (Option<Module>, Vec<Diagnostic>) {
+    /// Lowers the program: the module (`None` after errors), the diagnostics, and the HLSL
+    /// position of each instruction that has one.
+    pub fn run(mut self) -> Lowered {
         let (funcs, mut globals) = self.reachable();
         if !self.diags.is_empty() {
-            return (None, self.diags);
+            return (None, self.diags, Vec::new());
         }
         self.find_task_payloads(&funcs);
         if self.opts.preserve_bindings {
@@ -642,9 +651,10 @@ impl<'p> Lower<'p> {
             self.lower_entry(e, stage);
         }
         if self.diags.iter().any(|d| d.is_error()) {
-            return (None, self.diags);
+            return (None, self.diags, Vec::new());
         }
-        (Some(self.m), self.diags)
+        let positions = self.positions.finish(&self.m);
+        (Some(self.m), self.diags, positions)
     }
 
     /// Functions reachable from the entry point and the globals they (and the initializers
@@ -1489,6 +1499,7 @@ impl<'p> Lower<'p> {
     /// A builder at the end of the current block.
     pub fn bld(&mut self) -> Builder<'_> {
         let b = self.cur();
+        self.positions.touch(b);
         Builder::at_end(&mut self.m, b)
     }
 
@@ -1529,7 +1540,9 @@ impl<'p> Lower<'p> {
             Some(a) => b.position_before(a),
             None => b.position_at_end(entry),
         }
-        b.var(t)
+        let v = b.var(t);
+        self.positions.record(v);
+        v
     }
 
     fn lower_func(&mut self, f: FuncId) {

@@ -29,7 +29,7 @@ impl<'a> Sema<'a> {
                 let _ = template_args;
                 self.check_name(path, span)
             }
-            A::This => match self.fctx.as_ref().and_then(|f| f.this) {
+            A::This => match self.bodies.fctx.as_ref().and_then(|f| f.this) {
                 Some((l, sid)) => {
                     let ty = self.types.intern(TyKind::Struct(sid));
                     mk(ExprKind::Local(l), ty, span)
@@ -225,7 +225,7 @@ impl<'a> Sema<'a> {
 
     /// The field `name` of the current method's `this`, as an expression.
     fn this_field(&mut self, name: &str, span: Span) -> Option<Expr> {
-        let (l, sid) = self.fctx.as_ref()?.this?;
+        let (l, sid) = self.bodies.fctx.as_ref()?.this?;
         let idx = self.types.struct_def(sid).field(name)?;
         let sty = self.types.intern(TyKind::Struct(sid));
         let fty = self.types.struct_def(sid).member_ty(idx)?;
@@ -234,7 +234,7 @@ impl<'a> Sema<'a> {
     }
 
     fn local_scoped(&self, name: &str) -> Option<Sym> {
-        let f = self.fctx.as_ref()?;
+        let f = self.bodies.fctx.as_ref()?;
         for s in f.scopes.iter().rev() {
             if let Some(sym) = s.get(name) {
                 return Some(sym.clone());
@@ -274,7 +274,7 @@ impl<'a> Sema<'a> {
     fn sym_value(&mut self, s: Sym, name: &str, span: Span) -> Expr {
         match s {
             Sym::Local(l) => {
-                let ty = self.fctx.as_ref().map(|f| f.locals[l.0 as usize].ty);
+                let ty = self.bodies.fctx.as_ref().map(|f| f.locals[l.0 as usize].ty);
                 match ty {
                     Some(t) => mk(ExprKind::Local(l), t, span),
                     None => Expr::error(span),
@@ -318,7 +318,7 @@ impl<'a> Sema<'a> {
                 Expr::error(span)
             }
             Sym::Split(id) => {
-                let ty = self.splits[id as usize].ty;
+                let ty = self.split.splits[id as usize].ty;
                 mk(ExprKind::Split(id), ty, span)
             }
         }
@@ -1250,7 +1250,7 @@ impl<'a> Sema<'a> {
         match &e.kind {
             ExprKind::Error => None,
             ExprKind::Local(l) => {
-                let f = self.fctx.as_ref()?;
+                let f = self.bodies.fctx.as_ref()?;
                 if f.local_const_flag
                     .get(l.0 as usize)
                     .copied()
@@ -1514,10 +1514,15 @@ impl<'a> Sema<'a> {
                     Some(Sym::Overloads(fs, ts)) => {
                         let argv: Vec<Expr> = args.iter().map(|a| self.check_expr(a)).collect();
                         // An unqualified call of a method from a method passes `this`.
-                        let this = self.fctx.as_ref().and_then(|f| f.this).map(|(l, sid)| {
-                            let ty = self.types.intern(TyKind::Struct(sid));
-                            mk(ExprKind::Local(l), ty, callee.span)
-                        });
+                        let this =
+                            self.bodies
+                                .fctx
+                                .as_ref()
+                                .and_then(|f| f.this)
+                                .map(|(l, sid)| {
+                                    let ty = self.types.intern(TyKind::Struct(sid));
+                                    mk(ExprKind::Local(l), ty, callee.span)
+                                });
                         let user = self.resolve_call_opt(
                             &path.last().name,
                             fs,
@@ -1755,7 +1760,7 @@ impl<'a> Sema<'a> {
 
     /// The cost of calling `f` with `args` (`None`: not viable).
     fn call_cost(&self, f: FuncId, has_object: bool, args: &[Expr]) -> Option<u32> {
-        if let Some(sig) = self.func_sigs.get(&f) {
+        if let Some(sig) = self.split.func_sigs.get(&f) {
             // A function with split parameters: match the declared signature.
             let fd = &self.funcs[f.0 as usize];
             let takes_this = fd.params.first().is_some_and(|p| p.name == "this");
@@ -1766,7 +1771,7 @@ impl<'a> Sema<'a> {
             for (a, sp) in args.iter().zip(sig) {
                 if self.is_split_type(sp.ty) {
                     match a.kind {
-                        ExprKind::Split(id) if self.splits[id as usize].ty == sp.ty => {}
+                        ExprKind::Split(id) if self.split.splits[id as usize].ty == sp.ty => {}
                         _ => return None,
                     }
                     continue;
@@ -1853,7 +1858,7 @@ impl<'a> Sema<'a> {
 
     fn build_call(&mut self, f: FuncId, object: Option<Expr>, args: Vec<Expr>, span: Span) -> Expr {
         // Split arguments pass their fields.
-        let args = if let Some(sig) = self.func_sigs.get(&f).cloned() {
+        let args = if let Some(sig) = self.split.func_sigs.get(&f).cloned() {
             let mut out = Vec::new();
             for (a, sp) in args.into_iter().zip(sig) {
                 match a.kind {
@@ -1918,7 +1923,7 @@ impl<'a> Sema<'a> {
     /// Deduces a function template's arguments from call arguments.
     fn deduce(&mut self, tid: TemplateId, args: &[Expr]) -> Option<Vec<TArg>> {
         let (params, decl) = {
-            let t = &self.templates[tid.0 as usize];
+            let t = &self.scope.templates[tid.0 as usize];
             let TemplateBody::Func(d) = &t.body else {
                 return None;
             };
@@ -2065,7 +2070,7 @@ impl<'a> Sema<'a> {
                     }
                 }
                 (_, TyKind::Struct(sid)) => {
-                    if let Some((_, iargs)) = self.struct_instance.get(&sid).cloned() {
+                    if let Some((_, iargs)) = self.scope.struct_instance.get(&sid).cloned() {
                         for (k, ia) in iargs.iter().enumerate() {
                             match ia {
                                 TArg::Type(it) => {
@@ -2103,6 +2108,7 @@ impl<'a> Sema<'a> {
         match &e.kind {
             ExprKind::Const(v) => Some(*v),
             ExprKind::Local(l) => self
+                .bodies
                 .fctx
                 .as_ref()
                 .and_then(|f| f.local_consts.get(l.0 as usize).copied().flatten()),

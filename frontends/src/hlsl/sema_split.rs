@@ -124,13 +124,13 @@ impl<'a> Sema<'a> {
             };
             out.push(SplitField::Leaf(e));
         }
-        self.splits.push(SplitDef { ty, fields: out });
-        self.splits.len() as u32 - 1
+        self.split.splits.push(SplitDef { ty, fields: out });
+        self.split.splits.len() as u32 - 1
     }
 
     /// The variables of a split in field order, nested splits flattened.
     pub fn split_leaves(&self, id: u32, out: &mut Vec<Expr>) {
-        let Some(def) = self.splits.get(id as usize) else {
+        let Some(def) = self.split.splits.get(id as usize) else {
             return;
         };
         for f in &def.fields {
@@ -143,7 +143,7 @@ impl<'a> Sema<'a> {
 
     /// `split.member`.
     pub fn split_member(&mut self, id: u32, member: &ast::Ident, span: Span) -> Expr {
-        let Some(def) = self.splits.get(id as usize).cloned() else {
+        let Some(def) = self.split.splits.get(id as usize).cloned() else {
             return Expr::error(span);
         };
         let TyKind::Struct(sid) = self.types.kind(def.ty).clone() else {
@@ -175,7 +175,7 @@ impl<'a> Sema<'a> {
         match field {
             SplitField::Leaf(e) => Expr { span, ..e.clone() },
             SplitField::Nested(n) => {
-                let ty = self.splits[*n as usize].ty;
+                let ty = self.split.splits[*n as usize].ty;
                 mk(ExprKind::Split(*n), ty, span)
             }
         }
@@ -194,14 +194,14 @@ impl<'a> Sema<'a> {
             );
             return Expr::error(span);
         };
-        if self.splits[dst as usize].ty != self.splits[s as usize].ty {
+        if self.split.splits[dst as usize].ty != self.split.splits[s as usize].ty {
             self.error(
                 "OSH1005",
                 src.span,
                 format!(
                     "cannot convert from `{}` to `{}`",
-                    self.types.name(self.splits[s as usize].ty),
-                    self.types.name(self.splits[dst as usize].ty)
+                    self.types.name(self.split.splits[s as usize].ty),
+                    self.types.name(self.split.splits[dst as usize].ty)
                 ),
             );
             return Expr::error(span);
@@ -246,7 +246,7 @@ impl<'a> Sema<'a> {
         let ast::ExprKind::InitList(items) = &init.kind else {
             let src = self.check_expr(init);
             if let ExprKind::Split(s) = src.kind
-                && self.splits[s as usize].ty == self.splits[id as usize].ty
+                && self.split.splits[s as usize].ty == self.split.splits[id as usize].ty
             {
                 let mut r = Vec::new();
                 self.split_leaves(s, &mut r);
@@ -261,7 +261,7 @@ impl<'a> Sema<'a> {
                     init.span,
                     format!(
                         "cannot initialize `{}` from `{}`",
-                        self.types.name(self.splits[id as usize].ty),
+                        self.types.name(self.split.splits[id as usize].ty),
                         self.types.name(src.ty)
                     ),
                 );
@@ -290,7 +290,7 @@ impl<'a> Sema<'a> {
                     init.span,
                     format!(
                         "the initializer does not match the fields of `{}`",
-                        self.types.name(self.splits[id as usize].ty)
+                        self.types.name(self.split.splits[id as usize].ty)
                     ),
                 );
                 return;

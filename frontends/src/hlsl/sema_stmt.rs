@@ -23,13 +23,13 @@ impl<'a> Sema<'a> {
     }
 
     fn push_scope(&mut self) {
-        if let Some(f) = &mut self.fctx {
+        if let Some(f) = &mut self.bodies.fctx {
             f.scopes.push(FxHashMap::default());
         }
     }
 
     fn pop_scope(&mut self) {
-        if let Some(f) = &mut self.fctx {
+        if let Some(f) = &mut self.bodies.fctx {
             f.scopes.pop();
         }
     }
@@ -75,6 +75,7 @@ impl<'a> Sema<'a> {
                     Some(d) => match self.lookup(&d.name.name) {
                         Some(Sym::Local(l)) => {
                             let ty = self
+                                .bodies
                                 .fctx
                                 .as_ref()
                                 .map(|f| f.locals[l.0 as usize].ty)
@@ -147,12 +148,12 @@ impl<'a> Sema<'a> {
                 | ast::DeclKind::UsingNamespace(_)
                 | ast::DeclKind::StaticAssert { .. } => {
                     // Declared in the current local scope.
-                    let saved = self.cur_ns;
-                    if let Some(f) = &self.fctx {
-                        self.cur_ns = f.ns;
+                    let saved = self.scope.cur_ns;
+                    if let Some(f) = &self.bodies.fctx {
+                        self.scope.cur_ns = f.ns;
                     }
                     self.declare_local_decl(d);
-                    self.cur_ns = saved;
+                    self.scope.cur_ns = saved;
                 }
                 ast::DeclKind::Empty | ast::DeclKind::Error => {}
                 // A prototype inside a body names a function defined elsewhere, which lookup
@@ -291,6 +292,7 @@ impl<'a> Sema<'a> {
             ),
             StmtKind::Break => {
                 let ok = self
+                    .bodies
                     .fctx
                     .as_ref()
                     .is_some_and(|f| f.loops > 0 || f.switches > 0);
@@ -300,14 +302,19 @@ impl<'a> Sema<'a> {
                 out.push(Stmt::Break);
             }
             StmtKind::Continue => {
-                let ok = self.fctx.as_ref().is_some_and(|f| f.loops > 0);
+                let ok = self.bodies.fctx.as_ref().is_some_and(|f| f.loops > 0);
                 if !ok {
                     self.error("OSH1014", s.span, "`continue` outside a loop");
                 }
                 out.push(Stmt::Continue);
             }
             StmtKind::Return(v) => {
-                let ret = self.fctx.as_ref().map(|f| f.ret).unwrap_or(Types::VOID);
+                let ret = self
+                    .bodies
+                    .fctx
+                    .as_ref()
+                    .map(|f| f.ret)
+                    .unwrap_or(Types::VOID);
                 match v {
                     Some(e) => {
                         let h = self.check_expr(e);
@@ -357,13 +364,13 @@ impl<'a> Sema<'a> {
     }
 
     fn enter_loop(&mut self) {
-        if let Some(f) = &mut self.fctx {
+        if let Some(f) = &mut self.bodies.fctx {
             f.loops += 1;
         }
     }
 
     fn leave_loop(&mut self) {
-        if let Some(f) = &mut self.fctx {
+        if let Some(f) = &mut self.bodies.fctx {
             f.loops -= 1;
         }
     }
@@ -389,6 +396,7 @@ impl<'a> Sema<'a> {
                 {
                     Some(Sym::Local(l)) => {
                         let ty = self
+                            .bodies
                             .fctx
                             .as_ref()
                             .map(|f| f.locals[l.0 as usize].ty)
@@ -433,7 +441,7 @@ impl<'a> Sema<'a> {
             }
         };
         let hints = self.hints(&s.attributes);
-        if let Some(f) = &mut self.fctx {
+        if let Some(f) = &mut self.bodies.fctx {
             f.switches += 1;
         }
         let mut seen: Vec<i128> = Vec::new();
@@ -475,7 +483,7 @@ impl<'a> Sema<'a> {
             self.pop_scope();
             groups.push(Case { labels, body });
         }
-        if let Some(f) = &mut self.fctx {
+        if let Some(f) = &mut self.bodies.fctx {
             f.switches -= 1;
         }
         self.pop_scope();
@@ -493,7 +501,7 @@ impl<'a> Sema<'a> {
 
     /// Adds a local variable to the current function and scope.
     pub fn add_local(&mut self, name: &str, ty: TyId, span: Span) -> LocalId {
-        let Some(f) = &mut self.fctx else {
+        let Some(f) = &mut self.bodies.fctx else {
             return LocalId(0);
         };
         f.locals.push(LocalDef {
@@ -565,6 +573,7 @@ impl<'a> Sema<'a> {
                     None
                 };
                 let fname = self
+                    .bodies
                     .fctx
                     .as_ref()
                     .map(|f| self.funcs[f.func.0 as usize].name.clone())
@@ -599,14 +608,14 @@ impl<'a> Sema<'a> {
                 );
             }
             let l = self.add_local(&d.name.name, ty, d.span);
-            if let Some(f) = &mut self.fctx {
+            if let Some(f) = &mut self.bodies.fctx {
                 f.locals[l.0 as usize].major = major;
                 f.locals[l.0 as usize].precise = precise;
                 f.local_const_flag[l.0 as usize] = is_const;
             }
             if is_const && let Some(i) = &init {
                 let v = self.eval_const(i);
-                if let Some(f) = &mut self.fctx {
+                if let Some(f) = &mut self.bodies.fctx {
                     f.local_consts[l.0 as usize] = v;
                 }
             }
