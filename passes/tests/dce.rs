@@ -268,10 +268,9 @@ bb0:
     );
 }
 
-/// The mark phase sweeps blocks backwards, so it normally meets a value after its users. Here
-/// the block order is not a dominance order: the use (`bb1`) comes before the definition
-/// (`bb2`), and a loop carries a value back into its header. Both must still be found live;
-/// only the truly dead chain goes.
+/// The block order is not a dominance order: the use (`bb1`) comes before the definition
+/// (`bb5`), and a loop carries a value back into its header. Both must still be found live
+/// (the loop with them); only the truly dead chain goes.
 #[test]
 fn finds_uses_that_come_before_definitions_in_block_order() {
     check(
@@ -281,7 +280,7 @@ func @f(%a: i32) -> i32 {
 bb0:
   br bb2
 bb1:
-  %r = add %x, i32 1 : i32
+  %r = add %out, i32 1 : i32
   return %r
 bb2:
   %x = mul %a, i32 3 : i32
@@ -305,20 +304,22 @@ func @f(%a: i32) -> i32 {
 bb0:
   br bb2
 bb1:
-  %r = add %x, i32 1 : i32
+  %r = add %out, i32 1 : i32
   return %r
 bb2:
   %x = mul %a, i32 3 : i32
-  loop bb3(i32 0), break bb5, continue bb4
-bb3(%i: i32):
+  loop bb3(i32 0, %x), break bb5, continue bb4
+bb3(%i: i32, %acc: i32):
   %c = lt %i, i32 4 : bool
   cond_br %c, bb6, bb5
 bb6:
+  %acc2 = add %acc, %i : i32
   br bb4
 bb4:
   %i2 = add %i, i32 1 : i32
-  br bb3(%i2)
+  br bb3(%i2, %acc2)
 bb5:
+  %out = add %acc, %x : i32
   br bb1
 }",
     );
