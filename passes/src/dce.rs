@@ -7,13 +7,14 @@
 //!    is the address operand of a `load` or a `store`. Its stores are not roots of the mark
 //!    phase: they become live when a live load reads the variable, so a variable nobody
 //!    reads, or whose loads only feed dead code, dies with its stores and address
-//!    computations (aggressive DCE's rule for memory). A `var` whose address goes anywhere
-//!    else (a call argument, an atomic, an intrinsic's out operand, a `select`...) keeps all
-//!    its stores.
+//!    computations (aggressive DCE's rule for memory). An intrinsic whose only effect is
+//!    writing through `out` operands into such variables (`frexp`, `modf`, `sincos`) counts
+//!    as their store. A `var` whose address goes anywhere else (a call argument, an atomic, a
+//!    `select`...) keeps all its stores.
 //! 2. Mark. The roots are what may not go even when unused
 //!    ([`oneshader_ir::Effects::removable_if_unused`]: barriers and what writes memory: stores
-//!    other than those of step 1, calls, atomics, texture and buffer stores, the intrinsics
-//!    that write through a pointer operand), the terminators that leave the function
+//!    other than those of step 1, calls, atomics, texture and buffer stores, the other
+//!    intrinsics that write through a pointer operand), the terminators that leave the function
 //!    (`return`, `discard`, ...), and the branches outside every construct. What a live
 //!    instruction uses is live. Block parameters are live only when something live uses them;
 //!    a branch argument is live only when the parameter it feeds is (so a loop counter nobody
@@ -42,7 +43,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use oneshader_ir::constructs::Constructs;
-use oneshader_ir::{Block, Func, InstId, Module, Op, SlotVec};
+use oneshader_ir::{Access, Block, Effects, Func, InstId, Module, Op, SlotVec};
 
 use crate::split_edges::replace_terminator;
 use crate::{Pass, PassError};
@@ -461,6 +462,7 @@ impl LocalVars {
                             (Op::FieldAddr | Op::ElementAddr, oneshader_ir::Slot::Operand(0)) => {
                                 work.push(u.user)
                             }
+                            _ if writes_only_locals(m, u.user, p) => stores.push(u.user),
                             _ => {
                                 only_loads_and_stores = false;
                                 break 'walk;
@@ -478,7 +480,45 @@ impl LocalVars {
                 out.stores_of.insert(var, stores);
             }
         }
+        // An intrinsic writing through several pointers is a store only when every one of
+        // them is such a variable's; otherwise its other writes make it a root.
+        let writers: Vec<InstId> = out
+            .stores
+            .iter()
+            .copied()
+            .filter(|&w| m.op(w) != Op::Store)
+            .collect();
+        for w in writers {
+            let all_tracked = m.memory_accesses(w).iter().all(|&(p, _)| {
+                root_var(m, p).is_some_and(|v| out.stores_of.contains_key(&v))
+            });
+            if !all_tracked {
+                out.stores.remove(&w);
+            }
+        }
         out
+    }
+}
+
+/// True when `user` (a use of the local address `p`) is an instruction whose only effect is
+/// writing through its pointer operands, `p` among them: an intrinsic's `out` operand
+/// (`frexp`, `modf`, `sincos`). Such a write is a store to the variable.
+fn writes_only_locals(m: &Module, user: InstId, p: InstId) -> bool {
+    let accesses = m.memory_accesses(user);
+    m.op(user) == Op::CallIntrinsic
+        && accesses.iter().any(|&(q, _)| q == p)
+        && accesses.iter().all(|&(_, a)| a == Access::WRITE)
+        && m.effects(user).without(Effects::WRITE).removable_if_unused()
+}
+
+/// The variable an address is computed from (through `field_addr` and `element_addr`).
+fn root_var(m: &Module, mut p: InstId) -> Option<InstId> {
+    loop {
+        match m.try_op(p)? {
+            Op::Var => return Some(p),
+            Op::FieldAddr | Op::ElementAddr => p = m.operand(p, 0),
+            _ => return None,
+        }
     }
 }
 
