@@ -415,7 +415,10 @@ fn fold_int_dot(m: &mut Module, i: InstId, ty: InstId) -> Option<Rewrite> {
     if !Scalar::of(m, m.scalar_of(ty)?)?.is_int() || m.num_operands(i) != 3 {
         return None;
     }
-    let (a, b) = (const_value(m, m.operand(i, 1))?, const_value(m, m.operand(i, 2))?);
+    let (a, b) = (
+        const_value(m, m.operand(i, 1))?,
+        const_value(m, m.operand(i, 2))?,
+    );
     let v = match (&a, &b) {
         (Value::Scalar(..), Value::Scalar(..)) => binary_value(BinaryOp::Mul, &a, &b).ok()?.0,
         _ => interp::dot_value(&a, &b).ok()?,
@@ -664,7 +667,13 @@ fn extract_rules(m: &mut Module, i: InstId, ty: InstId, ops: &[InstId]) -> Optio
 /// around it). The address follows the path through structs and arrays; the rest of the path
 /// (into a vector or matrix, which are read whole) stays an `extract` of the narrower load.
 /// A load with decorations is left alone.
-fn narrow_load(m: &mut Module, i: InstId, ty: InstId, load: InstId, idx: &[u32]) -> Option<Rewrite> {
+fn narrow_load(
+    m: &mut Module,
+    i: InstId,
+    ty: InstId,
+    load: InstId,
+    idx: &[u32],
+) -> Option<Rewrite> {
     if m.uses(load).nth(1).is_some() || m.first_child(load).is_some() {
         return None;
     }
@@ -704,5 +713,11 @@ fn narrow_load(m: &mut Module, i: InstId, ty: InstId, load: InstId, idx: &[u32])
     }
     let mut operands = vec![narrow];
     operands.extend(rest.iter().map(|&k| m.imm(k)));
-    Some(Rewrite::Replace(emit_before(m, i, Op::Extract, ty, &operands)))
+    Some(Rewrite::Replace(emit_before(
+        m,
+        i,
+        Op::Extract,
+        ty,
+        &operands,
+    )))
 }

@@ -253,8 +253,7 @@ impl<'a> Marker<'a> {
             if b != self.entry {
                 self.param_args(b, i);
             }
-            let joined: SmallVec<[usize; 1]> =
-                self.by_join.get(&b).cloned().unwrap_or_default();
+            let joined: SmallVec<[usize; 1]> = self.by_join.get(&b).cloned().unwrap_or_default();
             for k in joined {
                 self.construct_live(k);
             }
@@ -376,8 +375,7 @@ fn sweep(
     }
     // Then unlink every dead instruction's operands, so that removing them in any order
     // works. A block inside a dead construct goes whole (nothing in it is live).
-    let in_dead_construct =
-        |b: Block| cons.innermost(b).is_some_and(|k| !live.constructs[k]);
+    let in_dead_construct = |b: Block| cons.innermost(b).is_some_and(|k| !live.constructs[k]);
     let mut dead: Vec<InstId> = Vec::new();
     let mut dead_blocks: Vec<Block> = Vec::new();
     for &b in blocks {
@@ -489,9 +487,10 @@ impl LocalVars {
             .filter(|&w| m.op(w) != Op::Store)
             .collect();
         for w in writers {
-            let all_tracked = m.memory_accesses(w).iter().all(|&(p, _)| {
-                root_var(m, p).is_some_and(|v| out.stores_of.contains_key(&v))
-            });
+            let all_tracked = m
+                .memory_accesses(w)
+                .iter()
+                .all(|&(p, _)| root_var(m, p).is_some_and(|v| out.stores_of.contains_key(&v)));
             if !all_tracked {
                 out.stores.remove(&w);
             }
@@ -508,7 +507,9 @@ fn writes_only_locals(m: &Module, user: InstId, p: InstId) -> bool {
     m.op(user) == Op::CallIntrinsic
         && accesses.iter().any(|&(q, _)| q == p)
         && accesses.iter().all(|&(_, a)| a == Access::WRITE)
-        && m.effects(user).without(Effects::WRITE).removable_if_unused()
+        && m.effects(user)
+            .without(Effects::WRITE)
+            .removable_if_unused()
 }
 
 /// The variable an address is computed from (through `field_addr` and `element_addr`).

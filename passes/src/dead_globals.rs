@@ -164,4 +164,40 @@ mod tests {
         }
         assert_eq!(DeadGlobals::default().run(&mut m), Ok(false));
     }
+    /// A workgroup variable only ever stored to (through addresses) loses its stores and
+    /// goes; with `dce` after it, so does the value stored. One that is read keeps them, and
+    /// `keep_resources` leaves an unused buffer.
+    #[test]
+    fn stores_nobody_reads_go() {
+        let mut m = parse(
+            "global @d : ptr<workgroup, array<vec<f32, 2>, 5>>\n\
+             global @s : ptr<workgroup, f32>\n\
+             global @r : ptr<workgroup, f32>\n\
+             global @buf : ptr<storage_buffer, rtarray<f32>> [binding(0, 1)]\n\
+             func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+             bb0:\n  %0 = load @s : f32\n  \
+             %1 = element_addr @d, u32 0 : ptr<workgroup, vec<f32, 2>>\n  \
+             %2 = element_addr %1, u32 1 : ptr<workgroup, f32>\n  \
+             store %2, %0\n  store @r, f32 2.0\n  %3 = load @r : f32\n  \
+             store @r, %3\n  return\n}\n",
+        )
+        .expect("parses");
+        let mut pass = DeadGlobals {
+            keep_resources: true,
+        };
+        assert_eq!(pass.run(&mut m), Ok(true));
+        verify_ok(&m).expect("verifies");
+        crate::dce::Dce.run(&mut m).expect("dce runs");
+        assert_eq!(pass.run(&mut m), Ok(true));
+        verify_ok(&m).expect("verifies");
+        let text = print_module(&m);
+        for gone in ["@d", "@s", "element_addr"] {
+            assert!(!text.contains(gone), "{gone} stayed:\n{text}");
+        }
+        for kept in ["@r", "@buf"] {
+            assert!(text.contains(kept), "{kept} went:\n{text}");
+        }
+        assert_eq!(text.matches("store @r").count(), 2, "{text}");
+        assert_eq!(pass.run(&mut m), Ok(false));
+    }
 }
