@@ -23,6 +23,7 @@
 //! ```
 
 mod capabilities;
+mod chains;
 mod constants;
 pub mod error;
 mod functions;
