@@ -27,15 +27,15 @@
 
 use smallvec::SmallVec;
 
-use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Builder, Func, InstId, InstTable, Intrinsic, Module, Op};
 
+use crate::analyses::FunctionAnalyses;
 use crate::interp::{
     self, Value, binary_value, compare_value, construct_value, convert_value, unary_value,
     value_to_constant, zero_value,
 };
 use crate::semantics::{self, BinaryOp, CompareOp, Scalar, UnaryOp};
-use crate::{Pass, PassError};
+use crate::{FunctionPass, Pass, PassError, run_per_function};
 
 /// The `combine` pass.
 #[derive(Clone, Copy, Debug, Default)]
@@ -52,13 +52,27 @@ impl Pass for Combine {
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
-        let mut changed = false;
-        for f in m.functions() {
-            if !f.is_declaration(m) {
-                changed |= combine_function(m, f);
-            }
-        }
-        Ok(changed)
+        run_per_function(self, m)
+    }
+
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+impl FunctionPass for Combine {
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError> {
+        Ok(combine_with(m, f, analyses))
+    }
+
+    /// Terminators are never rewritten: blocks and edges stay.
+    fn keeps_analyses(&self) -> bool {
+        true
     }
 }
 
@@ -72,7 +86,12 @@ enum Rewrite {
 
 /// Runs `combine` on one function; true when it changed anything.
 pub fn combine_function(m: &mut Module, f: Func) -> bool {
-    let cfg = Cfg::new(m, f);
+    combine_with(m, f, &mut FunctionAnalyses::new())
+}
+
+/// [`combine_function`] with the function's cached CFG (for its reverse post-order).
+fn combine_with(m: &mut Module, f: Func, analyses: &mut FunctionAnalyses) -> bool {
+    let cfg = analyses.cfg(m, f);
     let mut order: Vec<InstId> = Vec::new();
     for b in cfg.rpo() {
         for i in m.children(b.id()) {

@@ -45,8 +45,9 @@ use smallvec::SmallVec;
 use oneshader_ir::constructs::Constructs;
 use oneshader_ir::{Access, Block, Effects, Func, InstId, Module, Op, SlotVec};
 
+use crate::analyses::FunctionAnalyses;
 use crate::split_edges::replace_terminator;
-use crate::{Pass, PassError};
+use crate::{FunctionPass, Pass, PassError, run_per_function};
 
 /// The `dce` pass.
 #[derive(Clone, Copy, Debug, Default)]
@@ -58,13 +59,27 @@ impl Pass for Dce {
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
-        let mut changed = false;
-        for f in m.functions() {
-            if !f.is_declaration(m) {
-                changed |= dce_function(m, f)?;
-            }
-        }
-        Ok(changed)
+        run_per_function(self, m)
+    }
+
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+impl FunctionPass for Dce {
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError> {
+        dce_with(m, f, analyses)
+    }
+
+    /// The pass invalidates the analyses itself when it removes a construct.
+    fn keeps_analyses(&self) -> bool {
+        true
     }
 }
 
@@ -87,14 +102,23 @@ fn incoming_args(m: &Module, block: Block) -> Vec<(InstId, usize)> {
 
 /// Runs `dce` on one function; true when it changed anything.
 pub fn dce_function(m: &mut Module, f: Func) -> Result<bool, PassError> {
+    dce_with(m, f, &mut FunctionAnalyses::new())
+}
+
+/// [`dce_function`] with the function's cached constructs; drops them when it removes one.
+fn dce_with(m: &mut Module, f: Func, analyses: &mut FunctionAnalyses) -> Result<bool, PassError> {
     let blocks = f.blocks(m);
     let Some(&entry) = blocks.first() else {
         return Ok(false);
     };
     let locals = LocalVars::new(m, &blocks);
-    let cons = Constructs::new(m, f);
-    let live = Marker::run(m, &blocks, entry, &cons, &locals);
-    sweep(m, &blocks, entry, &cons, &live)
+    let cons = analyses.constructs(m, f);
+    let live = Marker::run(m, &blocks, entry, cons, &locals);
+    let (changed, cfg_changed) = sweep(m, &blocks, entry, cons, &live)?;
+    if cfg_changed {
+        analyses.invalidate();
+    }
+    Ok(changed)
 }
 
 /// The result of the mark phase: live values and blocks, and live constructs.
@@ -320,15 +344,17 @@ impl<'a> Marker<'a> {
 
 /// The sweep: dead parameters and their arguments, dead constructs (replaced by a branch to
 /// their join, their blocks removed), then every other dead instruction.
+/// Returns (anything changed, the control flow changed).
 fn sweep(
     m: &mut Module,
     blocks: &[Block],
     entry: Block,
     cons: &Constructs,
     live: &Liveness,
-) -> Result<bool, PassError> {
+) -> Result<(bool, bool), PassError> {
     let err = |e: &dyn std::fmt::Display| PassError::new("dce", e.to_string());
     let mut changed = false;
+    let mut cfg_changed = false;
     // First drop the arguments of dead parameters from the branches feeding them.
     for &b in blocks {
         if b == entry {
@@ -372,6 +398,7 @@ fn sweep(
         }
         replace_terminator(m, c.declared_in, Op::Br, &[c.join.id()]);
         changed = true;
+        cfg_changed = true;
     }
     // Then unlink every dead instruction's operands, so that removing them in any order
     // works. A block inside a dead construct goes whole (nothing in it is live).
@@ -425,7 +452,7 @@ fn sweep(
             .map_err(|e| PassError::new("dce", format!("cannot remove a dead block: {e}")))?;
         changed = true;
     }
-    Ok(changed)
+    Ok((changed, cfg_changed))
 }
 
 /// The function's local variables that only loads and stores use (through `field_addr` and

@@ -83,6 +83,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod analyses;
 pub mod bool_storage;
 pub mod clone;
 pub mod combine;
@@ -109,15 +110,21 @@ pub mod split_edges;
 pub mod sroa;
 pub mod unroll;
 
-use oneshader_ir::Module;
 use oneshader_ir::diag::Diagnostic;
+use oneshader_ir::{Func, Module};
+
+use analyses::FunctionAnalyses;
 
 /// A pass failed; the module may be partially rewritten (callers keep a copy to fall back to).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("pass `{pass}` failed: {message}")]
+#[error("pass `{pass}` failed: {}{message}", code.map(|c| format!("{c}: ")).unwrap_or_default())]
 pub struct PassError {
     /// The pass that failed.
     pub pass: &'static str,
+    /// The pass manager's code for the failure, when the manager found it rather than the pass
+    /// ([`manager`]'s table: OSO0002 the module does not verify after the pass, OSO0003 the
+    /// pass panicked); `None` for an error the pass returned.
+    pub code: Option<&'static str>,
     /// What went wrong.
     pub message: String,
     /// Diagnostics, e.g. from verification after the pass.
@@ -129,6 +136,7 @@ impl PassError {
     pub fn new(pass: &'static str, message: impl Into<String>) -> PassError {
         PassError {
             pass,
+            code: None,
             message: message.into(),
             diagnostics: Vec::new(),
         }
@@ -143,8 +151,111 @@ pub trait Pass {
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError>;
     /// True when a second run right after a run never changes anything (the pass works to its
     /// own fixed point). A fixed-point group then skips the pass while nothing has changed the
-    /// module since its last run. The default is false, which is always safe.
+    /// module (or, for a function pass, the function) since its last run. The default is
+    /// false, which is always safe.
     fn idempotent(&self) -> bool {
         false
     }
+    /// The pass as a [`FunctionPass`], when it works one function at a time: a fixed-point
+    /// group then runs it per function, with the function's cached analyses, and skips the
+    /// functions that have converged. The default (`None`) runs it on the whole module.
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        None
+    }
+}
+
+/// A pass that works one function at a time and never looks outside it (no other function's
+/// body, no global it does not reach through the function). Its [`Pass`] implementation runs
+/// it on every function with a body ([`run_per_function`]) and returns `Some(self)` from
+/// [`Pass::as_function_pass`], so that a fixed-point group of the pass manager can run it per
+/// function: each function is repeated until it converges, on its own, and the analyses it
+/// needs are shared between the passes ([`analyses::FunctionAnalyses`]).
+///
+/// ```
+/// use oneshader_ir::{Func, Module, Op, parse::parse, print::print_module};
+/// use oneshader_passes::analyses::FunctionAnalyses;
+/// use oneshader_passes::manager::PassManager;
+/// use oneshader_passes::{FunctionPass, Pass, PassError, run_per_function};
+///
+/// /// Removes `add x, 0` (a toy `combine`).
+/// struct AddZero;
+///
+/// impl Pass for AddZero {
+///     fn name(&self) -> &'static str {
+///         "add-zero"
+///     }
+///     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+///         run_per_function(self, m)
+///     }
+///     fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+///         Some(self)
+///     }
+/// }
+///
+/// impl FunctionPass for AddZero {
+///     fn run_on_function(
+///         &mut self,
+///         m: &mut Module,
+///         f: Func,
+///         analyses: &mut FunctionAnalyses,
+///     ) -> Result<bool, PassError> {
+///         let mut changed = false;
+///         // Reverse post-order, shared with the other passes until the CFG changes.
+///         let blocks = analyses.cfg(m, f).rpo().to_vec();
+///         for b in blocks {
+///             for i in b.insts(m) {
+///                 if m.op(i) == Op::Add && m.const_int_value(m.operand(i, 1)) == Some(0) {
+///                     let x = m.operand(i, 0);
+///                     m.replace_uses_with(i, x);
+///                     changed = true;
+///                 }
+///             }
+///         }
+///         Ok(changed)
+///     }
+///     /// Only instructions change, never blocks or edges.
+///     fn keeps_analyses(&self) -> bool {
+///         true
+///     }
+/// }
+///
+/// let mut m = parse("func @f(%0: i32) -> i32 {\nbb0:\n  %1 = add %0, i32 0 : i32\n  return %1\n}\n")?;
+/// let mut pm = PassManager::new();
+/// pm.add_fixed_point(vec![Box::new(AddZero)], 4);
+/// pm.run(&mut m)?;
+/// assert!(print_module(&m).contains("return %0"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait FunctionPass: Pass {
+    /// Runs the pass on `f` (a function with a body); `Ok(true)` when it changed. `analyses`
+    /// holds what earlier passes computed for `f` and is still valid.
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError>;
+
+    /// True when every run leaves `analyses` valid: the pass calls
+    /// [`FunctionAnalyses::invalidate`] itself whenever it changes the control flow. The
+    /// default (false) makes the pass manager drop the analyses after every run that changed
+    /// the function, which is always safe.
+    fn keeps_analyses(&self) -> bool {
+        false
+    }
+}
+
+/// Runs a function pass on every function of `m` that has a body, each with fresh analyses:
+/// the [`Pass::run`] of a [`FunctionPass`].
+pub fn run_per_function<P: FunctionPass + ?Sized>(
+    pass: &mut P,
+    m: &mut Module,
+) -> Result<bool, PassError> {
+    let mut changed = false;
+    for f in m.functions() {
+        if !f.is_declaration(m) {
+            changed |= pass.run_on_function(m, f, &mut FunctionAnalyses::new())?;
+        }
+    }
+    Ok(changed)
 }
