@@ -2,13 +2,17 @@
 //! interpreter that checks them, specialization and linking.
 //!
 //! Every pass implements [`Pass`]: it rewrites a [`Module`] in place and reports whether it
-//! changed anything, or fails with a [`PassError`] (never a panic). The pass manager runs
-//! passes in order, verifying after each one when asked.
+//! changed anything, or fails with a [`PassError`] (never a panic). A pass that works one
+//! function at a time also implements [`FunctionPass`]. The pass manager runs passes in order,
+//! verifying after each one when asked.
 //!
 //! # Map
 //!
-//! - [`manager`]: [`manager::PassManager`] (pass lists, fixed-point groups, `--verify-each`,
-//!   `--print-after` dumps, per-pass timing, fallback to the unoptimized module with a warning).
+//! - [`manager`]: [`manager::PassManager`] (pass lists, fixed-point groups run per function for
+//!   [`FunctionPass`]es with converged functions skipped, `--verify-each`, `--print-after`
+//!   dumps, per-pass timing, fallback to the unoptimized module with a warning).
+//! - [`analyses`]: [`analyses::FunctionAnalyses`], the per-function cache (CFG, constructs)
+//!   function passes share until one changes the control flow.
 //! - [`pipeline`]: the registry of passes by name ([`pipeline::pass_by_name`]) and the `-O` /
 //!   legalization pipelines. A new pass is registered there.
 //! - [`semantics`]: the one definition of every scalar operator (integer wrapping, masked
@@ -16,8 +20,8 @@
 //!   GPU" query the folder obeys. [`interp`] (the reference interpreter) and [`combine`] (the
 //!   folder) both compute through it.
 //! - Optimizer passes: [`combine`], [`cse`], [`dce`], [`inline`], [`sroa`], [`mem2reg`],
-//!   [`simplify_cfg`], [`private_to_local`] (before the rounds), [`dead_globals`] (after
-//!   them); legalization per target ([`legalize`], run by
+//!   [`simplify_cfg`], [`private_to_local`] (before the rounds), [`dead_globals`] (in them for
+//!   private and workgroup variables, after them for resources); legalization per target ([`legalize`], run by
 //!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`],
 //!   [`bool_storage`], [`params_to_vars`] (text targets);
 //!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
@@ -25,7 +29,8 @@
 //!
 //! # Writing a pass
 //!
-//! Work per function where possible, keep every IR invariant (tests verify after every pass),
+//! Work per function where possible (a [`FunctionPass`], which also gets the function's cached
+//! analyses), keep every IR invariant (tests verify after every pass),
 //! snapshot child and use lists before mutating them, and return `Err(PassError)` rather than
 //! panicking: the pass manager turns an error into a warning and the unoptimized module.
 //! Pass tests are IR text: passes/tests/common/mod.rs has the harness (input text, pass list,

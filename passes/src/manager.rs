@@ -4,13 +4,16 @@
 //!
 //! A [`PassManager`] holds [`Step`]s: single passes, and fixed-point groups that repeat a list
 //! of passes until none of them changes the module (bounded by an iteration cap, since a pair
-//! of passes that undo each other must not loop forever).
+//! of passes that undo each other must not loop forever). In a group, a
+//! [`crate::FunctionPass`] runs per function with the function's cached analyses
+//! ([`crate::analyses`]); a function a whole round left unchanged has converged and is skipped
+//! in the rounds after (until a module pass of the group changes something).
 //!
 //! | code | meaning |
 //! |---|---|
-//! | OSO0001 | *warning*: a pass failed; the unoptimized module is used instead (the note says which pass and why) |
-//! | OSO0002 | the module does not verify after a pass (`--verify-each`); the verifier's diagnostics follow as notes |
-//! | OSO0003 | a pass panicked (a bug in the pass); reported as OSO0001's reason |
+//! | OSO0001 | *warning*: a pass failed; the unoptimized module is used instead (the message names the pass, the first note says why, with the cause's code first) |
+//! | OSO0002 | the module does not verify after a pass (`--verify-each`); the verifier's diagnostics follow as notes ([`PassError::code`]) |
+//! | OSO0003 | a pass panicked (a bug in the pass); reported as OSO0001's reason, naming the pass ([`PassError::code`]) |
 
 use std::time::{Duration, Instant};
 
