@@ -268,10 +268,10 @@ impl<'a> Marker<'a> {
         let Some(b) = m.block_of(i) else {
             return;
         };
-        if self.marks.add(b.id(), BLOCK) {
-            if let Some(k) = self.cons.innermost(b) {
-                self.construct_live(k);
-            }
+        if self.marks.add(b.id(), BLOCK)
+            && let Some(k) = self.cons.innermost(b)
+        {
+            self.construct_live(k);
         }
         if m.op(i) == Op::Param {
             if b != self.entry {

@@ -665,12 +665,16 @@ mod tests {
         );
     }
 
+    /// Each run of a `PerFunction` pass: (pass, function, analyses the function's cache had
+    /// computed).
+    type Runs = std::rc::Rc<std::cell::RefCell<Vec<(&'static str, Func, u32)>>>;
+
     /// A function pass that changes each function a given number of times, and records how
     /// often it ran on each and how many analyses the function's cache had computed.
     struct PerFunction {
         name: &'static str,
         left: Vec<(Func, u32)>,
-        runs: std::rc::Rc<std::cell::RefCell<Vec<(&'static str, Func, u32)>>>,
+        runs: Runs,
     }
     impl Pass for PerFunction {
         fn name(&self) -> &'static str {
