@@ -1041,7 +1041,9 @@ impl Compiler {
             // Resources the optimizer made unused go, unless `-fspv-preserve-bindings` asks
             // to keep every binding.
             if !opts.preserve_bindings {
-                pm.add(Box::new(oneshader_passes::dead_globals::DeadGlobals));
+                pm.add(Box::new(
+                    oneshader_passes::dead_globals::DeadGlobals::default(),
+                ));
             }
             let (_report, warnings) = pm.run_with_fallback(&mut m);
             diagnostics.list.extend(warnings);

@@ -886,3 +886,66 @@ bb3:
         }
     }
 }
+
+/// An address used only as the base of other addresses is folded into their `OpAccessChain`:
+/// one chain with every index (the global's leading `Block` member 0 included), and no
+/// pointer type for the levels between. An address that is also loaded through stays its own
+/// chain, and the chain built on it starts from it.
+#[test]
+fn access_chains_fold_addresses_used_only_as_bases() {
+    let m = parse(
+        r#"
+struct @Inner {
+  a: f32
+  v: vec<f32, 4> [offset(16)]
+}
+struct @Outer {
+  x: f32
+  inner: array<@Inner, 2> [offset(16)]
+}
+global @buf : ptr<storage_buffer, @Outer> [binding(0, 0)]
+global @out : ptr<storage_buffer, rtarray<f32>> [binding(0, 1)]
+
+func @main() -> void [entry_point(compute, "main"), numthreads(1, 1, 1)] {
+bb0:
+  %0 = field_addr @buf, 1 : ptr<storage_buffer, array<@Inner, 2>>
+  %1 = element_addr %0, u32 1 : ptr<storage_buffer, @Inner>
+  %2 = field_addr %1, 1 : ptr<storage_buffer, vec<f32, 4>>
+  %3 = element_addr %2, u32 2 : ptr<storage_buffer, f32>
+  %4 = load %3 : f32
+  %5 = field_addr @buf, 0 : ptr<storage_buffer, f32>
+  %6 = load %5 : f32
+  %7 = add %4, %6 : f32
+  %8 = element_addr @out, u32 0 : ptr<storage_buffer, f32>
+  store %8, %7
+  return
+}"#,
+    );
+    let words = emit(&m);
+    assert_valid(&words, TargetEnv::Vulkan1_2);
+    let module = load(&words);
+    let chains: Vec<usize> = function_insts(&module)
+        .iter()
+        .filter(|i| i.class.opcode == Op::AccessChain)
+        .map(|i| i.operands.len())
+        .collect();
+    // base + 4 indices; base + 1 index; the wrapped runtime array: base + 0 + index.
+    assert_eq!(
+        chains,
+        vec![5, 2, 3],
+        "{}",
+        oneshader_test_tools::spirv_dis(&words)
+    );
+    let pointer_types = module
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::TypePointer)
+        .count();
+    // The two variables' pointers, f32 in a storage buffer; none for the levels between.
+    assert_eq!(
+        pointer_types,
+        3,
+        "{}",
+        oneshader_test_tools::spirv_dis(&words)
+    );
+}

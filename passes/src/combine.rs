@@ -27,15 +27,15 @@
 
 use smallvec::SmallVec;
 
-use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Builder, Func, InstId, InstTable, Intrinsic, Module, Op};
 
+use crate::analyses::FunctionAnalyses;
 use crate::semantics::{self, BinaryOp, CompareOp, Scalar, UnaryOp};
 use crate::value::{
     self, Value, binary_value, compare_value, construct_value, convert_value, known_constant,
     set_path, unary_value, value_to_constant, zero_value,
 };
-use crate::{Pass, PassError};
+use crate::{FunctionPass, Pass, PassError, run_per_function};
 
 /// The `combine` pass.
 #[derive(Clone, Copy, Debug, Default)]
@@ -52,13 +52,27 @@ impl Pass for Combine {
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
-        let mut changed = false;
-        for f in m.functions() {
-            if !f.is_declaration(m) {
-                changed |= combine_function(m, f);
-            }
-        }
-        Ok(changed)
+        run_per_function(self, m)
+    }
+
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+impl FunctionPass for Combine {
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError> {
+        Ok(combine_with(m, f, analyses))
+    }
+
+    /// Terminators are never rewritten: blocks and edges stay.
+    fn keeps_analyses(&self) -> bool {
+        true
     }
 }
 
@@ -72,7 +86,12 @@ enum Rewrite {
 
 /// Runs `combine` on one function; true when it changed anything.
 pub fn combine_function(m: &mut Module, f: Func) -> bool {
-    let cfg = Cfg::new(m, f);
+    combine_with(m, f, &mut FunctionAnalyses::new())
+}
+
+/// [`combine_function`] with the function's cached CFG (for its reverse post-order).
+fn combine_with(m: &mut Module, f: Func, analyses: &mut FunctionAnalyses) -> bool {
+    let cfg = analyses.cfg(m, f);
     let mut order: Vec<InstId> = Vec::new();
     for b in cfg.rpo() {
         for i in m.children(b.id()) {
@@ -363,6 +382,9 @@ fn fold(m: &mut Module, i: InstId, op: Op, ty: InstId) -> Option<Rewrite> {
         }
         Op::CallIntrinsic => {
             let which = Intrinsic::from_u32(m.imm_operand(i, 0)?)?;
+            if which == Intrinsic::Dot {
+                return fold_int_dot(m, i, ty);
+            }
             if !semantics::is_component_wise(which) || which == Intrinsic::NonUniformIndex {
                 return None;
             }
@@ -379,6 +401,24 @@ fn fold(m: &mut Module, i: InstId, op: Op, ty: InstId) -> Option<Rewrite> {
         }
         _ => None,
     }
+}
+
+/// `dot` of constant integer vectors (or scalars): wrapping products and sums, the same on
+/// every GPU. Float `dot` is left to the GPU (the order and fusion of its operations are the
+/// implementation's).
+fn fold_int_dot(m: &mut Module, i: InstId, ty: InstId) -> Option<Rewrite> {
+    if !Scalar::of(m, m.scalar_of(ty)?)?.is_int() || m.num_operands(i) != 3 {
+        return None;
+    }
+    let (a, b) = (
+        known_constant(m, m.operand(i, 1))?,
+        known_constant(m, m.operand(i, 2))?,
+    );
+    let v = match (&a, &b) {
+        (Value::Scalar(..), Value::Scalar(..)) => binary_value(BinaryOp::Mul, &a, &b).ok()?.0,
+        _ => value::dot_value(&a, &b).ok()?,
+    };
+    materialize(m, ty, &v)
 }
 
 fn is_commutative(op: BinaryOp) -> bool {
@@ -601,6 +641,67 @@ fn extract_rules(m: &mut Module, i: InstId, ty: InstId, ops: &[InstId]) -> Optio
             }
             None
         }
+        Op::Load => narrow_load(m, i, ty, src, &idx),
         _ => None,
     }
+}
+
+/// `extract (load p), path` where nothing else uses the load: only the part the path names is
+/// read, `load (addr p, path)`, at the load's place (so it stays ordered with the stores
+/// around it). The address follows the path through structs and arrays; the rest of the path
+/// (into a vector or matrix, which are read whole) stays an `extract` of the narrower load.
+/// A load with decorations is left alone.
+fn narrow_load(
+    m: &mut Module,
+    i: InstId,
+    ty: InstId,
+    load: InstId,
+    idx: &[u32],
+) -> Option<Rewrite> {
+    if m.uses(load).nth(1).is_some() || m.first_child(load).is_some() {
+        return None;
+    }
+    // How much of the path addresses can follow (read-only, so nothing is built in vain).
+    let mut pointee = m.ty(m.operand(load, 0)).and_then(|t| m.pointee(t))?;
+    let mut taken = 0;
+    for &k in idx {
+        let inside = match m.op(pointee) {
+            Op::Struct => true,
+            Op::Array => m.array_len(pointee).is_some_and(|len| k < len),
+            _ => false,
+        };
+        let Some(elem) = m.element_type_of(pointee, k).filter(|_| inside) else {
+            break;
+        };
+        pointee = elem;
+        taken += 1;
+    }
+    if taken == 0 {
+        return None;
+    }
+    let mut ptr = m.operand(load, 0);
+    let mut bl = Builder::new(m);
+    bl.position_before(load);
+    for &k in &idx[..taken] {
+        ptr = if bl.m.op(bl.m.ty(ptr).and_then(|t| bl.m.pointee(t))?) == Op::Struct {
+            bl.field_addr(ptr, k)
+        } else {
+            let index = bl.m.const_u32(k);
+            bl.element_addr(ptr, index)
+        };
+    }
+    let narrow = bl.load(ptr);
+    let rest = &idx[taken..];
+    if rest.is_empty() {
+        return Some(Rewrite::Replace(narrow));
+    }
+    let mut operands = vec![narrow];
+    operands.extend(rest.iter().map(|&k| m.imm(k)));
+    Some(Rewrite::Replace(emit_before(
+        m,
+        i,
+        Op::Extract,
+        ty,
+        &operands,
+    )))
 }

@@ -17,11 +17,11 @@ use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 use smallvec::SmallVec;
 
-use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 
+use crate::analyses::FunctionAnalyses;
 use crate::semantics::Scalar;
-use crate::{Pass, PassError};
+use crate::{FunctionPass, Pass, PassError, run_per_function};
 
 /// The `cse` pass.
 #[derive(Clone, Copy, Debug, Default)]
@@ -33,13 +33,27 @@ impl Pass for Cse {
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
-        let mut changed = false;
-        for f in m.functions() {
-            if !f.is_declaration(m) {
-                changed |= cse_function(m, f);
-            }
-        }
-        Ok(changed)
+        run_per_function(self, m)
+    }
+
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+impl FunctionPass for Cse {
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError> {
+        Ok(cse_with(m, f, analyses))
+    }
+
+    /// Only instructions go; blocks and edges stay.
+    fn keeps_analyses(&self) -> bool {
+        true
     }
 }
 
@@ -88,7 +102,12 @@ fn key_of(m: &Module, i: InstId) -> Key {
 /// instructions back: along a long dominator chain it holds most of the function, so its
 /// entries are kept to 16 bytes rather than owning a copy of every key.
 pub fn cse_function(m: &mut Module, f: Func) -> bool {
-    let cfg = Cfg::new(m, f);
+    cse_with(m, f, &mut FunctionAnalyses::new())
+}
+
+/// [`cse_function`] with the function's cached dominator tree.
+fn cse_with(m: &mut Module, f: Func, analyses: &mut FunctionAnalyses) -> bool {
+    let cfg = analyses.cfg(m, f);
     let Some(entry) = cfg.entry() else {
         return false;
     };

@@ -4,21 +4,25 @@
 //!
 //! A [`PassManager`] holds [`Step`]s: single passes, and fixed-point groups that repeat a list
 //! of passes until none of them changes the module (bounded by an iteration cap, since a pair
-//! of passes that undo each other must not loop forever).
+//! of passes that undo each other must not loop forever). In a group, a
+//! [`crate::FunctionPass`] runs per function with the function's cached analyses
+//! ([`crate::analyses`]); a function a whole round left unchanged has converged and is skipped
+//! in the rounds after (until a module pass of the group changes something).
 //!
 //! | code | meaning |
 //! |---|---|
-//! | OSO0001 | *warning*: a pass failed; the unoptimized module is used instead (the note says which pass and why) |
-//! | OSO0002 | the module does not verify after a pass (`--verify-each`); the verifier's diagnostics follow as notes |
-//! | OSO0003 | a pass panicked (a bug in the pass); reported as OSO0001's reason |
+//! | OSO0001 | *warning*: a pass failed; the unoptimized module is used instead (the message names the pass, the first note says why, with the cause's code first) |
+//! | OSO0002 | the module does not verify after a pass (`--verify-each`); the verifier's diagnostics follow as notes ([`PassError::code`]) |
+//! | OSO0003 | a pass panicked (a bug in the pass); reported as OSO0001's reason, naming the pass ([`PassError::code`]) |
 
 use std::time::{Duration, Instant};
 
-use oneshader_ir::Module;
 use oneshader_ir::diag::Diagnostic;
 use oneshader_ir::print::print_module;
 use oneshader_ir::verify::verify;
+use oneshader_ir::{Func, Module};
 
+use crate::analyses::FunctionAnalyses;
 use crate::{Pass, PassError};
 
 /// One entry of a pass list.
@@ -170,6 +174,8 @@ pub struct PassManager {
     steps: Vec<Step>,
     /// Verification and dump options.
     pub options: Options,
+    /// The pass running (empty between runs): the pass a panic is reported in.
+    running: &'static str,
 }
 
 impl PassManager {
@@ -225,41 +231,26 @@ impl PassManager {
     pub fn run(&mut self, m: &mut Module) -> Result<Report, PassError> {
         let mut report = Report::default();
         let options = self.options.clone();
+        let running = &mut self.running;
         for step in &mut self.steps {
             match step {
                 Step::Pass(p) => {
+                    *running = p.name();
                     run_one(p.as_mut(), m, &options, &mut report)?;
                 }
                 Step::FixedPoint { passes, max_rounds } => {
-                    // Changes made so far in this group, and its value after each pass's last
-                    // run: an idempotent pass nothing has changed the module since is skipped.
-                    let mut changes: u64 = 0;
-                    let mut after_last_run: Vec<Option<u64>> = vec![None; passes.len()];
-                    for _ in 0..*max_rounds {
-                        let mut any = false;
-                        for (k, p) in passes.iter_mut().enumerate() {
-                            if p.idempotent() && after_last_run[k] == Some(changes) {
-                                continue;
-                            }
-                            if run_one(p.as_mut(), m, &options, &mut report)? {
-                                changes += 1;
-                                any = true;
-                            }
-                            after_last_run[k] = Some(changes);
-                        }
-                        if !any {
-                            break;
-                        }
-                    }
+                    run_group(passes, *max_rounds, m, &options, &mut report, running)?;
                 }
             }
         }
+        *running = "";
         Ok(report)
     }
 
     /// Runs every step; when a pass fails (an error, invalid output under `verify_each`, or a
     /// panic), `m` is restored to a copy taken before the first pass and a warning (OSO0001)
-    /// says why. The user always gets a module.
+    /// names the pass and says why (the cause's code first in the note: OSO0002, OSO0003).
+    /// The user always gets a module.
     pub fn run_with_fallback(&mut self, m: &mut Module) -> (Report, Vec<Diagnostic>) {
         let original = m.clone();
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(m)));
@@ -273,13 +264,23 @@ impl PassManager {
                     .or_else(|| panic.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "unknown panic".into());
                 PassError {
-                    pass: "?",
-                    message: format!("OSO0003: a pass panicked: {msg}"),
+                    pass: if self.running.is_empty() {
+                        "?"
+                    } else {
+                        self.running
+                    },
+                    code: Some("OSO0003"),
+                    message: format!("a pass panicked: {msg}"),
                     diagnostics: Vec::new(),
                 }
             }
         };
+        self.running = "";
         *m = original;
+        let cause = match error.code {
+            Some(code) => format!("{code}: {}", error.message),
+            None => error.message.clone(),
+        };
         let mut warning = Diagnostic::warning(
             "OSO0001",
             format!(
@@ -287,12 +288,109 @@ impl PassManager {
                 error.pass
             ),
         )
-        .with_note(error.message.clone());
+        .with_note(cause);
         for d in &error.diagnostics {
             warning = warning.with_note(format!("{d}"));
         }
         (Report::default(), vec![warning])
     }
+}
+
+/// Runs one fixed-point group. Module passes run on the module; function passes
+/// ([`Pass::as_function_pass`]) run per function, with that function's cached analyses. A
+/// function whose whole round changed nothing has converged and is skipped from then on,
+/// until a module pass changes the module (then every function is looked at again). An
+/// idempotent pass is skipped on a function (or, for a module pass, on the module) that
+/// nothing has changed since its last run there. Timings count one run per pass and round.
+fn run_group(
+    passes: &mut [Box<dyn Pass>],
+    max_rounds: usize,
+    m: &mut Module,
+    options: &Options,
+    report: &mut Report,
+    running: &mut &'static str,
+) -> Result<(), PassError> {
+    let funcs: Vec<Func> = m
+        .functions()
+        .into_iter()
+        .filter(|f| !f.is_declaration(m))
+        .collect();
+    let n = funcs.len();
+    let mut analyses: Vec<FunctionAnalyses> = (0..n).map(|_| FunctionAnalyses::new()).collect();
+    let mut converged = vec![false; n];
+    // Changes so far per function (and in the module, last), and their value after each
+    // pass's last run there.
+    let mut changes: Vec<u64> = vec![0; n + 1];
+    let mut after_last_run: Vec<Vec<Option<u64>>> = vec![vec![None; n + 1]; passes.len()];
+    for _ in 0..max_rounds {
+        let mut touched = vec![false; n];
+        let mut any = false;
+        for (k, p) in passes.iter_mut().enumerate() {
+            *running = p.name();
+            let idempotent = p.idempotent();
+            let name = p.name();
+            if p.as_function_pass().is_none() {
+                if idempotent && after_last_run[k][n] == Some(changes[n]) {
+                    continue;
+                }
+                if run_one(p.as_mut(), m, options, report)? {
+                    any = true;
+                    changes[n] += 1;
+                    // The module pass may have changed any function.
+                    for j in 0..n {
+                        converged[j] = false;
+                        touched[j] = true;
+                        changes[j] += 1;
+                        analyses[j].invalidate();
+                    }
+                }
+                after_last_run[k][n] = Some(changes[n]);
+                continue;
+            }
+            let Some(fp) = p.as_function_pass() else {
+                continue;
+            };
+            let keeps = fp.keeps_analyses();
+            let start = Instant::now();
+            let mut changed_any = false;
+            let mut ran = false;
+            for j in 0..n {
+                if converged[j]
+                    || !m.contains(funcs[j].id())
+                    || (idempotent && after_last_run[k][j] == Some(changes[j]))
+                {
+                    continue;
+                }
+                ran = true;
+                if fp.run_on_function(m, funcs[j], &mut analyses[j])? {
+                    changed_any = true;
+                    touched[j] = true;
+                    changes[j] += 1;
+                    if !keeps {
+                        analyses[j].invalidate();
+                    }
+                }
+                after_last_run[k][j] = Some(changes[j]);
+            }
+            if !ran {
+                continue;
+            }
+            if changed_any {
+                any = true;
+                changes[n] += 1;
+            }
+            finish_run(name, changed_any, start.elapsed(), m, options, report)?;
+        }
+        for j in 0..n {
+            if !touched[j] {
+                converged[j] = true;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    Ok(())
 }
 
 fn run_one(
@@ -304,7 +402,20 @@ fn run_one(
     let name = p.name();
     let start = Instant::now();
     let changed = p.run(m)?;
-    let run = report.record(name, changed, start.elapsed());
+    finish_run(name, changed, start.elapsed(), m, options, report)?;
+    Ok(changed)
+}
+
+/// Records a run of pass `name`, then verifies and prints as the options ask.
+fn finish_run(
+    name: &'static str,
+    changed: bool,
+    time: Duration,
+    m: &Module,
+    options: &Options,
+    report: &mut Report,
+) -> Result<(), PassError> {
+    let run = report.record(name, changed, time);
     if options.verify_each {
         let start = Instant::now();
         let diags = verify(m);
@@ -312,8 +423,9 @@ fn run_one(
         if !diags.is_empty() {
             return Err(PassError {
                 pass: name,
+                code: Some("OSO0002"),
                 message: format!(
-                    "OSO0002: the module does not verify after `{name}` ({} problem(s))",
+                    "the module does not verify after `{name}` ({} problem(s))",
                     diags.len()
                 ),
                 diagnostics: diags,
@@ -327,7 +439,7 @@ fn run_one(
             text: print_module(m),
         });
     }
-    Ok(changed)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -469,7 +581,11 @@ mod tests {
         let mut m = sample();
         let err = pm.run(&mut m).expect_err("must fail");
         assert_eq!(err.pass, "breaker");
-        assert!(err.message.contains("OSO0002"));
+        assert_eq!(err.code, Some("OSO0002"));
+        assert!(
+            err.to_string()
+                .contains("OSO0002: the module does not verify")
+        );
         assert!(!err.diagnostics.is_empty());
 
         let mut m = sample();
@@ -516,5 +632,120 @@ mod tests {
         assert!(table.contains("countdown"));
         assert!(table.contains("(verify)"));
         assert!(table.contains("total"));
+    }
+    /// Panics on its first run.
+    struct Panicker;
+    impl Pass for Panicker {
+        fn name(&self) -> &'static str {
+            "panicker"
+        }
+        fn run(&mut self, _m: &mut Module) -> Result<bool, PassError> {
+            panic!("a bug in the pass")
+        }
+    }
+
+    #[test]
+    fn a_panic_is_reported_in_the_pass_that_panicked() {
+        let mut pm = PassManager::new();
+        pm.add(Box::new(Countdown(1)));
+        pm.add_fixed_point(vec![Box::new(Countdown(0)), Box::new(Panicker)], 3);
+        let mut m = sample();
+        let (_, warnings) = pm.run_with_fallback(&mut m);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].code, "OSO0001");
+        assert!(
+            warnings[0].message.contains("`panicker`"),
+            "{}",
+            warnings[0].message
+        );
+        assert!(
+            warnings[0].notes[0].starts_with("OSO0003: a pass panicked: a bug in the pass"),
+            "{:?}",
+            warnings[0].notes
+        );
+    }
+
+    /// Each run of a `PerFunction` pass: (pass, function, analyses the function's cache had
+    /// computed).
+    type Runs = std::rc::Rc<std::cell::RefCell<Vec<(&'static str, Func, u32)>>>;
+
+    /// A function pass that changes each function a given number of times, and records how
+    /// often it ran on each and how many analyses the function's cache had computed.
+    struct PerFunction {
+        name: &'static str,
+        left: Vec<(Func, u32)>,
+        runs: Runs,
+    }
+    impl Pass for PerFunction {
+        fn name(&self) -> &'static str {
+            self.name
+        }
+        fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+            crate::run_per_function(self, m)
+        }
+        fn as_function_pass(&mut self) -> Option<&mut dyn crate::FunctionPass> {
+            Some(self)
+        }
+    }
+    impl crate::FunctionPass for PerFunction {
+        fn run_on_function(
+            &mut self,
+            m: &mut Module,
+            f: Func,
+            analyses: &mut FunctionAnalyses,
+        ) -> Result<bool, PassError> {
+            analyses.cfg(m, f);
+            self.runs
+                .borrow_mut()
+                .push((self.name, f, analyses.computed()));
+            let Some(e) = self.left.iter_mut().find(|e| e.0 == f) else {
+                return Ok(false);
+            };
+            let changed = e.1 > 0;
+            e.1 = e.1.saturating_sub(1);
+            Ok(changed)
+        }
+        fn keeps_analyses(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_fixed_point_group_skips_converged_functions_and_shares_analyses() {
+        let mut m = oneshader_ir::parse::parse(
+            "func @a(%0: i32) -> i32 {\nbb0:\n  return %0\n}\n\
+             func @b(%0: i32) -> i32 {\nbb0:\n  return %0\n}\n",
+        )
+        .expect("parses");
+        let (fa, fb) = (m.functions()[0], m.functions()[1]);
+        let runs = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let mut pm = PassManager::new();
+        pm.add_fixed_point(
+            vec![
+                Box::new(PerFunction {
+                    name: "p",
+                    left: vec![(fa, 3), (fb, 1)],
+                    runs: runs.clone(),
+                }),
+                Box::new(PerFunction {
+                    name: "q",
+                    left: Vec::new(),
+                    runs: runs.clone(),
+                }),
+            ],
+            10,
+        );
+        let report = pm.run(&mut m).expect("runs");
+        let runs = runs.borrow();
+        let count = |pass: &str, f: Func| runs.iter().filter(|r| r.0 == pass && r.1 == f).count();
+        // `@a` changes in rounds 1-3 and converges in round 4; `@b` changes in round 1 and
+        // converges in round 2, after which it is skipped.
+        assert_eq!((count("p", fa), count("p", fb)), (4, 2));
+        assert_eq!((count("q", fa), count("q", fb)), (4, 2));
+        // Both passes keep the analyses valid: each function's CFG is computed once.
+        assert!(runs.iter().all(|r| r.2 == 1), "{runs:?}");
+        // The report counts one run per pass and round.
+        assert_eq!(report.timings[0].runs, 4);
+        assert_eq!(report.timings[0].changed, 3);
     }
 }

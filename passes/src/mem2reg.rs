@@ -26,11 +26,12 @@ use smallvec::SmallVec;
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::{Block, Func, InstId, Module, Op, Slot};
 
+use crate::analyses::FunctionAnalyses;
 use crate::split_edges::{
     args_start, can_split_edge, incoming_edges, is_unconditional, remove_block_param,
     split_edges_to,
 };
-use crate::{Pass, PassError};
+use crate::{FunctionPass, Pass, PassError, run_per_function};
 
 /// The mem2reg pass (`mem2reg`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -42,14 +43,24 @@ impl Pass for Mem2Reg {
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
-        let mut changed = false;
-        for f in m.functions() {
-            if f.is_declaration(m) {
-                continue;
-            }
-            changed |= promote_function(m, f);
-        }
-        Ok(changed)
+        run_per_function(self, m)
+    }
+
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+/// Promotion may split edges; the pass manager drops the function's analyses after a run
+/// that changed it.
+impl FunctionPass for Mem2Reg {
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        _analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError> {
+        Ok(promote_function(m, f))
     }
 }
 

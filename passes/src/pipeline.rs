@@ -17,8 +17,9 @@
 //!
 //! - [`optimize`]`(O)`: the specializations (`specialize_generic`, `specialize_resources`:
 //!   no target can pass resources by value), `inline`, `private_to_local`, then rounds of `sroa`, `mem2reg`,
-//!   `combine`, `unroll`, `cse`, `dce`, `simplify_cfg` until a round changes nothing (at most
-//!   [`MAX_ROUNDS`] rounds), then `dead_globals`. `optimize(O0)`: the specializations only.
+//!   `combine`, `unroll`, `cse`, `dead_globals` (private and workgroup variables only), `dce`,
+//!   `simplify_cfg` until a round changes nothing (at most [`MAX_ROUNDS`] rounds), then
+//!   `dead_globals` (resources too). `optimize(O0)`: the specializations only.
 //! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
 //!   target's own passes (`own_merges`; `params_to_vars` for the text targets;
 //!   [`crate::legalize`] has the table); afterwards
@@ -119,8 +120,8 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "dead_globals",
-        description: "remove resources and private/workgroup variables nothing uses",
-        make: || Box::new(crate::dead_globals::DeadGlobals),
+        description: "remove resources and private/workgroup variables nothing uses (and the stores to those nothing reads)",
+        make: || Box::new(crate::dead_globals::DeadGlobals::default()),
     },
     PassInfo {
         name: "simplify_cfg",
@@ -285,6 +286,9 @@ pub fn scalar_round() -> Vec<Box<dyn Pass>> {
         Box::new(crate::combine::Combine),
         Box::new(crate::unroll::Unroll),
         Box::new(crate::cse::Cse),
+        Box::new(crate::dead_globals::DeadGlobals {
+            keep_resources: true,
+        }),
         Box::new(crate::dce::Dce),
         Box::new(crate::simplify_cfg::SimplifyCfg),
     ]
@@ -322,7 +326,7 @@ pub fn optimize(level: OptLevel) -> PassManager {
         pm.add(Box::new(crate::inline::Inline::default()));
         pm.add(Box::new(crate::private_to_local::PrivateToLocal));
         pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
-        pm.add(Box::new(crate::dead_globals::DeadGlobals));
+        pm.add(Box::new(crate::dead_globals::DeadGlobals::default()));
     }
     pm
 }
@@ -347,7 +351,7 @@ mod tests {
         assert_eq!(
             o,
             "specialize_generic, specialize_resources, inline, private_to_local, \
-             (sroa, mem2reg, combine, unroll, cse, dce, simplify_cfg)*, dead_globals"
+             (sroa, mem2reg, combine, unroll, cse, dead_globals, dce, simplify_cfg)*, dead_globals"
         );
         let o0 = optimize(OptLevel::O0).describe();
         assert_eq!(o0, "specialize_generic, specialize_resources");

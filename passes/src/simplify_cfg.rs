@@ -44,11 +44,12 @@ use oneshader_ir::{Block, Func, InstId, Module, Op};
 
 use oneshader_ir::constructs::{ConstructKind, Constructs};
 
+use crate::analyses::FunctionAnalyses;
 use crate::split_edges::{
     args_start, clear_block, edge_args, has_one_plain_edge, incoming_edges, is_loop_header,
     join_users, remove_block_param, replace_terminator,
 };
-use crate::{Pass, PassError};
+use crate::{FunctionPass, Pass, PassError, run_per_function};
 
 /// The CFG simplification pass (`simplify_cfg`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -66,14 +67,24 @@ impl Pass for SimplifyCfg {
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
-        let mut changed = false;
-        for f in m.functions() {
-            if f.is_declaration(m) {
-                continue;
-            }
-            changed |= simplify_function(m, f);
-        }
-        Ok(changed)
+        run_per_function(self, m)
+    }
+
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+/// The pass rewrites the control flow; the pass manager drops the function's analyses after
+/// a run that changed it.
+impl FunctionPass for SimplifyCfg {
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        _analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError> {
+        Ok(simplify_function(m, f))
     }
 }
 

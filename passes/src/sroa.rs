@@ -31,10 +31,11 @@
 //! (`insert_dyn`) + `store v`. The variable is then loaded and stored whole only, and mem2reg
 //! promotes it. Out-of-range indices were undefined before and stay undefined.
 
-use oneshader_ir::{Builder, InsertPoint, InstId, Module, Op, Slot};
+use oneshader_ir::{Builder, Func, InsertPoint, InstId, Module, Op, Slot};
 use smallvec::SmallVec;
 
-use crate::{Pass, PassError};
+use crate::analyses::FunctionAnalyses;
+use crate::{FunctionPass, Pass, PassError, run_per_function};
 
 /// Arrays with more elements than this are not split.
 pub const MAX_ARRAY_ELEMENTS: u32 = 16;
@@ -49,13 +50,38 @@ impl Pass for Sroa {
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        run_per_function(self, m)
+    }
+
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+/// Only instructions change; the pass manager may keep the function's analyses.
+impl FunctionPass for Sroa {
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        _analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError> {
+        Ok(sroa_function(m, f))
+    }
+
+    fn keeps_analyses(&self) -> bool {
+        true
+    }
+}
+
+/// Runs `sroa` on one function's variables; true when it changed anything.
+pub fn sroa_function(m: &mut Module, f: Func) -> bool {
+    {
         let mut work: Vec<InstId> = Vec::new();
-        for f in m.functions() {
-            for b in f.blocks(m) {
-                for c in m.children(b.id()) {
-                    if m.op(c) == Op::Var {
-                        work.push(c);
-                    }
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                if m.op(c) == Op::Var {
+                    work.push(c);
                 }
             }
         }
@@ -82,7 +108,7 @@ impl Pass for Sroa {
                 changed |= whole_value_access(m, v);
             }
         }
-        Ok(changed)
+        changed
     }
 }
 

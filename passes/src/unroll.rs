@@ -49,10 +49,11 @@ use crate::clone::Cloner;
 use crate::value::{self, Value, known_constant};
 use oneshader_ir::constructs::Constructs;
 
+use crate::analyses::FunctionAnalyses;
 use crate::split_edges::{
     clear_block, edge_args, incoming_edges, replace_terminator, split_edges_to,
 };
-use crate::{Pass, PassError};
+use crate::{FunctionPass, Pass, PassError, run_per_function};
 
 const NAME: &str = "unroll";
 
@@ -83,24 +84,36 @@ impl Pass for Unroll {
     }
 
     fn run(&mut self, m: &mut Module) -> Result<bool, PassError> {
+        run_per_function(self, m)
+    }
+
+    fn as_function_pass(&mut self) -> Option<&mut dyn FunctionPass> {
+        Some(self)
+    }
+}
+
+/// Unrolling rewrites the control flow; the pass manager drops the function's analyses after
+/// a run that changed it.
+impl FunctionPass for Unroll {
+    fn run_on_function(
+        &mut self,
+        m: &mut Module,
+        f: Func,
+        _analyses: &mut FunctionAnalyses,
+    ) -> Result<bool, PassError> {
         let mut changed = false;
-        for f in m.functions() {
-            if f.is_declaration(m) {
-                continue;
-            }
-            // Selections merging into a loop's continue or break block share that block
-            // with the loop; copies of the body need merges of their own, so they get them
-            // first (as legalization would).
-            if has_unroll_loop(m, f) {
-                changed |= crate::own_merges::own_merges(m, f) > 0;
-            }
-            // One loop at a time, outermost first: the copies of an outer loop hold copies
-            // of its inner loops, whose trip counts may depend on the outer loop's variable.
-            // Every unrolled loop is gone afterwards, so this ends.
-            while let Some(plan) = find_loop(m, f) {
-                apply(m, f, &plan)?;
-                changed = true;
-            }
+        // Selections merging into a loop's continue or break block share that block with
+        // the loop; copies of the body need merges of their own, so they get them first (as
+        // legalization would).
+        if has_unroll_loop(m, f) {
+            changed |= crate::own_merges::own_merges(m, f) > 0;
+        }
+        // One loop at a time, outermost first: the copies of an outer loop hold copies of its
+        // inner loops, whose trip counts may depend on the outer loop's variable. Every
+        // unrolled loop is gone afterwards, so this ends.
+        while let Some(plan) = find_loop(m, f) {
+            apply(m, f, &plan)?;
+            changed = true;
         }
         Ok(changed)
     }

@@ -268,10 +268,9 @@ bb0:
     );
 }
 
-/// The mark phase sweeps blocks backwards, so it normally meets a value after its users. Here
-/// the block order is not a dominance order: the use (`bb1`) comes before the definition
-/// (`bb2`), and a loop carries a value back into its header. Both must still be found live;
-/// only the truly dead chain goes.
+/// The block order is not a dominance order: the use (`bb1`) comes before the definition
+/// (`bb5`), and a loop carries a value back into its header. Both must still be found live
+/// (the loop with them); only the truly dead chain goes.
 #[test]
 fn finds_uses_that_come_before_definitions_in_block_order() {
     check(
@@ -281,7 +280,7 @@ func @f(%a: i32) -> i32 {
 bb0:
   br bb2
 bb1:
-  %r = add %x, i32 1 : i32
+  %r = add %out, i32 1 : i32
   return %r
 bb2:
   %x = mul %a, i32 3 : i32
@@ -305,20 +304,22 @@ func @f(%a: i32) -> i32 {
 bb0:
   br bb2
 bb1:
-  %r = add %x, i32 1 : i32
+  %r = add %out, i32 1 : i32
   return %r
 bb2:
   %x = mul %a, i32 3 : i32
-  loop bb3(i32 0), break bb5, continue bb4
-bb3(%i: i32):
+  loop bb3(i32 0, %x), break bb5, continue bb4
+bb3(%i: i32, %acc: i32):
   %c = lt %i, i32 4 : bool
   cond_br %c, bb6, bb5
 bb6:
+  %acc2 = add %acc, %i : i32
   br bb4
 bb4:
   %i2 = add %i, i32 1 : i32
-  br bb3(%i2)
+  br bb3(%i2, %acc2)
 bb5:
+  %out = add %acc, %x : i32
   br bb1
 }",
     );
@@ -352,6 +353,194 @@ bb0:
   store %w, i32 5
   %c = load %w : i32
   return %c
+}",
+    );
+}
+
+// ---- control flow: branches are live only when something live depends on them ------------
+
+use common::module;
+use oneshader_ir::Module;
+use oneshader_ir::print::print_module;
+use oneshader_passes::interp::{Exit, Interpreter, Value};
+use oneshader_passes::semantics::Scalar;
+
+/// Runs `dce` (verified after the pass) on `input`; the first function returns the same value
+/// before and after for every `i32` argument in `args`, and the result is returned.
+fn dce_keeping_results(input: &str, args: &[i32]) -> Module {
+    let before = module(input);
+    let mut after = module(input);
+    common::run("dce", &mut after);
+    let call = |m: &Module, a: i32| {
+        let arg = Value::Scalar(Scalar::I32, a as u32 as u64);
+        match Interpreter::new(m).call(m.functions()[0], &[arg]) {
+            Ok(Exit::Return(v)) => v,
+            other => panic!("argument {a}: {other:?}\n{}", print_module(m)),
+        }
+    };
+    for &a in args {
+        assert_eq!(call(&before, a), call(&after, a), "argument {a}");
+    }
+    after
+}
+
+const ARGS: &[i32] = &[-5, -1, 0, 1, 2, 3, 7, 26, 27, 40, 101];
+
+/// A loop and a selection that only update a local variable nobody reads after them (the
+/// shape of dxc/shader.debug.line.branch.hlsl): both constructs go, the loop with its
+/// `break` out of a nested selection.
+#[test]
+fn constructs_that_only_feed_dead_locals_go() {
+    let after = dce_keeping_results(
+        r"
+func @f(%a: i32) -> i32 {
+bb0:
+  %v = var : ptr<function, i32>
+  store %v, %a
+  loop bb1(i32 0), break bb5, continue bb4
+bb1(%i: i32):
+  %c = lt %i, i32 10 : bool
+  cond_br %c, bb2, bb5
+bb2:
+  %x = load %v : i32
+  %big = gt %x, i32 100 : bool
+  if_else %big, bb6, bb7, merge bb4
+bb6:
+  br bb5
+bb7:
+  %y = add %x, %i : i32
+  store %v, %y
+  br bb4
+bb4:
+  %n = add %i, i32 1 : i32
+  br bb1(%n)
+bb5:
+  %z = load %v : i32
+  %p = gt %z, i32 3 : bool
+  if_else %p, bb8, bb9, merge bb10
+bb8:
+  store %v, i32 1
+  br bb10
+bb9:
+  br bb10
+bb10:
+  return %a
+}",
+        ARGS,
+    );
+    assert_eq!(
+        print_module(&after),
+        common::canonical(
+            r"
+func @f(%a: i32) -> i32 {
+bb0:
+  br bb5
+bb5:
+  br bb10
+bb10:
+  return %a
+}"
+        )
+    );
+}
+
+/// A selection whose join receives a live value, and a loop whose exit decides a live value,
+/// stay whole; a selection inside the loop that only computes a dead value goes.
+#[test]
+fn constructs_deciding_live_values_stay() {
+    let after = dce_keeping_results(
+        r"
+func @f(%a: i32) -> i32 {
+bb0:
+  %c = lt %a, i32 3 : bool
+  if_else %c, bb1, bb2, merge bb3
+bb1:
+  br bb3(i32 10)
+bb2:
+  br bb3(%a)
+bb3(%s: i32):
+  loop bb4(i32 0, %s), break bb8, continue bb7
+bb4(%i: i32, %acc: i32):
+  %more = lt %i, i32 4 : bool
+  cond_br %more, bb5, bb8
+bb5:
+  %odd = and %i, i32 1 : i32
+  %isodd = ne %odd, i32 0 : bool
+  if_else %isodd, bb9, bb10, merge bb7
+bb9:
+  %dead = mul %acc, i32 3 : i32
+  br bb7
+bb10:
+  br bb7
+bb7:
+  %acc2 = add %acc, %i : i32
+  %n = add %i, i32 1 : i32
+  br bb4(%n, %acc2)
+bb8:
+  return %acc
+}",
+        ARGS,
+    );
+    let text = print_module(&after);
+    assert_eq!(text.matches("if_else").count(), 1, "{text}");
+    assert!(text.contains("loop") && !text.contains("mul"), "{text}");
+}
+
+/// A `break` out of a selection inside a live loop is what ends the loop: the selection
+/// stays although it computes nothing itself.
+#[test]
+fn a_break_of_a_live_loop_keeps_its_selection() {
+    let after = dce_keeping_results(
+        r"
+func @f(%a: i32) -> i32 {
+bb0:
+  loop bb1(i32 0), break bb5, continue bb4
+bb1(%i: i32):
+  br bb2
+bb2:
+  %stop = gt %i, %a : bool
+  if_else %stop, bb6, bb7, merge bb4
+bb6:
+  br bb5
+bb7:
+  br bb4
+bb4:
+  %n = add %i, i32 1 : i32
+  br bb1(%n)
+bb5:
+  return %i
+}",
+        ARGS,
+    );
+    let text = print_module(&after);
+    assert!(text.contains("if_else %"), "{text}");
+}
+
+/// `frexp` writing its exponent into a variable nobody reads goes with the variable once its
+/// own result is dead too; one whose exponent is read stays.
+#[test]
+fn out_operands_into_unread_variables_go() {
+    check(
+        "dce",
+        r"
+func @f(%x: f32) -> f32 {
+bb0:
+  %e = var : ptr<function, i32>
+  %m = call_intrinsic frexp(%x, %e) : f32
+  %k = var : ptr<function, i32>
+  %m2 = call_intrinsic frexp(%x, %k) : f32
+  %2 = load %k : i32
+  %3 = convert %2 : f32
+  return %3
+}",
+        r"
+func @f(%x: f32) -> f32 {
+bb0:
+  %k = var : ptr<function, i32>
+  %m2 = call_intrinsic frexp(%x, %k) : f32
+  %2 = load %k : i32
+  %3 = convert %2 : f32
+  return %3
 }",
     );
 }

@@ -204,6 +204,9 @@ impl Emitter<'_> {
 
     pub(super) fn access_chain(&mut self, i: InstId) -> R<()> {
         let m = self.m;
+        if self.folds_into_users(i) {
+            return Ok(());
+        }
         let base = m.operand(i, 0);
         let idx_ir = m.operand(i, 1);
         let element_buffer = self.desc_arrays.contains_key(base) && m.op(i) == Op::ElementAddr;
@@ -227,17 +230,11 @@ impl Emitter<'_> {
         if element_buffer {
             let b = self.val(base)?;
             inst(&mut self.f.body, spirv::Op::AccessChain, &[ty, id, b, idx]);
-        } else if self.wrapped.contains_key(base) {
-            let g = self.val(base)?;
-            let zero = self.const_u32(0);
-            inst(
-                &mut self.f.body,
-                spirv::Op::AccessChain,
-                &[ty, id, g, zero, idx],
-            );
         } else {
-            let b = self.val(base)?;
-            inst(&mut self.f.body, spirv::Op::AccessChain, &[ty, id, b, idx]);
+            let mut w: SmallVec<[u32; 8]> = SmallVec::from_slice(&[ty, id]);
+            self.chain_base(base, &mut w)?;
+            w.push(idx);
+            inst(&mut self.f.body, spirv::Op::AccessChain, &w);
         }
         if nonuniform {
             self.nonuniform.insert(i);

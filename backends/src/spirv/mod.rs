@@ -23,6 +23,7 @@
 //! ```
 
 mod capabilities;
+mod chains;
 mod constants;
 mod encode;
 pub mod error;
