@@ -276,6 +276,13 @@ pub struct CompileOptions {
     /// MSL resource indices by (stage, set, binding) (`--msl-binding-map FILE`); `None`: the
     /// MSL backend's default rule (docs/msl-backend.md). Used when the target is MSL.
     pub msl_binding_map: Option<msl::BindingMap>,
+    /// The Metal Shading Language version of the MSL output (`--msl-version 2.1..3.0`,
+    /// default 2.4). Used when the target is MSL.
+    pub msl_version: msl::MslVersion,
+    /// The `[[buffer(n)]]` index of the MSL buffer-sizes buffer, declared when a shader reads
+    /// the length of a runtime array (`--msl-buffer-sizes-index N`, default 25 as
+    /// spirv-cross's). Used when the target is MSL.
+    pub msl_buffer_sizes_index: u32,
     /// Run the backend of [`CompileOptions::target`] (the name is from when SPIR-V was the only
     /// one). Default on; off when only the IR or the reflection is wanted.
     /// Off, the module may be linked later (`oneshader link`): a function declared without a
@@ -317,6 +324,8 @@ impl Default for CompileOptions {
             debug_names: true,
             target: Target::Spirv,
             msl_binding_map: None,
+            msl_version: msl::MslVersion::V2_4,
+            msl_buffer_sizes_index: msl::DEFAULT_BUFFER_SIZES_INDEX,
             emit_spirv: true,
             reflect: false,
             keep_unoptimized_ir: false,
@@ -459,6 +468,8 @@ impl CompileOptions {
             push_constant_rule: rules.push_constant,
             tbuffer_rule: rules.texture_buffer,
             binding_map: self.msl_binding_map.clone(),
+            buffer_sizes_index: self.msl_buffer_sizes_index,
+            version: self.msl_version,
         }
     }
 

@@ -857,12 +857,23 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             | Op::SampleCmpLevel
             | Op::SampleCmpBias
             | Op::SampleCmpGrad => self.texture_expr(i),
-            Op::ArrayLength => Err(MslError::new(
-                UNMAPPED,
-                "the length of a runtime array (`GetDimensions` on a structured or byte-address \
-                 buffer); MSL needs a buffer-sizes buffer, which the MSL backend does not \
-                 provide yet",
-            )),
+            Op::ArrayLength => {
+                // `(size - offset) / stride` from the buffer-sizes buffer (as spirv-cross
+                // computes it): the byte size of the buffer at its `[[buffer(n)]]` index.
+                let (g, offset, stride) = self.cx.runtime_array_extent(m.operand(i, 0))?;
+                let sizes = self.cx.buffer_sizes.clone().ok_or_else(|| {
+                    malformed("`array_length` in a function the entry point does not reach")
+                })?;
+                let index = self
+                    .cx
+                    .buffer_index
+                    .get(&g)
+                    .copied()
+                    .ok_or_else(|| malformed("`array_length` of a global that is not a buffer"))?;
+                Ok(E::op(format!(
+                    "({sizes}[{index}] - {offset}u) / {stride}u"
+                )))
+            }
             _ => Err(MslError::new(
                 UNMAPPED,
                 format!(

@@ -116,6 +116,11 @@ pub(crate) struct ModuleCx<'m> {
     pub simd_vars: FxHashMap<&'static str, String>,
     /// Resource indices given so far, per kind (buffer, texture, sampler).
     next_index: [u32; 3],
+    /// The `[[buffer(n)]]` index of each buffer global.
+    pub buffer_index: FxHashMap<InstId, u32>,
+    /// The name of the buffer-sizes parameter (`constant uint*`, the byte size of each
+    /// buffer at that buffer's index) when a runtime array's length is read.
+    pub buffer_sizes: Option<String>,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -201,6 +206,8 @@ impl<'m> ModuleCx<'m> {
             outputs: Vec::new(),
             io_names: (namer(), namer()),
             next_index: [0; 3],
+            buffer_index: FxHashMap::default(),
+            buffer_sizes: None,
             simd_vars: FxHashMap::default(),
             const_decls: String::new(),
         }
@@ -931,6 +938,86 @@ impl<'m> ModuleCx<'m> {
         Ok(i)
     }
 
+    /// Declares the buffer-sizes parameter (spirv-cross's `spvBufferSizeConstants`) at
+    /// `Options::buffer_sizes_index`: element `n` is the byte size of the buffer bound at
+    /// `[[buffer(n)]]`, so a runtime array's length is `(size - offset) / stride`.
+    pub fn declare_buffer_sizes(&mut self) {
+        let name = self.names.fresh(Some("buffer_sizes"), "buffer_sizes", None);
+        let decl = format!("constant uint* {name}");
+        self.resources.push(format!(
+            "{decl} [[buffer({})]]",
+            self.opts.buffer_sizes_index
+        ));
+        self.env.push(EnvItem {
+            param: decl,
+            name: name.clone(),
+        });
+        self.buffer_sizes = Some(name);
+    }
+
+    /// Refuses a buffer index that is the buffer-sizes buffer's.
+    fn check_buffer_index(&self, index: u32) -> R<()> {
+        if self.buffer_sizes.is_some() && index == self.opts.buffer_sizes_index {
+            return Err(MslError::new(
+                RESOURCE,
+                format!(
+                    "buffer index {index} is the buffer-sizes buffer's (the lengths of runtime \
+                     arrays); choose another buffer-sizes index or binding"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The offset and element stride of the runtime array `p` points to (`array_length`'s
+    /// operand: a buffer global holding only the runtime array, or a field of one), and the
+    /// buffer global.
+    pub fn runtime_array_extent(&self, p: InstId) -> R<(InstId, u32, u32)> {
+        let m = self.m;
+        let (g, field) = match m.op(p) {
+            Op::Global => (p, None),
+            Op::FieldAddr if m.op(m.operand(p, 0)) == Op::Global => (
+                m.operand(p, 0),
+                Some(m.imm_operand(p, 1).unwrap_or(0) as usize),
+            ),
+            _ => {
+                return Err(MslError::new(
+                    OPERANDS,
+                    "`array_length` of a runtime array that is not a buffer global's (the \
+                     global itself or its last field)",
+                ));
+            }
+        };
+        let ty = m.ty(g).ok_or_else(|| malformed("a global has no type"))?;
+        let space = m
+            .address_space(ty)
+            .ok_or_else(|| malformed("a global's type is not a pointer"))?;
+        let pointee = m
+            .pointee(ty)
+            .ok_or_else(|| malformed("a global's type is not a pointer"))?;
+        let rule = self.rule_of(g, space);
+        let no_layout = |e: layout::LayoutError| MslError::new(LAYOUT, format!("no buffer layout: {e}"));
+        let (offset, stride) = match field {
+            None => {
+                let tl = layout::type_layout(m, pointee, rule, layout::is_row_major(m, g))
+                    .map_err(no_layout)?;
+                (0, tl.array_stride)
+            }
+            Some(k) => {
+                let sl = layout::struct_layout(m, pointee, rule).map_err(no_layout)?;
+                let fl = sl
+                    .fields
+                    .get(k)
+                    .ok_or_else(|| malformed("a field address past the fields"))?;
+                (fl.offset, fl.layout.array_stride)
+            }
+        };
+        let stride = stride
+            .filter(|&s| s > 0)
+            .ok_or_else(|| malformed("`array_length` of something that is not a runtime array"))?;
+        Ok((g, offset, stride))
+    }
+
     /// Declares every global the entry uses (in module order), recording errors per global.
     pub fn declare_globals(
         &mut self,
@@ -985,6 +1072,8 @@ impl<'m> ModuleCx<'m> {
                     "const device"
                 };
                 let index = self.resource_index(g, 0, 1)?;
+                self.check_buffer_index(index)?;
+                self.buffer_index.insert(g, index);
                 let decl = format!("{q} {tn}{qual} {name}");
                 self.resources.push(format!("{decl} [[buffer({index})]]"));
                 self.env.push(EnvItem { param: decl, name });
@@ -1004,6 +1093,7 @@ impl<'m> ModuleCx<'m> {
                 let (qual, tn) = self.buffer_type(g, pointee, rule, &loc)?;
                 let index = self.next_index[0];
                 self.next_index[0] += 1;
+                self.check_buffer_index(index)?;
                 let decl = format!("constant {tn}{qual} {name}");
                 self.resources.push(format!("{decl} [[buffer({index})]]"));
                 self.env.push(EnvItem { param: decl, name });
