@@ -72,3 +72,59 @@ fn runtime_array_lengths_come_from_the_buffer_sizes_buffer() {
         "{text}"
     );
 }
+
+/// Fragment built-ins spirv-cross maps: barycentrics in the `[[stage_in]]` struct, the
+/// primitive ID, layer and viewport index as parameters, the stencil reference as an
+/// output; the view index is the constant 0 (no multiview, as spirv-cross's default).
+#[test]
+fn fragment_built_ins_map_as_spirv_cross_maps_them() {
+    let text = msl(
+        "struct PSIn { float4 pos : SV_Position; float3 bary : SV_Barycentrics; \
+           uint vid : SV_ViewID; uint prim : SV_PrimitiveID; \
+           uint layer : SV_RenderTargetArrayIndex; uint vp : SV_ViewportArrayIndex; };\n\
+         struct PSOut { float4 c : SV_Target; uint st : SV_StencilRef; };\n\
+         PSOut main(PSIn i) { PSOut o; o.c = float4(i.bary, i.vid + i.prim + i.layer + i.vp); \
+           o.st = 3; return o; }\n",
+        "ps_6_1",
+    );
+    for attr in [
+        "[[barycentric_coord]]",
+        "[[primitive_id]]",
+        "[[render_target_array_index]]",
+        "[[viewport_array_index]]",
+        "[[stencil]]",
+    ] {
+        assert!(text.contains(attr), "{attr}: {text}");
+    }
+    assert!(text.contains("= 0u;"), "the view index is 0: {text}");
+    // Barycentrics need MSL 2.2.
+    let e = Compiler::new()
+        .compile_source(
+            "m.hlsl",
+            "float4 main(float3 b : SV_Barycentrics) : SV_Target { return float4(b, 1); }\n",
+            &CompileOptions {
+                msl_version: oneshader::backends::msl::MslVersion::V2_1,
+                ..CompileOptions::new("ps_6_1").target(Target::Msl)
+            },
+        )
+        .expect_err("MSL 2.1 has no barycentrics")
+        .diagnostics
+        .render();
+    assert!(
+        e.contains("error[OSB0312]") && e.contains("needs MSL 2.2"),
+        "{e}"
+    );
+}
+
+/// A vertex function reading the view index gets spirv-cross's interface for it (the
+/// instance built-ins in, layer 0 out) and reads 0.
+#[test]
+fn a_vertex_view_index_is_view_zero() {
+    let text = msl(
+        "float4 main(uint vid : SV_ViewID, uint v : SV_VertexID) : SV_Position \
+         { return float4(vid, v, 0, 1); }\n",
+        "vs_6_1",
+    );
+    assert!(text.contains("[[render_target_array_index]]"), "{text}");
+    assert!(text.contains("[[instance_id]]"), "{text}");
+}

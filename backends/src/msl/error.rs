@@ -15,7 +15,8 @@
 //! | OSB0308 | an operation or intrinsic without an MSL mapping in this backend: wave operations in vertex functions, memory-only barriers, runtime-array lengths, some texture forms, fine derivatives, ray queries, mesh and geometry operations |
 //! | OSB0309 | implicit derivatives outside fragment shaders |
 //! | OSB0310 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
-//! | OSB0311 | a resource, built-in or binding the backend does not map: push constants under a binding map, built-ins without an MSL attribute here, a binding-map entry that is missing |
+//! | OSB0311 | a resource, built-in or binding the backend does not map: push constants under a binding map, built-ins without an MSL attribute here, a binding-map entry that is missing, a buffer at the buffer-sizes buffer's index |
+//! | OSB0312 | a construct the chosen MSL version (`Options::version`, `--msl-version`) lacks, named with the version that has it |
 //!
 //! docs/diagnostics.md lists each code's cases in full.
 
@@ -52,6 +53,7 @@ pub(crate) const UNMAPPED: &str = "OSB0308";
 pub(crate) const DERIVATIVES: &str = "OSB0309";
 pub(crate) const MALFORMED: &str = "OSB0310";
 pub(crate) const RESOURCE: &str = "OSB0311";
+pub(crate) const VERSION: &str = "OSB0312";
 
 /// A malformed-module error (a module the verifier would reject).
 pub(crate) fn malformed(what: impl Into<String>) -> MslError {

@@ -526,6 +526,41 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
             custom: None,
         });
     }
+    let mut inputs = inputs;
+    if entry.stage == Stage::Vertex && cx.view_index {
+        // spirv-cross's vertex function reading the view index without multiview takes the
+        // instance built-ins and writes the layer; the same interface here, with layer 0 (the
+        // one a single-view draw renders).
+        for attr in ["instance_id", "base_instance"] {
+            let a = format!("[[{attr}]]");
+            if !inputs.iter().any(|io| io.attr == a) {
+                let member = cx.names.fresh(Some(&format!("{attr}_param")), "unused", None);
+                inputs.push(module::Io {
+                    var: cx.names.fresh(Some(&format!("{attr}_unused")), "unused", None),
+                    var_type: "uint".into(),
+                    member,
+                    io_type: "uint".into(),
+                    attr: a,
+                    param: true,
+                    custom: None,
+                });
+            }
+        }
+        if !outputs.is_empty() && !outputs.iter().any(|o| o.attr == "[[render_target_array_index]]")
+        {
+            let var = cx.names.fresh(Some("layer_unwritten"), "layer", None);
+            extra_locals.push(format!("uint {var} = 0u;"));
+            outputs.push(module::Io {
+                var,
+                var_type: "uint".into(),
+                member: cx.io_names.1.fresh(Some("layer_unwritten"), "l", None),
+                io_type: "uint".into(),
+                attr: "[[render_target_array_index]]".into(),
+                param: false,
+                custom: None,
+            });
+        }
+    }
     let staged: Vec<&module::Io> = inputs.iter().filter(|io| !io.param).collect();
     if !staged.is_empty() {
         writeln!(out, "struct {in_struct}\n{{").ok();

@@ -15,8 +15,10 @@ use oneshader_ir::layout::{self, LayoutRule};
 use oneshader_ir::{AddressSpace, BuiltIn, InstId, Module, Op, ScalarKind, Stage};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::Options;
-use super::error::{LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, malformed};
+use super::error::{
+    LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, VERSION, malformed,
+};
+use super::{MslVersion, Options};
 use super::names::{Namer, namer};
 use crate::text::atomics::{AtomicLocs, Loc};
 use crate::text::usage::Entry;
@@ -121,6 +123,8 @@ pub(crate) struct ModuleCx<'m> {
     /// The name of the buffer-sizes parameter (`constant uint*`, the byte size of each
     /// buffer at that buffer's index) when a runtime array's length is read.
     pub buffer_sizes: Option<String>,
+    /// The entry reads the view index (the constant 0 without multiview).
+    pub view_index: bool,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -208,9 +212,24 @@ impl<'m> ModuleCx<'m> {
             next_index: [0; 3],
             buffer_index: FxHashMap::default(),
             buffer_sizes: None,
+            view_index: false,
             simd_vars: FxHashMap::default(),
             const_decls: String::new(),
         }
+    }
+
+    /// Refuses `what` unless the chosen MSL version has it (`since`).
+    pub fn require(&self, since: MslVersion, what: &str) -> R<()> {
+        if self.opts.version < since {
+            return Err(MslError::new(
+                VERSION,
+                format!(
+                    "{what} needs MSL {since}; the output is MSL {} (`--msl-version`)",
+                    self.opts.version
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The SIMD-group built-in `key` (`thread_index_in_simdgroup`, `threads_per_simdgroup`),
@@ -1363,6 +1382,27 @@ impl<'m> ModuleCx<'m> {
             self.inputs.push(io);
             return Ok(());
         }
+        if builtin == Some(BuiltIn::ViewIndex) && input {
+            // Without multiview (spirv-cross's default, which this backend shares) every draw
+            // renders view 0: the view index is the constant 0, as spirv-cross declares it.
+            // A vertex function reading it also takes the instance built-ins and writes layer
+            // 0, as spirv-cross's does (entry_wrapper).
+            let io = Io {
+                var: var.clone(),
+                io_type: var_type.clone(),
+                var_type,
+                member,
+                attr: String::new(),
+                param: true,
+                custom: Some((Vec::new(), vec![format!("{var} = 0u;")])),
+            };
+            if m.scalar_kind(pointee) != Some(ScalarKind::Uint) || m.op(pointee) == Op::Vector {
+                return Err(MslError::new(TYPE, "a view index that is not a `u32`"));
+            }
+            self.view_index = true;
+            self.inputs.push(io);
+            return Ok(());
+        }
         if let Some(b) = builtin {
             use BuiltIn as B;
             let ok = |stages: &[(Stage, bool)]| stages.contains(&(stage, input));
@@ -1400,6 +1440,19 @@ impl<'m> ModuleCx<'m> {
                 B::SampleMask if ok(&[(Stage::Fragment, true), (Stage::Fragment, false)]) => {
                     ("sample_mask", "uint")
                 }
+                B::Barycentric if ok(&[(Stage::Fragment, true)]) => {
+                    self.require(MslVersion::V2_2, "barycentric coordinates (`SV_Barycentrics`)")?;
+                    ("barycentric_coord", "float3")
+                }
+                B::PrimitiveId if ok(&[(Stage::Fragment, true)]) => {
+                    self.require(MslVersion::V2_2, "the primitive ID in a fragment function")?;
+                    ("primitive_id", "uint")
+                }
+                B::Layer if ok(&[(Stage::Fragment, true)]) => ("render_target_array_index", "uint"),
+                B::ViewportIndex if ok(&[(Stage::Fragment, true)]) => {
+                    ("viewport_array_index", "uint")
+                }
+                B::FragStencilRef if ok(&[(Stage::Fragment, false)]) => ("stencil", "uint"),
                 _ => {
                     return Err(MslError::new(
                         RESOURCE,
@@ -1427,13 +1480,20 @@ impl<'m> ModuleCx<'m> {
                     ),
                 ));
             }
+            // Barycentrics are a member of the `[[stage_in]]` struct, interpolated as the
+            // IR says (as spirv-cross declares them); other built-in inputs are parameters.
+            let staged = b == B::Barycentric;
+            let attr = match (staged, interpolation(m, g, pointee)) {
+                (true, Some(q)) => format!("[[{attr}, {q}]]"),
+                _ => format!("[[{attr}]]"),
+            };
             let io = Io {
                 var,
                 var_type,
                 member,
                 io_type: mty.to_string(),
-                attr: format!("[[{attr}]]"),
-                param: input,
+                attr,
+                param: input && !staged,
                 custom: None,
             };
             if input {
@@ -1474,26 +1534,11 @@ impl<'m> ModuleCx<'m> {
             (Stage::Fragment, false) => format!("[[color({l})]]"),
             _ => format!("[[user(locn{l})]]"),
         };
-        if stage == Stage::Fragment && input {
-            let int = m.scalar_kind(pointee) != Some(ScalarKind::Float);
-            let centroid = m.has_decoration(g, Op::Centroid);
-            let sample = m.has_decoration(g, Op::SampleDeco);
-            let persp = !m.has_decoration(g, Op::NoPerspective);
-            let q = if int || m.has_decoration(g, Op::Flat) {
-                Some("flat")
-            } else {
-                match (persp, centroid, sample) {
-                    (true, false, false) => None,
-                    (true, true, _) => Some("centroid_perspective"),
-                    (true, false, true) => Some("sample_perspective"),
-                    (false, false, false) => Some("center_no_perspective"),
-                    (false, true, _) => Some("centroid_no_perspective"),
-                    (false, false, true) => Some("sample_no_perspective"),
-                }
-            };
-            if let Some(q) = q {
-                attr = format!("[[user(locn{l}), {q}]]");
-            }
+        if stage == Stage::Fragment
+            && input
+            && let Some(q) = interpolation(m, g, pointee)
+        {
+            attr = format!("[[user(locn{l}), {q}]]");
         }
         let io = Io {
             var,
@@ -1521,6 +1566,26 @@ impl<'m> ModuleCx<'m> {
             }
         }
         s
+    }
+}
+
+/// The MSL interpolation qualifier of fragment input `g` of type `ty` (`None`: MSL's
+/// default, perspective-correct at the pixel center).
+fn interpolation(m: &Module, g: InstId, ty: InstId) -> Option<&'static str> {
+    let int = m.scalar_kind(ty) != Some(ScalarKind::Float);
+    let centroid = m.has_decoration(g, Op::Centroid);
+    let sample = m.has_decoration(g, Op::SampleDeco);
+    let persp = !m.has_decoration(g, Op::NoPerspective);
+    if int || m.has_decoration(g, Op::Flat) {
+        return Some("flat");
+    }
+    match (persp, centroid, sample) {
+        (true, false, false) => None,
+        (true, true, _) => Some("centroid_perspective"),
+        (true, false, true) => Some("sample_perspective"),
+        (false, false, false) => Some("center_no_perspective"),
+        (false, true, _) => Some("centroid_no_perspective"),
+        (false, false, true) => Some("sample_no_perspective"),
     }
 }
 
