@@ -128,3 +128,32 @@ fn a_vertex_view_index_is_view_zero() {
     assert!(text.contains("[[render_target_array_index]]"), "{text}");
     assert!(text.contains("[[instance_id]]"), "{text}");
 }
+
+/// Arrays of matrices in buffers: column-major ones are arrays of transposed matrices (read
+/// and written through `transpose` element by element), row-major ones plain arrays; the
+/// strides are the SPIR-V backend's (clang checks the types, spirv-cross the interface).
+#[test]
+fn arrays_of_matrices_in_buffers() {
+    let text = msl(
+        "cbuffer Bones : register(b0) { float4x4 bones[4]; float3x4 skew[2]; \
+           row_major float4x3 rows[2]; float w; };\n\
+         struct S { float2x3 m[3]; float4 tail; };\n\
+         RWStructuredBuffer<S> outb : register(u1);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           float4 v = mul(bones[id.x], float4(1, 2, 3, w));\n\
+           v.xyz += mul(skew[1], v) + mul(v, rows[id.y]).xyz;\n\
+           S s; s.m[0] = (float2x3)bones[0]; s.m[1] = s.m[0] * 2; s.m[2] = s.m[1];\n\
+           s.tail = v;\n\
+           outb[id.x] = s;\n\
+           outb[id.y].m[2] = (float2x3)skew[0];\n\
+           outb[id.z].m[1][1] = v.xyz;\n\
+         }\n",
+        "cs_6_0",
+    );
+    assert!(text.contains("array<float4x4, 4> bones;"), "{text}");
+    assert!(text.contains("array<float4x3, 2> skew;"), "{text}");
+    assert!(text.contains("array<float4x3, 2> rows;"), "{text}");
+    assert!(text.contains("array<float3x2, 3> m;"), "{text}");
+    assert!(text.contains("transpose(Bones.bones["), "{text}");
+}

@@ -80,6 +80,8 @@ pub(crate) enum PlaceKind {
     Packed(String),
     /// A matrix declared transposed (`transpose` on the way in and out).
     Transposed,
+    /// An array of matrices, each declared transposed; `ty` is the IR's array type.
+    TransposedArray { ty: InstId },
     /// Row `idx` of a transposed matrix `base`, of `n` components.
     TransposedRow { base: String, idx: String, n: u32 },
     /// An array declared with 4-vector elements ([`FieldForm::Padded`]): `len` elements of
@@ -369,6 +371,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let (path, form) = self.index_path(comp_ty, &idx)?;
                     let v = match form {
                         FieldForm::Transposed => format!("transpose({})", elem.text),
+                        FieldForm::TransposedArray => {
+                            let et = self.ty_of(m.operand(i, 1))?;
+                            super::module::transposed_array(m, et, &elem.p(), true)
+                        }
                         FieldForm::Padded(_) => {
                             return Err(MslError::new(
                                 OPERANDS,
@@ -501,6 +507,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let text = format!("{}.{field}", b.text);
                 let kind = match self.cx.form(st, k) {
                     FieldForm::Transposed => PlaceKind::Transposed,
+                    FieldForm::TransposedArray => PlaceKind::TransposedArray {
+                        ty: m
+                            .struct_fields(st)
+                            .get(k)
+                            .and_then(|&f| m.ty(f))
+                            .ok_or_else(|| malformed("a field address past the fields"))?,
+                    },
                     FieldForm::Packed => {
                         let ft = m
                             .struct_fields(st)
@@ -562,6 +575,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         },
                     });
                 }
+                if let PlaceKind::TransposedArray { .. } = &b.kind {
+                    return Ok(Place {
+                        text: format!("{}[{}]", b.text, idx.text),
+                        kind: PlaceKind::Transposed,
+                    });
+                }
                 if let PlaceKind::Packed(_) | PlaceKind::PaddedElem { .. } = &b.kind {
                     return Ok(Place {
                         text: format!("{}[{}]", b.text, idx.text),
@@ -598,6 +617,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             )),
             PlaceKind::Packed(t) => Ok(E::primary(format!("{t}({})", place.text))),
             PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
+            PlaceKind::TransposedArray { ty } => Ok(E::primary(
+                super::module::transposed_array(self.m, ty, &place.text, false),
+            )),
             PlaceKind::TransposedRow { base, idx, n } => {
                 let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
                 Ok(E::primary(format!("float{n}({})", parts.join(", "))))
@@ -649,6 +671,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                      backend",
                 ));
             }
+            let in_transposed_array = form == FieldForm::TransposedArray;
             form = FieldForm::Plain;
             match m.op(ty) {
                 Op::Vector => {
@@ -667,6 +690,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 Op::Array | Op::RuntimeArray => {
                     s.push_str(&format!("[{k}]"));
                     cur = Some(m.operand(ty, 0));
+                    if in_transposed_array {
+                        form = FieldForm::Transposed;
+                    }
                 }
                 Op::Struct => {
                     let f = self.cx.field_name(ty, k as usize);
@@ -814,6 +840,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         ));
                     }
                     FieldForm::Transposed => format!("transpose({e})"),
+                    FieldForm::TransposedArray => {
+                        let t = self.ty_of(i)?;
+                        super::module::transposed_array(m, t, &e, false)
+                    }
                     FieldForm::Packed => {
                         let t = self.ty_of(i)?;
                         format!("{}({e})", self.cx.type_name(t)?)
@@ -1244,6 +1274,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 place.text, v.text
             )),
             PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
+            PlaceKind::TransposedArray { ty } => {
+                let tmp = self.local_name(Some("matrices"), "matrices");
+                let tn = self.cx.type_name(ty)?;
+                self.line(&format!("{tn} {tmp} = {};", v.text));
+                for k in 0..m.array_len(ty).unwrap_or(0) {
+                    self.line(&format!("{}[{k}] = transpose({tmp}[{k}]);", place.text));
+                }
+            }
             PlaceKind::TransposedRow { base, idx, n } => {
                 let tmp = self.local_name(Some("row"), "row");
                 self.line(&format!("float{n} {tmp} = {};", v.text));

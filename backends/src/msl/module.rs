@@ -63,6 +63,8 @@ pub(crate) enum FieldForm {
     Packed,
     /// A column-major matrix, declared transposed (`floatCxR` for HLSL `floatRxC`).
     Transposed,
+    /// An array of column-major matrices, each element declared transposed.
+    TransposedArray,
     /// An array of scalars or 2-vectors of `n` components whose layout stride is 16 bytes
     /// (DXC's constant buffers): declared as an array of 4-vectors, each element read from
     /// its first `n` components.
@@ -174,7 +176,12 @@ fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)
             (a, s * count)
         }
         Op::Array => {
-            let (a, s) = msl_align_size(m, m.operand(ty, 0), &FieldForm::Plain)?;
+            let elem_form = if *form == FieldForm::TransposedArray {
+                FieldForm::Transposed
+            } else {
+                FieldForm::Plain
+            };
+            let (a, s) = msl_align_size(m, m.operand(ty, 0), &elem_form)?;
             (a, s * m.array_len(ty)?)
         }
         Op::RuntimeArray => {
@@ -494,6 +501,14 @@ impl<'m> ModuleCx<'m> {
                 for (k, p) in parts.into_iter().enumerate() {
                     let v = match self.form(ty, k) {
                         FieldForm::Transposed => format!("transpose({p})"),
+                        FieldForm::TransposedArray => {
+                            let ft = m
+                                .struct_fields(ty)
+                                .get(k)
+                                .and_then(|&f| m.ty(f))
+                                .ok_or_else(|| malformed("a struct value with too many parts"))?;
+                            transposed_array(m, ft, &format!("({p})"), true)
+                        }
                         _ => p,
                     };
                     let at = decl
@@ -591,6 +606,12 @@ impl<'m> ModuleCx<'m> {
                     if m.op(ft) == Op::Matrix && !fl.row_major {
                         form = FieldForm::Transposed;
                     }
+                    if m.op(ft) == Op::Array
+                        && m.op(m.operand(ft, 0)) == Op::Matrix
+                        && !fl.row_major
+                    {
+                        form = FieldForm::TransposedArray;
+                    }
                     let (mut align, mut size) = self.member_align_size(ft, &form, &fname)?;
                     if m.op(ft) == Op::Vector && fl.offset % align != 0 {
                         form = FieldForm::Packed;
@@ -647,6 +668,12 @@ impl<'m> ModuleCx<'m> {
                         (FieldForm::Transposed, _) => {
                             let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
                             format!("float{c}x{r}")
+                        }
+                        (FieldForm::TransposedArray, _) => {
+                            let mt = m.operand(ft, 0);
+                            self.type_name(mt)?;
+                            let (r, c) = m.matrix_dims(mt).unwrap_or((4, 4));
+                            format!("array<float{c}x{r}, {}>", m.array_len(ft).unwrap_or(0))
                         }
                         (_, Op::RuntimeArray) => {
                             let inner = Loc::Elem(Box::new(loc.clone()));
@@ -778,17 +805,20 @@ impl<'m> ModuleCx<'m> {
                 mt = m.operand(mt, 0);
             }
             if let Some((rows, cols)) = m.matrix_dims(mt) {
-                let len = if *form == FieldForm::Transposed || m.op(ft) != Op::Matrix {
-                    // Arrays of matrices keep the IR's majorness only when row-major.
-                    if m.op(ft) != Op::Matrix {
-                        return Err(MslError::new(
-                            LAYOUT,
-                            format!(
-                                "member `{fname}` of struct `{sname}` is an array of matrices; \
-                                 not supported by the MSL backend"
-                            ),
-                        ));
-                    }
+                // A matrix, or one array of them (each element transposed when column-major).
+                if m.op(ft) != Op::Matrix
+                    && !(m.op(ft) == Op::Array && m.op(m.operand(ft, 0)) == Op::Matrix)
+                {
+                    return Err(MslError::new(
+                        LAYOUT,
+                        format!(
+                            "member `{fname}` of struct `{sname}` is an array of arrays of \
+                             matrices or a runtime array of matrices; not supported by the MSL \
+                             backend"
+                        ),
+                    ));
+                }
+                let len = if matches!(form, FieldForm::Transposed | FieldForm::TransposedArray) {
                     rows
                 } else {
                     cols
@@ -807,7 +837,12 @@ impl<'m> ModuleCx<'m> {
         }
         if let Some(stride) = tl.array_stride {
             let e = m.operand(ft, 0);
-            let es = match msl_align_size(m, e, &FieldForm::Plain) {
+            let elem_form = if *form == FieldForm::TransposedArray {
+                FieldForm::Transposed
+            } else {
+                FieldForm::Plain
+            };
+            let es = match msl_align_size(m, e, &elem_form) {
                 Some((a, s)) => s.div_ceil(a) * a,
                 None => {
                     let mut inner = e;
@@ -1567,6 +1602,17 @@ impl<'m> ModuleCx<'m> {
         }
         s
     }
+}
+
+/// `array<T, N>{transpose(a[0]), ...}`: the array of matrices `a` (of IR type `ty`, an
+/// array of matrices) with every element transposed: from its declared form
+/// ([`FieldForm::TransposedArray`]) to the IR's type, or the other way when `to_declared`.
+pub(crate) fn transposed_array(m: &Module, ty: InstId, a: &str, to_declared: bool) -> String {
+    let n = m.array_len(ty).unwrap_or(0);
+    let (r, c) = m.matrix_dims(m.operand(ty, 0)).unwrap_or((4, 4));
+    let (r, c) = if to_declared { (c, r) } else { (r, c) };
+    let parts: Vec<String> = (0..n).map(|k| format!("transpose({a}[{k}])")).collect();
+    format!("array<float{r}x{c}, {n}>{{{}}}", parts.join(", "))
 }
 
 /// The MSL interpolation qualifier of fragment input `g` of type `ty` (`None`: MSL's
