@@ -157,3 +157,30 @@ fn arrays_of_matrices_in_buffers() {
     assert!(text.contains("array<float3x2, 3> m;"), "{text}");
     assert!(text.contains("transpose(Bones.bones["), "{text}");
 }
+
+/// Matrices whose 2-component vectors are 16 bytes apart (DXC's constant buffers) are
+/// arrays of `float4`, each vector in the leading components, read whole, by row and by
+/// element, and written (in a storage buffer under `-fvk-use-gl-layout`'s std140? no: a
+/// constant buffer copied out), bit for bit at the SPIR-V backend's offsets.
+#[test]
+fn matrices_of_two_component_vectors_in_constant_buffers() {
+    let text = msl(
+        "cbuffer C : register(b0) { float2x2 rot; row_major float3x2 rm; float2x3 cm; float k; };\n\
+         RWStructuredBuffer<float4> o : register(u1);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           float2 a = mul(rot, float2(1, 2)) + rot[id.x] + rm[id.y] + rot[1][id.z];\n\
+           float3 b = float3(mul(cm, float3(a, k)), k) + float3(rm[2], cm[1][id.x]);\n\
+           o[id.x] = float4(a, b.xy) + float4(mul(float3(1, 1, 2), rm), 0, 0);\n\
+         }\n",
+        "cs_6_0",
+    );
+    assert!(text.contains("array<float4, 2> rot;"), "{text}");
+    assert!(text.contains("array<float4, 3> rm;"), "{text}");
+    assert!(text.contains("array<float4, 3> cm;"), "{text}");
+    assert!(
+        text.contains("transpose(float2x2(C.rot[0].xy, C.rot[1].xy))"),
+        "{text}"
+    );
+    assert!(text.contains("float3x2(C.rm[0].xy, C.rm[1].xy, C.rm[2].xy)"), "{text}");
+}

@@ -80,6 +80,9 @@ pub(crate) enum PlaceKind {
     Packed(String),
     /// A matrix declared transposed (`transpose` on the way in and out).
     Transposed,
+    /// A matrix declared as an array of `float4` ([`FieldForm::PaddedMatrix`]): `vecs`
+    /// vectors of 2 components (HLSL's columns when `transposed`), of IR type `ty`.
+    PaddedMatrix { vecs: u32, transposed: bool, ty: InstId },
     /// An array of matrices, each declared transposed; `ty` is the IR's array type.
     TransposedArray { ty: InstId },
     /// Row `idx` of a transposed matrix `base`, of `n` components.
@@ -375,7 +378,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             let et = self.ty_of(m.operand(i, 1))?;
                             super::module::transposed_array(m, et, &elem.p(), true)
                         }
-                        FieldForm::Padded(_) => {
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } => {
                             return Err(MslError::new(
                                 OPERANDS,
                                 "an insert into a constant-buffer array declared with 16-byte \
@@ -507,6 +510,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let text = format!("{}.{field}", b.text);
                 let kind = match self.cx.form(st, k) {
                     FieldForm::Transposed => PlaceKind::Transposed,
+                    FieldForm::PaddedMatrix { transposed } => {
+                        let ft = m
+                            .struct_fields(st)
+                            .get(k)
+                            .and_then(|&f| m.ty(f))
+                            .ok_or_else(|| malformed("a field address past the fields"))?;
+                        let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
+                        PlaceKind::PaddedMatrix {
+                            vecs: if transposed { c } else { r },
+                            transposed,
+                            ty: ft,
+                        }
+                    }
                     FieldForm::TransposedArray => PlaceKind::TransposedArray {
                         ty: m
                             .struct_fields(st)
@@ -575,6 +591,28 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         },
                     });
                 }
+                if let PlaceKind::PaddedMatrix { transposed, ty, .. } = &b.kind {
+                    // HLSL row `idx`: a vector's leading components, or a component of each.
+                    let (_, cols) = m.matrix_dims(*ty).unwrap_or((4, 4));
+                    return Ok(if *transposed {
+                        Place {
+                            text: String::new(),
+                            kind: PlaceKind::TransposedRow {
+                                base: b.text,
+                                idx: idx.text,
+                                n: cols,
+                            },
+                        }
+                    } else {
+                        Place {
+                            text: format!("{}[{}]", b.text, idx.text),
+                            kind: PlaceKind::PaddedElem {
+                                n: cols,
+                                scalar: "float".into(),
+                            },
+                        }
+                    });
+                }
                 if let PlaceKind::TransposedArray { .. } = &b.kind {
                     return Ok(Place {
                         text: format!("{}[{}]", b.text, idx.text),
@@ -617,6 +655,21 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             )),
             PlaceKind::Packed(t) => Ok(E::primary(format!("{t}({})", place.text))),
             PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
+            PlaceKind::PaddedMatrix {
+                vecs,
+                transposed,
+                ty,
+            } => {
+                let (r, c) = self.m.matrix_dims(ty).unwrap_or((4, 4));
+                let parts: Vec<String> = (0..vecs)
+                    .map(|k| format!("{}[{k}].xy", place.text))
+                    .collect();
+                Ok(E::primary(if transposed {
+                    format!("transpose(float{c}x{r}({}))", parts.join(", "))
+                } else {
+                    format!("float{r}x{c}({})", parts.join(", "))
+                }))
+            }
             PlaceKind::TransposedArray { ty } => Ok(E::primary(
                 super::module::transposed_array(self.m, ty, &place.text, false),
             )),
@@ -663,12 +716,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                      struct value; not supported by the MSL backend",
                 ));
             }
-            if let FieldForm::Padded(_) = form {
+            if let FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } = form {
                 return Err(MslError::new(
                     OPERANDS,
-                    "an element of a constant-buffer array of scalars or 2-vectors (declared \
-                     with 16-byte elements) read from a struct value; not supported by the MSL \
-                     backend",
+                    "an element of a constant-buffer array of scalars or 2-vectors, or of a \
+                     matrix of 2-vectors (declared with 16-byte elements), read from a struct \
+                     value; not supported by the MSL backend",
                 ));
             }
             let in_transposed_array = form == FieldForm::TransposedArray;
@@ -831,7 +884,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let (path, form) = self.index_path(bt, &idx)?;
                 let e = format!("{}{path}", b.p());
                 Ok(E::primary(match form {
-                    FieldForm::Padded(_) => {
+                    FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } => {
                         return Err(MslError::new(
                             OPERANDS,
                             "a constant-buffer array of scalars or 2-vectors (declared with \
@@ -1274,6 +1327,23 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 place.text, v.text
             )),
             PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
+            PlaceKind::PaddedMatrix {
+                vecs, transposed, ..
+            } => {
+                let tmp = self.local_name(Some("vectors"), "vectors");
+                let v = if transposed {
+                    format!("transpose({})", v.text)
+                } else {
+                    v.text
+                };
+                // MSL's vectors of the value as declared: `vecs` of 2 components.
+                self.line(&format!("float{vecs}x2 {tmp} = {v};"));
+                for k in 0..vecs {
+                    for ch in ['x', 'y'] {
+                        self.line(&format!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
+                    }
+                }
+            }
             PlaceKind::TransposedArray { ty } => {
                 let tmp = self.local_name(Some("matrices"), "matrices");
                 let tn = self.cx.type_name(ty)?;

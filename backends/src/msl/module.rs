@@ -65,6 +65,10 @@ pub(crate) enum FieldForm {
     Transposed,
     /// An array of column-major matrices, each element declared transposed.
     TransposedArray,
+    /// A matrix whose 2-component vectors are 16 bytes apart (DXC's constant buffers):
+    /// declared as an array of `float4`, each vector in the leading two components; the
+    /// vectors are HLSL's columns when `transposed` (column-major), its rows otherwise.
+    PaddedMatrix { transposed: bool },
     /// An array of scalars or 2-vectors of `n` components whose layout stride is 16 bytes
     /// (DXC's constant buffers): declared as an array of 4-vectors, each element read from
     /// its first `n` components.
@@ -167,11 +171,17 @@ fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)
         Op::Matrix => {
             let (rows, cols) = m.matrix_dims(ty)?;
             // MSL columns: HLSL rows (of `cols` components), or HLSL columns when transposed.
-            let (count, len) = if *form == FieldForm::Transposed {
+            let (count, len) = if matches!(
+                form,
+                FieldForm::Transposed | FieldForm::PaddedMatrix { transposed: true }
+            ) {
                 (cols, rows)
             } else {
                 (rows, cols)
             };
+            if let FieldForm::PaddedMatrix { .. } = form {
+                return Some((16, 16 * count));
+            }
             let (a, s) = vec(len);
             (a, s * count)
         }
@@ -484,7 +494,12 @@ impl<'m> ModuleCx<'m> {
         let tn = self.type_name(ty)?;
         match m.op(ty) {
             Op::Struct => {
-                if (0..parts.len()).any(|k| matches!(self.form(ty, k), FieldForm::Padded(_))) {
+                if (0..parts.len()).any(|k| {
+                    matches!(
+                        self.form(ty, k),
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. }
+                    )
+                }) {
                     return Err(MslError::new(
                         OPERANDS,
                         "a value of a struct holding a constant-buffer array of scalars or \
@@ -612,6 +627,15 @@ impl<'m> ModuleCx<'m> {
                     {
                         form = FieldForm::TransposedArray;
                     }
+                    // 2-component vectors 16 bytes apart: an array of `float4`.
+                    if let Some((rows, cols)) = m.matrix_dims(ft)
+                        && fl.layout.matrix_stride == Some(16)
+                        && (if fl.row_major { cols } else { rows }) == 2
+                    {
+                        form = FieldForm::PaddedMatrix {
+                            transposed: !fl.row_major,
+                        };
+                    }
                     let (mut align, mut size) = self.member_align_size(ft, &form, &fname)?;
                     if m.op(ft) == Op::Vector && fl.offset % align != 0 {
                         form = FieldForm::Packed;
@@ -669,6 +693,10 @@ impl<'m> ModuleCx<'m> {
                             let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
                             format!("float{c}x{r}")
                         }
+                        (FieldForm::PaddedMatrix { transposed }, _) => {
+                            let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
+                            format!("array<float4, {}>", if *transposed { c } else { r })
+                        }
                         (FieldForm::TransposedArray, _) => {
                             let mt = m.operand(ft, 0);
                             self.type_name(mt)?;
@@ -681,7 +709,7 @@ impl<'m> ModuleCx<'m> {
                         }
                         _ => self.type_at(ft, Some(&loc))?,
                     };
-                    if !matches!(form, FieldForm::Padded(_)) {
+                    if !matches!(form, FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. }) {
                         self.check_strides(ft, &fl.layout, &form, &fname, &name)?;
                     }
                     if form != FieldForm::Plain {
