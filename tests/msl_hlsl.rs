@@ -184,3 +184,37 @@ fn matrices_of_two_component_vectors_in_constant_buffers() {
     );
     assert!(text.contains("float3x2(C.rm[0].xy, C.rm[1].xy, C.rm[2].xy)"), "{text}");
 }
+
+/// 64-bit integers are `long` and `ulong` (MSL 2.2): literals typed, signed arithmetic
+/// wrapping through `ulong`, shift counts masked to 63; MSL 2.1 refuses them by name.
+#[test]
+fn sixty_four_bit_integers_are_long_and_ulong() {
+    let src = "struct P { uint a; uint64_t b; int64_t c; };\n\
+         StructuredBuffer<P> ps : register(t0);\n\
+         RWStructuredBuffer<uint64_t> o : register(u1);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           P p = ps[id.x];\n\
+           int64_t s = p.c * -3 + (int64_t)p.a;\n\
+           uint64_t u = (p.b << id.y) ^ (uint64_t)(s >> id.z) ^ 0xFFFFFFFF00000000ull;\n\
+           o[id.x] = max(u, p.b) + (uint64_t)abs(s);\n\
+         }\n";
+    let text = msl(src, "cs_6_0");
+    assert!(text.contains("ulong b;") && text.contains("long c;"), "{text}");
+    assert!(text.contains("as_type<ulong>("), "{text}");
+    assert!(text.contains("& 63u"), "{text}");
+    assert!(text.contains("18446744069414584320ul"), "{text}");
+    let e = Compiler::new()
+        .compile_source(
+            "m.hlsl",
+            src,
+            &CompileOptions {
+                msl_version: oneshader::backends::msl::MslVersion::V2_1,
+                ..CompileOptions::new("cs_6_0").target(Target::Msl)
+            },
+        )
+        .expect_err("MSL 2.1 has no 64-bit integers")
+        .diagnostics
+        .render();
+    assert!(e.contains("error[OSB0312]") && e.contains("64-bit integers"), "{e}");
+}

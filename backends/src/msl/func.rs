@@ -783,11 +783,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         })
     }
 
-    /// The `uint` type of the shape of `ty` (`uint`, `uint3`).
+    /// The unsigned type of the shape and width of `ty` (`uint`, `uint3`, `ulong2`).
     fn uint_of(&self, ty: InstId) -> String {
-        match self.m.vector_len(ty) {
-            Some(n) if self.m.op(ty) == Op::Vector => format!("uint{n}"),
-            _ => "uint".into(),
+        let m = self.m;
+        let base = if m.scalar_of(ty).and_then(|s| m.scalar_bits(s)) == Some(64) {
+            "ulong"
+        } else {
+            "uint"
+        };
+        match m.vector_len(ty) {
+            Some(n) if m.op(ty) == Op::Vector => format!("{base}{n}"),
+            _ => base.into(),
         }
     }
 
@@ -1053,9 +1059,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let a = self.value(m.operand(i, 0))?;
         let amount = m.operand(i, 1);
         let at = self.ty_of(amount)?;
+        let bits = m
+            .scalar_of(ty)
+            .and_then(|s| m.scalar_bits(s))
+            .unwrap_or(32);
         let in_range = m
             .const_int_value(amount)
-            .is_some_and(|v| (0..32).contains(&v));
+            .is_some_and(|v| (0..i128::from(bits)).contains(&v));
         let b = self.value(amount)?;
         let ut = self.uint_of(at);
         // The IR masks the count to the width (C++ leaves larger counts undefined).
@@ -1067,12 +1077,23 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             } else {
                 E::primary(format!("as_type<{ut}>({})", b.text))
             };
+            // `bits - 1` in the (unsigned) type of the count.
+            let wide = m.scalar_of(at).and_then(|s| m.scalar_bits(s)) == Some(64);
+            let lit = format!("{}u{}", bits - 1, if wide { "l" } else { "" });
             let mask = if m.op(at) == Op::Vector {
-                format!("{ut}(31u)")
+                format!("{ut}({lit})")
             } else {
-                "31u".into()
+                lit
             };
             bin(&cast, "&", &E::primary(mask))
+        };
+        // A count of another width than the value's is converted to the value's unsigned
+        // type (MSL's vector shifts take operands of one type).
+        let vt_unsigned = self.uint_of(ty);
+        let b = if m.scalar_of(at).and_then(|s| m.scalar_bits(s)) != Some(bits) {
+            E::primary(format!("{vt_unsigned}({})", b.text))
+        } else {
+            b
         };
         if m.op(i) == Op::Shr && m.scalar_kind(ty) == Some(ScalarKind::Int) {
             // An arithmetic shift: the masked count in the value's (signed) type, so both
@@ -1570,6 +1591,23 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let arg_ir: Vec<InstId> = (1..=n).map(|k| m.operand(i, k)).collect();
         let ty = self.ty_of(i)?;
         let arg_ty = arg_ir.first().and_then(|&a| m.ty(a));
+        let wide = |t: Option<InstId>| {
+            t.and_then(|t| m.scalar_of(t))
+                .and_then(|s| m.scalar_bits(s))
+                .is_some_and(|b| b == 64)
+        };
+        if (wide(Some(ty)) || arg_ir.iter().any(|&a| wide(m.ty(a))))
+            && !matches!(which, I::Min | I::Max | I::Clamp | I::Abs)
+        {
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "the intrinsic `{}` on 64-bit integers; the MSL backend maps min, max, \
+                     clamp and abs of them only",
+                    which.spelling()
+                ),
+            ));
+        }
         let kind = arg_ty.and_then(|t| m.scalar_kind(t));
         let float = kind == Some(ScalarKind::Float);
         let simple = match which {

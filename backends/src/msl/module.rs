@@ -139,12 +139,14 @@ fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
         Op::I32 => "int",
         Op::U32 => "uint",
         Op::F32 => "float",
+        Op::I64 => "long",
+        Op::U64 => "ulong",
         op => {
             return Err(MslError::new(
                 TYPE,
                 format!(
-                    "the scalar type `{}` is not supported by the MSL backend (bool, int, uint \
-                     and float are; half, 16- and 64-bit integers and double are refused)",
+                    "the scalar type `{}` is not supported by the MSL backend (bool, int, uint, \
+                     float, long and ulong are; half, 16-bit integers and double are refused)",
                     op.spelling()
                 ),
             ));
@@ -160,12 +162,16 @@ fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)
     let vec = |n: u32| if n == 3 { (16, 16) } else { (4 * n, 4 * n) };
     Some(match m.op(ty) {
         Op::Bool | Op::I32 | Op::U32 | Op::F32 => (4, 4),
+        Op::I64 | Op::U64 => (8, 8),
         Op::Vector => {
             let n = m.vector_len(ty)?;
+            let b = m.scalar_bits(m.operand(ty, 0))? / 8;
             if *form == FieldForm::Packed {
-                (4, 4 * n)
+                (b, b * n)
+            } else if n == 3 {
+                (4 * b, 4 * b)
             } else {
-                vec(n)
+                (b * n, b * n)
             }
         }
         Op::Matrix => {
@@ -341,6 +347,9 @@ impl<'m> ModuleCx<'m> {
                 )),
             };
         }
+        if matches!(m.op(m.scalar_of(ty).unwrap_or(ty)), Op::I64 | Op::U64) {
+            self.require(MslVersion::V2_2, "64-bit integers (`long`, `ulong`)")?;
+        }
         Ok(match op {
             _ if op.is_scalar_type() => scalar_name(m, ty)?.to_string(),
             Op::Vector => {
@@ -426,6 +435,15 @@ impl<'m> ModuleCx<'m> {
             }
             Op::U32 => format!("{}u", bits as u32),
             Op::F32 => f32_literal(bits as u32),
+            Op::I64 => {
+                let v = bits as i64;
+                if v == i64::MIN {
+                    "(-9223372036854775807l - 1l)".into()
+                } else {
+                    format!("{v}l")
+                }
+            }
+            Op::U64 => format!("{bits}ul"),
             _ => {
                 scalar_name(m, ty)?;
                 return Err(malformed("a scalar literal of a non-scalar type"));
@@ -682,6 +700,18 @@ impl<'m> ModuleCx<'m> {
                         pads += 1;
                         decl.members += 1;
                     }
+                    if form == FieldForm::Packed && m.scalar_bits(m.operand(ft, 0)) != Some(32) {
+                        return Err(MslError::new(
+                            LAYOUT,
+                            format!(
+                                "member `{fname}` of struct `{name}` is a vector of 64-bit \
+                                 integers at offset {} under {}, which needs a packed vector; \
+                                 MSL has packed vectors of 32-bit elements only here",
+                                fl.offset,
+                                rule.name()
+                            ),
+                        ));
+                    }
                     let tn = match (&form, m.op(ft)) {
                         (FieldForm::Packed, _) => format!("packed_{}", self.type_name(ft)?),
                         (FieldForm::Padded(_), _) => {
@@ -926,6 +956,12 @@ impl<'m> ModuleCx<'m> {
         let what = || oneshader_ir::print::print_inst(m, ty);
         let elem = m.scalar_of(d.sampled_type).unwrap_or(d.sampled_type);
         let sname = scalar_name(m, elem)?;
+        if m.scalar_bits(elem) != Some(32) {
+            return Err(MslError::new(
+                TYPE,
+                format!("`{}`: MSL textures hold 32-bit texels here", what()),
+            ));
+        }
         let base = match (d.dim, d.arrayed, d.multisampled) {
             (Dim::D1, false, false) => "texture1d",
             (Dim::D2, false, false) => "texture2d",
@@ -1590,6 +1626,17 @@ impl<'m> ModuleCx<'m> {
             return Err(MslError::new(
                 TYPE,
                 "a `bool` stage input or output; MSL interfaces hold no bools",
+            ));
+        }
+        if m.scalar_of(pointee).and_then(|t| m.scalar_bits(t)) != Some(32) {
+            return Err(MslError::new(
+                TYPE,
+                format!(
+                    "the stage {} at location {l} has type `{}`; the MSL backend takes 32-bit \
+                     stage inputs and outputs",
+                    if input { "input" } else { "output" },
+                    oneshader_ir::print::print_inst(m, pointee)
+                ),
             ));
         }
         let mut attr = match (stage, input) {
