@@ -218,3 +218,37 @@ fn sixty_four_bit_integers_are_long_and_ulong() {
         .render();
     assert!(e.contains("error[OSB0312]") && e.contains("64-bit integers"), "{e}");
 }
+
+/// 16-bit types are `half`, `short` and `ushort`: 16-bit integer arithmetic is computed in
+/// 32 bits and converted back (so it wraps as the IR does, and no `ushort` product
+/// overflows `int`), half literals are exact (`half(0.5f)`), buffers hold them at the SPIR-V
+/// backend's 2-byte offsets; `f16tof32` and `f32tof16` go through `half`.
+#[test]
+fn sixteen_bit_types_are_half_short_and_ushort() {
+    let opts = CompileOptions {
+        enable_16bit_types: true,
+        ..CompileOptions::new("cs_6_2")
+    };
+    let text = msl_with(
+        "struct P { uint16_t a; int16_t b; half c; half3 d; float e; };\n\
+         StructuredBuffer<P> ps : register(t0);\n\
+         RWStructuredBuffer<uint> o : register(u1);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           P p = ps[id.x];\n\
+           uint16_t u = p.a * p.a + (uint16_t)(p.a << 3);\n\
+           int16_t s = -p.b / (int16_t)3 + (p.b >> 2);\n\
+           half h = p.c * (half)0.5 + sqrt(p.d.y) + max(p.d.x, p.d.z);\n\
+           o[id.x] = (uint)u + (uint)s + f32tof16(p.e) + (uint)f16tof32(id.y) + (uint)h;\n\
+         }\n",
+        &opts,
+    );
+    assert!(
+        text.contains("ushort a;") && text.contains("short b;") && text.contains("half c;"),
+        "{text}"
+    );
+    assert!(text.contains("ushort(uint("), "{text}");
+    assert!(text.contains("half(0.5f)"), "{text}");
+    assert!(text.contains("as_type<half>(ushort("), "{text}");
+    assert!(text.contains("uint(as_type<ushort>(half("), "{text}");
+}

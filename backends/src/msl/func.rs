@@ -797,9 +797,87 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
+    /// 16-bit integer arithmetic: computed in the 32-bit type of the same signedness and
+    /// shape (C++ promotes 16-bit scalars to `int` anyway, where `ushort * ushort` could
+    /// overflow), then converted back, which wraps as the IR does. Signed products of 16-bit
+    /// values cannot overflow `int`; shift counts are masked to 15.
+    fn short_int_op(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let op = m.op(i);
+        let ty = self.ty_of(i)?;
+        let tn = self.cx.type_name(ty)?;
+        let signed = m.scalar_kind(ty) == Some(ScalarKind::Int);
+        let shape = match m.vector_len(ty) {
+            Some(n) if m.op(ty) == Op::Vector => n.to_string(),
+            _ => String::new(),
+        };
+        let wt = format!("{}{shape}", if signed { "int" } else { "uint" });
+        let ut = format!("uint{shape}");
+        let a = self.value(m.operand(i, 0))?;
+        let wa = E::primary(format!("{wt}({})", a.text));
+        let r = match op {
+            Op::Neg => E::op(format!("-{}", wa.p())),
+            Op::Not => E::op(format!("~{}", wa.p())),
+            Op::Shl | Op::Shr => {
+                let c = self.value(m.operand(i, 1))?;
+                let mask = if shape.is_empty() {
+                    "15u".to_string()
+                } else {
+                    format!("{ut}(15u)")
+                };
+                let count = E::op(format!("{ut}({}) & {mask}", c.text));
+                if op == Op::Shl {
+                    // On the unsigned bits (a signed left shift may overflow in C++).
+                    bin(&E::primary(format!("{ut}({})", a.text)), "<<", &count)
+                } else if signed {
+                    bin(&wa, ">>", &E::primary(format!("{wt}({})", count.text)))
+                } else {
+                    bin(&wa, ">>", &count)
+                }
+            }
+            _ => {
+                let b = self.value(m.operand(i, 1))?;
+                let wb = E::primary(format!("{wt}({})", b.text));
+                let sym = match op {
+                    Op::Add => "+",
+                    Op::Sub => "-",
+                    Op::Mul => "*",
+                    Op::Div => "/",
+                    Op::Rem => "%",
+                    Op::And => "&",
+                    Op::Or => "|",
+                    _ => "^",
+                };
+                bin(&wa, sym, &wb)
+            }
+        };
+        Ok(E::primary(format!("{tn}({})", r.text)))
+    }
+
     fn inst_expr_of(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let op = m.op(i);
+        if matches!(
+            op,
+            Op::Add
+                | Op::Sub
+                | Op::Mul
+                | Op::Div
+                | Op::Rem
+                | Op::Neg
+                | Op::Not
+                | Op::And
+                | Op::Or
+                | Op::Xor
+                | Op::Shl
+                | Op::Shr
+        ) {
+            let ty = self.ty_of(i)?;
+            let s = m.scalar_of(ty).unwrap_or(ty);
+            if matches!(m.op(s), Op::I16 | Op::U16) {
+                return self.short_int_op(i);
+            }
+        }
         match op {
             Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => self.arith(i),
             Op::Neg => {
@@ -837,10 +915,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     // `select(0, 1, b)`: no reliance on bool-to-number promotion.
                     let one = {
                         let s = m.scalar_of(to).unwrap_or(to);
-                        let bits = if m.op(s) == Op::F32 {
-                            1.0f32.to_bits() as u64
-                        } else {
-                            1
+                        let bits = match m.op(s) {
+                            Op::F32 => u64::from(1.0f32.to_bits()),
+                            Op::F16 => 0x3c00,
+                            _ => 1,
                         };
                         self.cx.scalar_literal(s, bits)?
                     };
@@ -1596,6 +1674,80 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 .and_then(|s| m.scalar_bits(s))
                 .is_some_and(|b| b == 64)
         };
+        let bits_of = |t: Option<InstId>| {
+            t.and_then(|t| m.scalar_of(t))
+                .and_then(|s| m.scalar_bits(s))
+        };
+        let short_int = |t: Option<InstId>| {
+            bits_of(t) == Some(16) && t.and_then(|t| m.scalar_kind(t)) != Some(ScalarKind::Float)
+        };
+        let half = |t: Option<InstId>| {
+            bits_of(t) == Some(16) && t.and_then(|t| m.scalar_kind(t)) == Some(ScalarKind::Float)
+        };
+        let all_types: Vec<Option<InstId>> = std::iter::once(Some(ty))
+            .chain(arg_ir.iter().map(|&a| m.ty(a)))
+            .collect();
+        if all_types.iter().any(|&t| short_int(t))
+            && !matches!(which, I::Min | I::Max | I::Clamp | I::Abs)
+        {
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "the intrinsic `{}` on 16-bit integers; the MSL backend maps min, max, \
+                     clamp and abs of them only",
+                    which.spelling()
+                ),
+            ));
+        }
+        if all_types.iter().any(|&t| half(t))
+            && !matches!(
+                which,
+                I::Min
+                    | I::Max
+                    | I::Clamp
+                    | I::Abs
+                    | I::Floor
+                    | I::Ceil
+                    | I::Round
+                    | I::Trunc
+                    | I::Frac
+                    | I::Sqrt
+                    | I::Rsqrt
+                    | I::Exp
+                    | I::Exp2
+                    | I::Log
+                    | I::Log2
+                    | I::Pow
+                    | I::Sin
+                    | I::Cos
+                    | I::Tan
+                    | I::Asin
+                    | I::Acos
+                    | I::Atan
+                    | I::Atan2
+                    | I::Lerp
+                    | I::Step
+                    | I::Smoothstep
+                    | I::Fma
+                    | I::Length
+                    | I::Normalize
+                    | I::Saturate
+                    | I::Ddx
+                    | I::Ddy
+                    | I::DdxCoarse
+                    | I::DdyCoarse
+                    | I::Fwidth
+            )
+        {
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "the intrinsic `{}` on `half` values; not supported by the MSL backend \
+                     (the elementary math functions of half are)",
+                    which.spelling()
+                ),
+            ));
+        }
         if (wide(Some(ty)) || arg_ir.iter().any(|&a| wide(m.ty(a))))
             && !matches!(which, I::Min | I::Max | I::Clamp | I::Abs)
         {
@@ -1683,6 +1835,28 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
         let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
         match which {
+            I::F16ToF32 | I::F32ToF16 => {
+                // The low 16 bits as a half, widened; a float rounded to half (to nearest
+                // even), its bits zero-extended.
+                let n = match m.vector_len(ty) {
+                    Some(n) if m.op(ty) == Op::Vector => n.to_string(),
+                    _ => String::new(),
+                };
+                let x = &args[0];
+                return Ok(E::primary(if which == I::F16ToF32 {
+                    let mask = if n.is_empty() {
+                        "0xffffu".to_string()
+                    } else {
+                        format!("uint{n}(0xffffu)")
+                    };
+                    format!(
+                        "float{n}(as_type<half{n}>(ushort{n}({} & {mask})))",
+                        x.p()
+                    )
+                } else {
+                    format!("uint{n}(as_type<ushort{n}>(half{n}({})))", x.text)
+                }));
+            }
             I::WaveGetLaneCount | I::WaveGetLaneIndex => {
                 let attr = if which == I::WaveGetLaneCount {
                     "threads_per_simdgroup"

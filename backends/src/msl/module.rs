@@ -141,12 +141,16 @@ fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
         Op::F32 => "float",
         Op::I64 => "long",
         Op::U64 => "ulong",
+        Op::F16 => "half",
+        Op::I16 => "short",
+        Op::U16 => "ushort",
         op => {
             return Err(MslError::new(
                 TYPE,
                 format!(
-                    "the scalar type `{}` is not supported by the MSL backend (bool, int, uint, \
-                     float, long and ulong are; half, 16-bit integers and double are refused)",
+                    "the scalar type `{}` is not supported by the MSL backend (bool, short, \
+                     ushort, int, uint, long, ulong, half and float are; double and 8-bit \
+                     integers are refused)",
                     op.spelling()
                 ),
             ));
@@ -163,6 +167,7 @@ fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)
     Some(match m.op(ty) {
         Op::Bool | Op::I32 | Op::U32 | Op::F32 => (4, 4),
         Op::I64 | Op::U64 => (8, 8),
+        Op::F16 | Op::I16 | Op::U16 => (2, 2),
         Op::Vector => {
             let n = m.vector_len(ty)?;
             let b = m.scalar_bits(m.operand(ty, 0))? / 8;
@@ -444,6 +449,9 @@ impl<'m> ModuleCx<'m> {
                 }
             }
             Op::U64 => format!("{bits}ul"),
+            Op::I16 => format!("short({})", bits as u16 as i16),
+            Op::U16 => format!("ushort({}u)", bits as u16),
+            Op::F16 => format!("half({})", f32_literal(f16_to_f32_bits(bits as u16))),
             _ => {
                 scalar_name(m, ty)?;
                 return Err(malformed("a scalar literal of a non-scalar type"));
@@ -674,6 +682,7 @@ impl<'m> ModuleCx<'m> {
                     if m.op(ft) == Op::Array
                         && fl.layout.array_stride == Some(16)
                         && let e = m.operand(ft, 0)
+                        && m.scalar_of(e).and_then(|t| m.scalar_bits(t)) == Some(32)
                         && (m.op(e).is_scalar_type()
                             || (m.op(e) == Op::Vector && m.vector_len(e) == Some(2)))
                     {
@@ -700,13 +709,13 @@ impl<'m> ModuleCx<'m> {
                         pads += 1;
                         decl.members += 1;
                     }
-                    if form == FieldForm::Packed && m.scalar_bits(m.operand(ft, 0)) != Some(32) {
+                    if form == FieldForm::Packed && m.scalar_bits(m.operand(ft, 0)) == Some(64) {
                         return Err(MslError::new(
                             LAYOUT,
                             format!(
                                 "member `{fname}` of struct `{name}` is a vector of 64-bit \
                                  integers at offset {} under {}, which needs a packed vector; \
-                                 MSL has packed vectors of 32-bit elements only here",
+                                 MSL has packed vectors of 16- and 32-bit elements only",
                                 fl.offset,
                                 rule.name()
                             ),
@@ -1710,6 +1719,25 @@ fn interpolation(m: &Module, g: InstId, ty: InstId) -> Option<&'static str> {
     }
 }
 
+/// The bits of the f32 equal to the f16 with bits `h` (every f16 is an f32).
+pub(crate) fn f16_to_f32_bits(h: u16) -> u32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let man = u32::from(h & 0x3ff);
+    match (exp, man) {
+        (0, 0) => sign,
+        (0, _) => {
+            // A subnormal: man * 2^-24, normalized.
+            let shift = man.leading_zeros() - 21;
+            let man = (man << shift) & 0x3ff;
+            sign | ((127 - 15 + 1 - shift) << 23) | (man << 13)
+        }
+        (0x1f, 0) => sign | 0x7f80_0000,
+        (0x1f, _) => sign | 0x7fc0_0000 | (man << 13),
+        _ => sign | ((exp + 127 - 15) << 23) | (man << 13),
+    }
+}
+
 /// An MSL literal of the f32 with bits `bits`: the shortest decimal that reads back as the
 /// same value with an `f` suffix, or `as_type<float>(0x...u)` for NaNs, infinities and
 /// subnormals.
@@ -1731,6 +1759,24 @@ pub(crate) fn f32_literal(bits: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_bits_widen_exactly() {
+        for (h, f) in [
+            (0x3c00u16, 1.0f32),
+            (0xc000, -2.0),
+            (0x7bff, 65504.0),
+            (0x0001, 5.960_464_5e-8),
+            (0x03ff, 6.097_555_2e-5),
+            (0x0400, 6.103_515_6e-5),
+            (0x3555, 0.333_251_95),
+        ] {
+            assert_eq!(f32::from_bits(f16_to_f32_bits(h)), f, "{h:#x}");
+        }
+        assert!(f32::from_bits(f16_to_f32_bits(0x7e00)).is_nan());
+        assert_eq!(f16_to_f32_bits(0xfc00), f32::NEG_INFINITY.to_bits());
+        assert_eq!(f16_to_f32_bits(0x8000), (-0.0f32).to_bits());
+    }
 
     #[test]
     fn float_literals_read_back_exactly() {
