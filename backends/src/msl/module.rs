@@ -1179,9 +1179,14 @@ impl<'m> ModuleCx<'m> {
         let loc = Loc::Global(g);
         match space {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
-                if m.op(pointee) == Op::Array
-                    && (space == AddressSpace::Uniform || m.op(m.operand(pointee, 0)) == Op::Struct)
-                {
+                let elem = m.try_operand(pointee, 0).map(|e| m.op(e));
+                let arrayed = match m.op(pointee) {
+                    Op::Array => space == AddressSpace::Uniform || elem == Some(Op::Struct),
+                    // Bindless: an unsized array of (byte-address or structured) buffers.
+                    Op::RuntimeArray => matches!(elem, Some(Op::Struct | Op::RuntimeArray)),
+                    _ => false,
+                };
+                if arrayed {
                     return Err(MslError::new(
                         TYPE,
                         "an array of buffers (one descriptor per element); not supported by the \
@@ -1495,6 +1500,13 @@ impl<'m> ModuleCx<'m> {
             // renders view 0: the view index is the constant 0, as spirv-cross declares it.
             // A vertex function reading it also takes the instance built-ins and writes layer
             // 0, as spirv-cross's does (entry_wrapper).
+            if !matches!(m.op(pointee), Op::U32 | Op::I32) {
+                return Err(MslError::new(
+                    TYPE,
+                    "a view index that is not a 32-bit integer scalar",
+                ));
+            }
+            let zero = self.scalar_literal(pointee, 0)?;
             let io = Io {
                 var: var.clone(),
                 io_type: var_type.clone(),
@@ -1502,11 +1514,8 @@ impl<'m> ModuleCx<'m> {
                 member,
                 attr: String::new(),
                 param: true,
-                custom: Some((Vec::new(), vec![format!("{var} = 0u;")])),
+                custom: Some((Vec::new(), vec![format!("{var} = {zero};")])),
             };
-            if m.scalar_kind(pointee) != Some(ScalarKind::Uint) || m.op(pointee) == Op::Vector {
-                return Err(MslError::new(TYPE, "a view index that is not a `u32`"));
-            }
             self.view_index = true;
             self.inputs.push(io);
             return Ok(());
@@ -1550,6 +1559,16 @@ impl<'m> ModuleCx<'m> {
                 }
                 B::Barycentric if ok(&[(Stage::Fragment, true)]) => {
                     self.require(MslVersion::V2_2, "barycentric coordinates (`SV_Barycentrics`)")?;
+                    if interpolation(m, g, pointee).is_some() {
+                        // MSL would take a qualifier, but spirv-cross refuses the decorated
+                        // SPIR-V, so no check could compare the interface: refused.
+                        return Err(MslError::new(
+                            RESOURCE,
+                            "barycentric coordinates with an interpolation qualifier \
+                             (`noperspective`, `centroid`, `sample`); not supported by the MSL \
+                             backend (perspective-correct center barycentrics are)",
+                        ));
+                    }
                     ("barycentric_coord", "float3")
                 }
                 B::PrimitiveId if ok(&[(Stage::Fragment, true)]) => {
