@@ -486,6 +486,36 @@ impl CompileOptions {
     }
 }
 
+/// Records the MSL output's resource indices in the reflection: each resource (matched by
+/// set, binding and name) and push-constant block (by name) the entry point uses, and the
+/// buffer-sizes buffer.
+fn add_msl_indices(r: &mut Reflection, interface: &msl::Interface) {
+    let index = |x: &msl::ResourceIndex| reflect::MslIndex {
+        kind: x.kind.spelling().to_string(),
+        index: x.index,
+        count: x.count,
+    };
+    for x in &interface.resources {
+        match x.set_binding {
+            Some((set, binding)) => {
+                if let Some(res) = r
+                    .resources
+                    .iter_mut()
+                    .find(|res| res.set == set && res.binding == binding && res.name == x.name)
+                {
+                    res.msl = Some(index(x));
+                }
+            }
+            None => {
+                if let Some(p) = r.push_constants.iter_mut().find(|p| p.name == x.name) {
+                    p.msl = Some(index(x));
+                }
+            }
+        }
+    }
+    r.msl_buffer_sizes = interface.buffer_sizes;
+}
+
 /// Diagnostics together with the source files they point into, so they can be rendered as
 /// `file:line:col: error[CODE]: message` with the source line and a caret.
 #[derive(Clone, Debug, Default)]
@@ -1023,6 +1053,7 @@ impl Compiler {
         let mut glsl_text = None;
         let mut wgsl_text = None;
         let mut msl_text = None;
+        let mut msl_interface = None;
         if opts.emit_spirv {
             // The boundary: legalization for the target, then one verification of the result.
             let legal = match oneshader_backends::prepare(&mut m, opts.target) {
@@ -1057,7 +1088,10 @@ impl Compiler {
                     if stage.is_none() && legal.info().entry_points().len() > 1 {
                         mopts.entry = Some(opts.entry.clone());
                     }
-                    msl::emit(&legal, &mopts).map(|t| msl_text = Some(t))
+                    msl::emit_with_interface(&legal, &mopts).map(|(t, i)| {
+                        msl_text = Some(t);
+                        msl_interface = Some(i);
+                    })
                 }
                 _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
             };
@@ -1084,6 +1118,10 @@ impl Compiler {
                 &d.capabilities,
                 &d.extensions,
             ));
+        }
+        // Where the MSL output binds each resource.
+        if let (Some(r), Some(i)) = (reflection.as_mut(), msl_interface.as_ref()) {
+            add_msl_indices(r, i);
         }
         Ok(CompileOutput {
             spirv,

@@ -26,18 +26,6 @@ fn msl_with(src: &str, opts: &CompileOptions) -> String {
     text
 }
 
-/// The diagnostics of compiling `src` to MSL (which must fail).
-fn refused(src: &str, profile: &str) -> String {
-    match Compiler::new().compile_source(
-        "m.hlsl",
-        src,
-        &CompileOptions::new(profile).target(Target::Msl),
-    ) {
-        Ok(out) => panic!("expected a refusal, got:\n{}", out.msl.unwrap_or_default()),
-        Err(e) => e.diagnostics.render(),
-    }
-}
-
 /// `GetDimensions` on structured and byte-address buffers reads the buffer-sizes buffer
 /// (spirv-cross's `spvBufferSizeConstants` at `[[buffer(25)]]`), indexed by each buffer's own
 /// index: the element count is `(size - offset) / stride`, a byte-address buffer's byte count
@@ -251,4 +239,80 @@ fn sixteen_bit_types_are_half_short_and_ushort() {
     assert!(text.contains("half(0.5f)"), "{text}");
     assert!(text.contains("as_type<half>(ushort("), "{text}");
     assert!(text.contains("uint(as_type<ushort>(half("), "{text}");
+}
+
+/// A non-default binding map, on both sides: every resource at its binding number and the
+/// push constants at buffer 0 is what `spirv-cross --msl-decoration-binding` does (the only
+/// resource remapping its command line offers), so the two interfaces must agree; the
+/// reflection reports each resource's MSL index and the buffer-sizes buffer.
+#[test]
+fn a_binding_map_agrees_with_spirv_cross_and_reflection_reports_the_indices() {
+    let src = "struct PC { float4 tint; };\n\
+         [[vk::push_constant]] PC pc;\n\
+         cbuffer Cam : register(b3, space1) { float4x4 vp; };\n\
+         Texture2D tex[2] : register(t5);\n\
+         SamplerState smp : register(s7);\n\
+         RWStructuredBuffer<float4> outb : register(u2);\n\
+         float4 main(float4 p : SV_Position) : SV_Target {\n\
+           uint n, s; outb.GetDimensions(n, s);\n\
+           outb[0] = p;\n\
+           return tex[1].Sample(smp, p.xy) * pc.tint + mul(vp, p) + n;\n\
+         }\n";
+    let map = oneshader::backends::msl::BindingMap::from_json(
+        r#"[{"stage": "fragment", "set": 1, "binding": 3, "index": 3},
+            {"stage": "fragment", "set": 0, "binding": 5, "index": 5},
+            {"stage": "fragment", "set": 0, "binding": 7, "index": 7},
+            {"stage": "fragment", "set": 0, "binding": 2, "index": 2},
+            {"stage": "fragment", "push_constant": true, "index": 0}]"#,
+    )
+    .expect("a valid map");
+    let opts = CompileOptions {
+        msl_binding_map: Some(map),
+        ..CompileOptions::new("ps_6_0").with_reflection()
+    };
+    let c = Compiler::new();
+    let spirv = c
+        .compile_source("m.hlsl", src, &opts)
+        .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()))
+        .spirv;
+    let out = c
+        .compile_source("m.hlsl", src, &opts.clone().target(Target::Msl))
+        .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()));
+    let text = out.msl.expect("MSL text");
+    oneshader_test_tools::msl_check_with(&text, &spirv, "main", &["--msl-decoration-binding"])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let r = out.reflection.expect("reflection");
+    let at = |name: &str| {
+        r.resource(name)
+            .and_then(|x| x.msl.clone())
+            .map(|i| (i.kind, i.index, i.count))
+    };
+    assert_eq!(at("Cam"), Some(("buffer".into(), 3, 1)));
+    assert_eq!(at("tex"), Some(("texture".into(), 5, 2)));
+    assert_eq!(at("smp"), Some(("sampler".into(), 7, 1)));
+    assert_eq!(at("outb"), Some(("buffer".into(), 2, 1)));
+    assert_eq!(
+        r.push_constants[0].msl.as_ref().map(|i| i.index),
+        Some(0),
+        "{:?}",
+        r.push_constants
+    );
+    assert_eq!(r.msl_buffer_sizes, Some(25));
+    // The default rule is reported too, and a buffer at the buffer-sizes index is refused.
+    let e = refused_with(
+        src,
+        CompileOptions {
+            msl_buffer_sizes_index: 2,
+            ..CompileOptions::new("ps_6_0")
+        },
+    );
+    assert!(e.contains("error[OSB0311]") && e.contains("buffer-sizes"), "{e}");
+}
+
+/// The diagnostics of compiling `src` to MSL under `opts` (which must fail).
+fn refused_with(src: &str, opts: CompileOptions) -> String {
+    match Compiler::new().compile_source("m.hlsl", src, &opts.target(Target::Msl)) {
+        Ok(out) => panic!("expected a refusal, got:\n{}", out.msl.unwrap_or_default()),
+        Err(e) => e.diagnostics.render(),
+    }
 }

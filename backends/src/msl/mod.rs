@@ -73,6 +73,10 @@ use crate::text::usage;
 use crate::{Legal, Target};
 use error::{DERIVATIVES, ENTRY, STAGE, WRONG_TARGET};
 
+/// The set under which [`BindingMap`] keeps push-constant entries (spirv-cross's
+/// `ResourceBindingPushConstantDescriptorSet`, binding 0).
+const PUSH_CONSTANT_SET: u32 = u32::MAX;
+
 /// Resource indices chosen by the user: (stage, set, binding) -> the `[[buffer(n)]]` index,
 /// as spirv-cross's `MSLResourceBinding` gives them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,7 +98,21 @@ impl BindingMap {
 
     /// The index of (stage, set, binding), if the map gives one.
     pub fn get(&self, stage: Stage, set: u32, binding: u32) -> Option<u32> {
+        if set == PUSH_CONSTANT_SET {
+            return None;
+        }
         self.entries.get(&(stage, set, binding)).copied()
+    }
+
+    /// Sets the `[[buffer(n)]]` index of the push-constant block of `stage` (spirv-cross's
+    /// `MSLResourceBinding` with its push-constant set and binding).
+    pub fn insert_push_constant(&mut self, stage: Stage, index: u32) {
+        self.entries.insert((stage, PUSH_CONSTANT_SET, 0), index);
+    }
+
+    /// The buffer index of the push-constant block of `stage`, if the map gives one.
+    pub fn push_constant(&self, stage: Stage) -> Option<u32> {
+        self.entries.get(&(stage, PUSH_CONSTANT_SET, 0)).copied()
     }
 
     /// Every entry, `(stage, set, binding, index)`, sorted (a canonical order for keys and
@@ -110,8 +128,9 @@ impl BindingMap {
     }
 
     /// Reads a map from JSON: an array of objects `{"stage": "vertex" | "fragment" |
-    /// "compute", "set": N, "binding": N, "index": N}`. `Err` with a message naming the
-    /// entry that is malformed.
+    /// "compute", "set": N, "binding": N, "index": N}`, or `{"stage": ..., "push_constant":
+    /// true, "index": N}` for the stage's push-constant block. `Err` with a message naming
+    /// the entry that is malformed.
     pub fn from_json(text: &str) -> Result<BindingMap, String> {
         let v: serde_json::Value =
             serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
@@ -137,10 +156,70 @@ impl BindingMap {
                     ));
                 }
             };
-            map.insert(stage, field("set")?, field("binding")?, field("index")?);
+            if e.get("push_constant").and_then(|p| p.as_bool()) == Some(true) {
+                map.insert_push_constant(stage, field("index")?);
+                continue;
+            }
+            let set = field("set")?;
+            if set == PUSH_CONSTANT_SET {
+                return Err(format!(
+                    "entry {k}: set {set} is reserved for push constants (`\"push_constant\": \
+                     true`)"
+                ));
+            }
+            map.insert(stage, set, field("binding")?, field("index")?);
         }
         Ok(map)
     }
+}
+
+/// The kind of MSL index a resource takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    /// `[[buffer(n)]]`: constant buffers, structured and byte-address buffers, push constants.
+    Buffer,
+    /// `[[texture(n)]]`: textures, storage textures, texel buffers.
+    Texture,
+    /// `[[sampler(n)]]`.
+    Sampler,
+}
+
+impl IndexKind {
+    /// `buffer`, `texture` or `sampler` (the attribute's name).
+    pub fn spelling(self) -> &'static str {
+        match self {
+            IndexKind::Buffer => "buffer",
+            IndexKind::Texture => "texture",
+            IndexKind::Sampler => "sampler",
+        }
+    }
+}
+
+/// Where one resource of the entry point is bound in the MSL output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceIndex {
+    /// The IR global's name.
+    pub name: String,
+    /// Its descriptor set and binding; `None` for a push-constant block.
+    pub set_binding: Option<(u32, u32)>,
+    /// The index space.
+    pub kind: IndexKind,
+    /// The first index (an array of `count` textures or samplers takes `count` consecutive
+    /// ones).
+    pub index: u32,
+    /// The number of indices it takes.
+    pub count: u32,
+}
+
+/// The resource indices of an MSL output ([`emit_with_interface`]), for reflection.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Interface {
+    /// Every resource the entry point uses, in declaration order.
+    pub resources: Vec<ResourceIndex>,
+    /// The `[[buffer(n)]]` index of the buffer-sizes buffer, when the entry point reads the
+    /// length of a runtime array (element `k` must hold the byte size of the buffer bound at
+    /// `[[buffer(k)]]`).
+    pub buffer_sizes: Option<u32>,
 }
 
 /// How to emit.
@@ -277,10 +356,18 @@ fn err(code: &'static str, msg: impl Into<String>) -> Vec<Diagnostic> {
 /// Emits one entry point of a module legalized for MSL as MSL text. Errors are diagnostics
 /// (codes OSB0301.., see [`error`]) for what the backend cannot express.
 pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
+    emit_with_interface(legal, opts).map(|(text, _)| text)
+}
+
+/// [`emit`], also returning where each resource is bound (for reflection).
+pub fn emit_with_interface(
+    legal: &Legal<'_>,
+    opts: &Options,
+) -> Result<(String, Interface), Errors> {
     emit_diags(legal, opts).map_err(Errors::new)
 }
 
-fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), Vec<Diagnostic>> {
     if legal.target() != Target::Msl {
         return Err(err(
             WRONG_TARGET,
@@ -478,7 +565,11 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     }
     out.push_str(&functions);
     out.push_str(&entry_fn);
-    Ok(out)
+    let interface = Interface {
+        resources: cx.indices.clone(),
+        buffer_sizes: cx.buffer_sizes.as_ref().map(|_| opts.buffer_sizes_index),
+    };
+    Ok((out, interface))
 }
 
 /// The element type of an MSL `array<T, N>` type name.

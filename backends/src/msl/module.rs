@@ -131,6 +131,8 @@ pub(crate) struct ModuleCx<'m> {
     pub buffer_sizes: Option<String>,
     /// The entry reads the view index (the constant 0 without multiview).
     pub view_index: bool,
+    /// Where each resource is bound, in declaration order (for reflection).
+    pub indices: Vec<super::ResourceIndex>,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -241,6 +243,7 @@ impl<'m> ModuleCx<'m> {
             buffer_index: FxHashMap::default(),
             buffer_sizes: None,
             view_index: false,
+            indices: Vec::new(),
             simd_vars: FxHashMap::default(),
             const_decls: String::new(),
         }
@@ -1035,6 +1038,29 @@ impl<'m> ModuleCx<'m> {
     /// which takes `count` consecutive indices (an array of textures): the binding map's, or
     /// the default rule's (see the module documentation of `msl`).
     fn resource_index(&mut self, g: InstId, kind: usize, count: u32) -> R<u32> {
+        let i = self.resource_index_of(g, kind, count)?;
+        let m = self.m;
+        let set_binding = m.find_decoration(g, Op::Binding).map(|d| {
+            (
+                m.imm_operand(d, 0).unwrap_or(0),
+                m.imm_operand(d, 1).unwrap_or(0),
+            )
+        });
+        self.indices.push(super::ResourceIndex {
+            name: m.name(g).unwrap_or_default().to_string(),
+            set_binding,
+            kind: [
+                super::IndexKind::Buffer,
+                super::IndexKind::Texture,
+                super::IndexKind::Sampler,
+            ][kind.min(2)],
+            index: i,
+            count: count.max(1),
+        });
+        Ok(i)
+    }
+
+    fn resource_index_of(&mut self, g: InstId, kind: usize, count: u32) -> R<u32> {
         let m = self.m;
         let (set, binding) = match m.find_decoration(g, Op::Binding) {
             Some(d) => (
@@ -1213,19 +1239,36 @@ impl<'m> ModuleCx<'m> {
             }
             AddressSpace::PushConstant => {
                 // A `constant` buffer at the next buffer index, as spirv-cross places push
-                // constants; a binding map has no (set, binding) to name it by.
-                if self.opts.binding_map.is_some() {
-                    return Err(MslError::new(
-                        RESOURCE,
-                        "a push-constant block with a binding map; push constants have no set \
-                         and binding for the map to name (use the default rule)",
-                    ));
-                }
+                // constants, or where the binding map's push-constant entry puts it.
                 let rule = self.rule_of(g, space);
                 let (qual, tn) = self.buffer_type(g, pointee, rule, &loc)?;
-                let index = self.next_index[0];
-                self.next_index[0] += 1;
+                let index = match &self.opts.binding_map {
+                    Some(map) => map.push_constant(self.entry.stage).ok_or_else(|| {
+                        MslError::new(
+                            RESOURCE,
+                            format!(
+                                "the binding map has no push-constant entry for stage {} \
+                                 (`{{\"stage\": \"{}\", \"push_constant\": true, \
+                                 \"index\": N}}`)",
+                                self.entry.stage.spelling(),
+                                self.entry.stage.spelling()
+                            ),
+                        )
+                    })?,
+                    None => {
+                        let i = self.next_index[0];
+                        self.next_index[0] += 1;
+                        i
+                    }
+                };
                 self.check_buffer_index(index)?;
+                self.indices.push(super::ResourceIndex {
+                    name: m.name(g).unwrap_or_default().to_string(),
+                    set_binding: None,
+                    kind: super::IndexKind::Buffer,
+                    index,
+                    count: 1,
+                });
                 let decl = format!("constant {tn}{qual} {name}");
                 self.resources.push(format!("{decl} [[buffer({index})]]"));
                 self.env.push(EnvItem { param: decl, name });
