@@ -1208,8 +1208,17 @@ impl<'m> ModuleCx<'m> {
                 let elem = m.try_operand(pointee, 0).map(|e| m.op(e));
                 let arrayed = match m.op(pointee) {
                     Op::Array => space == AddressSpace::Uniform || elem == Some(Op::Struct),
-                    // Bindless: an unsized array of (byte-address or structured) buffers.
-                    Op::RuntimeArray => matches!(elem, Some(Op::Struct | Op::RuntimeArray)),
+                    // Bindless: an unsized array of byte-address buffers, or of blocks
+                    // ending in a runtime array (structured buffers).
+                    Op::RuntimeArray => {
+                        let e = m.operand(pointee, 0);
+                        elem == Some(Op::RuntimeArray)
+                            || (elem == Some(Op::Struct)
+                                && m.struct_fields(e)
+                                    .last()
+                                    .and_then(|&f| m.ty(f))
+                                    .is_some_and(|t| m.op(t) == Op::RuntimeArray))
+                    }
                     _ => false,
                 };
                 if arrayed {
