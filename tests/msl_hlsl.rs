@@ -316,3 +316,26 @@ fn refused_with(src: &str, opts: CompileOptions) -> String {
         Err(e) => e.diagnostics.render(),
     }
 }
+
+/// Arrays and matrices as stage IO are one member per element (a matrix's per HLSL row) at
+/// consecutive locations, as spirv-cross flattens them.
+#[test]
+fn arrays_and_matrices_in_stage_io_are_flattened() {
+    let text = msl(
+        "struct VI { float4 a[2] : A; float2x3 m : M; float4 p : P; };\n\
+         struct VO { float4 pos : SV_Position; float4 c[2] : C; float2x3 m : MM; };\n\
+         VO main(VI i) { VO o; o.pos = i.p; o.c = i.a; o.m = i.m; return o; }\n",
+        "vs_6_0",
+    );
+    for a in ["[[attribute(1)]]", "[[attribute(3)]]", "[[attribute(4)]]", "[[user(locn3)]]"] {
+        assert!(text.contains(a), "{a}: {text}");
+    }
+    let text = msl(
+        "struct VO { float4 pos : SV_Position; nointerpolation float4 c[2] : C; \
+           float2x3 m : MM; };\n\
+         float4 main(VO i) : SV_Target { return i.c[1] + i.m[1].xyzz; }\n",
+        "ps_6_0",
+    );
+    assert!(text.contains("[[user(locn1), flat]]"), "{text}");
+    assert!(text.contains("[[user(locn3)]]"), "{text}");
+}

@@ -1691,12 +1691,76 @@ impl<'m> ModuleCx<'m> {
                     "a stage input or output without a location or built-in",
                 )
             })?;
+        // The attribute of location `loc` holding a value of type `ty`.
+        let attr_at = |loc: u32, ty: InstId| -> String {
+            let a = match (stage, input) {
+                (Stage::Vertex, true) => format!("attribute({loc})"),
+                (Stage::Fragment, false) => format!("color({loc})"),
+                _ => format!("user(locn{loc})"),
+            };
+            match interpolation(m, g, ty) {
+                Some(q) if stage == Stage::Fragment && input => format!("[[{a}, {q}]]"),
+                _ => format!("[[{a}]]"),
+            }
+        };
+        // An array of 32-bit scalars or vectors, or a float matrix (its MSL columns, HLSL's
+        // rows): one member per element at consecutive locations, as spirv-cross flattens
+        // them.
+        let flat = match m.op(pointee) {
+            Op::Array => {
+                let e = m.operand(pointee, 0);
+                let ok = (m.op(e) == Op::Vector || m.op(e).is_scalar_type())
+                    && m.scalar_of(e).and_then(|t| m.scalar_bits(t)) == Some(32)
+                    && m.scalar_kind(e) != Some(ScalarKind::Bool);
+                match m.array_len(pointee) {
+                    Some(n) if ok => Some((n, e, self.type_name(e)?)),
+                    _ => None,
+                }
+            }
+            Op::Matrix if m.op(m.operand(pointee, 0)) == Op::F32 => m
+                .matrix_dims(pointee)
+                .map(|(r, c)| (r, pointee, format!("float{c}"))),
+            _ => None,
+        };
+        if let Some((n, elem, et)) = flat {
+            let mut decls = Vec::new();
+            let mut copies = Vec::new();
+            for k in 0..n {
+                let names = if input {
+                    &mut self.io_names.0
+                } else {
+                    &mut self.io_names.1
+                };
+                let mk = names.fresh(Some(&format!("{member}_{k}")), "v", None);
+                decls.push(format!("{et} {mk} {};", attr_at(l + k, elem)));
+                copies.push(if input {
+                    format!("{var}[{k}] = {{io}}.{mk};")
+                } else {
+                    format!("{{io}}.{mk} = {var}[{k}];")
+                });
+            }
+            let io = Io {
+                var,
+                io_type: var_type.clone(),
+                var_type,
+                member,
+                attr: String::new(),
+                param: false,
+                custom: Some((decls, copies)),
+            };
+            if input {
+                self.inputs.push(io);
+            } else {
+                self.outputs.push(io);
+            }
+            return Ok(());
+        }
         if !matches!(m.op(pointee), Op::Vector) && !m.op(pointee).is_scalar_type() {
             return Err(MslError::new(
                 TYPE,
                 format!(
                     "the stage {} at location {l} has type `{}`; the MSL backend takes scalar \
-                     and vector stage inputs and outputs",
+                     and vector stage inputs and outputs (and arrays and matrices of them)",
                     if input { "input" } else { "output" },
                     oneshader_ir::print::print_inst(m, pointee)
                 ),
@@ -1719,17 +1783,7 @@ impl<'m> ModuleCx<'m> {
                 ),
             ));
         }
-        let mut attr = match (stage, input) {
-            (Stage::Vertex, true) => format!("[[attribute({l})]]"),
-            (Stage::Fragment, false) => format!("[[color({l})]]"),
-            _ => format!("[[user(locn{l})]]"),
-        };
-        if stage == Stage::Fragment
-            && input
-            && let Some(q) = interpolation(m, g, pointee)
-        {
-            attr = format!("[[user(locn{l}), {q}]]");
-        }
+        let attr = attr_at(l, pointee);
         let io = Io {
             var,
             io_type: var_type.clone(),
