@@ -1,4 +1,5 @@
-//! The MSL backend: a [`Legal`] module in, Metal Shading Language 2.4 (macOS 12 / iOS 15) out,
+//! The MSL backend: a [`Legal`] module in, Metal Shading Language 2.4 (macOS 12 / iOS 15; or
+//! 2.1 to 3.0, [`Options::version`]) out,
 //! one entry point per output: compute (`kernel`), vertex and fragment functions.
 //!
 //! There is no Metal compiler on Linux: the tests check the output with clang in C++17 mode
