@@ -15,7 +15,7 @@
 //! | OSB0308 | an operation or intrinsic without an MSL mapping in this backend: wave operations in vertex functions, memory-only barriers, intrinsics on 16- and 64-bit values outside the mapped set, some texture forms, fine derivatives, ray queries, mesh and geometry operations |
 //! | OSB0309 | implicit derivatives outside fragment shaders |
 //! | OSB0310 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
-//! | OSB0311 | a resource, built-in or binding the backend does not map: push constants under a binding map, built-ins without an MSL attribute here, a binding-map entry that is missing, a buffer at the buffer-sizes buffer's index |
+//! | OSB0311 | a resource, built-in or binding the backend does not map: built-ins without an MSL attribute here, a binding-map entry (resource or push-constant block) that is missing, a buffer at the buffer-sizes buffer's index |
 //! | OSB0312 | a construct the chosen MSL version (`Options::version`, `--msl-version`) lacks, named with the version that has it |
 //!
 //! docs/diagnostics.md lists each code's cases in full.
