@@ -137,7 +137,8 @@ fn needs_local(m: &Module, i: InstId) -> bool {
     matches!(m.op(i), Op::Insert | Op::InsertDyn | Op::AtomicCmpXchg)
 }
 
-pub(crate) use crate::text::{Brk, Region};
+pub(crate) use crate::text::Region;
+use crate::text::walker::StatementWalker;
 
 /// One function being printed.
 pub(crate) struct FnEmitter<'a, 'm> {
