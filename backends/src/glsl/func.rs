@@ -25,7 +25,8 @@ use super::module::ModuleCx;
 use super::names::Namer;
 use crate::text::roles;
 pub(crate) use crate::text::roles::{Role, has_effect};
-pub(crate) use crate::text::{Brk, Region};
+pub(crate) use crate::text::Region;
+use crate::text::walker::StatementWalker;
 
 /// True for instructions that print as a local assigned by statements (`insert`).
 fn needs_local(m: &Module, i: InstId) -> bool {
