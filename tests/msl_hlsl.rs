@@ -339,3 +339,24 @@ fn arrays_and_matrices_in_stage_io_are_flattened() {
     assert!(text.contains("[[user(locn1), flat]]"), "{text}");
     assert!(text.contains("[[user(locn3)]]"), "{text}");
 }
+
+/// 1D array textures are `texture1d_array`: texel reads, writes and size queries (sampling
+/// a 1D texture stays refused).
+#[test]
+fn one_d_array_textures_are_read_written_and_measured() {
+    let text = msl(
+        "Texture1DArray<float4> t : register(t0);\n\
+         RWTexture1DArray<int> w : register(u1);\n\
+         RWStructuredBuffer<float4> o : register(u2);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           uint width, layers, levels; t.GetDimensions(0, width, layers, levels);\n\
+           w[uint2(id.x, 1)] = (int)width;\n\
+           o[id.x] = t.Load(int3(id.x, 2, 0)) + w[id.xy] + layers;\n\
+         }\n",
+        "cs_6_0",
+    );
+    assert!(text.contains("texture1d_array<float> t"), "{text}");
+    assert!(text.contains("texture1d_array<int, access::read_write> w"), "{text}");
+    assert!(text.contains("get_array_size()"), "{text}");
+}

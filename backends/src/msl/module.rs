@@ -976,6 +976,7 @@ impl<'m> ModuleCx<'m> {
         }
         let base = match (d.dim, d.arrayed, d.multisampled) {
             (Dim::D1, false, false) => "texture1d",
+            (Dim::D1, true, false) => "texture1d_array",
             (Dim::D2, false, false) => "texture2d",
             (Dim::D2, true, false) => "texture2d_array",
             (Dim::D2, false, true) => "texture2d_ms",
@@ -987,8 +988,8 @@ impl<'m> ModuleCx<'m> {
                 return Err(MslError::new(
                     TYPE,
                     format!(
-                        "`{}` (subpass inputs, 1D arrays, multisampled arrays) is not supported \
-                         by the MSL backend",
+                        "`{}` (subpass inputs, multisampled arrays) is not supported by the \
+                         MSL backend",
                         what()
                     ),
                 ));
