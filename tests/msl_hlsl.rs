@@ -360,3 +360,26 @@ fn one_d_array_textures_are_read_written_and_measured() {
     assert!(text.contains("texture1d_array<int, access::read_write> w"), "{text}");
     assert!(text.contains("get_array_size()"), "{text}");
 }
+
+/// Implicit-LOD sampling of a 1D texture is `texture1d::sample(sampler, float)`; with a texel
+/// offset it is refused (MSL's 1D sampling takes none).
+#[test]
+fn one_d_textures_are_sampled_without_offsets() {
+    let text = msl(
+        "Texture1D<float4> t : register(t0);\nSamplerState s : register(s0);\n\
+         float4 main(float x : X) : SV_Target { return t.Sample(s, x); }\n",
+        "ps_6_0",
+    );
+    assert!(text.contains(".sample(s, "), "{text}");
+    let e = Compiler::new()
+        .compile_source(
+            "m.hlsl",
+            "Texture1D<float4> t : register(t0);\nSamplerState s : register(s0);\n\
+             float4 main(float x : X) : SV_Target { return t.Sample(s, x, 2); }\n",
+            &CompileOptions::new("ps_6_0").target(Target::Msl),
+        )
+        .expect_err("an offset")
+        .diagnostics
+        .render();
+    assert!(e.contains("error[OSB0308]") && e.contains("texel offset"), "{e}");
+}

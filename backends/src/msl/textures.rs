@@ -208,10 +208,27 @@ impl FnEmitter<'_, '_> {
                 ));
             }
         }
+        if op == Op::Sample && d.dim == Dim::D1 && !d.arrayed && !d.multisampled && !depth {
+            // MSL's `texture1d::sample(sampler, float)`: a Metal 1D texture has one mip level,
+            // which implicit-LOD sampling of a 1D texture with one level reads too. Offsets,
+            // clamps and the other forms have no MSL spelling.
+            if m.try_operand(i, 3).is_some_and(|o| m.op(o) != Op::Zero) {
+                return Err(MslError::new(
+                    UNMAPPED,
+                    "sampling a 1D texture with a texel offset; MSL's 1D sampling takes none",
+                ));
+            }
+            self.no_extra(i, 4, "a min-LOD clamp or sparse feedback")?;
+            let sampler = self.place(m.operand(i, 1))?.text;
+            let c = self.value(m.operand(i, 2))?;
+            let e = E::primary(format!("{tex}.sample({sampler}, {})", c.text));
+            return self.narrow(i, e, false);
+        }
         if d.multisampled || d.dim == Dim::D1 {
             return Err(MslError::new(
                 UNMAPPED,
-                "sampling a 1D or multisampled texture; not supported by the MSL backend",
+                "sampling a multisampled texture, or a 1D texture other than by `Sample`; not \
+                 supported by the MSL backend",
             ));
         }
         let sampler = self.place(m.operand(i, 1))?.text;
