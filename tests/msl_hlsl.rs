@@ -383,3 +383,26 @@ fn one_d_textures_are_sampled_without_offsets() {
         .render();
     assert!(e.contains("error[OSB0308]") && e.contains("texel offset"), "{e}");
 }
+
+/// A constant-length array of buffers is one entry parameter per element at consecutive
+/// indices, gathered into an array of pointers, as spirv-cross declares it without argument
+/// buffers.
+#[test]
+fn arrays_of_buffers_are_one_parameter_per_element() {
+    let text = msl(
+        "struct S { float4 v; };\n\
+         struct T { float4 v; };\n\
+         ConstantBuffer<S> cbs[3] : register(b0);\n\
+         RWStructuredBuffer<float4> outs[2] : register(u4);\n\
+         StructuredBuffer<T> ins[2] : register(t7);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           outs[id.x & 1][id.y] = cbs[id.z].v + cbs[1].v + ins[id.x & 1][id.y].v;\n\
+         }\n",
+        "cs_6_0",
+    );
+    assert!(text.contains("constant S* cbs_2 [[buffer(2)]]"), "{text}");
+    assert!(text.contains("device float4* outs_1 [[buffer(4)]]"), "{text}");
+    assert!(text.contains("array<constant S*, 3> cbs = {cbs_0, cbs_1, cbs_2};"), "{text}");
+    assert!(text.contains("(*cbs[1]).v"), "{text}");
+}

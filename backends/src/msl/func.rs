@@ -559,6 +559,26 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             Op::ElementAddr => {
                 let base = m.operand(p, 0);
+                if let Some(&blocks) = self.cx.buffer_arrays.get(&base) {
+                    // An element of an array of buffers: a pointer, dereferenced when it
+                    // points to a block.
+                    let name = self
+                        .cx
+                        .item_names
+                        .get(&base)
+                        .cloned()
+                        .ok_or_else(|| malformed("a global that was not declared"))?;
+                    let idx = self.value(m.operand(p, 1))?;
+                    let text = if blocks {
+                        format!("(*{name}[{}])", idx.text)
+                    } else {
+                        format!("{name}[{}]", idx.text)
+                    };
+                    return Ok(Place {
+                        text,
+                        kind: PlaceKind::Plain,
+                    });
+                }
                 let b = self.place(base)?;
                 let idx = self.value(m.operand(p, 1))?;
                 if b.kind == PlaceKind::Transposed {

@@ -133,6 +133,9 @@ pub(crate) struct ModuleCx<'m> {
     pub view_index: bool,
     /// Where each resource is bound, in declaration order (for reflection).
     pub indices: Vec<super::ResourceIndex>,
+    /// Arrays of buffers (arrays of pointers in MSL): true when the elements are blocks
+    /// (dereferenced to name their members), false for runtime arrays.
+    pub buffer_arrays: FxHashMap<InstId, bool>,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -244,6 +247,7 @@ impl<'m> ModuleCx<'m> {
             buffer_sizes: None,
             view_index: false,
             indices: Vec::new(),
+            buffer_arrays: FxHashMap::default(),
             simd_vars: FxHashMap::default(),
             const_decls: String::new(),
         }
@@ -1207,6 +1211,11 @@ impl<'m> ModuleCx<'m> {
         match space {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
                 let elem = m.try_operand(pointee, 0).map(|e| m.op(e));
+                if m.op(pointee) == Op::Array
+                    && matches!(elem, Some(Op::Struct | Op::RuntimeArray))
+                {
+                    return self.declare_buffer_array(g, access, space, pointee, name);
+                }
                 let arrayed = match m.op(pointee) {
                     Op::Array => space == AddressSpace::Uniform || elem == Some(Op::Struct),
                     // Bindless: an unsized array of byte-address buffers, or of blocks
@@ -1389,6 +1398,59 @@ impl<'m> ModuleCx<'m> {
             ))),
             AddressSpace::Input | AddressSpace::Output => Err(malformed("stage IO")),
         }
+    }
+
+    /// A constant-length array of buffers (`ConstantBuffer<S> cbs[3]`, `RWStructuredBuffer<T>
+    /// bufs[2]`), as spirv-cross declares one without argument buffers: one entry parameter
+    /// per element at consecutive buffer indices, gathered into an array of pointers the
+    /// functions receive (`array<constant S*, 3> cbs = {cbs_0, cbs_1, cbs_2};`).
+    fn declare_buffer_array(
+        &mut self,
+        g: InstId,
+        access: oneshader_ir::effects::Access,
+        space: AddressSpace,
+        pointee: InstId,
+        name: String,
+    ) -> R<()> {
+        let m = self.m;
+        if self.atomics.holds(g) {
+            return Err(MslError::new(
+                OPERANDS,
+                "atomics in an array of buffers; not supported by the MSL backend",
+            ));
+        }
+        let n = m
+            .array_len(pointee)
+            .ok_or_else(|| malformed("an array without a length"))?;
+        let elem = m.operand(pointee, 0);
+        let rule = self.rule_of(g, space);
+        let loc = Loc::Elem(Box::new(Loc::Global(g)));
+        let (_, tn) = self.buffer_type(g, elem, rule, &loc)?;
+        let q = if space == AddressSpace::Uniform {
+            "constant"
+        } else if access.writes() {
+            "device"
+        } else {
+            "const device"
+        };
+        let index = self.resource_index(g, 0, n)?;
+        let mut elems = Vec::new();
+        for k in 0..n {
+            self.check_buffer_index(index + k)?;
+            let e = self.names.fresh(Some(&format!("{name}_{k}")), "buf", None);
+            self.resources
+                .push(format!("{q} {tn}* {e} [[buffer({})]]", index + k));
+            elems.push(e);
+        }
+        let t = format!("array<{q} {tn}*, {n}>");
+        self.locals
+            .push(format!("{t} {name} = {{{}}};", elems.join(", ")));
+        self.env.push(EnvItem {
+            param: format!("thread {t}& {name}"),
+            name,
+        });
+        self.buffer_arrays.insert(g, m.op(elem) == Op::Struct);
+        Ok(())
     }
 
     /// The MSL type of a buffer's contents and the declarator suffix (`&` for a struct,
