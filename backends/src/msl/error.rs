@@ -8,7 +8,7 @@
 //! | OSB0301 | the `Legal` module was prepared for another target (run `prepare(m, Target::Msl)`) |
 //! | OSB0302 | no entry point to emit: the module has none, `Options::entry` names none, or several exist and `Options::entry` does not choose; or a name that is not an MSL identifier |
 //! | OSB0303 | a stage this backend has no entry point for (geometry, hull, domain, mesh, amplification, the ray-tracing stages) |
-//! | OSB0304 | a type the backend does not express: `double`, 8-bit integers, integer, bool and `half` matrices, unsized arrays of buffers, arrays of buffers, arrays of textures without a constant length, subpass inputs, 1D array and multisampled array textures, acceleration structures, `bool` or struct stage IO |
+//! | OSB0304 | a type the backend does not express: `double`, 8-bit integers, integer, bool and `half` matrices, unsized arrays of buffers, arrays of textures without a constant length, subpass inputs, multisampled array textures, acceleration structures, `bool`, struct, 16- and 64-bit stage IO, textures of other than 32-bit texels |
 //! | OSB0305 | a buffer layout MSL's natural layout with padding members, packed vectors and 4-vector arrays cannot state |
 //! | OSB0306 | control flow the statement rebuilder cannot express: a switch case falling through to a case that cannot follow it, an unstructured edge |
 //! | OSB0307 | an operation whose operands the backend cannot take: 64-bit atomics, atomics on texels, a whole struct or array loaded or stored when it holds atomics, pointer arguments into atomic, packed or transposed locations, run-time texel offsets |
