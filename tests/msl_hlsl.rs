@@ -406,3 +406,32 @@ fn arrays_of_buffers_are_one_parameter_per_element() {
     assert!(text.contains("array<constant S*, 3> cbs = {cbs_0, cbs_1, cbs_2};"), "{text}");
     assert!(text.contains("(*cbs[1]).v"), "{text}");
 }
+
+/// A struct used in buffers under two layout rules is declared once when both rules place
+/// its members alike; when they differ it is refused by name (MSL declares a struct once).
+#[test]
+fn a_struct_under_two_rules_is_declared_once_when_they_agree() {
+    let text = msl(
+        "struct L { float4 color; float4 dir; };\n\
+         ConstantBuffer<L> light : register(b0);\n\
+         RWStructuredBuffer<L> lights : register(u1);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) { lights[id.x] = light; }\n",
+        "cs_6_0",
+    );
+    assert_eq!(text.matches("struct L\n").count(), 1, "{text}");
+    let e = Compiler::new()
+        .compile_source(
+            "m.hlsl",
+            "struct L { float a; float b[2]; };\n\
+             ConstantBuffer<L> light : register(b0);\n\
+             RWStructuredBuffer<L> lights : register(u1);\n\
+             [numthreads(1,1,1)]\n\
+             void main(uint3 id : SV_DispatchThreadID) { lights[id.x].a = light.b[1]; }\n",
+            &CompileOptions::new("cs_6_0").target(Target::Msl),
+        )
+        .expect_err("two layouts")
+        .diagnostics
+        .render();
+    assert!(e.contains("error[OSB0305]") && e.contains("two layouts"), "{e}");
+}

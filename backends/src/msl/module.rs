@@ -592,7 +592,10 @@ impl<'m> ModuleCx<'m> {
         let name = self.struct_name(st);
         if self.structs.contains_key(&st) {
             let had = self.struct_rules.get(&st).copied();
-            if rule.is_some() && had.is_some() && had != rule {
+            if let (Some(a), Some(b)) = (had, rule)
+                && a != b
+                && !same_msl_layout(m, st, a, b)
+            {
                 return Err(MslError::new(
                     LAYOUT,
                     format!(
@@ -1885,6 +1888,36 @@ pub(crate) fn transposed_array(m: &Module, ty: InstId, a: &str, to_declared: boo
     let (r, c) = if to_declared { (c, r) } else { (r, c) };
     let parts: Vec<String> = (0..n).map(|k| format!("transpose({a}[{k}])")).collect();
     format!("array<float{r}x{c}, {n}>{{{}}}", parts.join(", "))
+}
+
+/// True when struct `st` (and every struct it holds) has the same offsets, sizes, strides
+/// and majorness under rules `a` and `b` (alignments aside, which MSL derives itself): one
+/// MSL declaration states both.
+fn same_msl_layout(m: &Module, st: InstId, a: LayoutRule, b: LayoutRule) -> bool {
+    let (Ok(la), Ok(lb)) = (
+        layout::struct_layout(m, st, a),
+        layout::struct_layout(m, st, b),
+    ) else {
+        return false;
+    };
+    let shape = |t: &layout::TypeLayout| (t.size, t.array_stride, t.matrix_stride);
+    if la.layout.size != lb.layout.size || la.fields.len() != lb.fields.len() {
+        return false;
+    }
+    la.fields.iter().zip(&lb.fields).all(|(x, y)| {
+        if x.offset != y.offset || x.row_major != y.row_major || shape(&x.layout) != shape(&y.layout)
+        {
+            return false;
+        }
+        let mut inner = m.ty(x.field);
+        while let Some(t) = inner.filter(|&t| matches!(m.op(t), Op::Array | Op::RuntimeArray)) {
+            inner = Some(m.operand(t, 0));
+        }
+        match inner {
+            Some(t) if m.op(t) == Op::Struct => same_msl_layout(m, t, a, b),
+            _ => true,
+        }
+    })
 }
 
 /// The MSL interpolation qualifier of fragment input `g` of type `ty` (`None`: MSL's
