@@ -435,3 +435,19 @@ fn a_struct_under_two_rules_is_declared_once_when_they_agree() {
         .render();
     assert!(e.contains("error[OSB0305]") && e.contains("two layouts"), "{e}");
 }
+
+/// `dot` of integers sums the component products in `uint` (wrapping as the IR does; MSL's
+/// `dot` takes floats only).
+#[test]
+fn integer_dot_products_wrap_in_uint() {
+    let text = msl(
+        "RWStructuredBuffer<int3> a : register(u0);\nRWStructuredBuffer<uint> o : register(u1);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           o[id.x] = (uint)dot(a[id.x], a[id.y]) + dot(id, id) + (uint)dot(a[0].x, a[1].y);\n\
+         }\n",
+        "cs_6_0",
+    );
+    assert!(text.contains("as_type<int>(uint("), "{text}");
+    assert!(!text.contains("dot("), "{text}");
+}

@@ -116,7 +116,8 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
                 | Intrinsic::Modf
                 | Intrinsic::FirstBitLow
                 | Intrinsic::FirstBitHigh
-                | Intrinsic::WaveActiveAllEqual,
+                | Intrinsic::WaveActiveAllEqual
+                | Intrinsic::Dot,
             ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
             _ => Vec::new(),
         },
@@ -1980,17 +1981,37 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
             I::Dot => {
-                if m.op(at) != Op::Vector {
-                    return Ok(bin(&args[0], "*", &args[1]));
-                }
                 if float {
+                    if m.op(at) != Op::Vector {
+                        return Ok(bin(&args[0], "*", &args[1]));
+                    }
                     return Ok(call("dot", &[&args[0], &args[1]]));
                 }
-                Err(MslError::new(
-                    UNMAPPED,
-                    "`dot` of integer vectors; MSL's dot takes floats (not supported by the \
-                     MSL backend yet)",
-                ))
+                // Integers: the sum of the component products in `uint`, which wraps as the
+                // IR's arithmetic does (MSL's dot takes floats only); both operands are
+                // locals (`repeated_operands`).
+                let n = match m.vector_len(at) {
+                    Some(n) if m.op(at) == Op::Vector => n,
+                    _ => 1,
+                };
+                let terms: Vec<String> = (0..n)
+                    .map(|k| {
+                        let sw = |e: &E| {
+                            if n == 1 {
+                                e.p()
+                            } else {
+                                format!("{}.{}", e.p(), COMPONENTS[k as usize])
+                            }
+                        };
+                        format!("uint({}) * uint({})", sw(&args[0]), sw(&args[1]))
+                    })
+                    .collect();
+                let sum = terms.join(" + ");
+                Ok(if kind == Some(ScalarKind::Int) {
+                    E::primary(format!("as_type<int>({sum})"))
+                } else {
+                    E::op(sum)
+                })
             }
             I::IsNan | I::IsInf | I::IsFinite => {
                 let ut = self.uint_of(at);
