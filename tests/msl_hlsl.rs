@@ -451,3 +451,19 @@ fn integer_dot_products_wrap_in_uint() {
     assert!(text.contains("as_type<int>(uint("), "{text}");
     assert!(!text.contains("dot("), "{text}");
 }
+
+/// A min-LOD clamp on sampling is MSL 2.2's `min_lod_clamp(x)` sampling option.
+#[test]
+fn min_lod_clamps_are_a_sampling_option() {
+    let text = msl(
+        "Texture2D<float4> t : register(t0);\nTexture2DArray<float4> ta : register(t1);\n\
+         SamplerState s : register(s0);\n\
+         float4 main(float3 uv : UV) : SV_Target {\n\
+           return t.Sample(s, uv.xy, int2(1, 0), 2.0) + t.SampleBias(s, uv.xy, 0.5, int2(0, 0), 1.0)\n\
+             + ta.Sample(s, uv, int2(0, 1), uv.z);\n\
+         }\n",
+        "ps_6_0",
+    );
+    assert!(text.contains("min_lod_clamp(2.0f)"), "{text}");
+    assert!(text.contains("bias(0.5f), min_lod_clamp(1.0f)"), "{text}");
+}

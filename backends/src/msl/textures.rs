@@ -291,7 +291,18 @@ impl FnEmitter<'_, '_> {
             }
             offset = Some(self.const_offset(i, off)?.text);
         }
-        self.no_extra(i, offset_at + 1, "a min-LOD clamp or sparse feedback")?;
+        if matches!(op, Op::Sample | Op::SampleBias | Op::SampleGrad)
+            && let Some(c) = m.try_operand(i, offset_at + 1)
+        {
+            // `min_lod_clamp(x)` (MSL 2.2), as spirv-cross spells the MinLod operand.
+            self.cx
+                .require(super::MslVersion::V2_2, "a min-LOD clamp on sampling")?;
+            let v = self.value(c)?;
+            args.push(format!("min_lod_clamp({})", v.text));
+            self.no_extra(i, offset_at + 2, "sparse feedback")?;
+        } else {
+            self.no_extra(i, offset_at + 1, "a min-LOD clamp or sparse feedback")?;
+        }
         if op == Op::Gather {
             if depth {
                 return Err(MslError::new(
