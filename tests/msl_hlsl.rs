@@ -50,15 +50,9 @@ fn runtime_array_lengths_come_from_the_buffer_sizes_buffer() {
         text.contains("constant uint* buffer_sizes [[buffer(25)]]"),
         "{text}"
     );
-    assert!(
-        text.contains("(buffer_sizes[0] - 0u) / 16u"),
-        "{text}"
-    );
+    assert!(text.contains("(buffer_sizes[0] - 0u) / 16u"), "{text}");
     assert!(text.contains("(buffer_sizes[1] - 0u) / 4u"), "{text}");
-    assert!(
-        text.contains("(buffer_sizes[2] - 0u) / 16u"),
-        "{text}"
-    );
+    assert!(text.contains("(buffer_sizes[2] - 0u) / 16u"), "{text}");
 }
 
 /// Fragment built-ins spirv-cross maps: barycentrics in the `[[stage_in]]` struct, the
@@ -170,7 +164,10 @@ fn matrices_of_two_component_vectors_in_constant_buffers() {
         text.contains("transpose(float2x2(C.rot[0].xy, C.rot[1].xy))"),
         "{text}"
     );
-    assert!(text.contains("float3x2(C.rm[0].xy, C.rm[1].xy, C.rm[2].xy)"), "{text}");
+    assert!(
+        text.contains("float3x2(C.rm[0].xy, C.rm[1].xy, C.rm[2].xy)"),
+        "{text}"
+    );
 }
 
 /// 64-bit integers are `long` and `ulong` (MSL 2.2): literals typed, signed arithmetic
@@ -188,7 +185,10 @@ fn sixty_four_bit_integers_are_long_and_ulong() {
            o[id.x] = max(u, p.b) + (uint64_t)abs(s);\n\
          }\n";
     let text = msl(src, "cs_6_0");
-    assert!(text.contains("ulong b;") && text.contains("long c;"), "{text}");
+    assert!(
+        text.contains("ulong b;") && text.contains("long c;"),
+        "{text}"
+    );
     assert!(text.contains("as_type<ulong>("), "{text}");
     assert!(text.contains("& 63u"), "{text}");
     assert!(text.contains("18446744069414584320ul"), "{text}");
@@ -204,7 +204,10 @@ fn sixty_four_bit_integers_are_long_and_ulong() {
         .expect_err("MSL 2.1 has no 64-bit integers")
         .diagnostics
         .render();
-    assert!(e.contains("error[OSB0312]") && e.contains("64-bit integers"), "{e}");
+    assert!(
+        e.contains("error[OSB0312]") && e.contains("64-bit integers"),
+        "{e}"
+    );
 }
 
 /// 16-bit types are `half`, `short` and `ushort`: 16-bit integer arithmetic is computed in
@@ -306,7 +309,10 @@ fn a_binding_map_agrees_with_spirv_cross_and_reflection_reports_the_indices() {
             ..CompileOptions::new("ps_6_0")
         },
     );
-    assert!(e.contains("error[OSB0311]") && e.contains("buffer-sizes"), "{e}");
+    assert!(
+        e.contains("error[OSB0311]") && e.contains("buffer-sizes"),
+        "{e}"
+    );
 }
 
 /// The diagnostics of compiling `src` to MSL under `opts` (which must fail).
@@ -327,7 +333,12 @@ fn arrays_and_matrices_in_stage_io_are_flattened() {
          VO main(VI i) { VO o; o.pos = i.p; o.c = i.a; o.m = i.m; return o; }\n",
         "vs_6_0",
     );
-    for a in ["[[attribute(1)]]", "[[attribute(3)]]", "[[attribute(4)]]", "[[user(locn3)]]"] {
+    for a in [
+        "[[attribute(1)]]",
+        "[[attribute(3)]]",
+        "[[attribute(4)]]",
+        "[[user(locn3)]]",
+    ] {
         assert!(text.contains(a), "{a}: {text}");
     }
     let text = msl(
@@ -357,7 +368,10 @@ fn one_d_array_textures_are_read_written_and_measured() {
         "cs_6_0",
     );
     assert!(text.contains("texture1d_array<float> t"), "{text}");
-    assert!(text.contains("texture1d_array<int, access::read_write> w"), "{text}");
+    assert!(
+        text.contains("texture1d_array<int, access::read_write> w"),
+        "{text}"
+    );
     assert!(text.contains("get_array_size()"), "{text}");
 }
 
@@ -381,7 +395,10 @@ fn one_d_textures_are_sampled_without_offsets() {
         .expect_err("an offset")
         .diagnostics
         .render();
-    assert!(e.contains("error[OSB0308]") && e.contains("texel offset"), "{e}");
+    assert!(
+        e.contains("error[OSB0308]") && e.contains("texel offset"),
+        "{e}"
+    );
 }
 
 /// A constant-length array of buffers is one entry parameter per element at consecutive
@@ -402,8 +419,14 @@ fn arrays_of_buffers_are_one_parameter_per_element() {
         "cs_6_0",
     );
     assert!(text.contains("constant S* cbs_2 [[buffer(2)]]"), "{text}");
-    assert!(text.contains("device float4* outs_1 [[buffer(4)]]"), "{text}");
-    assert!(text.contains("array<constant S*, 3> cbs = {cbs_0, cbs_1, cbs_2};"), "{text}");
+    assert!(
+        text.contains("device float4* outs_1 [[buffer(4)]]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("array<constant S*, 3> cbs = {cbs_0, cbs_1, cbs_2};"),
+        "{text}"
+    );
     assert!(text.contains("(*cbs[1]).v"), "{text}");
 }
 
@@ -433,7 +456,10 @@ fn a_struct_under_two_rules_is_declared_once_when_they_agree() {
         .expect_err("two layouts")
         .diagnostics
         .render();
-    assert!(e.contains("error[OSB0305]") && e.contains("two layouts"), "{e}");
+    assert!(
+        e.contains("error[OSB0305]") && e.contains("two layouts"),
+        "{e}"
+    );
 }
 
 /// `dot` of integers sums the component products in `uint` (wrapping as the IR does; MSL's

@@ -82,7 +82,11 @@ pub(crate) enum PlaceKind {
     Transposed,
     /// A matrix declared as an array of `float4` ([`FieldForm::PaddedMatrix`]): `vecs`
     /// vectors of 2 components (HLSL's columns when `transposed`), of IR type `ty`.
-    PaddedMatrix { vecs: u32, transposed: bool, ty: InstId },
+    PaddedMatrix {
+        vecs: u32,
+        transposed: bool,
+        ty: InstId,
+    },
     /// An array of matrices, each declared transposed; `ty` is the IR's array type.
     TransposedArray { ty: InstId },
     /// Row `idx` of a transposed matrix `base`, of `n` components.
@@ -692,9 +696,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     format!("float{r}x{c}({})", parts.join(", "))
                 }))
             }
-            PlaceKind::TransposedArray { ty } => Ok(E::primary(
-                super::module::transposed_array(self.m, ty, &place.text, false),
-            )),
+            PlaceKind::TransposedArray { ty } => Ok(E::primary(super::module::transposed_array(
+                self.m,
+                ty,
+                &place.text,
+                false,
+            ))),
             PlaceKind::TransposedRow { base, idx, n } => {
                 let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
                 Ok(E::primary(format!("float{n}({})", parts.join(", "))))
@@ -1053,15 +1060,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let sizes = self.cx.buffer_sizes.clone().ok_or_else(|| {
                     malformed("`array_length` in a function the entry point does not reach")
                 })?;
-                let index = self
-                    .cx
-                    .buffer_index
-                    .get(&g)
-                    .copied()
-                    .ok_or_else(|| malformed("`array_length` of a global that is not a buffer"))?;
-                Ok(E::op(format!(
-                    "({sizes}[{index}] - {offset}u) / {stride}u"
-                )))
+                let index =
+                    self.cx.buffer_index.get(&g).copied().ok_or_else(|| {
+                        malformed("`array_length` of a global that is not a buffer")
+                    })?;
+                Ok(E::op(format!("({sizes}[{index}] - {offset}u) / {stride}u")))
             }
             _ => Err(MslError::new(
                 UNMAPPED,
@@ -1159,10 +1162,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let a = self.value(m.operand(i, 0))?;
         let amount = m.operand(i, 1);
         let at = self.ty_of(amount)?;
-        let bits = m
-            .scalar_of(ty)
-            .and_then(|s| m.scalar_bits(s))
-            .unwrap_or(32);
+        let bits = m.scalar_of(ty).and_then(|s| m.scalar_bits(s)).unwrap_or(32);
         let in_range = m
             .const_int_value(amount)
             .is_some_and(|v| (0..i128::from(bits)).contains(&v));
@@ -1871,10 +1871,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     } else {
                         format!("uint{n}(0xffffu)")
                     };
-                    format!(
-                        "float{n}(as_type<half{n}>(ushort{n}({} & {mask})))",
-                        x.p()
-                    )
+                    format!("float{n}(as_type<half{n}>(ushort{n}({} & {mask})))", x.p())
                 } else {
                     format!("uint{n}(as_type<ushort{n}>(half{n}({})))", x.text)
                 }));

@@ -305,9 +305,7 @@ impl std::str::FromStr for MslVersion {
         MslVersion::ALL
             .into_iter()
             .find(|v| v.to_string() == s.trim())
-            .ok_or_else(|| {
-                format!("MSL version `{s}` is not one of 2.1, 2.2, 2.3, 2.4, 3.0")
-            })
+            .ok_or_else(|| format!("MSL version `{s}` is not one of 2.1, 2.2, 2.3, 2.4, 3.0"))
     }
 }
 
@@ -626,9 +624,13 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
         for attr in ["instance_id", "base_instance"] {
             let a = format!("[[{attr}]]");
             if !inputs.iter().any(|io| io.attr == a) {
-                let member = cx.names.fresh(Some(&format!("{attr}_param")), "unused", None);
+                let member = cx
+                    .names
+                    .fresh(Some(&format!("{attr}_param")), "unused", None);
                 inputs.push(module::Io {
-                    var: cx.names.fresh(Some(&format!("{attr}_unused")), "unused", None),
+                    var: cx
+                        .names
+                        .fresh(Some(&format!("{attr}_unused")), "unused", None),
                     var_type: "uint".into(),
                     member,
                     io_type: "uint".into(),
@@ -638,7 +640,10 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
                 });
             }
         }
-        if !outputs.is_empty() && !outputs.iter().any(|o| o.attr == "[[render_target_array_index]]")
+        if !outputs.is_empty()
+            && !outputs
+                .iter()
+                .any(|o| o.attr == "[[render_target_array_index]]")
         {
             let var = cx.names.fresh(Some("layer_unwritten"), "layer", None);
             extra_locals.push(format!("uint {var} = 0u;"));

@@ -15,11 +15,9 @@ use oneshader_ir::layout::{self, LayoutRule};
 use oneshader_ir::{AddressSpace, BuiltIn, InstId, Module, Op, ScalarKind, Stage};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::error::{
-    LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, VERSION, malformed,
-};
-use super::{MslVersion, Options};
+use super::error::{LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, VERSION, malformed};
 use super::names::{Namer, namer};
+use super::{MslVersion, Options};
 use crate::text::atomics::{AtomicLocs, Loc};
 use crate::text::usage::Entry;
 
@@ -1157,7 +1155,8 @@ impl<'m> ModuleCx<'m> {
             .pointee(ty)
             .ok_or_else(|| malformed("a global's type is not a pointer"))?;
         let rule = self.rule_of(g, space);
-        let no_layout = |e: layout::LayoutError| MslError::new(LAYOUT, format!("no buffer layout: {e}"));
+        let no_layout =
+            |e: layout::LayoutError| MslError::new(LAYOUT, format!("no buffer layout: {e}"));
         let (offset, stride) = match field {
             None => {
                 let tl = layout::type_layout(m, pointee, rule, layout::is_row_major(m, g))
@@ -1214,8 +1213,7 @@ impl<'m> ModuleCx<'m> {
         match space {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
                 let elem = m.try_operand(pointee, 0).map(|e| m.op(e));
-                if m.op(pointee) == Op::Array
-                    && matches!(elem, Some(Op::Struct | Op::RuntimeArray))
+                if m.op(pointee) == Op::Array && matches!(elem, Some(Op::Struct | Op::RuntimeArray))
                 {
                     return self.declare_buffer_array(g, access, space, pointee, name);
                 }
@@ -1676,7 +1674,10 @@ impl<'m> ModuleCx<'m> {
                     ("sample_mask", "uint")
                 }
                 B::Barycentric if ok(&[(Stage::Fragment, true)]) => {
-                    self.require(MslVersion::V2_2, "barycentric coordinates (`SV_Barycentrics`)")?;
+                    self.require(
+                        MslVersion::V2_2,
+                        "barycentric coordinates (`SV_Barycentrics`)",
+                    )?;
                     if interpolation(m, g, pointee).is_some() {
                         // MSL would take a qualifier, but spirv-cross refuses the decorated
                         // SPIR-V, so no check could compare the interface: refused.
@@ -1905,7 +1906,9 @@ fn same_msl_layout(m: &Module, st: InstId, a: LayoutRule, b: LayoutRule) -> bool
         return false;
     }
     la.fields.iter().zip(&lb.fields).all(|(x, y)| {
-        if x.offset != y.offset || x.row_major != y.row_major || shape(&x.layout) != shape(&y.layout)
+        if x.offset != y.offset
+            || x.row_major != y.row_major
+            || shape(&x.layout) != shape(&y.layout)
         {
             return false;
         }
@@ -1987,10 +1990,10 @@ mod tests {
             (0x3c00u16, 1.0f32),
             (0xc000, -2.0),
             (0x7bff, 65504.0),
-            (0x0001, 5.960_464_5e-8),
-            (0x03ff, 6.097_555_2e-5),
-            (0x0400, 6.103_515_6e-5),
-            (0x3555, 0.333_251_95),
+            (0x0001, 1.0 / 16_777_216.0),
+            (0x03ff, 1023.0 / 16_777_216.0),
+            (0x0400, 1.0 / 16_384.0),
+            (0x3555, 1365.0 / 4096.0),
         ] {
             assert_eq!(f32::from_bits(f16_to_f32_bits(h)), f, "{h:#x}");
         }

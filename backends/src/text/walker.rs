@@ -222,10 +222,9 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
             self.line("break;");
             return Ok(());
         }
-        let flag = self
-            .loop_flag(k)
-            .filter(|f| !f.is_empty())
-            .ok_or_else(|| self.control_error("a loop break from a switch without a flag".into()))?;
+        let flag = self.loop_flag(k).filter(|f| !f.is_empty()).ok_or_else(|| {
+            self.control_error("a loop break from a switch without a flag".into())
+        })?;
         self.line(&format!("{flag} = true;"));
         self.line("break;");
         if let Some(set) = self.flags_set().last_mut() {

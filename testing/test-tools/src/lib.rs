@@ -411,7 +411,9 @@ pub fn spirv_cross_msl_with(
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
     let mut cmd = Command::new("spirv-cross");
-    cmd.arg(&path).args(["--msl", "--msl-version", "20400"]).args(extra);
+    cmd.arg(&path)
+        .args(["--msl", "--msl-version", "20400"])
+        .args(extra);
     if let Some(e) = entry {
         cmd.args(["--entry", e]);
     }
