@@ -120,9 +120,17 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
                 | Intrinsic::Modf
                 | Intrinsic::FirstBitLow
                 | Intrinsic::FirstBitHigh
-                | Intrinsic::WaveActiveAllEqual
-                | Intrinsic::Dot,
+                | Intrinsic::WaveActiveAllEqual,
             ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+            // An integer dot is printed component by component.
+            Some(Intrinsic::Dot)
+                if m.try_operand(i, 1)
+                    .and_then(|a| m.ty(a))
+                    .and_then(|t| m.scalar_kind(t))
+                    .is_some_and(|k| k != oneshader_ir::ScalarKind::Float) =>
+            {
+                (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect()
+            }
             _ => Vec::new(),
         },
         _ => Vec::new(),
