@@ -493,3 +493,33 @@ fn min_lod_clamps_are_a_sampling_option() {
     assert!(text.contains("min_lod_clamp(2.0f)"), "{text}");
     assert!(text.contains("bias(0.5f), min_lod_clamp(1.0f)"), "{text}");
 }
+
+/// Two buffers at one (set, binding) alias one descriptor (spirv-cross merges them into one
+/// `void*` buffer): refused by name. An array of blocks without a runtime array in a storage
+/// buffer is one buffer holding the array, as the SPIR-V backend reads it.
+#[test]
+fn aliased_buffers_are_refused_and_tbuffer_arrays_are_one_buffer() {
+    let e = Compiler::new()
+        .compile_source(
+            "m.hlsl",
+            "cbuffer A : register(b1) { float4 a; };\ntbuffer B : register(t1) { float4 b; };\n\
+             float4 main() : SV_Target { return a + b; }\n",
+            &CompileOptions::new("ps_6_0").target(Target::Msl),
+        )
+        .expect_err("aliased descriptors")
+        .diagnostics
+        .render();
+    assert!(
+        e.contains("error[OSB0311]") && e.contains("share set 0, binding 1"),
+        "{e}"
+    );
+    let text = msl(
+        "struct T { float4 v; };\nTextureBuffer<T> tbs[3] : register(t2);\n\
+         float4 main(uint i : I) : SV_Target { return tbs[i].v; }\n",
+        "ps_6_0",
+    );
+    assert!(
+        text.contains("const device array<T, 3>& tbs [[buffer(0)]]"),
+        "{text}"
+    );
+}

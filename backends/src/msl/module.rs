@@ -1052,6 +1052,27 @@ impl<'m> ModuleCx<'m> {
                 m.imm_operand(d, 1).unwrap_or(0),
             )
         });
+        // Two buffers at one (set, binding) are one descriptor in Vulkan (aliased memory,
+        // which spirv-cross merges into one `void*` buffer): not stated here.
+        if kind == 0
+            && let Some(sb) = set_binding
+            && let Some(other) = self
+                .indices
+                .iter()
+                .find(|x| x.kind == super::IndexKind::Buffer && x.set_binding == Some(sb))
+        {
+            return Err(MslError::new(
+                RESOURCE,
+                format!(
+                    "buffers `{}` and `{}` share set {}, binding {} (aliased descriptors); not \
+                     supported by the MSL backend",
+                    other.name,
+                    m.name(g).unwrap_or("?"),
+                    sb.0,
+                    sb.1
+                ),
+            ));
+        }
         self.indices.push(super::ResourceIndex {
             name: m.name(g).unwrap_or_default().to_string(),
             set_binding,
@@ -1212,31 +1233,16 @@ impl<'m> ModuleCx<'m> {
         let loc = Loc::Global(g);
         match space {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
-                let elem = m.try_operand(pointee, 0).map(|e| m.op(e));
-                if m.op(pointee) == Op::Array && matches!(elem, Some(Op::Struct | Op::RuntimeArray))
-                {
-                    return self.declare_buffer_array(g, access, space, pointee, name);
-                }
-                let arrayed = match m.op(pointee) {
-                    Op::Array => space == AddressSpace::Uniform || elem == Some(Op::Struct),
-                    // Bindless: an unsized array of byte-address buffers, or of blocks
-                    // ending in a runtime array (structured buffers).
-                    Op::RuntimeArray => {
-                        let e = m.operand(pointee, 0);
-                        elem == Some(Op::RuntimeArray)
-                            || (elem == Some(Op::Struct)
-                                && m.struct_fields(e)
-                                    .last()
-                                    .and_then(|&f| m.ty(f))
-                                    .is_some_and(|t| m.op(t) == Op::RuntimeArray))
+                // An array of buffers as the SPIR-V backend reads the IR (other arrays in a
+                // storage buffer are one buffer holding the array).
+                if crate::spirv::is_descriptor_array(m, space, pointee) {
+                    if m.op(pointee) == Op::Array {
+                        return self.declare_buffer_array(g, access, space, pointee, name);
                     }
-                    _ => false,
-                };
-                if arrayed {
                     return Err(MslError::new(
                         TYPE,
-                        "an array of buffers (one descriptor per element); not supported by the \
-                         MSL backend (argument buffers)",
+                        "an unsized array of buffers (one descriptor per element); not \
+                         supported by the MSL backend (argument buffers)",
                     ));
                 }
                 let rule = self.rule_of(g, space);

@@ -27,6 +27,7 @@ mod constants;
 pub mod error;
 mod functions;
 mod globals;
+pub(crate) use globals::is_descriptor_array;
 mod intrinsics;
 mod module;
 pub mod target;
