@@ -523,3 +523,25 @@ fn aliased_buffers_are_refused_and_tbuffer_arrays_are_one_buffer() {
         "{text}"
     );
 }
+
+/// Sparse residency feedback (a `{status, texel}` result) is refused by name, with or
+/// without a min-LOD clamp.
+#[test]
+fn sparse_feedback_is_refused() {
+    let e = Compiler::new()
+        .compile_source(
+            "m.hlsl",
+            "SamplerState s : register(s5);\nTexture2D<float4> t : register(t1);\n\
+             float4 main(float c : C) : SV_Target {\n\
+               uint status; return t.Sample(s, float2(0.1, 0.2), int2(1, 1), c, status);\n\
+             }\n",
+            &CompileOptions::new("ps_6_0").target(Target::Msl),
+        )
+        .expect_err("sparse feedback")
+        .diagnostics
+        .render();
+    assert!(
+        e.contains("error[OSB0308]") && e.contains("sparse residency"),
+        "{e}"
+    );
+}

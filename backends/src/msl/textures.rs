@@ -176,6 +176,16 @@ impl FnEmitter<'_, '_> {
     pub fn texture_expr(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let op = m.op(i);
+        if m.ty(i).is_some_and(|t| m.op(t) == Op::Struct) {
+            // A `{status, texel}` result: sparse residency feedback.
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "`{}` with sparse residency feedback; not supported by the MSL backend",
+                    op.spelling()
+                ),
+            ));
+        }
         let (tex, d, depth) = self.texture_of(m.operand(i, 0))?;
         match op {
             Op::QuerySize => return self.query_size(i, &tex, &d),
