@@ -27,7 +27,6 @@ mod constants;
 pub mod error;
 mod functions;
 mod globals;
-pub(crate) use globals::is_descriptor_array;
 mod intrinsics;
 mod module;
 pub mod target;
@@ -35,6 +34,7 @@ mod textures;
 mod types;
 
 pub use error::EmitError;
+pub(crate) use globals::is_descriptor_array;
 pub use oneshader_ir::layout::LayoutRule;
 pub use target::{TargetEnv, UnknownTargetEnv};
 
