@@ -276,6 +276,13 @@ pub struct CompileOptions {
     /// MSL resource indices by (stage, set, binding) (`--msl-binding-map FILE`); `None`: the
     /// MSL backend's default rule (docs/msl-backend.md). Used when the target is MSL.
     pub msl_binding_map: Option<msl::BindingMap>,
+    /// The Metal Shading Language version of the MSL output (`--msl-version 2.1..3.0`,
+    /// default 2.4). Used when the target is MSL.
+    pub msl_version: msl::MslVersion,
+    /// The `[[buffer(n)]]` index of the MSL buffer-sizes buffer, declared when a shader reads
+    /// the length of a runtime array (`--msl-buffer-sizes-index N`, default 25 as
+    /// spirv-cross's). Used when the target is MSL.
+    pub msl_buffer_sizes_index: u32,
     /// Run the backend of [`CompileOptions::target`] (the name is from when SPIR-V was the only
     /// one). Default on; off when only the IR or the reflection is wanted.
     /// Off, the module may be linked later (`oneshader link`): a function declared without a
@@ -317,6 +324,8 @@ impl Default for CompileOptions {
             debug_names: true,
             target: Target::Spirv,
             msl_binding_map: None,
+            msl_version: msl::MslVersion::V2_4,
+            msl_buffer_sizes_index: msl::DEFAULT_BUFFER_SIZES_INDEX,
             emit_spirv: true,
             reflect: false,
             keep_unoptimized_ir: false,
@@ -459,6 +468,8 @@ impl CompileOptions {
             push_constant_rule: rules.push_constant,
             tbuffer_rule: rules.texture_buffer,
             binding_map: self.msl_binding_map.clone(),
+            buffer_sizes_index: self.msl_buffer_sizes_index,
+            version: self.msl_version,
         }
     }
 
@@ -473,6 +484,36 @@ impl CompileOptions {
             tbuffer_rule: rules.texture_buffer,
         }
     }
+}
+
+/// Records the MSL output's resource indices in the reflection: each resource (matched by
+/// set, binding and name) and push-constant block (by name) the entry point uses, and the
+/// buffer-sizes buffer.
+fn add_msl_indices(r: &mut Reflection, interface: &msl::Interface) {
+    let index = |x: &msl::ResourceIndex| reflect::MslIndex {
+        kind: x.kind.spelling().to_string(),
+        index: x.index,
+        count: x.count,
+    };
+    for x in &interface.resources {
+        match x.set_binding {
+            Some((set, binding)) => {
+                if let Some(res) = r
+                    .resources
+                    .iter_mut()
+                    .find(|res| res.set == set && res.binding == binding && res.name == x.name)
+                {
+                    res.msl = Some(index(x));
+                }
+            }
+            None => {
+                if let Some(p) = r.push_constants.iter_mut().find(|p| p.name == x.name) {
+                    p.msl = Some(index(x));
+                }
+            }
+        }
+    }
+    r.msl_buffer_sizes = interface.buffer_sizes;
 }
 
 /// Diagnostics together with the source files they point into, so they can be rendered as
@@ -1052,6 +1093,7 @@ impl Compiler {
         let mut glsl_text = None;
         let mut wgsl_text = None;
         let mut msl_text = None;
+        let mut msl_interface = None;
         if opts.emit_spirv {
             // The boundary: legalization for the target, then one verification of the result.
             let legal = match oneshader_backends::prepare(&mut m, opts.target) {
@@ -1086,7 +1128,10 @@ impl Compiler {
                     if stage.is_none() && legal.info().entry_points().len() > 1 {
                         mopts.entry = Some(opts.entry.clone());
                     }
-                    msl::emit(&legal, &mopts).map(|t| msl_text = Some(t))
+                    msl::emit_with_interface(&legal, &mopts).map(|(t, i)| {
+                        msl_text = Some(t);
+                        msl_interface = Some(i);
+                    })
                 }
                 _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
             };
@@ -1114,6 +1159,10 @@ impl Compiler {
                 &d.capabilities,
                 &d.extensions,
             ));
+        }
+        // Where the MSL output binds each resource.
+        if let (Some(r), Some(i)) = (reflection.as_mut(), msl_interface.as_ref()) {
+            add_msl_indices(r, i);
         }
         Ok(CompileOutput {
             spirv,

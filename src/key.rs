@@ -185,6 +185,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
         target: _,
         // The MSL binding map decides MSL indices only (the MSL output), never the module.
         msl_binding_map: _,
+        msl_version: _,
+        msl_buffer_sizes_index: _,
         emit_spirv: _,
         reflect: _,
         keep_unoptimized_ir: _,
@@ -249,10 +251,14 @@ pub fn wgsl_options_text(opts: &CompileOptions) -> String {
     format!("layout={:?}", opts.layout)
 }
 
-/// The settings the MSL target reads: the buffer layouts it states and the binding map.
+/// The settings the MSL target reads: the buffer layouts it states, the binding map, the
+/// language version and the buffer-sizes index.
 pub fn msl_options_text(opts: &CompileOptions) -> String {
     let map = opts.msl_binding_map.as_ref().map(|m| m.entries());
-    format!("layout={:?};map={map:?}", opts.layout)
+    format!(
+        "layout={:?};map={map:?};version={};sizes={}",
+        opts.layout, opts.msl_version, opts.msl_buffer_sizes_index
+    )
 }
 
 /// The settings the reflection reads: the buffer layout, and (for the device requirements,
@@ -331,6 +337,14 @@ mod tests {
                     map.insert(oneshader_ir::Stage::Fragment, 0, 0, 3);
                     map
                 }),
+                ..base.clone()
+            },
+            CompileOptions {
+                msl_version: oneshader_backends::msl::MslVersion::V2_1,
+                ..base.clone()
+            },
+            CompileOptions {
+                msl_buffer_sizes_index: 7,
                 ..base.clone()
             },
         ] {

@@ -68,6 +68,11 @@ pub struct Reflection {
     /// emitted SPIR-V, `None` when it has not (the IR alone does not say).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requirements: Option<DeviceRequirements>,
+    /// The `[[buffer(n)]]` of the MSL output's buffer-sizes buffer, when the target is MSL
+    /// and the entry point reads the length of a runtime array: element `k` (a `uint`) must
+    /// hold the byte size of the buffer bound at `[[buffer(k)]]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msl_buffer_sizes: Option<u32>,
 }
 
 impl Reflection {
@@ -538,6 +543,21 @@ pub struct Resource {
     /// Append/consume buffers: where their counter is bound.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counter: Option<CounterBinding>,
+    /// Where the MSL output binds it, when the target is MSL and the entry point uses it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msl: Option<MslIndex>,
+}
+
+/// An MSL resource index: `[[buffer(n)]]`, `[[texture(n)]]` or `[[sampler(n)]]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MslIndex {
+    /// `buffer`, `texture` or `sampler`.
+    pub kind: String,
+    /// The index (the first of `count` consecutive ones for an array of textures or
+    /// samplers).
+    pub index: u32,
+    /// How many indices it takes.
+    pub count: u32,
 }
 
 /// The shape of a texture, storage texture or texel buffer.
@@ -583,6 +603,9 @@ pub struct PushConstant {
     pub size: u32,
     /// True when some entry point reaches it.
     pub used: bool,
+    /// Its `[[buffer(n)]]` in the MSL output, when the target is MSL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msl: Option<MslIndex>,
 }
 
 /// A specialization constant (`[[vk::constant_id(N)]] const T name = default;`).
@@ -740,6 +763,7 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
                     ty,
                     size,
                     used,
+                    msl: None,
                 });
             }
             Some(AddressSpace::ShaderRecord) => {
@@ -755,6 +779,7 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
                     ty,
                     size,
                     used,
+                    msl: None,
                 });
             }
             Some(_) if m.has_decoration(g, Op::Binding) => {
@@ -782,6 +807,7 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
         shader_records,
         spec_constants,
         requirements: None,
+        msl_buffer_sizes: None,
     })
 }
 
@@ -1076,6 +1102,7 @@ fn resource(
         size: None,
         texture: None,
         counter: None,
+        msl: None,
     };
     // A descriptor array: an array of blocks (buffers) or of opaque resources (nested arrays
     // of opaque resources count every element).

@@ -19,6 +19,8 @@
 //! | `-o OUT`, `-Fo OUT` | the output file (stdout when absent) |
 //! | `--target spirv\|spirv-asm\|glsl\|wgsl\|msl\|ir\|osir\|reflection` | what to write (default `spirv`) |
 //! | `--msl-binding-map FILE` | MSL resource indices: a JSON array of `{"stage", "set", "binding", "index"}` (docs/msl-backend.md) |
+//! | `--msl-version 2.1\|2.2\|2.3\|2.4\|3.0` | the Metal Shading Language version of the MSL output (default 2.4) |
+//! | `--msl-buffer-sizes-index N` | the `[[buffer(N)]]` index of the MSL buffer-sizes buffer (runtime-array lengths; default 25, spirv-cross's) |
 //! | `-O0`, `-O`, `-O1`..`-O3` | `-O0`: legalization only; any other level: the optimizer |
 //! | `--target-env ENV`, `-fspv-target-env=ENV` | vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6 (default vulkan1.2) |
 //! | `-D NAME[=V]`, `-DNAME[=V]`, `-U NAME`, `-I DIR` (attached forms too) | preprocessor |
@@ -125,7 +127,7 @@ const SLASH_SWITCHES: &[&str] = &[
 const USAGE: &str = "usage: oneshader compile FILE.hlsl -T PROFILE [-E ENTRY] \
 [--target spirv|spirv-asm|glsl|wgsl|msl|ir|osir|reflection] [-O0|-O] [-D NAME[=V]]... [-U NAME]... [-I DIR]... \
 [--target-env ENV] [-enable-16bit-types] [-Zpr|-Zpc] [--spec-const ID|NAME=VALUE]... [--no-names] \
-[--reflect OUT.json] [--msl-binding-map FILE] [-MD] [-MF FILE] [-o OUT]";
+[--reflect OUT.json] [--msl-binding-map FILE] [--msl-version V] [--msl-buffer-sizes-index N] [-MD] [-MF FILE] [-o OUT]";
 
 fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut file = None;
@@ -311,6 +313,16 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
                             oneshader_backends::msl::BindingMap::from_json(&text)
                                 .map_err(|e| format!("`--msl-binding-map {path}`: {e}"))?,
                         );
+                    }
+                    "--msl-version" => {
+                        let v = value(&mut i, attached, name)?;
+                        c.msl_version = v.parse().map_err(|e| format!("`--msl-version`: {e}"))?;
+                    }
+                    "--msl-buffer-sizes-index" => {
+                        let v = value(&mut i, attached, name)?;
+                        c.msl_buffer_sizes_index = v.parse().map_err(|_| {
+                            format!("`--msl-buffer-sizes-index` takes a buffer index, not `{v}`")
+                        })?;
                     }
                     "--spec-const" => {
                         // `--spec-const ID|NAME=VALUE`.

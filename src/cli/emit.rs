@@ -1,5 +1,5 @@
 //! `oneshader emit FILE.ir --target spirv|spirv-asm|glsl|wgsl|msl [--target-env ENV] [--entry NAME]
-//! [--msl-binding-map FILE] [-o OUT]`: runs the target's legalization pipeline and its backend.
+//! [--msl-binding-map FILE] [--msl-version V] [--msl-buffer-sizes-index N] [-o OUT]`: runs the target's legalization pipeline and its backend.
 //!
 //! `spirv` writes the binary module (to `-o`, or to stdout), `spirv-asm` its disassembly,
 //! `glsl` GLSL 4.50 for Vulkan, `wgsl` WGSL and `msl` Metal Shading Language 2.4, each of one
@@ -70,6 +70,12 @@ pub struct EmitArgs {
     /// MSL resource indices: a JSON array of `{"stage", "set", "binding", "index"}`.
     #[arg(long, value_name = "FILE")]
     pub msl_binding_map: Option<PathBuf>,
+    /// The Metal Shading Language version of `--target msl` (2.1, 2.2, 2.3, 2.4, 3.0).
+    #[arg(long, value_name = "VERSION", default_value = "2.4")]
+    pub msl_version: msl::MslVersion,
+    /// The `[[buffer(N)]]` index of the MSL buffer-sizes buffer (runtime-array lengths).
+    #[arg(long, value_name = "N", default_value_t = msl::DEFAULT_BUFFER_SIZES_INDEX)]
+    pub msl_buffer_sizes_index: u32,
     /// Write the output here instead of stdout.
     #[arg(short = 'o', long = "output", visible_alias = "Fo", value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -248,6 +254,8 @@ fn emit_msl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> Ex
         push_constant_rule: opts.push_constant_rule,
         tbuffer_rule: opts.tbuffer_rule,
         binding_map,
+        buffer_sizes_index: args.msl_buffer_sizes_index,
+        version: args.msl_version,
     };
     match msl::emit(&legal, &mopts) {
         Ok(text) => write_output(args, text.as_bytes()),

@@ -1,273 +1,78 @@
-//! Structured statements rebuilt from the IR's constructs ([`oneshader_ir::constructs`]):
-//! no state machine, no goto.
-//!
-//! A statement list starts at a block and follows its edges; each edge is classified by
-//! [`Constructs::edge`]:
-//!
-//! | edge | printed as |
-//! |---|---|
-//! | inside (the next block) | the block's statements follow |
-//! | end of an `if` arm | nothing (the arm ends) |
-//! | end of a `switch` case, `break` out of a switch | `break;` |
-//! | `break` out of the innermost loop | `break;`, or `flag = true; break;` from inside a switch (each enclosing switch is followed by `if (flag) { break; }`) |
-//! | `continue` | the continue block's statements, then `continue;` (left out at the end of the loop body) |
-//! | back edge | nothing (the `for (;;)` loops) |
-//!
-//! `if_else` is `if (c) { ... } else { ... }` followed by its merge block; `switch` is a C
-//! switch whose case groups are ordered by the structural reverse post-order (so a case
-//! falling through precedes its target, which is checked: a fall-through to a case that
-//! cannot follow is refused), each case in braces; `loop` is `for (;;) { header; body }`
-//! followed by its break block. The continue block is one block ending in the back edge, so
-//! its values are used only inside it and it can be printed at every `continue`. A
-//! `cond_br` is `if (c) { <exit> }` followed by the other target (the loop header's test
-//! `if (!c) { break; }`, a do-while's `if (!c) { break; }` before the continue part).
+//! The GLSL side of the shared C-like statement walker ([`crate::text::walker`]): `discard`,
+//! the ray-tracing terminators (`ignoreIntersectionEXT`, `terminateRayEXT`) and
+//! `EmitMeshTasksEXT`, and the selection and loop hints as GL_EXT_control_flow_attributes
+//! attributes (`[[flatten]]`, `[[dont_flatten]]`, `[[unroll]]`, `[[dont_unroll]]`).
 
-use oneshader_ir::constructs::{ConstructKind, EdgeKind};
-use oneshader_ir::{Block, InstId, Op};
+use oneshader_ir::cfg::Cfg;
+use oneshader_ir::constructs::Constructs;
+use oneshader_ir::{Block, Func, InstId, Module, Op};
+use rustc_hash::FxHashSet;
 
-use super::error::{CONTROL, GlslError, OPERANDS, R, malformed};
+use super::error::{CONTROL, GlslError, OPERANDS, malformed};
 use super::expr::Prec;
-use super::func::{Brk, FnEmitter, Region};
+use super::func::FnEmitter;
+use crate::text::walker::CSyntax;
 
-/// How a statement list ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ending {
-    /// Control falls into another case of the switch (its target block).
-    Fell(Block),
-    /// Control left (a jump, a return, the end of an arm or of the loop body).
-    Left,
-}
+impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
+    type Error = GlslError;
 
-/// What follows an edge.
-enum Flow {
-    /// The statements of this block come next, in the same list.
-    Next(Block),
-    /// The list ends here.
-    Done(Ending),
-}
-
-impl FnEmitter<'_, '_> {
-    fn unstructured(&self, from: Block, to: Block) -> GlslError {
-        let m = self.m;
-        GlslError::new(
-            CONTROL,
-            format!(
-                "in @{}, the edge from a block to another ({} -> {}) is not a structured exit; \
-                 verify the module",
-                m.name(self.f.id()).unwrap_or("?"),
-                m.name(from.id()).unwrap_or("block"),
-                m.name(to.id()).unwrap_or("block"),
-            ),
-        )
+    fn module(&self) -> &'m Module {
+        self.m
     }
 
-    /// Prints the statement list starting at `start`.
-    pub fn region(&mut self, start: Block, st: &Region) -> R<Ending> {
-        let m = self.m;
-        let mut b = start;
-        loop {
-            if !self.emitted.insert(b.id()) {
-                return Err(GlslError::new(
-                    CONTROL,
-                    format!(
-                        "in @{}, a block is reached twice by the statement rebuilder (an \
-                         unstructured join); verify the module",
-                        m.name(self.f.id()).unwrap_or("?")
-                    ),
-                ));
-            }
-            self.block_body(b)?;
-            let t = b
-                .terminator(m)
-                .ok_or_else(|| malformed("a block without a terminator"))?;
-            let flow = match m.op(t) {
-                Op::Br => self.flow(b, Block::cast(m, m.operand(t, 0)), st)?,
-                Op::CondBr => self.cond_br(b, t, st)?,
-                Op::IfElse => self.if_else(b, t, st)?,
-                Op::Switch => self.switch(t, st)?,
-                Op::Loop => self.loop_(t, st)?,
-                Op::Return => {
-                    self.returned = true;
-                    if m.num_operands(t) == 1 {
-                        let v = self.value(m.operand(t, 0))?;
-                        self.line(&format!("return {};", v.text));
-                    } else if !st.fn_top {
-                        self.line("return;");
-                    }
-                    Flow::Done(Ending::Left)
-                }
-                Op::Discard => {
-                    self.line("discard;");
-                    Flow::Done(Ending::Left)
-                }
-                Op::IgnoreHit => {
-                    self.line("ignoreIntersectionEXT;");
-                    Flow::Done(Ending::Left)
-                }
-                Op::AcceptHit => {
-                    self.line("terminateRayEXT;");
-                    Flow::Done(Ending::Left)
-                }
-                Op::DispatchMesh => {
-                    // The payload operand is the shader's one `taskPayloadSharedEXT`
-                    // variable, which glslang passes.
-                    if m.num_operands(t) > 3 {
-                        let p = m.operand(t, 3);
-                        if self.cx.task_payload != Some(p) {
-                            return Err(malformed(
-                                "`dispatch_mesh` passes a payload that is not the declared \
-                                 task payload",
-                            ));
-                        }
-                    }
-                    let x = self.value(m.operand(t, 0))?;
-                    let y = self.value(m.operand(t, 1))?;
-                    let z = self.value(m.operand(t, 2))?;
-                    self.line(&format!(
-                        "EmitMeshTasksEXT({}, {}, {});",
-                        x.text, y.text, z.text
-                    ));
-                    Flow::Done(Ending::Left)
-                }
-                Op::Unreachable => Flow::Done(Ending::Left),
-                _ => return Err(malformed("a block ends in a non-terminator")),
-            };
-            match flow {
-                Flow::Next(n) => b = n,
-                Flow::Done(e) => return Ok(e),
-            }
-        }
+    fn func(&self) -> Func {
+        self.f
     }
 
-    /// The flow of a real edge `from -> to`.
-    fn flow(&mut self, from: Block, to: Block, st: &Region) -> R<Flow> {
-        match self.cons.edge(from, to) {
-            Ok(EdgeKind::Inside) => self.inside(to, st),
-            Ok(EdgeKind::Merge(k)) => {
-                if self.cons.get(k).kind == ConstructKind::Switch {
-                    self.line("break;");
-                }
-                Ok(Flow::Done(Ending::Left))
-            }
-            Ok(EdgeKind::SwitchBreak(_)) => {
-                self.line("break;");
-                Ok(Flow::Done(Ending::Left))
-            }
-            Ok(EdgeKind::Break(k)) => {
-                self.break_loop(k, st)?;
-                Ok(Flow::Done(Ending::Left))
-            }
-            Ok(EdgeKind::Continue(k)) => {
-                self.continue_loop(k, st)?;
-                Ok(Flow::Done(Ending::Left))
-            }
-            Ok(EdgeKind::BackEdge(_)) => Ok(Flow::Done(Ending::Left)),
-            Err(_) => Err(self.unstructured(from, to)),
-        }
+    fn constructs(&self) -> &Constructs {
+        &self.cons
     }
 
-    /// Going on at `to` in the same statement list (an edge inside the constructs, or the
-    /// block after a statement).
-    fn inside(&mut self, to: Block, st: &Region) -> R<Flow> {
-        if let Some(l) = self.cons.innermost_loop(to)
-            && self.cons.get(l).cont == Some(to)
-        {
-            self.continue_loop(l, st)?;
-            return Ok(Flow::Done(Ending::Left));
-        }
-        if let Some(k) = st.case_top
-            && self.case_targets.get(&k).is_some_and(|t| t.contains(&to))
-        {
-            return Ok(Flow::Done(Ending::Fell(to)));
-        }
-        if !self.cfg.is_reachable(to) {
-            // A join only a structured terminator names (both arms left): nothing follows.
-            return Ok(Flow::Done(Ending::Left));
-        }
-        Ok(Flow::Next(to))
+    fn cfg(&self) -> &Cfg {
+        &self.cfg
     }
 
-    fn break_loop(&mut self, k: usize, st: &Region) -> R<()> {
-        if st.breakables.last() == Some(&Brk::Loop(k)) {
-            self.line("break;");
-            return Ok(());
-        }
-        let flag = self
-            .loop_flags
-            .get(&k)
-            .cloned()
-            .filter(|f| !f.is_empty())
-            .ok_or_else(|| GlslError::new(CONTROL, "a loop break from a switch without a flag"))?;
-        self.line(&format!("{flag} = true;"));
-        self.line("break;");
-        if let Some(set) = self.flags_set.last_mut() {
-            set.insert(k);
-        }
-        Ok(())
+    fn out(&mut self) -> &mut String {
+        &mut self.out
     }
 
-    fn continue_loop(&mut self, k: usize, st: &Region) -> R<()> {
-        let Some(c) = self.cons.get(k).cont else {
-            return Err(malformed("a loop without a continue block"));
-        };
-        self.block_body(c)?;
-        if st.loop_top != Some(k) {
-            self.line("continue;");
-        }
-        Ok(())
+    fn indent(&mut self) -> &mut usize {
+        &mut self.indent
     }
 
-    /// The statements of an edge inside braces (an `if` arm that is a jump, or a whole arm).
-    fn arm(&mut self, from: Block, to: Block, st: &Region) -> R<()> {
-        self.indent += 1;
-        let r = match self.flow(from, to, st)? {
-            Flow::Next(n) => self.region(n, st).map(|_| ()),
-            Flow::Done(_) => Ok(()),
-        };
-        self.indent -= 1;
-        r
+    fn emitted(&mut self) -> &mut FxHashSet<InstId> {
+        &mut self.emitted
     }
 
-    /// True when the edge `from -> to` ends the list without a jump statement: the next
-    /// block, or the end of an `if` arm.
-    fn falls_on(&self, from: Block, to: Block, st: &Region) -> bool {
-        match self.cons.edge(from, to) {
-            Ok(EdgeKind::Inside) => {
-                let is_cont = self
-                    .cons
-                    .innermost_loop(to)
-                    .is_some_and(|l| self.cons.get(l).cont == Some(to));
-                let is_case = st
-                    .case_top
-                    .and_then(|k| self.case_targets.get(&k))
-                    .is_some_and(|t| t.contains(&to));
-                !is_cont && !is_case
-            }
-            Ok(EdgeKind::Merge(k)) => self.cons.get(k).kind == ConstructKind::Selection,
-            _ => false,
-        }
+    fn set_returned(&mut self) {
+        self.returned = true;
     }
 
-    fn cond_br(&mut self, b: Block, t: InstId, st: &Region) -> R<Flow> {
-        let m = self.m;
-        let c = m.operand(t, 0);
-        let yes = Block::cast(m, m.operand(t, 1));
-        let no = Block::cast(m, m.operand(t, 2));
-        // The jump goes into the `if`; the other target follows it.
-        let (cond, jump, next) = if self.falls_on(b, yes, st) {
-            (self.negated(c)?, no, yes)
-        } else {
-            (self.value(c)?.text, yes, no)
-        };
-        self.line(&format!("if ({cond}) {{"));
-        let nested = st.nested();
-        self.arm(b, jump, &nested)?;
-        self.line("}");
-        self.flow(b, next, st)
+    fn loop_flag(&self, k: usize) -> Option<String> {
+        self.loop_flags.get(&k).cloned()
     }
 
-    /// `!c` with the right parentheses.
-    fn negated(&mut self, c: InstId) -> R<String> {
+    fn flags_set(&mut self) -> &mut Vec<FxHashSet<usize>> {
+        &mut self.flags_set
+    }
+
+    fn case_targets(&self, k: usize) -> Option<&Vec<Block>> {
+        self.case_targets.get(&k)
+    }
+
+    fn line(&mut self, s: &str) {
+        FnEmitter::line(self, s);
+    }
+
+    fn block_body(&mut self, b: Block) -> Result<(), GlslError> {
+        FnEmitter::block_body(self, b)
+    }
+
+    fn value_text(&mut self, v: InstId) -> Result<String, GlslError> {
+        Ok(self.value(v)?.text)
+    }
+
+    fn negated(&mut self, c: InstId) -> Result<String, GlslError> {
         let e = self.value(c)?;
         Ok(format!("!{}", e.at_least(Prec::Unary)))
     }
@@ -286,69 +91,10 @@ impl FnEmitter<'_, '_> {
         }
     }
 
-    /// The text `f` prints, taken out of the output.
-    fn capture(&mut self, f: impl FnOnce(&mut Self) -> R<()>) -> R<String> {
-        let saved = std::mem::take(&mut self.out);
-        let r = f(self);
-        let text = std::mem::replace(&mut self.out, saved);
-        r.map(|()| text)
-    }
-
-    fn if_else(&mut self, b: Block, t: InstId, st: &Region) -> R<Flow> {
+    /// `[[unroll]]`/`[[dont_unroll]]` from the loop's hints.
+    fn loop_hint(&mut self, t: InstId) -> &'static str {
         let m = self.m;
-        let c = m.operand(t, 0);
-        let yes = Block::cast(m, m.operand(t, 1));
-        let no = Block::cast(m, m.operand(t, 2));
-        let merge = Block::cast(m, m.operand(t, 3));
-        let nested = st.nested();
-        let hint = self.selection_hint(t);
-        // Arms are printed aside first: one that prints nothing (the merge itself, or an
-        // empty block on the way to it) is left out.
-        let then_text = if yes == merge {
-            String::new()
-        } else {
-            self.capture(|e| e.arm(b, yes, &nested))?
-        };
-        let else_text = if no == merge {
-            String::new()
-        } else {
-            self.capture(|e| e.arm(b, no, &nested))?
-        };
-        match (then_text.is_empty(), else_text.is_empty()) {
-            (true, true) => {}
-            (true, false) => {
-                let cond = self.negated(c)?;
-                self.line(&format!("{hint}if ({cond}) {{"));
-                self.out.push_str(&else_text);
-                self.line("}");
-            }
-            (false, else_empty) => {
-                let cond = self.value(c)?;
-                self.line(&format!("{hint}if ({}) {{", cond.text));
-                self.out.push_str(&then_text);
-                if !else_empty {
-                    self.line("} else {");
-                    self.out.push_str(&else_text);
-                }
-                self.line("}");
-            }
-        }
-        self.inside(merge, st)
-    }
-
-    fn loop_(&mut self, t: InstId, st: &Region) -> R<Flow> {
-        let m = self.m;
-        let header = Block::cast(m, m.operand(t, 0));
-        let brk = Block::cast(m, m.operand(t, 1));
-        let k = self
-            .cons
-            .index_of_term(t)
-            .ok_or_else(|| malformed("a loop the structured analysis does not know"))?;
-        if let Some(flag) = self.loop_flags.get(&k).cloned() {
-            self.line(&format!("bool {flag} = false;"));
-        }
-        let hint = if let Some(d) = m.find_decoration(t, Op::Unroll) {
-            let _ = d;
+        if m.find_decoration(t, Op::Unroll).is_some() {
             self.cx.ext("GL_EXT_control_flow_attributes");
             "[[unroll]] "
         } else if m.has_decoration(t, Op::DontUnroll) {
@@ -356,140 +102,52 @@ impl FnEmitter<'_, '_> {
             "[[dont_unroll]] "
         } else {
             ""
-        };
-        self.line(&format!("{hint}for (;;) {{"));
-        let mut body = st.nested();
-        body.breakables.push(Brk::Loop(k));
-        body.loop_top = Some(k);
-        self.indent += 1;
-        let r = self.region(header, &body);
-        self.indent -= 1;
-        r?;
-        self.line("}");
-        self.inside(brk, st)
+        }
     }
 
-    fn switch(&mut self, t: InstId, st: &Region) -> R<Flow> {
+    fn other_terminator(&mut self, t: InstId) -> Result<(), GlslError> {
         let m = self.m;
-        let k = self
-            .cons
-            .index_of_term(t)
-            .ok_or_else(|| malformed("a switch the structured analysis does not know"))?;
-        let sel = m.operand(t, 0);
-        let merge = Block::cast(m, m.operand(t, 1));
-        let default = Block::cast(m, m.operand(t, 2));
-        let sel_ty = m.ty(sel).ok_or_else(|| malformed("an untyped selector"))?;
-        let sop = m.op(sel_ty);
-        let bits = m.scalar_bits(sel_ty).unwrap_or(32);
-        if bits == 64 {
-            return Err(GlslError::new(
-                OPERANDS,
-                "a `switch` on a 64-bit selector; GLSL switches on `int` or `uint`",
-            ));
-        }
-        let signed = sop.is_signed_int_type();
-        let sel_e = self.value(sel)?;
-        let sel_text = if bits < 32 {
-            format!("{}({})", if signed { "int" } else { "uint" }, sel_e.text)
-        } else {
-            sel_e.text
-        };
-        // Case groups by target, ordered by the structural reverse post-order.
-        let mut groups: Vec<(Block, Vec<String>, bool)> = Vec::new();
-        let mut add = |target: Block, label: Option<String>| {
-            let g = match groups.iter_mut().position(|g| g.0 == target) {
-                Some(i) => &mut groups[i],
-                None => {
-                    groups.push((target, Vec::new(), false));
-                    groups.last_mut().expect("just pushed")
-                }
-            };
-            match label {
-                Some(l) => g.1.push(l),
-                None => g.2 = true,
-            }
-        };
-        let n = m.num_operands(t);
-        let mut i = 3;
-        while i + 1 < n {
-            let v = m.operand(t, i);
-            let raw = m.literal_bits(v).unwrap_or(0);
-            let label = if signed {
-                let s = oneshader_ir::types::sign_extend(raw, bits) as i32;
-                if s == i32::MIN {
-                    "(-2147483647 - 1)".to_string()
-                } else {
-                    s.to_string()
-                }
-            } else {
-                format!("{}u", oneshader_ir::types::truncate(raw, bits) as u32)
-            };
-            add(Block::cast(m, m.operand(t, i + 1)), Some(label));
-            i += 2;
-        }
-        if default != merge {
-            add(default, None);
-        }
-        let scfg = self.cons.cfg();
-        groups.sort_by_key(|g| scfg.rpo_number(g.0).unwrap_or(usize::MAX));
-        if groups.is_empty() {
-            return self.inside(merge, st);
-        }
-        let hint = self.selection_hint(t);
-        self.line(&format!("{hint}switch ({sel_text}) {{"));
-        let mut case_st = st.nested();
-        case_st.breakables.push(Brk::Switch(k));
-        case_st.case_top = Some(k);
-        self.flags_set.push(Default::default());
-        for gi in 0..groups.len() {
-            let (target, labels, is_default) = groups[gi].clone();
-            for l in &labels {
-                self.line(&format!("case {l}:"));
-            }
-            if is_default {
-                self.line("default:");
-            }
-            self.indent += 1;
-            if target == merge {
-                self.line("break;");
-            } else {
-                self.line("{");
-                self.indent += 1;
-                let ending = self.region(target, &case_st);
-                self.indent -= 1;
-                let ending = match ending {
-                    Ok(e) => e,
-                    Err(e) => {
-                        self.indent -= 1;
-                        return Err(e);
+        match m.op(t) {
+            Op::Discard => FnEmitter::line(self, "discard;"),
+            Op::IgnoreHit => FnEmitter::line(self, "ignoreIntersectionEXT;"),
+            Op::AcceptHit => FnEmitter::line(self, "terminateRayEXT;"),
+            Op::DispatchMesh => {
+                // The payload operand is the shader's one `taskPayloadSharedEXT` variable,
+                // which glslang passes.
+                if m.num_operands(t) > 3 {
+                    let p = m.operand(t, 3);
+                    if self.cx.task_payload != Some(p) {
+                        return Err(malformed(
+                            "`dispatch_mesh` passes a payload that is not the declared task \
+                             payload",
+                        ));
                     }
-                };
-                self.line("}");
-                if let Ending::Fell(x) = ending
-                    && groups.get(gi + 1).map(|g| g.0) != Some(x)
-                {
-                    self.indent -= 1;
-                    return Err(GlslError::new(
-                        CONTROL,
-                        "a switch case falls through to a case that cannot be printed right \
-                         after it",
-                    ));
                 }
+                let x = self.value(m.operand(t, 0))?;
+                let y = self.value(m.operand(t, 1))?;
+                let z = self.value(m.operand(t, 2))?;
+                FnEmitter::line(
+                    self,
+                    &format!("EmitMeshTasksEXT({}, {}, {});", x.text, y.text, z.text),
+                );
             }
-            self.indent -= 1;
+            _ => return Err(malformed("a block ends in a non-terminator")),
         }
-        self.line("}");
-        let set = self.flags_set.pop().unwrap_or_default();
-        let mut loops: Vec<usize> = set.into_iter().collect();
-        loops.sort_unstable();
-        for l in loops {
-            let flag = self.loop_flags.get(&l).cloned().unwrap_or_default();
-            self.line(&format!("if ({flag}) {{"));
-            self.indent += 1;
-            self.break_loop(l, st)?;
-            self.indent -= 1;
-            self.line("}");
-        }
-        self.inside(merge, st)
+        Ok(())
+    }
+
+    fn control_error(&self, msg: String) -> GlslError {
+        GlslError::new(CONTROL, msg)
+    }
+
+    fn malformed(&self, msg: &str) -> GlslError {
+        malformed(msg)
+    }
+
+    fn wide_selector(&self) -> GlslError {
+        GlslError::new(
+            OPERANDS,
+            "a `switch` on a 64-bit selector; GLSL switches on `int` or `uint`",
+        )
     }
 }

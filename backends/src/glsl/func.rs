@@ -23,9 +23,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::error::{GlslError, OPERANDS, R, malformed};
 use super::module::ModuleCx;
 use super::names::Namer;
+pub(crate) use crate::text::Region;
 use crate::text::roles;
 pub(crate) use crate::text::roles::{Role, has_effect};
-pub(crate) use crate::text::{Brk, Region};
+use crate::text::walker::StatementWalker;
 
 /// True for instructions that print as a local assigned by statements (`insert`).
 fn needs_local(m: &Module, i: InstId) -> bool {

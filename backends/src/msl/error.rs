@@ -8,14 +8,15 @@
 //! | OSB0301 | the `Legal` module was prepared for another target (run `prepare(m, Target::Msl)`) |
 //! | OSB0302 | no entry point to emit: the module has none, `Options::entry` names none, or several exist and `Options::entry` does not choose; or a name that is not an MSL identifier |
 //! | OSB0303 | a stage this backend has no entry point for (geometry, hull, domain, mesh, amplification, the ray-tracing stages) |
-//! | OSB0304 | a type the backend does not express: 64-bit integers and floats, 8- and 16-bit integers, `half`, integer or bool matrices, arrays of buffers, arrays of textures without a constant length, subpass inputs, 1D array and multisampled array textures, acceleration structures, `bool` or struct stage IO |
+//! | OSB0304 | a type the backend does not express: `double`, 8-bit integers, integer, bool and `half` matrices, unsized arrays of buffers, arrays of textures without a constant length, subpass inputs, multisampled array textures, acceleration structures, `bool`, struct, 16- and 64-bit stage IO, textures of other than 32-bit texels |
 //! | OSB0305 | a buffer layout MSL's natural layout with padding members, packed vectors and 4-vector arrays cannot state |
 //! | OSB0306 | control flow the statement rebuilder cannot express: a switch case falling through to a case that cannot follow it, an unstructured edge |
 //! | OSB0307 | an operation whose operands the backend cannot take: 64-bit atomics, atomics on texels, a whole struct or array loaded or stored when it holds atomics, pointer arguments into atomic, packed or transposed locations, run-time texel offsets |
-//! | OSB0308 | an operation or intrinsic without an MSL mapping in this backend: wave operations in vertex functions, memory-only barriers, runtime-array lengths, some texture forms, fine derivatives, ray queries, mesh and geometry operations |
+//! | OSB0308 | an operation or intrinsic without an MSL mapping in this backend: wave operations in vertex functions, memory-only barriers, intrinsics on 16- and 64-bit values outside the mapped set, some texture forms, fine derivatives, ray queries, mesh and geometry operations |
 //! | OSB0309 | implicit derivatives outside fragment shaders |
 //! | OSB0310 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
-//! | OSB0311 | a resource, built-in or binding the backend does not map: push constants under a binding map, built-ins without an MSL attribute here, a binding-map entry that is missing |
+//! | OSB0311 | a resource, built-in or binding the backend does not map: built-ins without an MSL attribute here, a binding-map entry (resource or push-constant block) that is missing, a buffer at the buffer-sizes buffer's index |
+//! | OSB0312 | a construct the chosen MSL version (`Options::version`, `--msl-version`) lacks, named with the version that has it |
 //!
 //! docs/diagnostics.md lists each code's cases in full.
 
@@ -52,6 +53,7 @@ pub(crate) const UNMAPPED: &str = "OSB0308";
 pub(crate) const DERIVATIVES: &str = "OSB0309";
 pub(crate) const MALFORMED: &str = "OSB0310";
 pub(crate) const RESOURCE: &str = "OSB0311";
+pub(crate) const VERSION: &str = "OSB0312";
 
 /// A malformed-module error (a module the verifier would reject).
 pub(crate) fn malformed(what: impl Into<String>) -> MslError {

@@ -80,6 +80,15 @@ pub(crate) enum PlaceKind {
     Packed(String),
     /// A matrix declared transposed (`transpose` on the way in and out).
     Transposed,
+    /// A matrix declared as an array of `float4` ([`FieldForm::PaddedMatrix`]): `vecs`
+    /// vectors of 2 components (HLSL's columns when `transposed`), of IR type `ty`.
+    PaddedMatrix {
+        vecs: u32,
+        transposed: bool,
+        ty: InstId,
+    },
+    /// An array of matrices, each declared transposed; `ty` is the IR's array type.
+    TransposedArray { ty: InstId },
     /// Row `idx` of a transposed matrix `base`, of `n` components.
     TransposedRow { base: String, idx: String, n: u32 },
     /// An array declared with 4-vector elements ([`FieldForm::Padded`]): `len` elements of
@@ -113,6 +122,15 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
                 | Intrinsic::FirstBitHigh
                 | Intrinsic::WaveActiveAllEqual,
             ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+            // An integer dot is printed component by component.
+            Some(Intrinsic::Dot)
+                if m.try_operand(i, 1)
+                    .and_then(|a| m.ty(a))
+                    .and_then(|t| m.scalar_kind(t))
+                    .is_some_and(|k| k != oneshader_ir::ScalarKind::Float) =>
+            {
+                (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect()
+            }
             _ => Vec::new(),
         },
         _ => Vec::new(),
@@ -132,7 +150,8 @@ fn needs_local(m: &Module, i: InstId) -> bool {
     matches!(m.op(i), Op::Insert | Op::InsertDyn | Op::AtomicCmpXchg)
 }
 
-pub(crate) use crate::text::{Brk, Region};
+pub(crate) use crate::text::Region;
+use crate::text::walker::StatementWalker;
 
 /// One function being printed.
 pub(crate) struct FnEmitter<'a, 'm> {
@@ -369,7 +388,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let (path, form) = self.index_path(comp_ty, &idx)?;
                     let v = match form {
                         FieldForm::Transposed => format!("transpose({})", elem.text),
-                        FieldForm::Padded(_) => {
+                        FieldForm::TransposedArray => {
+                            let et = self.ty_of(m.operand(i, 1))?;
+                            super::module::transposed_array(m, et, &elem.p(), true)
+                        }
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } => {
                             return Err(MslError::new(
                                 OPERANDS,
                                 "an insert into a constant-buffer array declared with 16-byte \
@@ -501,6 +524,26 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let text = format!("{}.{field}", b.text);
                 let kind = match self.cx.form(st, k) {
                     FieldForm::Transposed => PlaceKind::Transposed,
+                    FieldForm::PaddedMatrix { transposed } => {
+                        let ft = m
+                            .struct_fields(st)
+                            .get(k)
+                            .and_then(|&f| m.ty(f))
+                            .ok_or_else(|| malformed("a field address past the fields"))?;
+                        let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
+                        PlaceKind::PaddedMatrix {
+                            vecs: if transposed { c } else { r },
+                            transposed,
+                            ty: ft,
+                        }
+                    }
+                    FieldForm::TransposedArray => PlaceKind::TransposedArray {
+                        ty: m
+                            .struct_fields(st)
+                            .get(k)
+                            .and_then(|&f| m.ty(f))
+                            .ok_or_else(|| malformed("a field address past the fields"))?,
+                    },
                     FieldForm::Packed => {
                         let ft = m
                             .struct_fields(st)
@@ -529,6 +572,26 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             Op::ElementAddr => {
                 let base = m.operand(p, 0);
+                if let Some(&blocks) = self.cx.buffer_arrays.get(&base) {
+                    // An element of an array of buffers: a pointer, dereferenced when it
+                    // points to a block.
+                    let name = self
+                        .cx
+                        .item_names
+                        .get(&base)
+                        .cloned()
+                        .ok_or_else(|| malformed("a global that was not declared"))?;
+                    let idx = self.value(m.operand(p, 1))?;
+                    let text = if blocks {
+                        format!("(*{name}[{}])", idx.text)
+                    } else {
+                        format!("{name}[{}]", idx.text)
+                    };
+                    return Ok(Place {
+                        text,
+                        kind: PlaceKind::Plain,
+                    });
+                }
                 let b = self.place(base)?;
                 let idx = self.value(m.operand(p, 1))?;
                 if b.kind == PlaceKind::Transposed {
@@ -560,6 +623,34 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             n: *n,
                             scalar: scalar.clone(),
                         },
+                    });
+                }
+                if let PlaceKind::PaddedMatrix { transposed, ty, .. } = &b.kind {
+                    // HLSL row `idx`: a vector's leading components, or a component of each.
+                    let (_, cols) = m.matrix_dims(*ty).unwrap_or((4, 4));
+                    return Ok(if *transposed {
+                        Place {
+                            text: String::new(),
+                            kind: PlaceKind::TransposedRow {
+                                base: b.text,
+                                idx: idx.text,
+                                n: cols,
+                            },
+                        }
+                    } else {
+                        Place {
+                            text: format!("{}[{}]", b.text, idx.text),
+                            kind: PlaceKind::PaddedElem {
+                                n: cols,
+                                scalar: "float".into(),
+                            },
+                        }
+                    });
+                }
+                if let PlaceKind::TransposedArray { .. } = &b.kind {
+                    return Ok(Place {
+                        text: format!("{}[{}]", b.text, idx.text),
+                        kind: PlaceKind::Transposed,
                     });
                 }
                 if let PlaceKind::Packed(_) | PlaceKind::PaddedElem { .. } = &b.kind {
@@ -598,6 +689,27 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             )),
             PlaceKind::Packed(t) => Ok(E::primary(format!("{t}({})", place.text))),
             PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
+            PlaceKind::PaddedMatrix {
+                vecs,
+                transposed,
+                ty,
+            } => {
+                let (r, c) = self.m.matrix_dims(ty).unwrap_or((4, 4));
+                let parts: Vec<String> = (0..vecs)
+                    .map(|k| format!("{}[{k}].xy", place.text))
+                    .collect();
+                Ok(E::primary(if transposed {
+                    format!("transpose(float{c}x{r}({}))", parts.join(", "))
+                } else {
+                    format!("float{r}x{c}({})", parts.join(", "))
+                }))
+            }
+            PlaceKind::TransposedArray { ty } => Ok(E::primary(super::module::transposed_array(
+                self.m,
+                ty,
+                &place.text,
+                false,
+            ))),
             PlaceKind::TransposedRow { base, idx, n } => {
                 let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
                 Ok(E::primary(format!("float{n}({})", parts.join(", "))))
@@ -641,14 +753,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                      struct value; not supported by the MSL backend",
                 ));
             }
-            if let FieldForm::Padded(_) = form {
+            if let FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } = form {
                 return Err(MslError::new(
                     OPERANDS,
-                    "an element of a constant-buffer array of scalars or 2-vectors (declared \
-                     with 16-byte elements) read from a struct value; not supported by the MSL \
-                     backend",
+                    "an element of a constant-buffer array of scalars or 2-vectors, or of a \
+                     matrix of 2-vectors (declared with 16-byte elements), read from a struct \
+                     value; not supported by the MSL backend",
                 ));
             }
+            let in_transposed_array = form == FieldForm::TransposedArray;
             form = FieldForm::Plain;
             match m.op(ty) {
                 Op::Vector => {
@@ -667,6 +780,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 Op::Array | Op::RuntimeArray => {
                     s.push_str(&format!("[{k}]"));
                     cur = Some(m.operand(ty, 0));
+                    if in_transposed_array {
+                        form = FieldForm::Transposed;
+                    }
                 }
                 Op::Struct => {
                     let f = self.cx.field_name(ty, k as usize);
@@ -704,17 +820,101 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         })
     }
 
-    /// The `uint` type of the shape of `ty` (`uint`, `uint3`).
+    /// The unsigned type of the shape and width of `ty` (`uint`, `uint3`, `ulong2`).
     fn uint_of(&self, ty: InstId) -> String {
-        match self.m.vector_len(ty) {
-            Some(n) if self.m.op(ty) == Op::Vector => format!("uint{n}"),
-            _ => "uint".into(),
+        let m = self.m;
+        let base = if m.scalar_of(ty).and_then(|s| m.scalar_bits(s)) == Some(64) {
+            "ulong"
+        } else {
+            "uint"
+        };
+        match m.vector_len(ty) {
+            Some(n) if m.op(ty) == Op::Vector => format!("{base}{n}"),
+            _ => base.into(),
         }
+    }
+
+    /// 16-bit integer arithmetic: computed in the 32-bit type of the same signedness and
+    /// shape (C++ promotes 16-bit scalars to `int` anyway, where `ushort * ushort` could
+    /// overflow), then converted back, which wraps as the IR does. Signed products of 16-bit
+    /// values cannot overflow `int`; shift counts are masked to 15.
+    fn short_int_op(&mut self, i: InstId) -> R<E> {
+        let m = self.m;
+        let op = m.op(i);
+        let ty = self.ty_of(i)?;
+        let tn = self.cx.type_name(ty)?;
+        let signed = m.scalar_kind(ty) == Some(ScalarKind::Int);
+        let shape = match m.vector_len(ty) {
+            Some(n) if m.op(ty) == Op::Vector => n.to_string(),
+            _ => String::new(),
+        };
+        let wt = format!("{}{shape}", if signed { "int" } else { "uint" });
+        let ut = format!("uint{shape}");
+        let a = self.value(m.operand(i, 0))?;
+        let wa = E::primary(format!("{wt}({})", a.text));
+        let r = match op {
+            Op::Neg => E::op(format!("-{}", wa.p())),
+            Op::Not => E::op(format!("~{}", wa.p())),
+            Op::Shl | Op::Shr => {
+                let c = self.value(m.operand(i, 1))?;
+                let mask = if shape.is_empty() {
+                    "15u".to_string()
+                } else {
+                    format!("{ut}(15u)")
+                };
+                let count = E::op(format!("{ut}({}) & {mask}", c.text));
+                if op == Op::Shl {
+                    // On the unsigned bits (a signed left shift may overflow in C++).
+                    bin(&E::primary(format!("{ut}({})", a.text)), "<<", &count)
+                } else if signed {
+                    bin(&wa, ">>", &E::primary(format!("{wt}({})", count.text)))
+                } else {
+                    bin(&wa, ">>", &count)
+                }
+            }
+            _ => {
+                let b = self.value(m.operand(i, 1))?;
+                let wb = E::primary(format!("{wt}({})", b.text));
+                let sym = match op {
+                    Op::Add => "+",
+                    Op::Sub => "-",
+                    Op::Mul => "*",
+                    Op::Div => "/",
+                    Op::Rem => "%",
+                    Op::And => "&",
+                    Op::Or => "|",
+                    _ => "^",
+                };
+                bin(&wa, sym, &wb)
+            }
+        };
+        Ok(E::primary(format!("{tn}({})", r.text)))
     }
 
     fn inst_expr_of(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let op = m.op(i);
+        if matches!(
+            op,
+            Op::Add
+                | Op::Sub
+                | Op::Mul
+                | Op::Div
+                | Op::Rem
+                | Op::Neg
+                | Op::Not
+                | Op::And
+                | Op::Or
+                | Op::Xor
+                | Op::Shl
+                | Op::Shr
+        ) {
+            let ty = self.ty_of(i)?;
+            let s = m.scalar_of(ty).unwrap_or(ty);
+            if matches!(m.op(s), Op::I16 | Op::U16) {
+                return self.short_int_op(i);
+            }
+        }
         match op {
             Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => self.arith(i),
             Op::Neg => {
@@ -752,10 +952,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     // `select(0, 1, b)`: no reliance on bool-to-number promotion.
                     let one = {
                         let s = m.scalar_of(to).unwrap_or(to);
-                        let bits = if m.op(s) == Op::F32 {
-                            1.0f32.to_bits() as u64
-                        } else {
-                            1
+                        let bits = match m.op(s) {
+                            Op::F32 => u64::from(1.0f32.to_bits()),
+                            Op::F16 => 0x3c00,
+                            _ => 1,
                         };
                         self.cx.scalar_literal(s, bits)?
                     };
@@ -805,7 +1005,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let (path, form) = self.index_path(bt, &idx)?;
                 let e = format!("{}{path}", b.p());
                 Ok(E::primary(match form {
-                    FieldForm::Padded(_) => {
+                    FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } => {
                         return Err(MslError::new(
                             OPERANDS,
                             "a constant-buffer array of scalars or 2-vectors (declared with \
@@ -814,6 +1014,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         ));
                     }
                     FieldForm::Transposed => format!("transpose({e})"),
+                    FieldForm::TransposedArray => {
+                        let t = self.ty_of(i)?;
+                        super::module::transposed_array(m, t, &e, false)
+                    }
                     FieldForm::Packed => {
                         let t = self.ty_of(i)?;
                         format!("{}({e})", self.cx.type_name(t)?)
@@ -857,12 +1061,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             | Op::SampleCmpLevel
             | Op::SampleCmpBias
             | Op::SampleCmpGrad => self.texture_expr(i),
-            Op::ArrayLength => Err(MslError::new(
-                UNMAPPED,
-                "the length of a runtime array (`GetDimensions` on a structured or byte-address \
-                 buffer); MSL needs a buffer-sizes buffer, which the MSL backend does not \
-                 provide yet",
-            )),
+            Op::ArrayLength => {
+                // `(size - offset) / stride` from the buffer-sizes buffer (as spirv-cross
+                // computes it): the byte size of the buffer at its `[[buffer(n)]]` index.
+                let (g, offset, stride) = self.cx.runtime_array_extent(m.operand(i, 0))?;
+                let sizes = self.cx.buffer_sizes.clone().ok_or_else(|| {
+                    malformed("`array_length` in a function the entry point does not reach")
+                })?;
+                let index =
+                    self.cx.buffer_index.get(&g).copied().ok_or_else(|| {
+                        malformed("`array_length` of a global that is not a buffer")
+                    })?;
+                Ok(E::op(format!("({sizes}[{index}] - {offset}u) / {stride}u")))
+            }
             _ => Err(MslError::new(
                 UNMAPPED,
                 format!(
@@ -959,9 +1170,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let a = self.value(m.operand(i, 0))?;
         let amount = m.operand(i, 1);
         let at = self.ty_of(amount)?;
+        let bits = m.scalar_of(ty).and_then(|s| m.scalar_bits(s)).unwrap_or(32);
         let in_range = m
             .const_int_value(amount)
-            .is_some_and(|v| (0..32).contains(&v));
+            .is_some_and(|v| (0..i128::from(bits)).contains(&v));
         let b = self.value(amount)?;
         let ut = self.uint_of(at);
         // The IR masks the count to the width (C++ leaves larger counts undefined).
@@ -973,12 +1185,23 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             } else {
                 E::primary(format!("as_type<{ut}>({})", b.text))
             };
+            // `bits - 1` in the (unsigned) type of the count.
+            let wide = m.scalar_of(at).and_then(|s| m.scalar_bits(s)) == Some(64);
+            let lit = format!("{}u{}", bits - 1, if wide { "l" } else { "" });
             let mask = if m.op(at) == Op::Vector {
-                format!("{ut}(31u)")
+                format!("{ut}({lit})")
             } else {
-                "31u".into()
+                lit
             };
             bin(&cast, "&", &E::primary(mask))
+        };
+        // A count of another width than the value's is converted to the value's unsigned
+        // type (MSL's vector shifts take operands of one type).
+        let vt_unsigned = self.uint_of(ty);
+        let b = if m.scalar_of(at).and_then(|s| m.scalar_bits(s)) != Some(bits) {
+            E::primary(format!("{vt_unsigned}({})", b.text))
+        } else {
+            b
         };
         if m.op(i) == Op::Shr && m.scalar_kind(ty) == Some(ScalarKind::Int) {
             // An arithmetic shift: the masked count in the value's (signed) type, so both
@@ -1233,6 +1456,31 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 place.text, v.text
             )),
             PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
+            PlaceKind::PaddedMatrix {
+                vecs, transposed, ..
+            } => {
+                let tmp = self.local_name(Some("vectors"), "vectors");
+                let v = if transposed {
+                    format!("transpose({})", v.text)
+                } else {
+                    v.text
+                };
+                // MSL's vectors of the value as declared: `vecs` of 2 components.
+                self.line(&format!("float{vecs}x2 {tmp} = {v};"));
+                for k in 0..vecs {
+                    for ch in ['x', 'y'] {
+                        self.line(&format!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
+                    }
+                }
+            }
+            PlaceKind::TransposedArray { ty } => {
+                let tmp = self.local_name(Some("matrices"), "matrices");
+                let tn = self.cx.type_name(ty)?;
+                self.line(&format!("{tn} {tmp} = {};", v.text));
+                for k in 0..m.array_len(ty).unwrap_or(0) {
+                    self.line(&format!("{}[{k}] = transpose({tmp}[{k}]);", place.text));
+                }
+            }
             PlaceKind::TransposedRow { base, idx, n } => {
                 let tmp = self.local_name(Some("row"), "row");
                 self.line(&format!("float{n} {tmp} = {};", v.text));
@@ -1451,6 +1699,97 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let arg_ir: Vec<InstId> = (1..=n).map(|k| m.operand(i, k)).collect();
         let ty = self.ty_of(i)?;
         let arg_ty = arg_ir.first().and_then(|&a| m.ty(a));
+        let wide = |t: Option<InstId>| {
+            t.and_then(|t| m.scalar_of(t))
+                .and_then(|s| m.scalar_bits(s))
+                .is_some_and(|b| b == 64)
+        };
+        let bits_of = |t: Option<InstId>| {
+            t.and_then(|t| m.scalar_of(t))
+                .and_then(|s| m.scalar_bits(s))
+        };
+        let short_int = |t: Option<InstId>| {
+            bits_of(t) == Some(16) && t.and_then(|t| m.scalar_kind(t)) != Some(ScalarKind::Float)
+        };
+        let half = |t: Option<InstId>| {
+            bits_of(t) == Some(16) && t.and_then(|t| m.scalar_kind(t)) == Some(ScalarKind::Float)
+        };
+        let all_types: Vec<Option<InstId>> = std::iter::once(Some(ty))
+            .chain(arg_ir.iter().map(|&a| m.ty(a)))
+            .collect();
+        if all_types.iter().any(|&t| short_int(t))
+            && !matches!(which, I::Min | I::Max | I::Clamp | I::Abs)
+        {
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "the intrinsic `{}` on 16-bit integers; the MSL backend maps min, max, \
+                     clamp and abs of them only",
+                    which.spelling()
+                ),
+            ));
+        }
+        if all_types.iter().any(|&t| half(t))
+            && !matches!(
+                which,
+                I::Min
+                    | I::Max
+                    | I::Clamp
+                    | I::Abs
+                    | I::Floor
+                    | I::Ceil
+                    | I::Round
+                    | I::Trunc
+                    | I::Frac
+                    | I::Sqrt
+                    | I::Rsqrt
+                    | I::Exp
+                    | I::Exp2
+                    | I::Log
+                    | I::Log2
+                    | I::Pow
+                    | I::Sin
+                    | I::Cos
+                    | I::Tan
+                    | I::Asin
+                    | I::Acos
+                    | I::Atan
+                    | I::Atan2
+                    | I::Lerp
+                    | I::Step
+                    | I::Smoothstep
+                    | I::Fma
+                    | I::Length
+                    | I::Normalize
+                    | I::Saturate
+                    | I::Ddx
+                    | I::Ddy
+                    | I::DdxCoarse
+                    | I::DdyCoarse
+                    | I::Fwidth
+            )
+        {
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "the intrinsic `{}` on `half` values; not supported by the MSL backend \
+                     (the elementary math functions of half are)",
+                    which.spelling()
+                ),
+            ));
+        }
+        if (wide(Some(ty)) || arg_ir.iter().any(|&a| wide(m.ty(a))))
+            && !matches!(which, I::Min | I::Max | I::Clamp | I::Abs)
+        {
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "the intrinsic `{}` on 64-bit integers; the MSL backend maps min, max, \
+                     clamp and abs of them only",
+                    which.spelling()
+                ),
+            ));
+        }
         let kind = arg_ty.and_then(|t| m.scalar_kind(t));
         let float = kind == Some(ScalarKind::Float);
         let simple = match which {
@@ -1526,6 +1865,25 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
         let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
         match which {
+            I::F16ToF32 | I::F32ToF16 => {
+                // The low 16 bits as a half, widened; a float rounded to half (to nearest
+                // even), its bits zero-extended.
+                let n = match m.vector_len(ty) {
+                    Some(n) if m.op(ty) == Op::Vector => n.to_string(),
+                    _ => String::new(),
+                };
+                let x = &args[0];
+                return Ok(E::primary(if which == I::F16ToF32 {
+                    let mask = if n.is_empty() {
+                        "0xffffu".to_string()
+                    } else {
+                        format!("uint{n}(0xffffu)")
+                    };
+                    format!("float{n}(as_type<half{n}>(ushort{n}({} & {mask})))", x.p())
+                } else {
+                    format!("uint{n}(as_type<ushort{n}>(half{n}({})))", x.text)
+                }));
+            }
             I::WaveGetLaneCount | I::WaveGetLaneIndex => {
                 let attr = if which == I::WaveGetLaneCount {
                     "threads_per_simdgroup"
@@ -1628,17 +1986,37 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
             I::Dot => {
-                if m.op(at) != Op::Vector {
-                    return Ok(bin(&args[0], "*", &args[1]));
-                }
                 if float {
+                    if m.op(at) != Op::Vector {
+                        return Ok(bin(&args[0], "*", &args[1]));
+                    }
                     return Ok(call("dot", &[&args[0], &args[1]]));
                 }
-                Err(MslError::new(
-                    UNMAPPED,
-                    "`dot` of integer vectors; MSL's dot takes floats (not supported by the \
-                     MSL backend yet)",
-                ))
+                // Integers: the sum of the component products in `uint`, which wraps as the
+                // IR's arithmetic does (MSL's dot takes floats only); both operands are
+                // locals (`repeated_operands`).
+                let n = match m.vector_len(at) {
+                    Some(n) if m.op(at) == Op::Vector => n,
+                    _ => 1,
+                };
+                let terms: Vec<String> = (0..n)
+                    .map(|k| {
+                        let sw = |e: &E| {
+                            if n == 1 {
+                                e.p()
+                            } else {
+                                format!("{}.{}", e.p(), COMPONENTS[k as usize])
+                            }
+                        };
+                        format!("uint({}) * uint({})", sw(&args[0]), sw(&args[1]))
+                    })
+                    .collect();
+                let sum = terms.join(" + ");
+                Ok(if kind == Some(ScalarKind::Int) {
+                    E::primary(format!("as_type<int>({sum})"))
+                } else {
+                    E::op(sum)
+                })
             }
             I::IsNan | I::IsInf | I::IsFinite => {
                 let ut = self.uint_of(at);

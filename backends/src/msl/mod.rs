@@ -1,4 +1,5 @@
-//! The MSL backend: a [`Legal`] module in, Metal Shading Language 2.4 (macOS 12 / iOS 15) out,
+//! The MSL backend: a [`Legal`] module in, Metal Shading Language 2.4 (macOS 12 / iOS 15; or
+//! 2.1 to 3.0, [`Options::version`]) out,
 //! one entry point per output: compute (`kernel`), vertex and fragment functions.
 //!
 //! There is no Metal compiler on Linux: the tests check the output with clang in C++17 mode
@@ -73,6 +74,10 @@ use crate::text::usage;
 use crate::{Legal, Target};
 use error::{DERIVATIVES, ENTRY, STAGE, WRONG_TARGET};
 
+/// The set under which [`BindingMap`] keeps push-constant entries (spirv-cross's
+/// `ResourceBindingPushConstantDescriptorSet`, binding 0).
+const PUSH_CONSTANT_SET: u32 = u32::MAX;
+
 /// Resource indices chosen by the user: (stage, set, binding) -> the `[[buffer(n)]]` index,
 /// as spirv-cross's `MSLResourceBinding` gives them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,7 +99,21 @@ impl BindingMap {
 
     /// The index of (stage, set, binding), if the map gives one.
     pub fn get(&self, stage: Stage, set: u32, binding: u32) -> Option<u32> {
+        if set == PUSH_CONSTANT_SET {
+            return None;
+        }
         self.entries.get(&(stage, set, binding)).copied()
+    }
+
+    /// Sets the `[[buffer(n)]]` index of the push-constant block of `stage` (spirv-cross's
+    /// `MSLResourceBinding` with its push-constant set and binding).
+    pub fn insert_push_constant(&mut self, stage: Stage, index: u32) {
+        self.entries.insert((stage, PUSH_CONSTANT_SET, 0), index);
+    }
+
+    /// The buffer index of the push-constant block of `stage`, if the map gives one.
+    pub fn push_constant(&self, stage: Stage) -> Option<u32> {
+        self.entries.get(&(stage, PUSH_CONSTANT_SET, 0)).copied()
     }
 
     /// Every entry, `(stage, set, binding, index)`, sorted (a canonical order for keys and
@@ -110,8 +129,9 @@ impl BindingMap {
     }
 
     /// Reads a map from JSON: an array of objects `{"stage": "vertex" | "fragment" |
-    /// "compute", "set": N, "binding": N, "index": N}`. `Err` with a message naming the
-    /// entry that is malformed.
+    /// "compute", "set": N, "binding": N, "index": N}`, or `{"stage": ..., "push_constant":
+    /// true, "index": N}` for the stage's push-constant block. `Err` with a message naming
+    /// the entry that is malformed.
     pub fn from_json(text: &str) -> Result<BindingMap, String> {
         let v: serde_json::Value =
             serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
@@ -137,10 +157,70 @@ impl BindingMap {
                     ));
                 }
             };
-            map.insert(stage, field("set")?, field("binding")?, field("index")?);
+            if e.get("push_constant").and_then(|p| p.as_bool()) == Some(true) {
+                map.insert_push_constant(stage, field("index")?);
+                continue;
+            }
+            let set = field("set")?;
+            if set == PUSH_CONSTANT_SET {
+                return Err(format!(
+                    "entry {k}: set {set} is reserved for push constants (`\"push_constant\": \
+                     true`)"
+                ));
+            }
+            map.insert(stage, set, field("binding")?, field("index")?);
         }
         Ok(map)
     }
+}
+
+/// The kind of MSL index a resource takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IndexKind {
+    /// `[[buffer(n)]]`: constant buffers, structured and byte-address buffers, push constants.
+    Buffer,
+    /// `[[texture(n)]]`: textures, storage textures, texel buffers.
+    Texture,
+    /// `[[sampler(n)]]`.
+    Sampler,
+}
+
+impl IndexKind {
+    /// `buffer`, `texture` or `sampler` (the attribute's name).
+    pub fn spelling(self) -> &'static str {
+        match self {
+            IndexKind::Buffer => "buffer",
+            IndexKind::Texture => "texture",
+            IndexKind::Sampler => "sampler",
+        }
+    }
+}
+
+/// Where one resource of the entry point is bound in the MSL output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceIndex {
+    /// The IR global's name.
+    pub name: String,
+    /// Its descriptor set and binding; `None` for a push-constant block.
+    pub set_binding: Option<(u32, u32)>,
+    /// The index space.
+    pub kind: IndexKind,
+    /// The first index (an array of `count` textures or samplers takes `count` consecutive
+    /// ones).
+    pub index: u32,
+    /// The number of indices it takes.
+    pub count: u32,
+}
+
+/// The resource indices of an MSL output ([`emit_with_interface`]), for reflection.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Interface {
+    /// Every resource the entry point uses, in declaration order.
+    pub resources: Vec<ResourceIndex>,
+    /// The `[[buffer(n)]]` index of the buffer-sizes buffer, when the entry point reads the
+    /// length of a runtime array (element `k` must hold the byte size of the buffer bound at
+    /// `[[buffer(k)]]`).
+    pub buffer_sizes: Option<u32>,
 }
 
 /// How to emit.
@@ -159,7 +239,79 @@ pub struct Options {
     pub tbuffer_rule: LayoutRule,
     /// Resource indices by (stage, set, binding); `None`: the default rule (module docs).
     pub binding_map: Option<BindingMap>,
+    /// The `[[buffer(n)]]` index of the buffer-sizes buffer, a `constant uint*` whose element
+    /// `k` is the byte size of the buffer at `[[buffer(k)]]`, declared when the entry reads
+    /// the length of a runtime array (`GetDimensions` on a structured or byte-address
+    /// buffer). Default 25, spirv-cross's `buffer_size_buffer_index`.
+    pub buffer_sizes_index: u32,
+    /// The language version to print (default 2.4).
+    pub version: MslVersion,
 }
+
+/// A Metal Shading Language version the backend can print: 2.1 to 3.0 (default 2.4, macOS
+/// 12 / iOS 15). The output differs only where the language does: a construct the chosen
+/// version lacks is refused by name (OSB0312).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MslVersion {
+    /// Major version (2 or 3).
+    pub major: u8,
+    /// Minor version.
+    pub minor: u8,
+}
+
+impl MslVersion {
+    /// MSL 2.1 (macOS 10.14 / iOS 12).
+    pub const V2_1: MslVersion = MslVersion { major: 2, minor: 1 };
+    /// MSL 2.2 (macOS 10.15 / iOS 13).
+    pub const V2_2: MslVersion = MslVersion { major: 2, minor: 2 };
+    /// MSL 2.3 (macOS 11 / iOS 14).
+    pub const V2_3: MslVersion = MslVersion { major: 2, minor: 3 };
+    /// MSL 2.4 (macOS 12 / iOS 15), the default.
+    pub const V2_4: MslVersion = MslVersion { major: 2, minor: 4 };
+    /// MSL 3.0 (macOS 13 / iOS 16).
+    pub const V3_0: MslVersion = MslVersion { major: 3, minor: 0 };
+    /// Every version the backend prints.
+    pub const ALL: [MslVersion; 5] = [
+        MslVersion::V2_1,
+        MslVersion::V2_2,
+        MslVersion::V2_3,
+        MslVersion::V2_4,
+        MslVersion::V3_0,
+    ];
+
+    /// spirv-cross's spelling of the version (`--msl-version 20400`).
+    pub fn spirv_cross_number(self) -> u32 {
+        u32::from(self.major) * 10000 + u32::from(self.minor) * 100
+    }
+}
+
+impl Default for MslVersion {
+    fn default() -> MslVersion {
+        MslVersion::V2_4
+    }
+}
+
+impl std::fmt::Display for MslVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+impl std::str::FromStr for MslVersion {
+    type Err = String;
+
+    /// `2.1`, `2.2`, `2.3`, `2.4` or `3.0`.
+    fn from_str(s: &str) -> Result<MslVersion, String> {
+        MslVersion::ALL
+            .into_iter()
+            .find(|v| v.to_string() == s.trim())
+            .ok_or_else(|| format!("MSL version `{s}` is not one of 2.1, 2.2, 2.3, 2.4, 3.0"))
+    }
+}
+
+/// spirv-cross's default `buffer_size_buffer_index`, the default of
+/// [`Options::buffer_sizes_index`].
+pub const DEFAULT_BUFFER_SIZES_INDEX: u32 = 25;
 
 impl Default for Options {
     fn default() -> Options {
@@ -170,6 +322,8 @@ impl Default for Options {
             push_constant_rule: LayoutRule::RelaxedStd430,
             tbuffer_rule: LayoutRule::RelaxedStd430,
             binding_map: None,
+            buffer_sizes_index: DEFAULT_BUFFER_SIZES_INDEX,
+            version: MslVersion::V2_4,
         }
     }
 }
@@ -201,10 +355,18 @@ fn err(code: &'static str, msg: impl Into<String>) -> Vec<Diagnostic> {
 /// Emits one entry point of a module legalized for MSL as MSL text. Errors are diagnostics
 /// (codes OSB0301.., see [`error`]) for what the backend cannot express.
 pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
+    emit_with_interface(legal, opts).map(|(text, _)| text)
+}
+
+/// [`emit`], also returning where each resource is bound (for reflection).
+pub fn emit_with_interface(
+    legal: &Legal<'_>,
+    opts: &Options,
+) -> Result<(String, Interface), Errors> {
     emit_diags(legal, opts).map_err(Errors::new)
 }
 
-fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), Vec<Diagnostic>> {
     if legal.target() != Target::Msl {
         return Err(err(
             WRONG_TARGET,
@@ -347,6 +509,16 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
         };
         cx.item_names.insert(f.id(), n);
     }
+    // The lengths of runtime arrays come from the buffer-sizes buffer, declared first (as
+    // spirv-cross declares it) so that no buffer takes its index.
+    let reads_lengths = used.funcs.iter().any(|&f| {
+        f.blocks(m)
+            .iter()
+            .any(|b| m.children(b.id()).any(|c| m.op(c) == Op::ArrayLength))
+    });
+    if reads_lengths {
+        cx.declare_buffer_sizes();
+    }
     let globals: Vec<_> = entry_info
         .globals()
         .iter()
@@ -378,7 +550,12 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     }
     let entry_fn = entry_wrapper(&mut cx, &fn_name, &body_name);
     let mut out = String::new();
-    out.push_str("// Metal Shading Language 2.4, generated by OneShader.\n");
+    writeln!(
+        out,
+        "// Metal Shading Language {}, generated by OneShader.",
+        opts.version
+    )
+    .ok();
     out.push_str("#include <metal_stdlib>\nusing namespace metal;\n\n");
     out.push_str(&cx.struct_decls());
     if !cx.const_decls.is_empty() {
@@ -387,7 +564,11 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     }
     out.push_str(&functions);
     out.push_str(&entry_fn);
-    Ok(out)
+    let interface = Interface {
+        resources: cx.indices.clone(),
+        buffer_sizes: cx.buffer_sizes.as_ref().map(|_| opts.buffer_sizes_index),
+    };
+    Ok((out, interface))
 }
 
 /// The element type of an MSL `array<T, N>` type name.
@@ -434,6 +615,48 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
             param: false,
             custom: None,
         });
+    }
+    let mut inputs = inputs;
+    if entry.stage == Stage::Vertex && cx.view_index {
+        // spirv-cross's vertex function reading the view index without multiview takes the
+        // instance built-ins and writes the layer; the same interface here, with layer 0 (the
+        // one a single-view draw renders).
+        for attr in ["instance_id", "base_instance"] {
+            let a = format!("[[{attr}]]");
+            if !inputs.iter().any(|io| io.attr == a) {
+                let member = cx
+                    .names
+                    .fresh(Some(&format!("{attr}_param")), "unused", None);
+                inputs.push(module::Io {
+                    var: cx
+                        .names
+                        .fresh(Some(&format!("{attr}_unused")), "unused", None),
+                    var_type: "uint".into(),
+                    member,
+                    io_type: "uint".into(),
+                    attr: a,
+                    param: true,
+                    custom: None,
+                });
+            }
+        }
+        if !outputs.is_empty()
+            && !outputs
+                .iter()
+                .any(|o| o.attr == "[[render_target_array_index]]")
+        {
+            let var = cx.names.fresh(Some("layer_unwritten"), "layer", None);
+            extra_locals.push(format!("uint {var} = 0u;"));
+            outputs.push(module::Io {
+                var,
+                var_type: "uint".into(),
+                member: cx.io_names.1.fresh(Some("layer_unwritten"), "l", None),
+                io_type: "uint".into(),
+                attr: "[[render_target_array_index]]".into(),
+                param: false,
+                custom: None,
+            });
+        }
     }
     let staged: Vec<&module::Io> = inputs.iter().filter(|io| !io.param).collect();
     if !staged.is_empty() {

@@ -15,9 +15,9 @@ use oneshader_ir::layout::{self, LayoutRule};
 use oneshader_ir::{AddressSpace, BuiltIn, InstId, Module, Op, ScalarKind, Stage};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::Options;
-use super::error::{LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, malformed};
+use super::error::{LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, VERSION, malformed};
 use super::names::{Namer, namer};
+use super::{MslVersion, Options};
 use crate::text::atomics::{AtomicLocs, Loc};
 use crate::text::usage::Entry;
 
@@ -61,6 +61,12 @@ pub(crate) enum FieldForm {
     Packed,
     /// A column-major matrix, declared transposed (`floatCxR` for HLSL `floatRxC`).
     Transposed,
+    /// An array of column-major matrices, each element declared transposed.
+    TransposedArray,
+    /// A matrix whose 2-component vectors are 16 bytes apart (DXC's constant buffers):
+    /// declared as an array of `float4`, each vector in the leading two components; the
+    /// vectors are HLSL's columns when `transposed` (column-major), its rows otherwise.
+    PaddedMatrix { transposed: bool },
     /// An array of scalars or 2-vectors of `n` components whose layout stride is 16 bytes
     /// (DXC's constant buffers): declared as an array of 4-vectors, each element read from
     /// its first `n` components.
@@ -116,6 +122,18 @@ pub(crate) struct ModuleCx<'m> {
     pub simd_vars: FxHashMap<&'static str, String>,
     /// Resource indices given so far, per kind (buffer, texture, sampler).
     next_index: [u32; 3],
+    /// The `[[buffer(n)]]` index of each buffer global.
+    pub buffer_index: FxHashMap<InstId, u32>,
+    /// The name of the buffer-sizes parameter (`constant uint*`, the byte size of each
+    /// buffer at that buffer's index) when a runtime array's length is read.
+    pub buffer_sizes: Option<String>,
+    /// The entry reads the view index (the constant 0 without multiview).
+    pub view_index: bool,
+    /// Where each resource is bound, in declaration order (for reflection).
+    pub indices: Vec<super::ResourceIndex>,
+    /// Arrays of buffers (arrays of pointers in MSL): true when the elements are blocks
+    /// (dereferenced to name their members), false for runtime arrays.
+    pub buffer_arrays: FxHashMap<InstId, bool>,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -124,12 +142,18 @@ fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
         Op::I32 => "int",
         Op::U32 => "uint",
         Op::F32 => "float",
+        Op::I64 => "long",
+        Op::U64 => "ulong",
+        Op::F16 => "half",
+        Op::I16 => "short",
+        Op::U16 => "ushort",
         op => {
             return Err(MslError::new(
                 TYPE,
                 format!(
-                    "the scalar type `{}` is not supported by the MSL backend (bool, int, uint \
-                     and float are; half, 16- and 64-bit integers and double are refused)",
+                    "the scalar type `{}` is not supported by the MSL backend (bool, short, \
+                     ushort, int, uint, long, ulong, half and float are; double and 8-bit \
+                     integers are refused)",
                     op.spelling()
                 ),
             ));
@@ -145,27 +169,43 @@ fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)
     let vec = |n: u32| if n == 3 { (16, 16) } else { (4 * n, 4 * n) };
     Some(match m.op(ty) {
         Op::Bool | Op::I32 | Op::U32 | Op::F32 => (4, 4),
+        Op::I64 | Op::U64 => (8, 8),
+        Op::F16 | Op::I16 | Op::U16 => (2, 2),
         Op::Vector => {
             let n = m.vector_len(ty)?;
+            let b = m.scalar_bits(m.operand(ty, 0))? / 8;
             if *form == FieldForm::Packed {
-                (4, 4 * n)
+                (b, b * n)
+            } else if n == 3 {
+                (4 * b, 4 * b)
             } else {
-                vec(n)
+                (b * n, b * n)
             }
         }
         Op::Matrix => {
             let (rows, cols) = m.matrix_dims(ty)?;
             // MSL columns: HLSL rows (of `cols` components), or HLSL columns when transposed.
-            let (count, len) = if *form == FieldForm::Transposed {
+            let (count, len) = if matches!(
+                form,
+                FieldForm::Transposed | FieldForm::PaddedMatrix { transposed: true }
+            ) {
                 (cols, rows)
             } else {
                 (rows, cols)
             };
+            if let FieldForm::PaddedMatrix { .. } = form {
+                return Some((16, 16 * count));
+            }
             let (a, s) = vec(len);
             (a, s * count)
         }
         Op::Array => {
-            let (a, s) = msl_align_size(m, m.operand(ty, 0), &FieldForm::Plain)?;
+            let elem_form = if *form == FieldForm::TransposedArray {
+                FieldForm::Transposed
+            } else {
+                FieldForm::Plain
+            };
+            let (a, s) = msl_align_size(m, m.operand(ty, 0), &elem_form)?;
             (a, s * m.array_len(ty)?)
         }
         Op::RuntimeArray => {
@@ -201,9 +241,28 @@ impl<'m> ModuleCx<'m> {
             outputs: Vec::new(),
             io_names: (namer(), namer()),
             next_index: [0; 3],
+            buffer_index: FxHashMap::default(),
+            buffer_sizes: None,
+            view_index: false,
+            indices: Vec::new(),
+            buffer_arrays: FxHashMap::default(),
             simd_vars: FxHashMap::default(),
             const_decls: String::new(),
         }
+    }
+
+    /// Refuses `what` unless the chosen MSL version has it (`since`).
+    pub fn require(&self, since: MslVersion, what: &str) -> R<()> {
+        if self.opts.version < since {
+            return Err(MslError::new(
+                VERSION,
+                format!(
+                    "{what} needs MSL {since}; the output is MSL {} (`--msl-version`)",
+                    self.opts.version
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The SIMD-group built-in `key` (`thread_index_in_simdgroup`, `threads_per_simdgroup`),
@@ -298,6 +357,9 @@ impl<'m> ModuleCx<'m> {
                 )),
             };
         }
+        if matches!(m.op(m.scalar_of(ty).unwrap_or(ty)), Op::I64 | Op::U64) {
+            self.require(MslVersion::V2_2, "64-bit integers (`long`, `ulong`)")?;
+        }
         Ok(match op {
             _ if op.is_scalar_type() => scalar_name(m, ty)?.to_string(),
             Op::Vector => {
@@ -383,6 +445,18 @@ impl<'m> ModuleCx<'m> {
             }
             Op::U32 => format!("{}u", bits as u32),
             Op::F32 => f32_literal(bits as u32),
+            Op::I64 => {
+                let v = bits as i64;
+                if v == i64::MIN {
+                    "(-9223372036854775807l - 1l)".into()
+                } else {
+                    format!("{v}l")
+                }
+            }
+            Op::U64 => format!("{bits}ul"),
+            Op::I16 => format!("short({})", bits as u16 as i16),
+            Op::U16 => format!("ushort({}u)", bits as u16),
+            Op::F16 => format!("half({})", f32_literal(f16_to_f32_bits(bits as u16))),
             _ => {
                 scalar_name(m, ty)?;
                 return Err(malformed("a scalar literal of a non-scalar type"));
@@ -451,7 +525,12 @@ impl<'m> ModuleCx<'m> {
         let tn = self.type_name(ty)?;
         match m.op(ty) {
             Op::Struct => {
-                if (0..parts.len()).any(|k| matches!(self.form(ty, k), FieldForm::Padded(_))) {
+                if (0..parts.len()).any(|k| {
+                    matches!(
+                        self.form(ty, k),
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. }
+                    )
+                }) {
                     return Err(MslError::new(
                         OPERANDS,
                         "a value of a struct holding a constant-buffer array of scalars or \
@@ -468,6 +547,14 @@ impl<'m> ModuleCx<'m> {
                 for (k, p) in parts.into_iter().enumerate() {
                     let v = match self.form(ty, k) {
                         FieldForm::Transposed => format!("transpose({p})"),
+                        FieldForm::TransposedArray => {
+                            let ft = m
+                                .struct_fields(ty)
+                                .get(k)
+                                .and_then(|&f| m.ty(f))
+                                .ok_or_else(|| malformed("a struct value with too many parts"))?;
+                            transposed_array(m, ft, &format!("({p})"), true)
+                        }
                         _ => p,
                     };
                     let at = decl
@@ -503,7 +590,10 @@ impl<'m> ModuleCx<'m> {
         let name = self.struct_name(st);
         if self.structs.contains_key(&st) {
             let had = self.struct_rules.get(&st).copied();
-            if rule.is_some() && had.is_some() && had != rule {
+            if let (Some(a), Some(b)) = (had, rule)
+                && a != b
+                && !same_msl_layout(m, st, a, b)
+            {
                 return Err(MslError::new(
                     LAYOUT,
                     format!(
@@ -565,6 +655,21 @@ impl<'m> ModuleCx<'m> {
                     if m.op(ft) == Op::Matrix && !fl.row_major {
                         form = FieldForm::Transposed;
                     }
+                    if m.op(ft) == Op::Array
+                        && m.op(m.operand(ft, 0)) == Op::Matrix
+                        && !fl.row_major
+                    {
+                        form = FieldForm::TransposedArray;
+                    }
+                    // 2-component vectors 16 bytes apart: an array of `float4`.
+                    if let Some((rows, cols)) = m.matrix_dims(ft)
+                        && fl.layout.matrix_stride == Some(16)
+                        && (if fl.row_major { cols } else { rows }) == 2
+                    {
+                        form = FieldForm::PaddedMatrix {
+                            transposed: !fl.row_major,
+                        };
+                    }
                     let (mut align, mut size) = self.member_align_size(ft, &form, &fname)?;
                     if m.op(ft) == Op::Vector && fl.offset % align != 0 {
                         form = FieldForm::Packed;
@@ -585,6 +690,7 @@ impl<'m> ModuleCx<'m> {
                     if m.op(ft) == Op::Array
                         && fl.layout.array_stride == Some(16)
                         && let e = m.operand(ft, 0)
+                        && m.scalar_of(e).and_then(|t| m.scalar_bits(t)) == Some(32)
                         && (m.op(e).is_scalar_type()
                             || (m.op(e) == Op::Vector && m.vector_len(e) == Some(2)))
                     {
@@ -611,6 +717,18 @@ impl<'m> ModuleCx<'m> {
                         pads += 1;
                         decl.members += 1;
                     }
+                    if form == FieldForm::Packed && m.scalar_bits(m.operand(ft, 0)) == Some(64) {
+                        return Err(MslError::new(
+                            LAYOUT,
+                            format!(
+                                "member `{fname}` of struct `{name}` is a vector of 64-bit \
+                                 integers at offset {} under {}, which needs a packed vector; \
+                                 MSL has packed vectors of 16- and 32-bit elements only",
+                                fl.offset,
+                                rule.name()
+                            ),
+                        ));
+                    }
                     let tn = match (&form, m.op(ft)) {
                         (FieldForm::Packed, _) => format!("packed_{}", self.type_name(ft)?),
                         (FieldForm::Padded(_), _) => {
@@ -622,13 +740,23 @@ impl<'m> ModuleCx<'m> {
                             let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
                             format!("float{c}x{r}")
                         }
+                        (FieldForm::PaddedMatrix { transposed }, _) => {
+                            let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
+                            format!("array<float4, {}>", if *transposed { c } else { r })
+                        }
+                        (FieldForm::TransposedArray, _) => {
+                            let mt = m.operand(ft, 0);
+                            self.type_name(mt)?;
+                            let (r, c) = m.matrix_dims(mt).unwrap_or((4, 4));
+                            format!("array<float{c}x{r}, {}>", m.array_len(ft).unwrap_or(0))
+                        }
                         (_, Op::RuntimeArray) => {
                             let inner = Loc::Elem(Box::new(loc.clone()));
                             self.type_at(m.operand(ft, 0), Some(&inner))?
                         }
                         _ => self.type_at(ft, Some(&loc))?,
                     };
-                    if !matches!(form, FieldForm::Padded(_)) {
+                    if !matches!(form, FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. }) {
                         self.check_strides(ft, &fl.layout, &form, &fname, &name)?;
                     }
                     if form != FieldForm::Plain {
@@ -752,17 +880,20 @@ impl<'m> ModuleCx<'m> {
                 mt = m.operand(mt, 0);
             }
             if let Some((rows, cols)) = m.matrix_dims(mt) {
-                let len = if *form == FieldForm::Transposed || m.op(ft) != Op::Matrix {
-                    // Arrays of matrices keep the IR's majorness only when row-major.
-                    if m.op(ft) != Op::Matrix {
-                        return Err(MslError::new(
-                            LAYOUT,
-                            format!(
-                                "member `{fname}` of struct `{sname}` is an array of matrices; \
-                                 not supported by the MSL backend"
-                            ),
-                        ));
-                    }
+                // A matrix, or one array of them (each element transposed when column-major).
+                if m.op(ft) != Op::Matrix
+                    && !(m.op(ft) == Op::Array && m.op(m.operand(ft, 0)) == Op::Matrix)
+                {
+                    return Err(MslError::new(
+                        LAYOUT,
+                        format!(
+                            "member `{fname}` of struct `{sname}` is an array of arrays of \
+                             matrices or a runtime array of matrices; not supported by the MSL \
+                             backend"
+                        ),
+                    ));
+                }
+                let len = if matches!(form, FieldForm::Transposed | FieldForm::TransposedArray) {
                     rows
                 } else {
                     cols
@@ -781,7 +912,12 @@ impl<'m> ModuleCx<'m> {
         }
         if let Some(stride) = tl.array_stride {
             let e = m.operand(ft, 0);
-            let es = match msl_align_size(m, e, &FieldForm::Plain) {
+            let elem_form = if *form == FieldForm::TransposedArray {
+                FieldForm::Transposed
+            } else {
+                FieldForm::Plain
+            };
+            let es = match msl_align_size(m, e, &elem_form) {
                 Some((a, s)) => s.div_ceil(a) * a,
                 None => {
                     let mut inner = e;
@@ -837,8 +973,15 @@ impl<'m> ModuleCx<'m> {
         let what = || oneshader_ir::print::print_inst(m, ty);
         let elem = m.scalar_of(d.sampled_type).unwrap_or(d.sampled_type);
         let sname = scalar_name(m, elem)?;
+        if m.scalar_bits(elem) != Some(32) {
+            return Err(MslError::new(
+                TYPE,
+                format!("`{}`: MSL textures hold 32-bit texels here", what()),
+            ));
+        }
         let base = match (d.dim, d.arrayed, d.multisampled) {
             (Dim::D1, false, false) => "texture1d",
+            (Dim::D1, true, false) => "texture1d_array",
             (Dim::D2, false, false) => "texture2d",
             (Dim::D2, true, false) => "texture2d_array",
             (Dim::D2, false, true) => "texture2d_ms",
@@ -850,8 +993,8 @@ impl<'m> ModuleCx<'m> {
                 return Err(MslError::new(
                     TYPE,
                     format!(
-                        "`{}` (subpass inputs, 1D arrays, multisampled arrays) is not supported \
-                         by the MSL backend",
+                        "`{}` (subpass inputs, multisampled arrays) is not supported by the \
+                         MSL backend",
                         what()
                     ),
                 ));
@@ -901,6 +1044,50 @@ impl<'m> ModuleCx<'m> {
     /// which takes `count` consecutive indices (an array of textures): the binding map's, or
     /// the default rule's (see the module documentation of `msl`).
     fn resource_index(&mut self, g: InstId, kind: usize, count: u32) -> R<u32> {
+        let i = self.resource_index_of(g, kind, count)?;
+        let m = self.m;
+        let set_binding = m.find_decoration(g, Op::Binding).map(|d| {
+            (
+                m.imm_operand(d, 0).unwrap_or(0),
+                m.imm_operand(d, 1).unwrap_or(0),
+            )
+        });
+        // Two buffers at one (set, binding) are one descriptor in Vulkan (aliased memory,
+        // which spirv-cross merges into one `void*` buffer): not stated here.
+        if kind == 0
+            && let Some(sb) = set_binding
+            && let Some(other) = self
+                .indices
+                .iter()
+                .find(|x| x.kind == super::IndexKind::Buffer && x.set_binding == Some(sb))
+        {
+            return Err(MslError::new(
+                RESOURCE,
+                format!(
+                    "buffers `{}` and `{}` share set {}, binding {} (aliased descriptors); not \
+                     supported by the MSL backend",
+                    other.name,
+                    m.name(g).unwrap_or("?"),
+                    sb.0,
+                    sb.1
+                ),
+            ));
+        }
+        self.indices.push(super::ResourceIndex {
+            name: m.name(g).unwrap_or_default().to_string(),
+            set_binding,
+            kind: [
+                super::IndexKind::Buffer,
+                super::IndexKind::Texture,
+                super::IndexKind::Sampler,
+            ][kind.min(2)],
+            index: i,
+            count: count.max(1),
+        });
+        Ok(i)
+    }
+
+    fn resource_index_of(&mut self, g: InstId, kind: usize, count: u32) -> R<u32> {
         let m = self.m;
         let (set, binding) = match m.find_decoration(g, Op::Binding) {
             Some(d) => (
@@ -929,6 +1116,87 @@ impl<'m> ModuleCx<'m> {
         let i = self.next_index[kind];
         self.next_index[kind] += count.max(1);
         Ok(i)
+    }
+
+    /// Declares the buffer-sizes parameter (spirv-cross's `spvBufferSizeConstants`) at
+    /// `Options::buffer_sizes_index`: element `n` is the byte size of the buffer bound at
+    /// `[[buffer(n)]]`, so a runtime array's length is `(size - offset) / stride`.
+    pub fn declare_buffer_sizes(&mut self) {
+        let name = self.names.fresh(Some("buffer_sizes"), "buffer_sizes", None);
+        let decl = format!("constant uint* {name}");
+        self.resources.push(format!(
+            "{decl} [[buffer({})]]",
+            self.opts.buffer_sizes_index
+        ));
+        self.env.push(EnvItem {
+            param: decl,
+            name: name.clone(),
+        });
+        self.buffer_sizes = Some(name);
+    }
+
+    /// Refuses a buffer index that is the buffer-sizes buffer's.
+    fn check_buffer_index(&self, index: u32) -> R<()> {
+        if self.buffer_sizes.is_some() && index == self.opts.buffer_sizes_index {
+            return Err(MslError::new(
+                RESOURCE,
+                format!(
+                    "buffer index {index} is the buffer-sizes buffer's (the lengths of runtime \
+                     arrays); choose another buffer-sizes index or binding"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The offset and element stride of the runtime array `p` points to (`array_length`'s
+    /// operand: a buffer global holding only the runtime array, or a field of one), and the
+    /// buffer global.
+    pub fn runtime_array_extent(&self, p: InstId) -> R<(InstId, u32, u32)> {
+        let m = self.m;
+        let (g, field) = match m.op(p) {
+            Op::Global => (p, None),
+            Op::FieldAddr if m.op(m.operand(p, 0)) == Op::Global => (
+                m.operand(p, 0),
+                Some(m.imm_operand(p, 1).unwrap_or(0) as usize),
+            ),
+            _ => {
+                return Err(MslError::new(
+                    OPERANDS,
+                    "`array_length` of a runtime array that is not a buffer global's (the \
+                     global itself or its last field)",
+                ));
+            }
+        };
+        let ty = m.ty(g).ok_or_else(|| malformed("a global has no type"))?;
+        let space = m
+            .address_space(ty)
+            .ok_or_else(|| malformed("a global's type is not a pointer"))?;
+        let pointee = m
+            .pointee(ty)
+            .ok_or_else(|| malformed("a global's type is not a pointer"))?;
+        let rule = self.rule_of(g, space);
+        let no_layout =
+            |e: layout::LayoutError| MslError::new(LAYOUT, format!("no buffer layout: {e}"));
+        let (offset, stride) = match field {
+            None => {
+                let tl = layout::type_layout(m, pointee, rule, layout::is_row_major(m, g))
+                    .map_err(no_layout)?;
+                (0, tl.array_stride)
+            }
+            Some(k) => {
+                let sl = layout::struct_layout(m, pointee, rule).map_err(no_layout)?;
+                let fl = sl
+                    .fields
+                    .get(k)
+                    .ok_or_else(|| malformed("a field address past the fields"))?;
+                (fl.offset, fl.layout.array_stride)
+            }
+        };
+        let stride = stride
+            .filter(|&s| s > 0)
+            .ok_or_else(|| malformed("`array_length` of something that is not a runtime array"))?;
+        Ok((g, offset, stride))
     }
 
     /// Declares every global the entry uses (in module order), recording errors per global.
@@ -965,13 +1233,16 @@ impl<'m> ModuleCx<'m> {
         let loc = Loc::Global(g);
         match space {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
-                if m.op(pointee) == Op::Array
-                    && (space == AddressSpace::Uniform || m.op(m.operand(pointee, 0)) == Op::Struct)
-                {
+                // An array of buffers as the SPIR-V backend reads the IR (other arrays in a
+                // storage buffer are one buffer holding the array).
+                if crate::spirv::is_descriptor_array(m, space, pointee) {
+                    if m.op(pointee) == Op::Array {
+                        return self.declare_buffer_array(g, access, space, pointee, name);
+                    }
                     return Err(MslError::new(
                         TYPE,
-                        "an array of buffers (one descriptor per element); not supported by the \
-                         MSL backend (argument buffers)",
+                        "an unsized array of buffers (one descriptor per element); not \
+                         supported by the MSL backend (argument buffers)",
                     ));
                 }
                 let rule = self.rule_of(g, space);
@@ -985,6 +1256,8 @@ impl<'m> ModuleCx<'m> {
                     "const device"
                 };
                 let index = self.resource_index(g, 0, 1)?;
+                self.check_buffer_index(index)?;
+                self.buffer_index.insert(g, index);
                 let decl = format!("{q} {tn}{qual} {name}");
                 self.resources.push(format!("{decl} [[buffer({index})]]"));
                 self.env.push(EnvItem { param: decl, name });
@@ -992,18 +1265,36 @@ impl<'m> ModuleCx<'m> {
             }
             AddressSpace::PushConstant => {
                 // A `constant` buffer at the next buffer index, as spirv-cross places push
-                // constants; a binding map has no (set, binding) to name it by.
-                if self.opts.binding_map.is_some() {
-                    return Err(MslError::new(
-                        RESOURCE,
-                        "a push-constant block with a binding map; push constants have no set \
-                         and binding for the map to name (use the default rule)",
-                    ));
-                }
+                // constants, or where the binding map's push-constant entry puts it.
                 let rule = self.rule_of(g, space);
                 let (qual, tn) = self.buffer_type(g, pointee, rule, &loc)?;
-                let index = self.next_index[0];
-                self.next_index[0] += 1;
+                let index = match &self.opts.binding_map {
+                    Some(map) => map.push_constant(self.entry.stage).ok_or_else(|| {
+                        MslError::new(
+                            RESOURCE,
+                            format!(
+                                "the binding map has no push-constant entry for stage {} \
+                                 (`{{\"stage\": \"{}\", \"push_constant\": true, \
+                                 \"index\": N}}`)",
+                                self.entry.stage.spelling(),
+                                self.entry.stage.spelling()
+                            ),
+                        )
+                    })?,
+                    None => {
+                        let i = self.next_index[0];
+                        self.next_index[0] += 1;
+                        i
+                    }
+                };
+                self.check_buffer_index(index)?;
+                self.indices.push(super::ResourceIndex {
+                    name: m.name(g).unwrap_or_default().to_string(),
+                    set_binding: None,
+                    kind: super::IndexKind::Buffer,
+                    index,
+                    count: 1,
+                });
                 let decl = format!("constant {tn}{qual} {name}");
                 self.resources.push(format!("{decl} [[buffer({index})]]"));
                 self.env.push(EnvItem { param: decl, name });
@@ -1114,6 +1405,59 @@ impl<'m> ModuleCx<'m> {
             ))),
             AddressSpace::Input | AddressSpace::Output => Err(malformed("stage IO")),
         }
+    }
+
+    /// A constant-length array of buffers (`ConstantBuffer<S> cbs[3]`, `RWStructuredBuffer<T>
+    /// bufs[2]`), as spirv-cross declares one without argument buffers: one entry parameter
+    /// per element at consecutive buffer indices, gathered into an array of pointers the
+    /// functions receive (`array<constant S*, 3> cbs = {cbs_0, cbs_1, cbs_2};`).
+    fn declare_buffer_array(
+        &mut self,
+        g: InstId,
+        access: oneshader_ir::effects::Access,
+        space: AddressSpace,
+        pointee: InstId,
+        name: String,
+    ) -> R<()> {
+        let m = self.m;
+        if self.atomics.holds(g) {
+            return Err(MslError::new(
+                OPERANDS,
+                "atomics in an array of buffers; not supported by the MSL backend",
+            ));
+        }
+        let n = m
+            .array_len(pointee)
+            .ok_or_else(|| malformed("an array without a length"))?;
+        let elem = m.operand(pointee, 0);
+        let rule = self.rule_of(g, space);
+        let loc = Loc::Elem(Box::new(Loc::Global(g)));
+        let (_, tn) = self.buffer_type(g, elem, rule, &loc)?;
+        let q = if space == AddressSpace::Uniform {
+            "constant"
+        } else if access.writes() {
+            "device"
+        } else {
+            "const device"
+        };
+        let index = self.resource_index(g, 0, n)?;
+        let mut elems = Vec::new();
+        for k in 0..n {
+            self.check_buffer_index(index + k)?;
+            let e = self.names.fresh(Some(&format!("{name}_{k}")), "buf", None);
+            self.resources
+                .push(format!("{q} {tn}* {e} [[buffer({})]]", index + k));
+            elems.push(e);
+        }
+        let t = format!("array<{q} {tn}*, {n}>");
+        self.locals
+            .push(format!("{t} {name} = {{{}}};", elems.join(", ")));
+        self.env.push(EnvItem {
+            param: format!("thread {t}& {name}"),
+            name,
+        });
+        self.buffer_arrays.insert(g, m.op(elem) == Op::Struct);
+        Ok(())
     }
 
     /// The MSL type of a buffer's contents and the declarator suffix (`&` for a struct,
@@ -1273,6 +1617,31 @@ impl<'m> ModuleCx<'m> {
             self.inputs.push(io);
             return Ok(());
         }
+        if builtin == Some(BuiltIn::ViewIndex) && input {
+            // Without multiview (spirv-cross's default, which this backend shares) every draw
+            // renders view 0: the view index is the constant 0, as spirv-cross declares it.
+            // A vertex function reading it also takes the instance built-ins and writes layer
+            // 0, as spirv-cross's does (entry_wrapper).
+            if !matches!(m.op(pointee), Op::U32 | Op::I32) {
+                return Err(MslError::new(
+                    TYPE,
+                    "a view index that is not a 32-bit integer scalar",
+                ));
+            }
+            let zero = self.scalar_literal(pointee, 0)?;
+            let io = Io {
+                var: var.clone(),
+                io_type: var_type.clone(),
+                var_type,
+                member,
+                attr: String::new(),
+                param: true,
+                custom: Some((Vec::new(), vec![format!("{var} = {zero};")])),
+            };
+            self.view_index = true;
+            self.inputs.push(io);
+            return Ok(());
+        }
         if let Some(b) = builtin {
             use BuiltIn as B;
             let ok = |stages: &[(Stage, bool)]| stages.contains(&(stage, input));
@@ -1310,6 +1679,32 @@ impl<'m> ModuleCx<'m> {
                 B::SampleMask if ok(&[(Stage::Fragment, true), (Stage::Fragment, false)]) => {
                     ("sample_mask", "uint")
                 }
+                B::Barycentric if ok(&[(Stage::Fragment, true)]) => {
+                    self.require(
+                        MslVersion::V2_2,
+                        "barycentric coordinates (`SV_Barycentrics`)",
+                    )?;
+                    if interpolation(m, g, pointee).is_some() {
+                        // MSL would take a qualifier, but spirv-cross refuses the decorated
+                        // SPIR-V, so no check could compare the interface: refused.
+                        return Err(MslError::new(
+                            RESOURCE,
+                            "barycentric coordinates with an interpolation qualifier \
+                             (`noperspective`, `centroid`, `sample`); not supported by the MSL \
+                             backend (perspective-correct center barycentrics are)",
+                        ));
+                    }
+                    ("barycentric_coord", "float3")
+                }
+                B::PrimitiveId if ok(&[(Stage::Fragment, true)]) => {
+                    self.require(MslVersion::V2_2, "the primitive ID in a fragment function")?;
+                    ("primitive_id", "uint")
+                }
+                B::Layer if ok(&[(Stage::Fragment, true)]) => ("render_target_array_index", "uint"),
+                B::ViewportIndex if ok(&[(Stage::Fragment, true)]) => {
+                    ("viewport_array_index", "uint")
+                }
+                B::FragStencilRef if ok(&[(Stage::Fragment, false)]) => ("stencil", "uint"),
                 _ => {
                     return Err(MslError::new(
                         RESOURCE,
@@ -1337,13 +1732,20 @@ impl<'m> ModuleCx<'m> {
                     ),
                 ));
             }
+            // Barycentrics are a member of the `[[stage_in]]` struct, interpolated as the
+            // IR says (as spirv-cross declares them); other built-in inputs are parameters.
+            let staged = b == B::Barycentric;
+            let attr = match (staged, interpolation(m, g, pointee)) {
+                (true, Some(q)) => format!("[[{attr}, {q}]]"),
+                _ => format!("[[{attr}]]"),
+            };
             let io = Io {
                 var,
                 var_type,
                 member,
                 io_type: mty.to_string(),
-                attr: format!("[[{attr}]]"),
-                param: input,
+                attr,
+                param: input && !staged,
                 custom: None,
             };
             if input {
@@ -1362,12 +1764,76 @@ impl<'m> ModuleCx<'m> {
                     "a stage input or output without a location or built-in",
                 )
             })?;
+        // The attribute of location `loc` holding a value of type `ty`.
+        let attr_at = |loc: u32, ty: InstId| -> String {
+            let a = match (stage, input) {
+                (Stage::Vertex, true) => format!("attribute({loc})"),
+                (Stage::Fragment, false) => format!("color({loc})"),
+                _ => format!("user(locn{loc})"),
+            };
+            match interpolation(m, g, ty) {
+                Some(q) if stage == Stage::Fragment && input => format!("[[{a}, {q}]]"),
+                _ => format!("[[{a}]]"),
+            }
+        };
+        // An array of 32-bit scalars or vectors, or a float matrix (its MSL columns, HLSL's
+        // rows): one member per element at consecutive locations, as spirv-cross flattens
+        // them.
+        let flat = match m.op(pointee) {
+            Op::Array => {
+                let e = m.operand(pointee, 0);
+                let ok = (m.op(e) == Op::Vector || m.op(e).is_scalar_type())
+                    && m.scalar_of(e).and_then(|t| m.scalar_bits(t)) == Some(32)
+                    && m.scalar_kind(e) != Some(ScalarKind::Bool);
+                match m.array_len(pointee) {
+                    Some(n) if ok => Some((n, e, self.type_name(e)?)),
+                    _ => None,
+                }
+            }
+            Op::Matrix if m.op(m.operand(pointee, 0)) == Op::F32 => m
+                .matrix_dims(pointee)
+                .map(|(r, c)| (r, pointee, format!("float{c}"))),
+            _ => None,
+        };
+        if let Some((n, elem, et)) = flat {
+            let mut decls = Vec::new();
+            let mut copies = Vec::new();
+            for k in 0..n {
+                let names = if input {
+                    &mut self.io_names.0
+                } else {
+                    &mut self.io_names.1
+                };
+                let mk = names.fresh(Some(&format!("{member}_{k}")), "v", None);
+                decls.push(format!("{et} {mk} {};", attr_at(l + k, elem)));
+                copies.push(if input {
+                    format!("{var}[{k}] = {{io}}.{mk};")
+                } else {
+                    format!("{{io}}.{mk} = {var}[{k}];")
+                });
+            }
+            let io = Io {
+                var,
+                io_type: var_type.clone(),
+                var_type,
+                member,
+                attr: String::new(),
+                param: false,
+                custom: Some((decls, copies)),
+            };
+            if input {
+                self.inputs.push(io);
+            } else {
+                self.outputs.push(io);
+            }
+            return Ok(());
+        }
         if !matches!(m.op(pointee), Op::Vector) && !m.op(pointee).is_scalar_type() {
             return Err(MslError::new(
                 TYPE,
                 format!(
                     "the stage {} at location {l} has type `{}`; the MSL backend takes scalar \
-                     and vector stage inputs and outputs",
+                     and vector stage inputs and outputs (and arrays and matrices of them)",
                     if input { "input" } else { "output" },
                     oneshader_ir::print::print_inst(m, pointee)
                 ),
@@ -1379,32 +1845,18 @@ impl<'m> ModuleCx<'m> {
                 "a `bool` stage input or output; MSL interfaces hold no bools",
             ));
         }
-        let mut attr = match (stage, input) {
-            (Stage::Vertex, true) => format!("[[attribute({l})]]"),
-            (Stage::Fragment, false) => format!("[[color({l})]]"),
-            _ => format!("[[user(locn{l})]]"),
-        };
-        if stage == Stage::Fragment && input {
-            let int = m.scalar_kind(pointee) != Some(ScalarKind::Float);
-            let centroid = m.has_decoration(g, Op::Centroid);
-            let sample = m.has_decoration(g, Op::SampleDeco);
-            let persp = !m.has_decoration(g, Op::NoPerspective);
-            let q = if int || m.has_decoration(g, Op::Flat) {
-                Some("flat")
-            } else {
-                match (persp, centroid, sample) {
-                    (true, false, false) => None,
-                    (true, true, _) => Some("centroid_perspective"),
-                    (true, false, true) => Some("sample_perspective"),
-                    (false, false, false) => Some("center_no_perspective"),
-                    (false, true, _) => Some("centroid_no_perspective"),
-                    (false, false, true) => Some("sample_no_perspective"),
-                }
-            };
-            if let Some(q) = q {
-                attr = format!("[[user(locn{l}), {q}]]");
-            }
+        if m.scalar_of(pointee).and_then(|t| m.scalar_bits(t)) != Some(32) {
+            return Err(MslError::new(
+                TYPE,
+                format!(
+                    "the stage {} at location {l} has type `{}`; the MSL backend takes 32-bit \
+                     stage inputs and outputs",
+                    if input { "input" } else { "output" },
+                    oneshader_ir::print::print_inst(m, pointee)
+                ),
+            ));
         }
+        let attr = attr_at(l, pointee);
         let io = Io {
             var,
             io_type: var_type.clone(),
@@ -1434,6 +1886,88 @@ impl<'m> ModuleCx<'m> {
     }
 }
 
+/// `array<T, N>{transpose(a[0]), ...}`: the array of matrices `a` (of IR type `ty`, an
+/// array of matrices) with every element transposed: from its declared form
+/// ([`FieldForm::TransposedArray`]) to the IR's type, or the other way when `to_declared`.
+pub(crate) fn transposed_array(m: &Module, ty: InstId, a: &str, to_declared: bool) -> String {
+    let n = m.array_len(ty).unwrap_or(0);
+    let (r, c) = m.matrix_dims(m.operand(ty, 0)).unwrap_or((4, 4));
+    let (r, c) = if to_declared { (c, r) } else { (r, c) };
+    let parts: Vec<String> = (0..n).map(|k| format!("transpose({a}[{k}])")).collect();
+    format!("array<float{r}x{c}, {n}>{{{}}}", parts.join(", "))
+}
+
+/// True when struct `st` (and every struct it holds) has the same offsets, sizes, strides
+/// and majorness under rules `a` and `b` (alignments aside, which MSL derives itself): one
+/// MSL declaration states both.
+fn same_msl_layout(m: &Module, st: InstId, a: LayoutRule, b: LayoutRule) -> bool {
+    let (Ok(la), Ok(lb)) = (
+        layout::struct_layout(m, st, a),
+        layout::struct_layout(m, st, b),
+    ) else {
+        return false;
+    };
+    let shape = |t: &layout::TypeLayout| (t.size, t.array_stride, t.matrix_stride);
+    if la.layout.size != lb.layout.size || la.fields.len() != lb.fields.len() {
+        return false;
+    }
+    la.fields.iter().zip(&lb.fields).all(|(x, y)| {
+        if x.offset != y.offset
+            || x.row_major != y.row_major
+            || shape(&x.layout) != shape(&y.layout)
+        {
+            return false;
+        }
+        let mut inner = m.ty(x.field);
+        while let Some(t) = inner.filter(|&t| matches!(m.op(t), Op::Array | Op::RuntimeArray)) {
+            inner = Some(m.operand(t, 0));
+        }
+        match inner {
+            Some(t) if m.op(t) == Op::Struct => same_msl_layout(m, t, a, b),
+            _ => true,
+        }
+    })
+}
+
+/// The MSL interpolation qualifier of fragment input `g` of type `ty` (`None`: MSL's
+/// default, perspective-correct at the pixel center).
+fn interpolation(m: &Module, g: InstId, ty: InstId) -> Option<&'static str> {
+    let int = m.scalar_kind(ty) != Some(ScalarKind::Float);
+    let centroid = m.has_decoration(g, Op::Centroid);
+    let sample = m.has_decoration(g, Op::SampleDeco);
+    let persp = !m.has_decoration(g, Op::NoPerspective);
+    if int || m.has_decoration(g, Op::Flat) {
+        return Some("flat");
+    }
+    match (persp, centroid, sample) {
+        (true, false, false) => None,
+        (true, true, _) => Some("centroid_perspective"),
+        (true, false, true) => Some("sample_perspective"),
+        (false, false, false) => Some("center_no_perspective"),
+        (false, true, _) => Some("centroid_no_perspective"),
+        (false, false, true) => Some("sample_no_perspective"),
+    }
+}
+
+/// The bits of the f32 equal to the f16 with bits `h` (every f16 is an f32).
+pub(crate) fn f16_to_f32_bits(h: u16) -> u32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from((h >> 10) & 0x1f);
+    let man = u32::from(h & 0x3ff);
+    match (exp, man) {
+        (0, 0) => sign,
+        (0, _) => {
+            // A subnormal: man * 2^-24, normalized.
+            let shift = man.leading_zeros() - 21;
+            let man = (man << shift) & 0x3ff;
+            sign | ((127 - 15 + 1 - shift) << 23) | (man << 13)
+        }
+        (0x1f, 0) => sign | 0x7f80_0000,
+        (0x1f, _) => sign | 0x7fc0_0000 | (man << 13),
+        _ => sign | ((exp + 127 - 15) << 23) | (man << 13),
+    }
+}
+
 /// An MSL literal of the f32 with bits `bits`: the shortest decimal that reads back as the
 /// same value with an `f` suffix, or `as_type<float>(0x...u)` for NaNs, infinities and
 /// subnormals.
@@ -1455,6 +1989,24 @@ pub(crate) fn f32_literal(bits: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_bits_widen_exactly() {
+        for (h, f) in [
+            (0x3c00u16, 1.0f32),
+            (0xc000, -2.0),
+            (0x7bff, 65504.0),
+            (0x0001, 1.0 / 16_777_216.0),
+            (0x03ff, 1023.0 / 16_777_216.0),
+            (0x0400, 1.0 / 16_384.0),
+            (0x3555, 1365.0 / 4096.0),
+        ] {
+            assert_eq!(f32::from_bits(f16_to_f32_bits(h)), f, "{h:#x}");
+        }
+        assert!(f32::from_bits(f16_to_f32_bits(0x7e00)).is_nan());
+        assert_eq!(f16_to_f32_bits(0xfc00), f32::NEG_INFINITY.to_bits());
+        assert_eq!(f16_to_f32_bits(0x8000), (-0.0f32).to_bits());
+    }
 
     #[test]
     fn float_literals_read_back_exactly() {

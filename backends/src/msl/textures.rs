@@ -176,6 +176,16 @@ impl FnEmitter<'_, '_> {
     pub fn texture_expr(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let op = m.op(i);
+        if m.ty(i).is_some_and(|t| m.op(t) == Op::Struct) {
+            // A `{status, texel}` result: sparse residency feedback.
+            return Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "`{}` with sparse residency feedback; not supported by the MSL backend",
+                    op.spelling()
+                ),
+            ));
+        }
         let (tex, d, depth) = self.texture_of(m.operand(i, 0))?;
         match op {
             Op::QuerySize => return self.query_size(i, &tex, &d),
@@ -208,10 +218,27 @@ impl FnEmitter<'_, '_> {
                 ));
             }
         }
+        if op == Op::Sample && d.dim == Dim::D1 && !d.arrayed && !d.multisampled && !depth {
+            // MSL's `texture1d::sample(sampler, float)`: a Metal 1D texture has one mip level,
+            // which implicit-LOD sampling of a 1D texture with one level reads too. Offsets,
+            // clamps and the other forms have no MSL spelling.
+            if m.try_operand(i, 3).is_some_and(|o| m.op(o) != Op::Zero) {
+                return Err(MslError::new(
+                    UNMAPPED,
+                    "sampling a 1D texture with a texel offset; MSL's 1D sampling takes none",
+                ));
+            }
+            self.no_extra(i, 4, "a min-LOD clamp or sparse feedback")?;
+            let sampler = self.place(m.operand(i, 1))?.text;
+            let c = self.value(m.operand(i, 2))?;
+            let e = E::primary(format!("{tex}.sample({sampler}, {})", c.text));
+            return self.narrow(i, e, false);
+        }
         if d.multisampled || d.dim == Dim::D1 {
             return Err(MslError::new(
                 UNMAPPED,
-                "sampling a 1D or multisampled texture; not supported by the MSL backend",
+                "sampling a multisampled texture, or a 1D texture other than by `Sample`; not \
+                 supported by the MSL backend",
             ));
         }
         let sampler = self.place(m.operand(i, 1))?.text;
@@ -274,7 +301,18 @@ impl FnEmitter<'_, '_> {
             }
             offset = Some(self.const_offset(i, off)?.text);
         }
-        self.no_extra(i, offset_at + 1, "a min-LOD clamp or sparse feedback")?;
+        if matches!(op, Op::Sample | Op::SampleBias | Op::SampleGrad)
+            && let Some(c) = m.try_operand(i, offset_at + 1)
+        {
+            // `min_lod_clamp(x)` (MSL 2.2), as spirv-cross spells the MinLod operand.
+            self.cx
+                .require(super::MslVersion::V2_2, "a min-LOD clamp on sampling")?;
+            let v = self.value(c)?;
+            args.push(format!("min_lod_clamp({})", v.text));
+            self.no_extra(i, offset_at + 2, "sparse feedback")?;
+        } else {
+            self.no_extra(i, offset_at + 1, "a min-LOD clamp or sparse feedback")?;
+        }
         if op == Op::Gather {
             if depth {
                 return Err(MslError::new(

@@ -1,12 +1,14 @@
 //! What the text backends (GLSL, WGSL, MSL) share: identifiers ([`names`]), the choice of the
 //! entry point and what it reaches ([`usage`]), which values print inline ([`roles`]), where a
 //! statement list sits among the breakable statements around it ([`Region`]), and the
-//! locations atomics touch ([`atomics`], for WGSL and MSL, whose atomics need atomic types).
+//! locations atomics touch ([`atomics`], for WGSL and MSL, whose atomics need atomic types), and
+//! the statement walker of the C-like targets, GLSL and MSL ([`walker`]).
 
 pub(crate) mod atomics;
 pub(crate) mod names;
 pub(crate) mod roles;
 pub(crate) mod usage;
+pub(crate) mod walker;
 
 use oneshader_ir::diag::{FileId, Span};
 use oneshader_ir::{InstId, Module, Op};

@@ -392,6 +392,16 @@ pub fn msl_clang_check(text: &str) -> Result<(), String> {
 /// `Err` with its output when it fails. Panics naming `cargo xtask setup` when spirv-cross is
 /// missing.
 pub fn spirv_cross_msl(words: &[u32], entry: Option<&str>) -> Result<String, String> {
+    spirv_cross_msl_with(words, entry, &[])
+}
+
+/// [`spirv_cross_msl`] with further spirv-cross options (`--msl-decoration-binding`, which
+/// binds every resource at its SPIR-V binding number and push constants at buffer 0).
+pub fn spirv_cross_msl_with(
+    words: &[u32],
+    entry: Option<&str>,
+    extra: &[&str],
+) -> Result<String, String> {
     require_tool("spirv-cross");
     let dir = std::env::temp_dir().join(format!("oneshader-msl-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -401,7 +411,9 @@ pub fn spirv_cross_msl(words: &[u32], entry: Option<&str>) -> Result<String, Str
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     std::fs::write(&path, bytes).map_err(|e| e.to_string())?;
     let mut cmd = Command::new("spirv-cross");
-    cmd.arg(&path).args(["--msl", "--msl-version", "20400"]);
+    cmd.arg(&path)
+        .args(["--msl", "--msl-version", "20400"])
+        .args(extra);
     if let Some(e) = entry {
         cmd.args(["--entry", e]);
     }
@@ -459,8 +471,19 @@ pub fn msl_interface(text: &str) -> Vec<String> {
 /// ([`msl_clang_check`]), and its interface ([`msl_interface`]) equals that of `spirv-cross
 /// --msl` on `words`, our SPIR-V of the same module, for entry point `entry`.
 pub fn msl_check(text: &str, words: &[u32], entry: &str) -> Result<(), String> {
+    msl_check_with(text, words, entry, &[])
+}
+
+/// [`msl_check`] against spirv-cross run with the further options `extra` (the options that
+/// match the binding map `text` was printed with).
+pub fn msl_check_with(
+    text: &str,
+    words: &[u32],
+    entry: &str,
+    extra: &[&str],
+) -> Result<(), String> {
     msl_clang_check(text)?;
-    let theirs = spirv_cross_msl(words, Some(entry))?;
+    let theirs = spirv_cross_msl_with(words, Some(entry), extra)?;
     let (a, b) = (msl_interface(text), msl_interface(&theirs));
     if a != b {
         return Err(format!(

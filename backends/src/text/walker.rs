@@ -1,0 +1,506 @@
+//! Structured statements rebuilt from the IR's constructs ([`oneshader_ir::constructs`]) in C
+//! syntax, for the GLSL and MSL backends (both C-like: C switches with fall-through, `for
+//! (;;)` loops): no state machine, no goto. A backend's function printer implements the small
+//! [`CSyntax`] trait (its output, its values, its hints, its own terminators such as
+//! `discard`) and gets the walk from [`StatementWalker`]. WGSL's statements differ (no
+//! fall-through) and have their own walker.
+//!
+//! A statement list starts at a block and follows its edges; each edge is classified by
+//! [`Constructs::edge`]:
+//!
+//! | edge | printed as |
+//! |---|---|
+//! | inside (the next block) | the block's statements follow |
+//! | end of an `if` arm | nothing (the arm ends) |
+//! | end of a `switch` case, `break` out of a switch | `break;` |
+//! | `break` out of the innermost loop | `break;`, or `flag = true; break;` from inside a switch (each enclosing switch is followed by `if (flag) { break; }`) |
+//! | `continue` | the continue block's statements, then `continue;` (left out at the end of the loop body) |
+//! | back edge | nothing (the `for (;;)` loops) |
+//!
+//! `if_else` is `if (c) { ... } else { ... }` followed by its merge block; `switch` is a C
+//! switch whose case groups are ordered by the structural reverse post-order (so a case
+//! falling through precedes its target, which is checked: a fall-through to a case that
+//! cannot follow is refused), each case in braces; `loop` is `for (;;) { header; body }`
+//! followed by its break block. The continue block is one block ending in the back edge, so
+//! its values are used only inside it and it can be printed at every `continue`. A
+//! `cond_br` is `if (c) { <exit> }` followed by the other target (the loop header's test
+//! `if (!c) { break; }`, a do-while's `if (!c) { break; }` before the continue part).
+
+use oneshader_ir::cfg::Cfg;
+use oneshader_ir::constructs::{ConstructKind, Constructs, EdgeKind};
+use oneshader_ir::{Block, Func, InstId, Module, Op};
+use rustc_hash::FxHashSet;
+
+use super::{Brk, Region};
+
+/// How a statement list ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// Control falls into another case of the switch (its target block).
+    Fell(Block),
+    /// Control left (a jump, a return, the end of an arm or of the loop body).
+    Left,
+}
+
+/// What follows an edge.
+pub(crate) enum Flow {
+    /// The statements of this block come next, in the same list.
+    Next(Block),
+    /// The list ends here.
+    Done(Ending),
+}
+
+/// What a C-like backend's function printer gives the walker: its state, its output, its
+/// values and what differs between targets.
+pub(crate) trait CSyntax<'m> {
+    /// The backend's error.
+    type Error;
+
+    /// The module.
+    fn module(&self) -> &'m Module;
+    /// The function being printed.
+    fn func(&self) -> Func;
+    /// Its structured constructs.
+    fn constructs(&self) -> &Constructs;
+    /// Its control-flow graph.
+    fn cfg(&self) -> &Cfg;
+    /// The text printed so far.
+    fn out(&mut self) -> &mut String;
+    /// The indentation depth.
+    fn indent(&mut self) -> &mut usize;
+    /// The blocks printed so far.
+    fn emitted(&mut self) -> &mut FxHashSet<InstId>;
+    /// Records that the function printed a `return`.
+    fn set_returned(&mut self);
+    /// The flag of loop `k` breaking out of a switch (empty or `None` when it has none).
+    fn loop_flag(&self, k: usize) -> Option<String>;
+    /// The loops whose flag each enclosing switch set, innermost last.
+    fn flags_set(&mut self) -> &mut Vec<FxHashSet<usize>>;
+    /// The case targets of switch construct `k`.
+    fn case_targets(&self, k: usize) -> Option<&Vec<Block>>;
+    /// Prints one line at the current indentation.
+    fn line(&mut self, s: &str);
+    /// Prints the instructions of `b` (not its terminator).
+    fn block_body(&mut self, b: Block) -> Result<(), Self::Error>;
+    /// The expression text of value `v`.
+    fn value_text(&mut self, v: InstId) -> Result<String, Self::Error>;
+    /// `!c` with the parentheses the target's precedence needs.
+    fn negated(&mut self, c: InstId) -> Result<String, Self::Error>;
+    /// The selection hint printed before `if`/`switch` of terminator `t` (`""` for none).
+    fn selection_hint(&mut self, t: InstId) -> &'static str;
+    /// The loop hint printed before `for (;;)` of the `loop` terminator `t`.
+    fn loop_hint(&mut self, t: InstId) -> &'static str;
+    /// Prints a terminator other than `br`, `cond_br`, `if_else`, `switch`, `loop`,
+    /// `return` and `unreachable` (`discard`, the ray-tracing and mesh ones), which leaves
+    /// the list, or refuses it.
+    fn other_terminator(&mut self, t: InstId) -> Result<(), Self::Error>;
+    /// A control-flow error (the backend's code for unstructured control).
+    fn control_error(&self, msg: String) -> Self::Error;
+    /// A malformed-module error.
+    fn malformed(&self, msg: &str) -> Self::Error;
+    /// The refusal of a switch on a 64-bit selector.
+    fn wide_selector(&self) -> Self::Error;
+}
+
+/// The statement walker: provided for every [`CSyntax`].
+pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
+    /// Prints the statement list starting at `start`.
+    fn region(&mut self, start: Block, st: &Region) -> Result<Ending, Self::Error> {
+        let mut b = start;
+        loop {
+            if !self.emitted().insert(b.id()) {
+                let m = self.module();
+                let msg = format!(
+                    "in @{}, a block is reached twice by the statement rebuilder (an \
+                     unstructured join); verify the module",
+                    m.name(self.func().id()).unwrap_or("?")
+                );
+                return Err(self.control_error(msg));
+            }
+            self.block_body(b)?;
+            let m = self.module();
+            let t = b
+                .terminator(m)
+                .ok_or_else(|| self.malformed("a block without a terminator"))?;
+            let flow = match m.op(t) {
+                Op::Br => {
+                    let to = Block::cast(m, m.operand(t, 0));
+                    self.flow(b, to, st)?
+                }
+                Op::CondBr => self.cond_br(b, t, st)?,
+                Op::IfElse => self.if_else(b, t, st)?,
+                Op::Switch => self.switch(t, st)?,
+                Op::Loop => self.loop_(t, st)?,
+                Op::Return => {
+                    self.set_returned();
+                    if m.num_operands(t) == 1 {
+                        let v = self.value_text(m.operand(t, 0))?;
+                        self.line(&format!("return {v};"));
+                    } else if !st.fn_top {
+                        self.line("return;");
+                    }
+                    Flow::Done(Ending::Left)
+                }
+                Op::Unreachable => Flow::Done(Ending::Left),
+                _ => {
+                    self.other_terminator(t)?;
+                    Flow::Done(Ending::Left)
+                }
+            };
+            match flow {
+                Flow::Next(n) => b = n,
+                Flow::Done(e) => return Ok(e),
+            }
+        }
+    }
+
+    /// The error of an edge that is no structured exit.
+    fn unstructured(&self, from: Block, to: Block) -> Self::Error {
+        let m = self.module();
+        self.control_error(format!(
+            "in @{}, the edge from a block to another ({} -> {}) is not a structured exit; \
+             verify the module",
+            m.name(self.func().id()).unwrap_or("?"),
+            m.name(from.id()).unwrap_or("block"),
+            m.name(to.id()).unwrap_or("block"),
+        ))
+    }
+
+    /// The flow of a real edge `from -> to`.
+    fn flow(&mut self, from: Block, to: Block, st: &Region) -> Result<Flow, Self::Error> {
+        let edge = self.constructs().edge(from, to);
+        match edge {
+            Ok(EdgeKind::Inside) => self.inside(to, st),
+            Ok(EdgeKind::Merge(k)) => {
+                if self.constructs().get(k).kind == ConstructKind::Switch {
+                    self.line("break;");
+                }
+                Ok(Flow::Done(Ending::Left))
+            }
+            Ok(EdgeKind::SwitchBreak(_)) => {
+                self.line("break;");
+                Ok(Flow::Done(Ending::Left))
+            }
+            Ok(EdgeKind::Break(k)) => {
+                self.break_loop(k, st)?;
+                Ok(Flow::Done(Ending::Left))
+            }
+            Ok(EdgeKind::Continue(k)) => {
+                self.continue_loop(k, st)?;
+                Ok(Flow::Done(Ending::Left))
+            }
+            Ok(EdgeKind::BackEdge(_)) => Ok(Flow::Done(Ending::Left)),
+            Err(_) => Err(self.unstructured(from, to)),
+        }
+    }
+
+    /// Going on at `to` in the same statement list (an edge inside the constructs, or the
+    /// block after a statement).
+    fn inside(&mut self, to: Block, st: &Region) -> Result<Flow, Self::Error> {
+        let cons = self.constructs();
+        if let Some(l) = cons.innermost_loop(to)
+            && cons.get(l).cont == Some(to)
+        {
+            self.continue_loop(l, st)?;
+            return Ok(Flow::Done(Ending::Left));
+        }
+        if let Some(k) = st.case_top
+            && self.case_targets(k).is_some_and(|t| t.contains(&to))
+        {
+            return Ok(Flow::Done(Ending::Fell(to)));
+        }
+        if !self.cfg().is_reachable(to) {
+            // A join only a structured terminator names (both arms left): nothing follows.
+            return Ok(Flow::Done(Ending::Left));
+        }
+        Ok(Flow::Next(to))
+    }
+
+    /// A `break` out of loop `k` (through its flag from inside a switch).
+    fn break_loop(&mut self, k: usize, st: &Region) -> Result<(), Self::Error> {
+        if st.breakables.last() == Some(&Brk::Loop(k)) {
+            self.line("break;");
+            return Ok(());
+        }
+        let flag = self.loop_flag(k).filter(|f| !f.is_empty()).ok_or_else(|| {
+            self.control_error("a loop break from a switch without a flag".into())
+        })?;
+        self.line(&format!("{flag} = true;"));
+        self.line("break;");
+        if let Some(set) = self.flags_set().last_mut() {
+            set.insert(k);
+        }
+        Ok(())
+    }
+
+    /// A `continue` of loop `k`: its continue block, then `continue;` unless at the end of
+    /// the loop body.
+    fn continue_loop(&mut self, k: usize, st: &Region) -> Result<(), Self::Error> {
+        let Some(c) = self.constructs().get(k).cont else {
+            return Err(self.malformed("a loop without a continue block"));
+        };
+        self.block_body(c)?;
+        if st.loop_top != Some(k) {
+            self.line("continue;");
+        }
+        Ok(())
+    }
+
+    /// The statements of an edge inside braces (an `if` arm that is a jump, or a whole arm).
+    fn arm(&mut self, from: Block, to: Block, st: &Region) -> Result<(), Self::Error> {
+        *self.indent() += 1;
+        let r = match self.flow(from, to, st) {
+            Ok(Flow::Next(n)) => self.region(n, st).map(|_| ()),
+            Ok(Flow::Done(_)) => Ok(()),
+            Err(e) => Err(e),
+        };
+        *self.indent() -= 1;
+        r
+    }
+
+    /// True when the edge `from -> to` ends the list without a jump statement: the next
+    /// block, or the end of an `if` arm.
+    fn falls_on(&self, from: Block, to: Block, st: &Region) -> bool {
+        let cons = self.constructs();
+        match cons.edge(from, to) {
+            Ok(EdgeKind::Inside) => {
+                let is_cont = cons
+                    .innermost_loop(to)
+                    .is_some_and(|l| cons.get(l).cont == Some(to));
+                let is_case = st
+                    .case_top
+                    .and_then(|k| self.case_targets(k))
+                    .is_some_and(|t| t.contains(&to));
+                !is_cont && !is_case
+            }
+            Ok(EdgeKind::Merge(k)) => cons.get(k).kind == ConstructKind::Selection,
+            _ => false,
+        }
+    }
+
+    /// `cond_br`: `if (c) { <jump> }`, then the other target.
+    fn cond_br(&mut self, b: Block, t: InstId, st: &Region) -> Result<Flow, Self::Error> {
+        let m = self.module();
+        let c = m.operand(t, 0);
+        let yes = Block::cast(m, m.operand(t, 1));
+        let no = Block::cast(m, m.operand(t, 2));
+        // The jump goes into the `if`; the other target follows it.
+        let (cond, jump, next) = if self.falls_on(b, yes, st) {
+            (self.negated(c)?, no, yes)
+        } else {
+            (self.value_text(c)?, yes, no)
+        };
+        self.line(&format!("if ({cond}) {{"));
+        let nested = st.nested();
+        self.arm(b, jump, &nested)?;
+        self.line("}");
+        self.flow(b, next, st)
+    }
+
+    /// The text `f` prints, taken out of the output.
+    fn capture(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<(), Self::Error>,
+    ) -> Result<String, Self::Error> {
+        let saved = std::mem::take(self.out());
+        let r = f(self);
+        let text = std::mem::replace(self.out(), saved);
+        r.map(|()| text)
+    }
+
+    /// `if_else`: `if (c) { ... } else { ... }` (an empty arm left out), then the merge.
+    fn if_else(&mut self, b: Block, t: InstId, st: &Region) -> Result<Flow, Self::Error> {
+        let m = self.module();
+        let c = m.operand(t, 0);
+        let yes = Block::cast(m, m.operand(t, 1));
+        let no = Block::cast(m, m.operand(t, 2));
+        let merge = Block::cast(m, m.operand(t, 3));
+        let nested = st.nested();
+        let hint = self.selection_hint(t);
+        // Arms are printed aside first: one that prints nothing (the merge itself, or an
+        // empty block on the way to it) is left out.
+        let then_text = if yes == merge {
+            String::new()
+        } else {
+            self.capture(|e| e.arm(b, yes, &nested))?
+        };
+        let else_text = if no == merge {
+            String::new()
+        } else {
+            self.capture(|e| e.arm(b, no, &nested))?
+        };
+        match (then_text.is_empty(), else_text.is_empty()) {
+            (true, true) => {}
+            (true, false) => {
+                let cond = self.negated(c)?;
+                self.line(&format!("{hint}if ({cond}) {{"));
+                self.out().push_str(&else_text);
+                self.line("}");
+            }
+            (false, else_empty) => {
+                let cond = self.value_text(c)?;
+                self.line(&format!("{hint}if ({cond}) {{"));
+                self.out().push_str(&then_text);
+                if !else_empty {
+                    self.line("} else {");
+                    self.out().push_str(&else_text);
+                }
+                self.line("}");
+            }
+        }
+        self.inside(merge, st)
+    }
+
+    /// `loop`: `for (;;) { header; body }`, then the break block.
+    fn loop_(&mut self, t: InstId, st: &Region) -> Result<Flow, Self::Error> {
+        let m = self.module();
+        let header = Block::cast(m, m.operand(t, 0));
+        let brk = Block::cast(m, m.operand(t, 1));
+        let k = self
+            .constructs()
+            .index_of_term(t)
+            .ok_or_else(|| self.malformed("a loop the structured analysis does not know"))?;
+        if let Some(flag) = self.loop_flag(k) {
+            self.line(&format!("bool {flag} = false;"));
+        }
+        let hint = self.loop_hint(t);
+        self.line(&format!("{hint}for (;;) {{"));
+        let mut body = st.nested();
+        body.breakables.push(Brk::Loop(k));
+        body.loop_top = Some(k);
+        *self.indent() += 1;
+        let r = self.region(header, &body);
+        *self.indent() -= 1;
+        r?;
+        self.line("}");
+        self.inside(brk, st)
+    }
+
+    /// `switch`: a C switch of case groups in structural reverse post-order, each in braces,
+    /// then the merge; a loop break from a case goes through the loop's flag.
+    fn switch(&mut self, t: InstId, st: &Region) -> Result<Flow, Self::Error> {
+        let m = self.module();
+        let k = self
+            .constructs()
+            .index_of_term(t)
+            .ok_or_else(|| self.malformed("a switch the structured analysis does not know"))?;
+        let sel = m.operand(t, 0);
+        let merge = Block::cast(m, m.operand(t, 1));
+        let default = Block::cast(m, m.operand(t, 2));
+        let sel_ty = m
+            .ty(sel)
+            .ok_or_else(|| self.malformed("an untyped selector"))?;
+        let sop = m.op(sel_ty);
+        let bits = m.scalar_bits(sel_ty).unwrap_or(32);
+        if bits == 64 {
+            return Err(self.wide_selector());
+        }
+        let signed = sop.is_signed_int_type();
+        let sel_e = self.value_text(sel)?;
+        let m = self.module();
+        let sel_text = if bits < 32 {
+            format!("{}({sel_e})", if signed { "int" } else { "uint" })
+        } else {
+            sel_e
+        };
+        // Case groups by target, ordered by the structural reverse post-order.
+        let mut groups: Vec<(Block, Vec<String>, bool)> = Vec::new();
+        let mut add = |target: Block, label: Option<String>| {
+            let i = match groups.iter().position(|g| g.0 == target) {
+                Some(i) => i,
+                None => {
+                    groups.push((target, Vec::new(), false));
+                    groups.len() - 1
+                }
+            };
+            match label {
+                Some(l) => groups[i].1.push(l),
+                None => groups[i].2 = true,
+            }
+        };
+        let n = m.num_operands(t);
+        let mut i = 3;
+        while i + 1 < n {
+            let v = m.operand(t, i);
+            let raw = m.literal_bits(v).unwrap_or(0);
+            let label = if signed {
+                let s = oneshader_ir::types::sign_extend(raw, bits) as i32;
+                if s == i32::MIN {
+                    "(-2147483647 - 1)".to_string()
+                } else {
+                    s.to_string()
+                }
+            } else {
+                format!("{}u", oneshader_ir::types::truncate(raw, bits) as u32)
+            };
+            add(Block::cast(m, m.operand(t, i + 1)), Some(label));
+            i += 2;
+        }
+        if default != merge {
+            add(default, None);
+        }
+        let scfg = self.constructs().cfg();
+        groups.sort_by_key(|g| scfg.rpo_number(g.0).unwrap_or(usize::MAX));
+        if groups.is_empty() {
+            return self.inside(merge, st);
+        }
+        let hint = self.selection_hint(t);
+        self.line(&format!("{hint}switch ({sel_text}) {{"));
+        let mut case_st = st.nested();
+        case_st.breakables.push(Brk::Switch(k));
+        case_st.case_top = Some(k);
+        self.flags_set().push(Default::default());
+        for gi in 0..groups.len() {
+            let (target, labels, is_default) = groups[gi].clone();
+            for l in &labels {
+                self.line(&format!("case {l}:"));
+            }
+            if is_default {
+                self.line("default:");
+            }
+            *self.indent() += 1;
+            if target == merge {
+                self.line("break;");
+            } else {
+                self.line("{");
+                *self.indent() += 1;
+                let ending = self.region(target, &case_st);
+                *self.indent() -= 1;
+                let ending = match ending {
+                    Ok(e) => e,
+                    Err(e) => {
+                        *self.indent() -= 1;
+                        return Err(e);
+                    }
+                };
+                self.line("}");
+                if let Ending::Fell(x) = ending
+                    && groups.get(gi + 1).map(|g| g.0) != Some(x)
+                {
+                    *self.indent() -= 1;
+                    return Err(self.control_error(
+                        "a switch case falls through to a case that cannot be printed right \
+                         after it"
+                            .into(),
+                    ));
+                }
+            }
+            *self.indent() -= 1;
+        }
+        self.line("}");
+        let set = self.flags_set().pop().unwrap_or_default();
+        let mut loops: Vec<usize> = set.into_iter().collect();
+        loops.sort_unstable();
+        for l in loops {
+            let flag = self.loop_flag(l).unwrap_or_default();
+            self.line(&format!("if ({flag}) {{"));
+            *self.indent() += 1;
+            self.break_loop(l, st)?;
+            *self.indent() -= 1;
+            self.line("}");
+        }
+        self.inside(merge, st)
+    }
+}
+
+impl<'m, T: CSyntax<'m>> StatementWalker<'m> for T {}
