@@ -348,24 +348,7 @@ impl Emitter<'_> {
     /// `storage_buffer`, an array whose elements are runtime arrays or structs ending in one
     /// (nothing else can hold those). Other arrays of structs in storage buffers stay one buffer.
     pub(crate) fn is_descriptor_array(&self, space: AddressSpace, pointee: InstId) -> bool {
-        let m = self.m;
-        if !matches!(m.try_op(pointee), Some(Op::Array | Op::RuntimeArray)) {
-            return false;
-        }
-        let elem = m.operand(pointee, 0);
-        match space {
-            AddressSpace::Uniform => m.op(elem) == Op::Struct,
-            AddressSpace::StorageBuffer => match m.try_op(elem) {
-                Some(Op::RuntimeArray) => true,
-                Some(Op::Struct) => m
-                    .struct_fields(elem)
-                    .last()
-                    .and_then(|&f| m.ty(f))
-                    .is_some_and(|t| m.op(t) == Op::RuntimeArray),
-                _ => false,
-            },
-            _ => false,
-        }
+        crate::buffers::is_descriptor_array(self.m, space, pointee)
     }
 
     /// True for fragment inputs Vulkan requires to be `Flat`: integer or double scalars and

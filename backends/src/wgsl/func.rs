@@ -85,6 +85,9 @@ pub(crate) enum PlaceKind {
     HoldsAtomics,
     /// A matrix declared transposed (`transpose` on the way in and out).
     Transposed,
+    /// An array of matrices declared transposed (of IR type `ty`): its elements are
+    /// [`PlaceKind::Transposed`].
+    TransposedArray { ty: InstId },
     /// Row `idx` of a transposed matrix `base`, of `n` components: read component by
     /// component.
     TransposedRow { base: String, idx: String, n: u32 },
@@ -351,10 +354,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .map(|k| m.imm_operand(i, k).unwrap_or(0))
                         .collect();
                     let (path, transposed) = self.index_path(comp_ty, &idx)?;
-                    let v = if transposed {
-                        format!("transpose({})", elem.text)
-                    } else {
-                        elem.text
+                    let v = match transposed {
+                        Some(t) => self.cx.transpose_value(t, &elem.p(), true)?,
+                        None => elem.text,
                     };
                     self.line(&format!("{name}{path} = {v};"));
                 } else {
@@ -471,7 +473,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let field = self.cx.field_name(st, k);
                 let text = format!("{}.{field}", b.text);
                 let kind = if self.cx.transposed.contains(&(st, k)) {
-                    PlaceKind::Transposed
+                    let ft = m
+                        .struct_fields(st)
+                        .get(k)
+                        .and_then(|&f| m.ty(f))
+                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    if m.op(ft) == Op::Matrix {
+                        PlaceKind::Transposed
+                    } else {
+                        PlaceKind::TransposedArray { ty: ft }
+                    }
                 } else if self.cx.padded.contains_key(&(st, k)) {
                     let at = m
                         .struct_fields(st)
@@ -513,6 +524,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     return Ok(Place {
                         text: format!("{base}[{idx}][{row}]"),
                         kind: PlaceKind::Plain,
+                    });
+                }
+                if let PlaceKind::TransposedArray { .. } = &b.kind {
+                    return Ok(Place {
+                        text: format!("{}[{idx}]", b.text),
+                        kind: PlaceKind::Transposed,
                     });
                 }
                 if let PlaceKind::Padded { .. } = &b.kind {
@@ -557,6 +574,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ),
             )),
             PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
+            PlaceKind::TransposedArray { ty } => Ok(E::primary(self.whole_transposed_array(
+                ty,
+                &place.text,
+                false,
+            )?)),
             PlaceKind::TransposedRow { base, idx, n } => {
                 let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
                 Ok(E::primary(format!("vec{n}<f32>({})", parts.join(", "))))
@@ -571,23 +593,44 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    /// `.x`, `.field`, `[i]` for constant indices into a composite type; also whether the
-    /// path ends at a transposed matrix field.
-    pub fn index_path(&mut self, ty: InstId, idx: &[u32]) -> R<(String, bool)> {
+    /// A whole transposed array of matrices at `text` (of IR type `ty`), converted to its IR
+    /// form, or (`to_decl`) a value `text` of the IR form converted to the declared one.
+    fn whole_transposed_array(&mut self, ty: InstId, text: &str, to_decl: bool) -> R<String> {
+        if self.m.op(ty) != Op::Array {
+            return Err(WgslError::new(
+                OPERANDS,
+                "a whole run-time array of column-major matrices loaded or stored; WGSL reads \
+                 it element by element",
+            ));
+        }
+        self.cx.transpose_value(ty, text, to_decl)
+    }
+
+    /// `.x`, `.field`, `[i]` for constant indices into a composite type; also, when the path
+    /// ends in a field declared transposed, the IR type there (a matrix or an array of them).
+    pub fn index_path(&mut self, ty: InstId, idx: &[u32]) -> R<(String, Option<InstId>)> {
         let m = self.m;
         let mut s = String::new();
         let mut cur = Some(ty);
-        let mut transposed = false;
+        // The IR type of a transposed field the path is in (a matrix, or an array of them).
+        let mut transposed: Option<InstId> = None;
         let mut transposed_row: Option<u32> = None;
         for &k in idx {
             let Some(ty) = cur else {
                 s.push_str(&format!("[{k}]"));
                 continue;
             };
-            if transposed {
+            if transposed.is_some_and(|t| m.op(t) == Op::Matrix) {
                 // Row k of a transposed matrix: not a single path.
                 transposed_row = Some(k);
                 cur = None;
+                continue;
+            }
+            if let Some(t) = transposed {
+                // An element of a transposed array of matrices: a transposed matrix.
+                s.push_str(&format!("[{k}]"));
+                transposed = Some(m.operand(t, 0));
+                cur = transposed;
                 continue;
             }
             match m.op(ty) {
@@ -611,7 +654,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let f = self.cx.field_name(ty, k as usize);
                     s.push('.');
                     s.push_str(&f);
-                    transposed = self.cx.transposed.contains(&(ty, k as usize));
+                    let ft = m
+                        .struct_fields(ty)
+                        .get(k as usize)
+                        .and_then(|&f| m.ty(f))
+                        .ok_or_else(|| malformed("a struct index out of range"))?;
+                    transposed = self
+                        .cx
+                        .transposed
+                        .contains(&(ty, k as usize))
+                        .then_some(ft);
                     if self.cx.padded.contains_key(&(ty, k as usize)) {
                         return Err(WgslError::new(
                             OPERANDS,
@@ -707,8 +759,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                              with padded elements; not supported by the WGSL backend",
                         ));
                     }
-                    if m.op(ty) == Op::Struct && self.cx.transposed.contains(&(ty, k)) {
-                        e = format!("transpose({e})");
+                    if m.op(ty) == Op::Struct
+                        && self.cx.transposed.contains(&(ty, k))
+                        && let Some(ft) = m.struct_fields(ty).get(k).and_then(|&f| m.ty(f))
+                    {
+                        let v = self.value(m.operand(i, k))?;
+                        e = self.cx.transpose_value(ft, &v.p(), true)?;
                     }
                     parts.push(e);
                 }
@@ -726,10 +782,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     .collect();
                 let (path, transposed) = self.index_path(bt, &idx)?;
                 let e = format!("{}{path}", b.p());
-                Ok(E::primary(if transposed {
-                    format!("transpose({e})")
-                } else {
-                    e
+                Ok(E::primary(match transposed {
+                    Some(t) => self.cx.transpose_value(t, &e, false)?,
+                    None => e,
                 }))
             }
             Op::ExtractDyn => {
@@ -1094,6 +1149,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             PlaceKind::Plain => self.line(&format!("{} = {};", place.text, v.text)),
             PlaceKind::Atomic => self.line(&format!("atomicStore(&{}, {});", place.text, v.text)),
             PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
+            PlaceKind::TransposedArray { ty } => {
+                let tmp = self.local_name(Some("mats"), "mats");
+                self.line(&format!("let {tmp} = {};", v.text));
+                let decl = self.whole_transposed_array(ty, &tmp, true)?;
+                self.line(&format!("{} = {decl};", place.text));
+            }
             PlaceKind::TransposedRow { base, idx, n } => {
                 let tmp = self.local_name(Some("row"), "row");
                 self.line(&format!("let {tmp} = {};", v.text));

@@ -59,6 +59,9 @@ pub(crate) struct ModuleCx<'m> {
     pub atomic_prefixes: FxHashSet<Loc>,
     /// Texture globals sampled with a depth comparison: declared `texture_depth_*`.
     pub depth_textures: FxHashSet<InstId>,
+    /// Globals indexed by a value computed at run time (what matters for arrays of textures,
+    /// samplers or buffers: naga's binding arrays).
+    dynamic_arrays: FxHashSet<InstId>,
     /// Struct fields (struct, index) holding a column-major matrix: declared transposed
     /// (`matCxR` for HLSL `floatRxC`), so their memory holds HLSL's columns.
     pub transposed: FxHashSet<(InstId, usize)>,
@@ -192,6 +195,7 @@ impl<'m> ModuleCx<'m> {
             atomics: FxHashSet::default(),
             atomic_prefixes: FxHashSet::default(),
             depth_textures: FxHashSet::default(),
+            dynamic_arrays: FxHashSet::default(),
             transposed: FxHashSet::default(),
             decls: String::new(),
             consts: FxHashMap::default(),
@@ -243,7 +247,8 @@ impl<'m> ModuleCx<'m> {
         crate::text::atomics::loc_of(self.m, p)
     }
 
-    /// Records the locations atomics touch in `funcs`, the depth-compared textures, and the
+    /// Records the locations atomics touch in `funcs`, the depth-compared textures, the arrays
+    /// of textures indexed at run time, and the
     /// column-major matrix fields.
     pub fn scan(&mut self, funcs: &[oneshader_ir::Func]) -> R<()> {
         let m = self.m;
@@ -255,6 +260,12 @@ impl<'m> ModuleCx<'m> {
             for b in f.blocks(m) {
                 for c in m.children(b.id()) {
                     match m.op(c) {
+                        Op::ElementAddr
+                            if !m.op(m.operand(c, 1)).is_constant()
+                                && m.op(m.operand(c, 0)) == Op::Global =>
+                        {
+                            self.dynamic_arrays.insert(m.operand(c, 0));
+                        }
                         Op::SampleCmp
                         | Op::SampleCmpLevelZero
                         | Op::SampleCmpLevel
@@ -534,9 +545,12 @@ impl<'m> ModuleCx<'m> {
                     parts.push(self.constant(v)?);
                 }
                 if m.op(ty) == Op::Struct {
+                    let fields = m.struct_fields(ty);
                     for (k, p) in parts.iter_mut().enumerate() {
-                        if self.transposed.contains(&(ty, k)) {
-                            *p = format!("transpose({p})");
+                        if self.transposed.contains(&(ty, k))
+                            && let Some(ft) = fields.get(k).and_then(|&f| m.ty(f))
+                        {
+                            *p = self.transpose_value(ft, p, true)?;
                         }
                     }
                 }
@@ -631,9 +645,42 @@ impl<'m> ModuleCx<'m> {
         match space {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
                 let rule = self.rule_of(g, space);
-                self.check_buffer_type(pointee, rule, space, g)?;
+                let descriptors = crate::buffers::is_descriptor_array(m, space, pointee);
+                let t = if descriptors {
+                    // An array of buffers: naga's `binding_array` of the buffer struct.
+                    let elem = m.operand(pointee, 0);
+                    if m.op(elem) != Op::Struct {
+                        return Err(WgslError::new(
+                            TYPE,
+                            "an array of structured buffers; naga's binding arrays of buffers \
+                             hold structs only",
+                        ));
+                    }
+                    self.check_buffer_type(elem, rule, space, g)?;
+                    let t = self.type_at(elem, Some(&Loc::Elem(Box::new(loc.clone()))))?;
+                    let storage = space == AddressSpace::StorageBuffer;
+                    self.capabilities.insert(if storage {
+                        "STORAGE_BUFFER_BINDING_ARRAY"
+                    } else {
+                        "BUFFER_BINDING_ARRAY"
+                    });
+                    if self.dynamic_arrays.contains(&g) {
+                        self.capabilities.insert(if storage {
+                            "STORAGE_BUFFER_BINDING_ARRAY_NON_UNIFORM_INDEXING"
+                        } else {
+                            "BUFFER_BINDING_ARRAY_NON_UNIFORM_INDEXING"
+                        });
+                    }
+                    self.directives.insert("enable wgpu_binding_array;");
+                    match m.array_len(pointee).filter(|_| m.op(pointee) == Op::Array) {
+                        Some(n) => format!("binding_array<{t}, {n}>"),
+                        None => format!("binding_array<{t}>"),
+                    }
+                } else {
+                    self.check_buffer_type(pointee, rule, space, g)?;
+                    self.type_at(pointee, Some(&loc))?
+                };
                 let b = self.binding(g)?;
-                let t = self.type_at(pointee, Some(&loc))?;
                 let s = if space == AddressSpace::Uniform {
                     "uniform".to_string()
                 } else if access.writes() || self.atomic_prefixes.iter().any(|l| l.root() == g) {
@@ -656,32 +703,49 @@ impl<'m> ModuleCx<'m> {
             }
             AddressSpace::UniformConstant => {
                 let b = self.binding(g)?;
-                if matches!(m.op(pointee), Op::Array | Op::RuntimeArray) {
+                // An array of textures or samplers is naga's `binding_array` (wgpu's native
+                // binding arrays, behind a capability the output states).
+                let (elem_ty, count) = match m.op(pointee) {
+                    Op::Array => (m.operand(pointee, 0), m.array_len(pointee)),
+                    Op::RuntimeArray => (m.operand(pointee, 0), None),
+                    _ => (pointee, None),
+                };
+                let arrayed = elem_ty != pointee;
+                if arrayed && matches!(m.op(elem_ty), Op::Array | Op::RuntimeArray) {
                     return Err(WgslError::new(
                         TYPE,
-                        "an array of textures or samplers; WGSL's binding arrays need a naga \
-                         capability WebGPU does not offer",
+                        "a multi-dimensional array of textures or samplers; naga's binding \
+                         arrays have one dimension",
                     ));
                 }
-                let t = if let Some(d) = m.texture_desc(pointee) {
-                    let depth = self.depth_textures.contains(&g);
-                    if depth && !matches!(m.op(d.sampled_type), Op::F32) {
-                        return Err(WgslError::new(
-                            TYPE,
-                            "a depth comparison on a texture whose texel is not a single f32",
-                        ));
-                    }
-                    let t = self.texture_type(pointee, &d, depth)?;
-                    let acc = if m.has_decoration(g, Op::ReadOnly) || !access.writes() {
-                        "read"
-                    } else if m.has_decoration(g, Op::WriteOnly) || !access.reads() {
-                        "write"
+                let t = self.handle_type(g, elem_ty, access)?;
+                let t = if arrayed {
+                    let storage = m
+                        .texture_desc(elem_ty)
+                        .is_some_and(|d| d.access == TextureAccess::Storage);
+                    let dynamic = self.dynamic_arrays.contains(&g);
+                    self.directives.insert("enable wgpu_binding_array;");
+                    self.capabilities.insert(if storage {
+                        "STORAGE_TEXTURE_BINDING_ARRAY"
                     } else {
-                        "read_write"
-                    };
-                    t.replace("ACCESS", acc)
+                        "TEXTURE_AND_SAMPLER_BINDING_ARRAY"
+                    });
+                    // naga asks for non-uniform indexing unless its uniformity analysis proves
+                    // the index uniform; an index computed at run time is stated as possibly
+                    // non-uniform (the host must offer it).
+                    if dynamic {
+                        self.capabilities.insert(if storage {
+                            "STORAGE_TEXTURE_BINDING_ARRAY_NON_UNIFORM_INDEXING"
+                        } else {
+                            "TEXTURE_AND_SAMPLER_BINDING_ARRAY_NON_UNIFORM_INDEXING"
+                        });
+                    }
+                    match count {
+                        Some(n) => format!("binding_array<{t}, {n}>"),
+                        None => format!("binding_array<{t}>"),
+                    }
                 } else {
-                    self.type_name(pointee)?
+                    t
                 };
                 writeln!(self.decls, "{b}var {name}: {t};").ok();
                 Ok(())
@@ -732,6 +796,36 @@ impl<'m> ModuleCx<'m> {
                 space.spelling()
             ))),
         }
+    }
+
+    /// The WGSL type of texture or sampler global `g` (or of the elements of its binding
+    /// array), of IR type `ty`: depth where compared, storage access from the entry point's.
+    fn handle_type(
+        &mut self,
+        g: InstId,
+        ty: InstId,
+        access: oneshader_ir::effects::Access,
+    ) -> R<String> {
+        let m = self.m;
+        let Some(d) = m.texture_desc(ty) else {
+            return self.type_name(ty);
+        };
+        let depth = self.depth_textures.contains(&g);
+        if depth && !matches!(m.op(d.sampled_type), Op::F32) {
+            return Err(WgslError::new(
+                TYPE,
+                "a depth comparison on a texture whose texel is not a single f32",
+            ));
+        }
+        let t = self.texture_type(ty, &d, depth)?;
+        let acc = if m.has_decoration(g, Op::ReadOnly) || !access.writes() {
+            "read"
+        } else if m.has_decoration(g, Op::WriteOnly) || !access.reads() {
+            "write"
+        } else {
+            "read_write"
+        };
+        Ok(t.replace("ACCESS", acc))
     }
 
     fn declare_io(&mut self, g: InstId, input: bool, pointee: InstId) -> R<()> {
@@ -929,6 +1023,76 @@ impl<'m> ModuleCx<'m> {
         self.check_nested(ty, &tl, rule, space, "the buffer")
     }
 
+    /// Checks that WGSL's layout of array field `fname` of struct `sname` (matrices of HLSL
+    /// majorness `row_major`: a column-major element is declared transposed) is `tl`.
+    fn check_matrix_array(
+        &self,
+        ty: InstId,
+        tl: &TypeLayout,
+        row_major: bool,
+        space: AddressSpace,
+        fname: &str,
+        sname: &str,
+    ) -> R<()> {
+        let m = self.m;
+        let what = format!("member `{fname}` of struct `{sname}`");
+        let e = m.operand(ty, 0);
+        let (a, s) = wgsl_align_size(m, e, !row_major).ok_or_else(|| malformed("a bad matrix"))?;
+        let (rows, cols) = m.matrix_dims(e).ok_or_else(|| malformed("a bad matrix"))?;
+        let len = if row_major { cols } else { rows };
+        let want = if len == 2 { 8 } else { 16 };
+        if let Some(ms) = tl.matrix_stride
+            && ms != want
+        {
+            return Err(WgslError::new(
+                LAYOUT,
+                format!("{what}: an array of matrices with a matrix stride of {ms}; WGSL's is {want}"),
+            ));
+        }
+        let stride = s.div_ceil(a) * a;
+        if tl.array_stride != Some(stride) {
+            return Err(WgslError::new(
+                LAYOUT,
+                format!(
+                    "{what}: an array of matrices with stride {}; WGSL's stride for it is {stride}",
+                    tl.array_stride.unwrap_or(0)
+                ),
+            ));
+        }
+        if space == AddressSpace::Uniform && !stride.is_multiple_of(16) {
+            return Err(WgslError::new(
+                LAYOUT,
+                format!(
+                    "{what}: an array of matrices in a constant buffer with stride {stride}; \
+                     WGSL's uniform arrays need a stride that is a multiple of 16"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The WGSL text of `e`, a value of IR type `ty` (a matrix or an array of matrices), in
+    /// the transposed form a column-major buffer field declares it (`to_decl`), or back.
+    pub fn transpose_value(&mut self, ty: InstId, e: &str, to_decl: bool) -> R<String> {
+        let m = self.m;
+        match m.op(ty) {
+            Op::Matrix => Ok(format!("transpose({e})")),
+            Op::Array => {
+                let et = m.operand(ty, 0);
+                let n = m.array_len(ty).unwrap_or(0);
+                let (r, c) = m.matrix_dims(et).ok_or_else(|| malformed("a bad matrix"))?;
+                let tn = if to_decl {
+                    format!("mat{c}x{r}<f32>")
+                } else {
+                    format!("mat{r}x{c}<f32>")
+                };
+                let parts: Vec<String> = (0..n).map(|k| format!("transpose({e}[{k}])")).collect();
+                Ok(format!("array<{tn}, {n}>({})", parts.join(", ")))
+            }
+            _ => Err(malformed("a transposed value that is not a matrix")),
+        }
+    }
+
     fn check_nested(
         &mut self,
         ty: InstId,
@@ -1069,6 +1233,15 @@ impl<'m> ModuleCx<'m> {
                 self.transposed.insert((st, k));
             }
             let fname = m.name(f.field).unwrap_or("?");
+            if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
+                && m.op(m.operand(fty, 0)) == Op::Matrix
+            {
+                self.check_matrix_array(fty, &f.layout, f.row_major, space, fname, &name)?;
+                if !f.row_major {
+                    self.transposed.insert((st, k));
+                }
+                continue;
+            }
             if space == AddressSpace::Uniform
                 && m.op(fty) == Op::Array
                 && let Some(stride) = f.layout.array_stride
@@ -1118,6 +1291,12 @@ impl<'m> ModuleCx<'m> {
             let fname = m.name(f.field).unwrap_or("?").to_string();
             let (mut a, s) = if let Some(&stride) = self.padded.get(&(st, k)) {
                 (16, stride * m.array_len(fty).unwrap_or(0))
+            } else if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
+                && m.op(m.operand(fty, 0)) == Op::Matrix
+            {
+                let (a, s) = wgsl_align_size(m, m.operand(fty, 0), !f.row_major)
+                    .ok_or_else(|| malformed("a bad matrix"))?;
+                (a, s.div_ceil(a) * a * m.array_len(fty).unwrap_or(0))
             } else if m.op(fty) == Op::Matrix {
                 if f.layout.matrix_stride.is_some() {
                     let t = !f.row_major;
@@ -1320,8 +1499,18 @@ impl<'m> ModuleCx<'m> {
                 let loc = Loc::Field(st, k);
                 let mut t = self.type_at(fty, Some(&loc))?;
                 if self.transposed.contains(&(st, k)) {
-                    let (r, c) = m.matrix_dims(fty).unwrap_or((4, 4));
+                    let mt = if m.op(fty) == Op::Matrix {
+                        fty
+                    } else {
+                        m.operand(fty, 0)
+                    };
+                    let (r, c) = m.matrix_dims(mt).unwrap_or((4, 4));
                     t = format!("mat{c}x{r}<f32>");
+                    match m.op(fty) {
+                        Op::Array => t = format!("array<{t}, {}>", m.array_len(fty).unwrap_or(0)),
+                        Op::RuntimeArray => t = format!("array<{t}>"),
+                        _ => {}
+                    }
                 }
                 let mut align = "";
                 if let Some(&stride) = self.padded.get(&(st, k)) {
