@@ -834,49 +834,53 @@ fn storage_image_writes_and_image_atomics() {
     }
 }
 
-/// Arrays of matrices in a structured buffer (tests/hlsl_exec/matrix_arrays.hlsl): the WGSL
+/// Arrays of matrices in structured buffers (tests/hlsl_exec/matrix_arrays.hlsl): the WGSL
 /// backend declares the column-major ones as arrays of transposed matrices, so element reads,
-/// whole-array and whole-struct copies and row writes must reach the bytes our SPIR-V reaches.
+/// whole-array and whole-struct copies and row reads and writes must reach the bytes our
+/// SPIR-V reaches.
 #[test]
-fn arrays_of_matrices_in_a_structured_buffer() {
+fn arrays_of_matrices_in_structured_buffers() {
     let gpu = Gpu::new();
-    // S is 24 words: cm[k] (r, c) at word 6k + 2c + r; rm[k] (r, c) at word 12 + 6k + 2r + c.
-    // Every word of the three elements starts as its own index.
-    let data: Vec<u32> = (0..72).map(|w| (w as f32).to_bits()).collect();
-    let cm = |e: usize, k: usize, r: usize, c: usize| 24 * e + 6 * k + 2 * c + r;
-    let rm = |e: usize, k: usize, r: usize, c: usize| 24 * e + 12 + 6 * k + 2 * r + c;
-    let reads = [
-        cm(0, 1, 0, 1),
-        cm(0, 1, 1, 2),
-        rm(0, 0, 2, 1),
-        cm(0, 0, 1, 0),
-        cm(0, 0, 0, 2),
-        rm(0, 1, 1, 0),
+    // S and R are 12 words: S's cm[k] (r, c) at word 6k + 2c + r (by columns), R's rm[k]
+    // (r, c) at word 6k + 2r + c (by rows). Every word of buf starts as its own index, every
+    // word of rbuf as 100 + its index.
+    let cm = |e: usize, k: usize, r: usize, c: usize| 12 * e + 6 * k + 2 * c + r;
+    let rm = |e: usize, k: usize, r: usize, c: usize| 12 * e + 6 * k + 2 * r + c;
+    let buf: Vec<f32> = (0..36).map(|w| w as f32).collect();
+    let rbuf: Vec<f32> = (0..24).map(|w| 100.0 + w as f32).collect();
+    let expected_out = vec![
+        buf[cm(0, 1, 0, 1)],
+        buf[cm(0, 1, 1, 2)],
+        rbuf[rm(0, 0, 2, 1)],
+        buf[cm(0, 0, 1, 0)],
+        buf[cm(0, 0, 0, 2)],
+        rbuf[rm(0, 1, 1, 0)],
+        buf[cm(0, 1, 0, 2)],
     ];
-    let expected_out: Vec<f32> = reads.iter().map(|&w| w as f32).collect();
-    let mut expected_buf: Vec<f32> = (0..72).map(|w| w as f32).collect();
+    let mut expected_buf = buf.clone();
     for w in 0..12 {
-        expected_buf[24 + w] = w as f32; // buf[1].cm = buf[0].cm
-    }
-    for w in 0..6 {
-        expected_buf[rm(1, 1, 0, 0) + w] = rm(0, 0, 0, 0) as f32 + w as f32; // rm[1] = rm[0]
-        expected_buf[rm(1, 0, 0, 0) + w] = rm(0, 1, 0, 0) as f32 + w as f32; // rm[0] = rm[1]
-    }
-    for w in 0..24 {
-        expected_buf[48 + w] = w as f32; // buf[2] = buf[0]
+        expected_buf[12 + w] = buf[w]; // buf[1].cm = buf[0].cm
+        expected_buf[24 + w] = buf[w]; // buf[2] = buf[0]
     }
     for (c, v) in [700.0, 800.0, 900.0].into_iter().enumerate() {
         expected_buf[cm(1, 0, 1, c)] = v; // row 1 of buf[1].cm[0]
     }
+    let mut expected_rbuf = rbuf.clone();
+    for w in 0..6 {
+        expected_rbuf[rm(1, 1, 0, 0) + w] = rbuf[rm(0, 0, 0, 0) + w]; // rm[1] = rm[0]
+        expected_rbuf[rm(1, 0, 0, 0) + w] = rbuf[rm(0, 1, 0, 0) + w]; // rm[0] = rm[1]
+    }
     let path = "tests/hlsl_exec/matrix_arrays.hlsl";
     let r = reflection(path);
     let at = |name| binding_of(&r, name);
+    let words = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
     let bindings = vec![
-        Binding::new(at("buf").0, at("buf").1, Resource::StorageBuffer(data)),
+        Binding::new(at("buf").0, at("buf").1, Resource::StorageBuffer(words(&buf))),
+        Binding::new(at("rbuf").0, at("rbuf").1, Resource::StorageBuffer(words(&rbuf))),
         Binding::new(
             at("outp").0,
             at("outp").1,
-            Resource::StorageBuffer(vec![0; reads.len()]),
+            Resource::StorageBuffer(vec![0; expected_out.len()]),
         ),
     ];
     let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
@@ -884,10 +888,10 @@ fn arrays_of_matrices_in_a_structured_buffer() {
         runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
         "the WGSL voice ran"
     );
+    let floats = |b: &Binding| b.words().iter().map(|&w| f32::from_bits(w)).collect::<Vec<f32>>();
     for (voice, bindings, _) in runs {
-        let got: Vec<f32> = bindings[1].words().iter().map(|&b| f32::from_bits(b)).collect();
-        assert_eq!(got, expected_out, "reads ({voice:?})");
-        let got: Vec<f32> = bindings[0].words().iter().map(|&b| f32::from_bits(b)).collect();
-        assert_eq!(got, expected_buf, "writes ({voice:?})");
+        assert_eq!(floats(&bindings[2]), expected_out, "reads ({voice:?})");
+        assert_eq!(floats(&bindings[0]), expected_buf, "buf writes ({voice:?})");
+        assert_eq!(floats(&bindings[1]), expected_rbuf, "rbuf writes ({voice:?})");
     }
 }

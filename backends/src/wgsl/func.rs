@@ -91,9 +91,29 @@ pub(crate) enum PlaceKind {
     /// Row `idx` of a transposed matrix `base`, of `n` components: read component by
     /// component.
     TransposedRow { base: String, idx: String, n: u32 },
+    /// A vector field declared one scalar member per component (see `ModuleCx::split`): the
+    /// components' references and the WGSL vector type.
+    Split { comps: Vec<String>, vty: String },
+    /// Component `idx` (computed at run time) of a split vector field.
+    SplitElem {
+        comps: Vec<String>,
+        vty: String,
+        idx: String,
+    },
     /// A padded array (see `ModuleCx::padded`) of `n` elements of WGSL type `elem`: its
     /// elements are `[i].v`.
     Padded { n: u32, elem: String },
+}
+
+/// A constant index path into a composite value (see [`FnEmitter::index_path`]).
+pub(crate) struct IndexPath {
+    /// `.x`, `.field`, `[i]`...
+    pub text: String,
+    /// The IR type at the end when it is in a field declared transposed.
+    pub transposed: Option<InstId>,
+    /// When the path ends at a vector stored as separate components (a split vector field, a
+    /// row of a transposed matrix): the components' paths and the vector type.
+    pub split: Option<(Vec<String>, String)>,
 }
 
 /// Where a pointer leads.
@@ -353,12 +373,20 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let idx: Vec<u32> = (2..m.num_operands(i))
                         .map(|k| m.imm_operand(i, k).unwrap_or(0))
                         .collect();
-                    let (path, transposed) = self.index_path(comp_ty, &idx)?;
-                    let v = match transposed {
+                    let path = self.index_path(comp_ty, &idx)?;
+                    if let Some((comps, _)) = &path.split {
+                        let tmp = self.local_name(Some("vec"), "vec");
+                        self.line(&format!("let {tmp} = {};", elem.text));
+                        for (c, comp) in comps.iter().enumerate() {
+                            self.line(&format!("{name}{comp} = {tmp}.{};", COMPONENTS[c]));
+                        }
+                        return Ok(());
+                    }
+                    let v = match path.transposed {
                         Some(t) => self.cx.transpose_value(t, &elem.p(), true)?,
                         None => elem.text,
                     };
-                    self.line(&format!("{name}{path} = {v};"));
+                    self.line(&format!("{name}{} = {v};", path.text));
                 } else {
                     let k = self.value(m.operand(i, 2))?;
                     self.line(&format!("{name}[{}] = {};", k.text, elem.text));
@@ -472,6 +500,24 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     .ok_or_else(|| malformed("a field address of a non-pointer"))?;
                 let field = self.cx.field_name(st, k);
                 let text = format!("{}.{field}", b.text);
+                if self.cx.split.contains(&(st, k)) {
+                    let ft = m
+                        .struct_fields(st)
+                        .get(k)
+                        .and_then(|&f| m.ty(f))
+                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let vty = self.cx.type_name(ft)?;
+                    let comps = self
+                        .cx
+                        .split_names(st, k)?
+                        .iter()
+                        .map(|c| format!("{}.{c}", b.text))
+                        .collect();
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::Split { comps, vty },
+                    });
+                }
                 let kind = if self.cx.transposed.contains(&(st, k)) {
                     let ft = m
                         .struct_fields(st)
@@ -526,6 +572,30 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         kind: PlaceKind::Plain,
                     });
                 }
+                if let PlaceKind::Split { comps, vty } = &b.kind {
+                    let iv = m.operand(p, 1);
+                    if let Some(c) = m.const_int_value(iv) {
+                        let text = usize::try_from(c)
+                            .ok()
+                            .and_then(|c| comps.get(c))
+                            .cloned()
+                            .ok_or_else(|| {
+                                WgslError::new(OPERANDS, "a vector component index out of range")
+                            })?;
+                        return Ok(Place {
+                            text,
+                            kind: PlaceKind::Plain,
+                        });
+                    }
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::SplitElem {
+                            comps: comps.clone(),
+                            vty: vty.clone(),
+                            idx,
+                        },
+                    });
+                }
                 if let PlaceKind::TransposedArray { .. } = &b.kind {
                     return Ok(Place {
                         text: format!("{}[{idx}]", b.text),
@@ -574,6 +644,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ),
             )),
             PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
+            PlaceKind::Split { comps, vty } => {
+                Ok(E::primary(format!("{vty}({})", comps.join(", "))))
+            }
+            PlaceKind::SplitElem { comps, vty, idx } => Ok(E::primary(format!(
+                "{vty}({})[{idx}]",
+                comps.join(", ")
+            ))),
             PlaceKind::TransposedArray { ty } => Ok(E::primary(self.whole_transposed_array(
                 ty,
                 &place.text,
@@ -607,23 +684,37 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// `.x`, `.field`, `[i]` for constant indices into a composite type; also, when the path
-    /// ends in a field declared transposed, the IR type there (a matrix or an array of them).
-    pub fn index_path(&mut self, ty: InstId, idx: &[u32]) -> R<(String, Option<InstId>)> {
+    /// ends in a field declared transposed, the IR type there (a matrix or an array of them),
+    /// and when it ends at a split vector field, the paths of its components and the vector
+    /// type.
+    pub fn index_path(&mut self, ty: InstId, idx: &[u32]) -> R<IndexPath> {
         let m = self.m;
         let mut s = String::new();
+        // A split vector field the path has reached: its components' member names and type.
+        let mut split: Option<(Vec<String>, String)> = None;
         let mut cur = Some(ty);
         // The IR type of a transposed field the path is in (a matrix, or an array of them).
         let mut transposed: Option<InstId> = None;
         let mut transposed_row: Option<u32> = None;
+        let mut row_len = 0;
         for &k in idx {
             let Some(ty) = cur else {
                 s.push_str(&format!("[{k}]"));
                 continue;
             };
-            if transposed.is_some_and(|t| m.op(t) == Op::Matrix) {
-                // Row k of a transposed matrix: not a single path.
-                transposed_row = Some(k);
+            if let Some(row) = transposed_row.take() {
+                // Element k of HLSL row `row` of a transposed matrix: column k, component row.
+                s.push_str(&format!("[{k}][{row}]"));
                 cur = None;
+                continue;
+            }
+            if let Some(t) = transposed.filter(|&t| m.op(t) == Op::Matrix) {
+                // Row k of a transposed matrix: one component of each WGSL column.
+                transposed_row = Some(k);
+                let (_, cols) = m.matrix_dims(t).ok_or_else(|| malformed("a bad matrix"))?;
+                row_len = cols;
+                transposed = None;
+                cur = Some(ty);
                 continue;
             }
             if let Some(t) = transposed {
@@ -631,6 +722,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 s.push_str(&format!("[{k}]"));
                 transposed = Some(m.operand(t, 0));
                 cur = transposed;
+                continue;
+            }
+            if let Some((comps, _)) = split.take() {
+                let c = comps
+                    .get(k as usize)
+                    .ok_or_else(|| malformed("a vector index out of range"))?;
+                s.push('.');
+                s.push_str(c);
+                cur = Some(m.operand(ty, 0));
                 continue;
             }
             match m.op(ty) {
@@ -652,13 +752,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 Op::Struct => {
                     let f = self.cx.field_name(ty, k as usize);
-                    s.push('.');
-                    s.push_str(&f);
                     let ft = m
                         .struct_fields(ty)
                         .get(k as usize)
                         .and_then(|&f| m.ty(f))
                         .ok_or_else(|| malformed("a struct index out of range"))?;
+                    if self.cx.split.contains(&(ty, k as usize)) {
+                        let comps = self.cx.split_names(ty, k as usize)?;
+                        split = Some((comps, self.cx.type_name(ft)?));
+                        cur = Some(ft);
+                        continue;
+                    }
+                    s.push('.');
+                    s.push_str(&f);
                     transposed = self
                         .cx
                         .transposed
@@ -684,14 +790,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 _ => return Err(malformed("an index into a non-composite")),
             }
         }
-        if transposed_row.is_some() {
-            return Err(WgslError::new(
-                OPERANDS,
-                "a row of a matrix field stored column-major, by constant index into a struct \
-                 value; not supported by the WGSL backend",
-            ));
+        if let Some(row) = transposed_row {
+            // A whole row of a transposed matrix: a vector of one component per column.
+            let comps = (0..row_len).map(|c| format!("[{c}][{row}]")).collect();
+            split = Some((comps, format!("vec{row_len}<f32>")));
         }
-        Ok((s, transposed))
+        Ok(IndexPath {
+            split: split.map(|(comps, vty)| {
+                let sep = if transposed_row.is_some() { "" } else { "." };
+                (comps.iter().map(|c| format!("{s}{sep}{c}")).collect(), vty)
+            }),
+            text: s,
+            transposed,
+        })
     }
 
     /// The expression of a pure instruction.
@@ -759,6 +870,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                              with padded elements; not supported by the WGSL backend",
                         ));
                     }
+                    if m.op(ty) == Op::Struct && self.cx.split.contains(&(ty, k)) {
+                        let v = self.value(m.operand(i, k))?;
+                        let n = self
+                            .ty_of(m.operand(i, k))
+                            .ok()
+                            .and_then(|t| m.vector_len(t))
+                            .unwrap_or(0);
+                        e = super::module::split_args(&v.p(), n);
+                    }
                     if m.op(ty) == Op::Struct
                         && self.cx.transposed.contains(&(ty, k))
                         && let Some(ft) = m.struct_fields(ty).get(k).and_then(|&f| m.ty(f))
@@ -780,9 +900,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let idx: Vec<u32> = (1..m.num_operands(i))
                     .map(|k| m.imm_operand(i, k).unwrap_or(0))
                     .collect();
-                let (path, transposed) = self.index_path(bt, &idx)?;
-                let e = format!("{}{path}", b.p());
-                Ok(E::primary(match transposed {
+                let path = self.index_path(bt, &idx)?;
+                if let Some((comps, vty)) = &path.split {
+                    let parts: Vec<String> = comps.iter().map(|c| format!("{}{c}", b.p())).collect();
+                    return Ok(E::primary(format!("{vty}({})", parts.join(", "))));
+                }
+                let e = format!("{}{}", b.p(), path.text);
+                Ok(E::primary(match path.transposed {
                     Some(t) => self.cx.transpose_value(t, &e, false)?,
                     None => e,
                 }))
@@ -1149,6 +1273,27 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             PlaceKind::Plain => self.line(&format!("{} = {};", place.text, v.text)),
             PlaceKind::Atomic => self.line(&format!("atomicStore(&{}, {});", place.text, v.text)),
             PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
+            PlaceKind::Split { comps, .. } => {
+                let tmp = self.local_name(Some("vec"), "vec");
+                self.line(&format!("let {tmp} = {};", v.text));
+                for (c, comp) in comps.iter().enumerate() {
+                    self.line(&format!("{comp} = {tmp}.{};", COMPONENTS[c]));
+                }
+            }
+            PlaceKind::SplitElem { comps, idx, .. } => {
+                let (tv, ti) = (
+                    self.local_name(Some("val"), "val"),
+                    self.local_name(Some("idx"), "idx"),
+                );
+                self.line(&format!("let {tv} = {};", v.text));
+                self.line(&format!("let {ti} = {idx};"));
+                let arms: Vec<String> = comps
+                    .iter()
+                    .enumerate()
+                    .map(|(c, comp)| format!("if u32({ti}) == {c}u {{ {comp} = {tv}; }}"))
+                    .collect();
+                self.line(&arms.join(" else "));
+            }
             PlaceKind::TransposedArray { ty } => {
                 let tmp = self.local_name(Some("mats"), "mats");
                 self.line(&format!("let {tmp} = {};", v.text));

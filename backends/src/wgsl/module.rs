@@ -57,6 +57,12 @@ pub(crate) struct ModuleCx<'m> {
     /// Atomic locations, and every prefix of one.
     pub atomics: FxHashSet<Loc>,
     pub atomic_prefixes: FxHashSet<Loc>,
+    /// Vector fields (struct, index) DXC's relaxed rules place where WGSL cannot align them
+    /// (`float a; float3 b;` puts `b` at 4): declared one scalar member per component, each
+    /// at its own offset (the GLSL backend's split-vector shim).
+    pub split: FxHashSet<(InstId, usize)>,
+    /// The member names of split fields' components.
+    split_names: FxHashMap<(InstId, usize), Vec<String>>,
     /// Texture globals sampled with a depth comparison: declared `texture_depth_*`.
     pub depth_textures: FxHashSet<InstId>,
     /// Globals indexed by a value computed at run time (what matters for arrays of textures,
@@ -197,6 +203,8 @@ impl<'m> ModuleCx<'m> {
             depth_textures: FxHashSet::default(),
             dynamic_arrays: FxHashSet::default(),
             transposed: FxHashSet::default(),
+            split: FxHashSet::default(),
+            split_names: FxHashMap::default(),
             decls: String::new(),
             consts: FxHashMap::default(),
             const_decls: String::new(),
@@ -301,17 +309,44 @@ impl<'m> ModuleCx<'m> {
         if !self.field_names.contains_key(&ty) {
             let m = self.m;
             let mut scope = namer();
-            let names = m
+            let names: Vec<String> = m
                 .struct_fields(ty)
                 .iter()
                 .map(|&f| scope.fresh(m.name(f), "field", None))
                 .collect();
+            for (k, n) in names.iter().enumerate() {
+                if self.split.contains(&(ty, k)) {
+                    let len = m
+                        .struct_fields(ty)
+                        .get(k)
+                        .and_then(|&f| m.ty(f))
+                        .and_then(|t| m.vector_len(t))
+                        .unwrap_or(0);
+                    let comps = (0..len.min(4))
+                        .map(|c| {
+                            let hint = format!("{n}_{}", ['x', 'y', 'z', 'w'][c as usize]);
+                            scope.fresh(Some(&hint), "field", None)
+                        })
+                        .collect();
+                    self.split_names.insert((ty, k), comps);
+                }
+            }
             self.field_names.insert(ty, names);
         }
         self.field_names[&ty]
             .get(i)
             .cloned()
             .unwrap_or_else(|| format!("field_{i}"))
+    }
+
+    /// The member names of the components of split field `i` of struct `ty` (see
+    /// [`ModuleCx::split`]).
+    pub fn split_names(&mut self, ty: InstId, i: usize) -> R<Vec<String>> {
+        self.field_name(ty, i);
+        self.split_names
+            .get(&(ty, i))
+            .cloned()
+            .ok_or_else(|| malformed("a split field without component names"))
     }
 
     /// The WGSL type of `ty`.
@@ -547,6 +582,15 @@ impl<'m> ModuleCx<'m> {
                 if m.op(ty) == Op::Struct {
                     let fields = m.struct_fields(ty);
                     for (k, p) in parts.iter_mut().enumerate() {
+                        if self.split.contains(&(ty, k)) {
+                            let n = fields
+                                .get(k)
+                                .and_then(|&f| m.ty(f))
+                                .and_then(|t| m.vector_len(t))
+                                .unwrap_or(0);
+                            *p = split_args(p, n);
+                            continue;
+                        }
                         if self.transposed.contains(&(ty, k))
                             && let Some(ft) = fields.get(k).and_then(|&f| m.ty(f))
                         {
@@ -1232,6 +1276,15 @@ impl<'m> ModuleCx<'m> {
             if m.op(fty) == Op::Matrix && !f.row_major {
                 self.transposed.insert((st, k));
             }
+            if m.op(fty) == Op::Vector
+                && let Some((va, _)) = wgsl_align_size(m, fty, false)
+                && !f.offset.is_multiple_of(va)
+                && f.offset.is_multiple_of(4)
+                && m.scalar_bits(m.operand(fty, 0)) == Some(32)
+            {
+                // DXC's relaxed placement: one scalar member per component says the same.
+                self.split.insert((st, k));
+            }
             let fname = m.name(f.field).unwrap_or("?");
             if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
                 && m.op(m.operand(fty, 0)) == Op::Matrix
@@ -1289,7 +1342,9 @@ impl<'m> ModuleCx<'m> {
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
             let fname = m.name(f.field).unwrap_or("?").to_string();
-            let (mut a, s) = if let Some(&stride) = self.padded.get(&(st, k)) {
+            let (mut a, s) = if self.split.contains(&(st, k)) {
+                (4, 4 * m.vector_len(fty).unwrap_or(0))
+            } else if let Some(&stride) = self.padded.get(&(st, k)) {
                 (16, stride * m.array_len(fty).unwrap_or(0))
             } else if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
                 && m.op(m.operand(fty, 0)) == Op::Matrix
@@ -1520,11 +1575,26 @@ impl<'m> ModuleCx<'m> {
                     // naga aligns the wrapper by its member: the array is placed explicitly.
                     align = "@align(16) ";
                 }
-                let size = attrs
+                let size_attr = attrs
                     .as_ref()
-                    .and_then(|a| a.sizes.get(k).copied().flatten())
-                    .map(|s| format!("@size({s}) "))
-                    .unwrap_or_default();
+                    .and_then(|a| a.sizes.get(k).copied().flatten());
+                if self.split.contains(&(st, k)) {
+                    // One scalar member per component; a gap after the vector goes on the last.
+                    let et = self.type_name(m.operand(fty, 0))?;
+                    let comps = self.split_names(st, k)?;
+                    let n = comps.len() as u32;
+                    for (c, cname) in comps.iter().enumerate() {
+                        let size = match size_attr {
+                            Some(s) if c + 1 == comps.len() => {
+                                format!("@size({}) ", s - 4 * (n - 1))
+                            }
+                            _ => String::new(),
+                        };
+                        writeln!(structs, "    {size}{cname}: {et},").ok();
+                    }
+                    continue;
+                }
+                let size = size_attr.map(|s| format!("@size({s}) ")).unwrap_or_default();
                 let size = format!("{align}{size}");
                 writeln!(structs, "    {size}{fname}: {t},").ok();
             }
@@ -1563,6 +1633,20 @@ impl<'m> ModuleCx<'m> {
         out.push_str(entry_fn);
         Ok(out)
     }
+}
+
+/// The constructor arguments of a split field (see [`ModuleCx::split`]) whose vector value
+/// is `e`: its `n` components.
+pub(crate) fn split_args(e: &str, n: u32) -> String {
+    let e = if e.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        e.to_string()
+    } else {
+        format!("({e})")
+    };
+    (0..n.min(4))
+        .map(|c| format!("{e}.{}", ['x', 'y', 'z', 'w'][c as usize]))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The attributes of one struct's members.
