@@ -94,11 +94,22 @@ pub(crate) enum PlaceKind {
     /// A vector field declared one scalar member per component (see `ModuleCx::split`): the
     /// components' references and the WGSL vector type.
     Split { comps: Vec<String>, vty: String },
-    /// Component `idx` (computed at run time) of a split vector field.
+    /// Element `idx` (computed at run time) of a split vector field or of a split matrix
+    /// stored by rows: `agg` is the WGSL type the parts make up (`vec3<f32>`,
+    /// `array<vec2<f32>, 3>`).
     SplitElem {
         comps: Vec<String>,
-        vty: String,
+        agg: String,
         idx: String,
+    },
+    /// A matrix field declared one vector member per stored row or column (see
+    /// `ModuleCx::split_mats`): the parts' references, their length, whether they are HLSL
+    /// columns, and the WGSL type of the IR matrix.
+    SplitMatrix {
+        parts: Vec<String>,
+        len: u32,
+        columns: bool,
+        mty: String,
     },
     /// A padded array (see `ModuleCx::padded`) of `n` elements of WGSL type `elem`: its
     /// elements are `[i].v`.
@@ -500,6 +511,33 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     .ok_or_else(|| malformed("a field address of a non-pointer"))?;
                 let field = self.cx.field_name(st, k);
                 let text = format!("{}.{field}", b.text);
+                if self.cx.split_mats.contains_key(&(st, k)) {
+                    let ft = m
+                        .struct_fields(st)
+                        .get(k)
+                        .and_then(|&f| m.ty(f))
+                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let (_, len, columns) = self
+                        .cx
+                        .matrix_parts(st, k, ft)
+                        .ok_or_else(|| malformed("a bad matrix"))?;
+                    let mty = self.cx.type_name(ft)?;
+                    let parts = self
+                        .cx
+                        .split_names(st, k)?
+                        .iter()
+                        .map(|c| format!("{}.{c}", b.text))
+                        .collect();
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::SplitMatrix {
+                            parts,
+                            len,
+                            columns,
+                            mty,
+                        },
+                    });
+                }
                 if self.cx.split.contains(&(st, k)) {
                     let ft = m
                         .struct_fields(st)
@@ -591,7 +629,47 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         text: String::new(),
                         kind: PlaceKind::SplitElem {
                             comps: comps.clone(),
-                            vty: vty.clone(),
+                            agg: vty.clone(),
+                            idx,
+                        },
+                    });
+                }
+                if let PlaceKind::SplitMatrix {
+                    parts,
+                    len,
+                    columns,
+                    ..
+                } = &b.kind
+                {
+                    // HLSL row `idx`.
+                    if *columns {
+                        // One component of each stored column.
+                        return Ok(Place {
+                            text: String::new(),
+                            kind: PlaceKind::Split {
+                                comps: parts.iter().map(|p| format!("{p}[{idx}]")).collect(),
+                                vty: format!("vec{}<f32>", parts.len()),
+                            },
+                        });
+                    }
+                    if let Some(r) = m.const_int_value(m.operand(p, 1)) {
+                        let text = usize::try_from(r)
+                            .ok()
+                            .and_then(|r| parts.get(r))
+                            .cloned()
+                            .ok_or_else(|| {
+                                WgslError::new(OPERANDS, "a matrix row index out of range")
+                            })?;
+                        return Ok(Place {
+                            text,
+                            kind: PlaceKind::Plain,
+                        });
+                    }
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::SplitElem {
+                            comps: parts.clone(),
+                            agg: format!("array<vec{len}<f32>, {}>", parts.len()),
                             idx,
                         },
                     });
@@ -647,10 +725,26 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             PlaceKind::Split { comps, vty } => {
                 Ok(E::primary(format!("{vty}({})", comps.join(", "))))
             }
-            PlaceKind::SplitElem { comps, vty, idx } => Ok(E::primary(format!(
-                "{vty}({})[{idx}]",
+            PlaceKind::SplitElem { comps, agg, idx } => Ok(E::primary(format!(
+                "{agg}({})[{idx}]",
                 comps.join(", ")
             ))),
+            PlaceKind::SplitMatrix {
+                parts,
+                len,
+                columns,
+                mty,
+            } => {
+                let n = parts.len();
+                if columns {
+                    Ok(E::primary(format!(
+                        "transpose(mat{n}x{len}<f32>({}))",
+                        parts.join(", ")
+                    )))
+                } else {
+                    Ok(E::primary(format!("{mty}({})", parts.join(", "))))
+                }
+            }
             PlaceKind::TransposedArray { ty } => Ok(E::primary(self.whole_transposed_array(
                 ty,
                 &place.text,
@@ -757,6 +851,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .get(k as usize)
                         .and_then(|&f| m.ty(f))
                         .ok_or_else(|| malformed("a struct index out of range"))?;
+                    if self.cx.split_mats.contains_key(&(ty, k as usize)) {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            format!(
+                                "member `{f}` of a buffer struct (a matrix WGSL declares one \
+                                 member per row or column) read from a struct value; not \
+                                 supported by the WGSL backend"
+                            ),
+                        ));
+                    }
                     if self.cx.split.contains(&(ty, k as usize)) {
                         let comps = self.cx.split_names(ty, k as usize)?;
                         split = Some((comps, self.cx.type_name(ft)?));
@@ -868,6 +972,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             OPERANDS,
                             "a value of a constant-buffer struct holding an array WGSL declares \
                              with padded elements; not supported by the WGSL backend",
+                        ));
+                    }
+                    if m.op(ty) == Op::Struct && self.cx.split_mats.contains_key(&(ty, k)) {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            "a value of a buffer struct holding a matrix WGSL declares one \
+                             member per row or column; not supported by the WGSL backend",
                         ));
                     }
                     if m.op(ty) == Op::Struct && self.cx.split.contains(&(ty, k)) {
@@ -1278,6 +1389,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.line(&format!("let {tmp} = {};", v.text));
                 for (c, comp) in comps.iter().enumerate() {
                     self.line(&format!("{comp} = {tmp}.{};", COMPONENTS[c]));
+                }
+            }
+            PlaceKind::SplitMatrix { parts, columns, .. } => {
+                let tmp = self.local_name(Some("mat"), "mat");
+                if columns {
+                    self.line(&format!("let {tmp} = transpose({});", v.text));
+                } else {
+                    self.line(&format!("let {tmp} = {};", v.text));
+                }
+                for (c, part) in parts.iter().enumerate() {
+                    self.line(&format!("{part} = {tmp}[{c}];"));
                 }
             }
             PlaceKind::SplitElem { comps, idx, .. } => {

@@ -61,7 +61,12 @@ pub(crate) struct ModuleCx<'m> {
     /// (`float a; float3 b;` puts `b` at 4): declared one scalar member per component, each
     /// at its own offset (the GLSL backend's split-vector shim).
     pub split: FxHashSet<(InstId, usize)>,
-    /// The member names of split fields' components.
+    /// Matrix fields (struct, index) whose matrix stride is not WGSL's (DXC's constant
+    /// buffers put each `float2` row or column of a matrix in its own 16-byte register):
+    /// declared one vector member per stored row or column, `@size(stride)` apart, and the
+    /// stride.
+    pub split_mats: FxHashMap<(InstId, usize), u32>,
+    /// The member names of split fields' components (or of split matrices' vectors).
     split_names: FxHashMap<(InstId, usize), Vec<String>>,
     /// Texture globals sampled with a depth comparison: declared `texture_depth_*`.
     pub depth_textures: FxHashSet<InstId>,
@@ -205,6 +210,7 @@ impl<'m> ModuleCx<'m> {
             transposed: FxHashSet::default(),
             split: FxHashSet::default(),
             split_names: FxHashMap::default(),
+            split_mats: FxHashMap::default(),
             decls: String::new(),
             consts: FxHashMap::default(),
             const_decls: String::new(),
@@ -315,21 +321,25 @@ impl<'m> ModuleCx<'m> {
                 .map(|&f| scope.fresh(m.name(f), "field", None))
                 .collect();
             for (k, n) in names.iter().enumerate() {
-                if self.split.contains(&(ty, k)) {
-                    let len = m
-                        .struct_fields(ty)
-                        .get(k)
-                        .and_then(|&f| m.ty(f))
-                        .and_then(|t| m.vector_len(t))
-                        .unwrap_or(0);
-                    let comps = (0..len.min(4))
-                        .map(|c| {
-                            let hint = format!("{n}_{}", ['x', 'y', 'z', 'w'][c as usize]);
-                            scope.fresh(Some(&hint), "field", None)
-                        })
-                        .collect();
-                    self.split_names.insert((ty, k), comps);
-                }
+                let ft = m.struct_fields(ty).get(k).and_then(|&f| m.ty(f));
+                let hints: Vec<String> = if self.split.contains(&(ty, k)) {
+                    let len = ft.and_then(|t| m.vector_len(t)).unwrap_or(0);
+                    (0..len.min(4))
+                        .map(|c| format!("{n}_{}", ['x', 'y', 'z', 'w'][c as usize]))
+                        .collect()
+                } else if self.split_mats.contains_key(&(ty, k)) {
+                    let parts = ft
+                        .and_then(|t| self.matrix_parts(ty, k, t))
+                        .map_or(0, |p| p.0);
+                    (0..parts).map(|c| format!("{n}_{c}")).collect()
+                } else {
+                    continue;
+                };
+                let comps = hints
+                    .iter()
+                    .map(|h| scope.fresh(Some(h), "field", None))
+                    .collect();
+                self.split_names.insert((ty, k), comps);
             }
             self.field_names.insert(ty, names);
         }
@@ -337,6 +347,23 @@ impl<'m> ModuleCx<'m> {
             .get(i)
             .cloned()
             .unwrap_or_else(|| format!("field_{i}"))
+    }
+
+    /// How matrix field `k` (of type `mty`) of struct `st` is stored: the number of vectors
+    /// (HLSL rows when row-major, columns when column-major), their length, and whether they
+    /// are HLSL columns (the field is column-major).
+    pub fn matrix_parts(&self, st: InstId, k: usize, mty: InstId) -> Option<(u32, u32, bool)> {
+        let m = self.m;
+        let (rows, cols) = m.matrix_dims(mty)?;
+        let row_major = m
+            .struct_fields(st)
+            .get(k)
+            .is_some_and(|&f| layout::is_row_major(m, f));
+        Some(if row_major {
+            (rows, cols, false)
+        } else {
+            (cols, rows, true)
+        })
     }
 
     /// The member names of the components of split field `i` of struct `ty` (see
@@ -582,6 +609,14 @@ impl<'m> ModuleCx<'m> {
                 if m.op(ty) == Op::Struct {
                     let fields = m.struct_fields(ty);
                     for (k, p) in parts.iter_mut().enumerate() {
+                        if self.padded.contains_key(&(ty, k)) || self.split_mats.contains_key(&(ty, k)) {
+                            return Err(WgslError::new(
+                                super::error::OPERANDS,
+                                "a constant of a buffer struct whose array or matrix member WGSL \
+                                 declares in parts (padded elements, one member per row or \
+                                 column); not supported by the WGSL backend",
+                            ));
+                        }
                         if self.split.contains(&(ty, k)) {
                             let n = fields
                                 .get(k)
@@ -1276,6 +1311,16 @@ impl<'m> ModuleCx<'m> {
             if m.op(fty) == Op::Matrix && !f.row_major {
                 self.transposed.insert((st, k));
             }
+            if m.op(fty) == Op::Matrix
+                && let Some(ms) = f.layout.matrix_stride
+                && let Some((_, len, _)) = self.matrix_parts(st, k, fty)
+            {
+                let want = if len == 2 { 8 } else { 16 };
+                if ms != want && ms.is_multiple_of(want) && f.offset.is_multiple_of(want) {
+                    // Each stored row or column its own vector member, `ms` bytes apart.
+                    self.split_mats.insert((st, k), ms);
+                }
+            }
             if m.op(fty) == Op::Vector
                 && let Some((va, _)) = wgsl_align_size(m, fty, false)
                 && !f.offset.is_multiple_of(va)
@@ -1344,6 +1389,11 @@ impl<'m> ModuleCx<'m> {
             let fname = m.name(f.field).unwrap_or("?").to_string();
             let (mut a, s) = if self.split.contains(&(st, k)) {
                 (4, 4 * m.vector_len(fty).unwrap_or(0))
+            } else if let Some(&ms) = self.split_mats.get(&(st, k)) {
+                let (n, len, _) = self
+                    .matrix_parts(st, k, fty)
+                    .ok_or_else(|| malformed("a bad matrix"))?;
+                (if len == 2 { 8 } else { 16 }, ms * (n - 1) + 4 * len)
             } else if let Some(&stride) = self.padded.get(&(st, k)) {
                 (16, stride * m.array_len(fty).unwrap_or(0))
             } else if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
@@ -1366,6 +1416,7 @@ impl<'m> ModuleCx<'m> {
                 a = a.max(16);
             }
             if m.op(fty) == Op::Matrix
+                && !self.split_mats.contains_key(&(st, k))
                 && let Some(ms) = f.layout.matrix_stride
             {
                 let (rows, cols) = m.matrix_dims(fty).unwrap_or((4, 4));
@@ -1578,6 +1629,26 @@ impl<'m> ModuleCx<'m> {
                 let size_attr = attrs
                     .as_ref()
                     .and_then(|a| a.sizes.get(k).copied().flatten());
+                if let Some(&ms) = self.split_mats.get(&(st, k)) {
+                    // One vector member per stored row or column, `ms` bytes apart; a gap
+                    // after the matrix goes on the last.
+                    let (_, len, _) = self
+                        .matrix_parts(st, k, fty)
+                        .ok_or_else(|| malformed("a bad matrix"))?;
+                    let parts = self.split_names(st, k)?;
+                    let n = parts.len() as u32;
+                    for (c, pname) in parts.iter().enumerate() {
+                        let size = if c + 1 < parts.len() {
+                            format!("@size({ms}) ")
+                        } else {
+                            size_attr
+                                .map(|s| format!("@size({}) ", s - ms * (n - 1)))
+                                .unwrap_or_default()
+                        };
+                        writeln!(structs, "    {size}{pname}: vec{len}<f32>,").ok();
+                    }
+                    continue;
+                }
                 if self.split.contains(&(st, k)) {
                     // One scalar member per component; a gap after the vector goes on the last.
                     let et = self.type_name(m.operand(fty, 0))?;
