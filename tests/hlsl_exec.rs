@@ -895,3 +895,59 @@ fn arrays_of_matrices_in_structured_buffers() {
         assert_eq!(floats(&bindings[1]), expected_rbuf, "rbuf writes ({voice:?})");
     }
 }
+
+/// Matrices of float2 rows or columns in a constant buffer (tests/hlsl_exec/cbuffer_matrices.hlsl):
+/// DXC's matrix stride of 16 is not WGSL's 8, so the WGSL backend declares one vector member
+/// per stored row or column; every voice must read the same words.
+#[test]
+fn float2_matrices_in_a_constant_buffer() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/cbuffer_matrices.hlsl";
+    let r = reflection(path);
+    let res = r.resource("C").expect("reflection lists `C`");
+    let Some(Type::Struct { members, .. }) = &res.ty else {
+        panic!("a constant buffer holds a struct")
+    };
+    let offsets: Vec<(String, u32)> = members
+        .iter()
+        .map(|m| (m.name.clone(), m.offset.expect("laid out")))
+        .collect();
+    let want: Vec<(String, u32)> = [("a", 0), ("cm", 16), ("rm", 48), ("b", 96), ("k", 100)]
+        .iter()
+        .map(|&(n, o)| (n.to_string(), o))
+        .collect();
+    assert_eq!(offsets, want, "DXC's constant-buffer placement");
+    // Every word is 1000 + its index, but k (word 25) = 1.
+    let mut words: Vec<u32> = (0..26).map(|w| (1000.0 + w as f32).to_bits()).collect();
+    words[25] = 1;
+    let w = |i: usize| 1000.0 + i as f32;
+    let expected = vec![
+        w(8),            // cm[0][1]: column 1 (word 8), component 0
+        w(5),            // cm[1][0]: column 0 (word 4), component 1
+        w(21),           // rm[2][1]: row 2 (word 20), component 1
+        w(16),           // rm[1][0]
+        w(5),            // cm[1] = (column 0's [1], column 1's [1])
+        w(9),
+        w(16),           // rm[1]
+        w(17),
+        w(9),            // whole cm [1][1]
+        w(13),           // whole rm [0][1]
+        w(8) + 2.0 * w(9), // mul(float2(1, 2), cm).y
+        w(24) + w(0),    // b + a
+    ];
+    let (cs, cb) = binding_of(&r, "C");
+    let (os, ob) = binding_of(&r, "outp");
+    let bindings = vec![
+        Binding::new(cs, cb, Resource::UniformBuffer(words)),
+        Binding::new(os, ob, Resource::StorageBuffer(vec![0; expected.len()])),
+    ];
+    let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    for (voice, bindings, _) in runs {
+        let got: Vec<f32> = bindings[1].words().iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(got, expected, "reads ({voice:?})");
+    }
+}

@@ -35,7 +35,8 @@ pub(crate) struct Io {
     pub attrs: String,
     /// The WGSL type of the IO member.
     pub io_type: String,
-    /// The WGSL type of the private variable.
+    /// The WGSL type of the private variable (empty when `var` is an element of an arrayed
+    /// variable declared with the IO: an array or matrix takes one member per location).
     pub var_type: String,
     /// How a value of the member becomes the variable's (`{}` is the member), or the
     /// reverse for outputs.
@@ -1026,28 +1027,49 @@ impl<'m> ModuleCx<'m> {
                     "a stage input or output without a location or built-in",
                 )
             })?;
-        if !matches!(m.op(pointee), Op::Vector) && !m.op(pointee).is_scalar_type() {
-            return Err(WgslError::new(
-                TYPE,
-                format!(
-                    "the stage {} at location {l} has type `{}`; WGSL stage inputs and outputs \
-                     are scalars and vectors",
-                    if input { "input" } else { "output" },
-                    oneshader_ir::print::print_inst(m, pointee)
-                ),
-            ));
-        }
-        if m.scalar_kind(pointee) == Some(ScalarKind::Bool) {
+        // An array of scalars or vectors, or a matrix, takes one location per element or per
+        // column (HLSL row), as the SPIR-V backend assigns them: one WGSL member each.
+        let scalar_or_vector = |t: InstId| m.op(t) == Op::Vector || m.op(t).is_scalar_type();
+        let (elems, elem_type): (Option<u32>, String) = match m.op(pointee) {
+            _ if scalar_or_vector(pointee) => (None, var_type.clone()),
+            Op::Array if scalar_or_vector(m.operand(pointee, 0)) => (
+                m.array_len(pointee),
+                self.type_name(m.operand(pointee, 0))?,
+            ),
+            Op::Matrix => {
+                let (r, c) = m.matrix_dims(pointee).ok_or_else(|| malformed("a bad matrix"))?;
+                (Some(r), format!("vec{c}<f32>"))
+            }
+            _ => {
+                return Err(WgslError::new(
+                    TYPE,
+                    format!(
+                        "the stage {} at location {l} has type `{}`; WGSL stage inputs and \
+                         outputs are scalars and vectors (arrays of them and matrices are \
+                         flattened)",
+                        if input { "input" } else { "output" },
+                        oneshader_ir::print::print_inst(m, pointee)
+                    ),
+                ));
+            }
+        };
+        let elem = if m.op(pointee) == Op::Array {
+            m.operand(pointee, 0)
+        } else {
+            pointee
+        };
+        let scalar = m.scalar_of(elem).unwrap_or(elem);
+        if m.op(scalar) == Op::Bool {
             return Err(WgslError::new(
                 TYPE,
                 "a `bool` stage input or output; WGSL interfaces hold no bools",
             ));
         }
-        let mut attrs = format!("@location({l})");
+        let mut interp = String::new();
         let interpolated =
             (input && stage == Stage::Fragment) || (!input && stage == Stage::Vertex);
         if interpolated {
-            let int = m.scalar_kind(pointee) != Some(ScalarKind::Float);
+            let int = m.scalar_kind(scalar) != Some(ScalarKind::Float);
             let centroid = m.has_decoration(g, Op::Centroid);
             let sample = m.has_decoration(g, Op::SampleDeco);
             let sampling = if sample {
@@ -1058,25 +1080,46 @@ impl<'m> ModuleCx<'m> {
                 ""
             };
             if int || m.has_decoration(g, Op::Flat) {
-                attrs.push_str(" @interpolate(flat)");
+                interp.push_str(" @interpolate(flat)");
             } else if m.has_decoration(g, Op::NoPerspective) {
-                attrs.push_str(&format!(" @interpolate(linear{sampling})"));
+                interp.push_str(&format!(" @interpolate(linear{sampling})"));
             } else if !sampling.is_empty() {
-                attrs.push_str(&format!(" @interpolate(perspective{sampling})"));
+                interp.push_str(&format!(" @interpolate(perspective{sampling})"));
             }
         }
-        let io = Io {
-            var,
-            member,
-            attrs,
-            io_type: var_type.clone(),
-            var_type,
-            convert: "{}".into(),
+        let ios: Vec<Io> = match elems {
+            None => vec![Io {
+                var,
+                member,
+                attrs: format!("@location({l}){interp}"),
+                io_type: var_type.clone(),
+                var_type,
+                convert: "{}".into(),
+            }],
+            Some(n) => {
+                // The private variable is declared here; the members copy its elements.
+                writeln!(self.decls, "var<private> {var}: {var_type};").ok();
+                let names = if input {
+                    &mut self.io_names.0
+                } else {
+                    &mut self.io_names.1
+                };
+                (0..n)
+                    .map(|i| Io {
+                        var: format!("{var}[{i}]"),
+                        member: names.fresh(Some(&format!("{member}_{i}")), "v", None),
+                        attrs: format!("@location({}){interp}", l + i),
+                        io_type: elem_type.clone(),
+                        var_type: String::new(),
+                        convert: "{}".into(),
+                    })
+                    .collect()
+            }
         };
         if input {
-            self.inputs.push(io);
+            self.inputs.extend(ios);
         } else {
-            self.outputs.push(io);
+            self.outputs.extend(ios);
         }
         Ok(())
     }
