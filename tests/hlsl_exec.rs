@@ -875,8 +875,16 @@ fn arrays_of_matrices_in_structured_buffers() {
     let at = |name| binding_of(&r, name);
     let words = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
     let bindings = vec![
-        Binding::new(at("buf").0, at("buf").1, Resource::StorageBuffer(words(&buf))),
-        Binding::new(at("rbuf").0, at("rbuf").1, Resource::StorageBuffer(words(&rbuf))),
+        Binding::new(
+            at("buf").0,
+            at("buf").1,
+            Resource::StorageBuffer(words(&buf)),
+        ),
+        Binding::new(
+            at("rbuf").0,
+            at("rbuf").1,
+            Resource::StorageBuffer(words(&rbuf)),
+        ),
         Binding::new(
             at("outp").0,
             at("outp").1,
@@ -888,11 +896,20 @@ fn arrays_of_matrices_in_structured_buffers() {
         runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
         "the WGSL voice ran"
     );
-    let floats = |b: &Binding| b.words().iter().map(|&w| f32::from_bits(w)).collect::<Vec<f32>>();
+    let floats = |b: &Binding| {
+        b.words()
+            .iter()
+            .map(|&w| f32::from_bits(w))
+            .collect::<Vec<f32>>()
+    };
     for (voice, bindings, _) in runs {
         assert_eq!(floats(&bindings[2]), expected_out, "reads ({voice:?})");
         assert_eq!(floats(&bindings[0]), expected_buf, "buf writes ({voice:?})");
-        assert_eq!(floats(&bindings[1]), expected_rbuf, "rbuf writes ({voice:?})");
+        assert_eq!(
+            floats(&bindings[1]),
+            expected_rbuf,
+            "rbuf writes ({voice:?})"
+        );
     }
 }
 
@@ -922,18 +939,18 @@ fn float2_matrices_in_a_constant_buffer() {
     words[25] = 1;
     let w = |i: usize| 1000.0 + i as f32;
     let expected = vec![
-        w(8),            // cm[0][1]: column 1 (word 8), component 0
-        w(5),            // cm[1][0]: column 0 (word 4), component 1
-        w(21),           // rm[2][1]: row 2 (word 20), component 1
-        w(16),           // rm[1][0]
-        w(5),            // cm[1] = (column 0's [1], column 1's [1])
+        w(8),  // cm[0][1]: column 1 (word 8), component 0
+        w(5),  // cm[1][0]: column 0 (word 4), component 1
+        w(21), // rm[2][1]: row 2 (word 20), component 1
+        w(16), // rm[1][0]
+        w(5),  // cm[1] = (column 0's [1], column 1's [1])
         w(9),
-        w(16),           // rm[1]
+        w(16), // rm[1]
         w(17),
-        w(9),            // whole cm [1][1]
-        w(13),           // whole rm [0][1]
+        w(9),              // whole cm [1][1]
+        w(13),             // whole rm [0][1]
         w(8) + 2.0 * w(9), // mul(float2(1, 2), cm).y
-        w(24) + w(0),    // b + a
+        w(24) + w(0),      // b + a
     ];
     let (cs, cb) = binding_of(&r, "C");
     let (os, ob) = binding_of(&r, "outp");
@@ -947,7 +964,11 @@ fn float2_matrices_in_a_constant_buffer() {
         "the WGSL voice ran"
     );
     for (voice, bindings, _) in runs {
-        let got: Vec<f32> = bindings[1].words().iter().map(|&b| f32::from_bits(b)).collect();
+        let got: Vec<f32> = bindings[1]
+            .words()
+            .iter()
+            .map(|&b| f32::from_bits(b))
+            .collect();
         assert_eq!(got, expected, "reads ({voice:?})");
     }
 }

@@ -495,8 +495,17 @@ fn glsl_refuses_the_relaxed_struct_array() {
 #[test]
 fn wgsl_splits_the_relaxed_vectors() {
     for (name, members) in [
-        ("layout.ir", &["    a: f32,\n    b_x: f32,\n    b_y: f32,\n    b_z: f32,\n"][..]),
-        ("split.ir", &["    f1: f32,\n    f2_x: f32,\n    f2_y: f32,\n    f2_z: f32,\n", "    a: f32,\n    b_x: f32,\n    b_y: f32,\n"][..]),
+        (
+            "layout.ir",
+            &["    a: f32,\n    b_x: f32,\n    b_y: f32,\n    b_z: f32,\n"][..],
+        ),
+        (
+            "split.ir",
+            &[
+                "    f1: f32,\n    f2_x: f32,\n    f2_y: f32,\n    f2_z: f32,\n",
+                "    a: f32,\n    b_x: f32,\n    b_y: f32,\n",
+            ][..],
+        ),
     ] {
         let text = std::fs::read_to_string(root().join("backends/tests/compute").join(name))
             .expect("the program exists");

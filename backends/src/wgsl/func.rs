@@ -725,10 +725,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             PlaceKind::Split { comps, vty } => {
                 Ok(E::primary(format!("{vty}({})", comps.join(", "))))
             }
-            PlaceKind::SplitElem { comps, agg, idx } => Ok(E::primary(format!(
-                "{agg}({})[{idx}]",
-                comps.join(", ")
-            ))),
+            PlaceKind::SplitElem { comps, agg, idx } => {
+                Ok(E::primary(format!("{agg}({})[{idx}]", comps.join(", "))))
+            }
             PlaceKind::SplitMatrix {
                 parts,
                 len,
@@ -869,11 +868,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     }
                     s.push('.');
                     s.push_str(&f);
-                    transposed = self
-                        .cx
-                        .transposed
-                        .contains(&(ty, k as usize))
-                        .then_some(ft);
+                    transposed = self.cx.transposed.contains(&(ty, k as usize)).then_some(ft);
                     if self.cx.padded.contains_key(&(ty, k as usize)) {
                         return Err(WgslError::new(
                             OPERANDS,
@@ -1013,7 +1008,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     .collect();
                 let path = self.index_path(bt, &idx)?;
                 if let Some((comps, vty)) = &path.split {
-                    let parts: Vec<String> = comps.iter().map(|c| format!("{}{c}", b.p())).collect();
+                    let parts: Vec<String> =
+                        comps.iter().map(|c| format!("{}{c}", b.p())).collect();
                     return Ok(E::primary(format!("{vty}({})", parts.join(", "))));
                 }
                 let e = format!("{}{}", b.p(), path.text);
@@ -1543,11 +1539,28 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let device = flags.contains(BarrierFlags::DEVICE_MEMORY);
         let workgroup = flags.contains(BarrierFlags::WORKGROUP_MEMORY);
         if !sync {
+            // `GroupMemoryBarrier` orders workgroup memory at workgroup scope, which
+            // `workgroupBarrier()` also does, synchronizing execution besides: a superset
+            // wherever every invocation reaches it, which the entry block of the entry point
+            // is (and naga's uniformity analysis accepts). WGSL's `storageBarrier()` orders
+            // storage memory at workgroup scope only, less than a device-scope barrier.
+            let m = self.m;
+            let in_entry_block = self.f == self.cx.entry.func
+                && m.parent(i)
+                    .is_some_and(|b| Some(b) == self.f.entry(m).map(|e| e.id()));
+            if workgroup
+                && !device
+                && in_entry_block
+                && self.cx.entry.stage == oneshader_ir::Stage::Compute
+            {
+                return Ok("workgroupBarrier();".into());
+            }
             return Err(WgslError::new(
                 UNMAPPED,
                 "a memory barrier without execution synchronization (`DeviceMemoryBarrier`, \
-                 `GroupMemoryBarrier`, `AllMemoryBarrier`); WGSL's barriers all synchronize \
-                 the workgroup",
+                 `AllMemoryBarrier`, or `GroupMemoryBarrier` where not every invocation is \
+                 sure to reach it); WGSL's barriers all synchronize the workgroup, and \
+                 `storageBarrier()` orders storage memory at workgroup scope only",
             ));
         }
         Ok(match (workgroup, device) {

@@ -610,7 +610,9 @@ impl<'m> ModuleCx<'m> {
                 if m.op(ty) == Op::Struct {
                     let fields = m.struct_fields(ty);
                     for (k, p) in parts.iter_mut().enumerate() {
-                        if self.padded.contains_key(&(ty, k)) || self.split_mats.contains_key(&(ty, k)) {
+                        if self.padded.contains_key(&(ty, k))
+                            || self.split_mats.contains_key(&(ty, k))
+                        {
                             return Err(WgslError::new(
                                 super::error::OPERANDS,
                                 "a constant of a buffer struct whose array or matrix member WGSL \
@@ -1032,12 +1034,13 @@ impl<'m> ModuleCx<'m> {
         let scalar_or_vector = |t: InstId| m.op(t) == Op::Vector || m.op(t).is_scalar_type();
         let (elems, elem_type): (Option<u32>, String) = match m.op(pointee) {
             _ if scalar_or_vector(pointee) => (None, var_type.clone()),
-            Op::Array if scalar_or_vector(m.operand(pointee, 0)) => (
-                m.array_len(pointee),
-                self.type_name(m.operand(pointee, 0))?,
-            ),
+            Op::Array if scalar_or_vector(m.operand(pointee, 0)) => {
+                (m.array_len(pointee), self.type_name(m.operand(pointee, 0))?)
+            }
             Op::Matrix => {
-                let (r, c) = m.matrix_dims(pointee).ok_or_else(|| malformed("a bad matrix"))?;
+                let (r, c) = m
+                    .matrix_dims(pointee)
+                    .ok_or_else(|| malformed("a bad matrix"))?;
                 (Some(r), format!("vec{c}<f32>"))
             }
             _ => {
@@ -1168,7 +1171,9 @@ impl<'m> ModuleCx<'m> {
         {
             return Err(WgslError::new(
                 LAYOUT,
-                format!("{what}: an array of matrices with a matrix stride of {ms}; WGSL's is {want}"),
+                format!(
+                    "{what}: an array of matrices with a matrix stride of {ms}; WGSL's is {want}"
+                ),
             ));
         }
         let stride = s.div_ceil(a) * a;
@@ -1708,7 +1713,9 @@ impl<'m> ModuleCx<'m> {
                     }
                     continue;
                 }
-                let size = size_attr.map(|s| format!("@size({s}) ")).unwrap_or_default();
+                let size = size_attr
+                    .map(|s| format!("@size({s}) "))
+                    .unwrap_or_default();
                 let size = format!("{align}{size}");
                 writeln!(structs, "    {size}{fname}: {t},").ok();
             }
