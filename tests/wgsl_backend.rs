@@ -394,3 +394,25 @@ fn a_group_memory_barrier_every_invocation_reaches_is_a_workgroup_barrier() {
         "{e}"
     );
 }
+
+#[test]
+fn arrays_of_structured_buffers_wrap_each_buffer() {
+    let text = wgsl(
+        "RWStructuredBuffer<float> bufs[2] : register(u0);\n[numthreads(4,1,1)] void main(uint i : SV_DispatchThreadID) { bufs[1][i] = bufs[0][i] * 2; }\n",
+        "cs_6_0",
+    )
+    .expect("WGSL");
+    assert!(
+        text.starts_with("// naga capabilities: STORAGE_BUFFER_BINDING_ARRAY\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("struct bufs_buffer {\n    v: array<f32>,\n}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("var<storage, read_write> bufs: binding_array<bufs_buffer, 2>;"),
+        "{text}"
+    );
+    assert!(text.contains("bufs[1i].v["), "{text}");
+}

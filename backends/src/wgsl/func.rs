@@ -686,6 +686,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         kind: PlaceKind::Plain,
                     });
                 }
+                if m.op(base) == Op::Global && self.cx.wrapped_buffers.contains(&base) {
+                    // A buffer of a binding array of wrapped runtime arrays.
+                    return Ok(Place {
+                        text: format!("{}[{idx}].v", b.text),
+                        kind: kind_at(self.cx, self.cx.loc_of(p)),
+                    });
+                }
                 let text = format!("{}[{idx}]", b.text);
                 let kind = kind_at(self.cx, self.cx.loc_of(p));
                 Ok(Place { text, kind })

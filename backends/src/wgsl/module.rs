@@ -71,6 +71,11 @@ pub(crate) struct ModuleCx<'m> {
     split_names: FxHashMap<(InstId, usize), Vec<String>>,
     /// Texture globals sampled with a depth comparison: declared `texture_depth_*`.
     pub depth_textures: FxHashSet<InstId>,
+    /// Arrays of buffers whose elements are runtime arrays, declared as binding arrays of a
+    /// wrapper struct `{ v: array<T> }` (their elements are `[i].v`).
+    pub wrapped_buffers: FxHashSet<InstId>,
+    /// The declarations of those wrapper structs.
+    buffer_wrappers: String,
     /// Globals indexed by a value computed at run time (what matters for arrays of textures,
     /// samplers or buffers: naga's binding arrays).
     dynamic_arrays: FxHashSet<InstId>,
@@ -208,6 +213,8 @@ impl<'m> ModuleCx<'m> {
             atomic_prefixes: FxHashSet::default(),
             depth_textures: FxHashSet::default(),
             dynamic_arrays: FxHashSet::default(),
+            wrapped_buffers: FxHashSet::default(),
+            buffer_wrappers: String::new(),
             transposed: FxHashSet::default(),
             split: FxHashSet::default(),
             split_names: FxHashMap::default(),
@@ -731,15 +738,18 @@ impl<'m> ModuleCx<'m> {
                 let t = if descriptors {
                     // An array of buffers: naga's `binding_array` of the buffer struct.
                     let elem = m.operand(pointee, 0);
-                    if m.op(elem) != Op::Struct {
-                        return Err(WgslError::new(
-                            TYPE,
-                            "an array of structured buffers; naga's binding arrays of buffers \
-                             hold structs only",
-                        ));
-                    }
                     self.check_buffer_type(elem, rule, space, g)?;
-                    let t = self.type_at(elem, Some(&Loc::Elem(Box::new(loc.clone()))))?;
+                    let mut t = self.type_at(elem, Some(&Loc::Elem(Box::new(loc.clone()))))?;
+                    if m.op(elem) != Op::Struct {
+                        // naga's binding arrays of buffers hold structs: each buffer's runtime
+                        // array is the one member of a wrapper struct, read as `[i].v`.
+                        let w = self
+                            .names
+                            .fresh(Some(&format!("{name}_buffer")), "Buffer", None);
+                        writeln!(self.buffer_wrappers, "struct {w} {{\n    v: {t},\n}}\n").ok();
+                        self.wrapped_buffers.insert(g);
+                        t = w;
+                    }
                     let storage = space == AddressSpace::StorageBuffer;
                     self.capabilities.insert(if storage {
                         "STORAGE_BUFFER_BINDING_ARRAY"
@@ -1729,7 +1739,7 @@ impl<'m> ModuleCx<'m> {
             )
             .ok();
         }
-        let structs = wrappers + &structs;
+        let structs = wrappers + &structs + &self.buffer_wrappers;
         let mut out = String::new();
         if !self.capabilities.is_empty() {
             let caps: Vec<&str> = self.capabilities.iter().copied().collect();
