@@ -512,11 +512,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let field = self.cx.field_name(st, k);
                 let text = format!("{}.{field}", b.text);
                 if self.cx.split_mats.contains_key(&(st, k)) {
-                    let ft = m
-                        .struct_fields(st)
-                        .get(k)
-                        .and_then(|&f| m.ty(f))
-                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let ft = self.field_ty(st, k)?;
                     let (_, len, columns) = self
                         .cx
                         .matrix_parts(st, k, ft)
@@ -539,11 +535,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     });
                 }
                 if self.cx.split.contains(&(st, k)) {
-                    let ft = m
-                        .struct_fields(st)
-                        .get(k)
-                        .and_then(|&f| m.ty(f))
-                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let ft = self.field_ty(st, k)?;
                     let vty = self.cx.type_name(ft)?;
                     let comps = self
                         .cx
@@ -557,22 +549,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     });
                 }
                 let kind = if self.cx.transposed.contains(&(st, k)) {
-                    let ft = m
-                        .struct_fields(st)
-                        .get(k)
-                        .and_then(|&f| m.ty(f))
-                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let ft = self.field_ty(st, k)?;
                     if m.op(ft) == Op::Matrix {
                         PlaceKind::Transposed
                     } else {
                         PlaceKind::TransposedArray { ty: ft }
                     }
                 } else if self.cx.padded.contains_key(&(st, k)) {
-                    let at = m
-                        .struct_fields(st)
-                        .get(k)
-                        .and_then(|&f| m.ty(f))
-                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let at = self.field_ty(st, k)?;
                     let elem = self.cx.type_name(m.operand(at, 0))?;
                     PlaceKind::Padded {
                         n: m.array_len(at).unwrap_or(0),
@@ -768,6 +752,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 )))
             }
         }
+    }
+
+    /// The type of field `k` of struct `st`.
+    fn field_ty(&self, st: InstId, k: usize) -> R<InstId> {
+        let m = self.m;
+        m.struct_fields(st)
+            .get(k)
+            .and_then(|&f| m.ty(f))
+            .ok_or_else(|| malformed("a field address past the struct's fields"))
     }
 
     /// A whole transposed array of matrices at `text` (of IR type `ty`), converted to its IR
