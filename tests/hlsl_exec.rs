@@ -858,10 +858,8 @@ fn arrays_of_matrices_in_structured_buffers() {
         buf[cm(0, 1, 0, 2)],
     ];
     let mut expected_buf = buf.clone();
-    for w in 0..12 {
-        expected_buf[12 + w] = buf[w]; // buf[1].cm = buf[0].cm
-        expected_buf[24 + w] = buf[w]; // buf[2] = buf[0]
-    }
+    expected_buf[12..24].copy_from_slice(&buf[..12]); // buf[1].cm = buf[0].cm
+    expected_buf[24..36].copy_from_slice(&buf[..12]); // buf[2] = buf[0]
     for (c, v) in [700.0, 800.0, 900.0].into_iter().enumerate() {
         expected_buf[cm(1, 0, 1, c)] = v; // row 1 of buf[1].cm[0]
     }
