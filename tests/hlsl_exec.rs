@@ -833,3 +833,140 @@ fn storage_image_writes_and_image_atomics() {
         );
     }
 }
+
+/// Arrays of matrices in structured buffers (tests/hlsl_exec/matrix_arrays.hlsl): the WGSL
+/// backend declares the column-major ones as arrays of transposed matrices, so element reads,
+/// whole-array and whole-struct copies and row reads and writes must reach the bytes our
+/// SPIR-V reaches.
+#[test]
+fn arrays_of_matrices_in_structured_buffers() {
+    let gpu = Gpu::new();
+    // S and R are 12 words: S's cm[k] (r, c) at word 6k + 2c + r (by columns), R's rm[k]
+    // (r, c) at word 6k + 2r + c (by rows). Every word of buf starts as its own index, every
+    // word of rbuf as 100 + its index.
+    let cm = |e: usize, k: usize, r: usize, c: usize| 12 * e + 6 * k + 2 * c + r;
+    let rm = |e: usize, k: usize, r: usize, c: usize| 12 * e + 6 * k + 2 * r + c;
+    let buf: Vec<f32> = (0..36).map(|w| w as f32).collect();
+    let rbuf: Vec<f32> = (0..24).map(|w| 100.0 + w as f32).collect();
+    let expected_out = vec![
+        buf[cm(0, 1, 0, 1)],
+        buf[cm(0, 1, 1, 2)],
+        rbuf[rm(0, 0, 2, 1)],
+        buf[cm(0, 0, 1, 0)],
+        buf[cm(0, 0, 0, 2)],
+        rbuf[rm(0, 1, 1, 0)],
+        buf[cm(0, 1, 0, 2)],
+    ];
+    let mut expected_buf = buf.clone();
+    expected_buf[12..24].copy_from_slice(&buf[..12]); // buf[1].cm = buf[0].cm
+    expected_buf[24..36].copy_from_slice(&buf[..12]); // buf[2] = buf[0]
+    for (c, v) in [700.0, 800.0, 900.0].into_iter().enumerate() {
+        expected_buf[cm(1, 0, 1, c)] = v; // row 1 of buf[1].cm[0]
+    }
+    let mut expected_rbuf = rbuf.clone();
+    for w in 0..6 {
+        expected_rbuf[rm(1, 1, 0, 0) + w] = rbuf[rm(0, 0, 0, 0) + w]; // rm[1] = rm[0]
+        expected_rbuf[rm(1, 0, 0, 0) + w] = rbuf[rm(0, 1, 0, 0) + w]; // rm[0] = rm[1]
+    }
+    let path = "tests/hlsl_exec/matrix_arrays.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let words = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    let bindings = vec![
+        Binding::new(
+            at("buf").0,
+            at("buf").1,
+            Resource::StorageBuffer(words(&buf)),
+        ),
+        Binding::new(
+            at("rbuf").0,
+            at("rbuf").1,
+            Resource::StorageBuffer(words(&rbuf)),
+        ),
+        Binding::new(
+            at("outp").0,
+            at("outp").1,
+            Resource::StorageBuffer(vec![0; expected_out.len()]),
+        ),
+    ];
+    let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    let floats = |b: &Binding| {
+        b.words()
+            .iter()
+            .map(|&w| f32::from_bits(w))
+            .collect::<Vec<f32>>()
+    };
+    for (voice, bindings, _) in runs {
+        assert_eq!(floats(&bindings[2]), expected_out, "reads ({voice:?})");
+        assert_eq!(floats(&bindings[0]), expected_buf, "buf writes ({voice:?})");
+        assert_eq!(
+            floats(&bindings[1]),
+            expected_rbuf,
+            "rbuf writes ({voice:?})"
+        );
+    }
+}
+
+/// Matrices of float2 rows or columns in a constant buffer (tests/hlsl_exec/cbuffer_matrices.hlsl):
+/// DXC's matrix stride of 16 is not WGSL's 8, so the WGSL backend declares one vector member
+/// per stored row or column; every voice must read the same words.
+#[test]
+fn float2_matrices_in_a_constant_buffer() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/cbuffer_matrices.hlsl";
+    let r = reflection(path);
+    let res = r.resource("C").expect("reflection lists `C`");
+    let Some(Type::Struct { members, .. }) = &res.ty else {
+        panic!("a constant buffer holds a struct")
+    };
+    let offsets: Vec<(String, u32)> = members
+        .iter()
+        .map(|m| (m.name.clone(), m.offset.expect("laid out")))
+        .collect();
+    let want: Vec<(String, u32)> = [("a", 0), ("cm", 16), ("rm", 48), ("b", 96), ("k", 100)]
+        .iter()
+        .map(|&(n, o)| (n.to_string(), o))
+        .collect();
+    assert_eq!(offsets, want, "DXC's constant-buffer placement");
+    // Every word is 1000 + its index, but k (word 25) = 1.
+    let mut words: Vec<u32> = (0..26).map(|w| (1000.0 + w as f32).to_bits()).collect();
+    words[25] = 1;
+    let w = |i: usize| 1000.0 + i as f32;
+    let expected = vec![
+        w(8),  // cm[0][1]: column 1 (word 8), component 0
+        w(5),  // cm[1][0]: column 0 (word 4), component 1
+        w(21), // rm[2][1]: row 2 (word 20), component 1
+        w(16), // rm[1][0]
+        w(5),  // cm[1] = (column 0's [1], column 1's [1])
+        w(9),
+        w(16), // rm[1]
+        w(17),
+        w(9),              // whole cm [1][1]
+        w(13),             // whole rm [0][1]
+        w(8) + 2.0 * w(9), // mul(float2(1, 2), cm).y
+        w(24) + w(0),      // b + a
+    ];
+    let (cs, cb) = binding_of(&r, "C");
+    let (os, ob) = binding_of(&r, "outp");
+    let bindings = vec![
+        Binding::new(cs, cb, Resource::UniformBuffer(words)),
+        Binding::new(os, ob, Resource::StorageBuffer(vec![0; expected.len()])),
+    ];
+    let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    for (voice, bindings, _) in runs {
+        let got: Vec<f32> = bindings[1]
+            .words()
+            .iter()
+            .map(|&b| f32::from_bits(b))
+            .collect();
+        assert_eq!(got, expected, "reads ({voice:?})");
+    }
+}

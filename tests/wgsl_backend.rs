@@ -63,13 +63,15 @@ fn what_wgsl_cannot_express_is_refused_by_name() {
         e.contains("error[OSB0203]") && e.contains("geometry"),
         "{e}"
     );
-    // DXC's relaxed vector placement in a constant buffer.
+    // An array of matrices whose float2 columns DXC puts in 16-byte registers.
     let e = refused(
-        "cbuffer C : register(b0) { float a; float3 v; };\nfloat4 main() : SV_Target { return float4(v, a); }\n",
+        "cbuffer C : register(b0) { float2x2 ms[2]; };\nfloat4 main() : SV_Target { return float4(ms[1][0], ms[0][1]); }\n",
         "ps_6_0",
     );
     assert!(
-        e.contains("error[OSB0205]") && e.contains("member `v`") && e.contains("offset 4"),
+        e.contains("error[OSB0205]")
+            && e.contains("member `ms`")
+            && e.contains("matrix stride of 16"),
         "{e}"
     );
     // A run-time texel offset, at its HLSL position.
@@ -200,4 +202,217 @@ void main(uint i : SV_DispatchThreadID) {
     ] {
         assert!(text.contains(want), "no `{want}`:\n{text}");
     }
+}
+
+/// The WGSL member (`name: type`) at `@location(loc)` in `text`'s IO struct `strukt`.
+fn member_at(text: &str, strukt: &str, loc: u32) -> Option<String> {
+    let start = text.find(&format!("struct {strukt} {{"))?;
+    let body = &text[start..start + text[start..].find("\n}")?];
+    let line = body
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with(&format!("@location({loc})")))?;
+    let (_, decl) = line.rsplit_once(") ")?;
+    Some(decl.trim_end_matches(',').to_string())
+}
+
+#[test]
+fn arrays_and_matrices_as_stage_io_take_one_location_each() {
+    let src = r#"
+struct VI { float4 p : POSITION; float2x3 m : MAT; float4 arr[2] : ARR; float z : Z; };
+struct VO { float4 pos : SV_Position; float2 uv[3] : UV; nointerpolation uint id : ID; };
+VO main(VI i) {
+    VO o;
+    o.pos = i.p + i.arr[1] + float4(i.m[1], i.z);
+    o.uv[0] = i.m[0].xy; o.uv[1] = i.arr[0].zw; o.uv[2] = i.p.xy;
+    o.id = 3;
+    return o;
+}
+"#;
+    let text = wgsl(src, "vs_6_0").expect("WGSL");
+    // Our SPIR-V's locations (the reflection reads the same decorations the SPIR-V backend
+    // writes): MAT at 1 (two locations, one per HLSL row), ARR at 3 (two), Z at 5; UV at 0
+    // (three), ID at 3.
+    let opts = CompileOptions::new("vs_6_0").with_reflection();
+    let out = Compiler::new()
+        .compile_source("w.hlsl", src, &opts)
+        .expect("SPIR-V");
+    let ep = &out.reflection.expect("asked for").entry_points[0];
+    let loc = |vars: &[oneshader::reflect::StageVariable], name: &str| {
+        vars.iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.location)
+            .unwrap_or_else(|| panic!("{name} has a location"))
+    };
+    let (mat, arr, z) = (
+        loc(&ep.inputs, "in.var.MAT"),
+        loc(&ep.inputs, "in.var.ARR"),
+        loc(&ep.inputs, "in.var.Z"),
+    );
+    let (uv, id) = (
+        loc(&ep.outputs, "out.var.UV"),
+        loc(&ep.outputs, "out.var.ID"),
+    );
+    assert_eq!((mat, arr, z, uv, id), (1, 3, 5, 0, 3));
+    let at = |s: &str, l: u32| {
+        member_at(&text, s, l).unwrap_or_else(|| panic!("{s} @location({l}) in\n{text}"))
+    };
+    assert_eq!(at("main_in", mat), "in_var_MAT_0: vec3<f32>");
+    assert_eq!(at("main_in", mat + 1), "in_var_MAT_1: vec3<f32>");
+    assert_eq!(at("main_in", arr), "in_var_ARR_0: vec4<f32>");
+    assert_eq!(at("main_in", arr + 1), "in_var_ARR_1: vec4<f32>");
+    assert_eq!(at("main_in", z), "in_var_Z: f32");
+    for k in 0..3 {
+        assert_eq!(at("main_out", uv + k), format!("out_var_UV_{k}: vec2<f32>"));
+    }
+    assert_eq!(at("main_out", id), "out_var_ID: u32");
+    // The elements are copied in and out of the private variables.
+    assert!(
+        text.contains("in_var_MAT[1] = input.in_var_MAT_1;"),
+        "{text}"
+    );
+    assert!(text.contains("out_var_UV[2]"), "{text}");
+    // Interpolation: the float array is interpolated, the uint is flat.
+    assert!(!text.contains("@interpolate(flat) out_var_UV"), "{text}");
+    assert!(text.contains("@interpolate(flat) out_var_ID"), "{text}");
+}
+
+#[test]
+fn arrays_of_textures_samplers_and_buffers_are_binding_arrays() {
+    let text = wgsl(
+        r#"
+struct S { float4 a; };
+[[vk::binding(0)]] Texture2D ts[4];
+[[vk::binding(1)]] SamplerState ss[2];
+[[vk::binding(2)]] ConstantBuffer<S> cbs[3];
+float4 main(float2 uv : UV) : SV_Target {
+    return ts[1].Sample(ss[0], uv) + cbs[2].a;
+}
+"#,
+        "ps_6_0",
+    )
+    .expect("WGSL");
+    assert!(
+        text.starts_with(
+            "// naga capabilities: BUFFER_BINDING_ARRAY | TEXTURE_AND_SAMPLER_BINDING_ARRAY\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("enable wgpu_binding_array;"), "{text}");
+    assert!(
+        text.contains("var ts: binding_array<texture_2d<f32>, 4>;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("var ss: binding_array<sampler, 2>;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("var<uniform> cbs: binding_array<S, 3>;"),
+        "{text}"
+    );
+    // An index computed at run time asks for non-uniform indexing (the validator of these
+    // tests enables exactly what the first line states, so without it naga would refuse).
+    let text = wgsl(
+        r#"
+Texture2D ts[] : register(t0);
+SamplerState s : register(s0, space1);
+float4 main(float2 uv : UV, nointerpolation uint i : I) : SV_Target {
+    return ts[NonUniformResourceIndex(i)].Sample(s, uv);
+}
+"#,
+        "ps_6_0",
+    )
+    .expect("WGSL");
+    assert!(
+        text.starts_with(
+            "// naga capabilities: TEXTURE_AND_SAMPLER_BINDING_ARRAY | \
+             TEXTURE_AND_SAMPLER_BINDING_ARRAY_NON_UNIFORM_INDEXING\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("binding_array<texture_2d<f32>>"), "{text}");
+    // Without the capability the first line states, naga refuses the same text.
+    let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        naga_validate(&stripped).is_err(),
+        "naga needs the capability"
+    );
+}
+
+#[test]
+fn relaxed_vectors_and_float2_matrices_are_declared_in_parts() {
+    let text = wgsl(
+        r#"
+cbuffer C : register(b0) { float a; float3 v; float2x2 m; row_major float3x2 r; };
+float4 main(nointerpolation uint k : K) : SV_Target {
+    return float4(v, a) + float4(m[k % 2], r[k % 3]) + float4(m[0][1], r[2][1], 0, 0);
+}
+"#,
+        "ps_6_0",
+    )
+    .expect("WGSL");
+    // v at 4 (DXC's relaxed placement): one f32 per component; m and r: each float2 row or
+    // column in its own 16-byte register, one vec2 member each, 16 bytes apart.
+    for want in [
+        "    a: f32,\n    v_x: f32,\n    v_y: f32,\n    v_z: f32,\n",
+        "    @size(16) m_0: vec2<f32>,\n    @size(16) m_1: vec2<f32>,\n",
+        // (the last one too: the buffer's size rounds up to its register)
+        "    @size(16) r_0: vec2<f32>,\n    @size(16) r_1: vec2<f32>,\n    @size(16) r_2: vec2<f32>,\n",
+        "vec3<f32>(C.v_x, C.v_y, C.v_z)",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+}
+
+#[test]
+fn a_group_memory_barrier_every_invocation_reaches_is_a_workgroup_barrier() {
+    // In the entry block: `workgroupBarrier()` orders workgroup memory as
+    // `GroupMemoryBarrier` does, and synchronizes execution besides.
+    let text = wgsl(
+        "groupshared uint s[4];\nRWStructuredBuffer<uint> b : register(u0);\n[numthreads(4,1,1)] void main(uint i : SV_GroupIndex) { s[i] = i; GroupMemoryBarrier(); b[i] = s[3 - i]; }\n",
+        "cs_6_0",
+    )
+    .expect("WGSL");
+    assert!(text.contains("workgroupBarrier();"), "{text}");
+    // Where some invocations may not reach it, an execution barrier would not be a superset.
+    let e = refused(
+        "groupshared uint s[4];\nRWStructuredBuffer<uint> b : register(u0);\n[numthreads(4,1,1)] void main(uint i : SV_GroupIndex) { s[i] = i; if (b[i] > 2) { GroupMemoryBarrier(); } b[i] = s[3 - i]; }\n",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("error[OSB0208]") && e.contains("GroupMemoryBarrier"),
+        "{e}"
+    );
+    // A device-scope memory barrier has no WGSL superset.
+    let e = refused(
+        "RWStructuredBuffer<uint> b : register(u0);\n[numthreads(4,1,1)] void main(uint i : SV_GroupIndex) { b[i] = 1; AllMemoryBarrier(); }\n",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("error[OSB0208]") && e.contains("AllMemoryBarrier"),
+        "{e}"
+    );
+}
+
+#[test]
+fn arrays_of_structured_buffers_wrap_each_buffer() {
+    let text = wgsl(
+        "RWStructuredBuffer<float> bufs[2] : register(u0);\n[numthreads(4,1,1)] void main(uint i : SV_DispatchThreadID) { bufs[1][i] = bufs[0][i] * 2; }\n",
+        "cs_6_0",
+    )
+    .expect("WGSL");
+    assert!(
+        text.starts_with("// naga capabilities: STORAGE_BUFFER_BINDING_ARRAY\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("struct bufs_buffer {\n    v: array<f32>,\n}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("var<storage, read_write> bufs: binding_array<bufs_buffer, 2>;"),
+        "{text}"
+    );
+    assert!(text.contains("bufs[1i].v["), "{text}");
 }

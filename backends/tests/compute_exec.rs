@@ -3,7 +3,7 @@
 //! buffers read back are compared with values computed here. Each program runs through the
 //! voices of the differential oracle (`oneshader-oracle`, see [`VOICES`]): our SPIR-V at -O0
 //! for vulkan1.0 and vulkan1.2 and at -O, our GLSL once the GLSL backend is here, our WGSL
-//! through naga (at -O0 and -O, with the GLSL voice), and the
+//! through naga (at -O0 and -O, every program), and the
 //! reference interpreter where the invocations do not communicate; every voice must leave
 //! the same buffers (bit for bit; a scheduling-ordered list as a multiset), besides matching
 //! the expected values.
@@ -117,16 +117,13 @@ fn run_bindings(
             level: OptLevel::O0,
         });
     }
-    // The WGSL voice goes with the GLSL one: the programs whose layout GLSL cannot state
-    // (DXC's relaxed vector placement) WGSL cannot state either
-    // (`wgsl_refuses_the_relaxed_struct_array`), nor those GLSL states only with its shims
-    // (`WGSL_REFUSED`).
-    if glsl && !WGSL_REFUSED.contains(&name) {
-        voices.push(Voice::Wgsl {
-            level: OptLevel::O0,
-        });
-        voices.push(Voice::Wgsl { level: OptLevel::O });
-    }
+    // The WGSL voice runs every program: DXC's relaxed vector placement, which GLSL states
+    // only with its shims (`split.ir`) or not at all (`layout.ir`), WGSL states by splitting
+    // the vectors into components (`wgsl_splits_the_relaxed_vectors`).
+    voices.push(Voice::Wgsl {
+        level: OptLevel::O0,
+    });
+    voices.push(Voice::Wgsl { level: OptLevel::O });
     let inputs = Inputs::new(bindings, Vec::new(), groups);
     let report = Oracle::new(gpu)
         .run(&case, &voices, &inputs, &rules)
@@ -433,8 +430,9 @@ fn relaxed_layout_and_bools_in_a_structured_buffer() {
     }
     let name = "layout.ir";
     let bufs = vec![data.clone(), vec![0u32; 4]];
-    // GLSL cannot state this layout (see `glsl_refuses_the_relaxed_struct_array`).
-    for (env, bufs, _) in run_voices_glsl(
+    // GLSL cannot state this layout (see `glsl_refuses_the_relaxed_struct_array`); WGSL
+    // splits `b` into components.
+    let runs = run_voices_glsl(
         &gpu,
         name,
         "main",
@@ -443,7 +441,12 @@ fn relaxed_layout_and_bools_in_a_structured_buffer() {
         VOICES_INTERP,
         Rules::new(),
         false,
-    ) {
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    for (env, bufs, _) in runs {
         let got: Vec<f32> = bufs[1].iter().map(|&b| f32::from_bits(b)).collect();
         for (g, e) in got.iter().zip(&expected) {
             assert!((g - e).abs() < 1e-3, "sums {got:?} vs {expected:?} ({env})");
@@ -486,43 +489,35 @@ fn glsl_refuses_the_relaxed_struct_array() {
 
 /// WGSL cannot state `layout.ir`'s relaxed placement either (`float3 b` at offset 4, where WGSL
 /// aligns a `vec3<f32>` to 16): the WGSL backend refuses it naming the member and the offset.
+/// `layout.ir`'s and `split.ir`'s vectors at offset 4 (DXC's relaxed placement), which WGSL
+/// aligns to 16 or 8, are declared one scalar member per component, each at its offset (the
+/// GLSL backend's split-vector shim); the execution tests run both through the WGSL voice.
 #[test]
-fn wgsl_refuses_the_relaxed_struct_array() {
-    let text = std::fs::read_to_string(root().join("backends/tests/compute/layout.ir"))
-        .expect("layout.ir exists");
-    let d = emit_wgsl(
-        &parse(&text),
-        &oneshader_backends::wgsl::Options::for_entry("main"),
-    )
-    .expect_err("the layout has no WGSL form");
-    assert!(
-        d.iter().any(|d| d.code == "OSB0205"
-            && d.message
-                .contains("member `b` of struct `Item` sits at offset 4")),
-        "{d:#?}"
-    );
-}
-
-/// Programs the WGSL backend refuses (and the GLSL backend runs through its layout shims):
-/// `split.ir`'s vectors at offset 4 (DXC's relaxed placement), which WGSL aligns to 16 and
-/// the WGSL backend does not split into components (`wgsl_refuses_the_split_layouts`).
-const WGSL_REFUSED: &[&str] = &["split.ir"];
-
-#[test]
-fn wgsl_refuses_the_split_layouts() {
-    let text = std::fs::read_to_string(root().join("backends/tests/compute/split.ir"))
-        .expect("split.ir exists");
-    let d = emit_wgsl(
-        &parse(&text),
-        &oneshader_backends::wgsl::Options::for_entry("main"),
-    )
-    .expect_err("the layout has no WGSL form");
-    assert!(
-        d.iter().any(|d| d.code == "OSB0205"
-            && d.message
-                .contains("member `f2` of struct `N` sits at offset 4")),
-        "{d:#?}"
-    );
+fn wgsl_splits_the_relaxed_vectors() {
+    for (name, members) in [
+        (
+            "layout.ir",
+            &["    a: f32,\n    b_x: f32,\n    b_y: f32,\n    b_z: f32,\n"][..],
+        ),
+        (
+            "split.ir",
+            &[
+                "    f1: f32,\n    f2_x: f32,\n    f2_y: f32,\n    f2_z: f32,\n",
+                "    a: f32,\n    b_x: f32,\n    b_y: f32,\n",
+            ][..],
+        ),
+    ] {
+        let text = std::fs::read_to_string(root().join("backends/tests/compute").join(name))
+            .expect("the program exists");
+        let wgsl = emit_wgsl(
+            &parse(&text),
+            &oneshader_backends::wgsl::Options::for_entry("main"),
+        )
+        .unwrap_or_else(|d| panic!("{name}: {d:#?}"));
+        for m in members {
+            assert!(wgsl.contains(m), "{name}: no `{m}` in\n{wgsl}");
+        }
+    }
 }
 
 /// `split.ir`: vectors DXC's relaxed rules pack at 4 bytes next to arrays whose std140 or
@@ -585,6 +580,10 @@ fn layout_shims_read_and_write_the_relaxed_offsets() {
     assert!(
         runs.iter().any(|(v, ..)| matches!(v, Voice::Glsl { .. })),
         "the GLSL voice ran"
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
     );
     // b.x, b[1], b[k=1], t[3], c.z, whole.a, whole.b.y, whole.d, s.q.y, q[k=1], n.f2.z,
     // n.f2[1], mm.p[0][1], mm.q[0][1].

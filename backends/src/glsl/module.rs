@@ -969,24 +969,7 @@ impl<'m> ModuleCx<'m> {
     /// SPIR-V backend's rule: in `uniform`, any array of structs; in `storage_buffer`, an
     /// array of runtime arrays or of structs ending in one).
     fn is_descriptor_array(&self, space: AddressSpace, pointee: InstId) -> bool {
-        let m = self.m;
-        if !matches!(m.try_op(pointee), Some(Op::Array | Op::RuntimeArray)) {
-            return false;
-        }
-        let elem = m.operand(pointee, 0);
-        match space {
-            AddressSpace::Uniform => m.op(elem) == Op::Struct,
-            AddressSpace::StorageBuffer => match m.try_op(elem) {
-                Some(Op::RuntimeArray) => true,
-                Some(Op::Struct) => m
-                    .struct_fields(elem)
-                    .last()
-                    .and_then(|&f| m.ty(f))
-                    .is_some_and(|t| m.op(t) == Op::RuntimeArray),
-                _ => false,
-            },
-            _ => false,
-        }
+        crate::buffers::is_descriptor_array(self.m, space, pointee)
     }
 
     fn declare_block(

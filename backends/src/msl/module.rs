@@ -1235,7 +1235,7 @@ impl<'m> ModuleCx<'m> {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
                 // An array of buffers as the SPIR-V backend reads the IR (other arrays in a
                 // storage buffer are one buffer holding the array).
-                if crate::spirv::is_descriptor_array(m, space, pointee) {
+                if crate::buffers::is_descriptor_array(m, space, pointee) {
                     if m.op(pointee) == Op::Array {
                         return self.declare_buffer_array(g, access, space, pointee, name);
                     }

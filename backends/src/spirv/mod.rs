@@ -38,7 +38,6 @@ mod textures;
 mod types;
 
 pub use error::EmitError;
-pub(crate) use globals::is_descriptor_array;
 pub use oneshader_ir::layout::LayoutRule;
 pub use target::{TargetEnv, UnknownTargetEnv};
 

@@ -85,12 +85,46 @@ pub(crate) enum PlaceKind {
     HoldsAtomics,
     /// A matrix declared transposed (`transpose` on the way in and out).
     Transposed,
+    /// An array of matrices declared transposed (of IR type `ty`): its elements are
+    /// [`PlaceKind::Transposed`].
+    TransposedArray { ty: InstId },
     /// Row `idx` of a transposed matrix `base`, of `n` components: read component by
     /// component.
     TransposedRow { base: String, idx: String, n: u32 },
+    /// A vector field declared one scalar member per component (see `ModuleCx::split`): the
+    /// components' references and the WGSL vector type.
+    Split { comps: Vec<String>, vty: String },
+    /// Element `idx` (computed at run time) of a split vector field or of a split matrix
+    /// stored by rows: `agg` is the WGSL type the parts make up (`vec3<f32>`,
+    /// `array<vec2<f32>, 3>`).
+    SplitElem {
+        comps: Vec<String>,
+        agg: String,
+        idx: String,
+    },
+    /// A matrix field declared one vector member per stored row or column (see
+    /// `ModuleCx::split_mats`): the parts' references, their length, whether they are HLSL
+    /// columns, and the WGSL type of the IR matrix.
+    SplitMatrix {
+        parts: Vec<String>,
+        len: u32,
+        columns: bool,
+        mty: String,
+    },
     /// A padded array (see `ModuleCx::padded`) of `n` elements of WGSL type `elem`: its
     /// elements are `[i].v`.
     Padded { n: u32, elem: String },
+}
+
+/// A constant index path into a composite value (see [`FnEmitter::index_path`]).
+pub(crate) struct IndexPath {
+    /// `.x`, `.field`, `[i]`...
+    pub text: String,
+    /// The IR type at the end when it is in a field declared transposed.
+    pub transposed: Option<InstId>,
+    /// When the path ends at a vector stored as separate components (a split vector field, a
+    /// row of a transposed matrix): the components' paths and the vector type.
+    pub split: Option<(Vec<String>, String)>,
 }
 
 /// Where a pointer leads.
@@ -350,13 +384,20 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let idx: Vec<u32> = (2..m.num_operands(i))
                         .map(|k| m.imm_operand(i, k).unwrap_or(0))
                         .collect();
-                    let (path, transposed) = self.index_path(comp_ty, &idx)?;
-                    let v = if transposed {
-                        format!("transpose({})", elem.text)
-                    } else {
-                        elem.text
+                    let path = self.index_path(comp_ty, &idx)?;
+                    if let Some((comps, _)) = &path.split {
+                        let tmp = self.local_name(Some("vec"), "vec");
+                        self.line(&format!("let {tmp} = {};", elem.text));
+                        for (c, comp) in comps.iter().enumerate() {
+                            self.line(&format!("{name}{comp} = {tmp}.{};", COMPONENTS[c]));
+                        }
+                        return Ok(());
+                    }
+                    let v = match path.transposed {
+                        Some(t) => self.cx.transpose_value(t, &elem.p(), true)?,
+                        None => elem.text,
                     };
-                    self.line(&format!("{name}{path} = {v};"));
+                    self.line(&format!("{name}{} = {v};", path.text));
                 } else {
                     let k = self.value(m.operand(i, 2))?;
                     self.line(&format!("{name}[{}] = {};", k.text, elem.text));
@@ -470,14 +511,52 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     .ok_or_else(|| malformed("a field address of a non-pointer"))?;
                 let field = self.cx.field_name(st, k);
                 let text = format!("{}.{field}", b.text);
+                if self.cx.split_mats.contains_key(&(st, k)) {
+                    let ft = self.field_ty(st, k)?;
+                    let (_, len, columns) = self
+                        .cx
+                        .matrix_parts(st, k, ft)
+                        .ok_or_else(|| malformed("a bad matrix"))?;
+                    let mty = self.cx.type_name(ft)?;
+                    let parts = self
+                        .cx
+                        .split_names(st, k)?
+                        .iter()
+                        .map(|c| format!("{}.{c}", b.text))
+                        .collect();
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::SplitMatrix {
+                            parts,
+                            len,
+                            columns,
+                            mty,
+                        },
+                    });
+                }
+                if self.cx.split.contains(&(st, k)) {
+                    let ft = self.field_ty(st, k)?;
+                    let vty = self.cx.type_name(ft)?;
+                    let comps = self
+                        .cx
+                        .split_names(st, k)?
+                        .iter()
+                        .map(|c| format!("{}.{c}", b.text))
+                        .collect();
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::Split { comps, vty },
+                    });
+                }
                 let kind = if self.cx.transposed.contains(&(st, k)) {
-                    PlaceKind::Transposed
+                    let ft = self.field_ty(st, k)?;
+                    if m.op(ft) == Op::Matrix {
+                        PlaceKind::Transposed
+                    } else {
+                        PlaceKind::TransposedArray { ty: ft }
+                    }
                 } else if self.cx.padded.contains_key(&(st, k)) {
-                    let at = m
-                        .struct_fields(st)
-                        .get(k)
-                        .and_then(|&f| m.ty(f))
-                        .ok_or_else(|| malformed("a field address past the struct's fields"))?;
+                    let at = self.field_ty(st, k)?;
                     let elem = self.cx.type_name(m.operand(at, 0))?;
                     PlaceKind::Padded {
                         n: m.array_len(at).unwrap_or(0),
@@ -515,10 +594,87 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         kind: PlaceKind::Plain,
                     });
                 }
+                if let PlaceKind::Split { comps, vty } = &b.kind {
+                    let iv = m.operand(p, 1);
+                    if let Some(c) = m.const_int_value(iv) {
+                        let text = usize::try_from(c)
+                            .ok()
+                            .and_then(|c| comps.get(c))
+                            .cloned()
+                            .ok_or_else(|| {
+                                WgslError::new(OPERANDS, "a vector component index out of range")
+                            })?;
+                        return Ok(Place {
+                            text,
+                            kind: PlaceKind::Plain,
+                        });
+                    }
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::SplitElem {
+                            comps: comps.clone(),
+                            agg: vty.clone(),
+                            idx,
+                        },
+                    });
+                }
+                if let PlaceKind::SplitMatrix {
+                    parts,
+                    len,
+                    columns,
+                    ..
+                } = &b.kind
+                {
+                    // HLSL row `idx`.
+                    if *columns {
+                        // One component of each stored column.
+                        return Ok(Place {
+                            text: String::new(),
+                            kind: PlaceKind::Split {
+                                comps: parts.iter().map(|p| format!("{p}[{idx}]")).collect(),
+                                vty: format!("vec{}<f32>", parts.len()),
+                            },
+                        });
+                    }
+                    if let Some(r) = m.const_int_value(m.operand(p, 1)) {
+                        let text = usize::try_from(r)
+                            .ok()
+                            .and_then(|r| parts.get(r))
+                            .cloned()
+                            .ok_or_else(|| {
+                                WgslError::new(OPERANDS, "a matrix row index out of range")
+                            })?;
+                        return Ok(Place {
+                            text,
+                            kind: PlaceKind::Plain,
+                        });
+                    }
+                    return Ok(Place {
+                        text: String::new(),
+                        kind: PlaceKind::SplitElem {
+                            comps: parts.clone(),
+                            agg: format!("array<vec{len}<f32>, {}>", parts.len()),
+                            idx,
+                        },
+                    });
+                }
+                if let PlaceKind::TransposedArray { .. } = &b.kind {
+                    return Ok(Place {
+                        text: format!("{}[{idx}]", b.text),
+                        kind: PlaceKind::Transposed,
+                    });
+                }
                 if let PlaceKind::Padded { .. } = &b.kind {
                     return Ok(Place {
                         text: format!("{}[{idx}].v", b.text),
                         kind: PlaceKind::Plain,
+                    });
+                }
+                if m.op(base) == Op::Global && self.cx.wrapped_buffers.contains(&base) {
+                    // A buffer of a binding array of wrapped runtime arrays.
+                    return Ok(Place {
+                        text: format!("{}[{idx}].v", b.text),
+                        kind: kind_at(self.cx, self.cx.loc_of(p)),
                     });
                 }
                 let text = format!("{}[{idx}]", b.text);
@@ -557,6 +713,33 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ),
             )),
             PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
+            PlaceKind::Split { comps, vty } => {
+                Ok(E::primary(format!("{vty}({})", comps.join(", "))))
+            }
+            PlaceKind::SplitElem { comps, agg, idx } => {
+                Ok(E::primary(format!("{agg}({})[{idx}]", comps.join(", "))))
+            }
+            PlaceKind::SplitMatrix {
+                parts,
+                len,
+                columns,
+                mty,
+            } => {
+                let n = parts.len();
+                if columns {
+                    Ok(E::primary(format!(
+                        "transpose(mat{n}x{len}<f32>({}))",
+                        parts.join(", ")
+                    )))
+                } else {
+                    Ok(E::primary(format!("{mty}({})", parts.join(", "))))
+                }
+            }
+            PlaceKind::TransposedArray { ty } => Ok(E::primary(self.whole_transposed_array(
+                ty,
+                &place.text,
+                false,
+            )?)),
             PlaceKind::TransposedRow { base, idx, n } => {
                 let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
                 Ok(E::primary(format!("vec{n}<f32>({})", parts.join(", "))))
@@ -571,23 +754,76 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    /// `.x`, `.field`, `[i]` for constant indices into a composite type; also whether the
-    /// path ends at a transposed matrix field.
-    pub fn index_path(&mut self, ty: InstId, idx: &[u32]) -> R<(String, bool)> {
+    /// The type of field `k` of struct `st`.
+    fn field_ty(&self, st: InstId, k: usize) -> R<InstId> {
+        let m = self.m;
+        m.struct_fields(st)
+            .get(k)
+            .and_then(|&f| m.ty(f))
+            .ok_or_else(|| malformed("a field address past the struct's fields"))
+    }
+
+    /// A whole transposed array of matrices at `text` (of IR type `ty`), converted to its IR
+    /// form, or (`to_decl`) a value `text` of the IR form converted to the declared one.
+    fn whole_transposed_array(&mut self, ty: InstId, text: &str, to_decl: bool) -> R<String> {
+        if self.m.op(ty) != Op::Array {
+            return Err(WgslError::new(
+                OPERANDS,
+                "a whole run-time array of column-major matrices loaded or stored; WGSL reads \
+                 it element by element",
+            ));
+        }
+        self.cx.transpose_value(ty, text, to_decl)
+    }
+
+    /// `.x`, `.field`, `[i]` for constant indices into a composite type; also, when the path
+    /// ends in a field declared transposed, the IR type there (a matrix or an array of them),
+    /// and when it ends at a split vector field, the paths of its components and the vector
+    /// type.
+    pub fn index_path(&mut self, ty: InstId, idx: &[u32]) -> R<IndexPath> {
         let m = self.m;
         let mut s = String::new();
+        // A split vector field the path has reached: its components' member names and type.
+        let mut split: Option<(Vec<String>, String)> = None;
         let mut cur = Some(ty);
-        let mut transposed = false;
+        // The IR type of a transposed field the path is in (a matrix, or an array of them).
+        let mut transposed: Option<InstId> = None;
         let mut transposed_row: Option<u32> = None;
+        let mut row_len = 0;
         for &k in idx {
             let Some(ty) = cur else {
                 s.push_str(&format!("[{k}]"));
                 continue;
             };
-            if transposed {
-                // Row k of a transposed matrix: not a single path.
-                transposed_row = Some(k);
+            if let Some(row) = transposed_row.take() {
+                // Element k of HLSL row `row` of a transposed matrix: column k, component row.
+                s.push_str(&format!("[{k}][{row}]"));
                 cur = None;
+                continue;
+            }
+            if let Some(t) = transposed.filter(|&t| m.op(t) == Op::Matrix) {
+                // Row k of a transposed matrix: one component of each WGSL column.
+                transposed_row = Some(k);
+                let (_, cols) = m.matrix_dims(t).ok_or_else(|| malformed("a bad matrix"))?;
+                row_len = cols;
+                transposed = None;
+                cur = Some(ty);
+                continue;
+            }
+            if let Some(t) = transposed {
+                // An element of a transposed array of matrices: a transposed matrix.
+                s.push_str(&format!("[{k}]"));
+                transposed = Some(m.operand(t, 0));
+                cur = transposed;
+                continue;
+            }
+            if let Some((comps, _)) = split.take() {
+                let c = comps
+                    .get(k as usize)
+                    .ok_or_else(|| malformed("a vector index out of range"))?;
+                s.push('.');
+                s.push_str(c);
+                cur = Some(m.operand(ty, 0));
                 continue;
             }
             match m.op(ty) {
@@ -609,9 +845,30 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 Op::Struct => {
                     let f = self.cx.field_name(ty, k as usize);
+                    let ft = m
+                        .struct_fields(ty)
+                        .get(k as usize)
+                        .and_then(|&f| m.ty(f))
+                        .ok_or_else(|| malformed("a struct index out of range"))?;
+                    if self.cx.split_mats.contains_key(&(ty, k as usize)) {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            format!(
+                                "member `{f}` of a buffer struct (a matrix WGSL declares one \
+                                 member per row or column) read from a struct value; not \
+                                 supported by the WGSL backend"
+                            ),
+                        ));
+                    }
+                    if self.cx.split.contains(&(ty, k as usize)) {
+                        let comps = self.cx.split_names(ty, k as usize)?;
+                        split = Some((comps, self.cx.type_name(ft)?));
+                        cur = Some(ft);
+                        continue;
+                    }
                     s.push('.');
                     s.push_str(&f);
-                    transposed = self.cx.transposed.contains(&(ty, k as usize));
+                    transposed = self.cx.transposed.contains(&(ty, k as usize)).then_some(ft);
                     if self.cx.padded.contains_key(&(ty, k as usize)) {
                         return Err(WgslError::new(
                             OPERANDS,
@@ -632,14 +889,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 _ => return Err(malformed("an index into a non-composite")),
             }
         }
-        if transposed_row.is_some() {
-            return Err(WgslError::new(
-                OPERANDS,
-                "a row of a matrix field stored column-major, by constant index into a struct \
-                 value; not supported by the WGSL backend",
-            ));
+        if let Some(row) = transposed_row {
+            // A whole row of a transposed matrix: a vector of one component per column.
+            let comps = (0..row_len).map(|c| format!("[{c}][{row}]")).collect();
+            split = Some((comps, format!("vec{row_len}<f32>")));
         }
-        Ok((s, transposed))
+        Ok(IndexPath {
+            split: split.map(|(comps, vty)| {
+                let sep = if transposed_row.is_some() { "" } else { "." };
+                (comps.iter().map(|c| format!("{s}{sep}{c}")).collect(), vty)
+            }),
+            text: s,
+            transposed,
+        })
     }
 
     /// The expression of a pure instruction.
@@ -707,8 +969,28 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                              with padded elements; not supported by the WGSL backend",
                         ));
                     }
-                    if m.op(ty) == Op::Struct && self.cx.transposed.contains(&(ty, k)) {
-                        e = format!("transpose({e})");
+                    if m.op(ty) == Op::Struct && self.cx.split_mats.contains_key(&(ty, k)) {
+                        return Err(WgslError::new(
+                            OPERANDS,
+                            "a value of a buffer struct holding a matrix WGSL declares one \
+                             member per row or column; not supported by the WGSL backend",
+                        ));
+                    }
+                    if m.op(ty) == Op::Struct && self.cx.split.contains(&(ty, k)) {
+                        let v = self.value(m.operand(i, k))?;
+                        let n = self
+                            .ty_of(m.operand(i, k))
+                            .ok()
+                            .and_then(|t| m.vector_len(t))
+                            .unwrap_or(0);
+                        e = super::module::split_args(&v.p(), n);
+                    }
+                    if m.op(ty) == Op::Struct
+                        && self.cx.transposed.contains(&(ty, k))
+                        && let Some(ft) = m.struct_fields(ty).get(k).and_then(|&f| m.ty(f))
+                    {
+                        let v = self.value(m.operand(i, k))?;
+                        e = self.cx.transpose_value(ft, &v.p(), true)?;
                     }
                     parts.push(e);
                 }
@@ -724,12 +1006,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let idx: Vec<u32> = (1..m.num_operands(i))
                     .map(|k| m.imm_operand(i, k).unwrap_or(0))
                     .collect();
-                let (path, transposed) = self.index_path(bt, &idx)?;
-                let e = format!("{}{path}", b.p());
-                Ok(E::primary(if transposed {
-                    format!("transpose({e})")
-                } else {
-                    e
+                let path = self.index_path(bt, &idx)?;
+                if let Some((comps, vty)) = &path.split {
+                    let parts: Vec<String> =
+                        comps.iter().map(|c| format!("{}{c}", b.p())).collect();
+                    return Ok(E::primary(format!("{vty}({})", parts.join(", "))));
+                }
+                let e = format!("{}{}", b.p(), path.text);
+                Ok(E::primary(match path.transposed {
+                    Some(t) => self.cx.transpose_value(t, &e, false)?,
+                    None => e,
                 }))
             }
             Op::ExtractDyn => {
@@ -1094,6 +1380,44 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             PlaceKind::Plain => self.line(&format!("{} = {};", place.text, v.text)),
             PlaceKind::Atomic => self.line(&format!("atomicStore(&{}, {});", place.text, v.text)),
             PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
+            PlaceKind::Split { comps, .. } => {
+                let tmp = self.local_name(Some("vec"), "vec");
+                self.line(&format!("let {tmp} = {};", v.text));
+                for (c, comp) in comps.iter().enumerate() {
+                    self.line(&format!("{comp} = {tmp}.{};", COMPONENTS[c]));
+                }
+            }
+            PlaceKind::SplitMatrix { parts, columns, .. } => {
+                let tmp = self.local_name(Some("mat"), "mat");
+                if columns {
+                    self.line(&format!("let {tmp} = transpose({});", v.text));
+                } else {
+                    self.line(&format!("let {tmp} = {};", v.text));
+                }
+                for (c, part) in parts.iter().enumerate() {
+                    self.line(&format!("{part} = {tmp}[{c}];"));
+                }
+            }
+            PlaceKind::SplitElem { comps, idx, .. } => {
+                let (tv, ti) = (
+                    self.local_name(Some("val"), "val"),
+                    self.local_name(Some("idx"), "idx"),
+                );
+                self.line(&format!("let {tv} = {};", v.text));
+                self.line(&format!("let {ti} = {idx};"));
+                let arms: Vec<String> = comps
+                    .iter()
+                    .enumerate()
+                    .map(|(c, comp)| format!("if u32({ti}) == {c}u {{ {comp} = {tv}; }}"))
+                    .collect();
+                self.line(&arms.join(" else "));
+            }
+            PlaceKind::TransposedArray { ty } => {
+                let tmp = self.local_name(Some("mats"), "mats");
+                self.line(&format!("let {tmp} = {};", v.text));
+                let decl = self.whole_transposed_array(ty, &tmp, true)?;
+                self.line(&format!("{} = {decl};", place.text));
+            }
             PlaceKind::TransposedRow { base, idx, n } => {
                 let tmp = self.local_name(Some("row"), "row");
                 self.line(&format!("let {tmp} = {};", v.text));
@@ -1215,11 +1539,28 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let device = flags.contains(BarrierFlags::DEVICE_MEMORY);
         let workgroup = flags.contains(BarrierFlags::WORKGROUP_MEMORY);
         if !sync {
+            // `GroupMemoryBarrier` orders workgroup memory at workgroup scope, which
+            // `workgroupBarrier()` also does, synchronizing execution besides: a superset
+            // wherever every invocation reaches it, which the entry block of the entry point
+            // is (and naga's uniformity analysis accepts). WGSL's `storageBarrier()` orders
+            // storage memory at workgroup scope only, less than a device-scope barrier.
+            let m = self.m;
+            let in_entry_block = self.f == self.cx.entry.func
+                && m.parent(i)
+                    .is_some_and(|b| Some(b) == self.f.entry(m).map(|e| e.id()));
+            if workgroup
+                && !device
+                && in_entry_block
+                && self.cx.entry.stage == oneshader_ir::Stage::Compute
+            {
+                return Ok("workgroupBarrier();".into());
+            }
             return Err(WgslError::new(
                 UNMAPPED,
                 "a memory barrier without execution synchronization (`DeviceMemoryBarrier`, \
-                 `GroupMemoryBarrier`, `AllMemoryBarrier`); WGSL's barriers all synchronize \
-                 the workgroup",
+                 `AllMemoryBarrier`, or `GroupMemoryBarrier` where not every invocation is \
+                 sure to reach it); WGSL's barriers all synchronize the workgroup, and \
+                 `storageBarrier()` orders storage memory at workgroup scope only",
             ));
         }
         Ok(match (workgroup, device) {

@@ -331,7 +331,9 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, body: &str) -> String {
     out.push_str("}\n");
     // The private variables behind the interface.
     for io in inputs.iter().chain(outputs.iter()) {
-        writeln!(cx.decls, "var<private> {}: {};", io.var, io.var_type).ok();
+        if !io.var_type.is_empty() {
+            writeln!(cx.decls, "var<private> {}: {};", io.var, io.var_type).ok();
+        }
     }
     out
 }

@@ -35,7 +35,8 @@ pub(crate) struct Io {
     pub attrs: String,
     /// The WGSL type of the IO member.
     pub io_type: String,
-    /// The WGSL type of the private variable.
+    /// The WGSL type of the private variable (empty when `var` is an element of an arrayed
+    /// variable declared with the IO: an array or matrix takes one member per location).
     pub var_type: String,
     /// How a value of the member becomes the variable's (`{}` is the member), or the
     /// reverse for outputs.
@@ -57,8 +58,27 @@ pub(crate) struct ModuleCx<'m> {
     /// Atomic locations, and every prefix of one.
     pub atomics: FxHashSet<Loc>,
     pub atomic_prefixes: FxHashSet<Loc>,
+    /// Vector fields (struct, index) DXC's relaxed rules place where WGSL cannot align them
+    /// (`float a; float3 b;` puts `b` at 4): declared one scalar member per component, each
+    /// at its own offset (the GLSL backend's split-vector shim).
+    pub split: FxHashSet<(InstId, usize)>,
+    /// Matrix fields (struct, index) whose matrix stride is not WGSL's (DXC's constant
+    /// buffers put each `float2` row or column of a matrix in its own 16-byte register):
+    /// declared one vector member per stored row or column, `@size(stride)` apart, and the
+    /// stride.
+    pub split_mats: FxHashMap<(InstId, usize), u32>,
+    /// The member names of split fields' components (or of split matrices' vectors).
+    split_names: FxHashMap<(InstId, usize), Vec<String>>,
     /// Texture globals sampled with a depth comparison: declared `texture_depth_*`.
     pub depth_textures: FxHashSet<InstId>,
+    /// Arrays of buffers whose elements are runtime arrays, declared as binding arrays of a
+    /// wrapper struct `{ v: array<T> }` (their elements are `[i].v`).
+    pub wrapped_buffers: FxHashSet<InstId>,
+    /// The declarations of those wrapper structs.
+    buffer_wrappers: String,
+    /// Globals indexed by a value computed at run time (what matters for arrays of textures,
+    /// samplers or buffers: naga's binding arrays).
+    dynamic_arrays: FxHashSet<InstId>,
     /// Struct fields (struct, index) holding a column-major matrix: declared transposed
     /// (`matCxR` for HLSL `floatRxC`), so their memory holds HLSL's columns.
     pub transposed: FxHashSet<(InstId, usize)>,
@@ -192,7 +212,13 @@ impl<'m> ModuleCx<'m> {
             atomics: FxHashSet::default(),
             atomic_prefixes: FxHashSet::default(),
             depth_textures: FxHashSet::default(),
+            dynamic_arrays: FxHashSet::default(),
+            wrapped_buffers: FxHashSet::default(),
+            buffer_wrappers: String::new(),
             transposed: FxHashSet::default(),
+            split: FxHashSet::default(),
+            split_names: FxHashMap::default(),
+            split_mats: FxHashMap::default(),
             decls: String::new(),
             consts: FxHashMap::default(),
             const_decls: String::new(),
@@ -243,7 +269,8 @@ impl<'m> ModuleCx<'m> {
         crate::text::atomics::loc_of(self.m, p)
     }
 
-    /// Records the locations atomics touch in `funcs`, the depth-compared textures, and the
+    /// Records the locations atomics touch in `funcs`, the depth-compared textures, the arrays
+    /// of textures indexed at run time, and the
     /// column-major matrix fields.
     pub fn scan(&mut self, funcs: &[oneshader_ir::Func]) -> R<()> {
         let m = self.m;
@@ -255,6 +282,12 @@ impl<'m> ModuleCx<'m> {
             for b in f.blocks(m) {
                 for c in m.children(b.id()) {
                     match m.op(c) {
+                        Op::ElementAddr
+                            if !m.op(m.operand(c, 1)).is_constant()
+                                && m.op(m.operand(c, 0)) == Op::Global =>
+                        {
+                            self.dynamic_arrays.insert(m.operand(c, 0));
+                        }
                         Op::SampleCmp
                         | Op::SampleCmpLevelZero
                         | Op::SampleCmpLevel
@@ -290,17 +323,65 @@ impl<'m> ModuleCx<'m> {
         if !self.field_names.contains_key(&ty) {
             let m = self.m;
             let mut scope = namer();
-            let names = m
+            let names: Vec<String> = m
                 .struct_fields(ty)
                 .iter()
                 .map(|&f| scope.fresh(m.name(f), "field", None))
                 .collect();
+            for (k, n) in names.iter().enumerate() {
+                let ft = m.struct_fields(ty).get(k).and_then(|&f| m.ty(f));
+                let hints: Vec<String> = if self.split.contains(&(ty, k)) {
+                    let len = ft.and_then(|t| m.vector_len(t)).unwrap_or(0);
+                    (0..len.min(4))
+                        .map(|c| format!("{n}_{}", ['x', 'y', 'z', 'w'][c as usize]))
+                        .collect()
+                } else if self.split_mats.contains_key(&(ty, k)) {
+                    let parts = ft
+                        .and_then(|t| self.matrix_parts(ty, k, t))
+                        .map_or(0, |p| p.0);
+                    (0..parts).map(|c| format!("{n}_{c}")).collect()
+                } else {
+                    continue;
+                };
+                let comps = hints
+                    .iter()
+                    .map(|h| scope.fresh(Some(h), "field", None))
+                    .collect();
+                self.split_names.insert((ty, k), comps);
+            }
             self.field_names.insert(ty, names);
         }
         self.field_names[&ty]
             .get(i)
             .cloned()
             .unwrap_or_else(|| format!("field_{i}"))
+    }
+
+    /// How matrix field `k` (of type `mty`) of struct `st` is stored: the number of vectors
+    /// (HLSL rows when row-major, columns when column-major), their length, and whether they
+    /// are HLSL columns (the field is column-major).
+    pub fn matrix_parts(&self, st: InstId, k: usize, mty: InstId) -> Option<(u32, u32, bool)> {
+        let m = self.m;
+        let (rows, cols) = m.matrix_dims(mty)?;
+        let row_major = m
+            .struct_fields(st)
+            .get(k)
+            .is_some_and(|&f| layout::is_row_major(m, f));
+        Some(if row_major {
+            (rows, cols, false)
+        } else {
+            (cols, rows, true)
+        })
+    }
+
+    /// The member names of the components of split field `i` of struct `ty` (see
+    /// [`ModuleCx::split`]).
+    pub fn split_names(&mut self, ty: InstId, i: usize) -> R<Vec<String>> {
+        self.field_name(ty, i);
+        self.split_names
+            .get(&(ty, i))
+            .cloned()
+            .ok_or_else(|| malformed("a split field without component names"))
     }
 
     /// The WGSL type of `ty`.
@@ -534,9 +615,31 @@ impl<'m> ModuleCx<'m> {
                     parts.push(self.constant(v)?);
                 }
                 if m.op(ty) == Op::Struct {
+                    let fields = m.struct_fields(ty);
                     for (k, p) in parts.iter_mut().enumerate() {
-                        if self.transposed.contains(&(ty, k)) {
-                            *p = format!("transpose({p})");
+                        if self.padded.contains_key(&(ty, k))
+                            || self.split_mats.contains_key(&(ty, k))
+                        {
+                            return Err(WgslError::new(
+                                super::error::OPERANDS,
+                                "a constant of a buffer struct whose array or matrix member WGSL \
+                                 declares in parts (padded elements, one member per row or \
+                                 column); not supported by the WGSL backend",
+                            ));
+                        }
+                        if self.split.contains(&(ty, k)) {
+                            let n = fields
+                                .get(k)
+                                .and_then(|&f| m.ty(f))
+                                .and_then(|t| m.vector_len(t))
+                                .unwrap_or(0);
+                            *p = split_args(p, n);
+                            continue;
+                        }
+                        if self.transposed.contains(&(ty, k))
+                            && let Some(ft) = fields.get(k).and_then(|&f| m.ty(f))
+                        {
+                            *p = self.transpose_value(ft, p, true)?;
                         }
                     }
                 }
@@ -631,9 +734,45 @@ impl<'m> ModuleCx<'m> {
         match space {
             AddressSpace::Uniform | AddressSpace::StorageBuffer => {
                 let rule = self.rule_of(g, space);
-                self.check_buffer_type(pointee, rule, space, g)?;
+                let descriptors = crate::buffers::is_descriptor_array(m, space, pointee);
+                let t = if descriptors {
+                    // An array of buffers: naga's `binding_array` of the buffer struct.
+                    let elem = m.operand(pointee, 0);
+                    self.check_buffer_type(elem, rule, space, g)?;
+                    let mut t = self.type_at(elem, Some(&Loc::Elem(Box::new(loc.clone()))))?;
+                    if m.op(elem) != Op::Struct {
+                        // naga's binding arrays of buffers hold structs: each buffer's runtime
+                        // array is the one member of a wrapper struct, read as `[i].v`.
+                        let w = self
+                            .names
+                            .fresh(Some(&format!("{name}_buffer")), "Buffer", None);
+                        writeln!(self.buffer_wrappers, "struct {w} {{\n    v: {t},\n}}\n").ok();
+                        self.wrapped_buffers.insert(g);
+                        t = w;
+                    }
+                    let storage = space == AddressSpace::StorageBuffer;
+                    self.capabilities.insert(if storage {
+                        "STORAGE_BUFFER_BINDING_ARRAY"
+                    } else {
+                        "BUFFER_BINDING_ARRAY"
+                    });
+                    if self.dynamic_arrays.contains(&g) {
+                        self.capabilities.insert(if storage {
+                            "STORAGE_BUFFER_BINDING_ARRAY_NON_UNIFORM_INDEXING"
+                        } else {
+                            "BUFFER_BINDING_ARRAY_NON_UNIFORM_INDEXING"
+                        });
+                    }
+                    self.directives.insert("enable wgpu_binding_array;");
+                    match m.array_len(pointee).filter(|_| m.op(pointee) == Op::Array) {
+                        Some(n) => format!("binding_array<{t}, {n}>"),
+                        None => format!("binding_array<{t}>"),
+                    }
+                } else {
+                    self.check_buffer_type(pointee, rule, space, g)?;
+                    self.type_at(pointee, Some(&loc))?
+                };
                 let b = self.binding(g)?;
-                let t = self.type_at(pointee, Some(&loc))?;
                 let s = if space == AddressSpace::Uniform {
                     "uniform".to_string()
                 } else if access.writes() || self.atomic_prefixes.iter().any(|l| l.root() == g) {
@@ -656,32 +795,49 @@ impl<'m> ModuleCx<'m> {
             }
             AddressSpace::UniformConstant => {
                 let b = self.binding(g)?;
-                if matches!(m.op(pointee), Op::Array | Op::RuntimeArray) {
+                // An array of textures or samplers is naga's `binding_array` (wgpu's native
+                // binding arrays, behind a capability the output states).
+                let (elem_ty, count) = match m.op(pointee) {
+                    Op::Array => (m.operand(pointee, 0), m.array_len(pointee)),
+                    Op::RuntimeArray => (m.operand(pointee, 0), None),
+                    _ => (pointee, None),
+                };
+                let arrayed = elem_ty != pointee;
+                if arrayed && matches!(m.op(elem_ty), Op::Array | Op::RuntimeArray) {
                     return Err(WgslError::new(
                         TYPE,
-                        "an array of textures or samplers; WGSL's binding arrays need a naga \
-                         capability WebGPU does not offer",
+                        "a multi-dimensional array of textures or samplers; naga's binding \
+                         arrays have one dimension",
                     ));
                 }
-                let t = if let Some(d) = m.texture_desc(pointee) {
-                    let depth = self.depth_textures.contains(&g);
-                    if depth && !matches!(m.op(d.sampled_type), Op::F32) {
-                        return Err(WgslError::new(
-                            TYPE,
-                            "a depth comparison on a texture whose texel is not a single f32",
-                        ));
-                    }
-                    let t = self.texture_type(pointee, &d, depth)?;
-                    let acc = if m.has_decoration(g, Op::ReadOnly) || !access.writes() {
-                        "read"
-                    } else if m.has_decoration(g, Op::WriteOnly) || !access.reads() {
-                        "write"
+                let t = self.handle_type(g, elem_ty, access)?;
+                let t = if arrayed {
+                    let storage = m
+                        .texture_desc(elem_ty)
+                        .is_some_and(|d| d.access == TextureAccess::Storage);
+                    let dynamic = self.dynamic_arrays.contains(&g);
+                    self.directives.insert("enable wgpu_binding_array;");
+                    self.capabilities.insert(if storage {
+                        "STORAGE_TEXTURE_BINDING_ARRAY"
                     } else {
-                        "read_write"
-                    };
-                    t.replace("ACCESS", acc)
+                        "TEXTURE_AND_SAMPLER_BINDING_ARRAY"
+                    });
+                    // naga asks for non-uniform indexing unless its uniformity analysis proves
+                    // the index uniform; an index computed at run time is stated as possibly
+                    // non-uniform (the host must offer it).
+                    if dynamic {
+                        self.capabilities.insert(if storage {
+                            "STORAGE_TEXTURE_BINDING_ARRAY_NON_UNIFORM_INDEXING"
+                        } else {
+                            "TEXTURE_AND_SAMPLER_BINDING_ARRAY_NON_UNIFORM_INDEXING"
+                        });
+                    }
+                    match count {
+                        Some(n) => format!("binding_array<{t}, {n}>"),
+                        None => format!("binding_array<{t}>"),
+                    }
                 } else {
-                    self.type_name(pointee)?
+                    t
                 };
                 writeln!(self.decls, "{b}var {name}: {t};").ok();
                 Ok(())
@@ -732,6 +888,36 @@ impl<'m> ModuleCx<'m> {
                 space.spelling()
             ))),
         }
+    }
+
+    /// The WGSL type of texture or sampler global `g` (or of the elements of its binding
+    /// array), of IR type `ty`: depth where compared, storage access from the entry point's.
+    fn handle_type(
+        &mut self,
+        g: InstId,
+        ty: InstId,
+        access: oneshader_ir::effects::Access,
+    ) -> R<String> {
+        let m = self.m;
+        let Some(d) = m.texture_desc(ty) else {
+            return self.type_name(ty);
+        };
+        let depth = self.depth_textures.contains(&g);
+        if depth && !matches!(m.op(d.sampled_type), Op::F32) {
+            return Err(WgslError::new(
+                TYPE,
+                "a depth comparison on a texture whose texel is not a single f32",
+            ));
+        }
+        let t = self.texture_type(ty, &d, depth)?;
+        let acc = if m.has_decoration(g, Op::ReadOnly) || !access.writes() {
+            "read"
+        } else if m.has_decoration(g, Op::WriteOnly) || !access.reads() {
+            "write"
+        } else {
+            "read_write"
+        };
+        Ok(t.replace("ACCESS", acc))
     }
 
     fn declare_io(&mut self, g: InstId, input: bool, pointee: InstId) -> R<()> {
@@ -853,28 +1039,50 @@ impl<'m> ModuleCx<'m> {
                     "a stage input or output without a location or built-in",
                 )
             })?;
-        if !matches!(m.op(pointee), Op::Vector) && !m.op(pointee).is_scalar_type() {
-            return Err(WgslError::new(
-                TYPE,
-                format!(
-                    "the stage {} at location {l} has type `{}`; WGSL stage inputs and outputs \
-                     are scalars and vectors",
-                    if input { "input" } else { "output" },
-                    oneshader_ir::print::print_inst(m, pointee)
-                ),
-            ));
-        }
-        if m.scalar_kind(pointee) == Some(ScalarKind::Bool) {
+        // An array of scalars or vectors, or a matrix, takes one location per element or per
+        // column (HLSL row), as the SPIR-V backend assigns them: one WGSL member each.
+        let scalar_or_vector = |t: InstId| m.op(t) == Op::Vector || m.op(t).is_scalar_type();
+        let (elems, elem_type): (Option<u32>, String) = match m.op(pointee) {
+            _ if scalar_or_vector(pointee) => (None, var_type.clone()),
+            Op::Array if scalar_or_vector(m.operand(pointee, 0)) => {
+                (m.array_len(pointee), self.type_name(m.operand(pointee, 0))?)
+            }
+            Op::Matrix => {
+                let (r, c) = m
+                    .matrix_dims(pointee)
+                    .ok_or_else(|| malformed("a bad matrix"))?;
+                (Some(r), format!("vec{c}<f32>"))
+            }
+            _ => {
+                return Err(WgslError::new(
+                    TYPE,
+                    format!(
+                        "the stage {} at location {l} has type `{}`; WGSL stage inputs and \
+                         outputs are scalars and vectors (arrays of them and matrices are \
+                         flattened)",
+                        if input { "input" } else { "output" },
+                        oneshader_ir::print::print_inst(m, pointee)
+                    ),
+                ));
+            }
+        };
+        let elem = if m.op(pointee) == Op::Array {
+            m.operand(pointee, 0)
+        } else {
+            pointee
+        };
+        let scalar = m.scalar_of(elem).unwrap_or(elem);
+        if m.op(scalar) == Op::Bool {
             return Err(WgslError::new(
                 TYPE,
                 "a `bool` stage input or output; WGSL interfaces hold no bools",
             ));
         }
-        let mut attrs = format!("@location({l})");
+        let mut interp = String::new();
         let interpolated =
             (input && stage == Stage::Fragment) || (!input && stage == Stage::Vertex);
         if interpolated {
-            let int = m.scalar_kind(pointee) != Some(ScalarKind::Float);
+            let int = m.scalar_kind(scalar) != Some(ScalarKind::Float);
             let centroid = m.has_decoration(g, Op::Centroid);
             let sample = m.has_decoration(g, Op::SampleDeco);
             let sampling = if sample {
@@ -885,25 +1093,46 @@ impl<'m> ModuleCx<'m> {
                 ""
             };
             if int || m.has_decoration(g, Op::Flat) {
-                attrs.push_str(" @interpolate(flat)");
+                interp.push_str(" @interpolate(flat)");
             } else if m.has_decoration(g, Op::NoPerspective) {
-                attrs.push_str(&format!(" @interpolate(linear{sampling})"));
+                interp.push_str(&format!(" @interpolate(linear{sampling})"));
             } else if !sampling.is_empty() {
-                attrs.push_str(&format!(" @interpolate(perspective{sampling})"));
+                interp.push_str(&format!(" @interpolate(perspective{sampling})"));
             }
         }
-        let io = Io {
-            var,
-            member,
-            attrs,
-            io_type: var_type.clone(),
-            var_type,
-            convert: "{}".into(),
+        let ios: Vec<Io> = match elems {
+            None => vec![Io {
+                var,
+                member,
+                attrs: format!("@location({l}){interp}"),
+                io_type: var_type.clone(),
+                var_type,
+                convert: "{}".into(),
+            }],
+            Some(n) => {
+                // The private variable is declared here; the members copy its elements.
+                writeln!(self.decls, "var<private> {var}: {var_type};").ok();
+                let names = if input {
+                    &mut self.io_names.0
+                } else {
+                    &mut self.io_names.1
+                };
+                (0..n)
+                    .map(|i| Io {
+                        var: format!("{var}[{i}]"),
+                        member: names.fresh(Some(&format!("{member}_{i}")), "v", None),
+                        attrs: format!("@location({}){interp}", l + i),
+                        io_type: elem_type.clone(),
+                        var_type: String::new(),
+                        convert: "{}".into(),
+                    })
+                    .collect()
+            }
         };
         if input {
-            self.inputs.push(io);
+            self.inputs.extend(ios);
         } else {
-            self.outputs.push(io);
+            self.outputs.extend(ios);
         }
         Ok(())
     }
@@ -927,6 +1156,78 @@ impl<'m> ModuleCx<'m> {
             ));
         }
         self.check_nested(ty, &tl, rule, space, "the buffer")
+    }
+
+    /// Checks that WGSL's layout of array field `fname` of struct `sname` (matrices of HLSL
+    /// majorness `row_major`: a column-major element is declared transposed) is `tl`.
+    fn check_matrix_array(
+        &self,
+        ty: InstId,
+        tl: &TypeLayout,
+        row_major: bool,
+        space: AddressSpace,
+        fname: &str,
+        sname: &str,
+    ) -> R<()> {
+        let m = self.m;
+        let what = format!("member `{fname}` of struct `{sname}`");
+        let e = m.operand(ty, 0);
+        let (a, s) = wgsl_align_size(m, e, !row_major).ok_or_else(|| malformed("a bad matrix"))?;
+        let (rows, cols) = m.matrix_dims(e).ok_or_else(|| malformed("a bad matrix"))?;
+        let len = if row_major { cols } else { rows };
+        let want = if len == 2 { 8 } else { 16 };
+        if let Some(ms) = tl.matrix_stride
+            && ms != want
+        {
+            return Err(WgslError::new(
+                LAYOUT,
+                format!(
+                    "{what}: an array of matrices with a matrix stride of {ms}; WGSL's is {want}"
+                ),
+            ));
+        }
+        let stride = s.div_ceil(a) * a;
+        if tl.array_stride != Some(stride) {
+            return Err(WgslError::new(
+                LAYOUT,
+                format!(
+                    "{what}: an array of matrices with stride {}; WGSL's stride for it is {stride}",
+                    tl.array_stride.unwrap_or(0)
+                ),
+            ));
+        }
+        if space == AddressSpace::Uniform && !stride.is_multiple_of(16) {
+            return Err(WgslError::new(
+                LAYOUT,
+                format!(
+                    "{what}: an array of matrices in a constant buffer with stride {stride}; \
+                     WGSL's uniform arrays need a stride that is a multiple of 16"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The WGSL text of `e`, a value of IR type `ty` (a matrix or an array of matrices), in
+    /// the transposed form a column-major buffer field declares it (`to_decl`), or back.
+    pub fn transpose_value(&mut self, ty: InstId, e: &str, to_decl: bool) -> R<String> {
+        let m = self.m;
+        match m.op(ty) {
+            Op::Matrix => Ok(format!("transpose({e})")),
+            Op::Array => {
+                let et = m.operand(ty, 0);
+                let n = m.array_len(ty).unwrap_or(0);
+                let (r, c) = m.matrix_dims(et).ok_or_else(|| malformed("a bad matrix"))?;
+                let tn = if to_decl {
+                    format!("mat{c}x{r}<f32>")
+                } else {
+                    format!("mat{r}x{c}<f32>")
+                };
+                let parts: Vec<String> = (0..n).map(|k| format!("transpose({e}[{k}])")).collect();
+                Ok(format!("array<{tn}, {n}>({})", parts.join(", ")))
+            }
+            _ => Err(malformed("a transposed value that is not a matrix")),
+        }
     }
 
     fn check_nested(
@@ -1068,7 +1369,35 @@ impl<'m> ModuleCx<'m> {
             if m.op(fty) == Op::Matrix && !f.row_major {
                 self.transposed.insert((st, k));
             }
+            if m.op(fty) == Op::Matrix
+                && let Some(ms) = f.layout.matrix_stride
+                && let Some((_, len, _)) = self.matrix_parts(st, k, fty)
+            {
+                let want = if len == 2 { 8 } else { 16 };
+                if ms != want && ms.is_multiple_of(want) && f.offset.is_multiple_of(want) {
+                    // Each stored row or column its own vector member, `ms` bytes apart.
+                    self.split_mats.insert((st, k), ms);
+                }
+            }
+            if m.op(fty) == Op::Vector
+                && let Some((va, _)) = wgsl_align_size(m, fty, false)
+                && !f.offset.is_multiple_of(va)
+                && f.offset.is_multiple_of(4)
+                && m.scalar_bits(m.operand(fty, 0)) == Some(32)
+            {
+                // DXC's relaxed placement: one scalar member per component says the same.
+                self.split.insert((st, k));
+            }
             let fname = m.name(f.field).unwrap_or("?");
+            if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
+                && m.op(m.operand(fty, 0)) == Op::Matrix
+            {
+                self.check_matrix_array(fty, &f.layout, f.row_major, space, fname, &name)?;
+                if !f.row_major {
+                    self.transposed.insert((st, k));
+                }
+                continue;
+            }
             if space == AddressSpace::Uniform
                 && m.op(fty) == Op::Array
                 && let Some(stride) = f.layout.array_stride
@@ -1116,8 +1445,21 @@ impl<'m> ModuleCx<'m> {
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
             let fname = m.name(f.field).unwrap_or("?").to_string();
-            let (mut a, s) = if let Some(&stride) = self.padded.get(&(st, k)) {
+            let (mut a, s) = if self.split.contains(&(st, k)) {
+                (4, 4 * m.vector_len(fty).unwrap_or(0))
+            } else if let Some(&ms) = self.split_mats.get(&(st, k)) {
+                let (n, len, _) = self
+                    .matrix_parts(st, k, fty)
+                    .ok_or_else(|| malformed("a bad matrix"))?;
+                (if len == 2 { 8 } else { 16 }, ms * (n - 1) + 4 * len)
+            } else if let Some(&stride) = self.padded.get(&(st, k)) {
                 (16, stride * m.array_len(fty).unwrap_or(0))
+            } else if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
+                && m.op(m.operand(fty, 0)) == Op::Matrix
+            {
+                let (a, s) = wgsl_align_size(m, m.operand(fty, 0), !f.row_major)
+                    .ok_or_else(|| malformed("a bad matrix"))?;
+                (a, s.div_ceil(a) * a * m.array_len(fty).unwrap_or(0))
             } else if m.op(fty) == Op::Matrix {
                 if f.layout.matrix_stride.is_some() {
                     let t = !f.row_major;
@@ -1132,6 +1474,7 @@ impl<'m> ModuleCx<'m> {
                 a = a.max(16);
             }
             if m.op(fty) == Op::Matrix
+                && !self.split_mats.contains_key(&(st, k))
                 && let Some(ms) = f.layout.matrix_stride
             {
                 let (rows, cols) = m.matrix_dims(fty).unwrap_or((4, 4));
@@ -1320,8 +1663,18 @@ impl<'m> ModuleCx<'m> {
                 let loc = Loc::Field(st, k);
                 let mut t = self.type_at(fty, Some(&loc))?;
                 if self.transposed.contains(&(st, k)) {
-                    let (r, c) = m.matrix_dims(fty).unwrap_or((4, 4));
+                    let mt = if m.op(fty) == Op::Matrix {
+                        fty
+                    } else {
+                        m.operand(fty, 0)
+                    };
+                    let (r, c) = m.matrix_dims(mt).unwrap_or((4, 4));
                     t = format!("mat{c}x{r}<f32>");
+                    match m.op(fty) {
+                        Op::Array => t = format!("array<{t}, {}>", m.array_len(fty).unwrap_or(0)),
+                        Op::RuntimeArray => t = format!("array<{t}>"),
+                        _ => {}
+                    }
                 }
                 let mut align = "";
                 if let Some(&stride) = self.padded.get(&(st, k)) {
@@ -1331,9 +1684,46 @@ impl<'m> ModuleCx<'m> {
                     // naga aligns the wrapper by its member: the array is placed explicitly.
                     align = "@align(16) ";
                 }
-                let size = attrs
+                let size_attr = attrs
                     .as_ref()
-                    .and_then(|a| a.sizes.get(k).copied().flatten())
+                    .and_then(|a| a.sizes.get(k).copied().flatten());
+                if let Some(&ms) = self.split_mats.get(&(st, k)) {
+                    // One vector member per stored row or column, `ms` bytes apart; a gap
+                    // after the matrix goes on the last.
+                    let (_, len, _) = self
+                        .matrix_parts(st, k, fty)
+                        .ok_or_else(|| malformed("a bad matrix"))?;
+                    let parts = self.split_names(st, k)?;
+                    let n = parts.len() as u32;
+                    for (c, pname) in parts.iter().enumerate() {
+                        let size = if c + 1 < parts.len() {
+                            format!("@size({ms}) ")
+                        } else {
+                            size_attr
+                                .map(|s| format!("@size({}) ", s - ms * (n - 1)))
+                                .unwrap_or_default()
+                        };
+                        writeln!(structs, "    {size}{pname}: vec{len}<f32>,").ok();
+                    }
+                    continue;
+                }
+                if self.split.contains(&(st, k)) {
+                    // One scalar member per component; a gap after the vector goes on the last.
+                    let et = self.type_name(m.operand(fty, 0))?;
+                    let comps = self.split_names(st, k)?;
+                    let n = comps.len() as u32;
+                    for (c, cname) in comps.iter().enumerate() {
+                        let size = match size_attr {
+                            Some(s) if c + 1 == comps.len() => {
+                                format!("@size({}) ", s - 4 * (n - 1))
+                            }
+                            _ => String::new(),
+                        };
+                        writeln!(structs, "    {size}{cname}: {et},").ok();
+                    }
+                    continue;
+                }
+                let size = size_attr
                     .map(|s| format!("@size({s}) "))
                     .unwrap_or_default();
                 let size = format!("{align}{size}");
@@ -1349,7 +1739,7 @@ impl<'m> ModuleCx<'m> {
             )
             .ok();
         }
-        let structs = wrappers + &structs;
+        let structs = wrappers + &structs + &self.buffer_wrappers;
         let mut out = String::new();
         if !self.capabilities.is_empty() {
             let caps: Vec<&str> = self.capabilities.iter().copied().collect();
@@ -1374,6 +1764,20 @@ impl<'m> ModuleCx<'m> {
         out.push_str(entry_fn);
         Ok(out)
     }
+}
+
+/// The constructor arguments of a split field (see [`ModuleCx::split`]) whose vector value
+/// is `e`: its `n` components.
+pub(crate) fn split_args(e: &str, n: u32) -> String {
+    let e = if e.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        e.to_string()
+    } else {
+        format!("({e})")
+    };
+    (0..n.min(4))
+        .map(|c| format!("{e}.{}", ['x', 'y', 'z', 'w'][c as usize]))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The attributes of one struct's members.
