@@ -373,3 +373,36 @@ fn statics_without_initializer_start_at_zero() {
         "{text}"
     );
 }
+
+#[test]
+fn locals_and_parameters_carry_their_hlsl_names_as_hints() {
+    let src = r#"
+float4 main(float4 p : POSITION) : SV_Position {
+    float4 scaled = p * 2;
+    float k = 3;
+    for (int i = 0; i < 3; i++) k += i;
+    return scaled * k;
+}"#;
+    let (r, rendered) = compile_with(src, &opts("vs_6_0", "main"));
+    let m = r.module.expect(&rendered);
+    // The `var` of each local (and the local copy of the `in` parameter) is named after it.
+    let mut named: Vec<String> = Vec::new();
+    for f in m.all_functions() {
+        for b in f.blocks(&m) {
+            for i in b.insts(&m) {
+                if m.op(i) == oneshader_ir::Op::Var {
+                    if let Some(n) = m.name(i) {
+                        named.push(n.to_string());
+                    }
+                }
+            }
+        }
+    }
+    named.sort();
+    assert_eq!(
+        named,
+        ["i", "k", "p", "scaled"],
+        "{}",
+        oneshader_ir::print::print_module(&m)
+    );
+}

@@ -1599,6 +1599,10 @@ impl<'p> Lower<'p> {
                 ParamDir::In => {
                     let t = self.ir_ty(p.ty);
                     let v = self.new_var(t);
+                    // The parameter's name as a hint on its local copy (printers and the text
+                    // backends show it; it never affects identity).
+                    self.m
+                        .set_name(v, Some(&fd.locals[p.local.0 as usize].name));
                     self.bld().store(v, ir);
                     locals[p.local.0 as usize] = LocalSlot::Ptr(v);
                 }
@@ -1619,6 +1623,7 @@ impl<'p> Lower<'p> {
             }
             let t = self.ir_ty(l.ty);
             let v = self.new_var(t);
+            self.m.set_name(v, Some(&l.name));
             locals[i] = LocalSlot::Ptr(v);
         }
         if let Some(st) = &mut self.f {

@@ -17,32 +17,32 @@ layout(set = 0, binding = 2, std430) buffer histogram_block {
 shared uint localBins[64];
 
 void main() {
-    uint _1;
-    bool _2;
-    uvec3 _3 = gl_GlobalInvocationID;
-    uint _4 = gl_LocalInvocationIndex;
-    bool _5 = _4 < 64u;
-    if (_5) {
-        localBins[_4] = 0u;
+    uint i;
+    bool _1;
+    uvec3 _2 = gl_GlobalInvocationID;
+    uint _3 = gl_LocalInvocationIndex;
+    bool _4 = _3 < 64u;
+    if (_4) {
+        localBins[_3] = 0u;
     }
     barrier();
-    _1 = _3.x;
+    i = _2.x;
     for (;;) {
-        uint _6 = _1;
-        if (!(_6 < HistogramParams.keyCount)) {
+        uint i_1 = i;
+        if (!(i_1 < HistogramParams.keyCount)) {
             break;
         }
-        atomicAdd(localBins[keys.data[_6] >> (HistogramParams.shift & 31u) & 63u], 1u, gl_ScopeWorkgroup, 0, 0);
-        _1 = _6 + HistogramParams.threadCount;
+        atomicAdd(localBins[keys.data[i_1] >> (HistogramParams.shift & 31u) & 63u], 1u, gl_ScopeWorkgroup, 0, 0);
+        i = i_1 + HistogramParams.threadCount;
     }
     barrier();
-    if (_5) {
-        _2 = localBins[_4] != 0u;
+    if (_4) {
+        _1 = localBins[_3] != 0u;
     } else {
-        _2 = false;
+        _1 = false;
     }
-    if (_2) {
-        atomicAdd(histogram.data[_4], localBins[_4]);
+    if (_1) {
+        atomicAdd(histogram.data[_3], localBins[_3]);
     }
 }
 

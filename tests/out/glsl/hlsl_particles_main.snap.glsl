@@ -27,44 +27,44 @@ layout(set = 0, binding = 3, std430) buffer counters_block {
 } counters;
 
 void main() {
-    vec3 _1;
-    vec3 _2;
-    uvec3 _3 = gl_GlobalInvocationID;
+    vec3 p_position;
+    vec3 p_velocity;
+    uvec3 _1 = gl_GlobalInvocationID;
     for (;;) {
-        uint _4 = _3.x;
-        if (_4 >= Simulation.particleCount) {
+        uint _2 = _1.x;
+        if (_2 >= Simulation.particleCount) {
             break;
         }
-        Particle _5 = particles.data[_4];
-        vec3 _6 = _5.position;
-        float _7 = _5.age;
-        vec3 _8 = _5.velocity;
-        float _9 = _5.lifetime;
-        if (_7 >= _9) {
+        Particle _3 = particles.data[_2];
+        vec3 _4 = _3.position;
+        float _5 = _3.age;
+        vec3 _6 = _3.velocity;
+        float _7 = _3.lifetime;
+        if (_5 >= _7) {
             break;
         }
-        float _10 = Simulation.deltaTime;
-        vec3 _11 = vec3(_10);
-        float _12 = max(1.0 - Simulation.drag * _10, 0.0);
-        vec3 _13 = (_8 + Simulation.gravity * _11) * vec3(_12);
-        vec3 _14 = _6 + _13 * _11;
-        float _15 = _14.y;
-        if (_15 < 0.0) {
-            vec3 _16 = _14;
-            _16.y = -_15;
-            vec3 _17 = _13;
-            _17.y = -_13.y * Simulation.restitution;
-            _1 = _16;
-            _2 = _17;
+        float _8 = Simulation.deltaTime;
+        vec3 _9 = vec3(_8);
+        float _10 = max(1.0 - Simulation.drag * _8, 0.0);
+        vec3 _11 = (_6 + Simulation.gravity * _9) * vec3(_10);
+        vec3 _12 = _4 + _11 * _9;
+        float _13 = _12.y;
+        if (_13 < 0.0) {
+            vec3 _14 = _12;
+            _14.y = -_13;
+            vec3 _15 = _11;
+            _15.y = -_11.y * Simulation.restitution;
+            p_position = _14;
+            p_velocity = _15;
         } else {
-            _1 = _14;
-            _2 = _13;
+            p_position = _12;
+            p_velocity = _11;
         }
-        float _18 = _7 + _10;
-        particles.data[_4] = Particle(_1, _18, _2, _9);
-        if (_18 < _9) {
-            uint _19 = atomicAdd(counters.data[0], 1u);
-            aliveList.data[_19] = _4;
+        float _16 = _5 + _8;
+        particles.data[_2] = Particle(p_position, _16, p_velocity, _7);
+        if (_16 < _7) {
+            uint _17 = atomicAdd(counters.data[0], 1u);
+            aliveList.data[_17] = _2;
         } else {
             atomicAdd(counters.data[1], 1u);
         }

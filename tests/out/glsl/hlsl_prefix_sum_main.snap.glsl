@@ -14,40 +14,40 @@ layout(set = 0, binding = 2, std430) buffer blockSums_block {
 shared uint scratch[256];
 
 void main() {
-    uint _1;
-    uint _2;
-    uint _3;
-    uint _8;
-    uvec3 _4 = gl_WorkGroupID;
-    uint _5 = gl_LocalInvocationIndex;
-    uint _6 = gl_GlobalInvocationID.x;
-    scratch[_5] = input_1.data[_6];
+    uint offset_1;
+    uint current;
+    uint value;
+    uint current_1;
+    uvec3 _1 = gl_WorkGroupID;
+    uint _2 = gl_LocalInvocationIndex;
+    uint _3 = gl_GlobalInvocationID.x;
+    scratch[_2] = input_1.data[_3];
     barrier();
-    _1 = 1u;
-    _2 = 0u;
+    offset_1 = 1u;
+    current = 0u;
     for (;;) {
-        uint _7 = _1;
-        _8 = _2;
-        if (!(_7 < 128u)) {
+        uint offset_2 = offset_1;
+        current_1 = current;
+        if (!(offset_2 < 128u)) {
             break;
         }
-        uint _9 = 1u - _8;
-        uint _10 = _8 * 128u + _5;
-        uint _11 = scratch[_10];
-        if (_5 >= _7) {
-            _3 = _11 + scratch[_10 - _7];
+        uint _4 = 1u - current_1;
+        uint _5 = current_1 * 128u + _2;
+        uint _6 = scratch[_5];
+        if (_2 >= offset_2) {
+            value = _6 + scratch[_5 - offset_2];
         } else {
-            _3 = _11;
+            value = _6;
         }
-        scratch[_9 * 128u + _5] = _3;
+        scratch[_4 * 128u + _2] = value;
         barrier();
-        _1 = _7 << 1u;
-        _2 = _9;
+        offset_1 = offset_2 << 1u;
+        current = _4;
     }
-    uint _12 = scratch[_8 * 128u + _5];
-    output_1.data[_6] = _12;
-    if (_5 == 127u) {
-        blockSums.data[_4.x] = _12;
+    uint _7 = scratch[current_1 * 128u + _2];
+    output_1.data[_3] = _7;
+    if (_2 == 127u) {
+        blockSums.data[_1.x] = _7;
     }
 }
 

@@ -12,24 +12,24 @@ layout(push_constant, scalar) uniform ToneMapSettings_block {
 } settings;
 
 void main() {
-    vec3 _1;
-    uvec3 _2 = gl_GlobalInvocationID;
+    vec3 color;
+    uvec3 _1 = gl_GlobalInvocationID;
     for (;;) {
-        uvec2 _3 = _2.xy;
-        if (any(greaterThanEqual(_3, settings.size))) {
+        uvec2 _2 = _1.xy;
+        if (any(greaterThanEqual(_2, settings.size))) {
             break;
         }
-        vec4 _4 = imageLoad(image, ivec2(_3));
-        float _5 = settings.exposure;
-        vec3 _6 = _4.xyz * vec3(_5);
-        vec3 _7 = clamp(_6 * (_6 * vec3(2.51) + vec3(0.03)) / (_6 * (_6 * vec3(2.43) + vec3(0.59)) + vec3(0.14)), 0.0, 1.0);
+        vec4 _3 = imageLoad(image, ivec2(_2));
+        float _4 = settings.exposure;
+        vec3 _5 = _3.xyz * vec3(_4);
+        vec3 _6 = clamp(_5 * (_5 * vec3(2.51) + vec3(0.03)) / (_5 * (_5 * vec3(2.43) + vec3(0.59)) + vec3(0.14)), 0.0, 1.0);
         if (kOutputSrgb) {
-            _1 = mix(pow(_7, vec3(0.41666666)) * vec3(1.055) - vec3(0.055), _7 * vec3(12.92), lessThanEqual(_7, vec3(0.0031308)));
+            color = mix(pow(_6, vec3(0.41666666)) * vec3(1.055) - vec3(0.055), _6 * vec3(12.92), lessThanEqual(_6, vec3(0.0031308)));
         } else {
-            _1 = _7;
+            color = _6;
         }
-        vec3 _8 = _1;
-        imageStore(image, ivec2(_3), vec4(_8.x, _8.y, _8.z, _4.w));
+        vec3 color_1 = color;
+        imageStore(image, ivec2(_2), vec4(color_1.x, color_1.y, color_1.z, _3.w));
         break;
     }
 }

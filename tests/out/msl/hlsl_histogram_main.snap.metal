@@ -12,32 +12,32 @@ struct type_HistogramParams
 
 static inline void main_body(constant type_HistogramParams& HistogramParams, const device uint* keys, device atomic_uint* histogram, threadgroup array<atomic_uint, 64>& localBins, thread uint3& in_var_SV_DispatchThreadID, thread uint& in_var_SV_GroupIndex)
 {
-    uint _1 = {};
-    bool _2 = {};
-    uint3 _3 = in_var_SV_DispatchThreadID;
-    uint _4 = in_var_SV_GroupIndex;
-    bool _5 = _4 < 64u;
-    if (_5) {
-        atomic_store_explicit(&localBins[_4], 0u, memory_order_relaxed);
+    uint i = {};
+    bool _1 = {};
+    uint3 _2 = in_var_SV_DispatchThreadID;
+    uint _3 = in_var_SV_GroupIndex;
+    bool _4 = _3 < 64u;
+    if (_4) {
+        atomic_store_explicit(&localBins[_3], 0u, memory_order_relaxed);
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    _1 = _3.x;
+    i = _2.x;
     for (;;) {
-        uint _6 = _1;
-        if (!(_6 < HistogramParams.keyCount)) {
+        uint i_1 = i;
+        if (!(i_1 < HistogramParams.keyCount)) {
             break;
         }
-        atomic_fetch_add_explicit(&localBins[(keys[_6] >> (HistogramParams.shift & 31u)) & 63u], 1u, memory_order_relaxed);
-        _1 = _6 + HistogramParams.threadCount;
+        atomic_fetch_add_explicit(&localBins[(keys[i_1] >> (HistogramParams.shift & 31u)) & 63u], 1u, memory_order_relaxed);
+        i = i_1 + HistogramParams.threadCount;
     }
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    if (_5) {
-        _2 = atomic_load_explicit(&localBins[_4], memory_order_relaxed) != 0u;
+    if (_4) {
+        _1 = atomic_load_explicit(&localBins[_3], memory_order_relaxed) != 0u;
     } else {
-        _2 = false;
+        _1 = false;
     }
-    if (_2) {
-        atomic_fetch_add_explicit(&histogram[_4], atomic_load_explicit(&localBins[_4], memory_order_relaxed), memory_order_relaxed);
+    if (_1) {
+        atomic_fetch_add_explicit(&histogram[_3], atomic_load_explicit(&localBins[_3], memory_order_relaxed), memory_order_relaxed);
     }
 }
 

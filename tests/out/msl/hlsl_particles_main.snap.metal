@@ -22,44 +22,44 @@ struct Particle
 
 static inline void main_body(constant type_Simulation& Simulation, device Particle* particles, device uint* aliveList, device atomic_uint* counters, thread uint3& in_var_SV_DispatchThreadID)
 {
-    float3 _1 = {};
-    float3 _2 = {};
-    uint3 _3 = in_var_SV_DispatchThreadID;
+    float3 p_position = {};
+    float3 p_velocity = {};
+    uint3 _1 = in_var_SV_DispatchThreadID;
     for (;;) {
-        uint _4 = _3.x;
-        if (_4 >= Simulation.particleCount) {
+        uint _2 = _1.x;
+        if (_2 >= Simulation.particleCount) {
             break;
         }
-        Particle _5 = particles[_4];
-        float3 _6 = float3(_5.position);
-        float _7 = _5.age;
-        float3 _8 = float3(_5.velocity);
-        float _9 = _5.lifetime;
-        if (_7 >= _9) {
+        Particle _3 = particles[_2];
+        float3 _4 = float3(_3.position);
+        float _5 = _3.age;
+        float3 _6 = float3(_3.velocity);
+        float _7 = _3.lifetime;
+        if (_5 >= _7) {
             break;
         }
-        float _10 = Simulation.deltaTime;
-        float3 _11 = float3(_10, _10, _10);
-        float _12 = max(1.0f - (Simulation.drag * _10), 0.0f);
-        float3 _13 = (_8 + (float3(Simulation.gravity) * _11)) * float3(_12, _12, _12);
-        float3 _14 = _6 + (_13 * _11);
-        float _15 = _14.y;
-        if (_15 < 0.0f) {
-            float3 _16 = _14;
-            _16.y = -_15;
-            float3 _17 = _13;
-            _17.y = (-_13.y) * Simulation.restitution;
-            _1 = _16;
-            _2 = _17;
+        float _8 = Simulation.deltaTime;
+        float3 _9 = float3(_8, _8, _8);
+        float _10 = max(1.0f - (Simulation.drag * _8), 0.0f);
+        float3 _11 = (_6 + (float3(Simulation.gravity) * _9)) * float3(_10, _10, _10);
+        float3 _12 = _4 + (_11 * _9);
+        float _13 = _12.y;
+        if (_13 < 0.0f) {
+            float3 _14 = _12;
+            _14.y = -_13;
+            float3 _15 = _11;
+            _15.y = (-_11.y) * Simulation.restitution;
+            p_position = _14;
+            p_velocity = _15;
         } else {
-            _1 = _14;
-            _2 = _13;
+            p_position = _12;
+            p_velocity = _11;
         }
-        float _18 = _7 + _10;
-        particles[_4] = Particle{_1, _18, _2, _9};
-        if (_18 < _9) {
-            uint _19 = atomic_fetch_add_explicit(&counters[0], 1u, memory_order_relaxed);
-            aliveList[_19] = _4;
+        float _16 = _5 + _8;
+        particles[_2] = Particle{p_position, _16, p_velocity, _7};
+        if (_16 < _7) {
+            uint _17 = atomic_fetch_add_explicit(&counters[0], 1u, memory_order_relaxed);
+            aliveList[_17] = _2;
         } else {
             atomic_fetch_add_explicit(&counters[1], 1u, memory_order_relaxed);
         }

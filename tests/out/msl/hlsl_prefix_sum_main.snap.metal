@@ -4,40 +4,40 @@ using namespace metal;
 
 static inline void main_body(const device uint* input, device uint* output, device uint* blockSums, threadgroup array<uint, 256>& scratch, thread uint3& in_var_SV_DispatchThreadID, thread uint3& in_var_SV_GroupID, thread uint& in_var_SV_GroupIndex)
 {
-    uint _1 = {};
-    uint _2 = {};
-    uint _3 = {};
-    uint _8;
-    uint3 _4 = in_var_SV_GroupID;
-    uint _5 = in_var_SV_GroupIndex;
-    uint _6 = in_var_SV_DispatchThreadID.x;
-    scratch[_5] = input[_6];
+    uint offset = {};
+    uint current = {};
+    uint value = {};
+    uint current_1;
+    uint3 _1 = in_var_SV_GroupID;
+    uint _2 = in_var_SV_GroupIndex;
+    uint _3 = in_var_SV_DispatchThreadID.x;
+    scratch[_2] = input[_3];
     threadgroup_barrier(mem_flags::mem_threadgroup);
-    _1 = 1u;
-    _2 = 0u;
+    offset = 1u;
+    current = 0u;
     for (;;) {
-        uint _7 = _1;
-        _8 = _2;
-        if (!(_7 < 128u)) {
+        uint offset_1 = offset;
+        current_1 = current;
+        if (!(offset_1 < 128u)) {
             break;
         }
-        uint _9 = 1u - _8;
-        uint _10 = (_8 * 128u) + _5;
-        uint _11 = scratch[_10];
-        if (_5 >= _7) {
-            _3 = _11 + scratch[_10 - _7];
+        uint _4 = 1u - current_1;
+        uint _5 = (current_1 * 128u) + _2;
+        uint _6 = scratch[_5];
+        if (_2 >= offset_1) {
+            value = _6 + scratch[_5 - offset_1];
         } else {
-            _3 = _11;
+            value = _6;
         }
-        scratch[(_9 * 128u) + _5] = _3;
+        scratch[(_4 * 128u) + _2] = value;
         threadgroup_barrier(mem_flags::mem_threadgroup);
-        _1 = _7 << 1u;
-        _2 = _9;
+        offset = offset_1 << 1u;
+        current = _4;
     }
-    uint _12 = scratch[(_8 * 128u) + _5];
-    output[_6] = _12;
-    if (_5 == 127u) {
-        blockSums[_4.x] = _12;
+    uint _7 = scratch[(current_1 * 128u) + _2];
+    output[_3] = _7;
+    if (_2 == 127u) {
+        blockSums[_1.x] = _7;
     }
 }
 

@@ -14,24 +14,24 @@ constant bool kOutputSrgb = is_function_constant_defined(kOutputSrgb_fc) ? kOutp
 
 static inline void main_body(texture2d<float, access::read_write> image, constant ToneMapSettings& settings, thread uint3& in_var_SV_DispatchThreadID)
 {
-    float3 _1 = {};
-    uint3 _2 = in_var_SV_DispatchThreadID;
+    float3 color = {};
+    uint3 _1 = in_var_SV_DispatchThreadID;
     for (;;) {
-        uint2 _3 = uint2(_2.x, _2.y);
-        if (any(_3 >= uint2(settings.size))) {
+        uint2 _2 = uint2(_1.x, _1.y);
+        if (any(_2 >= uint2(settings.size))) {
             break;
         }
-        float4 _4 = image.read(_3);
-        float _5 = settings.exposure;
-        float3 _6 = float3(_4.x, _4.y, _4.z) * float3(_5, _5, _5);
-        float3 _7 = saturate((_6 * ((_6 * float3(2.51f, 2.51f, 2.51f)) + float3(0.03f, 0.03f, 0.03f))) / ((_6 * ((_6 * float3(2.43f, 2.43f, 2.43f)) + float3(0.59f, 0.59f, 0.59f))) + float3(0.14f, 0.14f, 0.14f)));
+        float4 _3 = image.read(_2);
+        float _4 = settings.exposure;
+        float3 _5 = float3(_3.x, _3.y, _3.z) * float3(_4, _4, _4);
+        float3 _6 = saturate((_5 * ((_5 * float3(2.51f, 2.51f, 2.51f)) + float3(0.03f, 0.03f, 0.03f))) / ((_5 * ((_5 * float3(2.43f, 2.43f, 2.43f)) + float3(0.59f, 0.59f, 0.59f))) + float3(0.14f, 0.14f, 0.14f)));
         if (kOutputSrgb) {
-            _1 = select((pow(_7, float3(0.41666666f, 0.41666666f, 0.41666666f)) * float3(1.055f, 1.055f, 1.055f)) - float3(0.055f, 0.055f, 0.055f), _7 * float3(12.92f, 12.92f, 12.92f), _7 <= float3(0.0031308f, 0.0031308f, 0.0031308f));
+            color = select((pow(_6, float3(0.41666666f, 0.41666666f, 0.41666666f)) * float3(1.055f, 1.055f, 1.055f)) - float3(0.055f, 0.055f, 0.055f), _6 * float3(12.92f, 12.92f, 12.92f), _6 <= float3(0.0031308f, 0.0031308f, 0.0031308f));
         } else {
-            _1 = _7;
+            color = _6;
         }
-        float3 _8 = _1;
-        image.write(float4(_8.x, _8.y, _8.z, _4.w), _3);
+        float3 color_1 = color;
+        image.write(float4(color_1.x, color_1.y, color_1.z, _3.w), _2);
         break;
     }
 }

@@ -12,32 +12,32 @@ var<private> in_var_SV_DispatchThreadID: vec3<u32>;
 var<private> in_var_SV_GroupIndex: u32;
 
 fn main_body() {
-    var _1: u32;
-    var _2: bool;
-    let _3: vec3<u32> = in_var_SV_DispatchThreadID;
-    let _4: u32 = in_var_SV_GroupIndex;
-    let _5: bool = _4 < 64u;
-    if _5 {
-        atomicStore(&localBins[_4], 0u);
+    var i: u32;
+    var _1: bool;
+    let _2: vec3<u32> = in_var_SV_DispatchThreadID;
+    let _3: u32 = in_var_SV_GroupIndex;
+    let _4: bool = _3 < 64u;
+    if _4 {
+        atomicStore(&localBins[_3], 0u);
     }
     workgroupBarrier();
-    _1 = _3.x;
+    i = _2.x;
     loop {
-        let _6: u32 = _1;
-        if !(_6 < HistogramParams.keyCount) {
+        let i_1: u32 = i;
+        if !(i_1 < HistogramParams.keyCount) {
             break;
         }
-        _ = atomicAdd(&localBins[(keys[_6] >> (HistogramParams.shift & 31u)) & 63u], 1u);
-        _1 = _6 + HistogramParams.threadCount;
+        _ = atomicAdd(&localBins[(keys[i_1] >> (HistogramParams.shift & 31u)) & 63u], 1u);
+        i = i_1 + HistogramParams.threadCount;
     }
     workgroupBarrier();
-    if _5 {
-        _2 = atomicLoad(&localBins[_4]) != 0u;
+    if _4 {
+        _1 = atomicLoad(&localBins[_3]) != 0u;
     } else {
-        _2 = false;
+        _1 = false;
     }
-    if _2 {
-        _ = atomicAdd(&histogram[_4], atomicLoad(&localBins[_4]));
+    if _1 {
+        _ = atomicAdd(&histogram[_3], atomicLoad(&localBins[_3]));
     }
 }
 

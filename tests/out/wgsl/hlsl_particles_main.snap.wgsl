@@ -20,44 +20,44 @@ struct type_Simulation {
 var<private> in_var_SV_DispatchThreadID: vec3<u32>;
 
 fn main_body() {
-    var _1: vec3<f32>;
-    var _2: vec3<f32>;
-    let _3: vec3<u32> = in_var_SV_DispatchThreadID;
+    var p_position: vec3<f32>;
+    var p_velocity: vec3<f32>;
+    let _1: vec3<u32> = in_var_SV_DispatchThreadID;
     loop {
-        let _4: u32 = _3.x;
-        if _4 >= Simulation.particleCount {
+        let _2: u32 = _1.x;
+        if _2 >= Simulation.particleCount {
             break;
         }
-        let _5: Particle = particles[_4];
-        let _6: vec3<f32> = _5.position;
-        let _7: f32 = _5.age;
-        let _8: vec3<f32> = _5.velocity;
-        let _9: f32 = _5.lifetime;
-        if _7 >= _9 {
+        let _3: Particle = particles[_2];
+        let _4: vec3<f32> = _3.position;
+        let _5: f32 = _3.age;
+        let _6: vec3<f32> = _3.velocity;
+        let _7: f32 = _3.lifetime;
+        if _5 >= _7 {
             break;
         }
-        let _10: f32 = Simulation.deltaTime;
-        let _11: vec3<f32> = vec3<f32>(_10, _10, _10);
-        let _12: f32 = max(1.0f - (Simulation.drag * _10), 0.0f);
-        let _13: vec3<f32> = (_8 + (Simulation.gravity * _11)) * vec3<f32>(_12, _12, _12);
-        let _14: vec3<f32> = _6 + (_13 * _11);
-        let _15: f32 = _14.y;
-        if _15 < 0.0f {
-            var _16: vec3<f32> = _14;
-            _16.y = -_15;
-            var _17: vec3<f32> = _13;
-            _17.y = (-_13.y) * Simulation.restitution;
-            _1 = _16;
-            _2 = _17;
+        let _8: f32 = Simulation.deltaTime;
+        let _9: vec3<f32> = vec3<f32>(_8, _8, _8);
+        let _10: f32 = max(1.0f - (Simulation.drag * _8), 0.0f);
+        let _11: vec3<f32> = (_6 + (Simulation.gravity * _9)) * vec3<f32>(_10, _10, _10);
+        let _12: vec3<f32> = _4 + (_11 * _9);
+        let _13: f32 = _12.y;
+        if _13 < 0.0f {
+            var _14: vec3<f32> = _12;
+            _14.y = -_13;
+            var _15: vec3<f32> = _11;
+            _15.y = (-_11.y) * Simulation.restitution;
+            p_position = _14;
+            p_velocity = _15;
         } else {
-            _1 = _14;
-            _2 = _13;
+            p_position = _12;
+            p_velocity = _11;
         }
-        let _18: f32 = _7 + _10;
-        particles[_4] = Particle(_1, _18, _2, _9);
-        if _18 < _9 {
-            let _19: u32 = atomicAdd(&counters[0i], 1u);
-            aliveList[_19] = _4;
+        let _16: f32 = _5 + _8;
+        particles[_2] = Particle(p_position, _16, p_velocity, _7);
+        if _16 < _7 {
+            let _17: u32 = atomicAdd(&counters[0i], 1u);
+            aliveList[_17] = _2;
         } else {
             _ = atomicAdd(&counters[1i], 1u);
         }

@@ -7,40 +7,40 @@ var<private> in_var_SV_GroupID: vec3<u32>;
 var<private> in_var_SV_GroupIndex: u32;
 
 fn main_body() {
-    var _1: u32;
-    var _2: u32;
-    var _3: u32;
-    var _8: u32;
-    let _4: vec3<u32> = in_var_SV_GroupID;
-    let _5: u32 = in_var_SV_GroupIndex;
-    let _6: u32 = in_var_SV_DispatchThreadID.x;
-    scratch[_5] = input[_6];
+    var offset: u32;
+    var current: u32;
+    var value: u32;
+    var current_1: u32;
+    let _1: vec3<u32> = in_var_SV_GroupID;
+    let _2: u32 = in_var_SV_GroupIndex;
+    let _3: u32 = in_var_SV_DispatchThreadID.x;
+    scratch[_2] = input[_3];
     workgroupBarrier();
-    _1 = 1u;
-    _2 = 0u;
+    offset = 1u;
+    current = 0u;
     loop {
-        let _7: u32 = _1;
-        _8 = _2;
-        if !(_7 < 128u) {
+        let offset_1: u32 = offset;
+        current_1 = current;
+        if !(offset_1 < 128u) {
             break;
         }
-        let _9: u32 = 1u - _8;
-        let _10: u32 = (_8 * 128u) + _5;
-        let _11: u32 = scratch[_10];
-        if _5 >= _7 {
-            _3 = _11 + scratch[_10 - _7];
+        let _4: u32 = 1u - current_1;
+        let _5: u32 = (current_1 * 128u) + _2;
+        let _6: u32 = scratch[_5];
+        if _2 >= offset_1 {
+            value = _6 + scratch[_5 - offset_1];
         } else {
-            _3 = _11;
+            value = _6;
         }
-        scratch[(_9 * 128u) + _5] = _3;
+        scratch[(_4 * 128u) + _2] = value;
         workgroupBarrier();
-        _1 = _7 << 1u;
-        _2 = _9;
+        offset = offset_1 << 1u;
+        current = _4;
     }
-    let _12: u32 = scratch[(_8 * 128u) + _5];
-    output[_6] = _12;
-    if _5 == 127u {
-        blockSums[_4.x] = _12;
+    let _7: u32 = scratch[(current_1 * 128u) + _2];
+    output[_3] = _7;
+    if _2 == 127u {
+        blockSums[_1.x] = _7;
     }
 }
 

@@ -13,24 +13,24 @@ var<immediate> settings: ToneMapSettings;
 var<private> in_var_SV_DispatchThreadID: vec3<u32>;
 
 fn main_body() {
-    var _1: vec3<f32>;
-    let _2: vec3<u32> = in_var_SV_DispatchThreadID;
+    var color: vec3<f32>;
+    let _1: vec3<u32> = in_var_SV_DispatchThreadID;
     loop {
-        let _3: vec2<u32> = _2.xy;
-        if any(_3 >= vec2<u32>(settings.size_x, settings.size_y)) {
+        let _2: vec2<u32> = _1.xy;
+        if any(_2 >= vec2<u32>(settings.size_x, settings.size_y)) {
             break;
         }
-        let _4: vec4<f32> = textureLoad(image, _3);
-        let _5: f32 = settings.exposure;
-        let _6: vec3<f32> = _4.xyz * vec3<f32>(_5, _5, _5);
-        let _7: vec3<f32> = clamp((_6 * ((_6 * vec3<f32>(2.51f, 2.51f, 2.51f)) + vec3<f32>(0.03f, 0.03f, 0.03f))) / ((_6 * ((_6 * vec3<f32>(2.43f, 2.43f, 2.43f)) + vec3<f32>(0.59f, 0.59f, 0.59f))) + vec3<f32>(0.14f, 0.14f, 0.14f)), vec3<f32>(), vec3<f32>(1.0f));
+        let _3: vec4<f32> = textureLoad(image, _2);
+        let _4: f32 = settings.exposure;
+        let _5: vec3<f32> = _3.xyz * vec3<f32>(_4, _4, _4);
+        let _6: vec3<f32> = clamp((_5 * ((_5 * vec3<f32>(2.51f, 2.51f, 2.51f)) + vec3<f32>(0.03f, 0.03f, 0.03f))) / ((_5 * ((_5 * vec3<f32>(2.43f, 2.43f, 2.43f)) + vec3<f32>(0.59f, 0.59f, 0.59f))) + vec3<f32>(0.14f, 0.14f, 0.14f)), vec3<f32>(), vec3<f32>(1.0f));
         if kOutputSrgb {
-            _1 = select((pow(_7, vec3<f32>(0.41666666f, 0.41666666f, 0.41666666f)) * vec3<f32>(1.055f, 1.055f, 1.055f)) - vec3<f32>(0.055f, 0.055f, 0.055f), _7 * vec3<f32>(12.92f, 12.92f, 12.92f), _7 <= vec3<f32>(0.0031308f, 0.0031308f, 0.0031308f));
+            color = select((pow(_6, vec3<f32>(0.41666666f, 0.41666666f, 0.41666666f)) * vec3<f32>(1.055f, 1.055f, 1.055f)) - vec3<f32>(0.055f, 0.055f, 0.055f), _6 * vec3<f32>(12.92f, 12.92f, 12.92f), _6 <= vec3<f32>(0.0031308f, 0.0031308f, 0.0031308f));
         } else {
-            _1 = _7;
+            color = _6;
         }
-        let _8: vec3<f32> = _1;
-        textureStore(image, _3, vec4<f32>(_8.x, _8.y, _8.z, _4.w));
+        let color_1: vec3<f32> = color;
+        textureStore(image, _2, vec4<f32>(color_1.x, color_1.y, color_1.z, _3.w));
         break;
     }
 }
