@@ -14,7 +14,9 @@
 
 use std::ops::{Index, IndexMut};
 
-use slotmap::{Key, KeyData, SlotMap};
+#[cfg(debug_assertions)]
+use slotmap::KeyData;
+use slotmap::{Key, SlotMap};
 
 use crate::module::{Inst, InstId};
 
