@@ -375,12 +375,15 @@ mod tests {
             "specialize_generic, specialize_resources, required_constants, own_merges, \
              bool_storage, params_to_vars"
         );
-        for t in [Target::Wgsl, Target::Msl] {
-            assert_eq!(
-                legalize(t).describe(),
-                "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars"
-            );
-        }
+        assert_eq!(
+            legalize(Target::Wgsl).describe(),
+            "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars, \
+             case_copies"
+        );
+        assert_eq!(
+            legalize(Target::Msl).describe(),
+            "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars"
+        );
         let err = pipeline_from_list("combine, bogus")
             .err()
             .expect("unknown pass");
