@@ -84,7 +84,10 @@ fn case_blocks(
             }
         }
     }
-    f.blocks(m).into_iter().filter(|b| seen.contains(b)).collect()
+    f.blocks(m)
+        .into_iter()
+        .filter(|b| seen.contains(b))
+        .collect()
 }
 
 /// One fall-through: the blocks of the falling case whose terminators name `into`, another
@@ -226,7 +229,9 @@ pub fn case_copies(m: &mut Module, f: Func) -> Result<usize, PassError> {
         let blocks = case_blocks(m, f, &cons, fall.switch, fall.into, &fall.targets);
         demote_escaping(m, f, &blocks)?;
         // The copy goes just before the case it copies, after the case falling into it.
-        let after = m.prev_sibling(fall.into.id()).and_then(|p| Block::dyn_cast(m, p));
+        let after = m
+            .prev_sibling(fall.into.id())
+            .and_then(|p| Block::dyn_cast(m, p));
         let mut cl = Cloner::new();
         let copy = cl
             .clone_blocks(m, &blocks, f, after)

@@ -20,15 +20,18 @@ fn legal_check(m: &Module, t: Target) -> Vec<oneshader_ir::Diagnostic> {
 /// function returns the same value before and after for each argument.
 fn same_results(text: &str, args: &[i32]) -> Module {
     let before = module(text);
-    assert!(first_fallthrough(&before).is_some(), "the input falls through");
+    assert!(
+        first_fallthrough(&before).is_some(),
+        "the input falls through"
+    );
     let mut after = before.clone();
     run("case_copies", &mut after);
     assert_eq!(first_fallthrough(&after), None, "no fall-through is left");
-    let call = |m: &Module, a: i32| match Interpreter::new(m).call(m.functions()[0], &[Value::i32(a)])
-    {
-        Ok(Exit::Return(Some(v))) => v,
-        other => panic!("{a}: {other:?}"),
-    };
+    let call =
+        |m: &Module, a: i32| match Interpreter::new(m).call(m.functions()[0], &[Value::i32(a)]) {
+            Ok(Exit::Return(Some(v))) => v,
+            other => panic!("{a}: {other:?}"),
+        };
     for &a in args {
         assert_eq!(call(&before, a), call(&after, a), "argument {a}");
     }
@@ -137,7 +140,12 @@ bb5:
     );
     // 0 -> 1 -> 2 -> default is three copies for case 0, two for case 1, one for case 2.
     let blocks = after.functions()[0].blocks(&after).len();
-    assert_eq!(blocks, 6 + 3 + 2 + 1, "{}", oneshader_ir::print::print_module(&after));
+    assert_eq!(
+        blocks,
+        6 + 3 + 2 + 1,
+        "{}",
+        oneshader_ir::print::print_module(&after)
+    );
 }
 
 /// A case falling into the default, which dominates the merge: the value the default
