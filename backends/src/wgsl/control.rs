@@ -192,12 +192,13 @@ impl FnEmitter<'_, '_> {
 
     /// True when the edge `from -> to` ends the list without a jump statement: the next
     /// block, or the end of an `if` arm.
-    fn falls_on(&self, from: Block, to: Block, st: &Region) -> bool {
+    fn falls_on(&self, from: Block, to: Block) -> bool {
         match self.cons.edge(from, to) {
-            Ok(EdgeKind::Inside) => !self
+            // Not a `continue` (the continue block is printed at each one).
+            Ok(EdgeKind::Inside) => self
                 .cons
                 .innermost_loop(to)
-                .is_some_and(|l| self.cons.get(l).cont == Some(to)),
+                .is_none_or(|l| self.cons.get(l).cont != Some(to)),
             Ok(EdgeKind::Merge(k)) => self.cons.get(k).kind == ConstructKind::Selection,
             _ => false,
         }
@@ -209,7 +210,7 @@ impl FnEmitter<'_, '_> {
         let yes = Block::cast(m, m.operand(t, 1));
         let no = Block::cast(m, m.operand(t, 2));
         // The jump goes into the `if`; the other target follows it.
-        let (cond, jump, next) = if self.falls_on(b, yes, st) {
+        let (cond, jump, next) = if self.falls_on(b, yes) {
             (self.negated(c)?, no, yes)
         } else {
             (self.value(c)?.text, yes, no)

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use oneshader_ir::cfg::Cfg;
-use oneshader_ir::constructs::{ConstructKind, Constructs};
+use oneshader_ir::constructs::Constructs;
 use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
