@@ -13,6 +13,7 @@
 //! | `own_merges` | all | selections or switches merging into a loop's break or continue block |
 //! | `bool_storage` | all | bools in `uniform`, `storage_buffer` or `push_constant` memory (stored as `u32`, as DXC does) |
 //! | `params_to_vars` | text (GLSL, WGSL, MSL) | parameters of blocks other than the entry block |
+//! | `case_copies` | WGSL | switch cases falling through to another case (each gets a copy of the case it falls into) |
 //!
 //! [`check`] is the other side of that table: one diagnostic per rule a module breaks, with
 //! the pass that would have fixed it. A module that verifies and passes `check` for a target
@@ -27,6 +28,7 @@
 //! | OSG0004 | no entry point reaches a recursive function (every target forbids recursion; no pass removes it) |
 //! | OSG0005 | no bool in host-shared memory |
 //! | OSG0006 | text targets: no block parameters outside the entry block |
+//! | OSG0007 | WGSL: no switch case falls through to another case |
 
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
@@ -171,6 +173,24 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
                 ),
             )
             .with_note(run_pass("params_to_vars")),
+        );
+    }
+    if target == Target::Wgsl
+        && let Some(b) = crate::case_copies::first_fallthrough(m)
+    {
+        let f = m
+            .func_of(b.id())
+            .and_then(|f| m.name(f.id()))
+            .unwrap_or("?");
+        out.push(
+            Diagnostic::error(
+                "OSG0007",
+                format!(
+                    "in @{f}, a switch case falls through to another case; {target} cases \
+                     never fall through"
+                ),
+            )
+            .with_note(run_pass("case_copies")),
         );
     }
     out

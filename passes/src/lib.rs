@@ -23,7 +23,7 @@
 //!   [`simplify_cfg`], [`private_to_local`] (before the rounds), [`dead_globals`] (in them for
 //!   private and workgroup variables, after them for resources); legalization per target ([`legalize`], run by
 //!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`],
-//!   [`bool_storage`], [`params_to_vars`] (text targets);
+//!   [`bool_storage`], [`params_to_vars`] (text targets), [`case_copies`] (WGSL);
 //!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
 //!   utilities passes share.
 //!
@@ -90,6 +90,7 @@
 
 pub mod analyses;
 pub mod bool_storage;
+pub mod case_copies;
 pub mod clone;
 pub mod combine;
 pub mod cse;

@@ -29,7 +29,7 @@ pub struct ParamsToVars;
 
 /// The first child of `entry` that is neither a parameter nor a `var`: new variables go just
 /// before it, after the ones already there.
-fn var_anchor(m: &Module, entry: Block) -> Option<InstId> {
+pub(crate) fn var_anchor(m: &Module, entry: Block) -> Option<InstId> {
     m.children(entry.id())
         .find(|&c| !matches!(m.op(c), Op::Param | Op::Var) && !m.op(c).is_decoration())
 }

@@ -22,6 +22,7 @@
 //!   `dead_globals` (resources too). `optimize(O0)`: the specializations only.
 //! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
 //!   target's own passes (`own_merges`; `params_to_vars` for the text targets;
+//!   `case_copies` for WGSL;
 //!   [`crate::legalize`] has the table); afterwards
 //!   [`crate::legalize::check`] accepts the module.
 
@@ -72,6 +73,11 @@ pub const PASSES: &[PassInfo] = &[
         name: "params_to_vars",
         description: "block parameters become function-local variables (text targets)",
         make: || Box::new(crate::params_to_vars::ParamsToVars),
+    },
+    PassInfo {
+        name: "case_copies",
+        description: "switch cases falling through get a copy of the case they fall into (WGSL)",
+        make: || Box::new(crate::case_copies::CaseCopies),
     },
     PassInfo {
         name: "specialize_spec",
@@ -313,6 +319,10 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
     if target.is_text() {
         pm.add(Box::new(crate::params_to_vars::ParamsToVars));
     }
+    // WGSL cases never fall through.
+    if target == crate::legalize::Target::Wgsl {
+        pm.add(Box::new(crate::case_copies::CaseCopies));
+    }
     pm
 }
 
@@ -365,12 +375,15 @@ mod tests {
             "specialize_generic, specialize_resources, required_constants, own_merges, \
              bool_storage, params_to_vars"
         );
-        for t in [Target::Wgsl, Target::Msl] {
-            assert_eq!(
-                legalize(t).describe(),
-                "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars"
-            );
-        }
+        assert_eq!(
+            legalize(Target::Wgsl).describe(),
+            "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars, \
+             case_copies"
+        );
+        assert_eq!(
+            legalize(Target::Msl).describe(),
+            "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars"
+        );
         let err = pipeline_from_list("combine, bogus")
             .err()
             .expect("unknown pass");

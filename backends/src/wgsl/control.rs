@@ -14,8 +14,9 @@
 //! | back edge | nothing (the `for (;;)` loops) |
 //!
 //! `if_else` is `if c { ... } else { ... }` followed by its merge block; `switch` is a WGSL
-//! switch (always with a `default` clause; WGSL cases never fall through, so a case that
-//! falls into another is refused); `loop` is `loop { header; body }` followed by its break
+//! switch (always with a `default` clause; WGSL cases never fall through, and legalization
+//! gave every case that fell into another a copy of it: `case_copies`, checked as OSG0007,
+//! so each case is a statement list of its own); `loop` is `loop { header; body }` followed by its break
 //! block. The continue block is one block ending in the back edge, so its values are used
 //! only inside it and it can be printed at every `continue` (no `continuing` block is
 //! needed). A `cond_br` is `if c { <exit> }` followed by the other target (the loop header's
@@ -27,21 +28,12 @@ use oneshader_ir::{Block, InstId, Op};
 use super::error::{CONTROL, R, WgslError, malformed};
 use super::func::{Brk, FnEmitter, Region};
 
-/// How a statement list ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ending {
-    /// Control falls into another case of the switch (its target block).
-    Fell(Block),
-    /// Control left (a jump, a return, the end of an arm or of the loop body).
-    Left,
-}
-
 /// What follows an edge.
 enum Flow {
     /// The statements of this block come next, in the same list.
     Next(Block),
-    /// The list ends here.
-    Done(Ending),
+    /// The list ends here (a jump, a return, the end of an arm or of the loop body).
+    Done,
 }
 
 impl FnEmitter<'_, '_> {
@@ -60,7 +52,7 @@ impl FnEmitter<'_, '_> {
     }
 
     /// Prints the statement list starting at `start`.
-    pub fn region(&mut self, start: Block, st: &Region) -> R<Ending> {
+    pub fn region(&mut self, start: Block, st: &Region) -> R<()> {
         let m = self.m;
         let mut b = start;
         loop {
@@ -92,13 +84,13 @@ impl FnEmitter<'_, '_> {
                     } else if !st.fn_top {
                         self.line("return;");
                     }
-                    Flow::Done(Ending::Left)
+                    Flow::Done
                 }
                 Op::Discard => {
                     self.line("discard;");
-                    Flow::Done(Ending::Left)
+                    Flow::Done
                 }
-                Op::Unreachable => Flow::Done(Ending::Left),
+                Op::Unreachable => Flow::Done,
                 op if op.is_terminator() => {
                     return Err(WgslError::new(
                         super::error::UNMAPPED,
@@ -109,7 +101,7 @@ impl FnEmitter<'_, '_> {
             };
             match flow {
                 Flow::Next(n) => b = n,
-                Flow::Done(e) => return Ok(e),
+                Flow::Done => return Ok(()),
             }
         }
     }
@@ -122,21 +114,21 @@ impl FnEmitter<'_, '_> {
                 if self.cons.get(k).kind == ConstructKind::Switch {
                     self.line("break;");
                 }
-                Ok(Flow::Done(Ending::Left))
+                Ok(Flow::Done)
             }
             Ok(EdgeKind::SwitchBreak(_)) => {
                 self.line("break;");
-                Ok(Flow::Done(Ending::Left))
+                Ok(Flow::Done)
             }
             Ok(EdgeKind::Break(k)) => {
                 self.break_loop(k, st)?;
-                Ok(Flow::Done(Ending::Left))
+                Ok(Flow::Done)
             }
             Ok(EdgeKind::Continue(k)) => {
                 self.continue_loop(k, st)?;
-                Ok(Flow::Done(Ending::Left))
+                Ok(Flow::Done)
             }
-            Ok(EdgeKind::BackEdge(_)) => Ok(Flow::Done(Ending::Left)),
+            Ok(EdgeKind::BackEdge(_)) => Ok(Flow::Done),
             Err(_) => Err(self.unstructured(from, to)),
         }
     }
@@ -148,16 +140,11 @@ impl FnEmitter<'_, '_> {
             && self.cons.get(l).cont == Some(to)
         {
             self.continue_loop(l, st)?;
-            return Ok(Flow::Done(Ending::Left));
-        }
-        if let Some(k) = st.case_top
-            && self.case_targets.get(&k).is_some_and(|t| t.contains(&to))
-        {
-            return Ok(Flow::Done(Ending::Fell(to)));
+            return Ok(Flow::Done);
         }
         if !self.cfg.is_reachable(to) {
             // A join only a structured terminator names (both arms left): nothing follows.
-            return Ok(Flow::Done(Ending::Left));
+            return Ok(Flow::Done);
         }
         Ok(Flow::Next(to))
     }
@@ -196,8 +183,8 @@ impl FnEmitter<'_, '_> {
     fn arm(&mut self, from: Block, to: Block, st: &Region) -> R<()> {
         self.indent += 1;
         let r = match self.flow(from, to, st)? {
-            Flow::Next(n) => self.region(n, st).map(|_| ()),
-            Flow::Done(_) => Ok(()),
+            Flow::Next(n) => self.region(n, st),
+            Flow::Done => Ok(()),
         };
         self.indent -= 1;
         r
@@ -205,19 +192,13 @@ impl FnEmitter<'_, '_> {
 
     /// True when the edge `from -> to` ends the list without a jump statement: the next
     /// block, or the end of an `if` arm.
-    fn falls_on(&self, from: Block, to: Block, st: &Region) -> bool {
+    fn falls_on(&self, from: Block, to: Block) -> bool {
         match self.cons.edge(from, to) {
-            Ok(EdgeKind::Inside) => {
-                let is_cont = self
-                    .cons
-                    .innermost_loop(to)
-                    .is_some_and(|l| self.cons.get(l).cont == Some(to));
-                let is_case = st
-                    .case_top
-                    .and_then(|k| self.case_targets.get(&k))
-                    .is_some_and(|t| t.contains(&to));
-                !is_cont && !is_case
-            }
+            // Not a `continue` (the continue block is printed at each one).
+            Ok(EdgeKind::Inside) => self
+                .cons
+                .innermost_loop(to)
+                .is_none_or(|l| self.cons.get(l).cont != Some(to)),
             Ok(EdgeKind::Merge(k)) => self.cons.get(k).kind == ConstructKind::Selection,
             _ => false,
         }
@@ -229,7 +210,7 @@ impl FnEmitter<'_, '_> {
         let yes = Block::cast(m, m.operand(t, 1));
         let no = Block::cast(m, m.operand(t, 2));
         // The jump goes into the `if`; the other target follows it.
-        let (cond, jump, next) = if self.falls_on(b, yes, st) {
+        let (cond, jump, next) = if self.falls_on(b, yes) {
             (self.negated(c)?, no, yes)
         } else {
             (self.value(c)?.text, yes, no)
@@ -321,44 +302,6 @@ impl FnEmitter<'_, '_> {
         self.inside(brk, st)
     }
 
-    /// The statements of case group `gi` starting at `target`. WGSL cases never fall through:
-    /// a case that falls into the next one prints that case's statements again (a copy,
-    /// printed before the next case prints its own), so every case ends on its own.
-    fn case_body(
-        &mut self,
-        target: Block,
-        case_st: &Region,
-        groups: &[(Block, Vec<String>, bool)],
-        gi: usize,
-    ) -> R<()> {
-        let mut at = target;
-        let mut g = gi;
-        let snapshot = self.emitted.clone();
-        let mut copied = false;
-        loop {
-            match self.region(at, case_st)? {
-                Ending::Left => break,
-                Ending::Fell(x) => {
-                    if groups.get(g + 1).map(|gr| gr.0) != Some(x) {
-                        return Err(WgslError::new(
-                            CONTROL,
-                            "a switch case falls through to a case that cannot be printed \
-                             after it",
-                        ));
-                    }
-                    copied = true;
-                    at = x;
-                    g += 1;
-                }
-            }
-        }
-        if copied {
-            // The cases fallen into print their own statements again.
-            self.emitted = snapshot;
-        }
-        Ok(())
-    }
-
     fn switch(&mut self, t: InstId, st: &Region) -> R<Flow> {
         let m = self.m;
         let k = self
@@ -422,19 +365,17 @@ impl FnEmitter<'_, '_> {
         self.line(&format!("switch {sel_text} {{"));
         let mut case_st = st.nested();
         case_st.breakables.push(Brk::Switch(k));
-        case_st.case_top = Some(k);
         self.flags_set.push(Default::default());
-        for gi in 0..groups.len() {
-            let (target, labels, is_default) = groups[gi].clone();
+        for (target, labels, is_default) in &groups {
+            let target = *target;
             let mut sel: Vec<String> = labels.clone();
-            if is_default {
+            if *is_default {
                 sel.push("default".into());
             }
-            let _ = gi;
             self.line(&format!("case {} {{", sel.join(", ")));
             if target != merge {
                 self.indent += 1;
-                let r = self.case_body(target, &case_st, &groups, gi);
+                let r = self.region(target, &case_st);
                 self.indent -= 1;
                 r?;
             }

@@ -11,7 +11,7 @@
 //! | OSB0203 | a stage WGSL has no entry point for (geometry, hull, domain, mesh, amplification, the ray-tracing stages) |
 //! | OSB0204 | a type WGSL cannot express: 64-bit integers and floats, 8- and 16-bit integers, `f16` (no `enable f16` is emitted), integer or bool matrices, arrays of textures or buffers, texel buffers, subpass inputs, 1D array textures, storage textures of unknown format, `bool` or array stage inputs and outputs |
 //! | OSB0205 | a buffer layout WGSL's `@align`/`@size` cannot state: a member whose offset is not a multiple of its WGSL alignment (DXC's relaxed vector placement), an array or matrix stride other than WGSL's, a struct used in buffers under two layouts |
-//! | OSB0206 | control flow the statement rebuilder cannot express: a switch case falling through to another case (WGSL cases never fall through), an unstructured edge |
+//! | OSB0206 | control flow the statement rebuilder cannot express: an unstructured edge, a block reached twice (a switch case falling into another never reaches the backend: legalization copies it, `case_copies`) |
 //! | OSB0207 | an operation whose operands WGSL cannot take: atomics on other than 32-bit integers or on texels, a whole struct or array loaded or stored when it holds atomics, a run-time texel offset, a pointer argument that is not a whole variable |
 //! | OSB0208 | an operation or intrinsic without a WGSL mapping: wave and quad operations, memory barriers without execution synchronization, `query_lod`, min-LOD clamps, sparse residency, `f32tof16`/`f16tof32`, interpolation at centroid/sample/offset, `GetRenderTargetSampleCount`, `GetAttributeAtVertex` |
 //! | OSB0209 | implicit derivatives outside fragment shaders (WGSL has no compute derivatives) |

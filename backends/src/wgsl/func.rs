@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use oneshader_ir::cfg::Cfg;
-use oneshader_ir::constructs::{ConstructKind, Constructs};
+use oneshader_ir::constructs::Constructs;
 use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -172,7 +172,6 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub hoisted: FxHashSet<InstId>,
     pub loop_flags: FxHashMap<usize, String>,
     pub flags_set: Vec<FxHashSet<usize>>,
-    pub case_targets: FxHashMap<usize, Vec<Block>>,
     pub emitted: FxHashSet<InstId>,
     /// Pointer parameters (printed `(*p)`).
     pub ptr_params: FxHashSet<InstId>,
@@ -210,7 +209,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             hoisted: r.hoisted,
             loop_flags,
             flags_set: Vec::new(),
-            case_targets: FxHashMap::default(),
             emitted: FxHashSet::default(),
             ptr_params: FxHashSet::default(),
             returned: false,
@@ -296,18 +294,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         for k in self.loop_flags.keys().copied().collect::<Vec<_>>() {
             let n = self.local_name(Some("break_flag"), "flag");
             self.loop_flags.insert(k, n);
-        }
-        for (k, c) in self.cons.list().iter().enumerate() {
-            if c.kind == ConstructKind::Switch {
-                let t = c.term;
-                let mut targets = vec![Block::cast(m, m.operand(t, 2))];
-                let mut i = 3;
-                while i + 1 < m.num_operands(t) {
-                    targets.push(Block::cast(m, m.operand(t, i + 1)));
-                    i += 2;
-                }
-                self.case_targets.insert(k, targets);
-            }
         }
         for b in f.blocks(m) {
             for c in m.children(b.id()) {
