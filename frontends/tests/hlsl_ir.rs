@@ -390,10 +390,10 @@ float4 main(float4 p : POSITION) : SV_Position {
     for f in m.all_functions() {
         for b in f.blocks(&m) {
             for i in b.insts(&m) {
-                if m.op(i) == oneshader_ir::Op::Var {
-                    if let Some(n) = m.name(i) {
-                        named.push(n.to_string());
-                    }
+                if m.op(i) == oneshader_ir::Op::Var
+                    && let Some(n) = m.name(i)
+                {
+                    named.push(n.to_string());
                 }
             }
         }
