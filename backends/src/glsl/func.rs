@@ -15,8 +15,7 @@
 
 use std::fmt::Write as _;
 
-use oneshader_ir::cfg::Cfg;
-use oneshader_ir::constructs::{ConstructKind, Constructs};
+use oneshader_ir::constructs::ConstructKind;
 use oneshader_ir::{AddressSpace, Block, Func, InstId, Intrinsic, Module, Op};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -27,6 +26,7 @@ pub(crate) use crate::text::Region;
 use crate::text::roles;
 pub(crate) use crate::text::roles::{Role, has_effect};
 use crate::text::walker::StatementWalker;
+use crate::text::walker::WalkState;
 
 /// True for instructions that print as a local assigned by statements (`insert`).
 fn needs_local(m: &Module, i: InstId) -> bool {
@@ -105,61 +105,38 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub cx: &'a mut ModuleCx<'m>,
     pub m: &'m Module,
     pub f: Func,
-    pub cons: Constructs,
-    pub cfg: Cfg,
     pub locals: Namer,
     /// Names of parameters, vars and named values.
     pub names: FxHashMap<InstId, String>,
     pub roles: FxHashMap<InstId, Role>,
     /// Named values declared at the top of the function.
     pub hoisted: FxHashSet<InstId>,
-    /// Loops needing a break flag (a `break` out of them from inside a `switch`), and the
-    /// flag's name.
-    pub loop_flags: FxHashMap<usize, String>,
-    /// Flags set since the innermost enclosing switch started (checked after it).
-    pub flags_set: Vec<FxHashSet<usize>>,
-    /// Case targets of each switch construct.
-    pub case_targets: FxHashMap<usize, Vec<Block>>,
-    /// Blocks already printed (a continue block prints at every `continue`, the rest once).
-    pub emitted: FxHashSet<InstId>,
     /// Statements that must follow the one being printed (`frexp`'s exponent conversion).
     pub after: Vec<String>,
-    /// True once a `return` statement is printed.
-    pub returned: bool,
     /// Values named `_N` so far.
     pub temps: u32,
     /// Instructions whose operands all print as GLSL constant expressions (memo).
     pub const_exprs: FxHashMap<InstId, bool>,
-    pub out: String,
-    pub indent: usize,
+    /// The statement walker's state (constructs, CFG, output, ...).
+    pub walk: WalkState,
 }
 
 impl<'a, 'm> FnEmitter<'a, 'm> {
     /// Analyzes `f` for printing.
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let cons = Constructs::new(m, f);
-        let cfg = Cfg::new(m, f);
         let mut e = FnEmitter {
             cx,
             m,
             f,
-            cons,
-            cfg,
             locals: super::names::namer(),
             names: FxHashMap::default(),
             roles: FxHashMap::default(),
             hoisted: FxHashSet::default(),
-            loop_flags: FxHashMap::default(),
-            flags_set: Vec::new(),
-            case_targets: FxHashMap::default(),
-            emitted: FxHashSet::default(),
             after: Vec::new(),
-            returned: false,
             temps: 0,
             const_exprs: FxHashMap::default(),
-            out: String::new(),
-            indent: 1,
+            walk: WalkState::new(m, f),
         };
         e.analyze()?;
         Ok(e)
@@ -184,11 +161,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     /// Writes one line at the current indentation.
     pub fn line(&mut self, s: &str) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
+        for _ in 0..self.walk.indent {
+            self.walk.out.push_str("    ");
         }
-        self.out.push_str(s);
-        self.out.push('\n');
+        self.walk.out.push_str(s);
+        self.walk.out.push('\n');
     }
 
     fn analyze(&mut self) -> R<()> {
@@ -201,11 +178,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
-        let r = roles::analyze(m, self.f, &self.cons, &self.cfg, &forced, needs_local);
+        let r = roles::analyze(
+            m,
+            self.f,
+            &self.walk.cons,
+            &self.walk.cfg,
+            &forced,
+            needs_local,
+        );
         self.roles = r.roles;
         self.hoisted = r.hoisted;
         for k in r.flagged_loops {
-            self.loop_flags.insert(k, String::new());
+            self.walk.loop_flags.insert(k, String::new());
         }
         Ok(())
     }
@@ -280,11 +264,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
-        for k in self.loop_flags.keys().copied().collect::<Vec<_>>() {
+        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
             let n = self.local_name(Some("break_flag"), "flag");
-            self.loop_flags.insert(k, n);
+            self.walk.loop_flags.insert(k, n);
         }
-        for (k, c) in self.cons.list().iter().enumerate() {
+        for (k, c) in self.walk.cons.list().iter().enumerate() {
             if c.kind == ConstructKind::Switch {
                 let t = c.term;
                 let mut targets = vec![Block::cast(m, m.operand(t, 2))];
@@ -293,7 +277,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     targets.push(Block::cast(m, m.operand(t, i + 1)));
                     i += 2;
                 }
-                self.case_targets.insert(k, targets);
+                self.walk.case_targets.insert(k, targets);
             }
         }
         // Variables, then hoisted values, at the top.
@@ -323,14 +307,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             ..Region::default()
         };
         self.region(entry, &top)?;
-        if !self.returned && m.op(ret) != Op::Void {
+        if !self.walk.returned && m.op(ret) != Op::Void {
             // No path returns (an endless loop): glslang still wants a return statement.
             let z = self.cx.zero_of(ret)?;
             self.line(&format!("return {};", z.text));
         }
         let mut text = String::new();
         writeln!(text, "{ret_name} {name}({}) {{", params.join(", ")).ok();
-        text.push_str(&self.out);
+        text.push_str(&self.walk.out);
         text.push_str("}\n\n");
         Ok(text)
     }

@@ -3,14 +3,11 @@
 //! is `discard_fragment()`, and MSL has no selection or loop hints (`[flatten]`, `[unroll]`
 //! are dropped: they do not change the meaning).
 
-use oneshader_ir::cfg::Cfg;
-use oneshader_ir::constructs::Constructs;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
-use rustc_hash::FxHashSet;
 
 use super::error::{CONTROL, MslError, OPERANDS, UNMAPPED, malformed};
 use super::func::FnEmitter;
-use crate::text::walker::CSyntax;
+use crate::text::walker::{CSyntax, WalkState};
 
 impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
     type Error = MslError;
@@ -23,40 +20,12 @@ impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
         self.f
     }
 
-    fn constructs(&self) -> &Constructs {
-        &self.cons
+    fn walk(&self) -> &WalkState {
+        &self.walk
     }
 
-    fn cfg(&self) -> &Cfg {
-        &self.cfg
-    }
-
-    fn out(&mut self) -> &mut String {
-        &mut self.out
-    }
-
-    fn indent(&mut self) -> &mut usize {
-        &mut self.indent
-    }
-
-    fn emitted(&mut self) -> &mut FxHashSet<InstId> {
-        &mut self.emitted
-    }
-
-    fn set_returned(&mut self) {
-        self.returned = true;
-    }
-
-    fn loop_flag(&self, k: usize) -> Option<String> {
-        self.loop_flags.get(&k).cloned()
-    }
-
-    fn flags_set(&mut self) -> &mut Vec<FxHashSet<usize>> {
-        &mut self.flags_set
-    }
-
-    fn case_targets(&self, k: usize) -> Option<&Vec<Block>> {
-        self.case_targets.get(&k)
+    fn walk_mut(&mut self) -> &mut WalkState {
+        &mut self.walk
     }
 
     fn line(&mut self, s: &str) {

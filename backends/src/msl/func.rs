@@ -11,8 +11,7 @@
 
 use std::fmt::Write as _;
 
-use oneshader_ir::cfg::Cfg;
-use oneshader_ir::constructs::{ConstructKind, Constructs};
+use oneshader_ir::constructs::ConstructKind;
 use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -22,6 +21,7 @@ use super::module::{FieldForm, ModuleCx};
 use super::names::{Namer, namer};
 use crate::text::atomics::Loc;
 use crate::text::roles::{self, Role, has_effect};
+use crate::text::walker::WalkState;
 
 /// An expression: its text and whether it is primary (a name, literal, call, member or
 /// index), so that operators know to parenthesize it.
@@ -158,56 +158,39 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub cx: &'a mut ModuleCx<'m>,
     pub m: &'m Module,
     pub f: Func,
-    pub cons: Constructs,
-    pub cfg: Cfg,
     pub locals: Namer,
     pub names: FxHashMap<InstId, String>,
     pub roles: FxHashMap<InstId, Role>,
     pub hoisted: FxHashSet<InstId>,
-    pub loop_flags: FxHashMap<usize, String>,
-    pub flags_set: Vec<FxHashSet<usize>>,
-    pub case_targets: FxHashMap<usize, Vec<Block>>,
-    pub emitted: FxHashSet<InstId>,
-    pub returned: bool,
     pub temps: u32,
-    pub out: String,
-    pub indent: usize,
+    /// The statement walker's state (constructs, CFG, output, ...).
+    pub walk: WalkState,
 }
 
 impl<'a, 'm> FnEmitter<'a, 'm> {
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let cons = Constructs::new(m, f);
-        let cfg = Cfg::new(m, f);
+        let mut walk = WalkState::new(m, f);
         let mut forced: FxHashSet<InstId> = FxHashSet::default();
         for b in f.blocks(m) {
             for c in m.children(b.id()) {
                 forced.extend(repeated_operands(m, c));
             }
         }
-        let r = roles::analyze(m, f, &cons, &cfg, &forced, needs_local);
-        let mut loop_flags = FxHashMap::default();
+        let r = roles::analyze(m, f, &walk.cons, &walk.cfg, &forced, needs_local);
         for k in r.flagged_loops {
-            loop_flags.insert(k, String::new());
+            walk.loop_flags.insert(k, String::new());
         }
         Ok(FnEmitter {
             cx,
             m,
             f,
-            cons,
-            cfg,
             locals: namer(),
             names: FxHashMap::default(),
             roles: r.roles,
             hoisted: r.hoisted,
-            loop_flags,
-            flags_set: Vec::new(),
-            case_targets: FxHashMap::default(),
-            emitted: FxHashSet::default(),
-            returned: false,
             temps: 0,
-            out: String::new(),
-            indent: 1,
+            walk,
         })
     }
 
@@ -226,11 +209,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     pub fn line(&mut self, s: &str) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
+        for _ in 0..self.walk.indent {
+            self.walk.out.push_str("    ");
         }
-        self.out.push_str(s);
-        self.out.push('\n');
+        self.walk.out.push_str(s);
+        self.walk.out.push('\n');
     }
 
     pub fn role(&self, i: InstId) -> Role {
@@ -285,11 +268,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
-        for k in self.loop_flags.keys().copied().collect::<Vec<_>>() {
+        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
             let n = self.local_name(Some("break_flag"), "flag");
-            self.loop_flags.insert(k, n);
+            self.walk.loop_flags.insert(k, n);
         }
-        for (k, c) in self.cons.list().iter().enumerate() {
+        for (k, c) in self.walk.cons.list().iter().enumerate() {
             if c.kind == ConstructKind::Switch {
                 let t = c.term;
                 let mut targets = vec![Block::cast(m, m.operand(t, 2))];
@@ -298,7 +281,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     targets.push(Block::cast(m, m.operand(t, i + 1)));
                     i += 2;
                 }
-                self.case_targets.insert(k, targets);
+                self.walk.case_targets.insert(k, targets);
             }
         }
         for b in f.blocks(m) {
@@ -327,7 +310,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             ..Region::default()
         };
         self.region(entry, &top)?;
-        if !self.returned && m.op(ret) != Op::Void {
+        if !self.walk.returned && m.op(ret) != Op::Void {
             let tn = self.cx.type_name(ret)?;
             self.line(&format!("return {tn}{{}};"));
         }
@@ -338,7 +321,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             params.join(", ")
         )
         .ok();
-        text.push_str(&self.out);
+        text.push_str(&self.walk.out);
         text.push_str("}\n\n");
         Ok(text)
     }

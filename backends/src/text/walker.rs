@@ -29,9 +29,50 @@
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::constructs::{ConstructKind, Constructs, EdgeKind};
 use oneshader_ir::{Block, Func, InstId, Module, Op};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{Brk, Region};
+
+/// What the walker keeps for one function, held by each C-like backend's function printer
+/// (so the [`CSyntax`] accessors are provided once, here).
+pub(crate) struct WalkState {
+    /// The function's structured constructs.
+    pub cons: Constructs,
+    /// Its control-flow graph.
+    pub cfg: Cfg,
+    /// Loops needing a break flag (a `break` out of them from inside a `switch`), and the
+    /// flag's name once declared (empty before).
+    pub loop_flags: FxHashMap<usize, String>,
+    /// The loops whose flag each enclosing switch set, innermost last.
+    pub flags_set: Vec<FxHashSet<usize>>,
+    /// Case targets of each switch construct.
+    pub case_targets: FxHashMap<usize, Vec<Block>>,
+    /// The blocks printed so far.
+    pub emitted: FxHashSet<InstId>,
+    /// True once the function printed a `return`.
+    pub returned: bool,
+    /// The text printed so far.
+    pub out: String,
+    /// The indentation depth.
+    pub indent: usize,
+}
+
+impl WalkState {
+    /// The state before printing the body of `f` (indented one level).
+    pub fn new(m: &Module, f: Func) -> WalkState {
+        WalkState {
+            cons: Constructs::new(m, f),
+            cfg: Cfg::new(m, f),
+            loop_flags: FxHashMap::default(),
+            flags_set: Vec::new(),
+            case_targets: FxHashMap::default(),
+            emitted: FxHashSet::default(),
+            returned: false,
+            out: String::new(),
+            indent: 1,
+        }
+    }
+}
 
 /// How a statement list ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,24 +101,46 @@ pub(crate) trait CSyntax<'m> {
     fn module(&self) -> &'m Module;
     /// The function being printed.
     fn func(&self) -> Func;
+    /// The walker's state of the function.
+    fn walk(&self) -> &WalkState;
+    /// The walker's state, to change.
+    fn walk_mut(&mut self) -> &mut WalkState;
     /// Its structured constructs.
-    fn constructs(&self) -> &Constructs;
+    fn constructs(&self) -> &Constructs {
+        &self.walk().cons
+    }
     /// Its control-flow graph.
-    fn cfg(&self) -> &Cfg;
+    fn cfg(&self) -> &Cfg {
+        &self.walk().cfg
+    }
     /// The text printed so far.
-    fn out(&mut self) -> &mut String;
+    fn out(&mut self) -> &mut String {
+        &mut self.walk_mut().out
+    }
     /// The indentation depth.
-    fn indent(&mut self) -> &mut usize;
+    fn indent(&mut self) -> &mut usize {
+        &mut self.walk_mut().indent
+    }
     /// The blocks printed so far.
-    fn emitted(&mut self) -> &mut FxHashSet<InstId>;
+    fn emitted(&mut self) -> &mut FxHashSet<InstId> {
+        &mut self.walk_mut().emitted
+    }
     /// Records that the function printed a `return`.
-    fn set_returned(&mut self);
+    fn set_returned(&mut self) {
+        self.walk_mut().returned = true;
+    }
     /// The flag of loop `k` breaking out of a switch (empty or `None` when it has none).
-    fn loop_flag(&self, k: usize) -> Option<String>;
+    fn loop_flag(&self, k: usize) -> Option<String> {
+        self.walk().loop_flags.get(&k).cloned()
+    }
     /// The loops whose flag each enclosing switch set, innermost last.
-    fn flags_set(&mut self) -> &mut Vec<FxHashSet<usize>>;
+    fn flags_set(&mut self) -> &mut Vec<FxHashSet<usize>> {
+        &mut self.walk_mut().flags_set
+    }
     /// The case targets of switch construct `k`.
-    fn case_targets(&self, k: usize) -> Option<&Vec<Block>>;
+    fn case_targets(&self, k: usize) -> Option<&Vec<Block>> {
+        self.walk().case_targets.get(&k)
+    }
     /// Prints one line at the current indentation.
     fn line(&mut self, s: &str);
     /// Prints the instructions of `b` (not its terminator).
