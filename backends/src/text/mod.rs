@@ -5,6 +5,7 @@
 //! the statement walker of the C-like targets, GLSL and MSL ([`walker`]).
 
 pub(crate) mod atomics;
+pub(crate) mod expr;
 pub(crate) mod names;
 pub(crate) mod roles;
 pub(crate) mod usage;

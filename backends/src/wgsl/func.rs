@@ -21,47 +21,17 @@ use super::names::{Namer, namer};
 use crate::text::roles::{self, Role, has_effect};
 pub(crate) use crate::text::{Brk, Region};
 
-/// An expression: its text and whether it is primary (a name, literal, call, member or
-/// index), so that operators know to parenthesize it.
-#[derive(Clone, Debug)]
-pub(crate) struct E {
-    pub text: String,
-    pub primary: bool,
-}
+pub(crate) use crate::text::expr::E;
+use crate::text::expr::{WordSpelling, bin, call, word_reads};
 
-impl E {
-    pub fn primary(text: impl Into<String>) -> E {
-        E {
-            text: text.into(),
-            primary: true,
-        }
-    }
-
-    pub fn op(text: impl Into<String>) -> E {
-        E {
-            text: text.into(),
-            primary: false,
-        }
-    }
-
-    /// The text, parenthesized unless primary.
-    pub fn p(&self) -> String {
-        if self.primary {
-            self.text.clone()
-        } else {
-            format!("({})", self.text)
-        }
-    }
-}
-
-fn bin(a: &E, op: &str, b: &E) -> E {
-    E::op(format!("{} {op} {}", a.p(), b.p()))
-}
-
-fn call(f: &str, args: &[&E]) -> E {
-    let a: Vec<&str> = args.iter().map(|e| e.text.as_str()).collect();
-    E::primary(format!("{f}({})", a.join(", ")))
-}
+/// How byte-address words are read in this target.
+const WORDS: WordSpelling = WordSpelling {
+    atomic_load: |w| format!("atomicLoad(&{w})"),
+    bits_as: |s, w| match s {
+        Op::I32 => format!("bitcast<i32>({w})"),
+        _ => format!("bitcast<f32>({w})"),
+    },
+};
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -1245,24 +1215,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let scalar = self.word_scalar(i, ty)?;
         let n = m.vector_len(ty).unwrap_or(1);
         let atomic = self.atomic_words(m.operand(i, 0));
-        let mut parts = Vec::new();
-        for k in 0..n {
-            let w = if k == 0 {
-                format!("{arr}[{}]", index.text)
-            } else {
-                format!("{arr}[{} + {k}u]", index.p())
-            };
-            let w = if atomic {
-                format!("atomicLoad(&{w})")
-            } else {
-                w
-            };
-            parts.push(match m.op(scalar) {
-                Op::U32 => w,
-                Op::I32 => format!("bitcast<i32>({w})"),
-                _ => format!("bitcast<f32>({w})"),
-            });
-        }
+        let mut parts = word_reads(&arr, &index, n, atomic, m.op(scalar), &WORDS);
         if n == 1 {
             return Ok(E::primary(parts.remove(0)));
         }

@@ -1,0 +1,87 @@
+//! Expressions of the MSL and WGSL printers: text plus whether it is primary (a name,
+//! literal, call, member or index), so an operator knows to parenthesize its operands. (GLSL
+//! keeps full precedence levels: its `E` is in glsl/expr.rs.) Also the byte-address word
+//! reads both print the same way but for their spellings.
+
+use oneshader_ir::Op;
+
+/// An expression: its text and whether it is primary.
+#[derive(Clone, Debug)]
+pub(crate) struct E {
+    /// The expression's text.
+    pub text: String,
+    /// True for names, literals, calls, members and indexing.
+    pub primary: bool,
+}
+
+impl E {
+    /// A primary expression.
+    pub fn primary(text: impl Into<String>) -> E {
+        E {
+            text: text.into(),
+            primary: true,
+        }
+    }
+
+    /// An operator expression (parenthesized where it is an operand).
+    pub fn op(text: impl Into<String>) -> E {
+        E {
+            text: text.into(),
+            primary: false,
+        }
+    }
+
+    /// The text, parenthesized unless primary.
+    pub fn p(&self) -> String {
+        if self.primary {
+            self.text.clone()
+        } else {
+            format!("({})", self.text)
+        }
+    }
+}
+
+/// `a op b`, each operand parenthesized unless primary.
+pub(crate) fn bin(a: &E, op: &str, b: &E) -> E {
+    E::op(format!("{} {op} {}", a.p(), b.p()))
+}
+
+/// `f(args...)`.
+pub(crate) fn call(f: &str, args: &[&E]) -> E {
+    let a: Vec<&str> = args.iter().map(|e| e.text.as_str()).collect();
+    E::primary(format!("{f}({})", a.join(", ")))
+}
+
+/// How a target spells the pieces of a byte-address word read.
+pub(crate) struct WordSpelling {
+    /// An atomic load of the word `w` (its address is `&w`).
+    pub atomic_load: fn(&str) -> String,
+    /// The bits of the `u32` word `w` as the 32-bit scalar `scalar` (`Op::I32` or a float).
+    pub bits_as: fn(Op, &str) -> String,
+}
+
+/// The `n` words from `index` on of the word array `arr`, each read atomically when `atomic`
+/// and reinterpreted as `scalar` (`Op::U32` as is).
+pub(crate) fn word_reads(
+    arr: &str,
+    index: &E,
+    n: u32,
+    atomic: bool,
+    scalar: Op,
+    sp: &WordSpelling,
+) -> Vec<String> {
+    (0..n)
+        .map(|k| {
+            let w = if k == 0 {
+                format!("{arr}[{}]", index.text)
+            } else {
+                format!("{arr}[{} + {k}u]", index.p())
+            };
+            let w = if atomic { (sp.atomic_load)(&w) } else { w };
+            match scalar {
+                Op::U32 => w,
+                s => (sp.bits_as)(s, &w),
+            }
+        })
+        .collect()
+}
