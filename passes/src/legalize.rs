@@ -12,6 +12,7 @@
 //! | `required_constants` | spirv | interpolation outside the entry point, texel offsets computed from `[unroll]` loop variables (inlining, unrolling; a no-op when neither occurs) |
 //! | `own_merges` | all | selections or switches merging into a loop's break or continue block |
 //! | `bool_storage` | all | bools in `uniform`, `storage_buffer` or `push_constant` memory (stored as `u32`, as DXC does) |
+//! | `transpose_storage` | WGSL | column-major matrices in `uniform`, `storage_buffer` or `push_constant` memory (stored as their row-major transposes) |
 //! | `params_to_vars` | text (GLSL, WGSL, MSL) | parameters of blocks other than the entry block |
 //! | `case_copies` | WGSL | switch cases falling through to another case (each gets a copy of the case it falls into) |
 //!
@@ -29,6 +30,7 @@
 //! | OSG0005 | no bool in host-shared memory |
 //! | OSG0006 | text targets: no block parameters outside the entry block |
 //! | OSG0007 | WGSL: no switch case falls through to another case |
+//! | OSG0008 | WGSL: no column-major matrix in host-shared memory |
 
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
@@ -173,6 +175,21 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
                 ),
             )
             .with_note(run_pass("params_to_vars")),
+        );
+    }
+    if target == Target::Wgsl
+        && let Some(g) = crate::transpose_storage::first_column_major(m)
+    {
+        out.push(
+            Diagnostic::error(
+                "OSG0008",
+                format!(
+                    "global @{} holds column-major matrices; {target} stores a buffer's \
+                     matrices by HLSL rows, so they are stored as their row-major transposes",
+                    m.name(g).unwrap_or("?")
+                ),
+            )
+            .with_note(run_pass("transpose_storage")),
         );
     }
     if target == Target::Wgsl

@@ -114,6 +114,8 @@ pub mod specialize_resources;
 pub mod specialize_spec;
 pub mod split_edges;
 pub mod sroa;
+mod storage_form;
+pub mod transpose_storage;
 pub mod unroll;
 pub mod value;
 

@@ -70,6 +70,11 @@ pub const PASSES: &[PassInfo] = &[
         make: || Box::new(crate::bool_storage::BoolStorage),
     },
     PassInfo {
+        name: "transpose_storage",
+        description: "store column-major matrices in buffers and push constants as their row-major transposes (WGSL)",
+        make: || Box::new(crate::transpose_storage::TransposeStorage),
+    },
+    PassInfo {
         name: "params_to_vars",
         description: "block parameters become function-local variables (text targets)",
         make: || Box::new(crate::params_to_vars::ParamsToVars),
@@ -316,6 +321,10 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
     }
     pm.add(Box::new(crate::own_merges::OwnMerges));
     pm.add(Box::new(crate::bool_storage::BoolStorage));
+    // WGSL declares buffer matrices by HLSL rows only.
+    if target == crate::legalize::Target::Wgsl {
+        pm.add(Box::new(crate::transpose_storage::TransposeStorage));
+    }
     if target.is_text() {
         pm.add(Box::new(crate::params_to_vars::ParamsToVars));
     }

@@ -53,14 +53,6 @@ pub(crate) enum PlaceKind {
     Atomic,
     /// Part of a location holding atomics (a whole struct or array): not loadable in WGSL.
     HoldsAtomics,
-    /// A matrix declared transposed (`transpose` on the way in and out).
-    Transposed,
-    /// An array of matrices declared transposed (of IR type `ty`): its elements are
-    /// [`PlaceKind::Transposed`].
-    TransposedArray { ty: InstId },
-    /// Row `idx` of a transposed matrix `base`, of `n` components: read component by
-    /// component.
-    TransposedRow { base: String, idx: String, n: u32 },
     /// A vector field declared one scalar member per component (see `ModuleCx::split`): the
     /// components' references and the WGSL vector type.
     Split { comps: Vec<String>, vty: String },
@@ -72,13 +64,12 @@ pub(crate) enum PlaceKind {
         agg: String,
         idx: String,
     },
-    /// A matrix field declared one vector member per stored row or column (see
-    /// `ModuleCx::split_mats`): the parts' references, their length, whether they are HLSL
-    /// columns, and the WGSL type of the IR matrix.
+    /// A matrix field declared one vector member per stored row (see
+    /// `ModuleCx::split_mats`): the parts' references, their length, and the WGSL type of the
+    /// IR matrix.
     SplitMatrix {
         parts: Vec<String>,
         len: u32,
-        columns: bool,
         mty: String,
     },
     /// A padded array (see `ModuleCx::padded`) of `n` elements of WGSL type `elem`: its
@@ -90,10 +81,8 @@ pub(crate) enum PlaceKind {
 pub(crate) struct IndexPath {
     /// `.x`, `.field`, `[i]`...
     pub text: String,
-    /// The IR type at the end when it is in a field declared transposed.
-    pub transposed: Option<InstId>,
-    /// When the path ends at a vector stored as separate components (a split vector field, a
-    /// row of a transposed matrix): the components' paths and the vector type.
+    /// When the path ends at a vector stored as separate components (a split vector field):
+    /// the components' paths and the vector type.
     pub split: Option<(Vec<String>, String)>,
 }
 
@@ -349,11 +338,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         }
                         return Ok(());
                     }
-                    let v = match path.transposed {
-                        Some(t) => self.cx.transpose_value(t, &elem.p(), true)?,
-                        None => elem.text,
-                    };
-                    self.line(&format!("{name}{} = {v};", path.text));
+                    self.line(&format!("{name}{} = {};", path.text, elem.text));
                 } else {
                     let k = self.value(m.operand(i, 2))?;
                     self.line(&format!("{name}[{}] = {};", k.text, elem.text));
@@ -469,10 +454,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let text = format!("{}.{field}", b.text);
                 if self.cx.split_mats.contains_key(&(st, k)) {
                     let ft = self.field_ty(st, k)?;
-                    let (_, len, columns) = self
-                        .cx
-                        .matrix_parts(st, k, ft)
-                        .ok_or_else(|| malformed("a bad matrix"))?;
+                    let (_, len) = m.matrix_dims(ft).ok_or_else(|| malformed("a bad matrix"))?;
                     let mty = self.cx.type_name(ft)?;
                     let parts = self
                         .cx
@@ -482,12 +464,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .collect();
                     return Ok(Place {
                         text: String::new(),
-                        kind: PlaceKind::SplitMatrix {
-                            parts,
-                            len,
-                            columns,
-                            mty,
-                        },
+                        kind: PlaceKind::SplitMatrix { parts, len, mty },
                     });
                 }
                 if self.cx.split.contains(&(st, k)) {
@@ -504,14 +481,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         kind: PlaceKind::Split { comps, vty },
                     });
                 }
-                let kind = if self.cx.transposed.contains(&(st, k)) {
-                    let ft = self.field_ty(st, k)?;
-                    if m.op(ft) == Op::Matrix {
-                        PlaceKind::Transposed
-                    } else {
-                        PlaceKind::TransposedArray { ty: ft }
-                    }
-                } else if self.cx.padded.contains_key(&(st, k)) {
+                let kind = if self.cx.padded.contains_key(&(st, k)) {
                     let at = self.field_ty(st, k)?;
                     let elem = self.cx.type_name(m.operand(at, 0))?;
                     PlaceKind::Padded {
@@ -528,28 +498,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let b = self.place(base)?;
                 let idx = self.value(m.operand(p, 1))?;
                 let idx = self.index_text(m.operand(p, 1), idx)?;
-                if b.kind == PlaceKind::Transposed {
-                    let bt = m
-                        .ty(base)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("an element address of a non-pointer"))?;
-                    let (_, cols) = m.matrix_dims(bt).unwrap_or((4, 4));
-                    return Ok(Place {
-                        text: String::new(),
-                        kind: PlaceKind::TransposedRow {
-                            base: b.text,
-                            idx,
-                            n: cols,
-                        },
-                    });
-                }
-                if let PlaceKind::TransposedRow { base, idx: row, .. } = &b.kind {
-                    // Element `idx` of HLSL row `row`: column `idx`, component `row`.
-                    return Ok(Place {
-                        text: format!("{base}[{idx}][{row}]"),
-                        kind: PlaceKind::Plain,
-                    });
-                }
                 if let PlaceKind::Split { comps, vty } = &b.kind {
                     let iv = m.operand(p, 1);
                     if let Some(c) = m.const_int_value(iv) {
@@ -574,24 +522,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         },
                     });
                 }
-                if let PlaceKind::SplitMatrix {
-                    parts,
-                    len,
-                    columns,
-                    ..
-                } = &b.kind
-                {
+                if let PlaceKind::SplitMatrix { parts, len, .. } = &b.kind {
                     // HLSL row `idx`.
-                    if *columns {
-                        // One component of each stored column.
-                        return Ok(Place {
-                            text: String::new(),
-                            kind: PlaceKind::Split {
-                                comps: parts.iter().map(|p| format!("{p}[{idx}]")).collect(),
-                                vty: format!("vec{}<f32>", parts.len()),
-                            },
-                        });
-                    }
                     if let Some(r) = m.const_int_value(m.operand(p, 1)) {
                         let text = usize::try_from(r)
                             .ok()
@@ -612,12 +544,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             agg: format!("array<vec{len}<f32>, {}>", parts.len()),
                             idx,
                         },
-                    });
-                }
-                if let PlaceKind::TransposedArray { .. } = &b.kind {
-                    return Ok(Place {
-                        text: format!("{}[{idx}]", b.text),
-                        kind: PlaceKind::Transposed,
                     });
                 }
                 if let PlaceKind::Padded { .. } = &b.kind {
@@ -668,37 +594,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     place.text
                 ),
             )),
-            PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
             PlaceKind::Split { comps, vty } => {
                 Ok(E::primary(format!("{vty}({})", comps.join(", "))))
             }
             PlaceKind::SplitElem { comps, agg, idx } => {
                 Ok(E::primary(format!("{agg}({})[{idx}]", comps.join(", "))))
             }
-            PlaceKind::SplitMatrix {
-                parts,
-                len,
-                columns,
-                mty,
-            } => {
-                let n = parts.len();
-                if columns {
-                    Ok(E::primary(format!(
-                        "transpose(mat{n}x{len}<f32>({}))",
-                        parts.join(", ")
-                    )))
-                } else {
-                    Ok(E::primary(format!("{mty}({})", parts.join(", "))))
-                }
-            }
-            PlaceKind::TransposedArray { ty } => Ok(E::primary(self.whole_transposed_array(
-                ty,
-                &place.text,
-                false,
-            )?)),
-            PlaceKind::TransposedRow { base, idx, n } => {
-                let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
-                Ok(E::primary(format!("vec{n}<f32>({})", parts.join(", "))))
+            PlaceKind::SplitMatrix { parts, mty, .. } => {
+                Ok(E::primary(format!("{mty}({})", parts.join(", "))))
             }
             PlaceKind::Padded { n, elem } => {
                 let parts: Vec<String> = (0..n).map(|k| format!("{}[{k}].v", place.text)).collect();
@@ -719,60 +622,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .ok_or_else(|| malformed("a field address past the struct's fields"))
     }
 
-    /// A whole transposed array of matrices at `text` (of IR type `ty`), converted to its IR
-    /// form, or (`to_decl`) a value `text` of the IR form converted to the declared one.
-    fn whole_transposed_array(&mut self, ty: InstId, text: &str, to_decl: bool) -> R<String> {
-        if self.m.op(ty) != Op::Array {
-            return Err(WgslError::new(
-                OPERANDS,
-                "a whole run-time array of column-major matrices loaded or stored; WGSL reads \
-                 it element by element",
-            ));
-        }
-        self.cx.transpose_value(ty, text, to_decl)
-    }
-
     /// `.x`, `.field`, `[i]` for constant indices into a composite type; also, when the path
-    /// ends in a field declared transposed, the IR type there (a matrix or an array of them),
-    /// and when it ends at a split vector field, the paths of its components and the vector
-    /// type.
+    /// ends at a split vector field, the paths of its components and the vector type.
     pub fn index_path(&mut self, ty: InstId, idx: &[u32]) -> R<IndexPath> {
         let m = self.m;
         let mut s = String::new();
         // A split vector field the path has reached: its components' member names and type.
         let mut split: Option<(Vec<String>, String)> = None;
         let mut cur = Some(ty);
-        // The IR type of a transposed field the path is in (a matrix, or an array of them).
-        let mut transposed: Option<InstId> = None;
-        let mut transposed_row: Option<u32> = None;
-        let mut row_len = 0;
         for &k in idx {
             let Some(ty) = cur else {
                 s.push_str(&format!("[{k}]"));
                 continue;
             };
-            if let Some(row) = transposed_row.take() {
-                // Element k of HLSL row `row` of a transposed matrix: column k, component row.
-                s.push_str(&format!("[{k}][{row}]"));
-                cur = None;
-                continue;
-            }
-            if let Some(t) = transposed.filter(|&t| m.op(t) == Op::Matrix) {
-                // Row k of a transposed matrix: one component of each WGSL column.
-                transposed_row = Some(k);
-                let (_, cols) = m.matrix_dims(t).ok_or_else(|| malformed("a bad matrix"))?;
-                row_len = cols;
-                transposed = None;
-                cur = Some(ty);
-                continue;
-            }
-            if let Some(t) = transposed {
-                // An element of a transposed array of matrices: a transposed matrix.
-                s.push_str(&format!("[{k}]"));
-                transposed = Some(m.operand(t, 0));
-                cur = transposed;
-                continue;
-            }
             if let Some((comps, _)) = split.take() {
                 let c = comps
                     .get(k as usize)
@@ -824,7 +686,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     }
                     s.push('.');
                     s.push_str(&f);
-                    transposed = self.cx.transposed.contains(&(ty, k as usize)).then_some(ft);
                     if self.cx.padded.contains_key(&(ty, k as usize)) {
                         return Err(WgslError::new(
                             OPERANDS,
@@ -845,18 +706,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 _ => return Err(malformed("an index into a non-composite")),
             }
         }
-        if let Some(row) = transposed_row {
-            // A whole row of a transposed matrix: a vector of one component per column.
-            let comps = (0..row_len).map(|c| format!("[{c}][{row}]")).collect();
-            split = Some((comps, format!("vec{row_len}<f32>")));
-        }
         Ok(IndexPath {
-            split: split.map(|(comps, vty)| {
-                let sep = if transposed_row.is_some() { "" } else { "." };
-                (comps.iter().map(|c| format!("{s}{sep}{c}")).collect(), vty)
-            }),
+            split: split
+                .map(|(comps, vty)| (comps.iter().map(|c| format!("{s}.{c}")).collect(), vty)),
             text: s,
-            transposed,
         })
     }
 
@@ -941,13 +794,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             .unwrap_or(0);
                         e = super::module::split_args(&v.p(), n);
                     }
-                    if m.op(ty) == Op::Struct
-                        && self.cx.transposed.contains(&(ty, k))
-                        && let Some(ft) = m.struct_fields(ty).get(k).and_then(|&f| m.ty(f))
-                    {
-                        let v = self.value(m.operand(i, k))?;
-                        e = self.cx.transpose_value(ft, &v.p(), true)?;
-                    }
                     parts.push(e);
                 }
                 if parts.is_empty() && m.op(ty) == Op::Struct {
@@ -968,11 +814,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         comps.iter().map(|c| format!("{}{c}", b.p())).collect();
                     return Ok(E::primary(format!("{vty}({})", parts.join(", "))));
                 }
-                let e = format!("{}{}", b.p(), path.text);
-                Ok(E::primary(match path.transposed {
-                    Some(t) => self.cx.transpose_value(t, &e, false)?,
-                    None => e,
-                }))
+                Ok(E::primary(format!("{}{}", b.p(), path.text)))
             }
             Op::ExtractDyn => {
                 let b = self.value(m.operand(i, 0))?;
@@ -1318,7 +1160,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         match place.kind {
             PlaceKind::Plain => self.line(&format!("{} = {};", place.text, v.text)),
             PlaceKind::Atomic => self.line(&format!("atomicStore(&{}, {});", place.text, v.text)),
-            PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
             PlaceKind::Split { comps, .. } => {
                 let tmp = self.local_name(Some("vec"), "vec");
                 self.line(&format!("let {tmp} = {};", v.text));
@@ -1326,13 +1167,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     self.line(&format!("{comp} = {tmp}.{};", COMPONENTS[c]));
                 }
             }
-            PlaceKind::SplitMatrix { parts, columns, .. } => {
+            PlaceKind::SplitMatrix { parts, .. } => {
                 let tmp = self.local_name(Some("mat"), "mat");
-                if columns {
-                    self.line(&format!("let {tmp} = transpose({});", v.text));
-                } else {
-                    self.line(&format!("let {tmp} = {};", v.text));
-                }
+                self.line(&format!("let {tmp} = {};", v.text));
                 for (c, part) in parts.iter().enumerate() {
                     self.line(&format!("{part} = {tmp}[{c}];"));
                 }
@@ -1350,22 +1187,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     .map(|(c, comp)| format!("if u32({ti}) == {c}u {{ {comp} = {tv}; }}"))
                     .collect();
                 self.line(&arms.join(" else "));
-            }
-            PlaceKind::TransposedArray { ty } => {
-                let tmp = self.local_name(Some("mats"), "mats");
-                self.line(&format!("let {tmp} = {};", v.text));
-                let decl = self.whole_transposed_array(ty, &tmp, true)?;
-                self.line(&format!("{} = {decl};", place.text));
-            }
-            PlaceKind::TransposedRow { base, idx, n } => {
-                let tmp = self.local_name(Some("row"), "row");
-                self.line(&format!("let {tmp} = {};", v.text));
-                for c in 0..n {
-                    self.line(&format!(
-                        "{base}[{c}][{idx}] = {tmp}.{};",
-                        COMPONENTS[c as usize]
-                    ));
-                }
             }
             PlaceKind::Padded { n, .. } => {
                 let tmp = self.local_name(Some("elems"), "elems");
@@ -1545,7 +1366,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if place.kind != PlaceKind::Plain {
                     return Err(WgslError::new(
                         OPERANDS,
-                        "an out-parameter of `frexp`/`modf` into an atomic or transposed location",
+                        "an out-parameter of `frexp`/`modf` into an atomic or split location",
                     ));
                 }
                 self.line(&format!("{} = {part};", place.text));

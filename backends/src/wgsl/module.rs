@@ -79,9 +79,6 @@ pub(crate) struct ModuleCx<'m> {
     /// Globals indexed by a value computed at run time (what matters for arrays of textures,
     /// samplers or buffers: naga's binding arrays).
     dynamic_arrays: FxHashSet<InstId>,
-    /// Struct fields (struct, index) holding a column-major matrix: declared transposed
-    /// (`matCxR` for HLSL `floatRxC`), so their memory holds HLSL's columns.
-    pub transposed: FxHashSet<(InstId, usize)>,
     pub decls: String,
     consts: FxHashMap<InstId, String>,
     const_decls: String,
@@ -173,23 +170,35 @@ fn format_name(f: ImageFormat) -> Option<&'static str> {
     })
 }
 
+/// True when `ty` is a matrix or an array (of arrays) of matrices.
+fn holds_matrix(m: &Module, mut ty: InstId) -> bool {
+    while matches!(m.op(ty), Op::Array | Op::RuntimeArray) {
+        ty = m.operand(ty, 0);
+    }
+    m.op(ty) == Op::Matrix
+}
+
+/// A column-major matrix in a buffer: what `legalize(wgsl)` (`transpose_storage`) leaves
+/// none of; the boundary's OSG0008 refuses a module that skipped it.
+fn column_major() -> WgslError {
+    malformed(
+        "a column-major matrix in a buffer (the `transpose_storage` pass stores them row-major)",
+    )
+}
+
 /// WGSL's own alignment and size of a host-shareable type (WGSL's "Alignment and Size"
-/// table), with `transposed` for a matrix declared transposed.
-fn wgsl_align_size(m: &Module, ty: InstId, transposed: bool) -> Option<(u32, u32)> {
+/// table). A matrix is HLSL's row-major one: WGSL's columns are its rows (legalization's
+/// `transpose_storage` leaves no column-major matrix in a buffer).
+fn wgsl_align_size(m: &Module, ty: InstId) -> Option<(u32, u32)> {
     let vec = |n: u32| (if n == 2 { 8 } else { 16 }, 4 * n);
     Some(match m.op(ty) {
         Op::Bool | Op::I32 | Op::U32 | Op::F32 => (4, 4),
         Op::Vector => vec(m.vector_len(ty)?),
         Op::Matrix => {
             let (rows, cols) = m.matrix_dims(ty)?;
-            // WGSL columns: HLSL rows (of `cols` components), or HLSL columns when transposed.
-            let (count, len) = if transposed {
-                (cols, rows)
-            } else {
-                (rows, cols)
-            };
-            let (a, _) = vec(len);
-            (a, a * count)
+            // WGSL columns: HLSL rows of `cols` components.
+            let (a, _) = vec(cols);
+            (a, a * rows)
         }
         _ => return None,
     })
@@ -215,7 +224,6 @@ impl<'m> ModuleCx<'m> {
             dynamic_arrays: FxHashSet::default(),
             wrapped_buffers: FxHashSet::default(),
             buffer_wrappers: String::new(),
-            transposed: FxHashSet::default(),
             split: FxHashSet::default(),
             split_names: FxHashMap::default(),
             split_mats: FxHashMap::default(),
@@ -336,9 +344,7 @@ impl<'m> ModuleCx<'m> {
                         .map(|c| format!("{n}_{}", ['x', 'y', 'z', 'w'][c as usize]))
                         .collect()
                 } else if self.split_mats.contains_key(&(ty, k)) {
-                    let parts = ft
-                        .and_then(|t| self.matrix_parts(ty, k, t))
-                        .map_or(0, |p| p.0);
+                    let parts = ft.and_then(|t| m.matrix_dims(t)).map_or(0, |p| p.0);
                     (0..parts).map(|c| format!("{n}_{c}")).collect()
                 } else {
                     continue;
@@ -355,23 +361,6 @@ impl<'m> ModuleCx<'m> {
             .get(i)
             .cloned()
             .unwrap_or_else(|| format!("field_{i}"))
-    }
-
-    /// How matrix field `k` (of type `mty`) of struct `st` is stored: the number of vectors
-    /// (HLSL rows when row-major, columns when column-major), their length, and whether they
-    /// are HLSL columns (the field is column-major).
-    pub fn matrix_parts(&self, st: InstId, k: usize, mty: InstId) -> Option<(u32, u32, bool)> {
-        let m = self.m;
-        let (rows, cols) = m.matrix_dims(mty)?;
-        let row_major = m
-            .struct_fields(st)
-            .get(k)
-            .is_some_and(|&f| layout::is_row_major(m, f));
-        Some(if row_major {
-            (rows, cols, false)
-        } else {
-            (cols, rows, true)
-        })
     }
 
     /// The member names of the components of split field `i` of struct `ty` (see
@@ -635,11 +624,6 @@ impl<'m> ModuleCx<'m> {
                                 .unwrap_or(0);
                             *p = split_args(p, n);
                             continue;
-                        }
-                        if self.transposed.contains(&(ty, k))
-                            && let Some(ft) = fields.get(k).and_then(|&f| m.ty(f))
-                        {
-                            *p = self.transpose_value(ft, p, true)?;
                         }
                     }
                 }
@@ -1138,7 +1122,7 @@ impl<'m> ModuleCx<'m> {
     }
 
     /// Checks that WGSL can state the layout of `ty` in a buffer under `rule` (recording the
-    /// rule of every struct reached) and marks column-major matrix fields as transposed.
+    /// rule of every struct reached).
     fn check_buffer_type(
         &mut self,
         ty: InstId,
@@ -1149,33 +1133,26 @@ impl<'m> ModuleCx<'m> {
         let m = self.m;
         let tl = layout::type_layout(m, ty, rule, layout::is_row_major(m, g))
             .map_err(|e| WgslError::new(LAYOUT, format!("no buffer layout: {e}")))?;
-        if m.op(ty) == Op::Matrix && !layout::is_row_major(m, g) {
-            return Err(WgslError::new(
-                LAYOUT,
-                "a column-major matrix as a whole buffer; WGSL stores matrices by HLSL rows",
-            ));
+        if !layout::is_row_major(m, g) && holds_matrix(m, ty) {
+            return Err(column_major());
         }
         self.check_nested(ty, &tl, rule, space, "the buffer")
     }
 
-    /// Checks that WGSL's layout of array field `fname` of struct `sname` (matrices of HLSL
-    /// majorness `row_major`: a column-major element is declared transposed) is `tl`.
+    /// Checks that WGSL's layout of `ty`, an array of (row-major) matrices that is `what`, is
+    /// `tl`.
     fn check_matrix_array(
         &self,
         ty: InstId,
         tl: &TypeLayout,
-        row_major: bool,
         space: AddressSpace,
-        fname: &str,
-        sname: &str,
+        what: &str,
     ) -> R<()> {
         let m = self.m;
-        let what = format!("member `{fname}` of struct `{sname}`");
         let e = m.operand(ty, 0);
-        let (a, s) = wgsl_align_size(m, e, !row_major).ok_or_else(|| malformed("a bad matrix"))?;
-        let (rows, cols) = m.matrix_dims(e).ok_or_else(|| malformed("a bad matrix"))?;
-        let len = if row_major { cols } else { rows };
-        let want = if len == 2 { 8 } else { 16 };
+        let (a, s) = wgsl_align_size(m, e).ok_or_else(|| malformed("a bad matrix"))?;
+        let (_, cols) = m.matrix_dims(e).ok_or_else(|| malformed("a bad matrix"))?;
+        let want = if cols == 2 { 8 } else { 16 };
         if let Some(ms) = tl.matrix_stride
             && ms != want
         {
@@ -1208,28 +1185,6 @@ impl<'m> ModuleCx<'m> {
         Ok(())
     }
 
-    /// The WGSL text of `e`, a value of IR type `ty` (a matrix or an array of matrices), in
-    /// the transposed form a column-major buffer field declares it (`to_decl`), or back.
-    pub fn transpose_value(&mut self, ty: InstId, e: &str, to_decl: bool) -> R<String> {
-        let m = self.m;
-        match m.op(ty) {
-            Op::Matrix => Ok(format!("transpose({e})")),
-            Op::Array => {
-                let et = m.operand(ty, 0);
-                let n = m.array_len(ty).unwrap_or(0);
-                let (r, c) = m.matrix_dims(et).ok_or_else(|| malformed("a bad matrix"))?;
-                let tn = if to_decl {
-                    format!("mat{c}x{r}<f32>")
-                } else {
-                    format!("mat{r}x{c}<f32>")
-                };
-                let parts: Vec<String> = (0..n).map(|k| format!("transpose({e}[{k}])")).collect();
-                Ok(format!("array<{tn}, {n}>({})", parts.join(", ")))
-            }
-            _ => Err(malformed("a transposed value that is not a matrix")),
-        }
-    }
-
     fn check_nested(
         &mut self,
         ty: InstId,
@@ -1246,12 +1201,7 @@ impl<'m> ModuleCx<'m> {
                 let el = layout::type_layout(m, e, rule, false)
                     .map_err(|err| WgslError::new(LAYOUT, format!("no layout: {err}")))?;
                 if m.op(e) == Op::Matrix {
-                    return Err(WgslError::new(
-                        LAYOUT,
-                        format!(
-                            "{what}: an array of matrices in a buffer is not supported by the WGSL backend"
-                        ),
-                    ));
+                    return self.check_matrix_array(ty, tl, space, what);
                 }
                 self.check_nested(e, &el, rule, space, what)?;
                 let (wa, ws) = self.wgsl_layout(e, space)?;
@@ -1316,7 +1266,7 @@ impl<'m> ModuleCx<'m> {
                 let (a, _) = self.wgsl_layout(e, space)?;
                 Ok((a, 0))
             }
-            _ => wgsl_align_size(m, ty, false).ok_or_else(|| {
+            _ => wgsl_align_size(m, ty).ok_or_else(|| {
                 WgslError::new(
                     TYPE,
                     format!(
@@ -1366,12 +1316,12 @@ impl<'m> ModuleCx<'m> {
             .map_err(|e| WgslError::new(LAYOUT, format!("struct `{name}`: {e}")))?;
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
-            if m.op(fty) == Op::Matrix && !f.row_major {
-                self.transposed.insert((st, k));
+            if !f.row_major && holds_matrix(m, fty) {
+                return Err(column_major());
             }
             if m.op(fty) == Op::Matrix
                 && let Some(ms) = f.layout.matrix_stride
-                && let Some((_, len, _)) = self.matrix_parts(st, k, fty)
+                && let Some((_, len)) = m.matrix_dims(fty)
             {
                 let want = if len == 2 { 8 } else { 16 };
                 if ms != want && ms.is_multiple_of(want) && f.offset.is_multiple_of(want) {
@@ -1380,7 +1330,7 @@ impl<'m> ModuleCx<'m> {
                 }
             }
             if m.op(fty) == Op::Vector
-                && let Some((va, _)) = wgsl_align_size(m, fty, false)
+                && let Some((va, _)) = wgsl_align_size(m, fty)
                 && !f.offset.is_multiple_of(va)
                 && f.offset.is_multiple_of(4)
                 && m.scalar_bits(m.operand(fty, 0)) == Some(32)
@@ -1392,10 +1342,8 @@ impl<'m> ModuleCx<'m> {
             if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
                 && m.op(m.operand(fty, 0)) == Op::Matrix
             {
-                self.check_matrix_array(fty, &f.layout, f.row_major, space, fname, &name)?;
-                if !f.row_major {
-                    self.transposed.insert((st, k));
-                }
+                let what = format!("member `{fname}` of struct `{name}`");
+                self.check_matrix_array(fty, &f.layout, space, &what)?;
                 continue;
             }
             if space == AddressSpace::Uniform
@@ -1403,7 +1351,7 @@ impl<'m> ModuleCx<'m> {
                 && let Some(stride) = f.layout.array_stride
             {
                 let e = m.operand(fty, 0);
-                if let Some((ea, es)) = wgsl_align_size(m, e, false)
+                if let Some((ea, es)) = wgsl_align_size(m, e)
                     && m.op(e) != Op::Matrix
                     && es.div_ceil(ea) * ea != stride
                     && stride.is_multiple_of(16)
@@ -1448,8 +1396,8 @@ impl<'m> ModuleCx<'m> {
             let (mut a, s) = if self.split.contains(&(st, k)) {
                 (4, 4 * m.vector_len(fty).unwrap_or(0))
             } else if let Some(&ms) = self.split_mats.get(&(st, k)) {
-                let (n, len, _) = self
-                    .matrix_parts(st, k, fty)
+                let (n, len) = m
+                    .matrix_dims(fty)
                     .ok_or_else(|| malformed("a bad matrix"))?;
                 (if len == 2 { 8 } else { 16 }, ms * (n - 1) + 4 * len)
             } else if let Some(&stride) = self.padded.get(&(st, k)) {
@@ -1457,13 +1405,12 @@ impl<'m> ModuleCx<'m> {
             } else if matches!(m.op(fty), Op::Array | Op::RuntimeArray)
                 && m.op(m.operand(fty, 0)) == Op::Matrix
             {
-                let (a, s) = wgsl_align_size(m, m.operand(fty, 0), !f.row_major)
+                let (a, s) = wgsl_align_size(m, m.operand(fty, 0))
                     .ok_or_else(|| malformed("a bad matrix"))?;
                 (a, s.div_ceil(a) * a * m.array_len(fty).unwrap_or(0))
             } else if m.op(fty) == Op::Matrix {
                 if f.layout.matrix_stride.is_some() {
-                    let t = !f.row_major;
-                    wgsl_align_size(m, fty, t).ok_or_else(|| malformed("a bad matrix"))?
+                    wgsl_align_size(m, fty).ok_or_else(|| malformed("a bad matrix"))?
                 } else {
                     (16, 64)
                 }
@@ -1662,20 +1609,6 @@ impl<'m> ModuleCx<'m> {
                 let fty = m.ty(f).ok_or_else(|| malformed("an untyped field"))?;
                 let loc = Loc::Field(st, k);
                 let mut t = self.type_at(fty, Some(&loc))?;
-                if self.transposed.contains(&(st, k)) {
-                    let mt = if m.op(fty) == Op::Matrix {
-                        fty
-                    } else {
-                        m.operand(fty, 0)
-                    };
-                    let (r, c) = m.matrix_dims(mt).unwrap_or((4, 4));
-                    t = format!("mat{c}x{r}<f32>");
-                    match m.op(fty) {
-                        Op::Array => t = format!("array<{t}, {}>", m.array_len(fty).unwrap_or(0)),
-                        Op::RuntimeArray => t = format!("array<{t}>"),
-                        _ => {}
-                    }
-                }
                 let mut align = "";
                 if let Some(&stride) = self.padded.get(&(st, k)) {
                     let et = self.type_name(m.operand(fty, 0))?;
@@ -1690,8 +1623,8 @@ impl<'m> ModuleCx<'m> {
                 if let Some(&ms) = self.split_mats.get(&(st, k)) {
                     // One vector member per stored row or column, `ms` bytes apart; a gap
                     // after the matrix goes on the last.
-                    let (_, len, _) = self
-                        .matrix_parts(st, k, fty)
+                    let (_, len) = m
+                        .matrix_dims(fty)
                         .ok_or_else(|| malformed("a bad matrix"))?;
                     let parts = self.split_names(st, k)?;
                     let n = parts.len() as u32;
