@@ -970,3 +970,80 @@ fn float2_matrices_in_a_constant_buffer() {
         assert_eq!(got, expected, "reads ({voice:?})");
     }
 }
+
+/// `f32tof16` and `f16tof32` (tests/hlsl_exec/half_conversions.hlsl), scalar and vector, through
+/// every voice (the WGSL one prints them with `pack2x16float`/`unpack2x16float`): halves of
+/// floats in f16's normal range, rounded to nearest even, and floats of halves whose high 16
+/// bits are ignored. The expected bits are worked out by hand in the comments.
+#[test]
+fn half_conversions() {
+    let gpu = Gpu::new();
+    // (float, its half's bits)
+    let to_half: [(f32, u32); 12] = [
+        (1.0, 0x3c00),
+        (-2.5, 0xc100),               // -1.25 * 2^1: exponent 16, mantissa 0x100
+        (65504.0, 0x7bff),            // the largest finite half
+        (-65504.0, 0xfbff),           //
+        (0.1, 0x2e66),                // 1.6 * 2^-4: mantissa 614.4 rounds to 614
+        (1.0 / 3.0, 0x3555),          // 1.333 * 2^-2: mantissa 341.33 rounds to 341
+        (1.0 + 1.0 / 2048.0, 0x3c00), // halfway between mantissas 0 and 1: the even one
+        (1.0 + 3.0 / 2048.0, 0x3c02), // halfway between 1 and 2: the even one
+        (1.0 / 16384.0, 0x0400),      // 2^-14, the smallest normal half
+        (-0.0, 0x8000),
+        (1000.0, 0x63d0), // 1.953125 * 2^9: exponent 24, mantissa 976
+        (-0.75, 0xba00),  // -1.5 * 2^-1: exponent 14, mantissa 512
+    ];
+    // (u32 holding a half in its low bits, the float)
+    let from_half: [(u32, f32); 12] = [
+        (0x3c00, 1.0),
+        (0xc100, -2.5),
+        (0x7bff, 65504.0),
+        (0x0001_3c00, 1.0), // the high half is ignored
+        (0xffff_c100, -2.5),
+        (0x2e66, 0.099_975_586), // (1 + 614/1024) / 16 = 0.0999755859375
+        (0x0400, 1.0 / 16384.0),
+        (0x8000, -0.0),
+        (0x7c00, f32::INFINITY),
+        (0x3555, 0.333_251_95), // (1 + 341/1024) / 4 = 0.333251953125
+        (0xfc00, f32::NEG_INFINITY),
+        (0xabcd_63d0, 1000.0),
+    ];
+    assert_eq!(0.099_975_586f32, 0.099_975_585_937_5f32);
+    assert_eq!(0.333_251_95f32, 0.333_251_953_125f32);
+    let path = "tests/hlsl_exec/half_conversions.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let bindings = vec![
+        Binding::new(
+            at("floats").0,
+            at("floats").1,
+            Resource::StorageBuffer(to_half.iter().map(|(f, _)| f.to_bits()).collect()),
+        ),
+        Binding::new(
+            at("halves").0,
+            at("halves").1,
+            Resource::StorageBuffer(from_half.iter().map(|&(h, _)| h).collect()),
+        ),
+        Binding::new(
+            at("packed").0,
+            at("packed").1,
+            Resource::StorageBuffer(vec![0xdead_beef; 12]),
+        ),
+        Binding::new(
+            at("unpacked").0,
+            at("unpacked").1,
+            Resource::StorageBuffer(vec![0xdead_beef; 12]),
+        ),
+    ];
+    let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    let want_packed: Vec<u32> = to_half.iter().map(|&(_, h)| h).collect();
+    let want_unpacked: Vec<u32> = from_half.iter().map(|(_, f)| f.to_bits()).collect();
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[2].words(), want_packed, "f32tof16 ({voice:?})");
+        assert_eq!(bindings[3].words(), want_unpacked, "f16tof32 ({voice:?})");
+    }
+}

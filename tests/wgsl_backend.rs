@@ -416,3 +416,72 @@ fn arrays_of_structured_buffers_wrap_each_buffer() {
     );
     assert!(text.contains("bufs[1i].v["), "{text}");
 }
+
+/// The WGSL of IR text `src` (legalized as `oneshader emit` does), validated by naga, or the
+/// rendered refusal.
+fn wgsl_of_ir(src: &str) -> Result<String, String> {
+    let mut m = oneshader::ir::parse::parse(src).expect("the IR parses");
+    let legal = oneshader::backends::prepare(&mut m, Target::Wgsl).expect("legal for WGSL");
+    match oneshader::backends::wgsl::emit(&legal, &oneshader::backends::wgsl::Options::default()) {
+        Ok(text) => {
+            naga_validate(&text).unwrap_or_else(|e| panic!("naga rejects:\n{e}\n{text}"));
+            Ok(text)
+        }
+        Err(e) => Err(e
+            .iter()
+            .map(|d| format!("error[{}]: {}", d.code, d.message))
+            .collect::<Vec<_>>()
+            .join("\n")),
+    }
+}
+
+#[test]
+fn half_conversions_are_pack2x16float_and_unpack2x16float() {
+    // The shapes of the corpus rows (dxc/intrinsics.f32tof16.hlsl and f16tof32.hlsl): scalars
+    // and vectors, component by component.
+    let text = wgsl(
+        "void main(uint a : A, uint3 c : C, float m : M, float2 n : N, out float om : OM, out float3 oo : OO, out uint oa : OA, out uint2 ob : OB) {\n    om = f16tof32(a); oo = f16tof32(c); oa = f32tof16(m); ob = f32tof16(n);\n}\n",
+        "vs_6_0",
+    )
+    .expect("WGSL");
+    // naga asks for this capability for both built-ins.
+    assert!(
+        text.starts_with("// naga capabilities: SHADER_FLOAT16_IN_FLOAT32\n"),
+        "{text}"
+    );
+    for want in [
+        "unpack2x16float(in_var_A).x",
+        ".x).x, unpack2x16float(",
+        "pack2x16float(vec2<f32>(in_var_M, 0.0f))",
+        ".y, 0.0f))",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        naga_validate(&stripped).is_err(),
+        "naga needs the capability"
+    );
+    // glslang/hlsl.singleArgIntPromo.vert: an int argument, converted by the front end.
+    wgsl(
+        "float main() : SV_Target0 { int a = 5; min16float b = min16float(f16tof32(a)); b *= b; uint c = f32tof16(b); return c; }\n",
+        "ps_6_0",
+    )
+    .expect("WGSL");
+    // The verifier does not type these operands; WGSL's built-ins take only u32 and f32.
+    let e = wgsl_of_ir(
+        "global @o : ptr<storage_buffer, rtarray<f32>> [binding(0, 0)]\n\
+         func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+         bb0:\n\
+           %0 = call_intrinsic f16tof32(i32 -3) : f32\n\
+           %1 = element_addr @o, u32 0 : ptr<storage_buffer, f32>\n\
+           store %1, %0\n\
+           return\n\
+         }\n",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("error[OSB0207]") && e.contains("`f16tof32` takes u32"),
+        "{e}"
+    );
+}

@@ -119,6 +119,12 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
                 | Intrinsic::Modf
                 | Intrinsic::WaveActiveAllEqual,
             ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+            // Converted component by component.
+            Some(Intrinsic::F32ToF16 | Intrinsic::F16ToF32)
+                if m.ty(i).is_some_and(|t| m.op(t) == Op::Vector) =>
+            {
+                vec![m.operand(i, 1)]
+            }
             _ => Vec::new(),
         },
         _ => Vec::new(),
@@ -1624,6 +1630,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             I::UnpackHalf2x16 => Some("unpack2x16float"),
             _ => None,
         };
+        if matches!(
+            which,
+            I::PackHalf2x16 | I::UnpackHalf2x16 | I::F32ToF16 | I::F16ToF32
+        ) {
+            // naga asks for it for `pack2x16float` and `unpack2x16float` (wgpu's downlevel
+            // flag for f16 precision held in f32s, which every Vulkan device has).
+            self.cx.capabilities.insert("SHADER_FLOAT16_IN_FLOAT32");
+        }
         if let Some(f) = simple {
             let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
             let refs: Vec<&E> = args.iter().collect();
@@ -1899,6 +1913,51 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 Ok(all)
             }
+            I::F32ToF16 | I::F16ToF32 => {
+                // As the SPIR-V backend (PackHalf2x16/UnpackHalf2x16 per component): a float
+                // to half (its bits in the low 16, the high 16 zero: component 0 of
+                // `pack2x16float` is bits 0..15); the low 16 bits as a half, widened
+                // (component 0 of `unpack2x16float` is the low half).
+                let (from, to) = if which == I::F32ToF16 {
+                    (Op::F32, Op::U32)
+                } else {
+                    (Op::U32, Op::F32)
+                };
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                let fits = |t: InstId, s: Op| {
+                    m.op(t) == s
+                        || (m.op(t) == Op::Vector && m.scalar_of(t).map(|e| m.op(e)) == Some(s))
+                };
+                if !fits(at, from) || !fits(ty, to) || vlen(m, at) != vlen(m, ty) {
+                    return Err(WgslError::new(
+                        OPERANDS,
+                        format!(
+                            "`{}` takes {} and gives {} of the same shape",
+                            which.spelling(),
+                            from.spelling(),
+                            to.spelling()
+                        ),
+                    ));
+                }
+                let one = |x: &str| {
+                    if which == I::F32ToF16 {
+                        format!("pack2x16float(vec2<f32>({x}, 0.0f))")
+                    } else {
+                        format!("unpack2x16float({x}).x")
+                    }
+                };
+                Ok(E::primary(match vlen(m, ty) {
+                    None => one(&args[0].text),
+                    Some(n) => {
+                        let tn = self.cx.type_name(ty)?;
+                        let parts: Vec<String> = COMPONENTS[..n as usize]
+                            .iter()
+                            .map(|c| one(&format!("{}.{c}", args[0].p())))
+                            .collect();
+                        format!("{tn}({})", parts.join(", "))
+                    }
+                }))
+            }
             I::Inverse => Err(WgslError::new(
                 UNMAPPED,
                 "`inverse` of a matrix; WGSL has no matrix inverse",
@@ -1911,8 +1970,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 UNMAPPED,
                 format!(
                     "the intrinsic `{}` has no WGSL mapping in this backend (WGSL has no wave, \
-                     quad, interpolation-at or half-conversion built-ins that naga accepts \
-                     without extra capabilities)",
+                     quad or interpolation-at built-ins that naga accepts without extra \
+                     capabilities)",
                     other.spelling()
                 ),
             )),
