@@ -485,3 +485,60 @@ fn half_conversions_are_pack2x16float_and_unpack2x16float() {
         "{e}"
     );
 }
+
+#[test]
+fn early_depth_stencil_is_a_forced_early_depth_test() {
+    // dxc/attribute.earlydepthstencil.ps.hlsl
+    let text = wgsl(
+        "[earlydepthstencil]\nfloat4 main() : SV_Target { return 1.0; }\n",
+        "ps_6_0",
+    )
+    .expect("WGSL");
+    assert!(
+        text.starts_with("// naga capabilities: EARLY_DEPTH_TEST\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("@fragment @early_depth_test(force)\nfn main("),
+        "{text}"
+    );
+    let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        naga_validate(&stripped).is_err(),
+        "naga needs the capability"
+    );
+    // Without the attribute, neither.
+    let text = wgsl("float4 main() : SV_Target { return 1.0; }\n", "ps_6_0").expect("WGSL");
+    assert!(
+        !text.contains("early_depth_test") && !text.contains("naga capabilities"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_view_index_is_a_multiview_builtin() {
+    // glslang/hlsl.multiView.frag, and a vertex shader reading it.
+    for (src, profile) in [
+        (
+            "float4 main(uint ViewIndex : SV_ViewID) : SV_Target { return float4(ViewIndex, 0.0f, 0.0f, 0.0f); }\n",
+            "ps_6_1",
+        ),
+        (
+            "float4 main(uint v : SV_ViewID, float4 p : POSITION) : SV_Position { return p + v; }\n",
+            "vs_6_1",
+        ),
+    ] {
+        let text = wgsl(src, profile).expect("WGSL");
+        assert!(
+            text.starts_with("// naga capabilities: MULTIVIEW\n"),
+            "{text}"
+        );
+        assert!(text.contains("@builtin(view_index) "), "{text}");
+        assert!(text.contains(": u32,"), "{text}");
+        let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+        assert!(
+            naga_validate(&stripped).is_err(),
+            "naga needs the capability"
+        );
+    }
+}

@@ -16,7 +16,7 @@
 //! | OSB0208 | an operation or intrinsic without a WGSL mapping: wave and quad operations, memory barriers without execution synchronization, `query_lod`, min-LOD clamps, sparse residency, interpolation at centroid/sample/offset, `GetRenderTargetSampleCount`, `GetAttributeAtVertex` |
 //! | OSB0209 | implicit derivatives outside fragment shaders (WGSL has no compute derivatives) |
 //! | OSB0210 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
-//! | OSB0211 | a resource or built-in WGSL (as naga 30 validates it) does not have: two resources at one binding, subgroup built-ins in a compute shader with a multi-dimensional workgroup, built-ins without a WGSL spelling (clip and cull distances, layer, viewport index, view index, shading rate, stencil reference, ...) |
+//! | OSB0211 | a resource or built-in WGSL (as naga 30 validates it) does not have: two resources at one binding, subgroup built-ins in a compute shader with a multi-dimensional workgroup, built-ins without a WGSL spelling (clip and cull distances, layer, viewport index, view index outside vertex and fragment inputs, shading rate, stencil reference, ...) |
 
 use oneshader_ir::Diagnostic;
 

@@ -947,6 +947,11 @@ impl<'m> ModuleCx<'m> {
                 B::VertexIndex if ok(&[(Stage::Vertex, true)]) => ("vertex_index", "u32"),
                 B::InstanceIndex if ok(&[(Stage::Vertex, true)]) => ("instance_index", "u32"),
                 B::FrontFacing if ok(&[(Stage::Fragment, true)]) => ("front_facing", "bool"),
+                B::ViewIndex if ok(&[(Stage::Vertex, true), (Stage::Fragment, true)]) => {
+                    // wgpu's multiview feature.
+                    self.capabilities.insert("MULTIVIEW");
+                    ("view_index", "u32")
+                }
                 B::FragDepth if ok(&[(Stage::Fragment, false)]) => ("frag_depth", "f32"),
                 B::SampleIndex if ok(&[(Stage::Fragment, true)]) => ("sample_index", "u32"),
                 B::SampleMask if ok(&[(Stage::Fragment, true), (Stage::Fragment, false)]) => {
