@@ -14,7 +14,7 @@
 mod support;
 
 use oneshader::reflect::{Reflection, Resource as Reflected, Type};
-use oneshader::{CompileOptions, OptLevel, TargetEnv};
+use oneshader::{CompileOptions, Compiler, OptLevel, Target, TargetEnv};
 use oneshader_oracle::{Case, Inputs, Oracle, Rule, Rules, Source, Voice};
 use oneshader_vulkan_harness::{Binding, Format, Gpu, Image, Resource};
 use support::*;
@@ -43,13 +43,27 @@ fn run_voices(
     groups: [u32; 3],
     rules: Rules,
 ) -> Vec<(Voice, Vec<Binding>, Vec<u32>)> {
+    run_voices_where(gpu, path, bindings, push, groups, rules, |_| true)
+}
+
+/// [`run_voices`] with the voices `keep` keeps only (for a shader a backend refuses).
+fn run_voices_where(
+    gpu: &Gpu,
+    path: &str,
+    bindings: Vec<Binding>,
+    push: &[u32],
+    groups: [u32; 3],
+    rules: Rules,
+    keep: impl Fn(&Voice) -> bool,
+) -> Vec<(Voice, Vec<Binding>, Vec<u32>)> {
     let source = Source::Hlsl {
         path: root().join(path),
         options: CompileOptions::new("cs_6_0"),
     };
     // The WGSL voice runs where the WGSL backend takes the shader; where it does not, the
     // refusal must be one of its own (OSB02xx: an image atomic, DXC's relaxed placement).
-    let (voices, _) = Voice::gpu_voices_for(&source).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (mut voices, _) = Voice::gpu_voices_for(&source).unwrap_or_else(|e| panic!("{path}: {e}"));
+    voices.retain(|v| keep(v));
     let case = Case::new(path, source).unwrap_or_else(|e| panic!("{path}: {e}"));
     let inputs = Inputs::new(bindings, push.to_vec(), groups);
     let report = Oracle::new(gpu)
@@ -1045,5 +1059,104 @@ fn half_conversions() {
     for (voice, bindings, _) in runs {
         assert_eq!(bindings[2].words(), want_packed, "f32tof16 ({voice:?})");
         assert_eq!(bindings[3].words(), want_unpacked, "f16tof32 ({voice:?})");
+    }
+}
+
+/// Buffer structs whose first member is at a non-zero offset
+/// (tests/hlsl_exec/offset_structs.hlsl): the WGSL backend declares a leading padding member;
+/// every voice reads the members at their offsets and leaves the padding bytes alone.
+#[test]
+fn structs_whose_first_member_is_at_an_offset() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/offset_structs.hlsl";
+    let r = reflection(path);
+    let res = r.resource("cb").expect("reflection lists `cb`");
+    let Some(Type::Struct { members, .. }) = &res.ty else {
+        panic!("a constant buffer holds a struct")
+    };
+    let offsets: Vec<(String, u32)> = members
+        .iter()
+        .map(|m| (m.name.clone(), m.offset.expect("laid out")))
+        .collect();
+    let want: Vec<(String, u32)> = [("a", 4), ("k", 8), ("s", 16), ("b", 48)]
+        .iter()
+        .map(|&(n, o)| (n.to_string(), o))
+        .collect();
+    assert_eq!(offsets, want, "the constant buffer's placement");
+    const JUNK: u32 = 0xdead_beef;
+    const UNTOUCHED: u32 = 0xcafe_f00d;
+    let f = |x: f32| x.to_bits();
+    // C: a at word 1, k at 2, s.x at 5 (s at 16, x at 4 in it), s.y at 8..12, b at 12.
+    let mut cb = vec![JUNK; 16];
+    cb[1] = f(1.0);
+    cb[2] = f(2.0);
+    cb[5] = f(3.0);
+    cb[8..12].copy_from_slice(&[f(10.0), f(20.0), f(30.0), f(40.0)]);
+    cb[12] = f(5.0);
+    // E: 24 bytes (words): padding 0 and 1, a at 2 and 3, c at 4, the tail 5.
+    let ins = vec![
+        JUNK,
+        JUNK,
+        f(1.5),
+        f(-2.0),
+        7,
+        JUNK,
+        JUNK,
+        JUNK,
+        f(0.25),
+        f(4.0),
+        100,
+        JUNK,
+    ];
+    // a * k + s.y.zw; c + s.x + a + b
+    let expected = vec![
+        UNTOUCHED,
+        UNTOUCHED,
+        f(33.0),
+        f(36.0),
+        16,
+        UNTOUCHED,
+        UNTOUCHED,
+        UNTOUCHED,
+        f(30.5),
+        f(48.0),
+        109,
+        UNTOUCHED,
+    ];
+    let at = |name| binding_of(&r, name);
+    let bindings = vec![
+        Binding::new(at("cb").0, at("cb").1, Resource::UniformBuffer(cb)),
+        Binding::new(at("ins").0, at("ins").1, Resource::StorageBuffer(ins)),
+        Binding::new(
+            at("outs").0,
+            at("outs").1,
+            Resource::StorageBuffer(vec![UNTOUCHED; 12]),
+        ),
+    ];
+    // GLSL cannot state an offset on a struct nested in a block (OSB0105): its voice is left
+    // out.
+    let glsl = Compiler::new().compile_file(
+        root().join(path),
+        &CompileOptions::new("cs_6_0").target(Target::Glsl),
+    );
+    let e = glsl
+        .err()
+        .expect("the GLSL backend refuses it")
+        .diagnostics
+        .render();
+    assert!(e.contains("error[OSB0105]"), "{e}");
+    let runs = run_voices_where(&gpu, path, bindings, &[], [1, 1, 1], Rules::new(), |v| {
+        !matches!(v, Voice::Glsl { .. })
+    });
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Spirv { .. })),
+        "our SPIR-V ran"
+    );
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[2].words(), expected, "outs ({voice:?})");
     }
 }

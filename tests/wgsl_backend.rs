@@ -542,3 +542,114 @@ fn the_view_index_is_a_multiview_builtin() {
         );
     }
 }
+
+/// Member names and `Offset` decorations of the struct named `name` in SPIR-V `words` (the
+/// one struct of that name).
+fn spirv_member_offsets(words: &[u32], name: &str) -> Vec<(String, u32)> {
+    use rspirv::dr::Operand;
+    use rspirv::spirv::{Decoration, Op};
+    let module = rspirv::dr::load_words(words).expect("our SPIR-V parses");
+    let ids: Vec<u32> = module
+        .debug_names
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::Name
+                && i.operands.get(1) == Some(&Operand::LiteralString(name.into()))
+        })
+        .filter_map(|i| i.operands[0].id_ref_any())
+        .filter(|id| {
+            module
+                .types_global_values
+                .iter()
+                .any(|t| t.class.opcode == Op::TypeStruct && t.result_id == Some(*id))
+        })
+        .collect();
+    assert_eq!(ids.len(), 1, "one struct named `{name}`");
+    let id = ids[0];
+    let member = move |op: Op, k: u32| {
+        move |i: &&rspirv::dr::Instruction| {
+            i.class.opcode == op
+                && i.operands[0] == Operand::IdRef(id)
+                && i.operands[1] == Operand::LiteralBit32(k)
+        }
+    };
+    let count = module
+        .annotations
+        .iter()
+        .filter(|i| i.class.opcode == Op::MemberDecorate && i.operands[0] == Operand::IdRef(id))
+        .filter(|i| i.operands[2] == Operand::Decoration(Decoration::Offset))
+        .count() as u32;
+    (0..count)
+        .map(|k| {
+            let n = module
+                .debug_names
+                .iter()
+                .find(member(Op::MemberName, k))
+                .and_then(|i| match &i.operands[2] {
+                    Operand::LiteralString(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .expect("a member name");
+            let o = module
+                .annotations
+                .iter()
+                .filter(member(Op::MemberDecorate, k))
+                .find(|i| i.operands[2] == Operand::Decoration(Decoration::Offset))
+                .and_then(|i| match i.operands[3] {
+                    Operand::LiteralBit32(o) => Some(o),
+                    _ => None,
+                })
+                .expect("an offset");
+            (n, o)
+        })
+        .collect()
+}
+
+#[test]
+fn a_first_member_at_a_non_zero_offset_follows_a_padding_member() {
+    // dxc/vk.layout.attr.offset.hlsl's `[[vk::offset(4)]]` on a first member, in a constant
+    // buffer (a nested struct's too) and in a structured buffer; `pad` is taken by a member.
+    let src = r#"
+struct Inner { [[vk::offset(4)]] float x; float4 y; };
+struct C { [[vk::offset(4)]] float a; float pad; Inner s; float b; };
+ConstantBuffer<C> cb : register(b0);
+struct E { [[vk::offset(8)]] float2 a; uint c; };
+RWStructuredBuffer<E> sb : register(u1);
+[numthreads(1, 1, 1)]
+void main() {
+    sb[0].a = float2(cb.a, cb.pad) + cb.s.y.zw;
+    sb[1].c = (uint)(cb.s.x + cb.b);
+}
+"#;
+    let text = wgsl(src, "cs_6_0").expect("WGSL");
+    for want in [
+        "struct C {\n    @size(4) pad_1: u32,\n    a: f32,\n    pad: f32,\n",
+        "struct Inner {\n    @size(4) pad: u32,\n    x: f32,\n",
+        "struct E {\n    @size(8) pad: u32,\n    a: vec2<f32>,\n",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    // Every member where our SPIR-V puts it, the padding member at 0 before them.
+    let (module, _) = naga_validate(&text).expect("naga validates");
+    let spirv = Compiler::new()
+        .compile_source("w.hlsl", src, &CompileOptions::new("cs_6_0"))
+        .expect("SPIR-V")
+        .spirv;
+    for (strukt, pad) in [("C", "pad_1"), ("Inner", "pad"), ("E", "pad")] {
+        let (members, _) = oneshader_test_tools::naga_struct_members(&module, strukt)
+            .unwrap_or_else(|| panic!("naga has struct `{strukt}`"));
+        assert_eq!(members[0], (pad.to_string(), 0), "{strukt}");
+        let ours = spirv_member_offsets(&spirv, strukt);
+        assert_eq!(members[1..], ours[..], "{strukt}");
+        assert!(ours[0].1 > 0, "{strukt}: {ours:?}");
+    }
+    // A whole struct stored to a buffer would write the padding too: refused.
+    let e = refused(
+        "struct E { [[vk::offset(8)]] float2 a; uint c; };\nRWStructuredBuffer<E> sb : register(u1);\n[numthreads(1, 1, 1)] void main() { sb[0] = sb[1]; }\n",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("error[OSB0207]") && e.contains("struct `E`"),
+        "{e}"
+    );
+}

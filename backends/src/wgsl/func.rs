@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::constructs::Constructs;
-use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
+use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -959,6 +959,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if parts.is_empty() && m.op(ty) == Op::Struct {
                     return Ok(E::primary(format!("{tn}()")));
                 }
+                if m.op(ty) == Op::Struct && self.cx.lead_pad(ty).is_some() {
+                    // The leading padding member (a buffer struct whose first member is at a
+                    // non-zero offset).
+                    parts.insert(0, "0u".into());
+                }
                 Ok(E::primary(format!("{tn}({})", parts.join(", "))))
             }
             Op::Extract => {
@@ -1319,6 +1324,26 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     fn store(&mut self, i: InstId) -> R<()> {
         let m = self.m;
+        let space = m.ty(m.operand(i, 0)).and_then(|t| m.address_space(t));
+        if let Some(vt) = m.ty(m.operand(i, 1))
+            && !matches!(
+                space,
+                Some(AddressSpace::Function | AddressSpace::Private | AddressSpace::Workgroup)
+            )
+            && let Some(st) = self.cx.lead_padded_in(vt)
+        {
+            // The padding member is a real WGSL member: a whole store would write its bytes,
+            // which our SPIR-V's store leaves alone.
+            return Err(WgslError::new(
+                OPERANDS,
+                format!(
+                    "a whole store of a value holding struct `{}` to {} memory; its first member \
+                     is at a non-zero offset, and WGSL would write the padding before it",
+                    m.name(st).unwrap_or("?"),
+                    space.map_or("?".into(), |s| s.spelling().to_string())
+                ),
+            ));
+        }
         let place = self.place(m.operand(i, 0))?;
         let v = self.value(m.operand(i, 1))?;
         match place.kind {

@@ -104,6 +104,12 @@ pub(crate) struct ModuleCx<'m> {
     wrappers: std::collections::BTreeMap<(String, u32), String>,
     /// The private variables of the subgroup built-ins, once asked for.
     subgroup_vars: FxHashMap<&'static str, String>,
+    /// Buffer structs whose first member is at a non-zero offset (`[[vk::offset(4)]]`), and
+    /// that offset: declared with a leading padding member (`@size(offset) pad: u32`), which
+    /// struct constructors fill with `0u` (see [`ModuleCx::lead_pad`]).
+    lead_pads: FxHashMap<InstId, u32>,
+    /// The names of those padding members.
+    pad_names: FxHashMap<InstId, String>,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -231,6 +237,8 @@ impl<'m> ModuleCx<'m> {
             subgroup_vars: FxHashMap::default(),
             padded: FxHashMap::default(),
             wrappers: std::collections::BTreeMap::new(),
+            lead_pads: FxHashMap::default(),
+            pad_names: FxHashMap::default(),
         }
     }
 
@@ -355,6 +363,45 @@ impl<'m> ModuleCx<'m> {
             .get(i)
             .cloned()
             .unwrap_or_else(|| format!("field_{i}"))
+    }
+
+    /// The leading padding member of buffer struct `st` (see `lead_pads`): its size and
+    /// name, a name none of the struct's members has.
+    pub fn lead_pad(&mut self, st: InstId) -> Option<(u32, String)> {
+        let size = *self.lead_pads.get(&st)?;
+        if let Some(n) = self.pad_names.get(&st) {
+            return Some((size, n.clone()));
+        }
+        let count = self.m.struct_fields(st).len();
+        let mut taken: FxHashSet<String> = (0..count).map(|k| self.field_name(st, k)).collect();
+        taken.extend(
+            self.split_names
+                .iter()
+                .filter(|(k, _)| k.0 == st)
+                .flat_map(|(_, v)| v.clone()),
+        );
+        let mut scope = namer();
+        for t in &taken {
+            scope.reserve(t);
+        }
+        let n = scope.fresh(Some("pad"), "pad", None);
+        self.pad_names.insert(st, n.clone());
+        Some((size, n))
+    }
+
+    /// A struct with a leading padding member (see `lead_pads`) that a value of type `ty`
+    /// holds (itself, or in a field or element), if any.
+    pub fn lead_padded_in(&self, ty: InstId) -> Option<InstId> {
+        let m = self.m;
+        match m.try_op(ty)? {
+            Op::Struct if self.lead_pads.contains_key(&ty) => Some(ty),
+            Op::Struct => m
+                .struct_fields(ty)
+                .iter()
+                .find_map(|&f| m.ty(f).and_then(|t| self.lead_padded_in(t))),
+            Op::Array | Op::RuntimeArray => self.lead_padded_in(m.operand(ty, 0)),
+            _ => None,
+        }
     }
 
     /// How matrix field `k` (of type `mty`) of struct `st` is stored: the number of vectors
@@ -642,6 +689,9 @@ impl<'m> ModuleCx<'m> {
                             *p = self.transpose_value(ft, p, true)?;
                         }
                     }
+                }
+                if m.op(ty) == Op::Struct && self.lead_pad(ty).is_some() {
+                    parts.insert(0, "0u".into());
                 }
                 Ok(format!("{tn}({})", parts.join(", ")))
             }
@@ -1369,6 +1419,11 @@ impl<'m> ModuleCx<'m> {
         self.struct_rules.insert(st, rule);
         let sl = layout::struct_layout(m, st, rule)
             .map_err(|e| WgslError::new(LAYOUT, format!("struct `{name}`: {e}")))?;
+        if let Some(first) = sl.fields.first()
+            && first.offset > 0
+        {
+            self.lead_pads.insert(st, first.offset);
+        }
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
             if m.op(fty) == Op::Matrix && !f.row_major {
@@ -1445,7 +1500,12 @@ impl<'m> ModuleCx<'m> {
             align: 1,
             size: 0,
         };
-        let mut cur = 0u32;
+        // A leading padding member (a `u32` of `@size(offset)`) fills the bytes before the
+        // first member.
+        let mut cur = self.lead_pads.get(&st).copied().unwrap_or(0);
+        if cur > 0 {
+            out.align = 4;
+        }
         let mut prev: Option<(usize, u32, u32)> = None; // (index, offset, natural size)
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
@@ -1539,8 +1599,8 @@ impl<'m> ModuleCx<'m> {
                         return Err(WgslError::new(
                             LAYOUT,
                             format!(
-                                "member `{fname}` of struct `{sname}` starts at offset {}; a WGSL \
-                                 struct's first member is at 0",
+                                "member `{fname}` of struct `{sname}` starts at offset {}; WGSL \
+                                 places it at {natural_at} after the leading padding",
                                 f.offset
                             ),
                         ));
@@ -1658,6 +1718,9 @@ impl<'m> ModuleCx<'m> {
                 None => None,
             };
             writeln!(structs, "struct {name} {{").ok();
+            if let Some((size, pad)) = self.lead_pad(st) {
+                writeln!(structs, "    @size({size}) {pad}: u32,").ok();
+            }
             if fields.is_empty() {
                 // WGSL structs need a member.
                 writeln!(structs, "    _pad: u32,").ok();
