@@ -653,3 +653,19 @@ void main() {
         "{e}"
     );
 }
+
+#[test]
+fn a_pointer_from_a_case_fallen_into_used_after_the_switch_is_refused() {
+    // Case 0 falls into `default`, which computes `&b[i]`; after the switch the optimizer
+    // reuses that address. The copy of `default` that replaces the fall-through cannot hand
+    // a pointer on: legalization refuses it by its own code (not as a failed pipeline).
+    let e = refused(
+        "RWStructuredBuffer<uint> b : register(u0);\n[numthreads(1, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) {\n    uint i = id.x;\n    switch (b[0]) {\n    case 0:\n        b[1] = 5;\n    default:\n        b[i] = 7;\n        break;\n    }\n    b[i] = b[i] + 1;\n}\n",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("error[OSG0008]") && e.contains("used after the switch"),
+        "{e}"
+    );
+    assert!(!e.contains("OSG0000") && !e.contains("compiler bug"), "{e}");
+}

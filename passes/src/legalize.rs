@@ -29,6 +29,13 @@
 //! | OSG0005 | no bool in host-shared memory |
 //! | OSG0006 | text targets: no block parameters outside the entry block |
 //! | OSG0007 | WGSL: no switch case falls through to another case |
+//!
+//! A legalization pass may also refuse what it cannot legalize, with a code of this family
+//! ([`crate::PassError::refusal`]):
+//!
+//! | code | pass | refusal |
+//! |---|---|---|
+//! | OSG0008 | `case_copies` | a pointer defined in a switch case another case falls into, used after the switch (the copy of the case cannot hand it on: a pointer cannot be held in a variable) |
 
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
