@@ -43,13 +43,17 @@ fn run_voices(
     groups: [u32; 3],
     rules: Rules,
 ) -> Vec<(Voice, Vec<Binding>, Vec<u32>)> {
-    run_voices_where(gpu, path, bindings, push, groups, rules, |_| true)
+    let options = CompileOptions::new("cs_6_0");
+    run_voices_where(gpu, path, options, bindings, push, groups, rules, |_| true)
 }
 
-/// [`run_voices`] with the voices `keep` keeps only (for a shader a backend refuses).
+/// [`run_voices`] with compile `options` and the voices `keep` keeps only (for a shader a
+/// backend refuses).
+#[allow(clippy::too_many_arguments)]
 fn run_voices_where(
     gpu: &Gpu,
     path: &str,
+    options: CompileOptions,
     bindings: Vec<Binding>,
     push: &[u32],
     groups: [u32; 3],
@@ -58,7 +62,7 @@ fn run_voices_where(
 ) -> Vec<(Voice, Vec<Binding>, Vec<u32>)> {
     let source = Source::Hlsl {
         path: root().join(path),
-        options: CompileOptions::new("cs_6_0"),
+        options,
     };
     // The WGSL voice runs where the WGSL backend takes the shader; where it does not, the
     // refusal must be one of its own (OSB02xx: an image atomic, DXC's relaxed placement).
@@ -1145,9 +1149,17 @@ fn structs_whose_first_member_is_at_an_offset() {
         .diagnostics
         .render();
     assert!(e.contains("error[OSB0105]"), "{e}");
-    let runs = run_voices_where(&gpu, path, bindings, &[], [1, 1, 1], Rules::new(), |v| {
-        !matches!(v, Voice::Glsl { .. })
-    });
+    let options = CompileOptions::new("cs_6_0");
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        options,
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |v| !matches!(v, Voice::Glsl { .. }),
+    );
     assert!(
         runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
         "the WGSL voice ran"
@@ -1158,5 +1170,107 @@ fn structs_whose_first_member_is_at_an_offset() {
     );
     for (voice, bindings, _) in runs {
         assert_eq!(bindings[2].words(), expected, "outs ({voice:?})");
+    }
+}
+
+/// 16-bit floats (tests/hlsl_exec/half_math.hlsl, `-enable-16bit-types`): the WGSL voice
+/// declares them `f16` behind `enable f16;` (and splits an f16 with `frexp` of its f32);
+/// every result is exact in f16, so every voice must give these bits.
+#[test]
+fn half_precision_arithmetic() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/half_math.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let f = |x: f32| x.to_bits();
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    let inp: Vec<u32> = [
+        [1.0, 2.0, 3.0, 0.5],
+        [-2.5, 0.25, 6.0, -3.0],
+        [0.5, 4.0, 1.0, 2.0],
+        [7.0, -1.0, 0.125, -0.75],
+    ]
+    .iter()
+    .flatten()
+    .map(|&x| f(x))
+    .collect();
+    let cls: Vec<u32> = [
+        [nan, inf, 1.0, 0.0],
+        [1.0, -inf, nan, 0.0],
+        [inf, 1.0, -inf, 0.0],
+        [0.0, 0.0, 65504.0, 0.0],
+    ]
+    .iter()
+    .flatten()
+    .map(|&x| f(x))
+    .collect();
+    // a = x * y + 1.5; v = (x, y, z) * a - (z, y, x); s = saturate(w) + max(x, y) +
+    // min(z, 2) + clamp(w, -1, 1)
+    let expected_out: Vec<u32> = [
+        [0.5, 5.0, 9.5, 5.0],            // a = 3.5
+        [-8.1875, -0.03125, 7.75, 1.25], // a = 0.875
+        [0.75, 10.0, 3.0, 7.0],          // a = 3.5
+        [-38.625, 6.5, -7.6875, 6.375],  // a = -5.5
+    ]
+    .iter()
+    .flatten()
+    .map(|&x| f(x))
+    .collect();
+    // isnan(c.x) | isinf(c.y) << 1 | isfinite(c.z) << 2 | (uint)(int)x << 3
+    let expected_flags = vec![1 | 2 | 4 | 8, 2 | ((-2i32 as u32) << 3), 0, 4 | (7 << 3)];
+    // frexp(z): 3 = 0.75 * 2^2, 6 = 0.75 * 2^3, 1 = 0.5 * 2^1, 0.125 = 0.5 * 2^-2
+    let expected_parts: Vec<u32> = [0.75, 2.0, 0.75, 3.0, 0.5, 1.0, 0.5, -2.0]
+        .iter()
+        .map(|&x: &f32| f(x))
+        .collect();
+    let bindings = vec![
+        Binding::new(at("inp").0, at("inp").1, Resource::StorageBuffer(inp)),
+        Binding::new(at("cls").0, at("cls").1, Resource::StorageBuffer(cls)),
+        Binding::new(
+            at("outp").0,
+            at("outp").1,
+            Resource::StorageBuffer(vec![0; 16]),
+        ),
+        Binding::new(
+            at("flags").0,
+            at("flags").1,
+            Resource::StorageBuffer(vec![0; 4]),
+        ),
+        Binding::new(
+            at("parts").0,
+            at("parts").1,
+            Resource::StorageBuffer(vec![0; 8]),
+        ),
+    ];
+    let mut options = CompileOptions::new("cs_6_2");
+    options.enable_16bit_types = true;
+    let wgsl = Compiler::new()
+        .compile_file(root().join(path), &options.clone().target(Target::Wgsl))
+        .expect("WGSL")
+        .wgsl
+        .expect("WGSL text");
+    assert!(
+        wgsl.starts_with("// naga capabilities: SHADER_FLOAT16\n\nenable f16;\n"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("vec4<f16>("), "{wgsl}");
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        options,
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |_| true,
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[2].words(), expected_out, "outp ({voice:?})");
+        assert_eq!(bindings[3].words(), expected_flags, "flags ({voice:?})");
+        assert_eq!(bindings[4].words(), expected_parts, "frexp ({voice:?})");
     }
 }

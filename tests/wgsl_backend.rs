@@ -544,7 +544,7 @@ fn the_view_index_is_a_multiview_builtin() {
 }
 
 /// Member names and `Offset` decorations of the struct named `name` in SPIR-V `words` (the
-/// one struct of that name).
+/// one struct of that name laid out for a buffer).
 fn spirv_member_offsets(words: &[u32], name: &str) -> Vec<(String, u32)> {
     use rspirv::dr::Operand;
     use rspirv::spirv::{Decoration, Op};
@@ -563,8 +563,15 @@ fn spirv_member_offsets(words: &[u32], name: &str) -> Vec<(String, u32)> {
                 .iter()
                 .any(|t| t.class.opcode == Op::TypeStruct && t.result_id == Some(*id))
         })
+        .filter(|&id| {
+            module.annotations.iter().any(|i| {
+                i.class.opcode == Op::MemberDecorate
+                    && i.operands[0] == Operand::IdRef(id)
+                    && i.operands[2] == Operand::Decoration(Decoration::Offset)
+            })
+        })
         .collect();
-    assert_eq!(ids.len(), 1, "one struct named `{name}`");
+    assert_eq!(ids.len(), 1, "one laid-out struct named `{name}`");
     let id = ids[0];
     let member = move |op: Op, k: u32| {
         move |i: &&rspirv::dr::Instruction| {
@@ -668,4 +675,120 @@ fn a_pointer_from_a_case_fallen_into_used_after_the_switch_is_refused() {
         "{e}"
     );
     assert!(!e.contains("OSG0000") && !e.contains("compiler bug"), "{e}");
+}
+
+/// The WGSL of HLSL `src` compiled with `-enable-16bit-types` (`half` is 16-bit).
+fn wgsl16(src: &str, profile: &str) -> Result<String, String> {
+    let mut opts = CompileOptions::new(profile).target(Target::Wgsl);
+    opts.enable_16bit_types = true;
+    match Compiler::new().compile_source("w.hlsl", src, &opts) {
+        Ok(out) => {
+            let text = out.wgsl.expect("WGSL text");
+            naga_validate(&text).unwrap_or_else(|e| panic!("naga rejects:\n{e}\n{text}"));
+            Ok(text)
+        }
+        Err(e) => Err(e.diagnostics.render()),
+    }
+}
+
+#[test]
+fn halves_are_f16_behind_enable_f16() {
+    // In a constant buffer, a structured buffer, stage inputs and outputs, and arithmetic.
+    let src = r#"
+cbuffer C : register(b0) { half4 e; half2 c; half a; float d; half w[3]; };
+struct S { half2 y; half x; float z; half4 w; };
+RWStructuredBuffer<S> sb : register(u1);
+struct VOut { float4 pos : SV_Position; half2 uv : UV; nointerpolation half k : K; };
+half4 main(VOut i) : SV_Target {
+    S s = sb[0];
+    sb[1].y = s.y * i.uv + c;
+    sb[2].w = e * a;
+    return e + i.k + (half)d + s.x + (half)s.z + (half)0.1 + w[(uint)i.k];
+}
+"#;
+    let text = wgsl16(src, "ps_6_2").expect("WGSL");
+    assert!(
+        text.starts_with("// naga capabilities: SHADER_FLOAT16\n\nenable f16;\n"),
+        "{text}"
+    );
+    for want in [
+        "@location(0) in_var_UV: vec2<f16>,",
+        "@location(0) out_var_SV_Target: vec4<f16>,",
+        "var<uniform> C: type_C;",
+        "0.099975586h",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    // The buffers' members where our SPIR-V puts them.
+    let (module, _) = naga_validate(&text).expect("naga validates");
+    let mut opts = CompileOptions::new("ps_6_2");
+    opts.enable_16bit_types = true;
+    let spirv = Compiler::new()
+        .compile_source("w.hlsl", src, &opts)
+        .expect("SPIR-V")
+        .spirv;
+    for (ours, naga) in [("type.C", "type_C"), ("S", "S")] {
+        let (members, _) = oneshader_test_tools::naga_struct_members(&module, naga)
+            .unwrap_or_else(|| panic!("naga has struct `{naga}`"));
+        assert_eq!(members, spirv_member_offsets(&spirv, ours), "{ours}");
+    }
+    // Without the capability the first line states, naga refuses the same text.
+    let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        naga_validate(&stripped).is_err(),
+        "naga needs the capability"
+    );
+    // The intrinsics on halves (`frexp` splits the f32 of the value: naga's f16 `frexp`
+    // has an i16 exponent).
+    let text = wgsl16(
+        r#"
+RWStructuredBuffer<float4> o : register(u0);
+[numthreads(8, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    half4 x = (half4)o[id.x];
+    half4 y = (half4)o[id.x + 8];
+    half4 r = pow(abs(x), y) + exp(x) + exp2(y) + log(abs(x) + 1) + log2(abs(y) + 1) + log10(abs(y) + 1) + frac(x) + round(y) + floor(x) + ceil(y) + trunc(x);
+    r += sign(x) + step(x, y) + lerp(x, y, (half)0.25) + smoothstep(x, y, (half4)0.5) + mad(x, y, r) + fmod(x, y) + atan2(x, y);
+    r += sin(x) + cos(y) + tan(x) + asin(saturate(y)) + acos(saturate(x)) + atan(x) + sinh(x) + cosh(y) + tanh(x) + sqrt(abs(x)) + rsqrt(abs(y) + 1);
+    r += dot(x, y) + length(x) + distance(x, y) + degrees(x) + radians(y) + rcp(y + 1);
+    r.xyz += cross(x.xyz, y.xyz) + normalize(x.xyz) + reflect(x.xyz, y.xyz) + refract(x.xyz, y.xyz, (half)0.5) + faceforward(x.xyz, y.xyz, x.xyz);
+    r += ldexp(x, y) + min(x, y) + max(x, y) + clamp(x, (half)0, (half)1) + fma(x, y, r);
+    half4 e; half4 fr = frexp(x, e); half4 ip; half4 mf = modf(y, ip);
+    half s, c; sincos(x.x, s, c);
+    r += fr + e + ip + mf + s + c + WaveActiveSum(x) + WaveReadLaneFirst(y) + (half)any(isnan(x)) + (half)all(isinf(y));
+    o[id.x] = (float4)r;
+}
+"#,
+        "cs_6_2",
+    )
+    .expect("WGSL");
+    assert!(text.contains("frexp(vec4<f32>("), "{text}");
+    // What WGSL's f16 lacks: derivatives, texels, matrices.
+    let e = wgsl16(
+        "half4 main(half2 uv : UV) : SV_Target { return half4(ddx(uv), ddy(uv)); }\n",
+        "ps_6_2",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("error[OSB0207]") && e.contains("derivatives take f32 only"),
+        "{e}"
+    );
+    let e = wgsl16(
+        "Texture2D<half4> t : register(t0);\nhalf4 main(float4 p : SV_Position) : SV_Target { return t.Load(int3(p.xy, 0)); }\n",
+        "ps_6_2",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("error[OSB0204]") && e.contains("f32, i32 or u32 texels"),
+        "{e}"
+    );
+    let e = wgsl16(
+        "RWStructuredBuffer<float4> o : register(u0);\n[numthreads(1, 1, 1)] void main() { half2x2 m = half2x2(o[0]); o[1] = float4(mul(m, (half2)o[2].xy), 0, 0); }\n",
+        "cs_6_2",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("error[OSB0204]") && e.contains("f32 matrices only"),
+        "{e}"
+    );
 }

@@ -1553,7 +1553,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .ok_or_else(|| malformed("unknown intrinsic"))?;
         match which {
             Intrinsic::Modf | Intrinsic::Frexp => {
-                let x = self.value(m.operand(i, 1))?;
+                let mut x = self.value(m.operand(i, 1))?;
                 let p = m.operand(i, 2);
                 let place = self.place(p)?;
                 let tmp = self.local_name(Some("parts"), "parts");
@@ -1562,6 +1562,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 } else {
                     "frexp"
                 };
+                // naga's `frexp` of an f16 gives an i16 exponent (a type WGSL lacks): split
+                // the f32 of the same value instead (exact both ways).
+                let xt = self.ty_of(m.operand(i, 1))?;
+                let widened = which == Intrinsic::Frexp
+                    && m.scalar_of(xt).is_some_and(|s| m.op(s) == Op::F16);
+                if widened {
+                    let wide = match vlen(m, xt) {
+                        Some(n) => format!("vec{n}<f32>"),
+                        None => "f32".into(),
+                    };
+                    x = call(&wide, &[&x]);
+                }
                 self.line(&format!("let {tmp} = {f}({});", x.text));
                 let pointee = m
                     .ty(p)
@@ -1580,6 +1592,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     ));
                 }
                 self.line(&format!("{} = {part};", place.text));
+                if widened {
+                    let tn = self.cx.type_name(xt)?;
+                    return Ok(format!("{tn}({tmp}.fract)"));
+                }
                 Ok(format!("{tmp}.fract"))
             }
             Intrinsic::Sincos => {
@@ -1680,14 +1696,34 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             return Ok(r);
         }
         let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
+        // Float literals of the result's precision (`f` or, for f16, `h`).
+        let half = m.scalar_of(ty).is_some_and(|s| m.op(s) == Op::F16);
+        let suffix = if half { "h" } else { "f" };
         let one = |cx: &mut ModuleCx<'_>, t: InstId| -> R<E> {
             let tn = cx.type_name(t)?;
             Ok(E::primary(if m.op(t) == Op::Vector {
-                format!("{tn}(1.0f)")
+                format!("{tn}(1.0{suffix})")
             } else {
-                "1.0f".to_string()
+                format!("1.0{suffix}")
             }))
         };
+        let arg_half = arg_ty
+            .and_then(|t| m.scalar_of(t))
+            .is_some_and(|s| m.op(s) == Op::F16);
+        if arg_half
+            && matches!(
+                which,
+                I::Ddx | I::Ddy | I::DdxFine | I::DdyFine | I::DdxCoarse | I::DdyCoarse | I::Fwidth
+            )
+        {
+            return Err(WgslError::new(
+                OPERANDS,
+                format!(
+                    "`{}` of an f16 value; WGSL's derivatives take f32 only",
+                    which.spelling()
+                ),
+            ));
+        }
         match which {
             I::Abs => Ok(if kind == Some(ScalarKind::Uint) {
                 args[0].clone()
@@ -1717,7 +1753,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let z = if m.op(ty) == Op::Vector {
                     E::primary(format!("{}()", self.cx.type_name(ty)?))
                 } else {
-                    E::primary("0.0f")
+                    E::primary(format!("0.0{suffix}"))
                 };
                 let o = one(self.cx, ty)?;
                 Ok(call("clamp", &[&args[0], &z, &o]))
@@ -1753,11 +1789,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     Some(n) => format!("vec{n}<u32>({v})"),
                     None => v.to_string(),
                 };
-                let bits = format!(
-                    "(bitcast<{ut}>({}) & {})",
-                    args[0].text,
-                    splat("0x7fffffffu")
-                );
+                // A half's class is its f32's (the conversion is exact).
+                let x = if arg_half {
+                    match len {
+                        Some(n) => format!("vec{n}<f32>({})", args[0].text),
+                        None => format!("f32({})", args[0].text),
+                    }
+                } else {
+                    args[0].text.clone()
+                };
+                let bits = format!("(bitcast<{ut}>({x}) & {})", splat("0x7fffffffu"));
                 let inf = splat("0x7f800000u");
                 let sym = match which {
                     I::IsNan => ">",
@@ -1802,7 +1843,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             I::Fmod => Ok(bin(&args[0], "%", &args[1])),
             I::Log10 => {
-                let k = super::module::f32_literal((std::f64::consts::LOG10_2 as f32).to_bits());
+                let k = if half {
+                    self.cx.half();
+                    super::module::f16_literal(oneshader_ir::float16::f64_to_f16(
+                        std::f64::consts::LOG10_2,
+                    ))
+                } else {
+                    super::module::f32_literal((std::f64::consts::LOG10_2 as f32).to_bits())
+                };
                 Ok(bin(&call("log2", &[&args[0]]), "*", &E::primary(k)))
             }
             I::Rcp => {

@@ -118,13 +118,14 @@ fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
         Op::I32 => "i32",
         Op::U32 => "u32",
         Op::F32 => "f32",
+        // Behind `enable f16;` (see `ModuleCx::half`).
+        Op::F16 => "f16",
         op => {
             return Err(WgslError::new(
                 TYPE,
                 format!(
-                    "the scalar type `{}` has no WGSL form (WGSL has bool, i32, u32 and f32; f16 \
-                     would need `enable f16`, and 8-, 16- and 64-bit integers and 64-bit floats \
-                     do not exist)",
+                    "the scalar type `{}` has no WGSL form (WGSL has bool, i32, u32, f32 and \
+                     f16; 8-, 16- and 64-bit integers and 64-bit floats do not exist)",
                     op.spelling()
                 ),
             ));
@@ -185,6 +186,12 @@ fn wgsl_align_size(m: &Module, ty: InstId, transposed: bool) -> Option<(u32, u32
     let vec = |n: u32| (if n == 2 { 8 } else { 16 }, 4 * n);
     Some(match m.op(ty) {
         Op::Bool | Op::I32 | Op::U32 | Op::F32 => (4, 4),
+        Op::F16 => (2, 2),
+        Op::Vector if m.op(m.operand(ty, 0)) == Op::F16 => {
+            // Half of a 32-bit vector's: vec2<f16> 4, vec3<f16> and vec4<f16> 8.
+            let (a, s) = vec(m.vector_len(ty)?);
+            (a / 2, s / 2)
+        }
         Op::Vector => vec(m.vector_len(ty)?),
         Op::Matrix => {
             let (rows, cols) = m.matrix_dims(ty)?;
@@ -240,6 +247,13 @@ impl<'m> ModuleCx<'m> {
             lead_pads: FxHashMap::default(),
             pad_names: FxHashMap::default(),
         }
+    }
+
+    /// Records that the output uses `f16`: `enable f16;` and naga's `SHADER_FLOAT16`
+    /// capability (wgpu's `SHADER_F16`).
+    pub fn half(&mut self) {
+        self.directives.insert("enable f16;");
+        self.capabilities.insert("SHADER_FLOAT16");
     }
 
     /// Records that the output uses subgroup operations: naga's `SUBGROUP` capability (and
@@ -457,6 +471,9 @@ impl<'m> ModuleCx<'m> {
                 )),
             };
         }
+        if m.scalar_of(ty).is_some_and(|s| m.op(s) == Op::F16) {
+            self.half();
+        }
         Ok(match op {
             _ if op.is_scalar_type() => scalar_name(m, ty)?.to_string(),
             Op::Vector => {
@@ -473,7 +490,8 @@ impl<'m> ModuleCx<'m> {
                     return Err(WgslError::new(
                         TYPE,
                         format!(
-                            "the matrix type `{}`; WGSL matrices hold f32 (or f16) only",
+                            "the matrix type `{}`; the WGSL backend prints f32 matrices only \
+                             (WGSL has no integer or bool matrices; f16 ones are not supported)",
                             oneshader_ir::print::print_inst(m, ty)
                         ),
                     ));
@@ -564,6 +582,12 @@ impl<'m> ModuleCx<'m> {
             }
         };
         let elem = m.scalar_of(d.sampled_type).unwrap_or(d.sampled_type);
+        if m.op(elem) == Op::F16 {
+            return Err(WgslError::new(
+                TYPE,
+                format!("`{}`: WGSL textures hold f32, i32 or u32 texels", what()),
+            ));
+        }
         let sname = scalar_name(m, elem)?;
         if d.access == TextureAccess::Storage {
             if d.multisampled {
@@ -634,6 +658,10 @@ impl<'m> ModuleCx<'m> {
             }
             Op::U32 => format!("{}u", bits as u32),
             Op::F32 => f32_literal(bits as u32),
+            Op::F16 => {
+                self.half();
+                f16_literal(bits as u16)
+            }
             _ => {
                 scalar_name(m, ty)?;
                 return Err(malformed("a scalar literal of a non-scalar type"));
@@ -1857,6 +1885,25 @@ struct StructAttrs {
     size: u32,
 }
 
+/// A WGSL literal of the f16 with bits `bits` (behind `enable f16;`): the shortest decimal
+/// that reads back as the same value (every f16 is exactly an f32, and the f32's shortest
+/// decimal rounds back to it), suffixed `h`; NaNs, infinities and subnormals, which no f16
+/// literal spells exactly, as half of a `bitcast` of a `u32`.
+pub(crate) fn f16_literal(bits: u16) -> String {
+    let v = oneshader_ir::float16::f16_to_f64(bits) as f32;
+    let subnormal = bits & 0x7c00 == 0 && bits & 0x03ff != 0;
+    if !v.is_finite() || subnormal {
+        return format!("bitcast<vec2<f16>>({bits}u).x");
+    }
+    let s = format!("{v:?}");
+    let s = if s.contains('.') || s.contains('e') {
+        s
+    } else {
+        format!("{s}.0")
+    };
+    format!("{s}h")
+}
+
 /// A WGSL literal of the f32 with bits `bits`: the shortest decimal that reads back as the
 /// same value, or a `bitcast` for NaNs, infinities and subnormals (which WGSL literals do not
 /// spell, or naga flushes).
@@ -1876,7 +1923,7 @@ pub(crate) fn f32_literal(bits: u32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::f32_literal;
+    use super::{f16_literal, f32_literal};
 
     #[test]
     fn float_literals_read_back_exactly() {
@@ -1889,5 +1936,29 @@ mod tests {
         );
         assert_eq!(f32_literal(1e-7f32.to_bits()), "1e-7f");
         assert_eq!(f32_literal(16777216.0f32.to_bits()), "16777216.0f");
+    }
+
+    #[test]
+    fn half_literals_read_back_exactly() {
+        assert_eq!(f16_literal(0x3c00), "1.0h");
+        assert_eq!(f16_literal(0xc100), "-2.5h");
+        assert_eq!(f16_literal(0x7bff), "65504.0h");
+        assert_eq!(f16_literal(0x8000), "-0.0h");
+        // 0x2e66 is 0.0999755859375 exactly; its f32's shortest decimal.
+        assert_eq!(f16_literal(0x2e66), "0.099975586h");
+        assert_eq!(f16_literal(0x0400), "6.1035156e-5h");
+        // Infinity, NaN, a subnormal: the bits in the low half of a u32.
+        assert_eq!(f16_literal(0x7c00), "bitcast<vec2<f16>>(31744u).x");
+        assert_eq!(f16_literal(0x7e00), "bitcast<vec2<f16>>(32256u).x");
+        assert_eq!(f16_literal(0x0001), "bitcast<vec2<f16>>(1u).x");
+        // Every finite normal half reads back: the decimal rounds to the same half.
+        for bits in 0u16..0x7c00 {
+            if bits & 0x7c00 == 0 {
+                continue;
+            }
+            let s = f16_literal(bits);
+            let x: f64 = s.trim_end_matches('h').parse().expect("a decimal");
+            assert_eq!(oneshader_ir::float16::f64_to_f16(x), bits, "{s}");
+        }
     }
 }
