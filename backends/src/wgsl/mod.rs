@@ -1,5 +1,6 @@
 //! The WGSL backend: a [`Legal`] module in, WGSL out (as naga 30 parses and validates it,
-//! without capabilities beyond WebGPU's), one entry point per output.
+//! with the naga capabilities beyond WebGPU's that the output's first line states, if any:
+//! subgroups, binding arrays, f16, ...), one entry point per output.
 //!
 //! The output means what the SPIR-V backend's output means: every IR operation is printed as
 //! the WGSL operation with its meaning (no implicit conversion is ever relied on: every
