@@ -1449,6 +1449,7 @@ impl<'m> ModuleCx<'m> {
             .map_err(|e| WgslError::new(LAYOUT, format!("struct `{name}`: {e}")))?;
         if let Some(first) = sl.fields.first()
             && first.offset > 0
+            && first.offset.is_multiple_of(4)
         {
             self.lead_pads.insert(st, first.offset);
         }
@@ -1627,8 +1628,8 @@ impl<'m> ModuleCx<'m> {
                         return Err(WgslError::new(
                             LAYOUT,
                             format!(
-                                "member `{fname}` of struct `{sname}` starts at offset {}; WGSL \
-                                 places it at {natural_at} after the leading padding",
+                                "member `{fname}` of struct `{sname}` starts at offset {}, which \
+                                 no leading padding member (a `u32`) reaches",
                                 f.offset
                             ),
                         ));
