@@ -1103,7 +1103,7 @@ impl Compiler {
                     diagnostics.list.push(Diagnostic::error(
                         "OSC0052",
                         format!(
-                            "the module is not legal for {} after legalization (a compiler bug)",
+                            "the module is not legal for {} after legalization",
                             opts.target
                         ),
                     ));

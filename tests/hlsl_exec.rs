@@ -14,7 +14,7 @@
 mod support;
 
 use oneshader::reflect::{Reflection, Resource as Reflected, Type};
-use oneshader::{CompileOptions, OptLevel, TargetEnv};
+use oneshader::{CompileOptions, Compiler, OptLevel, Target, TargetEnv};
 use oneshader_oracle::{Case, Inputs, Oracle, Rule, Rules, Source, Voice};
 use oneshader_vulkan_harness::{Binding, Format, Gpu, Image, Resource};
 use support::*;
@@ -43,13 +43,31 @@ fn run_voices(
     groups: [u32; 3],
     rules: Rules,
 ) -> Vec<(Voice, Vec<Binding>, Vec<u32>)> {
+    let options = CompileOptions::new("cs_6_0");
+    run_voices_where(gpu, path, options, bindings, push, groups, rules, |_| true)
+}
+
+/// [`run_voices`] with compile `options` and the voices `keep` keeps only (for a shader a
+/// backend refuses).
+#[allow(clippy::too_many_arguments)]
+fn run_voices_where(
+    gpu: &Gpu,
+    path: &str,
+    options: CompileOptions,
+    bindings: Vec<Binding>,
+    push: &[u32],
+    groups: [u32; 3],
+    rules: Rules,
+    keep: impl Fn(&Voice) -> bool,
+) -> Vec<(Voice, Vec<Binding>, Vec<u32>)> {
     let source = Source::Hlsl {
         path: root().join(path),
-        options: CompileOptions::new("cs_6_0"),
+        options,
     };
     // The WGSL voice runs where the WGSL backend takes the shader; where it does not, the
     // refusal must be one of its own (OSB02xx: an image atomic, DXC's relaxed placement).
-    let (voices, _) = Voice::gpu_voices_for(&source).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (mut voices, _) = Voice::gpu_voices_for(&source).unwrap_or_else(|e| panic!("{path}: {e}"));
+    voices.retain(|v| keep(v));
     let case = Case::new(path, source).unwrap_or_else(|e| panic!("{path}: {e}"));
     let inputs = Inputs::new(bindings, push.to_vec(), groups);
     let report = Oracle::new(gpu)
@@ -968,5 +986,291 @@ fn float2_matrices_in_a_constant_buffer() {
             .map(|&b| f32::from_bits(b))
             .collect();
         assert_eq!(got, expected, "reads ({voice:?})");
+    }
+}
+
+/// `f32tof16` and `f16tof32` (tests/hlsl_exec/half_conversions.hlsl), scalar and vector, through
+/// every voice (the WGSL one prints them with `pack2x16float`/`unpack2x16float`): halves of
+/// floats in f16's normal range, rounded to nearest even, and floats of halves whose high 16
+/// bits are ignored. The expected bits are worked out by hand in the comments.
+#[test]
+fn half_conversions() {
+    let gpu = Gpu::new();
+    // (float, its half's bits)
+    let to_half: [(f32, u32); 12] = [
+        (1.0, 0x3c00),
+        (-2.5, 0xc100),               // -1.25 * 2^1: exponent 16, mantissa 0x100
+        (65504.0, 0x7bff),            // the largest finite half
+        (-65504.0, 0xfbff),           //
+        (0.1, 0x2e66),                // 1.6 * 2^-4: mantissa 614.4 rounds to 614
+        (1.0 / 3.0, 0x3555),          // 1.333 * 2^-2: mantissa 341.33 rounds to 341
+        (1.0 + 1.0 / 2048.0, 0x3c00), // halfway between mantissas 0 and 1: the even one
+        (1.0 + 3.0 / 2048.0, 0x3c02), // halfway between 1 and 2: the even one
+        (1.0 / 16384.0, 0x0400),      // 2^-14, the smallest normal half
+        (-0.0, 0x8000),
+        (1000.0, 0x63d0), // 1.953125 * 2^9: exponent 24, mantissa 976
+        (-0.75, 0xba00),  // -1.5 * 2^-1: exponent 14, mantissa 512
+    ];
+    // (u32 holding a half in its low bits, the float)
+    let from_half: [(u32, f32); 12] = [
+        (0x3c00, 1.0),
+        (0xc100, -2.5),
+        (0x7bff, 65504.0),
+        (0x0001_3c00, 1.0), // the high half is ignored
+        (0xffff_c100, -2.5),
+        (0x2e66, 0.099_975_586), // (1 + 614/1024) / 16 = 0.0999755859375
+        (0x0400, 1.0 / 16384.0),
+        (0x8000, -0.0),
+        (0x7c00, f32::INFINITY),
+        (0x3555, 0.333_251_95), // (1 + 341/1024) / 4 = 0.333251953125
+        (0xfc00, f32::NEG_INFINITY),
+        (0xabcd_63d0, 1000.0),
+    ];
+    // The decimals above are the f32s of the exact halves.
+    assert_eq!(0.099_975_586f32, (1.0 + 614.0 / 1024.0) / 16.0);
+    assert_eq!(0.333_251_95f32, (1.0 + 341.0 / 1024.0) / 4.0);
+    let path = "tests/hlsl_exec/half_conversions.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let bindings = vec![
+        Binding::new(
+            at("floats").0,
+            at("floats").1,
+            Resource::StorageBuffer(to_half.iter().map(|(f, _)| f.to_bits()).collect()),
+        ),
+        Binding::new(
+            at("halves").0,
+            at("halves").1,
+            Resource::StorageBuffer(from_half.iter().map(|&(h, _)| h).collect()),
+        ),
+        Binding::new(
+            at("packed").0,
+            at("packed").1,
+            Resource::StorageBuffer(vec![0xdead_beef; 12]),
+        ),
+        Binding::new(
+            at("unpacked").0,
+            at("unpacked").1,
+            Resource::StorageBuffer(vec![0xdead_beef; 12]),
+        ),
+    ];
+    let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    let want_packed: Vec<u32> = to_half.iter().map(|&(_, h)| h).collect();
+    let want_unpacked: Vec<u32> = from_half.iter().map(|(_, f)| f.to_bits()).collect();
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[2].words(), want_packed, "f32tof16 ({voice:?})");
+        assert_eq!(bindings[3].words(), want_unpacked, "f16tof32 ({voice:?})");
+    }
+}
+
+/// Buffer structs whose first member is at a non-zero offset
+/// (tests/hlsl_exec/offset_structs.hlsl): the WGSL backend declares a leading padding member;
+/// every voice reads the members at their offsets and leaves the padding bytes alone.
+#[test]
+fn structs_whose_first_member_is_at_an_offset() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/offset_structs.hlsl";
+    let r = reflection(path);
+    let res = r.resource("cb").expect("reflection lists `cb`");
+    let Some(Type::Struct { members, .. }) = &res.ty else {
+        panic!("a constant buffer holds a struct")
+    };
+    let offsets: Vec<(String, u32)> = members
+        .iter()
+        .map(|m| (m.name.clone(), m.offset.expect("laid out")))
+        .collect();
+    let want: Vec<(String, u32)> = [("a", 4), ("k", 8), ("s", 16), ("b", 48)]
+        .iter()
+        .map(|&(n, o)| (n.to_string(), o))
+        .collect();
+    assert_eq!(offsets, want, "the constant buffer's placement");
+    const JUNK: u32 = 0xdead_beef;
+    const UNTOUCHED: u32 = 0xcafe_f00d;
+    let f = |x: f32| x.to_bits();
+    // C: a at word 1, k at 2, s.x at 5 (s at 16, x at 4 in it), s.y at 8..12, b at 12.
+    let mut cb = vec![JUNK; 16];
+    cb[1] = f(1.0);
+    cb[2] = f(2.0);
+    cb[5] = f(3.0);
+    cb[8..12].copy_from_slice(&[f(10.0), f(20.0), f(30.0), f(40.0)]);
+    cb[12] = f(5.0);
+    // E: 24 bytes (words): padding 0 and 1, a at 2 and 3, c at 4, the tail 5.
+    let ins = vec![
+        JUNK,
+        JUNK,
+        f(1.5),
+        f(-2.0),
+        7,
+        JUNK,
+        JUNK,
+        JUNK,
+        f(0.25),
+        f(4.0),
+        100,
+        JUNK,
+    ];
+    // a * k + s.y.zw; c + s.x + a + b
+    let expected = vec![
+        UNTOUCHED,
+        UNTOUCHED,
+        f(33.0),
+        f(36.0),
+        16,
+        UNTOUCHED,
+        UNTOUCHED,
+        UNTOUCHED,
+        f(30.5),
+        f(48.0),
+        109,
+        UNTOUCHED,
+    ];
+    let at = |name| binding_of(&r, name);
+    let bindings = vec![
+        Binding::new(at("cb").0, at("cb").1, Resource::UniformBuffer(cb)),
+        Binding::new(at("ins").0, at("ins").1, Resource::StorageBuffer(ins)),
+        Binding::new(
+            at("outs").0,
+            at("outs").1,
+            Resource::StorageBuffer(vec![UNTOUCHED; 12]),
+        ),
+    ];
+    // GLSL cannot state an offset on a struct nested in a block (OSB0105): its voice is left
+    // out.
+    let glsl = Compiler::new().compile_file(
+        root().join(path),
+        &CompileOptions::new("cs_6_0").target(Target::Glsl),
+    );
+    let Err(e) = glsl else {
+        panic!("the GLSL backend refuses it")
+    };
+    let e = e.diagnostics.render();
+    assert!(e.contains("error[OSB0105]"), "{e}");
+    let options = CompileOptions::new("cs_6_0");
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        options,
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |v| !matches!(v, Voice::Glsl { .. }),
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Spirv { .. })),
+        "our SPIR-V ran"
+    );
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[2].words(), expected, "outs ({voice:?})");
+    }
+}
+
+/// 16-bit floats (tests/hlsl_exec/half_math.hlsl, `-enable-16bit-types`): the WGSL voice
+/// declares them `f16` behind `enable f16;` (and splits an f16 with `frexp` of its f32);
+/// every result is exact in f16, so every voice must give these bits.
+#[test]
+fn half_precision_arithmetic() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/half_math.hlsl";
+    let r = reflection(path);
+    let at = |name| binding_of(&r, name);
+    let f = |x: f32| x.to_bits();
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    let inp: Vec<u32> = [
+        [1.0, 2.0, 3.0, 0.5],
+        [-2.5, 0.25, 6.0, -3.0],
+        [0.5, 4.0, 1.0, 2.0],
+        [7.0, -1.0, 0.125, -0.75],
+    ]
+    .iter()
+    .flatten()
+    .map(|&x| f(x))
+    .collect();
+    let cls: Vec<u32> = [
+        [nan, inf, 1.0, 0.0],
+        [1.0, -inf, nan, 0.0],
+        [inf, 1.0, -inf, 0.0],
+        [0.0, 0.0, 65504.0, 0.0],
+    ]
+    .iter()
+    .flatten()
+    .map(|&x| f(x))
+    .collect();
+    // a = x * y + 1.5; v = (x, y, z) * a - (z, y, x); s = saturate(w) + max(x, y) +
+    // min(z, 2) + clamp(w, -1, 1)
+    let expected_out: Vec<u32> = [
+        [0.5, 5.0, 9.5, 5.0],            // a = 3.5
+        [-8.1875, -0.03125, 7.75, 1.25], // a = 0.875
+        [0.75, 10.0, 3.0, 7.0],          // a = 3.5
+        [-38.625, 6.5, -7.6875, 6.375],  // a = -5.5
+    ]
+    .iter()
+    .flatten()
+    .map(|&x| f(x))
+    .collect();
+    // isnan(c.x) | isinf(c.y) << 1 | isfinite(c.z) << 2 | (uint)(int)x << 3
+    let expected_flags = vec![1 | 2 | 4 | 8, 2 | ((-2i32 as u32) << 3), 0, 4 | (7 << 3)];
+    // frexp(z): 3 = 0.75 * 2^2, 6 = 0.75 * 2^3, 1 = 0.5 * 2^1, 0.125 = 0.5 * 2^-2
+    let expected_parts: Vec<u32> = [0.75, 2.0, 0.75, 3.0, 0.5, 1.0, 0.5, -2.0]
+        .iter()
+        .map(|&x: &f32| f(x))
+        .collect();
+    let bindings = vec![
+        Binding::new(at("inp").0, at("inp").1, Resource::StorageBuffer(inp)),
+        Binding::new(at("cls").0, at("cls").1, Resource::StorageBuffer(cls)),
+        Binding::new(
+            at("outp").0,
+            at("outp").1,
+            Resource::StorageBuffer(vec![0; 16]),
+        ),
+        Binding::new(
+            at("flags").0,
+            at("flags").1,
+            Resource::StorageBuffer(vec![0; 4]),
+        ),
+        Binding::new(
+            at("parts").0,
+            at("parts").1,
+            Resource::StorageBuffer(vec![0; 8]),
+        ),
+    ];
+    let mut options = CompileOptions::new("cs_6_2");
+    options.enable_16bit_types = true;
+    let wgsl = Compiler::new()
+        .compile_file(root().join(path), &options.clone().target(Target::Wgsl))
+        .expect("WGSL")
+        .wgsl
+        .expect("WGSL text");
+    assert!(
+        wgsl.starts_with("// naga capabilities: SHADER_FLOAT16\n\nenable f16;\n"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("vec4<f16>("), "{wgsl}");
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        options,
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |_| true,
+    );
+    assert!(
+        runs.iter().any(|(v, ..)| matches!(v, Voice::Wgsl { .. })),
+        "the WGSL voice ran"
+    );
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[2].words(), expected_out, "outp ({voice:?})");
+        assert_eq!(bindings[3].words(), expected_flags, "flags ({voice:?})");
+        assert_eq!(bindings[4].words(), expected_parts, "frexp ({voice:?})");
     }
 }

@@ -416,3 +416,379 @@ fn arrays_of_structured_buffers_wrap_each_buffer() {
     );
     assert!(text.contains("bufs[1i].v["), "{text}");
 }
+
+/// The WGSL of IR text `src` (legalized as `oneshader emit` does), validated by naga, or the
+/// rendered refusal.
+fn wgsl_of_ir(src: &str) -> Result<String, String> {
+    let mut m = oneshader::ir::parse::parse(src).expect("the IR parses");
+    let legal = oneshader::backends::prepare(&mut m, Target::Wgsl).expect("legal for WGSL");
+    match oneshader::backends::wgsl::emit(&legal, &oneshader::backends::wgsl::Options::default()) {
+        Ok(text) => {
+            naga_validate(&text).unwrap_or_else(|e| panic!("naga rejects:\n{e}\n{text}"));
+            Ok(text)
+        }
+        Err(e) => Err(e
+            .iter()
+            .map(|d| format!("error[{}]: {}", d.code, d.message))
+            .collect::<Vec<_>>()
+            .join("\n")),
+    }
+}
+
+#[test]
+fn half_conversions_are_pack2x16float_and_unpack2x16float() {
+    // The shapes of the corpus rows (dxc/intrinsics.f32tof16.hlsl and f16tof32.hlsl): scalars
+    // and vectors, component by component.
+    let text = wgsl(
+        "void main(uint a : A, uint3 c : C, float m : M, float2 n : N, out float om : OM, out float3 oo : OO, out uint oa : OA, out uint2 ob : OB) {\n    om = f16tof32(a); oo = f16tof32(c); oa = f32tof16(m); ob = f32tof16(n);\n}\n",
+        "vs_6_0",
+    )
+    .expect("WGSL");
+    // naga asks for this capability for both built-ins.
+    assert!(
+        text.starts_with("// naga capabilities: SHADER_FLOAT16_IN_FLOAT32\n"),
+        "{text}"
+    );
+    for want in [
+        "unpack2x16float(in_var_A).x",
+        ".x).x, unpack2x16float(",
+        "pack2x16float(vec2<f32>(in_var_M, 0.0f))",
+        ".y, 0.0f))",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        naga_validate(&stripped).is_err(),
+        "naga needs the capability"
+    );
+    // glslang/hlsl.singleArgIntPromo.vert: an int argument, converted by the front end.
+    wgsl(
+        "float main() : SV_Target0 { int a = 5; min16float b = min16float(f16tof32(a)); b *= b; uint c = f32tof16(b); return c; }\n",
+        "ps_6_0",
+    )
+    .expect("WGSL");
+    // The verifier does not type these operands; WGSL's built-ins take only u32 and f32.
+    let e = wgsl_of_ir(
+        "global @o : ptr<storage_buffer, rtarray<f32>> [binding(0, 0)]\n\
+         func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+         bb0:\n\
+           %0 = call_intrinsic f16tof32(i32 -3) : f32\n\
+           %1 = element_addr @o, u32 0 : ptr<storage_buffer, f32>\n\
+           store %1, %0\n\
+           return\n\
+         }\n",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("error[OSB0207]") && e.contains("`f16tof32` takes u32"),
+        "{e}"
+    );
+}
+
+#[test]
+fn early_depth_stencil_is_a_forced_early_depth_test() {
+    // dxc/attribute.earlydepthstencil.ps.hlsl
+    let text = wgsl(
+        "[earlydepthstencil]\nfloat4 main() : SV_Target { return 1.0; }\n",
+        "ps_6_0",
+    )
+    .expect("WGSL");
+    assert!(
+        text.starts_with("// naga capabilities: EARLY_DEPTH_TEST\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("@fragment @early_depth_test(force)\nfn main("),
+        "{text}"
+    );
+    let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        naga_validate(&stripped).is_err(),
+        "naga needs the capability"
+    );
+    // Without the attribute, neither.
+    let text = wgsl("float4 main() : SV_Target { return 1.0; }\n", "ps_6_0").expect("WGSL");
+    assert!(
+        !text.contains("early_depth_test") && !text.contains("naga capabilities"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_view_index_is_a_multiview_builtin() {
+    // glslang/hlsl.multiView.frag, and a vertex shader reading it.
+    for (src, profile) in [
+        (
+            "float4 main(uint ViewIndex : SV_ViewID) : SV_Target { return float4(ViewIndex, 0.0f, 0.0f, 0.0f); }\n",
+            "ps_6_1",
+        ),
+        (
+            "float4 main(uint v : SV_ViewID, float4 p : POSITION) : SV_Position { return p + v; }\n",
+            "vs_6_1",
+        ),
+    ] {
+        let text = wgsl(src, profile).expect("WGSL");
+        assert!(
+            text.starts_with("// naga capabilities: MULTIVIEW\n"),
+            "{text}"
+        );
+        assert!(text.contains("@builtin(view_index) "), "{text}");
+        assert!(text.contains(": u32,"), "{text}");
+        let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+        assert!(
+            naga_validate(&stripped).is_err(),
+            "naga needs the capability"
+        );
+    }
+}
+
+/// Member names and `Offset` decorations of the struct named `name` in SPIR-V `words` (the
+/// one struct of that name laid out for a buffer).
+fn spirv_member_offsets(words: &[u32], name: &str) -> Vec<(String, u32)> {
+    use rspirv::dr::Operand;
+    use rspirv::spirv::{Decoration, Op};
+    let module = rspirv::dr::load_words(words).expect("our SPIR-V parses");
+    let ids: Vec<u32> = module
+        .debug_names
+        .iter()
+        .filter(|i| {
+            i.class.opcode == Op::Name
+                && i.operands.get(1) == Some(&Operand::LiteralString(name.into()))
+        })
+        .filter_map(|i| i.operands[0].id_ref_any())
+        .filter(|id| {
+            module
+                .types_global_values
+                .iter()
+                .any(|t| t.class.opcode == Op::TypeStruct && t.result_id == Some(*id))
+        })
+        .filter(|&id| {
+            module.annotations.iter().any(|i| {
+                i.class.opcode == Op::MemberDecorate
+                    && i.operands[0] == Operand::IdRef(id)
+                    && i.operands[2] == Operand::Decoration(Decoration::Offset)
+            })
+        })
+        .collect();
+    assert_eq!(ids.len(), 1, "one laid-out struct named `{name}`");
+    let id = ids[0];
+    let member = move |op: Op, k: u32| {
+        move |i: &&rspirv::dr::Instruction| {
+            i.class.opcode == op
+                && i.operands[0] == Operand::IdRef(id)
+                && i.operands[1] == Operand::LiteralBit32(k)
+        }
+    };
+    let count = module
+        .annotations
+        .iter()
+        .filter(|i| i.class.opcode == Op::MemberDecorate && i.operands[0] == Operand::IdRef(id))
+        .filter(|i| i.operands[2] == Operand::Decoration(Decoration::Offset))
+        .count() as u32;
+    (0..count)
+        .map(|k| {
+            let n = module
+                .debug_names
+                .iter()
+                .find(member(Op::MemberName, k))
+                .and_then(|i| match &i.operands[2] {
+                    Operand::LiteralString(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .expect("a member name");
+            let o = module
+                .annotations
+                .iter()
+                .filter(member(Op::MemberDecorate, k))
+                .find(|i| i.operands[2] == Operand::Decoration(Decoration::Offset))
+                .and_then(|i| match i.operands[3] {
+                    Operand::LiteralBit32(o) => Some(o),
+                    _ => None,
+                })
+                .expect("an offset");
+            (n, o)
+        })
+        .collect()
+}
+
+#[test]
+fn a_first_member_at_a_non_zero_offset_follows_a_padding_member() {
+    // dxc/vk.layout.attr.offset.hlsl's `[[vk::offset(4)]]` on a first member, in a constant
+    // buffer (a nested struct's too) and in a structured buffer; `pad` is taken by a member.
+    let src = r#"
+struct Inner { [[vk::offset(4)]] float x; float4 y; };
+struct C { [[vk::offset(4)]] float a; float pad; Inner s; float b; };
+ConstantBuffer<C> cb : register(b0);
+struct E { [[vk::offset(8)]] float2 a; uint c; };
+RWStructuredBuffer<E> sb : register(u1);
+[numthreads(1, 1, 1)]
+void main() {
+    sb[0].a = float2(cb.a, cb.pad) + cb.s.y.zw;
+    sb[1].c = (uint)(cb.s.x + cb.b);
+}
+"#;
+    let text = wgsl(src, "cs_6_0").expect("WGSL");
+    for want in [
+        "struct C {\n    @size(4) pad_1: u32,\n    a: f32,\n    pad: f32,\n",
+        "struct Inner {\n    @size(4) pad: u32,\n    x: f32,\n",
+        "struct E {\n    @size(8) pad: u32,\n    a: vec2<f32>,\n",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    // Every member where our SPIR-V puts it, the padding member at 0 before them.
+    let (module, _) = naga_validate(&text).expect("naga validates");
+    let spirv = Compiler::new()
+        .compile_source("w.hlsl", src, &CompileOptions::new("cs_6_0"))
+        .expect("SPIR-V")
+        .spirv;
+    for (strukt, pad) in [("C", "pad_1"), ("Inner", "pad"), ("E", "pad")] {
+        let (members, _) = oneshader_test_tools::naga_struct_members(&module, strukt)
+            .unwrap_or_else(|| panic!("naga has struct `{strukt}`"));
+        assert_eq!(members[0], (pad.to_string(), 0), "{strukt}");
+        let ours = spirv_member_offsets(&spirv, strukt);
+        assert_eq!(members[1..], ours[..], "{strukt}");
+        assert!(ours[0].1 > 0, "{strukt}: {ours:?}");
+    }
+    // A whole struct stored to a buffer would write the padding too: refused.
+    let e = refused(
+        "struct E { [[vk::offset(8)]] float2 a; uint c; };\nRWStructuredBuffer<E> sb : register(u1);\n[numthreads(1, 1, 1)] void main() { sb[0] = sb[1]; }\n",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("error[OSB0207]") && e.contains("struct `E`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_pointer_from_a_case_fallen_into_used_after_the_switch_is_refused() {
+    // Case 0 falls into `default`, which computes `&b[i]`; after the switch the optimizer
+    // reuses that address. The copy of `default` that replaces the fall-through cannot hand
+    // a pointer on: legalization refuses it by its own code (not as a failed pipeline).
+    let e = refused(
+        "RWStructuredBuffer<uint> b : register(u0);\n[numthreads(1, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) {\n    uint i = id.x;\n    switch (b[0]) {\n    case 0:\n        b[1] = 5;\n    default:\n        b[i] = 7;\n        break;\n    }\n    b[i] = b[i] + 1;\n}\n",
+        "cs_6_0",
+    );
+    assert!(
+        e.contains("error[OSG0008]") && e.contains("used after the switch"),
+        "{e}"
+    );
+    assert!(!e.contains("OSG0000") && !e.contains("compiler bug"), "{e}");
+}
+
+/// The WGSL of HLSL `src` compiled with `-enable-16bit-types` (`half` is 16-bit).
+fn wgsl16(src: &str, profile: &str) -> Result<String, String> {
+    let mut opts = CompileOptions::new(profile).target(Target::Wgsl);
+    opts.enable_16bit_types = true;
+    match Compiler::new().compile_source("w.hlsl", src, &opts) {
+        Ok(out) => {
+            let text = out.wgsl.expect("WGSL text");
+            naga_validate(&text).unwrap_or_else(|e| panic!("naga rejects:\n{e}\n{text}"));
+            Ok(text)
+        }
+        Err(e) => Err(e.diagnostics.render()),
+    }
+}
+
+#[test]
+fn halves_are_f16_behind_enable_f16() {
+    // In a constant buffer, a structured buffer, stage inputs and outputs, and arithmetic.
+    let src = r#"
+cbuffer C : register(b0) { half4 e; half2 c; half a; float d; half w[3]; };
+struct S { half2 y; half x; float z; half4 w; };
+RWStructuredBuffer<S> sb : register(u1);
+struct VOut { float4 pos : SV_Position; half2 uv : UV; nointerpolation half k : K; };
+half4 main(VOut i) : SV_Target {
+    S s = sb[0];
+    sb[1].y = s.y * i.uv + c;
+    sb[2].w = e * a;
+    return e + i.k + (half)d + s.x + (half)s.z + (half)0.1 + w[(uint)i.k];
+}
+"#;
+    let text = wgsl16(src, "ps_6_2").expect("WGSL");
+    assert!(
+        text.starts_with("// naga capabilities: SHADER_FLOAT16\n\nenable f16;\n"),
+        "{text}"
+    );
+    for want in [
+        "@location(0) in_var_UV: vec2<f16>,",
+        "@location(0) out_var_SV_Target: vec4<f16>,",
+        "var<uniform> C: type_C;",
+        "0.099975586h",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    // The buffers' members where our SPIR-V puts them.
+    let (module, _) = naga_validate(&text).expect("naga validates");
+    let mut opts = CompileOptions::new("ps_6_2");
+    opts.enable_16bit_types = true;
+    let spirv = Compiler::new()
+        .compile_source("w.hlsl", src, &opts)
+        .expect("SPIR-V")
+        .spirv;
+    for (ours, naga) in [("type.C", "type_C"), ("S", "S")] {
+        let (members, _) = oneshader_test_tools::naga_struct_members(&module, naga)
+            .unwrap_or_else(|| panic!("naga has struct `{naga}`"));
+        assert_eq!(members, spirv_member_offsets(&spirv, ours), "{ours}");
+    }
+    // Without the capability the first line states, naga refuses the same text.
+    let stripped: String = text.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(
+        naga_validate(&stripped).is_err(),
+        "naga needs the capability"
+    );
+    // The intrinsics on halves (`frexp` splits the f32 of the value: naga's f16 `frexp`
+    // has an i16 exponent).
+    let text = wgsl16(
+        r#"
+RWStructuredBuffer<float4> o : register(u0);
+[numthreads(8, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    half4 x = (half4)o[id.x];
+    half4 y = (half4)o[id.x + 8];
+    half4 r = pow(abs(x), y) + exp(x) + exp2(y) + log(abs(x) + 1) + log2(abs(y) + 1) + log10(abs(y) + 1) + frac(x) + round(y) + floor(x) + ceil(y) + trunc(x);
+    r += sign(x) + step(x, y) + lerp(x, y, (half)0.25) + smoothstep(x, y, (half4)0.5) + mad(x, y, r) + fmod(x, y) + atan2(x, y);
+    r += sin(x) + cos(y) + tan(x) + asin(saturate(y)) + acos(saturate(x)) + atan(x) + sinh(x) + cosh(y) + tanh(x) + sqrt(abs(x)) + rsqrt(abs(y) + 1);
+    r += dot(x, y) + length(x) + distance(x, y) + degrees(x) + radians(y) + rcp(y + 1);
+    r.xyz += cross(x.xyz, y.xyz) + normalize(x.xyz) + reflect(x.xyz, y.xyz) + refract(x.xyz, y.xyz, (half)0.5) + faceforward(x.xyz, y.xyz, x.xyz);
+    r += ldexp(x, y) + min(x, y) + max(x, y) + clamp(x, (half)0, (half)1) + fma(x, y, r);
+    half4 e; half4 fr = frexp(x, e); half4 ip; half4 mf = modf(y, ip);
+    half s, c; sincos(x.x, s, c);
+    r += fr + e + ip + mf + s + c + WaveActiveSum(x) + WaveReadLaneFirst(y) + (half)any(isnan(x)) + (half)all(isinf(y));
+    o[id.x] = (float4)r;
+}
+"#,
+        "cs_6_2",
+    )
+    .expect("WGSL");
+    assert!(text.contains("frexp(vec4<f32>("), "{text}");
+    // What WGSL's f16 lacks: derivatives, texels, matrices.
+    let e = wgsl16(
+        "half4 main(half2 uv : UV) : SV_Target { return half4(ddx(uv), ddy(uv)); }\n",
+        "ps_6_2",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("error[OSB0207]") && e.contains("derivatives take f32 only"),
+        "{e}"
+    );
+    let e = wgsl16(
+        "Texture2D<half4> t : register(t0);\nhalf4 main(float4 p : SV_Position) : SV_Target { return t.Load(int3(p.xy, 0)); }\n",
+        "ps_6_2",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("error[OSB0204]") && e.contains("f32, i32 or u32 texels"),
+        "{e}"
+    );
+    let e = wgsl16(
+        "RWStructuredBuffer<float4> o : register(u0);\n[numthreads(1, 1, 1)] void main() { half2x2 m = half2x2(o[0]); o[1] = float4(mul(m, (half2)o[2].xy), 0, 0); }\n",
+        "cs_6_2",
+    )
+    .expect_err("refused");
+    assert!(
+        e.contains("error[OSB0204]") && e.contains("f32 matrices only"),
+        "{e}"
+    );
+}

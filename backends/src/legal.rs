@@ -81,6 +81,10 @@ impl<'m> Legal<'m> {
 /// way from a module as the front end or the optimizer left it to a backend.
 pub fn prepare(m: &mut Module, target: Target) -> Result<Legal<'_>, Errors> {
     if let Err(e) = pipeline::legalize(target).run(m) {
+        if e.code.is_some_and(|c| c.starts_with("OSG")) && !e.diagnostics.is_empty() {
+            // A pass's refusal (`PassError::refusal`): its own diagnostic says what and where.
+            return Err(Errors::new(e.diagnostics));
+        }
         let mut diags = vec![Diagnostic::error(
             "OSG0000",
             format!("the legalization pipeline for {target} failed: {e}"),

@@ -382,6 +382,17 @@ impl Module {
         self.find_decoration(target, op).is_some()
     }
 
+    /// The source range of `i` (its `src_loc` decoration, which the HLSL front end puts on
+    /// intrinsic calls and texture reads), if it has one: where a refusal of `i` points.
+    pub fn src_span(&self, i: InstId) -> Option<crate::diag::Span> {
+        let d = self.find_decoration(i, Op::SrcLoc)?;
+        Some(crate::diag::Span {
+            file: crate::diag::FileId(self.imm_operand(d, 0)?),
+            start: self.imm_operand(d, 1)?,
+            end: self.imm_operand(d, 2)?,
+        })
+    }
+
     // ---- module items --------------------------------------------------------------------
 
     /// The functions at module level, in order.

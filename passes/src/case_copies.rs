@@ -14,7 +14,8 @@
 //! demoted to a function-local variable (a `var` at the top of the entry block, a `store` at
 //! the end of the defining block, a `load` before each use outside the case), which both the
 //! case and its copy store. A pointer cannot be held in a variable (logical addressing): such
-//! a value is refused.
+//! a value is refused ([`PassError::refusal`] with [`CODE`], OSG0008, at the HLSL position of
+//! the pointer or of its first use after the case when the IR records one).
 //!
 //! It runs in `legalize(wgsl)` after `params_to_vars` (so no block parameter is copied);
 //! [`first_fallthrough`] is the check the backends' boundary runs for WGSL (OSG0007).
@@ -23,6 +24,7 @@ use rustc_hash::FxHashSet;
 
 use oneshader_ir::cfg::successors;
 use oneshader_ir::constructs::{ConstructKind, Constructs};
+use oneshader_ir::diag::Diagnostic;
 use oneshader_ir::{Block, Builder, Func, InstId, Module, Op, Slot};
 
 use crate::clone::Cloner;
@@ -30,6 +32,10 @@ use crate::params_to_vars::var_anchor;
 use crate::{Pass, PassError};
 
 const NAME: &str = "case_copies";
+
+/// The refusal of a pointer defined in a copied case and used after the switch
+/// (legalize.rs's table).
+pub const CODE: &str = "OSG0008";
 
 /// How many copies one function may need before the pass gives up (a chain of `n`
 /// fall-throughs needs `n * (n + 1) / 2` copies at most; this bounds pathological input).
@@ -174,15 +180,26 @@ fn demote_escaping(m: &mut Module, f: Func, blocks: &[Block]) -> Result<(), Pass
             // Typed above.
             let Some(ty) = m.ty(v) else { continue };
             if m.op(ty) == Op::Ptr {
-                return Err(PassError::new(
-                    NAME,
+                // At the pointer's source position, or at its first use after the case.
+                let span = m
+                    .src_span(v)
+                    .or_else(|| outside.iter().find_map(|&(user, _)| m.src_span(user)));
+                let d = Diagnostic::error(
+                    CODE,
                     format!(
                         "`{}` is a pointer defined in a switch case another case falls into \
-                         and used after it; a pointer cannot be held in a variable, so the \
-                         case cannot be copied",
+                         and used after the switch; WGSL cases cannot fall through, and the \
+                         copy of the case that replaces the fall-through cannot hand the \
+                         pointer on (a pointer cannot be held in a variable)",
                         oneshader_ir::print::print_inst(m, v)
                     ),
-                ));
+                )
+                .with_opt_span(span)
+                .with_note(
+                    "end the case with a `break` (repeating the code of the case it fell into), \
+                     or compute the buffer element's address again after the switch",
+                );
+                return Err(PassError::refusal(NAME, d));
             }
             let Some(term) = b.terminator(m) else {
                 return Err(PassError::new(NAME, "a block without a terminator"));

@@ -30,7 +30,14 @@
 //! | OSG0005 | no bool in host-shared memory |
 //! | OSG0006 | text targets: no block parameters outside the entry block |
 //! | OSG0007 | WGSL: no switch case falls through to another case |
-//! | OSG0008 | WGSL: no column-major matrix in host-shared memory |
+//! | OSG0009 | WGSL: no column-major matrix in host-shared memory |
+//!
+//! A legalization pass may also refuse what it cannot legalize, with a code of this family
+//! ([`crate::PassError::refusal`]):
+//!
+//! | code | pass | refusal |
+//! |---|---|---|
+//! | OSG0008 | `case_copies` | a pointer defined in a switch case another case falls into, used after the switch (the copy of the case cannot hand it on: a pointer cannot be held in a variable) |
 
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
@@ -182,7 +189,7 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
     {
         out.push(
             Diagnostic::error(
-                "OSG0008",
+                "OSG0009",
                 format!(
                     "global @{} holds column-major matrices; {target} stores a buffer's \
                      matrices by HLSL rows, so they are stored as their row-major transposes",

@@ -132,7 +132,9 @@ pub struct PassError {
     pub pass: &'static str,
     /// The pass manager's code for the failure, when the manager found it rather than the pass
     /// ([`manager`]'s table: OSO0002 the module does not verify after the pass, OSO0003 the
-    /// pass panicked); `None` for an error the pass returned.
+    /// pass panicked), or the code of a pass's refusal ([`PassError::refusal`]: an input the
+    /// pass cannot legalize, its diagnostic in `diagnostics`); `None` for any other error the
+    /// pass returned.
     pub code: Option<&'static str>,
     /// What went wrong.
     pub message: String,
@@ -148,6 +150,18 @@ impl PassError {
             code: None,
             message: message.into(),
             diagnostics: Vec::new(),
+        }
+    }
+
+    /// `pass` refuses its input with diagnostic `d` (a code of its own and, where the IR
+    /// records one, the source position): not a bug of the pass, an input the target
+    /// cannot take (e.g. `case_copies`' OSG0008).
+    pub fn refusal(pass: &'static str, d: Diagnostic) -> PassError {
+        PassError {
+            pass,
+            code: Some(d.code),
+            message: d.message.clone(),
+            diagnostics: vec![d],
         }
     }
 }

@@ -17,7 +17,7 @@
 //! `j` of row `i` is component `i` of stored vector `j`.
 //!
 //! Afterwards no host-shared memory holds a column-major matrix ([`first_column_major`]), which
-//! the WGSL backend's boundary checks (OSG0008): the emitter prints every buffer matrix in its
+//! the WGSL backend's boundary checks (OSG0009): the emitter prints every buffer matrix in its
 //! natural form and never transposes.
 
 use oneshader_ir::{Builder, InsertPoint, InstId, Intrinsic, Module, Op, Slot};

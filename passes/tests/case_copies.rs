@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{check, check_unchanged, module, run};
+use common::{check, check_unchanged, manager, module, run};
 use oneshader_ir::Module;
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_passes::case_copies::first_fallthrough;
@@ -210,4 +210,71 @@ fn wgsl_needs_the_pass() {
     let mut after = before.clone();
     run("case_copies", &mut after);
     assert!(legal_check(&after, Target::Wgsl).is_empty());
+}
+
+/// A pointer defined in the case `bb2` falls into (`bb3`) and used after the switch: the copy
+/// of `bb3` could not hand it on, so the pass refuses with OSG0008 at the pointer's source
+/// position (its `src_loc`), or at the first use after the case that has one.
+const POINTER_AFTER: &str = r#"
+global @b : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]
+func @main(%0.i: u32) -> void {
+bb0:
+  %2 = element_addr @b, i32 0 : ptr<storage_buffer, u32>
+  %3 = load %2 : u32
+  switch %3, merge bb1, default bb3, [u32 0: bb2]
+bb1:
+  %4 = load %7 : u32 LOAD_LOC
+  %5 = add %4, u32 1 : u32
+  store %7, %5
+  return
+bb2:
+  %6 = element_addr @b, i32 1 : ptr<storage_buffer, u32>
+  store %6, u32 5
+  br bb3
+bb3:
+  %7 = element_addr @b, %0 : ptr<storage_buffer, u32> PTR_LOC
+  store %7, u32 7
+  br bb1
+}"#;
+
+#[test]
+fn a_pointer_used_after_the_switch_is_refused_with_its_position() {
+    use oneshader_ir::diag::{FileId, Span};
+    let refusal = |text: &str| {
+        let mut m = module(text);
+        let e = manager("case_copies")
+            .run(&mut m)
+            .expect_err("the pass refuses the module");
+        assert_eq!(e.pass, "case_copies");
+        assert_eq!(e.code, Some("OSG0008"), "{e}");
+        assert_eq!(e.diagnostics.len(), 1, "{:?}", e.diagnostics);
+        let d = e.diagnostics[0].clone();
+        assert_eq!(d.code, "OSG0008");
+        assert!(
+            d.message
+                .contains("= element_addr @b, %0.i : ptr<storage_buffer, u32>")
+                && d.message.contains("used after the switch"),
+            "{}",
+            d.message
+        );
+        d.span
+    };
+    let at = |start: u32, end: u32| {
+        Some(Span {
+            file: FileId(0),
+            start,
+            end,
+        })
+    };
+    // The pointer's own position first, then its use's, else none.
+    let both = POINTER_AFTER
+        .replace("PTR_LOC", "[src_loc(0, 40, 44)]")
+        .replace("LOAD_LOC", "[src_loc(0, 90, 95)]");
+    assert_eq!(refusal(&both), at(40, 44));
+    let use_only = POINTER_AFTER
+        .replace("PTR_LOC", "")
+        .replace("LOAD_LOC", "[src_loc(0, 90, 95)]");
+    assert_eq!(refusal(&use_only), at(90, 95));
+    let none = POINTER_AFTER.replace("PTR_LOC", "").replace("LOAD_LOC", "");
+    assert_eq!(refusal(&none), None);
 }

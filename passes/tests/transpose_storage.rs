@@ -2,7 +2,7 @@
 //! transposes (same bytes, WGSL's natural declaration), with a `transpose` at each whole
 //! load and store, gathered and scattered rows, swapped element indices, and struct copies
 //! whose layout equals the original's under every rule; what no host shares keeps its
-//! matrices; the boundary's check (OSG0008, WGSL only) refuses a module that skipped it.
+//! matrices; the boundary's check (OSG0009, WGSL only) refuses a module that skipped it.
 
 mod common;
 use common::{check, check_unchanged, module};
@@ -242,14 +242,14 @@ fn the_wgsl_boundary_refuses_column_major_matrices_in_buffers() {
     let info = oneshader_ir::analysis::ModuleInfo::new(&m);
     let d = legal_check(&m, Target::Wgsl, &info);
     assert!(
-        d.iter().any(|d| d.code == "OSG0008"
+        d.iter().any(|d| d.code == "OSG0009"
             && d.message.contains("@buf")
             && d.notes.iter().any(|n| n.contains("transpose_storage"))),
         "{d:?}"
     );
     // SPIR-V states majorness with decorations: no such rule there.
     let d = legal_check(&m, Target::Spirv, &info);
-    assert!(d.iter().all(|d| d.code != "OSG0008"), "{d:?}");
+    assert!(d.iter().all(|d| d.code != "OSG0009"), "{d:?}");
     let mut m = module(INPUT);
     common::run("transpose_storage", &mut m);
     let info = oneshader_ir::analysis::ModuleInfo::new(&m);

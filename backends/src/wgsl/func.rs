@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::constructs::Constructs;
-use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
+use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -108,6 +108,12 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
                 | Intrinsic::Modf
                 | Intrinsic::WaveActiveAllEqual,
             ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+            // Converted component by component.
+            Some(Intrinsic::F32ToF16 | Intrinsic::F16ToF32)
+                if m.ty(i).is_some_and(|t| m.op(t) == Op::Vector) =>
+            {
+                vec![m.operand(i, 1)]
+            }
             _ => Vec::new(),
         },
         _ => Vec::new(),
@@ -799,6 +805,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if parts.is_empty() && m.op(ty) == Op::Struct {
                     return Ok(E::primary(format!("{tn}()")));
                 }
+                if m.op(ty) == Op::Struct && self.cx.lead_pad(ty).is_some() {
+                    // The leading padding member (a buffer struct whose first member is at a
+                    // non-zero offset).
+                    parts.insert(0, "0u".into());
+                }
                 Ok(E::primary(format!("{tn}({})", parts.join(", "))))
             }
             Op::Extract => {
@@ -1155,6 +1166,26 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     fn store(&mut self, i: InstId) -> R<()> {
         let m = self.m;
+        let space = m.ty(m.operand(i, 0)).and_then(|t| m.address_space(t));
+        if let Some(vt) = m.ty(m.operand(i, 1))
+            && !matches!(
+                space,
+                Some(AddressSpace::Function | AddressSpace::Private | AddressSpace::Workgroup)
+            )
+            && let Some(st) = self.cx.lead_padded_in(vt)
+        {
+            // The padding member is a real WGSL member: a whole store would write its bytes,
+            // which our SPIR-V's store leaves alone.
+            return Err(WgslError::new(
+                OPERANDS,
+                format!(
+                    "a whole store of a value holding struct `{}` to {} memory; its first member \
+                     is at a non-zero offset, and WGSL would write the padding before it",
+                    m.name(st).unwrap_or("?"),
+                    space.map_or("?".into(), |s| s.spelling().to_string())
+                ),
+            ));
+        }
         let place = self.place(m.operand(i, 0))?;
         let v = self.value(m.operand(i, 1))?;
         match place.kind {
@@ -1343,7 +1374,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .ok_or_else(|| malformed("unknown intrinsic"))?;
         match which {
             Intrinsic::Modf | Intrinsic::Frexp => {
-                let x = self.value(m.operand(i, 1))?;
+                let mut x = self.value(m.operand(i, 1))?;
                 let p = m.operand(i, 2);
                 let place = self.place(p)?;
                 let tmp = self.local_name(Some("parts"), "parts");
@@ -1352,6 +1383,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 } else {
                     "frexp"
                 };
+                // naga's `frexp` of an f16 gives an i16 exponent (a type WGSL lacks): split
+                // the f32 of the same value instead (exact both ways).
+                let xt = self.ty_of(m.operand(i, 1))?;
+                let widened = which == Intrinsic::Frexp
+                    && m.scalar_of(xt).is_some_and(|s| m.op(s) == Op::F16);
+                if widened {
+                    let wide = match vlen(m, xt) {
+                        Some(n) => format!("vec{n}<f32>"),
+                        None => "f32".into(),
+                    };
+                    x = call(&wide, &[&x]);
+                }
                 self.line(&format!("let {tmp} = {f}({});", x.text));
                 let pointee = m
                     .ty(p)
@@ -1370,6 +1413,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     ));
                 }
                 self.line(&format!("{} = {part};", place.text));
+                if widened {
+                    let tn = self.cx.type_name(xt)?;
+                    return Ok(format!("{tn}({tmp}.fract)"));
+                }
                 Ok(format!("{tmp}.fract"))
             }
             Intrinsic::Sincos => {
@@ -1445,6 +1492,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             I::UnpackHalf2x16 => Some("unpack2x16float"),
             _ => None,
         };
+        if matches!(
+            which,
+            I::PackHalf2x16 | I::UnpackHalf2x16 | I::F32ToF16 | I::F16ToF32
+        ) {
+            // naga asks for it for `pack2x16float` and `unpack2x16float` (wgpu's downlevel
+            // flag for f16 precision held in f32s, which every Vulkan device has).
+            self.cx.capabilities.insert("SHADER_FLOAT16_IN_FLOAT32");
+        }
         if let Some(f) = simple {
             let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
             let refs: Vec<&E> = args.iter().collect();
@@ -1462,14 +1517,34 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             return Ok(r);
         }
         let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;
+        // Float literals of the result's precision (`f` or, for f16, `h`).
+        let half = m.scalar_of(ty).is_some_and(|s| m.op(s) == Op::F16);
+        let suffix = if half { "h" } else { "f" };
         let one = |cx: &mut ModuleCx<'_>, t: InstId| -> R<E> {
             let tn = cx.type_name(t)?;
             Ok(E::primary(if m.op(t) == Op::Vector {
-                format!("{tn}(1.0f)")
+                format!("{tn}(1.0{suffix})")
             } else {
-                "1.0f".to_string()
+                format!("1.0{suffix}")
             }))
         };
+        let arg_half = arg_ty
+            .and_then(|t| m.scalar_of(t))
+            .is_some_and(|s| m.op(s) == Op::F16);
+        if arg_half
+            && matches!(
+                which,
+                I::Ddx | I::Ddy | I::DdxFine | I::DdyFine | I::DdxCoarse | I::DdyCoarse | I::Fwidth
+            )
+        {
+            return Err(WgslError::new(
+                OPERANDS,
+                format!(
+                    "`{}` of an f16 value; WGSL's derivatives take f32 only",
+                    which.spelling()
+                ),
+            ));
+        }
         match which {
             I::Abs => Ok(if kind == Some(ScalarKind::Uint) {
                 args[0].clone()
@@ -1499,7 +1574,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let z = if m.op(ty) == Op::Vector {
                     E::primary(format!("{}()", self.cx.type_name(ty)?))
                 } else {
-                    E::primary("0.0f")
+                    E::primary(format!("0.0{suffix}"))
                 };
                 let o = one(self.cx, ty)?;
                 Ok(call("clamp", &[&args[0], &z, &o]))
@@ -1535,11 +1610,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     Some(n) => format!("vec{n}<u32>({v})"),
                     None => v.to_string(),
                 };
-                let bits = format!(
-                    "(bitcast<{ut}>({}) & {})",
-                    args[0].text,
-                    splat("0x7fffffffu")
-                );
+                // A half's class is its f32's (the conversion is exact).
+                let x = if arg_half {
+                    match len {
+                        Some(n) => format!("vec{n}<f32>({})", args[0].text),
+                        None => format!("f32({})", args[0].text),
+                    }
+                } else {
+                    args[0].text.clone()
+                };
+                let bits = format!("(bitcast<{ut}>({x}) & {})", splat("0x7fffffffu"));
                 let inf = splat("0x7f800000u");
                 let sym = match which {
                     I::IsNan => ">",
@@ -1584,7 +1664,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             I::Fmod => Ok(bin(&args[0], "%", &args[1])),
             I::Log10 => {
-                let k = super::module::f32_literal((std::f64::consts::LOG10_2 as f32).to_bits());
+                let k = if half {
+                    self.cx.half();
+                    super::module::f16_literal(oneshader_ir::float16::f64_to_f16(
+                        std::f64::consts::LOG10_2,
+                    ))
+                } else {
+                    super::module::f32_literal((std::f64::consts::LOG10_2 as f32).to_bits())
+                };
                 Ok(bin(&call("log2", &[&args[0]]), "*", &E::primary(k)))
             }
             I::Rcp => {
@@ -1720,6 +1807,51 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 Ok(all)
             }
+            I::F32ToF16 | I::F16ToF32 => {
+                // As the SPIR-V backend (PackHalf2x16/UnpackHalf2x16 per component): a float
+                // to half (its bits in the low 16, the high 16 zero: component 0 of
+                // `pack2x16float` is bits 0..15); the low 16 bits as a half, widened
+                // (component 0 of `unpack2x16float` is the low half).
+                let (from, to) = if which == I::F32ToF16 {
+                    (Op::F32, Op::U32)
+                } else {
+                    (Op::U32, Op::F32)
+                };
+                let at = arg_ty.ok_or_else(|| malformed("untyped operand"))?;
+                let fits = |t: InstId, s: Op| {
+                    m.op(t) == s
+                        || (m.op(t) == Op::Vector && m.scalar_of(t).map(|e| m.op(e)) == Some(s))
+                };
+                if !fits(at, from) || !fits(ty, to) || vlen(m, at) != vlen(m, ty) {
+                    return Err(WgslError::new(
+                        OPERANDS,
+                        format!(
+                            "`{}` takes {} and gives {} of the same shape",
+                            which.spelling(),
+                            from.spelling(),
+                            to.spelling()
+                        ),
+                    ));
+                }
+                let one = |x: &str| {
+                    if which == I::F32ToF16 {
+                        format!("pack2x16float(vec2<f32>({x}, 0.0f))")
+                    } else {
+                        format!("unpack2x16float({x}).x")
+                    }
+                };
+                Ok(E::primary(match vlen(m, ty) {
+                    None => one(&args[0].text),
+                    Some(n) => {
+                        let tn = self.cx.type_name(ty)?;
+                        let parts: Vec<String> = COMPONENTS[..n as usize]
+                            .iter()
+                            .map(|c| one(&format!("{}.{c}", args[0].p())))
+                            .collect();
+                        format!("{tn}({})", parts.join(", "))
+                    }
+                }))
+            }
             I::Inverse => Err(WgslError::new(
                 UNMAPPED,
                 "`inverse` of a matrix; WGSL has no matrix inverse",
@@ -1732,8 +1864,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 UNMAPPED,
                 format!(
                     "the intrinsic `{}` has no WGSL mapping in this backend (WGSL has no wave, \
-                     quad, interpolation-at or half-conversion built-ins that naga accepts \
-                     without extra capabilities)",
+                     quad or interpolation-at built-ins that naga accepts without extra \
+                     capabilities)",
                     other.spelling()
                 ),
             )),

@@ -1,5 +1,6 @@
 //! The WGSL backend: a [`Legal`] module in, WGSL out (as naga 30 parses and validates it,
-//! without capabilities beyond WebGPU's), one entry point per output.
+//! with the naga capabilities beyond WebGPU's that the output's first line states, if any:
+//! subgroups, binding arrays, f16, ...), one entry point per output.
 //!
 //! The output means what the SPIR-V backend's output means: every IR operation is printed as
 //! the WGSL operation with its meaning (no implicit conversion is ever relied on: every
@@ -57,7 +58,7 @@ use oneshader_ir::{Diagnostic, Errors, Op, Stage};
 
 use crate::text::usage;
 use crate::{Legal, Target};
-use error::{DERIVATIVES, ENTRY, STAGE, UNMAPPED, WRONG_TARGET};
+use error::{DERIVATIVES, ENTRY, STAGE, WRONG_TARGET};
 
 /// How to emit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,18 +168,13 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
             ),
         ));
     }
-    if entry.stage == Stage::Fragment && m.has_decoration(entry.func.id(), Op::EarlyFragmentTests) {
-        return Err(err(
-            UNMAPPED,
-            format!(
-                "fragment entry point `{}` is `[earlydepthstencil]`; WGSL has no way to force \
-                 early fragment tests",
-                entry.name
-            ),
-        ));
-    }
     let used = usage::usage(info, entry_info);
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
+    if entry.stage == Stage::Fragment && m.has_decoration(entry.func.id(), Op::EarlyFragmentTests) {
+        // `[earlydepthstencil]`: naga's `@early_depth_test(force)` (SPIR-V's
+        // EarlyFragmentTests), behind its EARLY_DEPTH_TEST capability.
+        cx.capabilities.insert("EARLY_DEPTH_TEST");
+    }
     if derivatives {
         // Sampling and derivatives in non-uniform control flow mean in WGSL what they mean in
         // SPIR-V (undefined derivatives); naga's uniformity analysis would refuse them.
@@ -303,6 +299,9 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, body: &str) -> String {
             format!("@compute @workgroup_size({x}, {y}, {z})")
         }
         Stage::Vertex => "@vertex".into(),
+        _ if m.has_decoration(entry.func.id(), Op::EarlyFragmentTests) => {
+            "@fragment @early_depth_test(force)".into()
+        }
         _ => "@fragment".into(),
     };
     let param = if inputs.is_empty() {

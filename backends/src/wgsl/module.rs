@@ -101,6 +101,12 @@ pub(crate) struct ModuleCx<'m> {
     wrappers: std::collections::BTreeMap<(String, u32), String>,
     /// The private variables of the subgroup built-ins, once asked for.
     subgroup_vars: FxHashMap<&'static str, String>,
+    /// Buffer structs whose first member is at a non-zero offset (`[[vk::offset(4)]]`), and
+    /// that offset: declared with a leading padding member (`@size(offset) pad: u32`), which
+    /// struct constructors fill with `0u` (see [`ModuleCx::lead_pad`]).
+    lead_pads: FxHashMap<InstId, u32>,
+    /// The names of those padding members.
+    pad_names: FxHashMap<InstId, String>,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -109,13 +115,14 @@ fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
         Op::I32 => "i32",
         Op::U32 => "u32",
         Op::F32 => "f32",
+        // Behind `enable f16;` (see `ModuleCx::half`).
+        Op::F16 => "f16",
         op => {
             return Err(WgslError::new(
                 TYPE,
                 format!(
-                    "the scalar type `{}` has no WGSL form (WGSL has bool, i32, u32 and f32; f16 \
-                     would need `enable f16`, and 8-, 16- and 64-bit integers and 64-bit floats \
-                     do not exist)",
+                    "the scalar type `{}` has no WGSL form (WGSL has bool, i32, u32, f32 and \
+                     f16; 8-, 16- and 64-bit integers and 64-bit floats do not exist)",
                     op.spelling()
                 ),
             ));
@@ -193,6 +200,12 @@ fn wgsl_align_size(m: &Module, ty: InstId) -> Option<(u32, u32)> {
     let vec = |n: u32| (if n == 2 { 8 } else { 16 }, 4 * n);
     Some(match m.op(ty) {
         Op::Bool | Op::I32 | Op::U32 | Op::F32 => (4, 4),
+        Op::F16 => (2, 2),
+        Op::Vector if m.op(m.operand(ty, 0)) == Op::F16 => {
+            // Half of a 32-bit vector's: vec2<f16> 4, vec3<f16> and vec4<f16> 8.
+            let (a, s) = vec(m.vector_len(ty)?);
+            (a / 2, s / 2)
+        }
         Op::Vector => vec(m.vector_len(ty)?),
         Op::Matrix => {
             let (rows, cols) = m.matrix_dims(ty)?;
@@ -239,7 +252,16 @@ impl<'m> ModuleCx<'m> {
             subgroup_vars: FxHashMap::default(),
             padded: FxHashMap::default(),
             wrappers: std::collections::BTreeMap::new(),
+            lead_pads: FxHashMap::default(),
+            pad_names: FxHashMap::default(),
         }
+    }
+
+    /// Records that the output uses `f16`: `enable f16;` and naga's `SHADER_FLOAT16`
+    /// capability (wgpu's `SHADER_F16`).
+    pub fn half(&mut self) {
+        self.directives.insert("enable f16;");
+        self.capabilities.insert("SHADER_FLOAT16");
     }
 
     /// Records that the output uses subgroup operations: naga's `SUBGROUP` capability (and
@@ -363,6 +385,45 @@ impl<'m> ModuleCx<'m> {
             .unwrap_or_else(|| format!("field_{i}"))
     }
 
+    /// The leading padding member of buffer struct `st` (see `lead_pads`): its size and
+    /// name, a name none of the struct's members has.
+    pub fn lead_pad(&mut self, st: InstId) -> Option<(u32, String)> {
+        let size = *self.lead_pads.get(&st)?;
+        if let Some(n) = self.pad_names.get(&st) {
+            return Some((size, n.clone()));
+        }
+        let count = self.m.struct_fields(st).len();
+        let mut taken: FxHashSet<String> = (0..count).map(|k| self.field_name(st, k)).collect();
+        taken.extend(
+            self.split_names
+                .iter()
+                .filter(|(k, _)| k.0 == st)
+                .flat_map(|(_, v)| v.clone()),
+        );
+        let mut scope = namer();
+        for t in &taken {
+            scope.reserve(t);
+        }
+        let n = scope.fresh(Some("pad"), "pad", None);
+        self.pad_names.insert(st, n.clone());
+        Some((size, n))
+    }
+
+    /// A struct with a leading padding member (see `lead_pads`) that a value of type `ty`
+    /// holds (itself, or in a field or element), if any.
+    pub fn lead_padded_in(&self, ty: InstId) -> Option<InstId> {
+        let m = self.m;
+        match m.try_op(ty)? {
+            Op::Struct if self.lead_pads.contains_key(&ty) => Some(ty),
+            Op::Struct => m
+                .struct_fields(ty)
+                .iter()
+                .find_map(|&f| m.ty(f).and_then(|t| self.lead_padded_in(t))),
+            Op::Array | Op::RuntimeArray => self.lead_padded_in(m.operand(ty, 0)),
+            _ => None,
+        }
+    }
+
     /// The member names of the components of split field `i` of struct `ty` (see
     /// [`ModuleCx::split`]).
     pub fn split_names(&mut self, ty: InstId, i: usize) -> R<Vec<String>> {
@@ -399,6 +460,9 @@ impl<'m> ModuleCx<'m> {
                 )),
             };
         }
+        if m.scalar_of(ty).is_some_and(|s| m.op(s) == Op::F16) {
+            self.half();
+        }
         Ok(match op {
             _ if op.is_scalar_type() => scalar_name(m, ty)?.to_string(),
             Op::Vector => {
@@ -415,7 +479,8 @@ impl<'m> ModuleCx<'m> {
                     return Err(WgslError::new(
                         TYPE,
                         format!(
-                            "the matrix type `{}`; WGSL matrices hold f32 (or f16) only",
+                            "the matrix type `{}`; the WGSL backend prints f32 matrices only \
+                             (WGSL has no integer or bool matrices; f16 ones are not supported)",
                             oneshader_ir::print::print_inst(m, ty)
                         ),
                     ));
@@ -506,6 +571,12 @@ impl<'m> ModuleCx<'m> {
             }
         };
         let elem = m.scalar_of(d.sampled_type).unwrap_or(d.sampled_type);
+        if m.op(elem) == Op::F16 {
+            return Err(WgslError::new(
+                TYPE,
+                format!("`{}`: WGSL textures hold f32, i32 or u32 texels", what()),
+            ));
+        }
         let sname = scalar_name(m, elem)?;
         if d.access == TextureAccess::Storage {
             if d.multisampled {
@@ -576,6 +647,10 @@ impl<'m> ModuleCx<'m> {
             }
             Op::U32 => format!("{}u", bits as u32),
             Op::F32 => f32_literal(bits as u32),
+            Op::F16 => {
+                self.half();
+                f16_literal(bits as u16)
+            }
             _ => {
                 scalar_name(m, ty)?;
                 return Err(malformed("a scalar literal of a non-scalar type"));
@@ -626,6 +701,9 @@ impl<'m> ModuleCx<'m> {
                             continue;
                         }
                     }
+                }
+                if m.op(ty) == Op::Struct && self.lead_pad(ty).is_some() {
+                    parts.insert(0, "0u".into());
                 }
                 Ok(format!("{tn}({})", parts.join(", ")))
             }
@@ -931,6 +1009,11 @@ impl<'m> ModuleCx<'m> {
                 B::VertexIndex if ok(&[(Stage::Vertex, true)]) => ("vertex_index", "u32"),
                 B::InstanceIndex if ok(&[(Stage::Vertex, true)]) => ("instance_index", "u32"),
                 B::FrontFacing if ok(&[(Stage::Fragment, true)]) => ("front_facing", "bool"),
+                B::ViewIndex if ok(&[(Stage::Vertex, true), (Stage::Fragment, true)]) => {
+                    // wgpu's multiview feature.
+                    self.capabilities.insert("MULTIVIEW");
+                    ("view_index", "u32")
+                }
                 B::FragDepth if ok(&[(Stage::Fragment, false)]) => ("frag_depth", "f32"),
                 B::SampleIndex if ok(&[(Stage::Fragment, true)]) => ("sample_index", "u32"),
                 B::SampleMask if ok(&[(Stage::Fragment, true), (Stage::Fragment, false)]) => {
@@ -1314,6 +1397,12 @@ impl<'m> ModuleCx<'m> {
         self.struct_rules.insert(st, rule);
         let sl = layout::struct_layout(m, st, rule)
             .map_err(|e| WgslError::new(LAYOUT, format!("struct `{name}`: {e}")))?;
+        if let Some(first) = sl.fields.first()
+            && first.offset > 0
+            && first.offset.is_multiple_of(4)
+        {
+            self.lead_pads.insert(st, first.offset);
+        }
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
             if !f.row_major && holds_matrix(m, fty) {
@@ -1388,7 +1477,12 @@ impl<'m> ModuleCx<'m> {
             align: 1,
             size: 0,
         };
-        let mut cur = 0u32;
+        // A leading padding member (a `u32` of `@size(offset)`) fills the bytes before the
+        // first member.
+        let mut cur = self.lead_pads.get(&st).copied().unwrap_or(0);
+        if cur > 0 {
+            out.align = 4;
+        }
         let mut prev: Option<(usize, u32, u32)> = None; // (index, offset, natural size)
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
@@ -1481,8 +1575,8 @@ impl<'m> ModuleCx<'m> {
                         return Err(WgslError::new(
                             LAYOUT,
                             format!(
-                                "member `{fname}` of struct `{sname}` starts at offset {}; a WGSL \
-                                 struct's first member is at 0",
+                                "member `{fname}` of struct `{sname}` starts at offset {}, which \
+                                 no leading padding member (a `u32`) reaches",
                                 f.offset
                             ),
                         ));
@@ -1600,6 +1694,9 @@ impl<'m> ModuleCx<'m> {
                 None => None,
             };
             writeln!(structs, "struct {name} {{").ok();
+            if let Some((size, pad)) = self.lead_pad(st) {
+                writeln!(structs, "    @size({size}) {pad}: u32,").ok();
+            }
             if fields.is_empty() {
                 // WGSL structs need a member.
                 writeln!(structs, "    _pad: u32,").ok();
@@ -1722,6 +1819,25 @@ struct StructAttrs {
     size: u32,
 }
 
+/// A WGSL literal of the f16 with bits `bits` (behind `enable f16;`): the shortest decimal
+/// that reads back as the same value (every f16 is exactly an f32, and the f32's shortest
+/// decimal rounds back to it), suffixed `h`; NaNs, infinities and subnormals, which no f16
+/// literal spells exactly, as half of a `bitcast` of a `u32`.
+pub(crate) fn f16_literal(bits: u16) -> String {
+    let v = oneshader_ir::float16::f16_to_f64(bits) as f32;
+    let subnormal = bits & 0x7c00 == 0 && bits & 0x03ff != 0;
+    if !v.is_finite() || subnormal {
+        return format!("bitcast<vec2<f16>>({bits}u).x");
+    }
+    let s = format!("{v:?}");
+    let s = if s.contains('.') || s.contains('e') {
+        s
+    } else {
+        format!("{s}.0")
+    };
+    format!("{s}h")
+}
+
 /// A WGSL literal of the f32 with bits `bits`: the shortest decimal that reads back as the
 /// same value, or a `bitcast` for NaNs, infinities and subnormals (which WGSL literals do not
 /// spell, or naga flushes).
@@ -1741,7 +1857,7 @@ pub(crate) fn f32_literal(bits: u32) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::f32_literal;
+    use super::{f16_literal, f32_literal};
 
     #[test]
     fn float_literals_read_back_exactly() {
@@ -1754,5 +1870,29 @@ mod tests {
         );
         assert_eq!(f32_literal(1e-7f32.to_bits()), "1e-7f");
         assert_eq!(f32_literal(16777216.0f32.to_bits()), "16777216.0f");
+    }
+
+    #[test]
+    fn half_literals_read_back_exactly() {
+        assert_eq!(f16_literal(0x3c00), "1.0h");
+        assert_eq!(f16_literal(0xc100), "-2.5h");
+        assert_eq!(f16_literal(0x7bff), "65504.0h");
+        assert_eq!(f16_literal(0x8000), "-0.0h");
+        // 0x2e66 is 0.0999755859375 exactly; its f32's shortest decimal.
+        assert_eq!(f16_literal(0x2e66), "0.099975586h");
+        assert_eq!(f16_literal(0x0400), "6.1035156e-5h");
+        // Infinity, NaN, a subnormal: the bits in the low half of a u32.
+        assert_eq!(f16_literal(0x7c00), "bitcast<vec2<f16>>(31744u).x");
+        assert_eq!(f16_literal(0x7e00), "bitcast<vec2<f16>>(32256u).x");
+        assert_eq!(f16_literal(0x0001), "bitcast<vec2<f16>>(1u).x");
+        // Every finite normal half reads back: the decimal rounds to the same half.
+        for bits in 0u16..0x7c00 {
+            if bits & 0x7c00 == 0 {
+                continue;
+            }
+            let s = f16_literal(bits);
+            let x: f64 = s.trim_end_matches('h').parse().expect("a decimal");
+            assert_eq!(oneshader_ir::float16::f64_to_f16(x), bits, "{s}");
+        }
     }
 }

@@ -122,10 +122,33 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
+    /// Refuses texture operation `i` when its result or an operand is f16 (WGSL's texture
+    /// built-ins take and give 32-bit values only).
+    fn no_half(&self, i: InstId) -> R<()> {
+        let m = self.m;
+        let half = |v: InstId| {
+            m.ty(v)
+                .and_then(|t| m.scalar_of(t))
+                .is_some_and(|s| m.op(s) == Op::F16)
+        };
+        if half(i) || m.operands(i).any(half) {
+            return Err(WgslError::new(
+                OPERANDS,
+                format!(
+                    "`{}` with an f16 operand or result; WGSL's texture built-ins take and give \
+                     32-bit values",
+                    m.op(i).spelling()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// A texture read or query.
     pub fn texture_expr(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let op = m.op(i);
+        self.no_half(i)?;
         let (tex, d, depth) = self.texture_of(m.operand(i, 0))?;
         if matches!(
             op,
@@ -270,6 +293,7 @@ impl FnEmitter<'_, '_> {
     /// `textureStore(t, coords, [layer,] value)`.
     pub fn texture_store(&mut self, i: InstId) -> R<String> {
         let m = self.m;
+        self.no_half(i)?;
         let (tex, d, _) = self.texture_of(m.operand(i, 0))?;
         let (coords, layer) = self.split_coord(m.operand(i, 1), &d, false)?;
         let v_ir = m.operand(i, 2);

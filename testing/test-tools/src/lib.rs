@@ -318,6 +318,22 @@ pub fn naga_validate(text: &str) -> Result<(naga::Module, naga::valid::ModuleInf
     Ok((module, info))
 }
 
+/// The members of the struct type named `name` in a module naga parsed (see
+/// [`naga_validate`]): each member's name and the byte offset naga's layouter gave it, and
+/// the struct's size; `None` when no struct has that name.
+pub fn naga_struct_members(module: &naga::Module, name: &str) -> Option<(Vec<(String, u32)>, u32)> {
+    module.types.iter().find_map(|(_, t)| match &t.inner {
+        naga::TypeInner::Struct { members, span } if t.name.as_deref() == Some(name) => Some((
+            members
+                .iter()
+                .map(|m| (m.name.clone().unwrap_or_default(), m.offset))
+                .collect(),
+            *span,
+        )),
+        _ => None,
+    })
+}
+
 /// naga's SPIR-V for WGSL `text` (validated first, overrides at their defaults), for
 /// `entry` of `stage`, as SPIR-V 1.3 for Vulkan: the WGSL voice of the oracle and the tests.
 pub fn naga_spirv(text: &str) -> Result<Vec<u32>, String> {
