@@ -48,19 +48,9 @@ pub(crate) enum PlaceKind {
     HoldsAtomics,
     /// A packed vector member: read through a conversion.
     Packed(String),
-    /// A matrix declared transposed (`transpose` on the way in and out).
-    Transposed,
-    /// A matrix declared as an array of `float4` ([`FieldForm::PaddedMatrix`]): `vecs`
-    /// vectors of 2 components (HLSL's columns when `transposed`), of IR type `ty`.
-    PaddedMatrix {
-        vecs: u32,
-        transposed: bool,
-        ty: InstId,
-    },
-    /// An array of matrices, each declared transposed; `ty` is the IR's array type.
-    TransposedArray { ty: InstId },
-    /// Row `idx` of a transposed matrix `base`, of `n` components.
-    TransposedRow { base: String, idx: String, n: u32 },
+    /// A matrix declared as an array of `float4` ([`FieldForm::PaddedMatrix`]): `rows`
+    /// HLSL rows of 2 components, of IR type `ty`.
+    PaddedMatrix { rows: u32, ty: InstId },
     /// An array declared with 4-vector elements ([`FieldForm::Padded`]): `len` elements of
     /// `n` components of MSL scalar type `scalar`.
     Padded { n: u32, len: u32, scalar: String },
@@ -340,12 +330,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .collect();
                     let (path, form) = self.index_path(comp_ty, &idx)?;
                     let v = match form {
-                        FieldForm::Transposed => format!("transpose({})", elem.text),
-                        FieldForm::TransposedArray => {
-                            let et = self.ty_of(m.operand(i, 1))?;
-                            super::module::transposed_array(m, et, &elem.p(), true)
-                        }
-                        FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } => {
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix => {
                             return Err(MslError::new(
                                 OPERANDS,
                                 "an insert into a constant-buffer array declared with 16-byte \
@@ -476,27 +461,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let field = self.cx.field_name(st, k);
                 let text = format!("{}.{field}", b.text);
                 let kind = match self.cx.form(st, k) {
-                    FieldForm::Transposed => PlaceKind::Transposed,
-                    FieldForm::PaddedMatrix { transposed } => {
+                    FieldForm::PaddedMatrix => {
                         let ft = m
                             .struct_fields(st)
                             .get(k)
                             .and_then(|&f| m.ty(f))
                             .ok_or_else(|| malformed("a field address past the fields"))?;
-                        let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
-                        PlaceKind::PaddedMatrix {
-                            vecs: if transposed { c } else { r },
-                            transposed,
-                            ty: ft,
-                        }
+                        let (rows, _) = m
+                            .matrix_dims(ft)
+                            .ok_or_else(|| malformed("a padded matrix that is not a matrix"))?;
+                        PlaceKind::PaddedMatrix { rows, ty: ft }
                     }
-                    FieldForm::TransposedArray => PlaceKind::TransposedArray {
-                        ty: m
-                            .struct_fields(st)
-                            .get(k)
-                            .and_then(|&f| m.ty(f))
-                            .ok_or_else(|| malformed("a field address past the fields"))?,
-                    },
                     FieldForm::Packed => {
                         let ft = m
                             .struct_fields(st)
@@ -547,28 +522,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 let b = self.place(base)?;
                 let idx = self.value(m.operand(p, 1))?;
-                if b.kind == PlaceKind::Transposed {
-                    let bt = m
-                        .ty(base)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("an element address of a non-pointer"))?;
-                    let (_, cols) = m.matrix_dims(bt).unwrap_or((4, 4));
-                    return Ok(Place {
-                        text: String::new(),
-                        kind: PlaceKind::TransposedRow {
-                            base: b.text,
-                            idx: idx.text,
-                            n: cols,
-                        },
-                    });
-                }
-                if let PlaceKind::TransposedRow { base, idx: row, .. } = &b.kind {
-                    // Element `idx` of HLSL row `row`: column `idx`, component `row`.
-                    return Ok(Place {
-                        text: format!("{base}[{}][{row}]", idx.text),
-                        kind: PlaceKind::Plain,
-                    });
-                }
                 if let PlaceKind::Padded { n, scalar, .. } = &b.kind {
                     return Ok(Place {
                         text: format!("{}[{}]", b.text, idx.text),
@@ -578,32 +531,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         },
                     });
                 }
-                if let PlaceKind::PaddedMatrix { transposed, ty, .. } = &b.kind {
-                    // HLSL row `idx`: a vector's leading components, or a component of each.
-                    let (_, cols) = m.matrix_dims(*ty).unwrap_or((4, 4));
-                    return Ok(if *transposed {
-                        Place {
-                            text: String::new(),
-                            kind: PlaceKind::TransposedRow {
-                                base: b.text,
-                                idx: idx.text,
-                                n: cols,
-                            },
-                        }
-                    } else {
-                        Place {
-                            text: format!("{}[{}]", b.text, idx.text),
-                            kind: PlaceKind::PaddedElem {
-                                n: cols,
-                                scalar: "float".into(),
-                            },
-                        }
-                    });
-                }
-                if let PlaceKind::TransposedArray { .. } = &b.kind {
+                if let PlaceKind::PaddedMatrix { .. } = &b.kind {
+                    // HLSL row `idx`: a vector's leading two components.
                     return Ok(Place {
                         text: format!("{}[{}]", b.text, idx.text),
-                        kind: PlaceKind::Transposed,
+                        kind: PlaceKind::PaddedElem {
+                            n: 2,
+                            scalar: "float".into(),
+                        },
                     });
                 }
                 if let PlaceKind::Packed(_) | PlaceKind::PaddedElem { .. } = &b.kind {
@@ -641,31 +576,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ),
             )),
             PlaceKind::Packed(t) => Ok(E::primary(format!("{t}({})", place.text))),
-            PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
-            PlaceKind::PaddedMatrix {
-                vecs,
-                transposed,
-                ty,
-            } => {
-                let (r, c) = self.m.matrix_dims(ty).unwrap_or((4, 4));
-                let parts: Vec<String> = (0..vecs)
+            PlaceKind::PaddedMatrix { rows, ty } => {
+                let tn = self.cx.type_name(ty)?;
+                let parts: Vec<String> = (0..rows)
                     .map(|k| format!("{}[{k}].xy", place.text))
                     .collect();
-                Ok(E::primary(if transposed {
-                    format!("transpose(float{c}x{r}({}))", parts.join(", "))
-                } else {
-                    format!("float{r}x{c}({})", parts.join(", "))
-                }))
-            }
-            PlaceKind::TransposedArray { ty } => Ok(E::primary(super::module::transposed_array(
-                self.m,
-                ty,
-                &place.text,
-                false,
-            ))),
-            PlaceKind::TransposedRow { base, idx, n } => {
-                let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
-                Ok(E::primary(format!("float{n}({})", parts.join(", "))))
+                Ok(E::primary(format!("{tn}({})", parts.join(", "))))
             }
             PlaceKind::PaddedElem { n, scalar } => {
                 Ok(E::primary(padded_elem(&place.text, n, &scalar)))
@@ -699,14 +615,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 s.push_str(&format!("[{k}]"));
                 continue;
             };
-            if form == FieldForm::Transposed {
-                return Err(MslError::new(
-                    OPERANDS,
-                    "a row of a matrix field stored column-major, by constant index into a \
-                     struct value; not supported by the MSL backend",
-                ));
-            }
-            if let FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } = form {
+            if let FieldForm::Padded(_) | FieldForm::PaddedMatrix = form {
                 return Err(MslError::new(
                     OPERANDS,
                     "an element of a constant-buffer array of scalars or 2-vectors, or of a \
@@ -714,7 +623,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                      value; not supported by the MSL backend",
                 ));
             }
-            let in_transposed_array = form == FieldForm::TransposedArray;
             form = FieldForm::Plain;
             match m.op(ty) {
                 Op::Vector => {
@@ -733,9 +641,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 Op::Array | Op::RuntimeArray => {
                     s.push_str(&format!("[{k}]"));
                     cur = Some(m.operand(ty, 0));
-                    if in_transposed_array {
-                        form = FieldForm::Transposed;
-                    }
                 }
                 Op::Struct => {
                     let f = self.cx.field_name(ty, k as usize);
@@ -958,18 +863,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let (path, form) = self.index_path(bt, &idx)?;
                 let e = format!("{}{path}", b.p());
                 Ok(E::primary(match form {
-                    FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } => {
+                    FieldForm::Padded(_) | FieldForm::PaddedMatrix => {
                         return Err(MslError::new(
                             OPERANDS,
                             "a constant-buffer array of scalars or 2-vectors (declared with \
                              16-byte elements) read from a struct value; not supported by the \
                              MSL backend",
                         ));
-                    }
-                    FieldForm::Transposed => format!("transpose({e})"),
-                    FieldForm::TransposedArray => {
-                        let t = self.ty_of(i)?;
-                        super::module::transposed_array(m, t, &e, false)
                     }
                     FieldForm::Packed => {
                         let t = self.ty_of(i)?;
@@ -1364,7 +1264,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if p.kind != PlaceKind::Plain {
                     return Err(MslError::new(
                         OPERANDS,
-                        "a pointer argument into an atomic, packed or transposed location; not \
+                        "a pointer argument into an atomic, packed or padded location; not \
                          supported by the MSL backend",
                     ));
                 }
@@ -1391,40 +1291,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 "atomic_store_explicit(&{}, {}, memory_order_relaxed);",
                 place.text, v.text
             )),
-            PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
-            PlaceKind::PaddedMatrix {
-                vecs, transposed, ..
-            } => {
+            PlaceKind::PaddedMatrix { rows, ty } => {
                 let tmp = self.local_name(Some("vectors"), "vectors");
-                let v = if transposed {
-                    format!("transpose({})", v.text)
-                } else {
-                    v.text
-                };
-                // MSL's vectors of the value as declared: `vecs` of 2 components.
-                self.line(&format!("float{vecs}x2 {tmp} = {v};"));
-                for k in 0..vecs {
+                let tn = self.cx.type_name(ty)?;
+                // MSL's columns of the value: its `rows` HLSL rows of 2 components.
+                self.line(&format!("{tn} {tmp} = {};", v.text));
+                for k in 0..rows {
                     for ch in ['x', 'y'] {
                         self.line(&format!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
                     }
-                }
-            }
-            PlaceKind::TransposedArray { ty } => {
-                let tmp = self.local_name(Some("matrices"), "matrices");
-                let tn = self.cx.type_name(ty)?;
-                self.line(&format!("{tn} {tmp} = {};", v.text));
-                for k in 0..m.array_len(ty).unwrap_or(0) {
-                    self.line(&format!("{}[{k}] = transpose({tmp}[{k}]);", place.text));
-                }
-            }
-            PlaceKind::TransposedRow { base, idx, n } => {
-                let tmp = self.local_name(Some("row"), "row");
-                self.line(&format!("float{n} {tmp} = {};", v.text));
-                for c in 0..n {
-                    self.line(&format!(
-                        "{base}[{c}][{idx}] = {tmp}.{};",
-                        COMPONENTS[c as usize]
-                    ));
                 }
             }
             PlaceKind::PaddedElem { n, .. } => {
@@ -1577,7 +1452,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if place.kind != PlaceKind::Plain {
                     return Err(MslError::new(
                         OPERANDS,
-                        "an out-parameter of `frexp`/`modf` into an atomic, packed or transposed \
+                        "an out-parameter of `frexp`/`modf` into an atomic, packed or padded \
                          location",
                     ));
                 }
@@ -1612,7 +1487,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if s.kind != PlaceKind::Plain || c.kind != PlaceKind::Plain {
                     return Err(MslError::new(
                         OPERANDS,
-                        "an out-parameter of `sincos` into an atomic, packed or transposed \
+                        "an out-parameter of `sincos` into an atomic, packed or padded \
                          location",
                     ));
                 }
