@@ -111,9 +111,10 @@ fn a_vertex_view_index_is_view_zero() {
     assert!(text.contains("[[instance_id]]"), "{text}");
 }
 
-/// Arrays of matrices in buffers: column-major ones are arrays of transposed matrices (read
-/// and written through `transpose` element by element), row-major ones plain arrays; the
-/// strides are the SPIR-V backend's (clang checks the types, spirv-cross the interface).
+/// Arrays of matrices in buffers: column-major ones are arrays of transposed matrices (stored
+/// so by legalization's `transpose_storage`, read and written through `transpose` element by
+/// element), row-major ones plain arrays; the strides are the SPIR-V backend's (clang checks
+/// the types, spirv-cross the interface).
 #[test]
 fn arrays_of_matrices_in_buffers() {
     let text = msl(
@@ -138,6 +139,76 @@ fn arrays_of_matrices_in_buffers() {
     assert!(text.contains("array<float4x3, 2> rows;"), "{text}");
     assert!(text.contains("array<float3x2, 3> m;"), "{text}");
     assert!(text.contains("transpose(Bones.bones["), "{text}");
+}
+
+/// Column-major matrices in buffers are legalization's (`transpose_storage`): a cbuffer's
+/// `float3x4` and a structured buffer's array of `float2x3` are declared as their row-major
+/// transposes (`float4x3`, `array<float3x2, 2>`: MSL's columns are HLSL's columns there, the
+/// same bytes), a whole matrix is read and written through `transpose`, a row with a run-time
+/// index is gathered (read) or scattered (written) one component per stored column, and an
+/// element `m[i][j]` is component `i` of stored column `j`.
+#[test]
+fn column_major_matrices_in_buffers_are_stored_transposed_by_legalization() {
+    let text = msl(
+        "cbuffer C : register(b0) { float3x4 m; float4 v; };\n\
+         struct E { float2x3 ms[2]; float4 tail; };\n\
+         RWStructuredBuffer<E> eb : register(u1);\n\
+         RWStructuredBuffer<float4> o : register(u2);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           float3 a = mul(m, v);\n\
+           float4 row = m[id.x];\n\
+           float e = m[id.y][id.z];\n\
+           float2x3 x = eb[id.x].ms[id.y];\n\
+           float3 r = eb[id.x].ms[1][id.z];\n\
+           eb[id.y].ms[0] = x * 2;\n\
+           eb[id.z].ms[1][id.x] = a;\n\
+           eb[id.z].ms[0][1][id.y] = e;\n\
+           o[id.x] = row + float4(a + x[0] + r, e);\n\
+         }\n",
+        "cs_6_0",
+    );
+    // `_3`, `_4`, `_5` are `id.x`, `id.y`, `id.z`.
+    for (k, c) in ["_3 = _1.x;", "_4 = _1.y;", "_5 = _1.z;"]
+        .iter()
+        .enumerate()
+    {
+        assert!(text.contains(&format!("uint {c}")), "{k}: {text}");
+    }
+    // Declared as the transposes: HLSL's columns are the MSL matrices' columns.
+    assert!(text.contains("    float4x3 m;\n"), "{text}");
+    assert!(text.contains("    array<float3x2, 2> ms;\n"), "{text}");
+    // Whole matrices: `transpose` at the load and at the store.
+    assert!(text.contains("C.v * transpose(C.m)"), "{text}");
+    assert!(
+        text.contains("float2x3 _7 = transpose(eb[_3].ms[_4]);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("eb[_4].ms[0] = transpose(float2x3("),
+        "{text}"
+    );
+    // `m[id.x]`: component `id.x` of each of the four stored columns.
+    assert!(
+        text.contains("float4(C.m[0u][_3], C.m[1u][_3], C.m[2u][_3], C.m[3u][_3])"),
+        "{text}"
+    );
+    // `m[id.y][id.z]`: component `id.y` of stored column `id.z`.
+    assert!(text.contains("float _6 = C.m[_5][_4];"), "{text}");
+    // `ms[1][id.z]` read and `ms[1][id.x]` written component by component.
+    for j in 0..3 {
+        assert!(
+            text.contains(&format!("eb[_3].ms[1][{j}u][_5]")),
+            "{j}: {text}"
+        );
+        let c = ['x', 'y', 'z'][j];
+        assert!(
+            text.contains(&format!("eb[_5].ms[1][{j}u][_3] = _2.{c};")),
+            "{j}: {text}"
+        );
+    }
+    // `ms[0][1][id.y] = e`: component 1 of stored column `id.y`.
+    assert!(text.contains("eb[_5].ms[0][_4][1] = _6;"), "{text}");
 }
 
 /// Matrices whose 2-component vectors are 16 bytes apart (DXC's constant buffers) are
