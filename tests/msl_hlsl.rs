@@ -211,6 +211,51 @@ fn column_major_matrices_in_buffers_are_stored_transposed_by_legalization() {
     assert!(text.contains("eb[_5].ms[0][_4][1] = _6;"), "{text}");
 }
 
+/// Structured buffers of matrices are `device` pointers to MSL matrices: a column-major
+/// `float2x3` one to its transposes (`float3x2`, 24 bytes apart as the SPIR-V backend's
+/// stride), read through `transpose` and by gathered rows; a row-major `float3x2` one to plain
+/// `float3x2`, a row stored whole; a column-major `float2x2` one stored through `transpose`
+/// and a row scattered.
+#[test]
+fn structured_buffers_of_matrices_are_pointers_to_matrices() {
+    let text = msl(
+        "StructuredBuffer<float2x3> cm : register(t0);\n\
+         RWStructuredBuffer<row_major float3x2> rm : register(u1);\n\
+         RWStructuredBuffer<float2x2> sq : register(u2);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           float2x3 a = cm[id.x];\n\
+           float3 r = cm[id.y][id.z];\n\
+           rm[id.x] = transpose(a);\n\
+           rm[id.y][id.z] = r.xy;\n\
+           sq[id.x] = float2x2(r.xy, a[1].yz);\n\
+           sq[id.y][1] = r.yz;\n\
+         }\n",
+        "cs_6_0",
+    );
+    // `_2`, `_4`, `_5` are `id.x`, `id.y`, `id.z`.
+    for c in ["_2 = _1.x;", "_4 = _1.y;", "_5 = _1.z;"] {
+        assert!(text.contains(&format!("uint {c}")), "{c}: {text}");
+    }
+    assert!(
+        text.contains(
+            "const device float3x2* cm [[buffer(0)]], device float3x2* rm [[buffer(1)]], \
+             device float2x2* sq [[buffer(2)]]"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("float2x3 _3 = transpose(cm[_2]);"), "{text}");
+    assert!(
+        text.contains("float3(cm[_4][0u][_5], cm[_4][1u][_5], cm[_4][2u][_5])"),
+        "{text}"
+    );
+    assert!(text.contains("rm[_2] = transpose(_3);"), "{text}");
+    assert!(text.contains("rm[_4][_5] = "), "{text}");
+    assert!(text.contains("sq[_2] = transpose(float2x2("), "{text}");
+    assert!(text.contains("sq[_4][0u][1] = "), "{text}");
+    assert!(text.contains("sq[_4][1u][1] = "), "{text}");
+}
+
 /// Matrices whose 2-component vectors are 16 bytes apart (DXC's constant buffers) are
 /// arrays of `float4`, each vector in the leading components, read whole, by row and by
 /// element, and written (in a storage buffer under `-fvk-use-gl-layout`'s std140? no: a

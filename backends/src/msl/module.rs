@@ -850,16 +850,16 @@ impl<'m> ModuleCx<'m> {
                 mt = m.operand(mt, 0);
             }
             if let Some((_, cols)) = m.matrix_dims(mt) {
-                // A matrix, or one array of them.
+                // A matrix, or one array (sized or not) of them.
                 if m.op(ft) != Op::Matrix
-                    && !(m.op(ft) == Op::Array && m.op(m.operand(ft, 0)) == Op::Matrix)
+                    && !(matches!(m.op(ft), Op::Array | Op::RuntimeArray)
+                        && m.op(m.operand(ft, 0)) == Op::Matrix)
                 {
                     return Err(MslError::new(
                         LAYOUT,
                         format!(
                             "member `{fname}` of struct `{sname}` is an array of arrays of \
-                             matrices or a runtime array of matrices; not supported by the MSL \
-                             backend"
+                             matrices; not supported by the MSL backend"
                         ),
                     ));
                 }
@@ -1431,6 +1431,9 @@ impl<'m> ModuleCx<'m> {
         loc: &Loc,
     ) -> R<(&'static str, String)> {
         let m = self.m;
+        if !layout::is_row_major(m, g) && holds_matrix(m, pointee) {
+            return Err(column_major());
+        }
         match m.op(pointee) {
             Op::Struct => {
                 self.declare_struct(pointee, Some(rule))?;
@@ -1450,21 +1453,12 @@ impl<'m> ModuleCx<'m> {
                 let inner_loc = Loc::Elem(Box::new(loc.clone()));
                 let tn = self.type_at(e, Some(&inner_loc))?;
                 self.check_strides(pointee, &tl, "(elements)", "the buffer")?;
-                if m.op(e) == Op::Matrix {
-                    return Err(MslError::new(
-                        LAYOUT,
-                        "a buffer of matrices; not supported by the MSL backend",
-                    ));
-                }
                 self.pointer_globals.insert(g);
                 Ok(("*", tn))
             }
             _ => {
                 let tl = layout::type_layout(m, pointee, rule, layout::is_row_major(m, g))
                     .map_err(|err| MslError::new(LAYOUT, format!("no buffer layout: {err}")))?;
-                if !layout::is_row_major(m, g) && holds_matrix(m, pointee) {
-                    return Err(column_major());
-                }
                 if matches!(m.op(pointee), Op::Array) {
                     let mut inner = m.operand(pointee, 0);
                     while m.op(inner) == Op::Array {
