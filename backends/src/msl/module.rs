@@ -19,6 +19,7 @@ use super::error::{LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, VER
 use super::names::{Namer, namer};
 use super::{MslVersion, Options};
 use crate::text::atomics::{AtomicLocs, Loc};
+use crate::text::column_major_matrix;
 use crate::text::usage::Entry;
 
 /// A stage input or output of the entry point.
@@ -130,14 +131,6 @@ pub(crate) struct ModuleCx<'m> {
     /// Arrays of buffers (arrays of pointers in MSL): true when the elements are blocks
     /// (dereferenced to name their members), false for runtime arrays.
     pub buffer_arrays: FxHashMap<InstId, bool>,
-}
-
-/// True when `ty` is a matrix or an array (of arrays) of matrices.
-fn holds_matrix(m: &Module, mut ty: InstId) -> bool {
-    while matches!(m.op(ty), Op::Array | Op::RuntimeArray) {
-        ty = m.operand(ty, 0);
-    }
-    m.op(ty) == Op::Matrix
 }
 
 /// A column-major matrix in a buffer: what `legalize(msl)` (`transpose_storage`) leaves none
@@ -640,7 +633,7 @@ impl<'m> ModuleCx<'m> {
                     if m.op(inner) == Op::Struct {
                         self.declare_struct(inner, Some(rule))?;
                     }
-                    if !fl.row_major && holds_matrix(m, ft) {
+                    if column_major_matrix(m, ft, fl.row_major) {
                         return Err(column_major());
                     }
                     let mut form = FieldForm::Plain;
@@ -1431,7 +1424,7 @@ impl<'m> ModuleCx<'m> {
         loc: &Loc,
     ) -> R<(&'static str, String)> {
         let m = self.m;
-        if !layout::is_row_major(m, g) && holds_matrix(m, pointee) {
+        if column_major_matrix(m, pointee, layout::is_row_major(m, g)) {
             return Err(column_major());
         }
         match m.op(pointee) {
