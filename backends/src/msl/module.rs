@@ -366,7 +366,8 @@ impl<'m> ModuleCx<'m> {
                     return Err(MslError::new(
                         TYPE,
                         format!(
-                            "the matrix type `{}`; MSL matrices hold float (or half) only",
+                            "the matrix type `{}`; MSL matrices hold float or half, and the \
+                             MSL backend declares float ones only",
                             oneshader_ir::print::print_inst(m, ty)
                         ),
                     ));
