@@ -286,6 +286,66 @@ fn matrices_of_two_component_vectors_in_constant_buffers() {
     );
 }
 
+/// Arrays of matrices whose 2-component rows are 16 bytes apart (DXC's constant buffers:
+/// column-major `float2x3` and `float2x2`, stored as their row-major transposes, and row-major
+/// `float3x2`) are arrays of arrays of `float4`, each row in the leading components: read
+/// whole (an array of matrices, each built from its rows' `.xy`), by element, by run-time row
+/// and by single component, at the SPIR-V backend's offsets.
+#[test]
+fn arrays_of_matrices_of_two_component_rows_in_constant_buffers() {
+    let text = msl(
+        "cbuffer C : register(b0) { float2x3 cm[2]; row_major float3x2 rm[2]; \
+           float2x2 sq[3]; float k; };\n\
+         RWStructuredBuffer<float4> o : register(u1);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           float2x3 a[2] = cm;\n\
+           float3x2 b = rm[id.x];\n\
+           float2 r = sq[id.y][id.z];\n\
+           float e = cm[id.x][1][id.y];\n\
+           o[id.x] = float4(mul(a[id.y], float3(r, k)), mul(float3(1, 2, 3), b)) \
+             + float4(sq[2][1], e, rm[1][id.z].y);\n\
+         }\n",
+        "cs_6_0",
+    );
+    // `_3`, `_4`, `_5` are `id.x`, `id.y`, `id.z`.
+    for c in ["_3 = _1.x;", "_4 = _1.y;", "_5 = _1.z;"] {
+        assert!(text.contains(&format!("uint {c}")), "{c}: {text}");
+    }
+    assert!(
+        text.contains(
+            "    array<array<float4, 3>, 2> cm;\n    array<array<float4, 3>, 2> rm;\n    \
+             array<array<float4, 2>, 3> sq;\n    float k;\n"
+        ),
+        "{text}"
+    );
+    // `a = cm`: the stored matrices (HLSL's columns as rows), each transposed.
+    assert!(
+        text.contains(
+            "array<float3x2, 2> _2 = array<float3x2, 2>{float3x2(C.cm[0][0].xy, \
+             C.cm[0][1].xy, C.cm[0][2].xy), float3x2(C.cm[1][0].xy, C.cm[1][1].xy, \
+             C.cm[1][2].xy)};"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("a = array<float2x3, 2>{transpose(_2[0]), transpose(_2[1])};"),
+        "{text}"
+    );
+    assert!(
+        text.contains("float3x2(C.rm[_3][0].xy, C.rm[_3][1].xy, C.rm[_3][2].xy)"),
+        "{text}"
+    );
+    // `sq[id.y][id.z]`: component `id.z` of both stored rows.
+    assert!(
+        text.contains("float2(C.sq[_4][0u][_5], C.sq[_4][1u][_5])"),
+        "{text}"
+    );
+    // `cm[id.x][1][id.y]`: component 1 of stored row `id.y`.
+    assert!(text.contains("C.cm[_3][_4][1]"), "{text}");
+    assert!(text.contains("C.rm[1][_5][1u]"), "{text}");
+}
+
 /// 64-bit integers are `long` and `ulong` (MSL 2.2): literals typed, signed arithmetic
 /// wrapping through `ulong`, shift counts masked to 63; MSL 2.1 refuses them by name.
 #[test]

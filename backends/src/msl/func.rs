@@ -51,6 +51,9 @@ pub(crate) enum PlaceKind {
     /// A matrix declared as an array of `float4` ([`FieldForm::PaddedMatrix`]): `rows`
     /// HLSL rows of 2 components, of IR type `ty`.
     PaddedMatrix { rows: u32, ty: InstId },
+    /// An array declared with [`FieldForm::PaddedMatrices`]: `len` such matrices of IR type
+    /// `ty`, of `rows` rows each.
+    PaddedMatrices { rows: u32, len: u32, ty: InstId },
     /// An array declared with 4-vector elements ([`FieldForm::Padded`]): `len` elements of
     /// `n` components of MSL scalar type `scalar`.
     Padded { n: u32, len: u32, scalar: String },
@@ -95,6 +98,13 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
         },
         _ => Vec::new(),
     }
+}
+
+/// The matrix (MSL type `tn`) declared as `rows` padded rows at `text`
+/// ([`FieldForm::PaddedMatrix`]): each row's leading two components.
+fn padded_matrix(tn: &str, text: &str, rows: u32) -> String {
+    let parts: Vec<String> = (0..rows).map(|k| format!("{text}[{k}].xy")).collect();
+    format!("{tn}({})", parts.join(", "))
 }
 
 /// Element `text` of a padded array: its first `n` components.
@@ -330,7 +340,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .collect();
                     let (path, form) = self.index_path(comp_ty, &idx)?;
                     let v = match form {
-                        FieldForm::Padded(_) | FieldForm::PaddedMatrix => {
+                        FieldForm::Padded(_)
+                        | FieldForm::PaddedMatrix
+                        | FieldForm::PaddedMatrices => {
                             return Err(MslError::new(
                                 OPERANDS,
                                 "an insert into a constant-buffer array declared with 16-byte \
@@ -472,6 +484,22 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             .ok_or_else(|| malformed("a padded matrix that is not a matrix"))?;
                         PlaceKind::PaddedMatrix { rows, ty: ft }
                     }
+                    FieldForm::PaddedMatrices => {
+                        let at = m
+                            .struct_fields(st)
+                            .get(k)
+                            .and_then(|&f| m.ty(f))
+                            .ok_or_else(|| malformed("a field address past the fields"))?;
+                        let ty = m.operand(at, 0);
+                        let (rows, _) = m
+                            .matrix_dims(ty)
+                            .ok_or_else(|| malformed("padded matrices that are not matrices"))?;
+                        PlaceKind::PaddedMatrices {
+                            rows,
+                            len: m.array_len(at).unwrap_or(0),
+                            ty,
+                        }
+                    }
                     FieldForm::Packed => {
                         let ft = m
                             .struct_fields(st)
@@ -531,6 +559,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         },
                     });
                 }
+                if let PlaceKind::PaddedMatrices { rows, ty, .. } = &b.kind {
+                    return Ok(Place {
+                        text: format!("{}[{}]", b.text, idx.text),
+                        kind: PlaceKind::PaddedMatrix {
+                            rows: *rows,
+                            ty: *ty,
+                        },
+                    });
+                }
                 if let PlaceKind::PaddedMatrix { .. } = &b.kind {
                     // HLSL row `idx`: a vector's leading two components.
                     return Ok(Place {
@@ -578,10 +615,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             PlaceKind::Packed(t) => Ok(E::primary(format!("{t}({})", place.text))),
             PlaceKind::PaddedMatrix { rows, ty } => {
                 let tn = self.cx.type_name(ty)?;
-                let parts: Vec<String> = (0..rows)
-                    .map(|k| format!("{}[{k}].xy", place.text))
+                Ok(E::primary(padded_matrix(&tn, &place.text, rows)))
+            }
+            PlaceKind::PaddedMatrices { rows, len, ty } => {
+                let tn = self.cx.type_name(ty)?;
+                let parts: Vec<String> = (0..len)
+                    .map(|k| padded_matrix(&tn, &format!("{}[{k}]", place.text), rows))
                     .collect();
-                Ok(E::primary(format!("{tn}({})", parts.join(", "))))
+                Ok(E::primary(format!(
+                    "array<{tn}, {len}>{{{}}}",
+                    parts.join(", ")
+                )))
             }
             PlaceKind::PaddedElem { n, scalar } => {
                 Ok(E::primary(padded_elem(&place.text, n, &scalar)))
@@ -615,7 +659,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 s.push_str(&format!("[{k}]"));
                 continue;
             };
-            if let FieldForm::Padded(_) | FieldForm::PaddedMatrix = form {
+            if let FieldForm::Padded(_) | FieldForm::PaddedMatrix | FieldForm::PaddedMatrices = form
+            {
                 return Err(MslError::new(
                     OPERANDS,
                     "an element of a constant-buffer array of scalars or 2-vectors, or of a \
@@ -863,7 +908,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let (path, form) = self.index_path(bt, &idx)?;
                 let e = format!("{}{path}", b.p());
                 Ok(E::primary(match form {
-                    FieldForm::Padded(_) | FieldForm::PaddedMatrix => {
+                    FieldForm::Padded(_) | FieldForm::PaddedMatrix | FieldForm::PaddedMatrices => {
                         return Err(MslError::new(
                             OPERANDS,
                             "a constant-buffer array of scalars or 2-vectors (declared with \
@@ -1299,6 +1344,21 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 for k in 0..rows {
                     for ch in ['x', 'y'] {
                         self.line(&format!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
+                    }
+                }
+            }
+            PlaceKind::PaddedMatrices { rows, len, ty } => {
+                let tmp = self.local_name(Some("matrices"), "matrices");
+                let tn = self.cx.type_name(ty)?;
+                self.line(&format!("array<{tn}, {len}> {tmp} = {};", v.text));
+                for e in 0..len {
+                    for k in 0..rows {
+                        for ch in ['x', 'y'] {
+                            self.line(&format!(
+                                "{}[{e}][{k}].{ch} = {tmp}[{e}][{k}].{ch};",
+                                place.text
+                            ));
+                        }
                     }
                 }
             }

@@ -64,6 +64,9 @@ pub(crate) enum FieldForm {
     /// buffers): declared as an array of `float4`, each HLSL row in the leading two
     /// components.
     PaddedMatrix,
+    /// An array of such matrices (each element 16 bytes per row apart from the next):
+    /// declared as an array of arrays of `float4`.
+    PaddedMatrices,
     /// An array of scalars or 2-vectors of `n` components whose layout stride is 16 bytes
     /// (DXC's constant buffers): declared as an array of 4-vectors, each element read from
     /// its first `n` components.
@@ -199,6 +202,10 @@ fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)
             (a, s * rows)
         }
         Op::Array => {
+            if *form == FieldForm::PaddedMatrices {
+                let (rows, _) = m.matrix_dims(m.operand(ty, 0))?;
+                return Some((16, 16 * rows * m.array_len(ty)?));
+            }
             let (a, s) = msl_align_size(m, m.operand(ty, 0), &FieldForm::Plain)?;
             (a, s * m.array_len(ty)?)
         }
@@ -523,7 +530,7 @@ impl<'m> ModuleCx<'m> {
                 if (0..parts.len()).any(|k| {
                     matches!(
                         self.form(ty, k),
-                        FieldForm::Padded(_) | FieldForm::PaddedMatrix
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix | FieldForm::PaddedMatrices
                     )
                 }) {
                     return Err(MslError::new(
@@ -638,11 +645,19 @@ impl<'m> ModuleCx<'m> {
                         return Err(column_major());
                     }
                     let mut form = FieldForm::Plain;
-                    // 2-component rows 16 bytes apart: an array of `float4`.
+                    // 2-component rows 16 bytes apart: an array of `float4` (per element of an
+                    // array of such matrices, their rows back to back).
                     if let Some((_, 2)) = m.matrix_dims(ft)
                         && fl.layout.matrix_stride == Some(16)
                     {
                         form = FieldForm::PaddedMatrix;
+                    }
+                    if m.op(ft) == Op::Array
+                        && let Some((rows, 2)) = m.matrix_dims(m.operand(ft, 0))
+                        && fl.layout.matrix_stride == Some(16)
+                        && fl.layout.array_stride == Some(16 * rows)
+                    {
+                        form = FieldForm::PaddedMatrices;
                     }
                     let (mut align, mut size) = self.member_align_size(ft, &form, &fname)?;
                     if m.op(ft) == Op::Vector && fl.offset % align != 0 {
@@ -714,13 +729,21 @@ impl<'m> ModuleCx<'m> {
                             let (r, _) = m.matrix_dims(ft).unwrap_or((4, 4));
                             format!("array<float4, {r}>")
                         }
+                        (FieldForm::PaddedMatrices, _) => {
+                            let (r, _) = m.matrix_dims(m.operand(ft, 0)).unwrap_or((4, 4));
+                            let n = m.array_len(ft).unwrap_or(0);
+                            format!("array<array<float4, {r}>, {n}>")
+                        }
                         (_, Op::RuntimeArray) => {
                             let inner = Loc::Elem(Box::new(loc.clone()));
                             self.type_at(m.operand(ft, 0), Some(&inner))?
                         }
                         _ => self.type_at(ft, Some(&loc))?,
                     };
-                    if !matches!(form, FieldForm::Padded(_) | FieldForm::PaddedMatrix) {
+                    if !matches!(
+                        form,
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix | FieldForm::PaddedMatrices
+                    ) {
                         self.check_strides(ft, &fl.layout, &fname, &name)?;
                     }
                     if form != FieldForm::Plain {
