@@ -386,8 +386,8 @@ mod tests {
         );
         assert_eq!(
             legalize(Target::Wgsl).describe(),
-            "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars, \
-             case_copies"
+            "specialize_generic, specialize_resources, own_merges, bool_storage, \
+             transpose_storage, params_to_vars, case_copies"
         );
         assert_eq!(
             legalize(Target::Msl).describe(),
