@@ -10,7 +10,7 @@
 //! is what this pass makes it: every column-major matrix a `uniform`, `storage_buffer`,
 //! `push_constant` or `shader_record` global holds (directly, in arrays, in struct fields)
 //! becomes `mat<T, C, R>` marked `row_major`, through the shared storage-form rewrite
-//! ([`crate::storage_form`]): struct copies for memory, the original types for values, a
+//! (passes/src/storage_form.rs): struct copies for memory, the original types for values, a
 //! `transpose` at each load and store. An `element_addr` into such a matrix (an HLSL row,
 //! which memory holds one component per stored vector) becomes per-component accesses: a load
 //! of row `i` gathers component `i` of each stored vector, a store scatters, and an element
