@@ -117,8 +117,7 @@ fn row_access(m: &mut Module, ea: InstId) -> Result<(), PassError> {
                     let jc = m.const_int(u32t, u64::from(j));
                     let mut b = Builder::new(m);
                     b.set_point(InsertPoint::Before(user));
-                    let col = b.element_addr(base, jc);
-                    let comp = b.element_addr(col, row);
+                    let comp = stored_element(&mut b, base, jc, row);
                     parts.push(b.load(comp));
                 }
                 let mut b = Builder::new(m);
@@ -133,8 +132,7 @@ fn row_access(m: &mut Module, ea: InstId) -> Result<(), PassError> {
                     let jc = m.const_int(u32t, u64::from(j));
                     let mut b = Builder::new(m);
                     b.set_point(InsertPoint::Before(user));
-                    let col = b.element_addr(base, jc);
-                    let comp = b.element_addr(col, row);
+                    let comp = stored_element(&mut b, base, jc, row);
                     let c = b.extract(v, &[j]);
                     b.store(comp, c);
                 }
@@ -145,8 +143,7 @@ fn row_access(m: &mut Module, ea: InstId) -> Result<(), PassError> {
                 let j = m.operand(user, 1);
                 let mut b = Builder::new(m);
                 b.set_point(InsertPoint::Before(user));
-                let col = b.element_addr(base, j);
-                let comp = b.element_addr(col, row);
+                let comp = stored_element(&mut b, base, j, row);
                 m.replace_uses_with(user, comp);
                 remove(m, user)?;
             }
@@ -163,6 +160,13 @@ fn row_access(m: &mut Module, ea: InstId) -> Result<(), PassError> {
         }
     }
     remove(m, ea)
+}
+
+/// The address of HLSL element (`row`, `col`) of the matrix whose transpose `base` points
+/// to: component `row` of stored vector `col`.
+fn stored_element(b: &mut Builder<'_>, base: InstId, col: InstId, row: InstId) -> InstId {
+    let vector = b.element_addr(base, col);
+    b.element_addr(vector, row)
 }
 
 fn remove(m: &mut Module, id: InstId) -> Result<(), PassError> {
