@@ -1106,27 +1106,46 @@ impl<'m> ModuleCx<'m> {
                     "a stage input or output without a location or built-in",
                 )
             })?;
-        // An array of scalars or vectors, or a matrix, takes one location per element or per
-        // column (HLSL row), as the SPIR-V backend assigns them: one WGSL member each.
+        // An array of scalars or vectors, a matrix or an array of matrices takes one location
+        // per element or per column (HLSL row), as the SPIR-V backend assigns them in order:
+        // one WGSL member each, the variable's element at that suffix.
         let scalar_or_vector = |t: InstId| m.op(t) == Op::Vector || m.op(t).is_scalar_type();
-        let (elems, elem_type): (Option<u32>, String) = match m.op(pointee) {
+        let matrix_rows = |t: InstId| -> R<u32> {
+            Ok(m.matrix_dims(t).ok_or_else(|| malformed("a bad matrix"))?.0)
+        };
+        let (elems, elem_type): (Option<Vec<String>>, String) = match m.op(pointee) {
             _ if scalar_or_vector(pointee) => (None, var_type.clone()),
             Op::Array if scalar_or_vector(m.operand(pointee, 0)) => {
-                (m.array_len(pointee), self.type_name(m.operand(pointee, 0))?)
+                let n = m.array_len(pointee).unwrap_or(0);
+                let suffixes = (0..n).map(|i| format!("[{i}]")).collect();
+                (Some(suffixes), self.type_name(m.operand(pointee, 0))?)
             }
             Op::Matrix => {
-                let (r, c) = m
-                    .matrix_dims(pointee)
+                let rows = matrix_rows(pointee)?;
+                let row = m
+                    .element_type_of(pointee, 0)
                     .ok_or_else(|| malformed("a bad matrix"))?;
-                (Some(r), format!("vec{c}<f32>"))
+                let suffixes = (0..rows).map(|i| format!("[{i}]")).collect();
+                (Some(suffixes), self.type_name(row)?)
+            }
+            Op::Array if m.op(m.operand(pointee, 0)) == Op::Matrix => {
+                let mt = m.operand(pointee, 0);
+                let (n, rows) = (m.array_len(pointee).unwrap_or(0), matrix_rows(mt)?);
+                let row = m
+                    .element_type_of(mt, 0)
+                    .ok_or_else(|| malformed("a bad matrix"))?;
+                let suffixes = (0..n)
+                    .flat_map(|a| (0..rows).map(move |i| format!("[{a}][{i}]")))
+                    .collect();
+                (Some(suffixes), self.type_name(row)?)
             }
             _ => {
                 return Err(WgslError::new(
                     TYPE,
                     format!(
                         "the stage {} at location {l} has type `{}`; WGSL stage inputs and \
-                         outputs are scalars and vectors (arrays of them and matrices are \
-                         flattened)",
+                         outputs are scalars and vectors (arrays of them, matrices and arrays \
+                         of matrices are flattened)",
                         if input { "input" } else { "output" },
                         oneshader_ir::print::print_inst(m, pointee)
                     ),
@@ -1176,7 +1195,7 @@ impl<'m> ModuleCx<'m> {
                 var_type,
                 convert: "{}".into(),
             }],
-            Some(n) => {
+            Some(suffixes) => {
                 // The private variable is declared here; the members copy its elements.
                 writeln!(self.decls, "var<private> {var}: {var_type};").ok();
                 let names = if input {
@@ -1184,9 +1203,10 @@ impl<'m> ModuleCx<'m> {
                 } else {
                     &mut self.io_names.1
                 };
-                (0..n)
-                    .map(|i| Io {
-                        var: format!("{var}[{i}]"),
+                (0u32..)
+                    .zip(suffixes)
+                    .map(|(i, suffix)| Io {
+                        var: format!("{var}{suffix}"),
                         member: names.fresh(Some(&format!("{member}_{i}")), "v", None),
                         attrs: format!("@location({}){interp}", l + i),
                         io_type: elem_type.clone(),
