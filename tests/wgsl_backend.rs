@@ -327,6 +327,30 @@ VO main(float4 p : P) {
 }
 
 #[test]
+fn a_matrix_passed_through_stage_io_whole_gets_its_row_members() {
+    // Nothing in the module names the matrix's row type (`vec<f32, 3>`): the IO members are
+    // spelled from the matrix itself.
+    let text = wgsl(
+        "struct T { float2x3 c : C; float4 p : SV_Position; };\nT main(T i) { return i; }\n",
+        "vs_6_0",
+    )
+    .expect("WGSL");
+    for (s, member) in [
+        ("main_in", "in_var_C_0"),
+        ("main_in", "in_var_C_1"),
+        ("main_out", "out_var_C_0"),
+        ("main_out", "out_var_C_1"),
+    ] {
+        let k = u32::from(member.ends_with('1'));
+        assert_eq!(
+            member_at(&text, s, k).as_deref(),
+            Some(format!("{member}: vec3<f32>").as_str()),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn arrays_of_textures_samplers_and_buffers_are_binding_arrays() {
     let text = wgsl(
         r#"

@@ -1122,22 +1122,16 @@ impl<'m> ModuleCx<'m> {
             }
             Op::Matrix => {
                 let rows = matrix_rows(pointee)?;
-                let row = m
-                    .element_type_of(pointee, 0)
-                    .ok_or_else(|| malformed("a bad matrix"))?;
                 let suffixes = (0..rows).map(|i| format!("[{i}]")).collect();
-                (Some(suffixes), self.type_name(row)?)
+                (Some(suffixes), self.matrix_row_type(pointee)?)
             }
             Op::Array if m.op(m.operand(pointee, 0)) == Op::Matrix => {
                 let mt = m.operand(pointee, 0);
                 let (n, rows) = (m.array_len(pointee).unwrap_or(0), matrix_rows(mt)?);
-                let row = m
-                    .element_type_of(mt, 0)
-                    .ok_or_else(|| malformed("a bad matrix"))?;
                 let suffixes = (0..n)
                     .flat_map(|a| (0..rows).map(move |i| format!("[{a}][{i}]")))
                     .collect();
-                (Some(suffixes), self.type_name(row)?)
+                (Some(suffixes), self.matrix_row_type(mt)?)
             }
             _ => {
                 return Err(WgslError::new(
@@ -1222,6 +1216,16 @@ impl<'m> ModuleCx<'m> {
             self.outputs.extend(ios);
         }
         Ok(())
+    }
+
+    /// The WGSL vector type of an HLSL row of matrix type `mt` (a WGSL column).
+    fn matrix_row_type(&mut self, mt: InstId) -> R<String> {
+        let (_, cols) = self
+            .m
+            .matrix_dims(mt)
+            .ok_or_else(|| malformed("a bad matrix"))?;
+        let scalar = self.type_name(self.m.operand(mt, 0))?;
+        Ok(format!("vec{cols}<{scalar}>"))
     }
 
     /// Checks that WGSL can state the layout of `ty` in a buffer under `rule` (recording the
