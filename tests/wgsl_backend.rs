@@ -278,6 +278,79 @@ VO main(VI i) {
 }
 
 #[test]
+fn an_array_of_matrices_as_stage_io_takes_one_location_per_row() {
+    let src = r#"
+struct VO { float4 pos : SV_Position; float2x3 ms[2] : MS; float3x1 c : C; float w : W; };
+VO main(float4 p : P) {
+    VO o = (VO)0;
+    o.pos = p;
+    o.ms[1][0] = p.xyz;
+    o.ms[0][1] = p.yzw;
+    o.c = p.xyz;
+    o.w = p.w;
+    return o;
+}
+"#;
+    // `wgsl` has naga validate the text.
+    let text = wgsl(src, "vs_6_0").expect("WGSL");
+    // Our SPIR-V's locations: MS at 0 (two matrices of two rows: four), C at 4 (a float3x1
+    // is a vector: one location, as DXC numbers it), W at 5.
+    let opts = CompileOptions::new("vs_6_0").with_reflection();
+    let out = Compiler::new()
+        .compile_source("w.hlsl", src, &opts)
+        .expect("SPIR-V");
+    let ep = &out.reflection.expect("asked for").entry_points[0];
+    let loc = |name: &str| {
+        ep.outputs
+            .iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.location)
+            .unwrap_or_else(|| panic!("{name} has a location"))
+    };
+    assert_eq!(
+        (loc("out.var.MS"), loc("out.var.C"), loc("out.var.W")),
+        (0, 4, 5)
+    );
+    let at = |l: u32| {
+        member_at(&text, "main_out", l).unwrap_or_else(|| panic!("@location({l}) in\n{text}"))
+    };
+    for k in 0..4 {
+        assert_eq!(at(k), format!("out_var_MS_{k}: vec3<f32>"));
+    }
+    assert_eq!(at(4), "out_var_C: vec3<f32>");
+    assert_eq!(at(5), "out_var_W: f32");
+    // Matrix a, row i goes to member 2a + i.
+    assert!(
+        text.contains("out_var_MS[1][0], out_var_MS[1][1]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_matrix_passed_through_stage_io_whole_gets_its_row_members() {
+    // Nothing in the module names the matrix's row type (`vec<f32, 3>`): the IO members are
+    // spelled from the matrix itself.
+    let text = wgsl(
+        "struct T { float2x3 c : C; float4 p : SV_Position; };\nT main(T i) { return i; }\n",
+        "vs_6_0",
+    )
+    .expect("WGSL");
+    for (s, member) in [
+        ("main_in", "in_var_C_0"),
+        ("main_in", "in_var_C_1"),
+        ("main_out", "out_var_C_0"),
+        ("main_out", "out_var_C_1"),
+    ] {
+        let k = u32::from(member.ends_with('1'));
+        assert_eq!(
+            member_at(&text, s, k).as_deref(),
+            Some(format!("{member}: vec3<f32>").as_str()),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn arrays_of_textures_samplers_and_buffers_are_binding_arrays() {
     let text = wgsl(
         r#"

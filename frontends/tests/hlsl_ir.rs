@@ -207,6 +207,48 @@ PSOut main(PSIn i, noperspective float3 w : W) {
 }
 
 #[test]
+fn one_row_and_one_column_matrices_take_a_vectors_locations() {
+    // DXC's numbering (its vk.location.composite test): a 1xN or Nx1 matrix is a vector (one
+    // location, two for a 64-bit 3- or 4-vector); an RxC matrix takes R rows' locations.
+    let ir = ir_text(
+        r#"
+struct VSOut {
+    float2x3 m : A;
+    float1x2 r : B;
+    float3x1 c : C;
+    float1x1 s : D;
+    float2x3 ms[3] : E;
+    float3x1 cs[2] : F;
+    float w : W;
+};
+VSOut main(double3 a : DA, double2x3 b : DB, double3x1 c : DC, float4 p : P) {
+    VSOut o = (VSOut)0;
+    o.w = (float)(a.x + b[0][0] + c[0][0]) + p.x;
+    return o;
+}"#,
+        "vs_6_0",
+    );
+    for (name, loc) in [
+        ("out.var.A", 0),
+        ("out.var.B", 2),
+        ("out.var.C", 3),
+        ("out.var.D", 4),
+        ("out.var.E", 5),
+        ("out.var.F", 11),
+        ("out.var.W", 13),
+        ("in.var.DA", 0),
+        ("in.var.DB", 2),
+        ("in.var.DC", 6),
+        ("in.var.P", 8),
+    ] {
+        assert!(
+            line_of(&ir, &format!("global @{name} :")).contains(&format!("location({loc})")),
+            "{name} at {loc}:\n{ir}"
+        );
+    }
+}
+
+#[test]
 fn statics_spec_constants_push_constants() {
     let ir = ir_text(
         r#"

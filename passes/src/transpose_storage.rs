@@ -5,16 +5,17 @@
 //! matrix (HLSL's default packing) is C column vectors of R components, a row-major one R row
 //! vectors of C components. WGSL and MSL declare a matrix as columns, and their natural mapping
 //! is the one the SPIR-V backend and DXC use: HLSL rows become their columns, so a row-major
-//! `TRxC` is WGSL's `matRxC` (MSL's `floatRxC`) and lies in memory as HLSL lays it. A column-major one lies in memory like
-//! the row-major `mat<T, C, R>` (C vectors of R components, same strides, same offsets), which
-//! is what this pass makes it: every column-major matrix a `uniform`, `storage_buffer`,
-//! `push_constant` or `shader_record` global holds (directly, in arrays, in struct fields)
-//! becomes `mat<T, C, R>` marked `row_major`, through the shared storage-form rewrite
-//! (`storage_form`, passes/src/storage_form.rs): struct copies for memory, the original
-//! types for values, a `transpose` at each load and store. An `element_addr` into such a matrix (an HLSL row,
-//! which memory holds one component per stored vector) becomes per-component accesses: a load
-//! of row `i` gathers component `i` of each stored vector, a store scatters, and an element
-//! `j` of row `i` is component `i` of stored vector `j`.
+//! `TRxC` is WGSL's `matRxC` (MSL's `floatRxC`) and lies in memory as HLSL lays it. A
+//! column-major one lies in memory like the row-major `mat<T, C, R>` (C vectors of R
+//! components, same strides, same offsets), which is what this pass makes it: every
+//! column-major matrix a `uniform`, `storage_buffer`, `push_constant` or `shader_record` global
+//! holds (directly, in arrays, in struct fields) becomes `mat<T, C, R>` marked `row_major`,
+//! through the shared storage-form rewrite (passes/src/storage_form.rs): struct copies for
+//! memory, the original types for values, a `transpose` at each load and store. An
+//! `element_addr` into such a matrix (an HLSL row, which memory holds one component per stored
+//! vector) becomes per-component accesses: a load of row `i` gathers component `i` of each
+//! stored vector, a store scatters, and an element `j` of row `i` is component `i` of stored
+//! vector `j`.
 //!
 //! Afterwards no host-shared memory holds a column-major matrix ([`first_column_major`]), which
 //! the WGSL and MSL backends' boundary checks (OSG0009): the emitters print every buffer
@@ -117,8 +118,7 @@ fn row_access(m: &mut Module, ea: InstId) -> Result<(), PassError> {
                     let jc = m.const_int(u32t, u64::from(j));
                     let mut b = Builder::new(m);
                     b.set_point(InsertPoint::Before(user));
-                    let col = b.element_addr(base, jc);
-                    let comp = b.element_addr(col, row);
+                    let comp = stored_element(&mut b, base, jc, row);
                     parts.push(b.load(comp));
                 }
                 let mut b = Builder::new(m);
@@ -133,8 +133,7 @@ fn row_access(m: &mut Module, ea: InstId) -> Result<(), PassError> {
                     let jc = m.const_int(u32t, u64::from(j));
                     let mut b = Builder::new(m);
                     b.set_point(InsertPoint::Before(user));
-                    let col = b.element_addr(base, jc);
-                    let comp = b.element_addr(col, row);
+                    let comp = stored_element(&mut b, base, jc, row);
                     let c = b.extract(v, &[j]);
                     b.store(comp, c);
                 }
@@ -145,8 +144,7 @@ fn row_access(m: &mut Module, ea: InstId) -> Result<(), PassError> {
                 let j = m.operand(user, 1);
                 let mut b = Builder::new(m);
                 b.set_point(InsertPoint::Before(user));
-                let col = b.element_addr(base, j);
-                let comp = b.element_addr(col, row);
+                let comp = stored_element(&mut b, base, j, row);
                 m.replace_uses_with(user, comp);
                 remove(m, user)?;
             }
@@ -163,6 +161,13 @@ fn row_access(m: &mut Module, ea: InstId) -> Result<(), PassError> {
         }
     }
     remove(m, ea)
+}
+
+/// The address of HLSL element (`row`, `col`) of the matrix whose transpose `base` points
+/// to: component `row` of stored vector `col`.
+fn stored_element(b: &mut Builder<'_>, base: InstId, col: InstId, row: InstId) -> InstId {
+    let vector = b.element_addr(base, col);
+    b.element_addr(vector, row)
 }
 
 fn remove(m: &mut Module, id: InstId) -> Result<(), PassError> {

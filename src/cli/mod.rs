@@ -49,9 +49,9 @@ pub enum Command {
     Opt(opt::OptArgs),
     /// Run a function of an IR module in the reference interpreter.
     Interp(interp::InterpArgs),
-    /// Legalize an IR module and emit it for a target (`--target spirv|spirv-asm|glsl`).
+    /// Legalize an IR module and emit it for a target (`--target spirv|spirv-asm|glsl|wgsl|msl`).
     Emit(emit::EmitArgs),
-    /// Compile HLSL: -T PROFILE -E ENTRY [--target spirv|glsl|ir|osir] [-O0|-O] -o OUT (dxc spellings).
+    /// Compile HLSL: -T PROFILE -E ENTRY [--target spirv|spirv-asm|glsl|wgsl|msl|ir|osir|reflection] [-O0|-O] -o OUT (dxc spellings).
     Compile(compile::CompileArgs),
     /// Build every variant of a manifest (oneshader.toml) in parallel, through a cache.
     Build(build::BuildArgs),

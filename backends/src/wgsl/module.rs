@@ -1099,27 +1099,40 @@ impl<'m> ModuleCx<'m> {
                     "a stage input or output without a location or built-in",
                 )
             })?;
-        // An array of scalars or vectors, or a matrix, takes one location per element or per
-        // column (HLSL row), as the SPIR-V backend assigns them: one WGSL member each.
+        // An array of scalars or vectors, a matrix or an array of matrices takes one location
+        // per element or per column (HLSL row), as the SPIR-V backend assigns them in order:
+        // one WGSL member each, the variable's element at that suffix.
         let scalar_or_vector = |t: InstId| m.op(t) == Op::Vector || m.op(t).is_scalar_type();
-        let (elems, elem_type): (Option<u32>, String) = match m.op(pointee) {
+        let matrix_rows = |t: InstId| -> R<u32> {
+            Ok(m.matrix_dims(t).ok_or_else(|| malformed("a bad matrix"))?.0)
+        };
+        let (elems, elem_type): (Option<Vec<String>>, String) = match m.op(pointee) {
             _ if scalar_or_vector(pointee) => (None, var_type.clone()),
             Op::Array if scalar_or_vector(m.operand(pointee, 0)) => {
-                (m.array_len(pointee), self.type_name(m.operand(pointee, 0))?)
+                let n = m.array_len(pointee).unwrap_or(0);
+                let suffixes = (0..n).map(|i| format!("[{i}]")).collect();
+                (Some(suffixes), self.type_name(m.operand(pointee, 0))?)
             }
             Op::Matrix => {
-                let (r, c) = m
-                    .matrix_dims(pointee)
-                    .ok_or_else(|| malformed("a bad matrix"))?;
-                (Some(r), format!("vec{c}<f32>"))
+                let rows = matrix_rows(pointee)?;
+                let suffixes = (0..rows).map(|i| format!("[{i}]")).collect();
+                (Some(suffixes), self.matrix_row_type(pointee)?)
+            }
+            Op::Array if m.op(m.operand(pointee, 0)) == Op::Matrix => {
+                let mt = m.operand(pointee, 0);
+                let (n, rows) = (m.array_len(pointee).unwrap_or(0), matrix_rows(mt)?);
+                let suffixes = (0..n)
+                    .flat_map(|a| (0..rows).map(move |i| format!("[{a}][{i}]")))
+                    .collect();
+                (Some(suffixes), self.matrix_row_type(mt)?)
             }
             _ => {
                 return Err(WgslError::new(
                     TYPE,
                     format!(
                         "the stage {} at location {l} has type `{}`; WGSL stage inputs and \
-                         outputs are scalars and vectors (arrays of them and matrices are \
-                         flattened)",
+                         outputs are scalars and vectors (arrays of them, matrices and arrays \
+                         of matrices are flattened)",
                         if input { "input" } else { "output" },
                         oneshader_ir::print::print_inst(m, pointee)
                     ),
@@ -1169,7 +1182,7 @@ impl<'m> ModuleCx<'m> {
                 var_type,
                 convert: "{}".into(),
             }],
-            Some(n) => {
+            Some(suffixes) => {
                 // The private variable is declared here; the members copy its elements.
                 writeln!(self.decls, "var<private> {var}: {var_type};").ok();
                 let names = if input {
@@ -1177,9 +1190,10 @@ impl<'m> ModuleCx<'m> {
                 } else {
                     &mut self.io_names.1
                 };
-                (0..n)
-                    .map(|i| Io {
-                        var: format!("{var}[{i}]"),
+                (0u32..)
+                    .zip(suffixes)
+                    .map(|(i, suffix)| Io {
+                        var: format!("{var}{suffix}"),
                         member: names.fresh(Some(&format!("{member}_{i}")), "v", None),
                         attrs: format!("@location({}){interp}", l + i),
                         io_type: elem_type.clone(),
@@ -1195,6 +1209,16 @@ impl<'m> ModuleCx<'m> {
             self.outputs.extend(ios);
         }
         Ok(())
+    }
+
+    /// The WGSL vector type of an HLSL row of matrix type `mt` (a WGSL column).
+    fn matrix_row_type(&mut self, mt: InstId) -> R<String> {
+        let (_, cols) = self
+            .m
+            .matrix_dims(mt)
+            .ok_or_else(|| malformed("a bad matrix"))?;
+        let scalar = self.type_name(self.m.operand(mt, 0))?;
+        Ok(format!("vec{cols}<{scalar}>"))
     }
 
     /// Checks that WGSL can state the layout of `ty` in a buffer under `rule` (recording the

@@ -440,7 +440,16 @@ impl<'p> Lower<'p> {
                 let n = self.types().vec_len(ty).unwrap_or(1);
                 if s.bits() == 64 && n > 2 { 2 } else { 1 }
             }
-            TyKind::Matrix(_, r, _) => *r as u32,
+            // A matrix with one row or one column is a vector (DXC); otherwise each row
+            // takes a vector's locations.
+            TyKind::Matrix(s, r, c) => {
+                let (rows, len) = if *r == 1 || *c == 1 {
+                    (1, (*r).max(*c))
+                } else {
+                    (u32::from(*r), *c)
+                };
+                rows * if s.bits() == 64 && len > 2 { 2 } else { 1 }
+            }
             TyKind::Array(e, n) => self.location_count(*e) * n,
             _ => 1,
         }
