@@ -111,9 +111,10 @@ fn a_vertex_view_index_is_view_zero() {
     assert!(text.contains("[[instance_id]]"), "{text}");
 }
 
-/// Arrays of matrices in buffers: column-major ones are arrays of transposed matrices (read
-/// and written through `transpose` element by element), row-major ones plain arrays; the
-/// strides are the SPIR-V backend's (clang checks the types, spirv-cross the interface).
+/// Arrays of matrices in buffers: column-major ones are arrays of transposed matrices (stored
+/// so by legalization's `transpose_storage`, read and written through `transpose` element by
+/// element), row-major ones plain arrays; the strides are the SPIR-V backend's (clang checks
+/// the types, spirv-cross the interface).
 #[test]
 fn arrays_of_matrices_in_buffers() {
     let text = msl(
@@ -138,6 +139,121 @@ fn arrays_of_matrices_in_buffers() {
     assert!(text.contains("array<float4x3, 2> rows;"), "{text}");
     assert!(text.contains("array<float3x2, 3> m;"), "{text}");
     assert!(text.contains("transpose(Bones.bones["), "{text}");
+}
+
+/// Column-major matrices in buffers are legalization's (`transpose_storage`): a cbuffer's
+/// `float3x4` and a structured buffer's array of `float2x3` are declared as their row-major
+/// transposes (`float4x3`, `array<float3x2, 2>`: MSL's columns are HLSL's columns there, the
+/// same bytes), a whole matrix is read and written through `transpose`, a row with a run-time
+/// index is gathered (read) or scattered (written) one component per stored column, and an
+/// element `m[i][j]` is component `i` of stored column `j`.
+#[test]
+fn column_major_matrices_in_buffers_are_stored_transposed_by_legalization() {
+    let text = msl(
+        "cbuffer C : register(b0) { float3x4 m; float4 v; };\n\
+         struct E { float2x3 ms[2]; float4 tail; };\n\
+         RWStructuredBuffer<E> eb : register(u1);\n\
+         RWStructuredBuffer<float4> o : register(u2);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           float3 a = mul(m, v);\n\
+           float4 row = m[id.x];\n\
+           float e = m[id.y][id.z];\n\
+           float2x3 x = eb[id.x].ms[id.y];\n\
+           float3 r = eb[id.x].ms[1][id.z];\n\
+           eb[id.y].ms[0] = x * 2;\n\
+           eb[id.z].ms[1][id.x] = a;\n\
+           eb[id.z].ms[0][1][id.y] = e;\n\
+           o[id.x] = row + float4(a + x[0] + r, e);\n\
+         }\n",
+        "cs_6_0",
+    );
+    // `_3`, `_4`, `_5` are `id.x`, `id.y`, `id.z`.
+    for (k, c) in ["_3 = _1.x;", "_4 = _1.y;", "_5 = _1.z;"]
+        .iter()
+        .enumerate()
+    {
+        assert!(text.contains(&format!("uint {c}")), "{k}: {text}");
+    }
+    // Declared as the transposes: HLSL's columns are the MSL matrices' columns.
+    assert!(text.contains("    float4x3 m;\n"), "{text}");
+    assert!(text.contains("    array<float3x2, 2> ms;\n"), "{text}");
+    // Whole matrices: `transpose` at the load and at the store.
+    assert!(text.contains("C.v * transpose(C.m)"), "{text}");
+    assert!(
+        text.contains("float2x3 _7 = transpose(eb[_3].ms[_4]);"),
+        "{text}"
+    );
+    assert!(
+        text.contains("eb[_4].ms[0] = transpose(float2x3("),
+        "{text}"
+    );
+    // `m[id.x]`: component `id.x` of each of the four stored columns.
+    assert!(
+        text.contains("float4(C.m[0u][_3], C.m[1u][_3], C.m[2u][_3], C.m[3u][_3])"),
+        "{text}"
+    );
+    // `m[id.y][id.z]`: component `id.y` of stored column `id.z`.
+    assert!(text.contains("float _6 = C.m[_5][_4];"), "{text}");
+    // `ms[1][id.z]` read and `ms[1][id.x]` written component by component.
+    for j in 0..3 {
+        assert!(
+            text.contains(&format!("eb[_3].ms[1][{j}u][_5]")),
+            "{j}: {text}"
+        );
+        let c = ['x', 'y', 'z'][j];
+        assert!(
+            text.contains(&format!("eb[_5].ms[1][{j}u][_3] = _2.{c};")),
+            "{j}: {text}"
+        );
+    }
+    // `ms[0][1][id.y] = e`: component 1 of stored column `id.y`.
+    assert!(text.contains("eb[_5].ms[0][_4][1] = _6;"), "{text}");
+}
+
+/// Structured buffers of matrices are `device` pointers to MSL matrices: a column-major
+/// `float2x3` one to its transposes (`float3x2`, 24 bytes apart as the SPIR-V backend's
+/// stride), read through `transpose` and by gathered rows; a row-major `float3x2` one to plain
+/// `float3x2`, a row stored whole; a column-major `float2x2` one stored through `transpose`
+/// and a row scattered.
+#[test]
+fn structured_buffers_of_matrices_are_pointers_to_matrices() {
+    let text = msl(
+        "StructuredBuffer<float2x3> cm : register(t0);\n\
+         RWStructuredBuffer<row_major float3x2> rm : register(u1);\n\
+         RWStructuredBuffer<float2x2> sq : register(u2);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           float2x3 a = cm[id.x];\n\
+           float3 r = cm[id.y][id.z];\n\
+           rm[id.x] = transpose(a);\n\
+           rm[id.y][id.z] = r.xy;\n\
+           sq[id.x] = float2x2(r.xy, a[1].yz);\n\
+           sq[id.y][1] = r.yz;\n\
+         }\n",
+        "cs_6_0",
+    );
+    // `_2`, `_4`, `_5` are `id.x`, `id.y`, `id.z`.
+    for c in ["_2 = _1.x;", "_4 = _1.y;", "_5 = _1.z;"] {
+        assert!(text.contains(&format!("uint {c}")), "{c}: {text}");
+    }
+    assert!(
+        text.contains(
+            "const device float3x2* cm [[buffer(0)]], device float3x2* rm [[buffer(1)]], \
+             device float2x2* sq [[buffer(2)]]"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("float2x3 _3 = transpose(cm[_2]);"), "{text}");
+    assert!(
+        text.contains("float3(cm[_4][0u][_5], cm[_4][1u][_5], cm[_4][2u][_5])"),
+        "{text}"
+    );
+    assert!(text.contains("rm[_2] = transpose(_3);"), "{text}");
+    assert!(text.contains("rm[_4][_5] = "), "{text}");
+    assert!(text.contains("sq[_2] = transpose(float2x2("), "{text}");
+    assert!(text.contains("sq[_4][0u][1] = "), "{text}");
+    assert!(text.contains("sq[_4][1u][1] = "), "{text}");
 }
 
 /// Matrices whose 2-component vectors are 16 bytes apart (DXC's constant buffers) are
@@ -168,6 +284,66 @@ fn matrices_of_two_component_vectors_in_constant_buffers() {
         text.contains("float3x2(C.rm[0].xy, C.rm[1].xy, C.rm[2].xy)"),
         "{text}"
     );
+}
+
+/// Arrays of matrices whose 2-component rows are 16 bytes apart (DXC's constant buffers:
+/// column-major `float2x3` and `float2x2`, stored as their row-major transposes, and row-major
+/// `float3x2`) are arrays of arrays of `float4`, each row in the leading components: read
+/// whole (an array of matrices, each built from its rows' `.xy`), by element, by run-time row
+/// and by single component, at the SPIR-V backend's offsets.
+#[test]
+fn arrays_of_matrices_of_two_component_rows_in_constant_buffers() {
+    let text = msl(
+        "cbuffer C : register(b0) { float2x3 cm[2]; row_major float3x2 rm[2]; \
+           float2x2 sq[3]; float k; };\n\
+         RWStructuredBuffer<float4> o : register(u1);\n\
+         [numthreads(1,1,1)]\n\
+         void main(uint3 id : SV_DispatchThreadID) {\n\
+           float2x3 a[2] = cm;\n\
+           float3x2 b = rm[id.x];\n\
+           float2 r = sq[id.y][id.z];\n\
+           float e = cm[id.x][1][id.y];\n\
+           o[id.x] = float4(mul(a[id.y], float3(r, k)), mul(float3(1, 2, 3), b)) \
+             + float4(sq[2][1], e, rm[1][id.z].y);\n\
+         }\n",
+        "cs_6_0",
+    );
+    // `_3`, `_4`, `_5` are `id.x`, `id.y`, `id.z`.
+    for c in ["_3 = _1.x;", "_4 = _1.y;", "_5 = _1.z;"] {
+        assert!(text.contains(&format!("uint {c}")), "{c}: {text}");
+    }
+    assert!(
+        text.contains(
+            "    array<array<float4, 3>, 2> cm;\n    array<array<float4, 3>, 2> rm;\n    \
+             array<array<float4, 2>, 3> sq;\n    float k;\n"
+        ),
+        "{text}"
+    );
+    // `a = cm`: the stored matrices (HLSL's columns as rows), each transposed.
+    assert!(
+        text.contains(
+            "array<float3x2, 2> _2 = array<float3x2, 2>{float3x2(C.cm[0][0].xy, \
+             C.cm[0][1].xy, C.cm[0][2].xy), float3x2(C.cm[1][0].xy, C.cm[1][1].xy, \
+             C.cm[1][2].xy)};"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("a = array<float2x3, 2>{transpose(_2[0]), transpose(_2[1])};"),
+        "{text}"
+    );
+    assert!(
+        text.contains("float3x2(C.rm[_3][0].xy, C.rm[_3][1].xy, C.rm[_3][2].xy)"),
+        "{text}"
+    );
+    // `sq[id.y][id.z]`: component `id.z` of both stored rows.
+    assert!(
+        text.contains("float2(C.sq[_4][0u][_5], C.sq[_4][1u][_5])"),
+        "{text}"
+    );
+    // `cm[id.x][1][id.y]`: component 1 of stored row `id.y`.
+    assert!(text.contains("C.cm[_3][_4][1]"), "{text}");
+    assert!(text.contains("C.rm[1][_5][1u]"), "{text}");
 }
 
 /// 64-bit integers are `long` and `ulong` (MSL 2.2): literals typed, signed arithmetic

@@ -259,3 +259,93 @@ bb0:
     assert!(text.contains("[[clip_distance]] [2];"), "{text}");
     assert!(text.contains("[[user(clip1)]]"), "{text}");
 }
+
+/// Under std140 a storage buffer's matrices of 2-component rows (row-major `mat<f32, 3, 2>`,
+/// and column-major `mat<f32, 2, 3>`, which legalization stores as its row-major transpose)
+/// have rows 16 bytes apart: an array of them is an array of arrays of `float4`, written whole
+/// (row by row, each row's leading components), by element, by row, and read whole.
+#[test]
+fn arrays_of_padded_matrices_are_written_row_by_row() {
+    let src = "\
+struct @B {
+  m: array<mat<f32, 3, 2>, 2> [row_major]
+  c: array<mat<f32, 2, 3>, 2>
+}
+global @buf : ptr<storage_buffer, @B> [binding(0, 0)]
+global @gid : ptr<input, vec<u32, 3>> [builtin(global_invocation_id)]
+func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {
+bb0:
+  %id = load @gid : vec<u32, 3>
+  %i = extract %id, 0 : u32
+  %pm = field_addr @buf, 0 : ptr<storage_buffer, array<mat<f32, 3, 2>, 2>>
+  %all = load %pm : array<mat<f32, 3, 2>, 2>
+  %m0 = extract %all, 0 : mat<f32, 3, 2>
+  %m1 = extract %all, 1 : mat<f32, 3, 2>
+  %sw = construct %m1, %m0 : array<mat<f32, 3, 2>, 2>
+  store %pm, %sw
+  %e = element_addr %pm, %i : ptr<storage_buffer, mat<f32, 3, 2>>
+  store %e, %m0
+  %row = element_addr %e, u32 2 : ptr<storage_buffer, vec<f32, 2>>
+  %r = extract %m1, 0 : vec<f32, 2>
+  store %row, %r
+  %pc = field_addr @buf, 1 : ptr<storage_buffer, array<mat<f32, 2, 3>, 2>>
+  %call = load %pc : array<mat<f32, 2, 3>, 2>
+  %c0 = extract %call, 0 : mat<f32, 2, 3>
+  %c1 = extract %call, 1 : mat<f32, 2, 3>
+  %csw = construct %c1, %c0 : array<mat<f32, 2, 3>, 2>
+  store %pc, %csw
+  return
+}
+";
+    let m = parse(src);
+    let opts = msl::Options {
+        storage_rule: oneshader_ir::layout::LayoutRule::Std140,
+        ..msl::Options::default()
+    };
+    let text = emit_msl(&m, &opts).expect("emits");
+    msl_clang_check(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        text.contains("    array<array<float4, 3>, 2> m;\n    array<array<float4, 3>, 2> c;\n"),
+        "{text}"
+    );
+    // Read whole: each matrix from its rows' leading components.
+    assert!(
+        text.contains(
+            "array<float3x2, 2>{float3x2(buf.m[0][0].xy, buf.m[0][1].xy, buf.m[0][2].xy), \
+             float3x2(buf.m[1][0].xy, buf.m[1][1].xy, buf.m[1][2].xy)}"
+        ),
+        "{text}"
+    );
+    // Written whole (the swapped array), row component by row component.
+    assert!(
+        text.contains("array<float3x2, 2> matrices = array<float3x2, 2>{_4, _3};"),
+        "{text}"
+    );
+    for e in 0..2 {
+        for r in 0..3 {
+            for c in ['x', 'y'] {
+                let line = format!("buf.m[{e}][{r}].{c} = matrices[{e}][{r}].{c};");
+                assert!(text.contains(&line), "{line}: {text}");
+            }
+        }
+    }
+    // One element, then one row of it.
+    assert!(text.contains("float3x2 vectors = _3;"), "{text}");
+    assert!(
+        text.contains("buf.m[_1][2].y = vectors[2].y;\n    buf.m[_1][2u].x = _4[0].x;"),
+        "{text}"
+    );
+    // The column-major array goes through `transpose` both ways.
+    assert!(
+        text.contains("array<float2x3, 2>{transpose(_5[0]), transpose(_5[1])}"),
+        "{text}"
+    );
+    assert!(
+        text.contains("array<float3x2, 2> matrices_1 = array<float3x2, 2>{transpose(_7[0]), "),
+        "{text}"
+    );
+    assert!(
+        text.contains("buf.c[1][2].y = matrices_1[1][2].y;"),
+        "{text}"
+    );
+}

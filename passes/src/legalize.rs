@@ -12,7 +12,7 @@
 //! | `required_constants` | spirv | interpolation outside the entry point, texel offsets computed from `[unroll]` loop variables (inlining, unrolling; a no-op when neither occurs) |
 //! | `own_merges` | all | selections or switches merging into a loop's break or continue block |
 //! | `bool_storage` | all | bools in `uniform`, `storage_buffer` or `push_constant` memory (stored as `u32`, as DXC does) |
-//! | `transpose_storage` | WGSL | column-major matrices in `uniform`, `storage_buffer` or `push_constant` memory (stored as their row-major transposes) |
+//! | `transpose_storage` | WGSL, MSL | column-major matrices in `uniform`, `storage_buffer` or `push_constant` memory (stored as their row-major transposes) |
 //! | `params_to_vars` | text (GLSL, WGSL, MSL) | parameters of blocks other than the entry block |
 //! | `case_copies` | WGSL | switch cases falling through to another case (each gets a copy of the case it falls into) |
 //!
@@ -30,7 +30,7 @@
 //! | OSG0005 | no bool in host-shared memory |
 //! | OSG0006 | text targets: no block parameters outside the entry block |
 //! | OSG0007 | WGSL: no switch case falls through to another case |
-//! | OSG0009 | WGSL: no column-major matrix in host-shared memory |
+//! | OSG0009 | WGSL, MSL: no column-major matrix in host-shared memory |
 //!
 //! A legalization pass may also refuse what it cannot legalize, with a code of this family
 //! ([`crate::PassError::refusal`]):
@@ -63,6 +63,13 @@ impl Target {
     /// parameters turned into variables.
     pub fn is_text(self) -> bool {
         !matches!(self, Target::Spirv)
+    }
+
+    /// True for the targets whose buffer matrices are declared by HLSL rows only (WGSL and
+    /// MSL have column matrices, which are HLSL's rows): `transpose_storage` stores their
+    /// column-major matrices as row-major transposes.
+    pub fn stores_matrices_by_rows(self) -> bool {
+        matches!(self, Target::Wgsl | Target::Msl)
     }
 
     /// The target's name as the CLI spells it.
@@ -184,7 +191,7 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
             .with_note(run_pass("params_to_vars")),
         );
     }
-    if target == Target::Wgsl
+    if target.stores_matrices_by_rows()
         && let Some(g) = crate::transpose_storage::first_column_major(m)
     {
         out.push(

@@ -21,8 +21,8 @@
 //!   `simplify_cfg` until a round changes nothing (at most [`MAX_ROUNDS`] rounds), then
 //!   `dead_globals` (resources too). `optimize(O0)`: the specializations only.
 //! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
-//!   target's own passes (`own_merges`; `params_to_vars` for the text targets;
-//!   `case_copies` for WGSL;
+//!   target's own passes (`own_merges`, `bool_storage`; `transpose_storage` for WGSL and MSL;
+//!   `params_to_vars` for the text targets; `case_copies` for WGSL;
 //!   [`crate::legalize`] has the table); afterwards
 //!   [`crate::legalize::check`] accepts the module.
 
@@ -71,7 +71,7 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "transpose_storage",
-        description: "store column-major matrices in buffers and push constants as their row-major transposes (WGSL)",
+        description: "store column-major matrices in buffers and push constants as their row-major transposes (WGSL, MSL)",
         make: || Box::new(crate::transpose_storage::TransposeStorage),
     },
     PassInfo {
@@ -321,8 +321,8 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
     }
     pm.add(Box::new(crate::own_merges::OwnMerges));
     pm.add(Box::new(crate::bool_storage::BoolStorage));
-    // WGSL declares buffer matrices by HLSL rows only.
-    if target == crate::legalize::Target::Wgsl {
+    // WGSL and MSL declare buffer matrices by HLSL rows only.
+    if target.stores_matrices_by_rows() {
         pm.add(Box::new(crate::transpose_storage::TransposeStorage));
     }
     if target.is_text() {
@@ -391,7 +391,8 @@ mod tests {
         );
         assert_eq!(
             legalize(Target::Msl).describe(),
-            "specialize_generic, specialize_resources, own_merges, bool_storage, params_to_vars"
+            "specialize_generic, specialize_resources, own_merges, bool_storage, \
+             transpose_storage, params_to_vars"
         );
         let err = pipeline_from_list("combine, bogus")
             .err()

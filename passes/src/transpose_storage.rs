@@ -3,22 +3,23 @@
 //!
 //! The IR's `mat<T, R, C>` is HLSL's `TRxC`, indexed by rows. In a buffer, a column-major
 //! matrix (HLSL's default packing) is C column vectors of R components, a row-major one R row
-//! vectors of C components. WGSL declares a matrix as columns, and its natural mapping is the
-//! one the SPIR-V backend and DXC use: HLSL rows become WGSL columns, so a row-major `TRxC` is
-//! WGSL's `matRxC` and lies in memory as HLSL lays it. A column-major one lies in memory like
-//! the row-major `mat<T, C, R>` (C vectors of R components, same strides, same offsets), which
-//! is what this pass makes it: every column-major matrix a `uniform`, `storage_buffer`,
-//! `push_constant` or `shader_record` global holds (directly, in arrays, in struct fields)
-//! becomes `mat<T, C, R>` marked `row_major`, through the shared storage-form rewrite
-//! (passes/src/storage_form.rs): struct copies for memory, the original types for values, a
-//! `transpose` at each load and store. An `element_addr` into such a matrix (an HLSL row,
-//! which memory holds one component per stored vector) becomes per-component accesses: a load
-//! of row `i` gathers component `i` of each stored vector, a store scatters, and an element
-//! `j` of row `i` is component `i` of stored vector `j`.
+//! vectors of C components. WGSL and MSL declare a matrix as columns, and their natural mapping
+//! is the one the SPIR-V backend and DXC use: HLSL rows become their columns, so a row-major
+//! `TRxC` is WGSL's `matRxC` (MSL's `floatRxC`) and lies in memory as HLSL lays it. A
+//! column-major one lies in memory like the row-major `mat<T, C, R>` (C vectors of R
+//! components, same strides, same offsets), which is what this pass makes it: every
+//! column-major matrix a `uniform`, `storage_buffer`, `push_constant` or `shader_record` global
+//! holds (directly, in arrays, in struct fields) becomes `mat<T, C, R>` marked `row_major`,
+//! through the shared storage-form rewrite (passes/src/storage_form.rs): struct copies for
+//! memory, the original types for values, a `transpose` at each load and store. An
+//! `element_addr` into such a matrix (an HLSL row, which memory holds one component per stored
+//! vector) becomes per-component accesses: a load of row `i` gathers component `i` of each
+//! stored vector, a store scatters, and an element `j` of row `i` is component `i` of stored
+//! vector `j`.
 //!
 //! Afterwards no host-shared memory holds a column-major matrix ([`first_column_major`]), which
-//! the WGSL backend's boundary checks (OSG0009): the emitter prints every buffer matrix in its
-//! natural form and never transposes.
+//! the WGSL and MSL backends' boundary checks (OSG0009): the emitters print every buffer
+//! matrix in its natural form and never transpose.
 
 use oneshader_ir::{Builder, InsertPoint, InstId, Intrinsic, Module, Op, Slot};
 

@@ -2,7 +2,7 @@
 //! transposes (same bytes, WGSL's natural declaration), with a `transpose` at each whole
 //! load and store, gathered and scattered rows, swapped element indices, and struct copies
 //! whose layout equals the original's under every rule; what no host shares keeps its
-//! matrices; the boundary's check (OSG0009, WGSL only) refuses a module that skipped it.
+//! matrices; the boundary's check (OSG0009, WGSL and MSL) refuses a module that skipped it.
 
 mod common;
 use common::{check, check_unchanged, module};
@@ -237,24 +237,30 @@ bb0:
 }
 
 #[test]
-fn the_wgsl_boundary_refuses_column_major_matrices_in_buffers() {
+fn the_wgsl_and_msl_boundaries_refuse_column_major_matrices_in_buffers() {
     let m = module(INPUT);
     let info = oneshader_ir::analysis::ModuleInfo::new(&m);
-    let d = legal_check(&m, Target::Wgsl, &info);
-    assert!(
-        d.iter().any(|d| d.code == "OSG0009"
-            && d.message.contains("@buf")
-            && d.notes.iter().any(|n| n.contains("transpose_storage"))),
-        "{d:?}"
-    );
-    // SPIR-V states majorness with decorations: no such rule there.
-    let d = legal_check(&m, Target::Spirv, &info);
-    assert!(d.iter().all(|d| d.code != "OSG0009"), "{d:?}");
+    for target in [Target::Wgsl, Target::Msl] {
+        let d = legal_check(&m, target, &info);
+        assert!(
+            d.iter().any(|d| d.code == "OSG0009"
+                && d.message.contains("@buf")
+                && d.notes.iter().any(|n| n.contains("transpose_storage"))),
+            "{target}: {d:?}"
+        );
+    }
+    // SPIR-V and GLSL state majorness with decorations and qualifiers: no such rule there.
+    for target in [Target::Spirv, Target::Glsl] {
+        let d = legal_check(&m, target, &info);
+        assert!(d.iter().all(|d| d.code != "OSG0009"), "{target}: {d:?}");
+    }
     let mut m = module(INPUT);
     common::run("transpose_storage", &mut m);
     let info = oneshader_ir::analysis::ModuleInfo::new(&m);
-    let d = legal_check(&m, Target::Wgsl, &info);
-    assert!(d.is_empty(), "{d:?}");
+    for target in [Target::Wgsl, Target::Msl] {
+        let d = legal_check(&m, target, &info);
+        assert!(d.is_empty(), "{target}: {d:?}");
+    }
 }
 
 #[test]

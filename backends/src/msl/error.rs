@@ -11,7 +11,7 @@
 //! | OSB0304 | a type the backend does not express: `double`, 8-bit integers, integer, bool and `half` matrices, unsized arrays of buffers, arrays of textures without a constant length, subpass inputs, multisampled array textures, acceleration structures, `bool`, struct, 16- and 64-bit stage IO, textures of other than 32-bit texels |
 //! | OSB0305 | a buffer layout MSL's natural layout with padding members, packed vectors and 4-vector arrays cannot state |
 //! | OSB0306 | control flow the statement rebuilder cannot express: a switch case falling through to a case that cannot follow it, an unstructured edge |
-//! | OSB0307 | an operation whose operands the backend cannot take: 64-bit atomics, atomics on texels, a whole struct or array loaded or stored when it holds atomics, pointer arguments into atomic, packed or transposed locations, run-time texel offsets |
+//! | OSB0307 | an operation whose operands the backend cannot take: 64-bit atomics, atomics on texels, a whole struct or array loaded or stored when it holds atomics, pointer arguments into atomic, packed or padded locations, run-time texel offsets |
 //! | OSB0308 | an operation or intrinsic without an MSL mapping in this backend: wave operations in vertex functions, memory-only barriers, intrinsics on 16- and 64-bit values outside the mapped set, some texture forms, fine derivatives, ray queries, mesh and geometry operations |
 //! | OSB0309 | implicit derivatives outside fragment shaders |
 //! | OSB0310 | a malformed module (missing terminator, operand of the wrong kind): verify it first |

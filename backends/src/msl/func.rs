@@ -48,19 +48,12 @@ pub(crate) enum PlaceKind {
     HoldsAtomics,
     /// A packed vector member: read through a conversion.
     Packed(String),
-    /// A matrix declared transposed (`transpose` on the way in and out).
-    Transposed,
-    /// A matrix declared as an array of `float4` ([`FieldForm::PaddedMatrix`]): `vecs`
-    /// vectors of 2 components (HLSL's columns when `transposed`), of IR type `ty`.
-    PaddedMatrix {
-        vecs: u32,
-        transposed: bool,
-        ty: InstId,
-    },
-    /// An array of matrices, each declared transposed; `ty` is the IR's array type.
-    TransposedArray { ty: InstId },
-    /// Row `idx` of a transposed matrix `base`, of `n` components.
-    TransposedRow { base: String, idx: String, n: u32 },
+    /// A matrix declared as an array of `float4` ([`FieldForm::PaddedMatrix`]): `rows`
+    /// HLSL rows of 2 components, of IR type `ty`.
+    PaddedMatrix { rows: u32, ty: InstId },
+    /// An array declared with [`FieldForm::PaddedMatrices`]: `len` such matrices of IR type
+    /// `ty`, of `rows` rows each.
+    PaddedMatrices { rows: u32, len: u32, ty: InstId },
     /// An array declared with 4-vector elements ([`FieldForm::Padded`]): `len` elements of
     /// `n` components of MSL scalar type `scalar`.
     Padded { n: u32, len: u32, scalar: String },
@@ -105,6 +98,13 @@ fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
         },
         _ => Vec::new(),
     }
+}
+
+/// The matrix (MSL type `tn`) declared as `rows` padded rows at `text`
+/// ([`FieldForm::PaddedMatrix`]): each row's leading two components.
+fn padded_matrix(tn: &str, text: &str, rows: u32) -> String {
+    let parts: Vec<String> = (0..rows).map(|k| format!("{text}[{k}].xy")).collect();
+    format!("{tn}({})", parts.join(", "))
 }
 
 /// Element `text` of a padded array: its first `n` components.
@@ -340,12 +340,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .collect();
                     let (path, form) = self.index_path(comp_ty, &idx)?;
                     let v = match form {
-                        FieldForm::Transposed => format!("transpose({})", elem.text),
-                        FieldForm::TransposedArray => {
-                            let et = self.ty_of(m.operand(i, 1))?;
-                            super::module::transposed_array(m, et, &elem.p(), true)
-                        }
-                        FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } => {
+                        FieldForm::Padded(_)
+                        | FieldForm::PaddedMatrix
+                        | FieldForm::PaddedMatrices => {
                             return Err(MslError::new(
                                 OPERANDS,
                                 "an insert into a constant-buffer array declared with 16-byte \
@@ -476,27 +473,33 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let field = self.cx.field_name(st, k);
                 let text = format!("{}.{field}", b.text);
                 let kind = match self.cx.form(st, k) {
-                    FieldForm::Transposed => PlaceKind::Transposed,
-                    FieldForm::PaddedMatrix { transposed } => {
+                    FieldForm::PaddedMatrix => {
                         let ft = m
                             .struct_fields(st)
                             .get(k)
                             .and_then(|&f| m.ty(f))
                             .ok_or_else(|| malformed("a field address past the fields"))?;
-                        let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
-                        PlaceKind::PaddedMatrix {
-                            vecs: if transposed { c } else { r },
-                            transposed,
-                            ty: ft,
-                        }
+                        let (rows, _) = m
+                            .matrix_dims(ft)
+                            .ok_or_else(|| malformed("a padded matrix that is not a matrix"))?;
+                        PlaceKind::PaddedMatrix { rows, ty: ft }
                     }
-                    FieldForm::TransposedArray => PlaceKind::TransposedArray {
-                        ty: m
+                    FieldForm::PaddedMatrices => {
+                        let at = m
                             .struct_fields(st)
                             .get(k)
                             .and_then(|&f| m.ty(f))
-                            .ok_or_else(|| malformed("a field address past the fields"))?,
-                    },
+                            .ok_or_else(|| malformed("a field address past the fields"))?;
+                        let ty = m.operand(at, 0);
+                        let (rows, _) = m
+                            .matrix_dims(ty)
+                            .ok_or_else(|| malformed("padded matrices that are not matrices"))?;
+                        PlaceKind::PaddedMatrices {
+                            rows,
+                            len: m.array_len(at).unwrap_or(0),
+                            ty,
+                        }
+                    }
                     FieldForm::Packed => {
                         let ft = m
                             .struct_fields(st)
@@ -547,28 +550,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 let b = self.place(base)?;
                 let idx = self.value(m.operand(p, 1))?;
-                if b.kind == PlaceKind::Transposed {
-                    let bt = m
-                        .ty(base)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("an element address of a non-pointer"))?;
-                    let (_, cols) = m.matrix_dims(bt).unwrap_or((4, 4));
-                    return Ok(Place {
-                        text: String::new(),
-                        kind: PlaceKind::TransposedRow {
-                            base: b.text,
-                            idx: idx.text,
-                            n: cols,
-                        },
-                    });
-                }
-                if let PlaceKind::TransposedRow { base, idx: row, .. } = &b.kind {
-                    // Element `idx` of HLSL row `row`: column `idx`, component `row`.
-                    return Ok(Place {
-                        text: format!("{base}[{}][{row}]", idx.text),
-                        kind: PlaceKind::Plain,
-                    });
-                }
                 if let PlaceKind::Padded { n, scalar, .. } = &b.kind {
                     return Ok(Place {
                         text: format!("{}[{}]", b.text, idx.text),
@@ -578,32 +559,23 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         },
                     });
                 }
-                if let PlaceKind::PaddedMatrix { transposed, ty, .. } = &b.kind {
-                    // HLSL row `idx`: a vector's leading components, or a component of each.
-                    let (_, cols) = m.matrix_dims(*ty).unwrap_or((4, 4));
-                    return Ok(if *transposed {
-                        Place {
-                            text: String::new(),
-                            kind: PlaceKind::TransposedRow {
-                                base: b.text,
-                                idx: idx.text,
-                                n: cols,
-                            },
-                        }
-                    } else {
-                        Place {
-                            text: format!("{}[{}]", b.text, idx.text),
-                            kind: PlaceKind::PaddedElem {
-                                n: cols,
-                                scalar: "float".into(),
-                            },
-                        }
-                    });
-                }
-                if let PlaceKind::TransposedArray { .. } = &b.kind {
+                if let PlaceKind::PaddedMatrices { rows, ty, .. } = &b.kind {
                     return Ok(Place {
                         text: format!("{}[{}]", b.text, idx.text),
-                        kind: PlaceKind::Transposed,
+                        kind: PlaceKind::PaddedMatrix {
+                            rows: *rows,
+                            ty: *ty,
+                        },
+                    });
+                }
+                if let PlaceKind::PaddedMatrix { .. } = &b.kind {
+                    // HLSL row `idx`: a vector's leading two components.
+                    return Ok(Place {
+                        text: format!("{}[{}]", b.text, idx.text),
+                        kind: PlaceKind::PaddedElem {
+                            n: 2,
+                            scalar: "float".into(),
+                        },
                     });
                 }
                 if let PlaceKind::Packed(_) | PlaceKind::PaddedElem { .. } = &b.kind {
@@ -641,31 +613,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ),
             )),
             PlaceKind::Packed(t) => Ok(E::primary(format!("{t}({})", place.text))),
-            PlaceKind::Transposed => Ok(E::primary(format!("transpose({})", place.text))),
-            PlaceKind::PaddedMatrix {
-                vecs,
-                transposed,
-                ty,
-            } => {
-                let (r, c) = self.m.matrix_dims(ty).unwrap_or((4, 4));
-                let parts: Vec<String> = (0..vecs)
-                    .map(|k| format!("{}[{k}].xy", place.text))
-                    .collect();
-                Ok(E::primary(if transposed {
-                    format!("transpose(float{c}x{r}({}))", parts.join(", "))
-                } else {
-                    format!("float{r}x{c}({})", parts.join(", "))
-                }))
+            PlaceKind::PaddedMatrix { rows, ty } => {
+                let tn = self.cx.type_name(ty)?;
+                Ok(E::primary(padded_matrix(&tn, &place.text, rows)))
             }
-            PlaceKind::TransposedArray { ty } => Ok(E::primary(super::module::transposed_array(
-                self.m,
-                ty,
-                &place.text,
-                false,
-            ))),
-            PlaceKind::TransposedRow { base, idx, n } => {
-                let parts: Vec<String> = (0..n).map(|c| format!("{base}[{c}][{idx}]")).collect();
-                Ok(E::primary(format!("float{n}({})", parts.join(", "))))
+            PlaceKind::PaddedMatrices { rows, len, ty } => {
+                let tn = self.cx.type_name(ty)?;
+                let parts: Vec<String> = (0..len)
+                    .map(|k| padded_matrix(&tn, &format!("{}[{k}]", place.text), rows))
+                    .collect();
+                Ok(E::primary(format!(
+                    "array<{tn}, {len}>{{{}}}",
+                    parts.join(", ")
+                )))
             }
             PlaceKind::PaddedElem { n, scalar } => {
                 Ok(E::primary(padded_elem(&place.text, n, &scalar)))
@@ -699,14 +659,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 s.push_str(&format!("[{k}]"));
                 continue;
             };
-            if form == FieldForm::Transposed {
-                return Err(MslError::new(
-                    OPERANDS,
-                    "a row of a matrix field stored column-major, by constant index into a \
-                     struct value; not supported by the MSL backend",
-                ));
-            }
-            if let FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } = form {
+            if let FieldForm::Padded(_) | FieldForm::PaddedMatrix | FieldForm::PaddedMatrices = form
+            {
                 return Err(MslError::new(
                     OPERANDS,
                     "an element of a constant-buffer array of scalars or 2-vectors, or of a \
@@ -714,7 +668,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                      value; not supported by the MSL backend",
                 ));
             }
-            let in_transposed_array = form == FieldForm::TransposedArray;
             form = FieldForm::Plain;
             match m.op(ty) {
                 Op::Vector => {
@@ -733,9 +686,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 Op::Array | Op::RuntimeArray => {
                     s.push_str(&format!("[{k}]"));
                     cur = Some(m.operand(ty, 0));
-                    if in_transposed_array {
-                        form = FieldForm::Transposed;
-                    }
                 }
                 Op::Struct => {
                     let f = self.cx.field_name(ty, k as usize);
@@ -958,18 +908,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let (path, form) = self.index_path(bt, &idx)?;
                 let e = format!("{}{path}", b.p());
                 Ok(E::primary(match form {
-                    FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. } => {
+                    FieldForm::Padded(_) | FieldForm::PaddedMatrix | FieldForm::PaddedMatrices => {
                         return Err(MslError::new(
                             OPERANDS,
                             "a constant-buffer array of scalars or 2-vectors (declared with \
                              16-byte elements) read from a struct value; not supported by the \
                              MSL backend",
                         ));
-                    }
-                    FieldForm::Transposed => format!("transpose({e})"),
-                    FieldForm::TransposedArray => {
-                        let t = self.ty_of(i)?;
-                        super::module::transposed_array(m, t, &e, false)
                     }
                     FieldForm::Packed => {
                         let t = self.ty_of(i)?;
@@ -1364,7 +1309,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if p.kind != PlaceKind::Plain {
                     return Err(MslError::new(
                         OPERANDS,
-                        "a pointer argument into an atomic, packed or transposed location; not \
+                        "a pointer argument into an atomic, packed or padded location; not \
                          supported by the MSL backend",
                     ));
                 }
@@ -1391,40 +1336,30 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 "atomic_store_explicit(&{}, {}, memory_order_relaxed);",
                 place.text, v.text
             )),
-            PlaceKind::Transposed => self.line(&format!("{} = transpose({});", place.text, v.text)),
-            PlaceKind::PaddedMatrix {
-                vecs, transposed, ..
-            } => {
+            PlaceKind::PaddedMatrix { rows, ty } => {
                 let tmp = self.local_name(Some("vectors"), "vectors");
-                let v = if transposed {
-                    format!("transpose({})", v.text)
-                } else {
-                    v.text
-                };
-                // MSL's vectors of the value as declared: `vecs` of 2 components.
-                self.line(&format!("float{vecs}x2 {tmp} = {v};"));
-                for k in 0..vecs {
+                let tn = self.cx.type_name(ty)?;
+                // MSL's columns of the value: its `rows` HLSL rows of 2 components.
+                self.line(&format!("{tn} {tmp} = {};", v.text));
+                for k in 0..rows {
                     for ch in ['x', 'y'] {
                         self.line(&format!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
                     }
                 }
             }
-            PlaceKind::TransposedArray { ty } => {
+            PlaceKind::PaddedMatrices { rows, len, ty } => {
                 let tmp = self.local_name(Some("matrices"), "matrices");
                 let tn = self.cx.type_name(ty)?;
-                self.line(&format!("{tn} {tmp} = {};", v.text));
-                for k in 0..m.array_len(ty).unwrap_or(0) {
-                    self.line(&format!("{}[{k}] = transpose({tmp}[{k}]);", place.text));
-                }
-            }
-            PlaceKind::TransposedRow { base, idx, n } => {
-                let tmp = self.local_name(Some("row"), "row");
-                self.line(&format!("float{n} {tmp} = {};", v.text));
-                for c in 0..n {
-                    self.line(&format!(
-                        "{base}[{c}][{idx}] = {tmp}.{};",
-                        COMPONENTS[c as usize]
-                    ));
+                self.line(&format!("array<{tn}, {len}> {tmp} = {};", v.text));
+                for e in 0..len {
+                    for k in 0..rows {
+                        for ch in ['x', 'y'] {
+                            self.line(&format!(
+                                "{}[{e}][{k}].{ch} = {tmp}[{e}][{k}].{ch};",
+                                place.text
+                            ));
+                        }
+                    }
                 }
             }
             PlaceKind::PaddedElem { n, .. } => {
@@ -1577,7 +1512,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if place.kind != PlaceKind::Plain {
                     return Err(MslError::new(
                         OPERANDS,
-                        "an out-parameter of `frexp`/`modf` into an atomic, packed or transposed \
+                        "an out-parameter of `frexp`/`modf` into an atomic, packed or padded \
                          location",
                     ));
                 }
@@ -1612,7 +1547,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 if s.kind != PlaceKind::Plain || c.kind != PlaceKind::Plain {
                     return Err(MslError::new(
                         OPERANDS,
-                        "an out-parameter of `sincos` into an atomic, packed or transposed \
+                        "an out-parameter of `sincos` into an atomic, packed or padded \
                          location",
                     ));
                 }

@@ -19,6 +19,7 @@ use super::error::{LAYOUT, MALFORMED, MslError, OPERANDS, R, RESOURCE, TYPE, VER
 use super::names::{Namer, namer};
 use super::{MslVersion, Options};
 use crate::text::atomics::{AtomicLocs, Loc};
+use crate::text::column_major_matrix;
 use crate::text::usage::Entry;
 
 /// A stage input or output of the entry point.
@@ -59,14 +60,13 @@ pub(crate) enum FieldForm {
     Plain,
     /// A packed vector (`packed_float3`): read through a conversion to the plain vector.
     Packed,
-    /// A column-major matrix, declared transposed (`floatCxR` for HLSL `floatRxC`).
-    Transposed,
-    /// An array of column-major matrices, each element declared transposed.
-    TransposedArray,
-    /// A matrix whose 2-component vectors are 16 bytes apart (DXC's constant buffers):
-    /// declared as an array of `float4`, each vector in the leading two components; the
-    /// vectors are HLSL's columns when `transposed` (column-major), its rows otherwise.
-    PaddedMatrix { transposed: bool },
+    /// A (row-major) matrix whose 2-component rows are 16 bytes apart (DXC's constant
+    /// buffers): declared as an array of `float4`, each HLSL row in the leading two
+    /// components.
+    PaddedMatrix,
+    /// An array of such matrices (each element 16 bytes per row apart from the next):
+    /// declared as an array of arrays of `float4`.
+    PaddedMatrices,
     /// An array of scalars or 2-vectors of `n` components whose layout stride is 16 bytes
     /// (DXC's constant buffers): declared as an array of 4-vectors, each element read from
     /// its first `n` components.
@@ -136,6 +136,14 @@ pub(crate) struct ModuleCx<'m> {
     pub buffer_arrays: FxHashMap<InstId, bool>,
 }
 
+/// A column-major matrix in a buffer: what `legalize(msl)` (`transpose_storage`) leaves none
+/// of; the boundary's OSG0009 refuses a module that skipped it.
+fn column_major() -> MslError {
+    malformed(
+        "a column-major matrix in a buffer (the `transpose_storage` pass stores them row-major)",
+    )
+}
+
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
     Ok(match m.op(s) {
         Op::Bool => "bool",
@@ -164,7 +172,9 @@ fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
 /// MSL's own alignment and size of a type (Metal Shading Language Specification, section
 /// 2.1 "Scalar data types", 2.2 "Vector data types" (3-component vectors are aligned and sized
 /// as 4-component ones), 2.2.3 "Packed vector types", 2.3 "Matrix data types" (an array of
-/// column vectors)); `form` says how a struct member is declared.
+/// column vectors)); `form` says how a struct member is declared. A matrix is HLSL's row-major
+/// one: MSL's columns are its rows (legalization's `transpose_storage` leaves no column-major
+/// matrix in a buffer).
 fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)> {
     let vec = |n: u32| if n == 3 { (16, 16) } else { (4 * n, 4 * n) };
     Some(match m.op(ty) {
@@ -183,29 +193,20 @@ fn msl_align_size(m: &Module, ty: InstId, form: &FieldForm) -> Option<(u32, u32)
             }
         }
         Op::Matrix => {
+            // MSL columns: HLSL rows of `cols` components.
             let (rows, cols) = m.matrix_dims(ty)?;
-            // MSL columns: HLSL rows (of `cols` components), or HLSL columns when transposed.
-            let (count, len) = if matches!(
-                form,
-                FieldForm::Transposed | FieldForm::PaddedMatrix { transposed: true }
-            ) {
-                (cols, rows)
-            } else {
-                (rows, cols)
-            };
-            if let FieldForm::PaddedMatrix { .. } = form {
-                return Some((16, 16 * count));
+            if *form == FieldForm::PaddedMatrix {
+                return Some((16, 16 * rows));
             }
-            let (a, s) = vec(len);
-            (a, s * count)
+            let (a, s) = vec(cols);
+            (a, s * rows)
         }
         Op::Array => {
-            let elem_form = if *form == FieldForm::TransposedArray {
-                FieldForm::Transposed
-            } else {
-                FieldForm::Plain
-            };
-            let (a, s) = msl_align_size(m, m.operand(ty, 0), &elem_form)?;
+            if *form == FieldForm::PaddedMatrices {
+                let (rows, _) = m.matrix_dims(m.operand(ty, 0))?;
+                return Some((16, 16 * rows * m.array_len(ty)?));
+            }
+            let (a, s) = msl_align_size(m, m.operand(ty, 0), &FieldForm::Plain)?;
             (a, s * m.array_len(ty)?)
         }
         Op::RuntimeArray => {
@@ -372,7 +373,8 @@ impl<'m> ModuleCx<'m> {
                     return Err(MslError::new(
                         TYPE,
                         format!(
-                            "the matrix type `{}`; MSL matrices hold float (or half) only",
+                            "the matrix type `{}`; MSL matrices hold float or half, and the \
+                             MSL backend declares float ones only",
                             oneshader_ir::print::print_inst(m, ty)
                         ),
                     ));
@@ -528,7 +530,7 @@ impl<'m> ModuleCx<'m> {
                 if (0..parts.len()).any(|k| {
                     matches!(
                         self.form(ty, k),
-                        FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. }
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix | FieldForm::PaddedMatrices
                     )
                 }) {
                     return Err(MslError::new(
@@ -544,19 +546,7 @@ impl<'m> ModuleCx<'m> {
                     .cloned()
                     .ok_or_else(|| malformed("a struct that was not declared"))?;
                 let mut members = vec!["{}".to_string(); decl.members];
-                for (k, p) in parts.into_iter().enumerate() {
-                    let v = match self.form(ty, k) {
-                        FieldForm::Transposed => format!("transpose({p})"),
-                        FieldForm::TransposedArray => {
-                            let ft = m
-                                .struct_fields(ty)
-                                .get(k)
-                                .and_then(|&f| m.ty(f))
-                                .ok_or_else(|| malformed("a struct value with too many parts"))?;
-                            transposed_array(m, ft, &format!("({p})"), true)
-                        }
-                        _ => p,
-                    };
+                for (k, v) in parts.into_iter().enumerate() {
                     let at = decl
                         .member_index
                         .get(k)
@@ -651,24 +641,23 @@ impl<'m> ModuleCx<'m> {
                     if m.op(inner) == Op::Struct {
                         self.declare_struct(inner, Some(rule))?;
                     }
+                    if column_major_matrix(m, ft, fl.row_major) {
+                        return Err(column_major());
+                    }
                     let mut form = FieldForm::Plain;
-                    if m.op(ft) == Op::Matrix && !fl.row_major {
-                        form = FieldForm::Transposed;
+                    // 2-component rows 16 bytes apart: an array of `float4` (per element of an
+                    // array of such matrices, their rows back to back).
+                    if let Some((_, 2)) = m.matrix_dims(ft)
+                        && fl.layout.matrix_stride == Some(16)
+                    {
+                        form = FieldForm::PaddedMatrix;
                     }
                     if m.op(ft) == Op::Array
-                        && m.op(m.operand(ft, 0)) == Op::Matrix
-                        && !fl.row_major
-                    {
-                        form = FieldForm::TransposedArray;
-                    }
-                    // 2-component vectors 16 bytes apart: an array of `float4`.
-                    if let Some((rows, cols)) = m.matrix_dims(ft)
+                        && let Some((rows, 2)) = m.matrix_dims(m.operand(ft, 0))
                         && fl.layout.matrix_stride == Some(16)
-                        && (if fl.row_major { cols } else { rows }) == 2
+                        && fl.layout.array_stride == Some(16 * rows)
                     {
-                        form = FieldForm::PaddedMatrix {
-                            transposed: !fl.row_major,
-                        };
+                        form = FieldForm::PaddedMatrices;
                     }
                     let (mut align, mut size) = self.member_align_size(ft, &form, &fname)?;
                     if m.op(ft) == Op::Vector && fl.offset % align != 0 {
@@ -736,19 +725,14 @@ impl<'m> ModuleCx<'m> {
                             let sn = scalar_name(m, m.scalar_of(e).unwrap_or(e))?;
                             format!("array<{sn}4, {}>", m.array_len(ft).unwrap_or(0))
                         }
-                        (FieldForm::Transposed, _) => {
-                            let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
-                            format!("float{c}x{r}")
+                        (FieldForm::PaddedMatrix, _) => {
+                            let (r, _) = m.matrix_dims(ft).unwrap_or((4, 4));
+                            format!("array<float4, {r}>")
                         }
-                        (FieldForm::PaddedMatrix { transposed }, _) => {
-                            let (r, c) = m.matrix_dims(ft).unwrap_or((4, 4));
-                            format!("array<float4, {}>", if *transposed { c } else { r })
-                        }
-                        (FieldForm::TransposedArray, _) => {
-                            let mt = m.operand(ft, 0);
-                            self.type_name(mt)?;
-                            let (r, c) = m.matrix_dims(mt).unwrap_or((4, 4));
-                            format!("array<float{c}x{r}, {}>", m.array_len(ft).unwrap_or(0))
+                        (FieldForm::PaddedMatrices, _) => {
+                            let (r, _) = m.matrix_dims(m.operand(ft, 0)).unwrap_or((4, 4));
+                            let n = m.array_len(ft).unwrap_or(0);
+                            format!("array<array<float4, {r}>, {n}>")
                         }
                         (_, Op::RuntimeArray) => {
                             let inner = Loc::Elem(Box::new(loc.clone()));
@@ -756,8 +740,11 @@ impl<'m> ModuleCx<'m> {
                         }
                         _ => self.type_at(ft, Some(&loc))?,
                     };
-                    if !matches!(form, FieldForm::Padded(_) | FieldForm::PaddedMatrix { .. }) {
-                        self.check_strides(ft, &fl.layout, &form, &fname, &name)?;
+                    if !matches!(
+                        form,
+                        FieldForm::Padded(_) | FieldForm::PaddedMatrix | FieldForm::PaddedMatrices
+                    ) {
+                        self.check_strides(ft, &fl.layout, &fname, &name)?;
                     }
                     if form != FieldForm::Plain {
                         self.forms.insert((st, k), form);
@@ -864,12 +851,12 @@ impl<'m> ModuleCx<'m> {
         a
     }
 
-    /// Checks that the layout's array and matrix strides of a member are MSL's.
+    /// Checks that the layout's array and matrix strides of a member (its matrices row-major)
+    /// are MSL's.
     fn check_strides(
         &self,
         ft: InstId,
         tl: &layout::TypeLayout,
-        form: &FieldForm,
         fname: &str,
         sname: &str,
     ) -> R<()> {
@@ -879,26 +866,22 @@ impl<'m> ModuleCx<'m> {
             while matches!(m.op(mt), Op::Array | Op::RuntimeArray) {
                 mt = m.operand(mt, 0);
             }
-            if let Some((rows, cols)) = m.matrix_dims(mt) {
-                // A matrix, or one array of them (each element transposed when column-major).
+            if let Some((_, cols)) = m.matrix_dims(mt) {
+                // A matrix, or one array (sized or not) of them.
                 if m.op(ft) != Op::Matrix
-                    && !(m.op(ft) == Op::Array && m.op(m.operand(ft, 0)) == Op::Matrix)
+                    && !(matches!(m.op(ft), Op::Array | Op::RuntimeArray)
+                        && m.op(m.operand(ft, 0)) == Op::Matrix)
                 {
                     return Err(MslError::new(
                         LAYOUT,
                         format!(
                             "member `{fname}` of struct `{sname}` is an array of arrays of \
-                             matrices or a runtime array of matrices; not supported by the MSL \
-                             backend"
+                             matrices; not supported by the MSL backend"
                         ),
                     ));
                 }
-                let len = if matches!(form, FieldForm::Transposed | FieldForm::TransposedArray) {
-                    rows
-                } else {
-                    cols
-                };
-                let col = if len == 3 { 16 } else { 4 * len };
+                // MSL's columns: HLSL rows of `cols` components.
+                let col = if cols == 3 { 16 } else { 4 * cols };
                 if ms != col {
                     return Err(MslError::new(
                         LAYOUT,
@@ -912,12 +895,7 @@ impl<'m> ModuleCx<'m> {
         }
         if let Some(stride) = tl.array_stride {
             let e = m.operand(ft, 0);
-            let elem_form = if *form == FieldForm::TransposedArray {
-                FieldForm::Transposed
-            } else {
-                FieldForm::Plain
-            };
-            let es = match msl_align_size(m, e, &elem_form) {
+            let es = match msl_align_size(m, e, &FieldForm::Plain) {
                 Some((a, s)) => s.div_ceil(a) * a,
                 None => {
                     let mut inner = e;
@@ -1470,6 +1448,9 @@ impl<'m> ModuleCx<'m> {
         loc: &Loc,
     ) -> R<(&'static str, String)> {
         let m = self.m;
+        if column_major_matrix(m, pointee, layout::is_row_major(m, g)) {
+            return Err(column_major());
+        }
         match m.op(pointee) {
             Op::Struct => {
                 self.declare_struct(pointee, Some(rule))?;
@@ -1488,26 +1469,13 @@ impl<'m> ModuleCx<'m> {
                 }
                 let inner_loc = Loc::Elem(Box::new(loc.clone()));
                 let tn = self.type_at(e, Some(&inner_loc))?;
-                self.check_strides(pointee, &tl, &FieldForm::Plain, "(elements)", "the buffer")?;
-                if m.op(e) == Op::Matrix {
-                    return Err(MslError::new(
-                        LAYOUT,
-                        "a buffer of matrices; not supported by the MSL backend",
-                    ));
-                }
+                self.check_strides(pointee, &tl, "(elements)", "the buffer")?;
                 self.pointer_globals.insert(g);
                 Ok(("*", tn))
             }
             _ => {
                 let tl = layout::type_layout(m, pointee, rule, layout::is_row_major(m, g))
                     .map_err(|err| MslError::new(LAYOUT, format!("no buffer layout: {err}")))?;
-                if m.op(pointee) == Op::Matrix && !layout::is_row_major(m, g) {
-                    return Err(MslError::new(
-                        LAYOUT,
-                        "a column-major matrix as a whole buffer; not supported by the MSL \
-                         backend",
-                    ));
-                }
                 if matches!(m.op(pointee), Op::Array) {
                     let mut inner = m.operand(pointee, 0);
                     while m.op(inner) == Op::Array {
@@ -1517,7 +1485,7 @@ impl<'m> ModuleCx<'m> {
                         self.declare_struct(inner, Some(rule))?;
                     }
                 }
-                self.check_strides(pointee, &tl, &FieldForm::Plain, "(contents)", "the buffer")?;
+                self.check_strides(pointee, &tl, "(contents)", "the buffer")?;
                 Ok(("&", self.type_at(pointee, Some(loc))?))
             }
         }
@@ -1884,17 +1852,6 @@ impl<'m> ModuleCx<'m> {
         }
         s
     }
-}
-
-/// `array<T, N>{transpose(a[0]), ...}`: the array of matrices `a` (of IR type `ty`, an
-/// array of matrices) with every element transposed: from its declared form
-/// ([`FieldForm::TransposedArray`]) to the IR's type, or the other way when `to_declared`.
-pub(crate) fn transposed_array(m: &Module, ty: InstId, a: &str, to_declared: bool) -> String {
-    let n = m.array_len(ty).unwrap_or(0);
-    let (r, c) = m.matrix_dims(m.operand(ty, 0)).unwrap_or((4, 4));
-    let (r, c) = if to_declared { (c, r) } else { (r, c) };
-    let parts: Vec<String> = (0..n).map(|k| format!("transpose({a}[{k}])")).collect();
-    format!("array<float{r}x{c}, {n}>{{{}}}", parts.join(", "))
 }
 
 /// True when struct `st` (and every struct it holds) has the same offsets, sizes, strides

@@ -12,13 +12,24 @@ pub(crate) mod usage;
 pub(crate) mod walker;
 
 use oneshader_ir::diag::Span;
-use oneshader_ir::{InstId, Module};
+use oneshader_ir::{InstId, Module, Op};
 
 /// The source range of instruction `i` (its `src_loc` decoration, which the front end puts on
 /// intrinsic calls, texture reads and other instructions it can place), if it has one: a
 /// refusal points at the HLSL it came from.
 pub(crate) fn span_of(m: &Module, i: InstId) -> Option<Span> {
     m.src_span(i)
+}
+
+/// True when `ty`, in buffer memory whose matrices are row-major when `row_major` (the
+/// field's or global's own majorness), is a column-major matrix or an array (of arrays) of
+/// them: what legalization's `transpose_storage` leaves in no buffer of WGSL or MSL, whose
+/// backends print every buffer matrix by HLSL rows.
+pub(crate) fn column_major_matrix(m: &Module, mut ty: InstId, row_major: bool) -> bool {
+    while matches!(m.op(ty), Op::Array | Op::RuntimeArray) {
+        ty = m.operand(ty, 0);
+    }
+    !row_major && m.op(ty) == Op::Matrix
 }
 
 /// A breakable statement around the current position.

@@ -20,6 +20,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::Options;
 use super::error::{LAYOUT, MALFORMED, R, RESOURCE, TYPE, WgslError, malformed};
 use super::names::{Namer, namer};
+use crate::text::column_major_matrix;
 use crate::text::usage::Entry;
 
 pub(crate) use crate::text::atomics::Loc;
@@ -177,16 +178,8 @@ fn format_name(f: ImageFormat) -> Option<&'static str> {
     })
 }
 
-/// True when `ty` is a matrix or an array (of arrays) of matrices.
-fn holds_matrix(m: &Module, mut ty: InstId) -> bool {
-    while matches!(m.op(ty), Op::Array | Op::RuntimeArray) {
-        ty = m.operand(ty, 0);
-    }
-    m.op(ty) == Op::Matrix
-}
-
 /// A column-major matrix in a buffer: what `legalize(wgsl)` (`transpose_storage`) leaves
-/// none of; the boundary's OSG0008 refuses a module that skipped it.
+/// none of; the boundary's OSG0009 refuses a module that skipped it.
 fn column_major() -> WgslError {
     malformed(
         "a column-major matrix in a buffer (the `transpose_storage` pass stores them row-major)",
@@ -1240,7 +1233,7 @@ impl<'m> ModuleCx<'m> {
         let m = self.m;
         let tl = layout::type_layout(m, ty, rule, layout::is_row_major(m, g))
             .map_err(|e| WgslError::new(LAYOUT, format!("no buffer layout: {e}")))?;
-        if !layout::is_row_major(m, g) && holds_matrix(m, ty) {
+        if column_major_matrix(m, ty, layout::is_row_major(m, g)) {
             return Err(column_major());
         }
         self.check_nested(ty, &tl, rule, space, "the buffer")
@@ -1429,7 +1422,7 @@ impl<'m> ModuleCx<'m> {
         }
         for (k, f) in sl.fields.iter().enumerate() {
             let fty = m.ty(f.field).ok_or_else(|| malformed("an untyped field"))?;
-            if !f.row_major && holds_matrix(m, fty) {
+            if column_major_matrix(m, fty, f.row_major) {
                 return Err(column_major());
             }
             if m.op(fty) == Op::Matrix
