@@ -17,7 +17,11 @@
 //!   storage form first; whole arrays and structs convert element by element;
 //! - an `element_addr` into a leaf its storage form does not index the same way (a transposed
 //!   matrix) is the form's to rewrite ([`Form::leaf_element`]);
-//! - `array_length` stays; any other use of a pointer whose pointee changes form is refused.
+//! - `array_length` stays; any other use of a pointer whose pointee changes form is refused;
+//! - last, a store whose converted value is exactly a value loaded in the storage form (a
+//!   buffer-to-buffer copy through conversions that cancel: `transpose` twice, `construct`
+//!   of every `extract`) stores the loaded value, and the dead conversions are removed. A
+//!   bool's do not cancel (`!= 0` then `select 1, 0` normalizes the word), so a bool copy keeps them.
 //!
 //! Which matrices are row-major follows the IR's layout rules
 //! ([`oneshader_ir::layout::is_row_major`]): a field's or global's own decoration.
@@ -121,6 +125,7 @@ pub(crate) fn rewrite(form: &impl Form, m: &mut Module) -> Result<bool, PassErro
         m,
         form,
         storage: FxHashMap::default(),
+        converted_stores: Vec::new(),
     };
     let mut changed = false;
     // Each global is rewritten once; a global found twice would loop forever.
@@ -138,7 +143,92 @@ pub(crate) fn rewrite(form: &impl Form, m: &mut Module) -> Result<bool, PassErro
         r.global(g)?;
         changed = true;
     }
+    // A store of a value just loaded from memory of the same form (a buffer-to-buffer copy)
+    // converted twice: store what was loaded.
+    for store in std::mem::take(&mut r.converted_stores) {
+        if !r.m.contains(store) {
+            continue;
+        }
+        let v = r.m.operand(store, 1);
+        let src = exact_source(r.m, v, 0);
+        if src != v && r.m.ty(src) == r.m.ty(v) {
+            r.m.replace_operand(store, 1, src);
+            remove_dead_conversions(r.m, v);
+        }
+    }
     Ok(changed)
+}
+
+/// The value `v` is exactly, through the conversions a storage form emits: `extract` of a
+/// `construct`, `transpose` of a `transpose`, and a `construct` of every element of one
+/// value of its own type in order. `v` itself when none applies.
+fn exact_source(m: &Module, v: InstId, depth: u32) -> InstId {
+    if depth > 64 {
+        return v;
+    }
+    match m.op(v) {
+        Op::Extract if m.num_operands(v) == 2 => {
+            let c = exact_source(m, m.operand(v, 0), depth + 1);
+            let k = m.imm_operand(v, 1).unwrap_or(u32::MAX) as usize;
+            if m.op(c) == Op::Construct && k < m.num_operands(c) {
+                exact_source(m, m.operand(c, k), depth + 1)
+            } else {
+                v
+            }
+        }
+        Op::CallIntrinsic if is_transpose(m, v) => {
+            let inner = exact_source(m, m.operand(v, 1), depth + 1);
+            if is_transpose(m, inner) && m.ty(m.operand(inner, 1)) == m.ty(v) {
+                exact_source(m, m.operand(inner, 1), depth + 1)
+            } else {
+                v
+            }
+        }
+        Op::Construct if matches!(m.ty(v).map(|t| m.op(t)), Some(Op::Struct | Op::Array)) => {
+            let mut whole = None;
+            for k in 0..m.num_operands(v) {
+                let e = exact_source(m, m.operand(v, k), depth + 1);
+                let from = (m.op(e) == Op::Extract
+                    && m.num_operands(e) == 2
+                    && m.imm_operand(e, 1) == Some(k as u32))
+                .then(|| m.operand(e, 0));
+                match (from, whole) {
+                    (Some(w), None) => whole = Some(w),
+                    (Some(w), Some(x)) if w == x => {}
+                    _ => return v,
+                }
+            }
+            match whole {
+                Some(w) if m.ty(w) == m.ty(v) => w,
+                _ => v,
+            }
+        }
+        _ => v,
+    }
+}
+
+fn is_transpose(m: &Module, v: InstId) -> bool {
+    m.op(v) == Op::CallIntrinsic
+        && m.imm_operand(v, 0) == Some(oneshader_ir::Intrinsic::Transpose.to_u32())
+}
+
+/// Removes `v` and the conversions feeding it (`construct`, `extract`, `transpose`) that
+/// nothing uses any more.
+fn remove_dead_conversions(m: &mut Module, v: InstId) {
+    let mut work = vec![v];
+    while let Some(x) = work.pop() {
+        if !m.contains(x)
+            || m.has_uses(x)
+            || !(matches!(m.op(x), Op::Construct | Op::Extract) || is_transpose(m, x))
+            || m.func_of(x).is_none()
+        {
+            continue;
+        }
+        let ops: Vec<InstId> = m.operands(x).collect();
+        if m.remove(x).is_ok() {
+            work.extend(ops);
+        }
+    }
 }
 
 /// True when `ty`, with its arrays peeled, is not a struct: a field or global of that type
@@ -156,6 +246,8 @@ struct Rewriter<'m, 'f, F: Form> {
     m: &'m mut Module,
     form: &'f F,
     storage: FxHashMap<(InstId, bool), InstId>,
+    /// The stores whose value this rewrite converted into the storage form.
+    converted_stores: Vec<InstId>,
 }
 
 impl<F: Form> Rewriter<'_, '_, F> {
@@ -374,6 +466,7 @@ impl<F: Form> Rewriter<'_, '_, F> {
                         let nv = self.store_form(InsertPoint::Before(user), v, vt, rm);
                         if nv != v {
                             self.m.replace_operand(user, 1, nv);
+                            self.converted_stores.push(user);
                         }
                     }
                     Op::ArrayLength => {}

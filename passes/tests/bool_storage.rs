@@ -149,3 +149,36 @@ fn the_boundary_refuses_bools_in_buffers() {
     let d = oneshader_passes::legalize::check(&m, oneshader_passes::legalize::Target::Spirv, &info);
     assert!(d.is_empty(), "{d:?}");
 }
+
+#[test]
+fn a_bool_copied_between_buffers_is_stored_as_0_or_1() {
+    // DXC reads a stored bool as `!= 0` and stores `select b, 1, 0`: a copy normalizes the
+    // word (5 becomes 1), so the conversions do not cancel as a transpose's do.
+    check(
+        "bool_storage",
+        r#"
+global @b : ptr<storage_buffer, rtarray<bool>> [binding(0, 0)]
+func @main() -> void [entry_point(compute, "main"), numthreads(1, 1, 1)] {
+bb0:
+  %0 = element_addr @b, u32 0 : ptr<storage_buffer, bool>
+  %1 = load %0 : bool
+  %2 = element_addr @b, u32 1 : ptr<storage_buffer, bool>
+  store %2, %1
+  return
+}
+"#,
+        r#"
+global @b : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]
+func @main() -> void [entry_point(compute, "main"), numthreads(1, 1, 1)] {
+bb0:
+  %0 = element_addr @b, u32 0 : ptr<storage_buffer, u32>
+  %1 = load %0 : u32
+  %2 = ne %1, u32 zero : bool
+  %3 = element_addr @b, u32 1 : ptr<storage_buffer, u32>
+  %4 = select %2, u32 1, u32 zero : u32
+  store %3, %4
+  return
+}
+"#,
+    );
+}
