@@ -315,28 +315,25 @@ impl<F: Form> Rewriter<'_, '_, F> {
         copy
     }
 
-    /// Emits, at `at`, the storage form of value `v` of type `ty`.
-    fn store_form(&mut self, at: InsertPoint, v: InstId, ty: InstId, row_major: bool) -> InstId {
+    /// Emits, at `at`, value `v` converted between the value type `ty` and its storage form:
+    /// into the storage form when `into_storage`, else from it (`v` then has the storage form).
+    fn converted(
+        &mut self,
+        at: InsertPoint,
+        v: InstId,
+        ty: InstId,
+        row_major: bool,
+        into_storage: bool,
+    ) -> InstId {
         // A square matrix's transpose has its own type: what changes is the content.
         if !changes(self.form, self.m, ty, row_major) {
             return v;
         }
         let st = self.storage_type(ty, row_major);
+        let (from, to) = if into_storage { (ty, st) } else { (st, ty) };
         match self.m.op(ty) {
-            Op::Array | Op::Struct => self.rebuild(at, v, ty, st, true, row_major),
-            _ => self.form.convert(self.m, at, v, ty, st, true),
-        }
-    }
-
-    /// Emits, at `at`, the value form (type `ty`) of `v`, which has `ty`'s storage form.
-    fn value_form(&mut self, at: InsertPoint, v: InstId, ty: InstId, row_major: bool) -> InstId {
-        if !changes(self.form, self.m, ty, row_major) {
-            return v;
-        }
-        let st = self.storage_type(ty, row_major);
-        match self.m.op(ty) {
-            Op::Array | Op::Struct => self.rebuild(at, v, st, ty, false, row_major),
-            _ => self.form.convert(self.m, at, v, ty, st, false),
+            Op::Array | Op::Struct => self.rebuild(at, v, from, to, into_storage, row_major),
+            _ => self.form.convert(self.m, at, v, ty, st, into_storage),
         }
     }
 
@@ -372,11 +369,7 @@ impl<F: Form> Rewriter<'_, '_, F> {
                 b.set_point(at);
                 b.extract(v, &[i as u32])
             };
-            let c = if into_storage {
-                self.store_form(at, e, et, rm)
-            } else {
-                self.value_form(at, e, et, rm)
-            };
+            let c = self.converted(at, e, et, rm, into_storage);
             elems.push(c);
         }
         let mut b = Builder::new(self.m);
@@ -453,7 +446,8 @@ impl<F: Form> Rewriter<'_, '_, F> {
                         let Some(next) = self.m.next_sibling(user) else {
                             continue;
                         };
-                        let v = self.value_form(InsertPoint::Before(next), user, value_ty, rm);
+                        let v =
+                            self.converted(InsertPoint::Before(next), user, value_ty, rm, false);
                         for u in uses {
                             if let Slot::Operand(i) = u.slot {
                                 self.m.replace_operand(u.user, i as usize, v);
@@ -463,7 +457,7 @@ impl<F: Form> Rewriter<'_, '_, F> {
                     Op::Store if slot == 0 => {
                         let v = self.m.operand(user, 1);
                         let Some(vt) = self.m.ty(v) else { continue };
-                        let nv = self.store_form(InsertPoint::Before(user), v, vt, rm);
+                        let nv = self.converted(InsertPoint::Before(user), v, vt, rm, true);
                         if nv != v {
                             self.m.replace_operand(user, 1, nv);
                             self.converted_stores.push(user);
