@@ -12,12 +12,12 @@ use std::path::Path;
 use oneshader_ir::diag::{Diagnostic, SourceMap, Span};
 use oneshader_ir::{InstId, Module, Stage};
 
-use super::ast;
-use super::bindings::{BindingShift, RegisterBinding};
-use super::hir::{self, Major, Program};
-use super::lower::{Lower, LowerOptions};
-use super::sema::{Sema, SemaOptions, Sym};
 use super::{Parsed, PreprocessOptions, SourceLoader};
+use crate::hlsl::lower::{Lower, LowerOptions};
+use crate::hlsl::sema::bindings::{BindingShift, RegisterBinding};
+use crate::hlsl::sema::hir::{self, Major, Program};
+use crate::hlsl::sema::{Sema, SemaOptions, Sym};
+use crate::hlsl::syntax::ast;
 
 /// Options of one compilation.
 #[derive(Clone, Debug)]
@@ -449,7 +449,7 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
 /// The entry point `-E` names (a function defined in the global scope), or `None` after a
 /// diagnostic.
 fn stage_entry(s: &mut Sema<'_>, parsed: &Parsed, entry_name: &str) -> Option<hir::FuncId> {
-    let entry = match s.lookup_in(super::sema::ROOT, entry_name) {
+    let entry = match s.lookup_in(crate::hlsl::sema::ROOT, entry_name) {
         Some(Sym::Overloads(fs, _)) => fs
             .iter()
             .copied()
@@ -459,7 +459,7 @@ fn stage_entry(s: &mut Sema<'_>, parsed: &Parsed, entry_name: &str) -> Option<hi
     };
     let Some(entry) = entry else {
         // A declaration of that name that is not a function: point at it.
-        let other = match s.lookup_in(super::sema::ROOT, entry_name) {
+        let other = match s.lookup_in(crate::hlsl::sema::ROOT, entry_name) {
             Some(Sym::Global(g)) => Some(("a global variable", s.globals[g.0 as usize].span)),
             Some(Sym::CBufMember(g, i)) => {
                 let gty = s.globals[g.0 as usize].ty;

@@ -1,4 +1,7 @@
-//! The HLSL front end, part 1: preprocessor and parser.
+//! The HLSL front end. Its code is in one folder per phase: `syntax/` (tokens, lexer,
+//! preprocessor, parser, AST), `sema/` (semantic analysis into the typed program, [`hir`]) and
+//! `lower/` (the typed program to IR); `compile.rs` runs them in order. Part 1, the
+//! preprocessor and the parser:
 //!
 //! ```text
 //! source ──preprocess──> Preprocessed { tokens, expansions, pragmas, diagnostics }
@@ -25,59 +28,36 @@
 //! and its meaning is in `docs/diagnostics.md` (a test checks that every code used here is
 //! listed there).
 
-pub mod ast;
-mod bindings;
 mod compile;
-mod conversions;
-mod dump;
-pub mod hir;
-mod intrinsics;
-mod lexer;
 mod lower;
-mod lower_entry;
-mod lower_expr;
-mod lower_intrinsics;
-mod lower_resources;
-mod lower_stage;
-mod parser;
-mod positions;
-mod preprocessor;
-mod resources;
 mod sema;
-mod sema_attrs;
-mod sema_decls;
-mod sema_expr;
-mod sema_funcs;
-mod sema_split;
-mod sema_stmt;
-mod sema_templates;
-mod sema_types;
-mod semantics;
-mod token;
-mod types;
+mod syntax;
+
+pub use sema::hir;
+pub use syntax::ast;
 
 use oneshader_ir::diag::{Diagnostic, SourceMap};
 
-pub use bindings::{BindingShift, RegisterBinding};
 pub use compile::{
     COMPILE_STACK, CompileOptions, CompileResult, Profile, analyze, compile_file, compile_parsed,
     compile_text, parse_profile, with_big_stack,
 };
+pub use sema::bindings::{BindingShift, RegisterBinding};
 pub use sema::{MAX_SEMA_ERRORS, SemaOptions};
 
-pub use dump::{dump, expr_text, type_text};
-pub use parser::{
+pub use syntax::dump::{dump, expr_text, type_text};
+pub use syntax::parser::{
     MAX_ERRORS, MAX_NESTING, MAX_TREE_DEPTH, PARSER_STACK, ParseResult, parse, parse_number,
 };
-pub use preprocessor::{
+pub use syntax::preprocessor::{
     FsLoader, LineDirective, MAX_EXPANSION_NESTING, MAX_EXPANSION_WORK, MAX_INCLUDE_DEPTH,
     MAX_OUTPUT_TOKENS, MacroOp, MemoryLoader, Pragma, PreprocessOptions, Preprocessed,
     SourceLoader, normalize, preprocess_file, preprocess_text,
 };
-pub use token::{
+pub use syntax::token::{
     ExpansionId, ExpansionRecord, ExpansionTable, LEADING_SPACE, LINE_START, Token, TokenKind,
 };
-pub use types::{is_builtin_qualified_type, is_builtin_type};
+pub use syntax::types::{is_builtin_qualified_type, is_builtin_type};
 
 /// Everything one front-end run over a file produced.
 #[derive(Clone, Debug)]

@@ -4,9 +4,9 @@
 
 use oneshader_ir::diag::{Diagnostic, Span};
 
-use super::ast::{self, DeclKind, Modifier, TemplateArg, TypeKind};
-use super::hir::*;
-use super::sema::{Sema, Sym, TemplateBody, attr_is};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::{Sema, Sym, TemplateBody, attr_is};
+use crate::hlsl::syntax::ast::{self, DeclKind, Modifier, TemplateArg, TypeKind};
 
 impl<'a> Sema<'a> {
     /// Processes a list of declarations in the current namespace.
@@ -28,7 +28,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    pub(super) fn declare_decl(&mut self, d: &'a ast::Decl) {
+    pub(in crate::hlsl) fn declare_decl(&mut self, d: &'a ast::Decl) {
         match &d.kind {
             DeclKind::Var(v) => self.declare_global_var(v),
             DeclKind::Function(f) => self.declare_function(f),
@@ -173,11 +173,11 @@ impl<'a> Sema<'a> {
         ty
     }
 
-    pub(super) fn has_mod(mods: &[ast::ModifierSpan], m: Modifier) -> bool {
+    pub(in crate::hlsl) fn has_mod(mods: &[ast::ModifierSpan], m: Modifier) -> bool {
         mods.iter().any(|x| x.modifier == m)
     }
 
-    pub(super) fn declare_global_var(&mut self, v: &'a ast::VarDecl) {
+    pub(in crate::hlsl) fn declare_global_var(&mut self, v: &'a ast::VarDecl) {
         let base = self.resolve_type(&v.ty);
         let base = self.apply_sign(&v.modifiers, base);
         let is_static = Self::has_mod(&v.modifiers, Modifier::Static);
@@ -213,7 +213,7 @@ impl<'a> Sema<'a> {
                 let id = self.make_split(
                     &d.name.name,
                     ty,
-                    super::sema_split::SplitKind::Global,
+                    crate::hlsl::sema::split::SplitKind::Global,
                     &bind,
                     d.span,
                 );
@@ -589,7 +589,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    pub(super) fn declare_typedef(&mut self, t: &'a ast::TypedefDecl) {
+    pub(in crate::hlsl) fn declare_typedef(&mut self, t: &'a ast::TypedefDecl) {
         if let Some(h) = t.templates.last()
             && !h.params.is_empty()
         {
@@ -608,7 +608,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    pub(super) fn declare_enum(&mut self, e: &'a ast::EnumDecl) {
+    pub(in crate::hlsl) fn declare_enum(&mut self, e: &'a ast::EnumDecl) {
         let base = match &e.base {
             Some(b) => self.resolve_type(b),
             None => self.types.int(),
@@ -752,7 +752,7 @@ impl<'a> Sema<'a> {
     /// Adds bit field `d` of type `ty` and width `width` to struct `sid`: into the open
     /// storage field when it has the same type and room for it (DXC's packing), else into a
     /// new storage field named after it.
-    pub(super) fn add_bitfield(
+    pub(in crate::hlsl) fn add_bitfield(
         &mut self,
         sid: StructId,
         d: &'a ast::Declarator,

@@ -1,12 +1,12 @@
 //! Lowering, part 2: expressions. Places (pointers, swizzled and matrix-element places,
 //! texels) and values; conversions and flattening; operators, short-circuits and `?:`;
-//! calls with copy-in/copy-out. Intrinsics are lowered in `lower_intrinsics.rs`, resource
-//! methods in `lower_resources.rs`.
+//! calls with copy-in/copy-out. Intrinsics are lowered in `intrinsics.rs`, resource
+//! methods in `resources.rs`.
 
 use oneshader_ir::{InstId, Intrinsic, Op};
 
-use super::hir::*;
-use super::lower::{LocalSlot, Lower, MatRep};
+use crate::hlsl::lower::{LocalSlot, Lower, MatRep};
+use crate::hlsl::sema::hir::*;
 
 /// The most scalar components lowering builds one by one (initializer lists, flattening
 /// casts); beyond it a diagnostic is given instead of a huge instruction stream.
@@ -803,7 +803,7 @@ impl<'p> Lower<'p> {
         }
     }
 
-    pub(super) fn find_type(&self, k: &TyKind) -> Option<TyId> {
+    pub(in crate::hlsl) fn find_type(&self, k: &TyKind) -> Option<TyId> {
         self.p.types.lookup(k)
     }
 
@@ -1126,16 +1126,16 @@ impl<'p> Lower<'p> {
         }
     }
 
-    pub(super) fn is_rows(&self, ty: TyId) -> bool {
+    pub(in crate::hlsl) fn is_rows(&self, ty: TyId) -> bool {
         matches!(self.types().kind(ty), TyKind::Matrix(s, r, c) if Self::mat_rep(*s, *r, *c) == MatRep::Rows)
     }
 
-    pub(super) fn is_ir_mat(&self, ty: TyId) -> bool {
+    pub(in crate::hlsl) fn is_ir_mat(&self, ty: TyId) -> bool {
         matches!(self.types().kind(ty), TyKind::Matrix(s, r, c) if Self::mat_rep(*s, *r, *c) == MatRep::Mat)
     }
 
     /// Applies `f` to each row of a matrix value, building a matrix of HLSL type `rty`.
-    pub(super) fn map_rows1(
+    pub(in crate::hlsl) fn map_rows1(
         &mut self,
         v: InstId,
         ty: TyId,
@@ -1154,7 +1154,7 @@ impl<'p> Lower<'p> {
         self.construct(t, &rows)
     }
 
-    pub(super) fn map_rows2(
+    pub(in crate::hlsl) fn map_rows2(
         &mut self,
         a: InstId,
         b: InstId,
@@ -1303,7 +1303,7 @@ impl<'p> Lower<'p> {
         let params: Vec<TyId> = self.p.func(f).params.iter().map(|p| p.ty).collect();
         let fparams = &self.p.func(f).params;
         if let Some(&stage) = self.entry_stages.get(&f)
-            && super::lower_entry::is_ray_tracing(stage)
+            && crate::hlsl::lower::entry::is_ray_tracing(stage)
         {
             self.error(
                 e.span,
@@ -1444,7 +1444,7 @@ fn root_local(e: &Expr) -> Option<LocalId> {
 }
 
 /// The global at the root of a resource expression.
-pub(super) fn root_global(e: &Expr) -> Option<GlobalId> {
+pub(in crate::hlsl) fn root_global(e: &Expr) -> Option<GlobalId> {
     match &e.kind {
         ExprKind::Global(g) => Some(*g),
         ExprKind::Cast(_, x) => root_global(x),
@@ -1455,7 +1455,7 @@ pub(super) fn root_global(e: &Expr) -> Option<GlobalId> {
 /// True when an expression mentions `NonUniformResourceIndex`.
 pub fn contains_nonuniform(e: &Expr) -> bool {
     let mut found = false;
-    super::sema_stmt::visit(e, &mut |x| {
+    crate::hlsl::sema::stmt::visit(e, &mut |x| {
         if matches!(
             x.kind,
             ExprKind::Intrinsic(IntrinsicOp::Ir(Intrinsic::NonUniformIndex), _)
@@ -1470,7 +1470,7 @@ pub fn contains_nonuniform(e: &Expr) -> bool {
 /// unconditionally: `select` instead of branches).
 pub fn is_pure_cheap(e: &Expr) -> bool {
     let mut ok = true;
-    super::sema_stmt::visit(e, &mut |x| match &x.kind {
+    crate::hlsl::sema::stmt::visit(e, &mut |x| match &x.kind {
         ExprKind::Assign(..)
         | ExprKind::CompoundAssign { .. }
         | ExprKind::IncDec(..)

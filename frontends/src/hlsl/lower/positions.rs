@@ -2,7 +2,7 @@
 //! emitted (the innermost one), for the `.osir` source map and tools that point back at the
 //! source.
 //!
-//! Lowering appends instructions at the end of the current block ([`super::lower::Lower::bld`]
+//! Lowering appends instructions at the end of the current block ([`crate::hlsl::lower::Lower::bld`]
 //! notes that block as touched). Whenever the expression being lowered changes (entering or
 //! leaving one), the instructions appended to the touched blocks since the last change are
 //! stamped with the expression that was current while they were emitted: walking back from

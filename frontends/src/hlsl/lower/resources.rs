@@ -1,10 +1,10 @@
 //! Lowering, part 2c: methods of textures, buffers and subpass inputs (the analysis side is
-//! `resources.rs`): texture reads with their optional operands and sparse status,
+//! `sema/resources.rs`): texture reads with their optional operands and sparse status,
 //! `GetDimensions`, sample positions, byte-address loads and stores split into 32-bit words.
 
-use super::hir::*;
-use super::lower::Lower;
-use super::lower_expr::root_global;
+use crate::hlsl::lower::Lower;
+use crate::hlsl::lower::expr::root_global;
+use crate::hlsl::sema::hir::*;
 use oneshader_ir::layout::{LayoutRule, type_layout};
 use oneshader_ir::{AtomicOp, InstId, Op};
 
@@ -140,7 +140,13 @@ impl Lower<'_> {
         s.id()
     }
 
-    pub(super) fn method(&mut self, m: ResMethod, obj: &Expr, args: &[Expr], e: &Expr) -> InstId {
+    pub(in crate::hlsl) fn method(
+        &mut self,
+        m: ResMethod,
+        obj: &Expr,
+        args: &[Expr],
+        e: &Expr,
+    ) -> InstId {
         if matches!(
             m,
             ResMethod::StreamAppend

@@ -2,9 +2,9 @@
 //! (`numthreads`, `outputtopology`, ...), and the I/O and binding attributes of parameters and
 //! globals (`vk::location`, `register`, `vk::binding`, ...).
 
-use super::ast::{self};
-use super::hir::*;
-use super::sema::{Sema, attr_is, image_format, split_semantic};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::{Sema, attr_is, image_format, split_semantic};
+use crate::hlsl::syntax::ast::{self};
 
 impl<'a> Sema<'a> {
     /// Integer arguments of an attribute (constant expressions).
@@ -27,7 +27,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    pub(super) fn func_attrs(&mut self, attrs: &'a [ast::Attribute]) -> FuncAttrs {
+    pub(in crate::hlsl) fn func_attrs(&mut self, attrs: &'a [ast::Attribute]) -> FuncAttrs {
         let mut out = FuncAttrs::default();
         for a in attrs {
             let name = a.name.name.to_ascii_lowercase();

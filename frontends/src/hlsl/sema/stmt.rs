@@ -3,9 +3,9 @@
 use oneshader_ir::diag::Span;
 use rustc_hash::FxHashMap;
 
-use super::ast::{self, Modifier, StmtKind};
-use super::hir::*;
-use super::sema::{Sema, Sym};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::{Sema, Sym};
+use crate::hlsl::syntax::ast::{self, Modifier, StmtKind};
 
 impl<'a> Sema<'a> {
     /// Checks the statements of a block in a new scope.

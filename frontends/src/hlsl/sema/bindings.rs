@@ -24,7 +24,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::hir::{GlobalDef, GlobalKind, TyKind, Types};
+use crate::hlsl::sema::hir::{GlobalDef, GlobalKind, TyKind, Types};
 
 /// Set and binding of each global (`None` for what is not a descriptor), and of each
 /// counter.

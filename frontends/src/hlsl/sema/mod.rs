@@ -1,11 +1,11 @@
 //! Semantic analysis, part 1: the analyzer's state, diagnostics, scopes and name lookup.
 //!
-//! The rest of the analyzer is split by what it checks: types in `sema_types.rs`, templates
-//! instantiated on demand in `sema_templates.rs`, declarations (globals, constant buffers,
-//! typedefs, enums) in `sema_decls.rs`, structs with methods and functions with their
-//! overloads in `sema_funcs.rs`, attributes in `sema_attrs.rs`, expressions in
-//! `sema_expr.rs` (intrinsics in `intrinsics.rs`, resource methods in `resources.rs`),
-//! statements in `sema_stmt.rs`; the result is a [`Program`](super::hir::Program).
+//! The rest of the analyzer is split by what it checks: types in `types.rs`, templates
+//! instantiated on demand in `templates.rs`, declarations (globals, constant buffers,
+//! typedefs, enums) in `decls.rs`, structs with methods and functions with their
+//! overloads in `funcs.rs`, attributes in `attrs.rs`, expressions in
+//! `expr.rs` (intrinsics in `intrinsics.rs`, resource methods in `resources.rs`),
+//! statements in `stmt.rs`; the result is a [`Program`](crate::hlsl::sema::hir::Program).
 //!
 //! Diagnostic codes of semantic analysis (`OSH1xxx`), listed in docs/diagnostics.md:
 //!
@@ -39,12 +39,27 @@
 //! | OSH1028 | *warning*: an attribute or modifier is ignored |
 //! | OSH1099 | too many errors; analysis stopped |
 
+pub(crate) mod attrs;
+pub(crate) mod bindings;
+pub(crate) mod conversions;
+pub(crate) mod decls;
+pub(crate) mod expr;
+pub(crate) mod funcs;
+pub mod hir;
+pub(crate) mod intrinsics;
+pub(crate) mod resources;
+pub(crate) mod semantics;
+pub(crate) mod split;
+pub(crate) mod stmt;
+pub(crate) mod templates;
+pub(crate) mod types;
+
 use oneshader_ir::diag::{Diagnostic, Span};
 use oneshader_ir::{ImageFormat, Stage};
 use rustc_hash::FxHashMap;
 
-use super::ast::{self, Modifier};
-use super::hir::*;
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::syntax::ast::{self, Modifier};
 
 /// Errors after which analysis stops reporting.
 pub const MAX_SEMA_ERRORS: usize = 100;
@@ -108,7 +123,7 @@ pub(crate) enum Sym {
     StructTemplate(TemplateId),
     /// A namespace.
     Namespace(NsId),
-    /// A struct variable that holds resources, split into its fields (`sema_split.rs`).
+    /// A struct variable that holds resources, split into its fields (`split.rs`).
     Split(u32),
 }
 
@@ -176,91 +191,91 @@ pub(crate) struct FnCtx {
 /// The analyzer. Its state is grouped by what it is for; the groups are visible to the rest of
 /// the front end (`super`), which reads the program being built and the diagnostics.
 pub(crate) struct Sema<'a> {
-    pub(super) opts: SemaOptions,
+    pub(in crate::hlsl) opts: SemaOptions,
     /// The program being built: its types, globals and functions.
-    pub(super) types: Types,
-    pub(super) globals: Vec<GlobalDef>,
-    pub(super) funcs: Vec<FuncDef>,
+    pub(in crate::hlsl) types: Types,
+    pub(in crate::hlsl) globals: Vec<GlobalDef>,
+    pub(in crate::hlsl) funcs: Vec<FuncDef>,
     /// Diagnostics so far.
-    pub(super) diag: DiagState,
+    pub(in crate::hlsl) diag: DiagState,
     /// Namespaces, the current scope and templates.
-    pub(super) scope: Scopes<'a>,
+    pub(in crate::hlsl) scope: Scopes<'a>,
     /// Function bodies: where each comes from, which wait to be checked, the one being checked.
-    pub(super) bodies: Bodies<'a>,
+    pub(in crate::hlsl) bodies: Bodies<'a>,
     /// What declarations accumulate: `$Globals`, the push-constant block, matrix order,
     /// built-in structs.
-    pub(super) decl: DeclState,
+    pub(in crate::hlsl) decl: DeclState,
     /// Split structs (structs holding resources) and the functions that take them.
-    pub(super) split: SplitState,
+    pub(in crate::hlsl) split: SplitState,
 }
 
 /// The diagnostics of analysis.
 #[derive(Default)]
 pub(crate) struct DiagState {
     /// Every diagnostic so far, in order.
-    pub(super) diags: Vec<Diagnostic>,
+    pub(in crate::hlsl) diags: Vec<Diagnostic>,
     /// How many of them are errors.
-    pub(super) errors: usize,
+    pub(in crate::hlsl) errors: usize,
 }
 
 /// Namespaces, scopes and templates.
 pub(crate) struct Scopes<'a> {
     /// Every namespace (the root, namespaces, structs, template environments).
-    pub(super) nss: Vec<Ns>,
+    pub(in crate::hlsl) nss: Vec<Ns>,
     /// The current declaration scope (outside function bodies).
-    pub(super) cur_ns: NsId,
+    pub(in crate::hlsl) cur_ns: NsId,
     /// The scope of each struct.
-    pub(super) struct_ns: Vec<NsId>,
+    pub(in crate::hlsl) struct_ns: Vec<NsId>,
     /// Declared templates.
-    pub(super) templates: Vec<Template<'a>>,
+    pub(in crate::hlsl) templates: Vec<Template<'a>>,
     /// Struct template instances: the struct and its (template, args).
-    pub(super) struct_instance: FxHashMap<StructId, (TemplateId, Vec<TArg>)>,
+    pub(in crate::hlsl) struct_instance: FxHashMap<StructId, (TemplateId, Vec<TArg>)>,
     /// Nesting of template instantiations (bounded).
-    pub(super) inst_depth: u32,
+    pub(in crate::hlsl) inst_depth: u32,
 }
 
 /// Function bodies.
 #[derive(Default)]
 pub(crate) struct Bodies<'a> {
     /// Where each function's body comes from.
-    pub(super) func_src: Vec<Option<FuncSrc<'a>>>,
+    pub(in crate::hlsl) func_src: Vec<Option<FuncSrc<'a>>>,
     /// Bodies still to check.
-    pub(super) pending: Vec<FuncId>,
+    pub(in crate::hlsl) pending: Vec<FuncId>,
     /// The body being checked.
-    pub(super) fctx: Option<FnCtx>,
+    pub(in crate::hlsl) fctx: Option<FnCtx>,
 }
 
 /// What declarations accumulate.
 pub(crate) struct DeclState {
     /// The implicit `$Globals` constant buffer, once a loose global needs it.
-    pub(super) globals_cbuffer: Option<GlobalId>,
+    pub(in crate::hlsl) globals_cbuffer: Option<GlobalId>,
     /// Where the push-constant block was declared (at most one).
-    pub(super) push_constant_at: Option<Span>,
+    pub(in crate::hlsl) push_constant_at: Option<Span>,
     /// Default matrix order in effect (changed by `#pragma pack_matrix`).
-    pub(super) cur_major: Major,
+    pub(in crate::hlsl) cur_major: Major,
     /// The `#pragma pack_matrix` directives, by position.
-    pub(super) pragma_majors: Vec<(Span, Major)>,
+    pub(in crate::hlsl) pragma_majors: Vec<(Span, Major)>,
     /// The built-in structs (`RayDesc`, `BuiltInTriangleIntersectionAttributes`), made on
     /// first use.
-    pub(super) builtin_structs: FxHashMap<&'static str, TyId>,
+    pub(in crate::hlsl) builtin_structs: FxHashMap<&'static str, TyId>,
 }
 
 /// Split structs and the functions that take them.
 #[derive(Default)]
 pub(crate) struct SplitState {
     /// Split structs (structs holding resources), by id.
-    pub(super) splits: Vec<super::sema_split::SplitDef>,
+    pub(in crate::hlsl) splits: Vec<crate::hlsl::sema::split::SplitDef>,
     /// The declared signature of functions with split parameters.
-    pub(super) func_sigs: FxHashMap<FuncId, Vec<super::sema_split::SigParam>>,
+    pub(in crate::hlsl) func_sigs: FxHashMap<FuncId, Vec<crate::hlsl::sema::split::SigParam>>,
     /// The split parameters of functions: (name, split id), bound in the body.
-    pub(super) func_split_names: FxHashMap<FuncId, Vec<(String, u32)>>,
+    pub(in crate::hlsl) func_split_names: FxHashMap<FuncId, Vec<(String, u32)>>,
 }
 
 /// The root namespace.
 pub(crate) const ROOT: NsId = NsId(0);
 
 /// HLSL's built-in `uint` constants (ray flags, hit kinds, ray-query states).
-pub(super) const BUILTIN_CONSTANTS: &[(&str, u32)] = &[
+pub(in crate::hlsl) const BUILTIN_CONSTANTS: &[(&str, u32)] = &[
     ("RAY_FLAG_NONE", 0),
     ("RAY_FLAG_FORCE_OPAQUE", 0x1),
     ("RAY_FLAG_FORCE_NON_OPAQUE", 0x2),

@@ -10,9 +10,9 @@
 use oneshader_ir::AtomicOp;
 use oneshader_ir::diag::Span;
 
-use super::ast;
-use super::hir::*;
-use super::sema::Sema;
+use crate::hlsl::sema::Sema;
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::syntax::ast;
 
 fn mk(kind: ExprKind, ty: TyId, span: Span) -> Expr {
     Expr { kind, ty, span }

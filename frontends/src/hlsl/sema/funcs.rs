@@ -4,11 +4,11 @@
 
 use rustc_hash::FxHashMap;
 
-use super::ast::{self, DeclKind, Modifier, TypeKind};
-use super::hir::*;
-use super::sema::{
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::{
     FnCtx, FuncSrc, NsId, Sema, Sym, TArg, TemplateBody, TemplateId, attr_is, interp_of,
 };
+use crate::hlsl::syntax::ast::{self, DeclKind, Modifier, TypeKind};
 
 impl<'a> Sema<'a> {
     /// Declares a struct (named or anonymous); returns its type.
@@ -216,7 +216,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    pub(super) fn declare_function(&mut self, f: &'a ast::FunctionDecl) {
+    pub(in crate::hlsl) fn declare_function(&mut self, f: &'a ast::FunctionDecl) {
         if f.templates.iter().any(|t| !t.params.is_empty()) {
             if let Some(q) = &f.qualifier {
                 // An out-of-line member template of a struct template: not supported.
@@ -412,7 +412,7 @@ impl<'a> Sema<'a> {
             }
             if self.is_split_type(ty) {
                 // A struct holding resources: one parameter per field.
-                let saved_f = self.bodies.fctx.replace(super::sema::FnCtx {
+                let saved_f = self.bodies.fctx.replace(crate::hlsl::sema::FnCtx {
                     func: FuncId(self.funcs.len() as u32),
                     locals: std::mem::take(&mut locals),
                     local_consts: Vec::new(),
@@ -433,7 +433,7 @@ impl<'a> Sema<'a> {
                 let id = self.make_split(
                     &name,
                     ty,
-                    super::sema_split::SplitKind::Local,
+                    crate::hlsl::sema::split::SplitKind::Local,
                     &BindAttrs::default(),
                     span,
                 );
@@ -456,11 +456,11 @@ impl<'a> Sema<'a> {
                         span,
                     });
                 }
-                split_sig.push(super::sema_split::SigParam { ty, first });
+                split_sig.push(crate::hlsl::sema::split::SigParam { ty, first });
                 split_names.push((name, id));
                 continue;
             }
-            split_sig.push(super::sema_split::SigParam {
+            split_sig.push(crate::hlsl::sema::split::SigParam {
                 ty,
                 first: params.len(),
             });

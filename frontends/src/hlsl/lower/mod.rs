@@ -1,7 +1,7 @@
 //! Lowering, part 1: the typed program to IR. Types, globals (constant buffers, resources,
 //! statics with `init_globals`, groupshared memory, push constants, specialization
-//! constants), functions and statements. Expressions are in `lower_expr.rs`, the entry
-//! wrapper and stage IO in `lower_entry.rs`.
+//! constants), functions and statements. Expressions are in `expr.rs`, the entry
+//! wrapper and stage IO in `entry.rs`.
 //!
 //! Conventions (docs/ARCHITECTURE.md §4): every HLSL local is a `var` in its function's
 //! entry block; `out`/`inout` parameters are pointers to function-local copies; loops have
@@ -15,6 +15,13 @@
 //! |---|---|
 //! | OSH1040 | a construct the IR or SPIR-V cannot express from this program (named in the message) |
 
+pub(crate) mod entry;
+pub(crate) mod expr;
+pub(crate) mod intrinsics;
+pub(crate) mod positions;
+pub(crate) mod resources;
+pub(crate) mod stage;
+
 use oneshader_ir::diag::{Diagnostic, Span};
 use oneshader_ir::{
     AddressSpace, Block, Builder, Dim, Func, ImageFormat, InstId, Module, Op, Stage, TextureAccess,
@@ -22,9 +29,9 @@ use oneshader_ir::{
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::bindings::{self, Bindings};
-use super::hir::*;
-use super::lower_entry::{EntryParam, SplitNode, StreamInfo};
+use crate::hlsl::lower::entry::{EntryParam, SplitNode, StreamInfo};
+use crate::hlsl::sema::bindings::{self, Bindings};
+use crate::hlsl::sema::hir::*;
 
 /// How a local is held during lowering.
 #[derive(Clone, Copy, Debug)]
@@ -141,7 +148,7 @@ pub(crate) struct Lower<'p> {
     /// entry point.
     pub hit_attributes: FxHashMap<FuncId, (InstId, TyId)>,
     /// The HLSL position each instruction was lowered from.
-    pub positions: super::positions::Positions,
+    pub positions: crate::hlsl::lower::positions::Positions,
 }
 
 /// What lowering produced: the module (`None` after errors), the diagnostics, and the HLSL
@@ -156,20 +163,20 @@ pub struct LowerOptions {
     /// `-fvk-use-dx-position-w`: a pixel shader's `SV_Position.w` is `1 / w` (D3D's meaning).
     pub dx_position_w: bool,
     /// `-fvk-{b,t,s,u}-shift`.
-    pub binding_shifts: Vec<super::bindings::BindingShift>,
+    pub binding_shifts: Vec<crate::hlsl::sema::bindings::BindingShift>,
     /// `-auto-binding-space N`.
     pub default_space: Option<u32>,
     /// `-fvk-bind-register`.
-    pub bind_registers: Vec<super::bindings::RegisterBinding>,
+    pub bind_registers: Vec<crate::hlsl::sema::bindings::RegisterBinding>,
     /// `-fvk-bind-globals BINDING SET`: (binding, set).
     pub bind_globals: Option<(u32, u32)>,
-    /// `-fvk-use-dx-layout` (see [`super::CompileOptions::dx_layout`]).
+    /// `-fvk-use-dx-layout` (see [`crate::hlsl::CompileOptions::dx_layout`]).
     pub dx_layout: bool,
-    /// `-fspv-preserve-bindings` (see [`super::CompileOptions::preserve_bindings`]).
+    /// `-fspv-preserve-bindings` (see [`crate::hlsl::CompileOptions::preserve_bindings`]).
     pub preserve_bindings: bool,
     /// Functions declared without a body that are called become imports (and `export`
     /// functions exports) for linking, instead of an error (see
-    /// [`super::CompileOptions::allow_imports`]). Libraries (`lib_*`) always export; they
+    /// [`crate::hlsl::CompileOptions::allow_imports`]). Libraries (`lib_*`) always export; they
     /// import only with this set.
     pub allow_imports: bool,
 }
@@ -596,7 +603,7 @@ impl<'p> Lower<'p> {
         for &f in &funcs {
             for s in self.p.func(f).body.iter().flatten() {
                 stmt_exprs(s, &mut |e| {
-                    super::sema_stmt::visit(e, &mut |x| {
+                    crate::hlsl::sema::stmt::visit(e, &mut |x| {
                         if let ExprKind::Method(
                             ResMethod::IncrementCounter | ResMethod::DecrementCounter,
                             o,
@@ -828,7 +835,7 @@ impl<'p> Lower<'p> {
         for &f in funcs {
             for s in self.p.func(f).body.iter().flatten() {
                 stmt_exprs(s, &mut |e| {
-                    super::sema_stmt::visit(e, &mut |x| {
+                    crate::hlsl::sema::stmt::visit(e, &mut |x| {
                         if let ExprKind::Intrinsic(IntrinsicOp::DispatchMesh, args) = &x.kind
                             && let Some(ExprKind::Global(g)) = args.get(3).map(|a| &a.kind)
                         {
@@ -1988,7 +1995,7 @@ fn continues_here(body: &[Stmt]) -> bool {
 /// True when lowering `e` creates blocks (short-circuit operators, impure `?:`, `clip`).
 pub fn has_control_flow(e: &Expr) -> bool {
     let mut found = false;
-    super::sema_stmt::visit(e, &mut |x| {
+    crate::hlsl::sema::stmt::visit(e, &mut |x| {
         if matches!(
             x.kind,
             ExprKind::Logical(..)
@@ -2003,7 +2010,7 @@ pub fn has_control_flow(e: &Expr) -> bool {
 }
 
 fn uses_expr(e: &Expr, fs: &mut Vec<FuncId>, gs: &mut Vec<GlobalId>) {
-    super::sema_stmt::visit(e, &mut |x| match &x.kind {
+    crate::hlsl::sema::stmt::visit(e, &mut |x| match &x.kind {
         ExprKind::Call(f, _) => fs.push(*f),
         ExprKind::Global(g) => gs.push(*g),
         _ => {}

@@ -5,10 +5,12 @@
 
 use oneshader_ir::diag::{Diagnostic, Span};
 
-use super::ast::{self, BinaryOp, ExprKind as A, Literal, UnaryOp};
-use super::conversions::{Shape, common_scalar, common_shape, implicit_cost, numeric_shape};
-use super::hir::*;
-use super::sema::{Sema, Sym, TArg, TemplateBody, TemplateId};
+use crate::hlsl::sema::conversions::{
+    Shape, common_scalar, common_shape, implicit_cost, numeric_shape,
+};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::{Sema, Sym, TArg, TemplateBody, TemplateId};
+use crate::hlsl::syntax::ast::{self, BinaryOp, ExprKind as A, Literal, UnaryOp};
 
 fn mk(kind: ExprKind, ty: TyId, span: Span) -> Expr {
     Expr { kind, ty, span }
@@ -1531,7 +1533,8 @@ impl<'a> Sema<'a> {
                             this,
                             argv.clone(),
                             span,
-                            simple && super::intrinsics::is_intrinsic(&path.last().name),
+                            simple
+                                && crate::hlsl::sema::intrinsics::is_intrinsic(&path.last().name),
                         );
                         match user {
                             Some(e) => e,
@@ -1558,7 +1561,7 @@ impl<'a> Sema<'a> {
                         let argv: Vec<Expr> = args.iter().map(|a| self.check_expr(a)).collect();
                         self.construct(t, argv, span)
                     }
-                    Some(_) if simple && super::intrinsics::is_intrinsic(&name) => {
+                    Some(_) if simple && crate::hlsl::sema::intrinsics::is_intrinsic(&name) => {
                         let argv: Vec<Expr> = args.iter().map(|a| self.check_expr(a)).collect();
                         self.check_intrinsic(&name, template_args.as_deref(), argv, span)
                     }
@@ -1595,7 +1598,7 @@ impl<'a> Sema<'a> {
                         } else {
                             name.clone()
                         };
-                        if super::intrinsics::is_intrinsic(&base) {
+                        if crate::hlsl::sema::intrinsics::is_intrinsic(&base) {
                             return self.check_intrinsic(
                                 &base,
                                 template_args.as_deref(),

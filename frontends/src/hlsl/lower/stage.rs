@@ -11,10 +11,10 @@
 use oneshader_ir::diag::Span;
 use oneshader_ir::{AddressSpace, BuiltIn, InstId, Intrinsic, Op, Stage};
 
-use super::hir::*;
-use super::lower::{LocalSlot, Lower};
-use super::lower_entry::{Conv, SplitNode};
-use super::lower_expr::Place;
+use crate::hlsl::lower::entry::{Conv, SplitNode};
+use crate::hlsl::lower::expr::Place;
+use crate::hlsl::lower::{LocalSlot, Lower};
+use crate::hlsl::sema::hir::*;
 
 impl<'p> Lower<'p> {
     /// True when every entry point that reaches the current function is of one of
@@ -27,7 +27,7 @@ impl<'p> Lower<'p> {
         if let Some(bad) = stages.iter().find(|s| !allowed.contains(s)) {
             let names: Vec<&str> = allowed
                 .iter()
-                .map(|s| super::semantics::stage_name(*s))
+                .map(|s| crate::hlsl::sema::semantics::stage_name(*s))
                 .collect();
             self.error(
                 span,
@@ -35,7 +35,7 @@ impl<'p> Lower<'p> {
                     "{what} is available in {} shaders only; this function is reached from a \
                      {} entry point",
                     names.join(", "),
-                    super::semantics::stage_name(*bad)
+                    crate::hlsl::sema::semantics::stage_name(*bad)
                 ),
             );
             return false;
@@ -469,7 +469,7 @@ impl<'p> Lower<'p> {
     }
 
     /// The stream a `Append`/`RestartStrip` object names.
-    fn stream_of(&mut self, obj: &Expr) -> Option<super::lower_entry::StreamInfo> {
+    fn stream_of(&mut self, obj: &Expr) -> Option<crate::hlsl::lower::entry::StreamInfo> {
         if let ExprKind::Local(l) = obj.kind
             && let Some(LocalSlot::Stream(s)) = self.f.as_ref().map(|f| f.locals[l.0 as usize])
         {

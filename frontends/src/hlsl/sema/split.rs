@@ -9,9 +9,9 @@
 
 use oneshader_ir::diag::Span;
 
-use super::ast;
-use super::hir::*;
-use super::sema::{Sema, Sym};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::{Sema, Sym};
+use crate::hlsl::syntax::ast;
 
 /// A split struct: its type and one entry per field.
 #[derive(Clone, Debug)]

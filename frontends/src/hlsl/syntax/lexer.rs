@@ -3,7 +3,7 @@
 
 use oneshader_ir::diag::{Diagnostic, FileId, Span};
 
-use super::token::{LEADING_SPACE, LINE_START, TokenKind};
+use crate::hlsl::syntax::token::{LEADING_SPACE, LINE_START, TokenKind};
 
 /// A token as the lexer sees it: byte offsets into the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
-//! Recursive-descent parser from preprocessed tokens to the [`ast`](super::ast).
+//! Recursive-descent parser from preprocessed tokens to the [`ast`](crate::hlsl::syntax::ast).
 //!
 //! Ambiguities (`(T)x` vs `(x)`, `T(x)` vs `f(x)`, `a < b` vs `T<b>`) are resolved by tracking
-//! which names denote types: built-in names ([`super::types`]), structs, typedefs, enums and
+//! which names denote types: built-in names ([`crate::hlsl::syntax::types`]), structs, typedefs, enums and
 //! template parameters, scoped by blocks, structs and namespaces. Where a name is unknown, short
 //! speculative parses decide (a speculative parse reports nothing and rewinds on failure).
 //!
@@ -16,10 +16,12 @@
 use oneshader_ir::diag::{Diagnostic, Span};
 use rustc_hash::FxHashSet;
 
-use super::ast::*;
-use super::preprocessor::Preprocessed;
-use super::token::{Token, TokenKind};
-use super::types::{is_builtin_qualified_type, is_builtin_template_function, is_builtin_type};
+use crate::hlsl::syntax::ast::*;
+use crate::hlsl::syntax::preprocessor::Preprocessed;
+use crate::hlsl::syntax::token::{Token, TokenKind};
+use crate::hlsl::syntax::types::{
+    is_builtin_qualified_type, is_builtin_template_function, is_builtin_type,
+};
 
 /// Deepest nesting of statements, parenthesized expressions and template arguments.
 pub const MAX_NESTING: usize = 256;
@@ -44,9 +46,9 @@ pub const PARSER_STACK: usize = 64 << 20;
 /// Parses preprocessed tokens into a translation unit.
 ///
 /// Runs with at least [`PARSER_STACK`] bytes of stack: on the caller's stack when that much
-/// is left, else on a new stack segment ([`super::with_big_stack`]; no thread is spawned).
+/// is left, else on a new stack segment ([`crate::hlsl::with_big_stack`]; no thread is spawned).
 pub fn parse(pp: &Preprocessed) -> ParseResult {
-    super::with_big_stack(|| parse_here(pp))
+    crate::hlsl::with_big_stack(|| parse_here(pp))
 }
 
 fn parse_here(pp: &Preprocessed) -> ParseResult {
@@ -433,7 +435,7 @@ impl<'a> Parser<'a> {
     fn error_at(
         &mut self,
         span: Span,
-        exp: Option<super::token::ExpansionId>,
+        exp: Option<crate::hlsl::syntax::token::ExpansionId>,
         code: &'static str,
         msg: impl Into<String>,
     ) {

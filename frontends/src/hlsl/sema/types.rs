@@ -4,9 +4,9 @@
 
 use oneshader_ir::diag::Span;
 
-use super::ast::{self, Modifier, TemplateArg, TypeKind};
-use super::hir::*;
-use super::sema::{Sema, Sym};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::{Sema, Sym};
+use crate::hlsl::syntax::ast::{self, Modifier, TemplateArg, TypeKind};
 
 impl<'a> Sema<'a> {
     /// Maps a scalar spelling to its type (`None` when not a scalar name).
@@ -128,7 +128,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    pub(super) fn template_type_arg(&mut self, a: &'a TemplateArg, default: TyId) -> TyId {
+    pub(in crate::hlsl) fn template_type_arg(&mut self, a: &'a TemplateArg, default: TyId) -> TyId {
         match a {
             TemplateArg::Type(t) => self.resolve_type(t),
             TemplateArg::Expr(e) => {
@@ -144,7 +144,7 @@ impl<'a> Sema<'a> {
         }
     }
 
-    pub(super) fn template_int_arg(&mut self, a: &'a TemplateArg) -> Option<i128> {
+    pub(in crate::hlsl) fn template_int_arg(&mut self, a: &'a TemplateArg) -> Option<i128> {
         match a {
             TemplateArg::Expr(e) => self.const_int_expr(e),
             TemplateArg::Type(t) => {

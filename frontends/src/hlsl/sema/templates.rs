@@ -5,9 +5,9 @@
 use oneshader_ir::diag::Span;
 use rustc_hash::FxHashMap;
 
-use super::ast::{self, Modifier, TemplateArg};
-use super::hir::*;
-use super::sema::{NsId, Sema, Sym, TArg, Template, TemplateBody, TemplateId};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::{NsId, Sema, Sym, TArg, Template, TemplateBody, TemplateId};
+use crate::hlsl::syntax::ast::{self, Modifier, TemplateArg};
 
 impl<'a> Sema<'a> {
     /// Registers a template.

@@ -1,11 +1,11 @@
-//! Lowering, part 2b: intrinsic calls (the analysis side is `intrinsics.rs`). Element-wise
+//! Lowering, part 2b: intrinsic calls (the analysis side is `sema/intrinsics.rs`). Element-wise
 //! intrinsics become IR intrinsics lane by lane or row by row on matrices; `out` arguments go
 //! through a pointer (a temporary copied back when the place is not function memory of the
 //! written type); atomics, `mul` and the vector and matrix functions are special-cased.
 
-use super::hir::*;
-use super::lower::{Lower, MatRep};
-use super::lower_expr::Place;
+use crate::hlsl::lower::expr::Place;
+use crate::hlsl::lower::{Lower, MatRep};
+use crate::hlsl::sema::hir::*;
 use oneshader_ir::{InstId, Intrinsic, Op};
 
 impl Lower<'_> {
@@ -34,7 +34,12 @@ impl Lower<'_> {
         }
     }
 
-    pub(super) fn intrinsic(&mut self, op: IntrinsicOp, args: &[Expr], e: &Expr) -> InstId {
+    pub(in crate::hlsl) fn intrinsic(
+        &mut self,
+        op: IntrinsicOp,
+        args: &[Expr],
+        e: &Expr,
+    ) -> InstId {
         let rt = self.ir_ty(e.ty);
         let void = self.m.void_type();
         let undef_void = self.m.undef(void);

@@ -16,7 +16,7 @@
 //!
 //! Structs, arrays and resources convert only to themselves.
 
-use super::hir::{Scalar, TyId, TyKind, Types};
+use crate::hlsl::sema::hir::{Scalar, TyId, TyKind, Types};
 
 /// How a value of one type becomes a value of another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

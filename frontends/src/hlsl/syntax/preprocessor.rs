@@ -21,8 +21,8 @@ use std::sync::Arc;
 use oneshader_ir::diag::{Diagnostic, FileId, SourceMap, Span};
 use rustc_hash::FxHashMap;
 
-use super::lexer::{Lexer, RawToken, lex_all};
-use super::token::{
+use crate::hlsl::syntax::lexer::{Lexer, RawToken, lex_all};
+use crate::hlsl::syntax::token::{
     ExpansionId, ExpansionRecord, ExpansionTable, LEADING_SPACE, LINE_START, Token, TokenKind,
 };
 

@@ -5,7 +5,7 @@
 //!
 //! Struct parameters and return values are flattened field by field; each leaf is a
 //! `location(n)` varying (numbered in declaration order per direction, `[[vk::location]]`
-//! overrides, `SV_TargetN` is location N) or a `builtin(...)` (see `semantics.rs`), with
+//! overrides, `SV_TargetN` is location N) or a `builtin(...)` (see `sema/semantics.rs`), with
 //! `semantic("NAME", index)` for reflection and the interpolation decorations. Built-ins are
 //! declared with the type SPIR-V wants and converted to the declared HLSL type; `bool`
 //! varyings travel as `uint`.
@@ -41,9 +41,9 @@ use oneshader_ir::{
 };
 use rustc_hash::FxHashMap;
 
-use super::hir::*;
-use super::lower::{FnState, Lower};
-use super::semantics::{
+use crate::hlsl::lower::{FnState, Lower};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::semantics::{
     BuiltinShape, IoKind, arrayed_inputs, builtin_shape, classify, pre_raster, stage_name,
     vk_builtin,
 };

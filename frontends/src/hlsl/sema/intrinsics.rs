@@ -10,10 +10,10 @@
 use oneshader_ir::diag::{Diagnostic, Span};
 use oneshader_ir::{AtomicOp, BarrierFlags, Intrinsic};
 
-use super::ast;
-use super::conversions::{common_scalar, common_shape};
-use super::hir::*;
-use super::sema::Sema;
+use crate::hlsl::sema::Sema;
+use crate::hlsl::sema::conversions::{common_scalar, common_shape};
+use crate::hlsl::sema::hir::*;
+use crate::hlsl::syntax::ast;
 
 /// The scalar class an intrinsic accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -677,7 +677,8 @@ impl<'a> Sema<'a> {
                     return Expr::error(span);
                 }
                 if out.ty != ty
-                    && super::conversions::implicit_cost(&self.types, ty, out.ty).is_none()
+                    && crate::hlsl::sema::conversions::implicit_cost(&self.types, ty, out.ty)
+                        .is_none()
                 {
                     let want = self.types.name(ty);
                     self.error(
@@ -716,7 +717,8 @@ impl<'a> Sema<'a> {
                         return Expr::error(span);
                     }
                     if o.ty != ty
-                        && super::conversions::implicit_cost(&self.types, ty, o.ty).is_none()
+                        && crate::hlsl::sema::conversions::implicit_cost(&self.types, ty, o.ty)
+                            .is_none()
                     {
                         self.error(
                             "OSH1005",
@@ -1326,8 +1328,8 @@ impl<'a> Sema<'a> {
             return self.intrinsic_mismatch("mul", &args, "scalars, vectors or matrices", span);
         };
         let mut s = common_scalar(sa, sb);
-        if s == super::hir::Scalar::Bool {
-            s = super::hir::Scalar::I32;
+        if s == crate::hlsl::sema::hir::Scalar::Bool {
+            s = crate::hlsl::sema::hir::Scalar::I32;
         }
         let s = s.concrete();
         let (ka, kb) = (

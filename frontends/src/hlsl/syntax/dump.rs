@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use oneshader_ir::diag::{SourceMap, Span};
 
-use super::ast::*;
+use crate::hlsl::syntax::ast::*;
 
 /// Dumps a translation unit.
 pub fn dump(unit: &TranslationUnit, sources: &SourceMap) -> String {
