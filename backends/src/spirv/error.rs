@@ -9,7 +9,7 @@
 //! | OSB0003 | a function declaration without a body (an import): link the module first |
 //! | OSB0004 | a pointer that SPIR-V's logical addressing cannot pass (a call or function parameter taking a resource or buffer pointer; a block parameter of pointer type): run the legalization pipeline first |
 //! | OSB0005 | a stage mode SPIR-V cannot express (`pow2` tessellation partitioning) |
-//! | OSB0006 | an operation the target environment does not have (wave operations before SPIR-V 1.3, `render_target_sample_count`; mesh shading, ray tracing and ray queries before SPIR-V 1.4; a library, which needs `Linkage`, in a Vulkan environment) |
+//! | OSB0006 | an operation the target environment does not have (wave operations before SPIR-V 1.3, `render_target_sample_count`; mesh shading and ray-tracing entry points before SPIR-V 1.4 (ray queries need no more than SPIR-V 1.0, as `SPV_KHR_ray_query` says); a library, which needs `Linkage`, in a Vulkan environment) |
 //! | OSB0007 | an operation with operands the backend cannot map (e.g. `buffer_load` of a type that is not made of 32-bit scalars, `array_length` of a pointer that is not a buffer's runtime array, float atomics) |
 //! | OSB0008 | a buffer type without a valid layout (a runtime array that is not last) |
 //! | OSB0009 | a malformed module (missing terminator, a branch to the entry block, an operand of the wrong kind): verify it first |

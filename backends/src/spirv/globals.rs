@@ -557,7 +557,7 @@ impl Emitter<'_> {
         }
     }
 
-    /// SPIR-V 1.4 or later, which mesh shading, ray tracing and ray queries need; `what`
+    /// SPIR-V 1.4 or later, which mesh shading and ray-tracing pipelines need; `what`
     /// names the construct for the diagnostic.
     pub(crate) fn require_spirv_1_4(&self, what: &str) -> R<()> {
         if self.minor >= 4 {
@@ -566,8 +566,8 @@ impl Emitter<'_> {
         Err(EmitError::new(
             TARGET,
             format!(
-                "{what} needs SPIR-V 1.4 or later (SPV_KHR_ray_tracing, SPV_KHR_ray_query and \
-                 SPV_EXT_mesh_shader require it); the target environment gives SPIR-V 1.{}: use \
+                "{what} needs SPIR-V 1.4 or later (SPV_KHR_ray_tracing and SPV_EXT_mesh_shader \
+                 require it); the target environment gives SPIR-V 1.{}: use \
                  --target-env vulkan1.2 (or vulkan1.1spirv1.4, vulkan1.3, universal1.4+)",
                 self.minor
             ),
