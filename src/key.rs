@@ -166,6 +166,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         // The SPIR-V backend's settings: in the output keys.
         target_env: _,
         debug_names: _,
+        debug_info: _,
         denorm: _,
         // Read by the front end (D3D packing) and by the backend: in both keys.
         layout,
@@ -236,8 +237,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
 /// The settings the SPIR-V targets (`spirv`, `spirv-asm`) read, as canonical text.
 pub fn spirv_options_text(opts: &CompileOptions) -> String {
     format!(
-        "env={:?};layout={:?};names={};denorm={:?}",
-        opts.target_env, opts.layout, opts.debug_names, opts.denorm
+        "env={:?};layout={:?};names={};denorm={:?};debug={:?}",
+        opts.target_env, opts.layout, opts.debug_names, opts.denorm, opts.debug_info
     )
 }
 

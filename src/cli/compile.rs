@@ -39,7 +39,9 @@
 //! | `-Oconfig=...` | accepted and ignored (dxc's spirv-opt recipe; OneShader's pipeline runs) |
 //! | `/Zpr`, `/O3`... | dxc's slash spellings of the switches without a value |
 //! | `-fvk-use-dx-position-w` | `SV_Position.w` is `1 / w` in pixel shaders |
-//! | `-spirv`, `-fcgl`, `-Vd`, `-Zi`, `-Od`, `-Qembed_debug`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
+//! | `-Zi`, `-fspv-debug=line` | SPIR-V line information: `OpSource`, `OpString` per file, `OpLine`/`OpNoLine` |
+//! | `-Qembed_debug` | with `-Zi`: the main file's text in `OpSource` |
+//! | `-spirv`, `-fcgl`, `-Vd`, `-Od`, other `-fvk-*`/`-fspv-*` | accepted and ignored |
 //! | `--reflect OUT.json` | write the reflection (docs/reflection.md), built from the module as lowered |
 //! | `--spec-const ID\|NAME=VALUE` | override a `[[vk::constant_id]]` constant (by id or declared name) with `true`, `false`, an integer or a float, before the optimizer folds (repeatable) |
 //! | `--no-names` | leave out `OpName`/`OpMemberName` |
@@ -140,6 +142,7 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     let mut no_warnings = false;
     let mut depfile = false;
     let mut depfile_path = None;
+    let mut embed_debug = false;
     let mut i = 0;
     // The value of an option given attached (`-DX`) or as the next argument (`-D X`).
     let value = |i: &mut usize, attached: &str, name: &str| -> Result<String, String> {
@@ -171,8 +174,11 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
         }
         match a {
             "-h" | "--help" => return Err(String::new()),
-            "-spirv" | "-fcgl" | "-Vd" | "-Zi" | "-Od" | "-Qembed_debug" | "-WX" | "-Zss"
-            | "-Zsb" | "-Gec" | "-Ges" | "-Gis" | "-Ni" | "-No" | "-Vi" | "-nologo" => {}
+            // Line information in the SPIR-V (`-Qembed_debug` adds the text).
+            "-Zi" | "-fspv-debug=line" => c.debug_info = oneshader::DebugInfo::Lines,
+            "-Qembed_debug" => embed_debug = true,
+            "-spirv" | "-fcgl" | "-Vd" | "-Od" | "-WX" | "-Zss" | "-Zsb" | "-Gec" | "-Ges"
+            | "-Gis" | "-Ni" | "-No" | "-Vi" | "-nologo" => {}
             "-enable-16bit-types" => c.enable_16bit_types = true,
             "-Zpr" => c.matrix_order = MatrixOrder::RowMajor,
             "-Zpc" => c.matrix_order = MatrixOrder::ColumnMajor,
@@ -360,6 +366,9 @@ fn parse_args(args: &[String]) -> Result<Parsed, String> {
     }
     let file = file.ok_or("no input file")?;
     c.profile = profile.ok_or("`-T PROFILE` is required (e.g. -T ps_6_0)")?;
+    if embed_debug && c.debug_info == oneshader::DebugInfo::Lines {
+        c.debug_info = oneshader::DebugInfo::LinesWithSource;
+    }
     Ok(Parsed {
         file,
         output,
