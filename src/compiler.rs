@@ -33,14 +33,14 @@ pub use oneshader_backends::Target;
 use oneshader_backends::spirv::{self, LayoutRule};
 use oneshader_backends::{glsl, msl, wgsl};
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
-use oneshader_ir::diag::{Diagnostic, FileId, SourceMap, Span};
+use oneshader_ir::diag::{Diagnostic, FileId, SourceMap};
 use oneshader_ir::{Module, Op, Stage};
 use oneshader_passes::Pass;
 use oneshader_passes::manager::PassManager;
 use oneshader_passes::pipeline::{MAX_ROUNDS, optimize, scalar_round};
 pub use oneshader_passes::specialize_spec::SpecValue;
 use oneshader_passes::specialize_spec::SpecializeSpecConstants;
-use oneshader_serialize::{CacheKey, SourceLoc, SourceLocations};
+use oneshader_serialize::{CacheKey, SourceLocations};
 
 pub use oneshader_backends::spirv::TargetEnv;
 pub use oneshader_frontends::hlsl::{BindingShift, MacroOp, RegisterBinding};
@@ -277,6 +277,9 @@ pub struct CompileOptions {
     /// The SPIR-V `OpEntryPoint` name (`-fspv-entrypoint-name=NAME`) instead of the HLSL
     /// entry point's; SPIR-V only, one entry point only (OSB0014). Default none.
     pub spirv_entry_point_name: Option<String>,
+    /// Source-level debug information in the SPIR-V output (`-Zi`, `-fspv-debug=line`,
+    /// `-Qembed_debug`). Default none.
+    pub debug_info: DebugInfo,
     /// What the backend produces: [`Target::Spirv`] (default, [`CompileOutput::spirv`]) or
     /// [`Target::Glsl`] (GLSL 4.50 for Vulkan, [`CompileOutput::glsl`]) or [`Target::Wgsl`]
     /// (WGSL, [`CompileOutput::wgsl`]) or [`Target::Msl`] (Metal Shading Language 2.4,
@@ -334,6 +337,7 @@ impl Default for CompileOptions {
             denorm: None,
             debug_names: true,
             spirv_entry_point_name: None,
+            debug_info: DebugInfo::None,
             target: Target::Spirv,
             msl_binding_map: None,
             msl_version: msl::MslVersion::V2_4,
@@ -439,6 +443,8 @@ impl CompileOptions {
             debug_names: self.debug_names,
             denorm: self.denorm,
             entry_point_name: self.spirv_entry_point_name.clone(),
+            // The sources are the compilation's: `finish` fills them in.
+            line_info: None,
         }
     }
 
@@ -531,6 +537,49 @@ fn add_msl_indices(r: &mut Reflection, interface: &msl::Interface) {
     r.msl_buffer_sizes = interface.buffer_sizes;
 }
 
+/// Source-level debug information in the SPIR-V output ([`CompileOptions::debug_info`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DebugInfo {
+    /// None (the default).
+    #[default]
+    None,
+    /// `-Zi` / `-fspv-debug=line`: `OpSource` naming the main file, an `OpString` per source
+    /// file (includes are their own), `OpLine`/`OpNoLine` on instructions from the IR's
+    /// positions, which survive `-O` (`oneshader_ir::positions`).
+    Lines,
+    /// [`DebugInfo::Lines`] with the main file's text in `OpSource` (`-Zi -Qembed_debug`).
+    LinesWithSource,
+}
+
+/// The backend's line information for `sources` under `debug` (`None` when off): file ids are
+/// the source map's, the main file is the first one the preprocessor read, and the version
+/// is the profile's shader model as DXC states it (`cs_6_2`: 620).
+fn line_info(debug: DebugInfo, sources: &SourceMap, profile: &str) -> Option<spirv::LineInfo> {
+    if debug == DebugInfo::None {
+        return None;
+    }
+    let files = (0..sources.len())
+        .map(|k| {
+            let f = FileId(k as u32);
+            spirv::SourceFile {
+                name: sources.name(f).to_string(),
+                text: sources.text(f).to_string(),
+            }
+        })
+        .collect();
+    let mut model = profile
+        .rsplit('_')
+        .take(2)
+        .filter_map(|p| p.parse::<u32>().ok());
+    let (minor, major) = (model.next().unwrap_or(0), model.next().unwrap_or(6));
+    Some(spirv::LineInfo {
+        files,
+        main: 0,
+        version: major * 100 + minor * 10,
+        embed_source: debug == DebugInfo::LinesWithSource,
+    })
+}
+
 /// Diagnostics together with the source files they point into, so they can be rendered as
 /// `file:line:col: error[CODE]: message` with the source line and a caret.
 #[derive(Clone, Debug, Default)]
@@ -596,38 +645,10 @@ pub struct IrModules {
     pub final_module: Option<Module>,
     /// Where the instructions of [`IrModules::final_module`] come from in the HLSL source:
     /// file, line and column of the innermost expression each was lowered from (what the
-    /// `.osir` source-map section holds). Instructions of no expression (branches,
-    /// entry-point glue) and those later passes made have none.
+    /// `.osir` source-map section holds). Positions are part of the IR and survive the
+    /// optimizer (`oneshader_ir::positions`): instructions of no expression take their
+    /// statement's or function's.
     pub final_positions: Option<SourceLocations>,
-}
-
-/// The positions of `m`'s instructions that are still in its tree, as file, line and column
-/// of `sources` (a position in a file the map does not hold is left out, not guessed).
-fn source_locations(
-    m: &Module,
-    positions: &[(oneshader_ir::InstId, Span)],
-    sources: &SourceMap,
-) -> SourceLocations {
-    let files = (0..sources.len())
-        .map(|k| sources.name(FileId(k as u32)).to_string())
-        .collect();
-    let in_tree = |mut i| {
-        while let Some(p) = m.parent(i) {
-            i = p;
-        }
-        i == m.root()
-    };
-    let locations = positions
-        .iter()
-        .filter(|&&(i, s)| (s.file.0 as usize) < sources.len() && m.contains(i) && in_tree(i))
-        .map(|&(i, s)| {
-            let (line, column) = sources.line_col(s.file, s.start);
-            let (line, column) = (line as u32, column as u32);
-            let file = s.file.0;
-            (i, SourceLoc { file, line, column })
-        })
-        .collect();
-    SourceLocations { files, locations }
 }
 
 /// A preprocessed file ([`Compiler::preprocess_file`]).
@@ -1064,7 +1085,6 @@ impl Compiler {
         };
         let fail = |phase, diagnostics| Err(CompileError { phase, diagnostics });
         let stage = front.stage;
-        let positions = front.positions;
         let Some(mut m) = front.module else {
             return fail(Phase::FrontEnd, diagnostics);
         };
@@ -1172,7 +1192,12 @@ impl Compiler {
                         msl_interface = Some(i);
                     })
                 }
-                _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
+                _ => {
+                    let mut sopts = opts.spirv_options();
+                    sopts.line_info =
+                        line_info(opts.debug_info, &diagnostics.sources, &opts.profile);
+                    spirv::emit(&legal, &sopts).map(|w| spirv = w)
+                }
             };
             if let Err(diags) = emitted {
                 diagnostics.list.extend(diags);
@@ -1184,7 +1209,7 @@ impl Compiler {
             }
         }
         if opts.keep_final_ir {
-            ir.final_positions = Some(source_locations(&m, &positions, &diagnostics.sources));
+            ir.final_positions = Some(SourceLocations::of_module(&m, &diagnostics.sources));
             ir.final_module = Some(m);
         }
         // What the device needs, read off the SPIR-V the backend emitted.

@@ -166,6 +166,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         // The SPIR-V backend's settings: in the output keys.
         target_env: _,
         debug_names: _,
+        debug_info: _,
         denorm: _,
         spirv_entry_point_name: _,
         // Read by the front end (D3D packing) and by the backend: in both keys.
@@ -240,8 +241,13 @@ pub fn module_options(opts: &CompileOptions) -> String {
 /// The settings the SPIR-V targets (`spirv`, `spirv-asm`) read, as canonical text.
 pub fn spirv_options_text(opts: &CompileOptions) -> String {
     format!(
-        "env={:?};layout={:?};names={};denorm={:?};entry_name={:?}",
-        opts.target_env, opts.layout, opts.debug_names, opts.denorm, opts.spirv_entry_point_name
+        "env={:?};layout={:?};names={};denorm={:?};entry_name={:?};debug={:?}",
+        opts.target_env,
+        opts.layout,
+        opts.debug_names,
+        opts.denorm,
+        opts.spirv_entry_point_name,
+        opts.debug_info
     )
 }
 

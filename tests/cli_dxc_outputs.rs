@@ -275,3 +275,58 @@ fn nonzero_base_instance_and_vertex_subtract_the_base() {
     assert!(o.status.success(), "{}", stderr(&o));
     spirv_val(&spv);
 }
+
+/// `-Zi` and `-fspv-debug=line` write line information; `-Qembed_debug` adds the text and
+/// needs `-Zi`; `-Qstrip_debug` removes it all; the NonSemantic categories are refused.
+#[test]
+fn zi_embed_and_strip_debug() {
+    let d = dir("zi");
+    let asm = |extra: &[&str]| {
+        let mut args = vec!["--target", "spirv-asm"];
+        args.extend_from_slice(extra);
+        let o = compile(&d, &args);
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let plain = asm(&[]);
+    assert!(
+        !plain.contains("OpLine") && !plain.contains("OpSource "),
+        "{plain}"
+    );
+    let zi = asm(&["-Zi"]);
+    assert!(
+        zi.contains("OpLine") && zi.contains("OpSource HLSL"),
+        "{zi}"
+    );
+    assert!(
+        !zi.contains("tex.Sample(samp, uv)"),
+        "no text without -Qembed_debug: {zi}"
+    );
+    assert_eq!(asm(&["-fspv-debug=line"]), zi);
+    let embedded = asm(&["-Zi", "-Qembed_debug"]);
+    assert!(embedded.contains("tex.Sample(samp, uv)"), "{embedded}");
+    let stripped = asm(&["-Zi", "-Qstrip_debug"]);
+    assert!(
+        !stripped.contains("OpLine") && !stripped.contains("OpName"),
+        "{stripped}"
+    );
+    // The module with lines validates.
+    let o = compile(&d, &["-Zi", "-Qembed_debug", "-Fo", "zi.spv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    spirv_val(&d.join("zi.spv"));
+    for (args, needle) in [
+        (&["-Qembed_debug"][..], "needs `-Zi`"),
+        (
+            &["-fspv-debug=vulkan-with-source"][..],
+            "only SPIR-V line information",
+        ),
+    ] {
+        let o = compile(&d, args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error[OSC0050]") && err.contains(needle),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -140,12 +140,12 @@ fn refused_options_fail_with_osc0050_naming_them() {
     }
     // With a slash too.
     let o = Command::new(env!("CARGO_BIN_EXE_oneshader"))
-        .args(["compile", src, "-T", "ps_6_0", "/Zi", "-o", out])
+        .args(["compile", src, "-T", "ps_6_0", "/Zs", "-o", out])
         .output()
         .expect("the binary runs");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.starts_with("error[OSC0050]: `/Zi` is not supported: debug information"),
+        err.starts_with("error[OSC0050]: `/Zs` is not supported: only SPIR-V line information"),
         "{err}"
     );
 }

@@ -140,6 +140,10 @@ pub struct DxcArgs {
     pub help: bool,
     /// `--version`: print the version.
     pub version: bool,
+    /// `-Qembed_debug` was given (read after every option: it needs `-Zi`).
+    embed_debug: bool,
+    /// `-Qstrip_debug` was given (read after every option: it wins over `-Zi`).
+    strip_debug: bool,
 }
 
 impl DxcArgs {
@@ -199,8 +203,8 @@ impl CompileOptions {
     /// let o = CompileOptions::from_dxc_args(["-T", "cs_6_0", "-E", "CSMain", "-Od", "-DN=4"])?;
     /// assert_eq!((o.profile.as_str(), o.entry.as_str()), ("cs_6_0", "CSMain"));
     /// assert_eq!(o.opt_level, OptLevel::O0);
-    /// let e = CompileOptions::from_dxc_args(["-T", "ps_6_0", "-Zi"]).unwrap_err();
-    /// assert_eq!((e.code, e.option.as_deref()), ("OSC0050", Some("-Zi")));
+    /// let e = CompileOptions::from_dxc_args(["-T", "ps_6_0", "-Zs"]).unwrap_err();
+    /// assert_eq!((e.code, e.option.as_deref()), ("OSC0050", Some("-Zs")));
     /// # Ok::<(), oneshader::dxc_args::ArgError>(())
     /// ```
     pub fn from_dxc_args<I, S>(args: I) -> Result<CompileOptions, ArgError>
@@ -342,6 +346,19 @@ impl DxcArgs {
                 Support::Honoured(_) => d.apply(&m, &mut env)?,
             }
             i += 1;
+        }
+        // Debug information: `-Qembed_debug` needs `-Zi`; `-Qstrip_debug` removes it.
+        if d.embed_debug {
+            if d.options.debug_info == crate::DebugInfo::None {
+                return Err(ArgError::new(
+                    "-Qembed_debug",
+                    "`-Qembed_debug` embeds the source in debug information: it needs `-Zi`",
+                ));
+            }
+            d.options.debug_info = crate::DebugInfo::LinesWithSource;
+        }
+        if d.strip_debug {
+            d.options.debug_info = crate::DebugInfo::None;
         }
         // Options that belong to one target.
         let spirv_out = matches!(d.output_kind, OutputKind::Spirv | OutputKind::SpirvAsm);
@@ -494,7 +511,23 @@ impl DxcArgs {
                 }
             }
             "Fo" | "o" => self.output = Some(PathBuf::from(v(0))),
-            "Qstrip_debug" | "no-names" => c.debug_names = false,
+            "no-names" => c.debug_names = false,
+            "Qstrip_debug" => {
+                c.debug_names = false;
+                self.strip_debug = true;
+            }
+            "Zi" => c.debug_info = crate::DebugInfo::Lines,
+            "fspv-debug=" => {
+                if v(0) != "line" {
+                    return Err(bad(format!(
+                        "`-fspv-debug={}` is not supported: {}",
+                        v(0),
+                        table::DEBUG_INFO
+                    )));
+                }
+                c.debug_info = crate::DebugInfo::Lines;
+            }
+            "Qembed_debug" => self.embed_debug = true,
             "fspv-entrypoint-name=" => {
                 if v(0).is_empty() {
                     return Err(bad("`-fspv-entrypoint-name=` needs a name".into()));

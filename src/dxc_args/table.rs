@@ -96,10 +96,10 @@ impl OptionSpec {
     }
 }
 
-/// The reason every debug-information option is refused. The debug-info work switches these
-/// rows to honoured (search for `DEBUG_INFO`): `-Zi`, `-fspv-debug=`, `-Qembed_debug`, `-Fd`,
-/// `-Zs`, `-Qsource_in_debug_module`, `-Qpdb_in_private`.
-pub const DEBUG_INFO: &str = "debug information (NonSemantic.Shader.DebugInfo) is not emitted yet; refused rather than writing a module without it";
+/// The reason the debug-information options beyond line information are refused (`-Zs`,
+/// `-Fd`, `-Qsource_in_debug_module`, `-Qpdb_in_private`, and `-fspv-debug=` other than
+/// `line`): `-Zi` and `-fspv-debug=line` write SPIR-V line information, nothing more.
+pub const DEBUG_INFO: &str = "only SPIR-V line information (`-Zi`, `-fspv-debug=line`) is emitted; NonSemantic.Shader.DebugInfo and PDB-style outputs are not, so this is refused rather than writing a module without them";
 
 const DXIL: &str = "reads or writes DXIL containers, which OneShader does not produce";
 const ROOTSIG: &str = "a D3D12 root signature has no form in SPIR-V, GLSL, WGSL or MSL (DXC's SPIR-V output ignores it too)";
@@ -261,7 +261,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("fvk-use-scalar-layout", Flag, "-", Honoured("scalar buffer layout")),
     o!("fspv-use-legacy-buffer-matrix-order", Flag, "-", Refused("the legacy matrix order of raw-buffer loads is not implemented")),
     o!("fspv-reflect", Flag, "-", Refused("the SPV_GOOGLE reflection decorations are not emitted; `--reflect FILE` (or `-Fre FILE`) writes the reflection")),
-    o!("fspv-debug=", Joined, "-", Refused(DEBUG_INFO)),
+    o!("fspv-debug=", Joined, "-", Honoured("`line` only: as `-Zi`; every other category (`vulkan`, `vulkan-with-source`, `rich`, `file`...) is refused with DEBUG_INFO's reason")),
     o!("fspv-extension=", Joined, "-", Refused("restricting the SPIR-V extensions is not implemented")),
     o!("fspv-target-env=", Joined, "-", Honoured("the target environment (vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6)")),
     o!("fspv-flatten-resource-arrays", Flag, "-", Refused("flattening resource arrays into one binding per element is not implemented")),
@@ -290,7 +290,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("Od", Flag, "-/", Honoured("no optimizer (`-O0`)")),
     o!("WX", Flag, "-/", Honoured("a warning fails the compilation (exit 1)")),
     o!("Vd", Flag, "-/", NoEffect("turns off DXC's validator; OneShader's verifier and legalization run either way and change nothing in a valid module")),
-    o!("Zi", Flag, "-/", Refused(DEBUG_INFO)),
+    o!("Zi", Flag, "-/", Honoured("SPIR-V line information: `OpSource` (HLSL, file name), `OpString` per file, `OpLine`/`OpNoLine` from the IR's positions")),
     o!("Zs", Flag, "-/", Refused(DEBUG_INFO)),
     o!("recompile", Flag, "-/", Refused(DXIL)),
     o!("Zpr", Flag, "-/", Honoured("row-major matrices by default")),
@@ -322,8 +322,8 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("dumpbin", Flag, "-/", Refused(DXIL)),
     o!("link", Flag, "-/", Refused("use `oneshader link`")),
     o!("Qstrip_reflect", Flag, "-/", NoEffect("the outputs carry no reflection decorations (`-fspv-reflect`, which would add them, is refused)")),
-    o!("Qstrip_debug", Flag, "-/", Honoured("leave out the debug instructions (`OpName`/`OpMemberName`, the only ones written), as `--no-names`")),
-    o!("Qembed_debug", Flag, "-/", Refused(DEBUG_INFO)),
+    o!("Qstrip_debug", Flag, "-/", Honoured("leave out the debug instructions: `OpName`/`OpMemberName` (as `--no-names`) and the line information of `-Zi`")),
+    o!("Qembed_debug", Flag, "-/", Honoured("with `-Zi`: the main file's text in `OpSource` (`OpSourceContinued` past the string limit); without `-Zi` refused, as DXC refuses it")),
     o!("Qstrip_priv", Flag, "-/", NoEffect("the outputs carry no private data (`-setprivate` is refused)")),
     o!("Qsource_in_debug_module", Flag, "-/", Refused(DEBUG_INFO)),
     o!("Qpdb_in_private", Flag, "-/", Refused(DEBUG_INFO)),

@@ -1476,6 +1476,8 @@ impl<'p> Lower<'p> {
             precise: Vec::new(),
             targets: Vec::new(),
         });
+        // The wrapper's glue stands for the entry point's declaration.
+        let outer = self.positions.enter_construct(&self.m, fd.span);
         if let Some(init) = self.init_fn {
             self.bld().call(init.id(), &[]);
         }
@@ -1606,6 +1608,7 @@ impl<'p> Lower<'p> {
             self.bld().ret(None);
         }
         self.seal_blocks(wrapper);
+        self.positions.leave_construct(&self.m, outer);
         self.f = None;
     }
 
