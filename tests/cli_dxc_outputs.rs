@@ -330,3 +330,51 @@ fn zi_embed_and_strip_debug() {
         );
     }
 }
+
+/// `-P` preprocesses to `-Fi FILE` or to the input with `.i` (DXC's rule); beside an output
+/// option it is refused (DXC ignores the output option with a warning).
+#[test]
+fn p_preprocesses_to_fi_or_beside_the_input() {
+    let d = dir("pre");
+    let src = d.join("m.hlsl");
+    std::fs::write(
+        &src,
+        "#define SCALE 3.0\nfloat4 main() : SV_Target { return SCALE; }\n",
+    )
+    .expect("write");
+    let run = |extra: &[&str]| {
+        bin()
+            .arg("compile")
+            .arg(&src)
+            .args(["-T", "ps_6_0"])
+            .args(extra)
+            .current_dir(&d)
+            .output()
+            .expect("runs")
+    };
+    let o = run(&["-P", "-Fi", "named.i"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(d.join("named.i")).expect("-Fi file");
+    assert!(
+        text.contains("return 3.0;") && !text.contains("SCALE"),
+        "{text}"
+    );
+    let o = run(&["-P"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(d.join("m.i")).expect("the input's .i");
+    assert!(text.contains("return 3.0;"), "{text}");
+    let o = run(&["-P", "-Fo", "x.spv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("error[OSC0050]: `-P` only preprocesses: `-Fo`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["-Fi", "x.i"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`-Fi` names the file `-P` writes"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -77,6 +77,43 @@ fn parse_args(args: &[String]) -> Result<Option<Parsed>, oneshader::dxc_args::Ar
     Ok(Some(Parsed { file, args: d }))
 }
 
+/// `-P`: writes the preprocessed text to `to`.
+fn preprocess(
+    file: &std::path::Path,
+    to: &std::path::Path,
+    opts: &oneshader::CompileOptions,
+) -> ExitCode {
+    let name = io::input_name(file);
+    let mut compiler = Compiler::new();
+    let path = if io::is_stdio(file) {
+        match io::read(file).map(String::from_utf8) {
+            Ok(Ok(text)) => {
+                compiler.add_include(io::STDIN_NAME, text);
+                std::path::PathBuf::from(io::STDIN_NAME)
+            }
+            _ => {
+                eprintln!("error[OSC0002]: cannot read {name} as UTF-8 text");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        file.to_path_buf()
+    };
+    match compiler.preprocess_file(&path, opts) {
+        Ok(out) => {
+            if !out.diagnostics.is_empty() {
+                eprint!("{}", out.diagnostics.render());
+            }
+            io::write(Some(to), out.text.as_bytes(), false, "OSC0051")
+        }
+        Err(e) => {
+            eprint!("{}", e.diagnostics.render());
+            eprintln!("{}", e.summary());
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// Runs `oneshader compile`.
 pub fn run(args: CompileArgs) -> ExitCode {
     let (file_path, mut p) = match parse_args(&args.args) {
@@ -91,6 +128,9 @@ pub fn run(args: CompileArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if let Some(to) = &p.preprocess {
+        return preprocess(&file_path, to, &p.options);
+    }
     // The reflection's device requirements are read off the SPIR-V: emitted for it too.
     p.options.emit_spirv = matches!(
         p.output_kind,

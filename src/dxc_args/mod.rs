@@ -128,6 +128,8 @@ pub struct DxcArgs {
     pub header_name: Option<String>,
     /// `-Fc FILE`: the SPIR-V disassembly.
     pub listing: Option<PathBuf>,
+    /// `-P`: preprocess only, to this file (`-Fi FILE`, else the input with `.i`).
+    pub preprocess: Option<PathBuf>,
     /// `-MD`: write a Make dependency file.
     pub depfile: bool,
     /// `-MF FILE`: the dependency file's name.
@@ -306,6 +308,7 @@ impl DxcArgs {
     pub fn parse(args: &[String]) -> Result<DxcArgs, ArgError> {
         let mut d = DxcArgs::default();
         let mut env: Option<String> = None;
+        let mut fi: Option<PathBuf> = None;
         let mut i = 0;
         while i < args.len() {
             let a = args[i].as_str();
@@ -343,7 +346,7 @@ impl DxcArgs {
                         ));
                     }
                 }
-                Support::Honoured(_) => d.apply(&m, &mut env)?,
+                Support::Honoured(_) => d.apply(&m, &mut env, &mut fi)?,
             }
             i += 1;
         }
@@ -359,6 +362,40 @@ impl DxcArgs {
         }
         if d.strip_debug {
             d.options.debug_info = crate::DebugInfo::None;
+        }
+        // `-P` writes the preprocessed text only: to `-Fi`, else beside the input.
+        match (d.preprocess.is_some(), fi) {
+            (true, Some(f)) => d.preprocess = Some(f),
+            (true, None) => {
+                let input = d.input.clone().unwrap_or_else(|| PathBuf::from("-"));
+                d.preprocess = Some(if input.as_os_str() == "-" {
+                    input
+                } else {
+                    input.with_extension("i")
+                });
+            }
+            (false, Some(_)) => {
+                return Err(ArgError::new(
+                    "-Fi",
+                    "`-Fi` names the file `-P` writes; without `-P` nothing would be written",
+                ));
+            }
+            (false, None) => {}
+        }
+        if d.preprocess.is_some() {
+            let others = [
+                (d.output.is_some(), "-Fo"),
+                (d.header.is_some(), "-Fh"),
+                (d.listing.is_some(), "-Fc"),
+                (d.reflect.is_some(), "-Fre"),
+                (d.depfile, "-MD"),
+            ];
+            if let Some((_, name)) = others.iter().find(|(given, _)| *given) {
+                return Err(ArgError::new(
+                    *name,
+                    format!("`-P` only preprocesses: `{name}` would not be written"),
+                ));
+            }
         }
         // Options that belong to one target.
         let spirv_out = matches!(d.output_kind, OutputKind::Spirv | OutputKind::SpirvAsm);
@@ -397,7 +434,12 @@ impl DxcArgs {
     }
 
     /// Applies one honoured option.
-    fn apply(&mut self, m: &Matched<'_>, env: &mut Option<String>) -> Result<(), ArgError> {
+    fn apply(
+        &mut self,
+        m: &Matched<'_>,
+        env: &mut Option<String>,
+        fi: &mut Option<PathBuf>,
+    ) -> Result<(), ArgError> {
         let c = &mut self.options;
         let v = |k: usize| m.values[k].as_str();
         let spelled = m.spelled;
@@ -546,6 +588,8 @@ impl DxcArgs {
             "Fh" => self.header = Some(PathBuf::from(v(0))),
             "Vn" => self.header_name = Some(v(0).to_string()),
             "Fc" => self.listing = Some(PathBuf::from(v(0))),
+            "P" => self.preprocess = Some(PathBuf::new()),
+            "Fi" => *fi = Some(PathBuf::from(v(0))),
             "msl-binding-map" => {
                 let path = v(0);
                 let text = std::fs::read_to_string(path)
