@@ -245,6 +245,12 @@ pub struct CompileOptions {
     pub invert_y: bool,
     /// `-fvk-use-dx-position-w`: `SV_Position.w` is `1 / w` in pixel shaders.
     pub dx_position_w: bool,
+    /// `-fvk-support-nonzero-base-instance`: a vertex shader's `SV_InstanceID` is
+    /// `InstanceIndex - BaseInstance`, as D3D counts it (default: `InstanceIndex`).
+    pub nonzero_base_instance: bool,
+    /// `-fvk-support-nonzero-base-vertex`: a vertex shader's `SV_VertexID` is
+    /// `VertexIndex - BaseVertex`, as D3D counts it (default: `VertexIndex`).
+    pub nonzero_base_vertex: bool,
     /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
     pub binding_shifts: Vec<BindingShift>,
     /// `-auto-binding-space N`: the descriptor set of resources whose set the source does not
@@ -268,6 +274,9 @@ pub struct CompileOptions {
     pub spec_constants: Vec<(SpecConstKey, SpecValue)>,
     /// Emit `OpName`/`OpMemberName`. Default on.
     pub debug_names: bool,
+    /// The SPIR-V `OpEntryPoint` name (`-fspv-entrypoint-name=NAME`) instead of the HLSL
+    /// entry point's; SPIR-V only, one entry point only (OSB0014). Default none.
+    pub spirv_entry_point_name: Option<String>,
     /// What the backend produces: [`Target::Spirv`] (default, [`CompileOutput::spirv`]) or
     /// [`Target::Glsl`] (GLSL 4.50 for Vulkan, [`CompileOutput::glsl`]) or [`Target::Wgsl`]
     /// (WGSL, [`CompileOutput::wgsl`]) or [`Target::Msl`] (Metal Shading Language 2.4,
@@ -314,6 +323,8 @@ impl Default for CompileOptions {
             hlsl_version: 2021,
             invert_y: false,
             dx_position_w: false,
+            nonzero_base_instance: false,
+            nonzero_base_vertex: false,
             binding_shifts: Vec::new(),
             default_space: None,
             bind_registers: Vec::new(),
@@ -322,6 +333,7 @@ impl Default for CompileOptions {
             spec_constants: Vec::new(),
             denorm: None,
             debug_names: true,
+            spirv_entry_point_name: None,
             target: Target::Spirv,
             msl_binding_map: None,
             msl_version: msl::MslVersion::V2_4,
@@ -402,6 +414,8 @@ impl CompileOptions {
             hlsl_version: self.hlsl_version,
             invert_y: self.invert_y,
             dx_position_w: self.dx_position_w,
+            nonzero_base_instance: self.nonzero_base_instance,
+            nonzero_base_vertex: self.nonzero_base_vertex,
             binding_shifts: self.binding_shifts.clone(),
             dx_layout: self.layout == BufferLayout::Dx,
             preserve_bindings: self.preserve_bindings,
@@ -424,6 +438,7 @@ impl CompileOptions {
             tbuffer_rule: rules.texture_buffer,
             debug_names: self.debug_names,
             denorm: self.denorm,
+            entry_point_name: self.spirv_entry_point_name.clone(),
         }
     }
 
@@ -693,15 +708,39 @@ pub struct CompileError {
     pub diagnostics: Diagnostics,
 }
 
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.phase {
+impl CompileError {
+    /// What failed, in words ("the backend refused the module").
+    fn what(&self) -> &'static str {
+        match self.phase {
             Phase::FrontEnd => "the source has errors",
             Phase::Reflection => "reflection failed",
             Phase::Legalization => "the legalization pipeline failed",
             Phase::Backend => "the backend refused the module",
             Phase::Specialization => "a spec-constant override does not apply",
-        };
+        }
+    }
+
+    /// The line a command line prints after the rendered diagnostics: the file, what failed
+    /// and how many errors there are, without repeating any of them.
+    ///
+    /// ```
+    /// use oneshader::{CompileOptions, Compiler};
+    ///
+    /// let e = Compiler::new()
+    ///     .compile_source("bad.hlsl", "float4 main() : SV_Target { return a + b; }", &CompileOptions::new("ps_6_0"))
+    ///     .unwrap_err();
+    /// assert_eq!(e.summary(), "bad.hlsl: the source has errors (2 errors)");
+    /// ```
+    pub fn summary(&self) -> String {
+        let n = self.diagnostics.iter().filter(|d| d.is_error()).count();
+        let s = if n == 1 { "" } else { "s" };
+        format!("{}: {} ({n} error{s})", self.diagnostics.file, self.what())
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = self.what();
         let diags = &self.diagnostics;
         if f.alternate() {
             return write!(f, "{}: {what}\n{}", diags.file, diags.render());

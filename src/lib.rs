@@ -57,6 +57,7 @@
 pub mod build;
 mod compiler;
 pub mod depfile;
+pub mod dxc_args;
 pub mod key;
 
 pub use compiler::{

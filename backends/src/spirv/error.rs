@@ -16,6 +16,7 @@
 //! | OSB0010 | an instruction longer than SPIR-V's 65535 words (a constant or `construct` of more than 65532 elements of one flat array; any other oversized instruction by its opcode), or a `switch` of more than 16,383 cases (SPIR-V's limit per OpSwitch) |
 //! | OSB0011 | implicit derivatives (implicit-LOD sampling, `query_lod`, `ddx`/`ddy`) reached from an entry point that has none: a stage other than fragment and compute, or a compute entry point with a `numthreads` no derivative group fits (x or y odd and the thread count not a multiple of 4) |
 //! | OSB0013 | a texel offset computed at run time on an image instruction other than a gather, for a Vulkan target (Vulkan takes run-time offsets only on gathers) |
+//! | OSB0014 | `Options::entry_point_name` (dxc's `-fspv-entrypoint-name`) given for a module of more than one entry point, which would all get the one name |
 //! | OSB0012 | an interpolation intrinsic (`interpolate_at_*`, from HLSL `EvaluateAttribute*`) whose operand does not lead back to a fragment-stage input, or `attribute_at_vertex` (`GetAttributeAtVertex`, not supported yet) |
 
 use oneshader_ir::Diagnostic;
@@ -59,3 +60,4 @@ pub(crate) const TOO_LARGE: &str = "OSB0010";
 pub(crate) const DERIVATIVES: &str = "OSB0011";
 pub(crate) const INTERPOLANT: &str = "OSB0012";
 pub(crate) const OFFSET_NOT_CONSTANT: &str = "OSB0013";
+pub(crate) const ENTRY_NAME: &str = "OSB0014";

@@ -398,6 +398,18 @@ impl Emitter<'_> {
     /// Emits `OpEntryPoint` and execution modes for every entry point.
     pub(crate) fn emit_entry_points(&mut self, info: &ModuleInfo) {
         let m = self.m;
+        if self.opts.entry_point_name.is_some() && info.entry_points().len() > 1 {
+            self.diags.push(
+                super::error::EmitError::new(
+                    super::error::ENTRY_NAME,
+                    format!(
+                        "one entry-point name (`-fspv-entrypoint-name`) for a module of {} entry points",
+                        info.entry_points().len()
+                    ),
+                )
+                .into(),
+            );
+        }
         for e in info.entry_points() {
             let derivatives = e.effects().contains(Effects::DERIVATIVES);
             let model = execution_model(e.stage());
@@ -470,7 +482,7 @@ impl Emitter<'_> {
                 &mut self.s.entries,
                 spirv::Op::EntryPoint,
                 &[model as u32, fid],
-                e.name(),
+                self.opts.entry_point_name.as_deref().unwrap_or(e.name()),
                 &iface,
             );
             match e.stage() {

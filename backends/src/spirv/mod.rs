@@ -65,6 +65,9 @@ pub struct Options {
     /// The 32-bit float denormal mode of every entry point (dxc's `-denorm preserve|ftz`).
     /// Default: none (the implementation's choice, dxc's `-denorm any`).
     pub denorm: Option<DenormMode>,
+    /// The name of the `OpEntryPoint` (dxc's `-fspv-entrypoint-name=NAME`) instead of the
+    /// entry point's own; for a module of one entry point (more is OSB0014). Default: none.
+    pub entry_point_name: Option<String>,
 }
 
 /// A float denormal mode (`DenormPreserve` / `DenormFlushToZero` execution modes).
@@ -86,6 +89,7 @@ impl Default for Options {
             tbuffer_rule: LayoutRule::RelaxedStd430,
             debug_names: true,
             denorm: None,
+            entry_point_name: None,
         }
     }
 }

@@ -162,6 +162,12 @@ pub struct LowerOptions {
     pub invert_y: bool,
     /// `-fvk-use-dx-position-w`: a pixel shader's `SV_Position.w` is `1 / w` (D3D's meaning).
     pub dx_position_w: bool,
+    /// `-fvk-support-nonzero-base-instance`: a vertex shader's `SV_InstanceID` is
+    /// `InstanceIndex - BaseInstance`.
+    pub nonzero_base_instance: bool,
+    /// `-fvk-support-nonzero-base-vertex`: a vertex shader's `SV_VertexID` is
+    /// `VertexIndex - BaseVertex`.
+    pub nonzero_base_vertex: bool,
     /// `-fvk-{b,t,s,u}-shift`.
     pub binding_shifts: Vec<crate::hlsl::sema::bindings::BindingShift>,
     /// `-auto-binding-space N`.
