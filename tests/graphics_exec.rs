@@ -55,9 +55,13 @@ const VOICES: [Voice; 4] = [
 /// validators must accept, or the GLSL backend's text compiled by glslang (whose output
 /// spirv-val must accept).
 fn spirv(src: &str, profile: &str, entry: &str, voice: Voice) -> Vec<u32> {
-    let mut opts = CompileOptions::new(profile)
-        .entry(entry)
-        .opt_level(voice.level);
+    spirv_with(src, CompileOptions::new(profile), entry, voice)
+}
+
+/// [`spirv`] with the other options of `base` (its profile, `-enable-16bit-types`...).
+fn spirv_with(src: &str, base: CompileOptions, entry: &str, voice: Voice) -> Vec<u32> {
+    let profile = base.profile.clone();
+    let mut opts = base.entry(entry).opt_level(voice.level);
     if voice.glsl {
         opts = opts.target(Backend::Glsl);
     }
@@ -709,6 +713,51 @@ DSOut main(PC pc, float2 uv : SV_DomainLocation, const OutputPatch<CP, 4> patch)
                 [4.0, 0.5, 4.0],
                 "patch constants ({x}, {y})"
             );
+        }
+    }
+}
+
+/// Derivatives of `double` and `half` in a pixel shader (`-enable-16bit-types`, issue 26
+/// reproducer 5): Vulkan's `OpDPdx` takes 32-bit floats, so they are taken of the values
+/// converted to `float` (legalization pass `intrinsic_widths`, as DXC does). The inputs are
+/// linear in the pixel position, so every derivative is exact: d = 2x + 3y gives ddx 2 and
+/// ddy 3; h = x / 2 + y / 4 gives fwidth 0.75 and ddx_fine 0.5, at every pixel, in both
+/// SPIR-V voices (validated by both spirv-vals).
+#[test]
+fn derivatives_of_double_and_half() {
+    const PS: &str = "
+float4 main(float4 pos : SV_Position) : SV_Target {
+    double d = (double)(pos.x * 2.0 + pos.y * 3.0);
+    half h = (half)(pos.x * 0.5 + pos.y * 0.25);
+    return float4((float)ddx(d), (float)ddy(d), (float)fwidth(h), (float)ddx_fine(h));
+}";
+    let gpu = Gpu::new();
+    let mut opts = CompileOptions::new("ps_6_2");
+    opts.enable_16bit_types = true;
+    for voice in VOICES.into_iter().filter(|v| !v.glsl) {
+        let mut d = Draw::new(
+            vec![
+                shader(ShaderKind::Vertex, PASS_VS, "vs_6_0", "main", voice),
+                Shader::new(
+                    ShaderKind::Fragment,
+                    spirv_with(PS, opts.clone(), "main", voice),
+                    "main",
+                ),
+            ],
+            6,
+            8,
+            8,
+        );
+        d.vertex_buffers = vec![VertexBuffer::floats(0, 2, &QUAD)];
+        let images = gpu.draw(&mut d);
+        for y in 0..8 {
+            for x in 0..8 {
+                assert_eq!(
+                    texel(&images[0], x, y),
+                    [2.0, 3.0, 0.75, 0.5],
+                    "{voice:?}: pixel ({x}, {y})"
+                );
+            }
         }
     }
 }

@@ -1274,3 +1274,240 @@ fn half_precision_arithmetic() {
         assert_eq!(bindings[4].words(), expected_parts, "frexp ({voice:?})");
     }
 }
+
+/// The options of the 16-bit shaders: `cs_6_2 -enable-16bit-types`.
+fn options_16bit() -> CompileOptions {
+    let mut options = CompileOptions::new("cs_6_2");
+    options.enable_16bit_types = true;
+    options
+}
+
+/// HLSL's `firstbithigh` of a `bits`-wide integer `x` (its low `bits` bits), signed or not:
+/// the position of the highest set bit, or for a negative signed value of the highest bit
+/// that differs from the sign bit; `u32::MAX` when there is none.
+fn first_bit_high(x: u64, bits: u32, signed: bool) -> u32 {
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    let mut x = x & mask;
+    if signed && (x >> (bits - 1)) & 1 == 1 {
+        x = !x & mask;
+    }
+    if x == 0 {
+        u32::MAX
+    } else {
+        63 - x.leading_zeros()
+    }
+}
+
+/// HLSL's `firstbitlow`: the position of the lowest set bit, `u32::MAX` when there is none.
+fn first_bit_low(x: u64, bits: u32) -> u32 {
+    let mask = if bits == 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    let x = x & mask;
+    if x == 0 { u32::MAX } else { x.trailing_zeros() }
+}
+
+/// Bit intrinsics of 16- and 64-bit integers (tests/hlsl_exec/bit_widths.hlsl,
+/// `-enable-16bit-types`) on run-time inputs, at -O0 and -O (the constant folder cannot hide
+/// them): every SPIR-V voice validates with both spirv-vals and computes what the reference
+/// functions here compute. Issue 26, reproducer 5.
+#[test]
+fn bit_intrinsics_of_16_and_64_bit_integers() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/bit_widths.hlsl";
+    let options = options_16bit();
+    for level in [OptLevel::O0, OptLevel::O] {
+        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+            let out = compile_file(path, &options.clone().opt_level(level).target_env(env));
+            assert_valid(&out.spirv, env, path);
+        }
+    }
+    let mut rng = Rng(0x1234_5678);
+    let mut words: Vec<(u32, u32)> = vec![
+        (0, 0),
+        (u32::MAX, u32::MAX),
+        (1, 0),
+        (0, 1),
+        (0x8000_0000, 0),
+        (0, 0x8000_0000),
+        (0xffff_fffe, 0xffff_ffff),
+        (0x0000_8000, 0x7fff_ffff),
+        (0x7fff_0000, 0xffff_0000),
+        (0x0001_0000, 0x0000_ffff),
+    ];
+    while words.len() < 16 {
+        let lo = rng.next() >> (rng.next() % 32);
+        let hi = rng.next() << (rng.next() % 32);
+        words.push((lo, hi));
+    }
+    const SLOTS: usize = 24;
+    let inp: Vec<u32> = words.iter().flat_map(|&(l, h)| [l, h]).collect();
+    let bindings = vec![
+        Binding::new(0, 0, Resource::StorageBuffer(inp)),
+        Binding::new(0, 1, Resource::StorageBuffer(vec![0xdead_beef; 16 * SLOTS])),
+    ];
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        options,
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |_| true,
+    );
+    let mut want = Vec::new();
+    for &(lo, hi) in &words {
+        let u64v = (u64::from(hi) << 32) | u64::from(lo);
+        let u16v = u64::from(lo & 0xffff);
+        let s16v = u64::from(lo >> 16);
+        let rev16 = |x: u64| u32::from((x as u16).reverse_bits());
+        let r64 = u64v.reverse_bits();
+        let v16y = u64::from(hi & 0xffff);
+        want.extend_from_slice(&[
+            u64v.count_ones(),
+            u64v.count_ones(),
+            u16v.count_ones(),
+            s16v.count_ones(),
+            r64 as u32,
+            (r64 >> 32) as u32,
+            rev16(u16v),
+            // reversebits of the int16_t, sign-extended to int.
+            i32::from(rev16(s16v) as u16 as i16) as u32,
+            first_bit_high(u64v, 64, false),
+            first_bit_high(u64v, 64, true),
+            first_bit_low(u64v, 64),
+            first_bit_low(u64v, 64),
+            first_bit_high(u16v, 16, false),
+            first_bit_high(s16v, 16, true),
+            first_bit_low(u16v, 16),
+            first_bit_low(s16v, 16),
+            u16v.count_ones(),
+            v16y.count_ones(),
+            first_bit_high(u64v, 64, true),
+            first_bit_high(!u64v, 64, true),
+            rev16(u16v) | (rev16(v16y) << 16),
+            first_bit_high(u64::from(lo), 32, true),
+            u32::from(
+                (u16v as u16)
+                    .wrapping_mul(3)
+                    .wrapping_add((v16y as u16).wrapping_mul(5)),
+            ),
+            u64v.wrapping_mul(7)
+                .wrapping_add(u64::from(lo).wrapping_mul(u64v)) as u32,
+        ]);
+    }
+    assert_eq!(want.len(), 16 * SLOTS);
+    let mut spirv_voices = 0;
+    for (voice, bindings, _) in runs {
+        spirv_voices += usize::from(matches!(voice, Voice::Spirv { .. }));
+        let got = bindings[1].words();
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(
+                g,
+                w,
+                "{voice:?}: thread {}, slot {} (input {:08x} {:08x})",
+                k / SLOTS,
+                k % SLOTS,
+                words[k / SLOTS].1,
+                words[k / SLOTS].0
+            );
+        }
+    }
+    assert_eq!(spirv_voices, 2, "SPIR-V at -O0 and at -O ran");
+}
+
+/// The bits of the half of `x`, a float a half holds exactly (zero or normal).
+fn exact_half(x: f32) -> u32 {
+    if x == 0.0 {
+        return 0;
+    }
+    let b = x.to_bits();
+    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    assert!(
+        (1..31).contains(&exp) && b & 0x1fff == 0,
+        "{x} is not an exact half"
+    );
+    ((b >> 16) & 0x8000) | ((exp as u32) << 10) | ((b >> 13) & 0x3ff)
+}
+
+/// A texture and a storage image of 16-bit floats (tests/hlsl_exec/half_images.hlsl,
+/// `-enable-16bit-types`, issue 26 reproducer 4): both are 32-bit image types in the SPIR-V
+/// (Vulkan forbids a `half` sampled type), read and written with conversions, at -O0 and -O,
+/// validated by both spirv-vals; the storage image holds every texel doubled.
+#[test]
+fn textures_and_storage_images_of_halves() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/half_images.hlsl";
+    let options = options_16bit();
+    for level in [OptLevel::O0, OptLevel::O] {
+        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+            let out = compile_file(path, &options.clone().opt_level(level).target_env(env));
+            assert_valid(&out.spirv, env, path);
+            let text = oneshader::backends::spirv::disassemble(&out.spirv).expect("parses");
+            // Every image's sampled type is a 32-bit float.
+            let images: Vec<&str> = text
+                .lines()
+                .filter_map(|l| l.split("OpTypeImage ").nth(1))
+                .filter_map(|rest| rest.split_whitespace().next())
+                .collect();
+            assert_eq!(images.len(), 2, "{text}");
+            for id in images {
+                let def = format!("{id} = OpTypeFloat 32");
+                assert!(text.lines().any(|l| l.trim() == def), "{id}: {text}");
+            }
+        }
+    }
+    let (w, h) = (8u32, 8u32);
+    // Channel c of texel (x, y): x + 8y + c / 4, exact in f16; doubled still exact.
+    let value = |x: u32, y: u32, c: u32| (x + 8 * y) as f32 + c as f32 * 0.25;
+    let pack = |f: &dyn Fn(u32, u32, u32) -> f32| -> Vec<u32> {
+        (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .flat_map(|(x, y)| {
+                [
+                    exact_half(f(x, y, 0)) | (exact_half(f(x, y, 1)) << 16),
+                    exact_half(f(x, y, 2)) | (exact_half(f(x, y, 3)) << 16),
+                ]
+            })
+            .collect()
+    };
+    let texels = pack(&value);
+    let want = pack(&|x, y, c| 2.0 * value(x, y, c));
+    let bindings = vec![
+        Binding::new(
+            0,
+            0,
+            Resource::SampledImage(Image::new_2d(Format::Rgba16Float, w, h, texels)),
+        ),
+        Binding::new(
+            0,
+            1,
+            Resource::StorageImage(Image::zeroed(Format::Rgba16Float, w, h)),
+        ),
+        Binding::new(
+            0,
+            2,
+            Resource::Sampler(oneshader_vulkan_harness::Sampler { compare: false }),
+        ),
+    ];
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        options,
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |_| true,
+    );
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[1].words(), want.as_slice(), "{voice:?}");
+    }
+}
