@@ -168,3 +168,54 @@ fn blur_keeps_its_source_map_at_o_and_it_saves_to_osir() {
         barrier_line
     );
 }
+
+fn save(
+    m: &Module,
+    locs: &oneshader_serialize::SourceLocations,
+) -> Result<Vec<u8>, oneshader_serialize::SaveError> {
+    oneshader_serialize::save_with(
+        m,
+        &oneshader_serialize::SaveOptions {
+            source_map: Some(locs),
+            ..Default::default()
+        },
+    )
+}
+
+/// A pass that removes instructions after the source map was made: saving names the
+/// instruction, and `retain_in_tree` makes the map consistent again.
+#[test]
+fn a_stale_source_map_names_the_removed_instruction_and_can_be_pruned() {
+    let mut opts = CompileOptions::new("cs_6_0").entry("main");
+    opts.keep_final_ir = true;
+    let out = compile_file("examples/hlsl/blur.hlsl", &opts);
+    let mut m = out.ir.final_module.clone().expect("kept");
+    let mut locs = out.ir.final_positions.clone().expect("kept");
+    let store = positioned_insts(&m)
+        .into_iter()
+        .find(|&i| m.op(i) == oneshader_ir::Op::Store && locs.locations.iter().any(|l| l.0 == i))
+        .expect("a positioned store");
+    let m2 = m.clone();
+    m.remove(store).expect("a store has no uses");
+    let err = save(&m, &locs).expect_err("the map names a removed store");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("removed instruction") && msg.contains("retain_in_tree"),
+        "{msg}"
+    );
+    // A detached (not removed) instruction is named by its text.
+    let mut m3 = m2;
+    let detached =
+        oneshader_ir::Builder::new(&mut m3).emit(oneshader_ir::Op::Unreachable, None, &[]);
+    let mut with_detached = locs.clone();
+    let loc = locs.locations[0].1;
+    with_detached.locations.push((detached, loc));
+    let msg = save(&m3, &with_detached).expect_err("detached").to_string();
+    assert!(msg.contains("`unreachable`"), "{msg}");
+    assert_eq!(locs.retain_in_tree(&m), 1);
+    let n = locs.locations.len();
+    let bytes = save(&m, &locs).expect("consistent again");
+    let back = oneshader_serialize::load(&bytes, &oneshader_serialize::LoadOptions::default())
+        .expect("loads");
+    assert_eq!(back.source_map.expect("a map").locations.len(), n);
+}

@@ -284,3 +284,45 @@ fn a_long_source_continues_in_op_source_continued() {
     assert!(continued >= 1, "continued {continued} times");
     assert_eq!(back, text);
 }
+
+/// The CLI's `-Zi` (and `-fspv-debug=line`) turn line information on, `-Qembed_debug` adds the
+/// text; without them there is none.
+#[test]
+fn the_cli_switches_reach_the_backend() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join("helpers.hlsli"), HELPERS).expect("writes");
+    let src = dir.path().join("lines.hlsl");
+    std::fs::write(&src, SHADER).expect("writes");
+    let run = |flags: &[&str]| {
+        let out = dir.path().join("out.spv");
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_oneshader"))
+            .args(["compile", "-T", "cs_6_0", "-E", "main"])
+            .args(flags)
+            .arg(&src)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .expect("runs");
+        assert!(status.status.success(), "{flags:?}: {:?}", status);
+        let bytes = std::fs::read(&out).expect("written");
+        let module = rspirv::dr::load_bytes(bytes).expect("parses");
+        let lines = module
+            .functions
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .flat_map(|b| &b.instructions)
+            .filter(|i| i.class.opcode == Op::Line)
+            .count();
+        let text = module
+            .debug_string_source
+            .iter()
+            .any(|i| i.class.opcode == Op::Source && i.operands.len() == 4);
+        (lines, text)
+    };
+    assert_eq!(run(&[]), (0, false));
+    let (n, text) = run(&["-Zi"]);
+    assert!(n > 5 && !text, "{n} {text}");
+    assert!(run(&["-fspv-debug=line"]).0 > 5);
+    let (n, text) = run(&["-Zi", "-Qembed_debug"]);
+    assert!(n > 5 && text);
+}
