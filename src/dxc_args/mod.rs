@@ -407,6 +407,12 @@ impl DxcArgs {
                 ));
             }
         }
+        if d.options.debug_info != crate::DebugInfo::None && !spirv_out {
+            return Err(ArgError::new(
+                "-Zi",
+                "`-Zi`/`-fspv-debug=line` write SPIR-V line information; this `--target` has no line information yet, so it is refused rather than ignored",
+            ));
+        }
         if d.options.spirv_entry_point_name.is_some() && !spirv_out {
             return Err(ArgError::new(
                 "-fspv-entrypoint-name=",

@@ -290,7 +290,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("Od", Flag, "-/", Honoured("no optimizer (`-O0`)")),
     o!("WX", Flag, "-/", Honoured("a warning fails the compilation (exit 1)")),
     o!("Vd", Flag, "-/", NoEffect("turns off DXC's validator; OneShader's verifier and legalization run either way and change nothing in a valid module")),
-    o!("Zi", Flag, "-/", Honoured("SPIR-V line information: `OpSource` (HLSL, file name), `OpString` per file, `OpLine`/`OpNoLine` from the IR's positions")),
+    o!("Zi", Flag, "-/", Honoured("SPIR-V line information: `OpSource` (HLSL, file name), `OpString` per file, `OpLine`/`OpNoLine` from the IR's positions; with a text `--target` refused (no line information there yet)")),
     o!("Zs", Flag, "-/", Refused(DEBUG_INFO)),
     o!("recompile", Flag, "-/", Refused(DXIL)),
     o!("Zpr", Flag, "-/", Honoured("row-major matrices by default")),
