@@ -33,14 +33,14 @@ pub use oneshader_backends::Target;
 use oneshader_backends::spirv::{self, LayoutRule};
 use oneshader_backends::{glsl, msl, wgsl};
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
-use oneshader_ir::diag::{Diagnostic, FileId, SourceMap, Span};
+use oneshader_ir::diag::{Diagnostic, FileId, SourceMap};
 use oneshader_ir::{Module, Op, Stage};
 use oneshader_passes::Pass;
 use oneshader_passes::manager::PassManager;
 use oneshader_passes::pipeline::{MAX_ROUNDS, optimize, scalar_round};
 pub use oneshader_passes::specialize_spec::SpecValue;
 use oneshader_passes::specialize_spec::SpecializeSpecConstants;
-use oneshader_serialize::{CacheKey, SourceLoc, SourceLocations};
+use oneshader_serialize::{CacheKey, SourceLocations};
 
 pub use oneshader_backends::spirv::TargetEnv;
 pub use oneshader_frontends::hlsl::{BindingShift, MacroOp, RegisterBinding};
@@ -245,6 +245,12 @@ pub struct CompileOptions {
     pub invert_y: bool,
     /// `-fvk-use-dx-position-w`: `SV_Position.w` is `1 / w` in pixel shaders.
     pub dx_position_w: bool,
+    /// `-fvk-support-nonzero-base-instance`: a vertex shader's `SV_InstanceID` is
+    /// `InstanceIndex - BaseInstance`, as D3D counts it (default: `InstanceIndex`).
+    pub nonzero_base_instance: bool,
+    /// `-fvk-support-nonzero-base-vertex`: a vertex shader's `SV_VertexID` is
+    /// `VertexIndex - BaseVertex`, as D3D counts it (default: `VertexIndex`).
+    pub nonzero_base_vertex: bool,
     /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
     pub binding_shifts: Vec<BindingShift>,
     /// `-auto-binding-space N`: the descriptor set of resources whose set the source does not
@@ -268,6 +274,12 @@ pub struct CompileOptions {
     pub spec_constants: Vec<(SpecConstKey, SpecValue)>,
     /// Emit `OpName`/`OpMemberName`. Default on.
     pub debug_names: bool,
+    /// The SPIR-V `OpEntryPoint` name (`-fspv-entrypoint-name=NAME`) instead of the HLSL
+    /// entry point's; SPIR-V only, one entry point only (OSB0014). Default none.
+    pub spirv_entry_point_name: Option<String>,
+    /// Source-level debug information in the SPIR-V output (`-Zi`, `-fspv-debug=line`,
+    /// `-Qembed_debug`). Default none.
+    pub debug_info: DebugInfo,
     /// What the backend produces: [`Target::Spirv`] (default, [`CompileOutput::spirv`]) or
     /// [`Target::Glsl`] (GLSL 4.50 for Vulkan, [`CompileOutput::glsl`]) or [`Target::Wgsl`]
     /// (WGSL, [`CompileOutput::wgsl`]) or [`Target::Msl`] (Metal Shading Language 2.4,
@@ -314,6 +326,8 @@ impl Default for CompileOptions {
             hlsl_version: 2021,
             invert_y: false,
             dx_position_w: false,
+            nonzero_base_instance: false,
+            nonzero_base_vertex: false,
             binding_shifts: Vec::new(),
             default_space: None,
             bind_registers: Vec::new(),
@@ -322,6 +336,8 @@ impl Default for CompileOptions {
             spec_constants: Vec::new(),
             denorm: None,
             debug_names: true,
+            spirv_entry_point_name: None,
+            debug_info: DebugInfo::None,
             target: Target::Spirv,
             msl_binding_map: None,
             msl_version: msl::MslVersion::V2_4,
@@ -402,6 +418,8 @@ impl CompileOptions {
             hlsl_version: self.hlsl_version,
             invert_y: self.invert_y,
             dx_position_w: self.dx_position_w,
+            nonzero_base_instance: self.nonzero_base_instance,
+            nonzero_base_vertex: self.nonzero_base_vertex,
             binding_shifts: self.binding_shifts.clone(),
             dx_layout: self.layout == BufferLayout::Dx,
             preserve_bindings: self.preserve_bindings,
@@ -424,6 +442,9 @@ impl CompileOptions {
             tbuffer_rule: rules.texture_buffer,
             debug_names: self.debug_names,
             denorm: self.denorm,
+            entry_point_name: self.spirv_entry_point_name.clone(),
+            // The sources are the compilation's: `finish` fills them in.
+            line_info: None,
         }
     }
 
@@ -516,6 +537,49 @@ fn add_msl_indices(r: &mut Reflection, interface: &msl::Interface) {
     r.msl_buffer_sizes = interface.buffer_sizes;
 }
 
+/// Source-level debug information in the SPIR-V output ([`CompileOptions::debug_info`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DebugInfo {
+    /// None (the default).
+    #[default]
+    None,
+    /// `-Zi` / `-fspv-debug=line`: `OpSource` naming the main file, an `OpString` per source
+    /// file (includes are their own), `OpLine`/`OpNoLine` on instructions from the IR's
+    /// positions, which survive `-O` (`oneshader_ir::positions`).
+    Lines,
+    /// [`DebugInfo::Lines`] with the main file's text in `OpSource` (`-Zi -Qembed_debug`).
+    LinesWithSource,
+}
+
+/// The backend's line information for `sources` under `debug` (`None` when off): file ids are
+/// the source map's, the main file is the first one the preprocessor read, and the version
+/// is the profile's shader model as DXC states it (`cs_6_2`: 620).
+fn line_info(debug: DebugInfo, sources: &SourceMap, profile: &str) -> Option<spirv::LineInfo> {
+    if debug == DebugInfo::None {
+        return None;
+    }
+    let files = (0..sources.len())
+        .map(|k| {
+            let f = FileId(k as u32);
+            spirv::SourceFile {
+                name: sources.name(f).to_string(),
+                text: sources.text(f).to_string(),
+            }
+        })
+        .collect();
+    let mut model = profile
+        .rsplit('_')
+        .take(2)
+        .filter_map(|p| p.parse::<u32>().ok());
+    let (minor, major) = (model.next().unwrap_or(0), model.next().unwrap_or(6));
+    Some(spirv::LineInfo {
+        files,
+        main: 0,
+        version: major * 100 + minor * 10,
+        embed_source: debug == DebugInfo::LinesWithSource,
+    })
+}
+
 /// Diagnostics together with the source files they point into, so they can be rendered as
 /// `file:line:col: error[CODE]: message` with the source line and a caret.
 #[derive(Clone, Debug, Default)]
@@ -581,38 +645,10 @@ pub struct IrModules {
     pub final_module: Option<Module>,
     /// Where the instructions of [`IrModules::final_module`] come from in the HLSL source:
     /// file, line and column of the innermost expression each was lowered from (what the
-    /// `.osir` source-map section holds). Instructions of no expression (branches,
-    /// entry-point glue) and those later passes made have none.
+    /// `.osir` source-map section holds). Positions are part of the IR and survive the
+    /// optimizer (`oneshader_ir::positions`): instructions of no expression take their
+    /// statement's or function's.
     pub final_positions: Option<SourceLocations>,
-}
-
-/// The positions of `m`'s instructions that are still in its tree, as file, line and column
-/// of `sources` (a position in a file the map does not hold is left out, not guessed).
-fn source_locations(
-    m: &Module,
-    positions: &[(oneshader_ir::InstId, Span)],
-    sources: &SourceMap,
-) -> SourceLocations {
-    let files = (0..sources.len())
-        .map(|k| sources.name(FileId(k as u32)).to_string())
-        .collect();
-    let in_tree = |mut i| {
-        while let Some(p) = m.parent(i) {
-            i = p;
-        }
-        i == m.root()
-    };
-    let locations = positions
-        .iter()
-        .filter(|&&(i, s)| (s.file.0 as usize) < sources.len() && m.contains(i) && in_tree(i))
-        .map(|&(i, s)| {
-            let (line, column) = sources.line_col(s.file, s.start);
-            let (line, column) = (line as u32, column as u32);
-            let file = s.file.0;
-            (i, SourceLoc { file, line, column })
-        })
-        .collect();
-    SourceLocations { files, locations }
 }
 
 /// A preprocessed file ([`Compiler::preprocess_file`]).
@@ -693,15 +729,39 @@ pub struct CompileError {
     pub diagnostics: Diagnostics,
 }
 
-impl fmt::Display for CompileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match self.phase {
+impl CompileError {
+    /// What failed, in words ("the backend refused the module").
+    fn what(&self) -> &'static str {
+        match self.phase {
             Phase::FrontEnd => "the source has errors",
             Phase::Reflection => "reflection failed",
             Phase::Legalization => "the legalization pipeline failed",
             Phase::Backend => "the backend refused the module",
             Phase::Specialization => "a spec-constant override does not apply",
-        };
+        }
+    }
+
+    /// The line a command line prints after the rendered diagnostics: the file, what failed
+    /// and how many errors there are, without repeating any of them.
+    ///
+    /// ```
+    /// use oneshader::{CompileOptions, Compiler};
+    ///
+    /// let e = Compiler::new()
+    ///     .compile_source("bad.hlsl", "float4 main() : SV_Target { return a + b; }", &CompileOptions::new("ps_6_0"))
+    ///     .unwrap_err();
+    /// assert_eq!(e.summary(), "bad.hlsl: the source has errors (2 errors)");
+    /// ```
+    pub fn summary(&self) -> String {
+        let n = self.diagnostics.iter().filter(|d| d.is_error()).count();
+        let s = if n == 1 { "" } else { "s" };
+        format!("{}: {} ({n} error{s})", self.diagnostics.file, self.what())
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = self.what();
         let diags = &self.diagnostics;
         if f.alternate() {
             return write!(f, "{}: {what}\n{}", diags.file, diags.render());
@@ -1025,7 +1085,6 @@ impl Compiler {
         };
         let fail = |phase, diagnostics| Err(CompileError { phase, diagnostics });
         let stage = front.stage;
-        let positions = front.positions;
         let Some(mut m) = front.module else {
             return fail(Phase::FrontEnd, diagnostics);
         };
@@ -1133,7 +1192,12 @@ impl Compiler {
                         msl_interface = Some(i);
                     })
                 }
-                _ => spirv::emit(&legal, &opts.spirv_options()).map(|w| spirv = w),
+                _ => {
+                    let mut sopts = opts.spirv_options();
+                    sopts.line_info =
+                        line_info(opts.debug_info, &diagnostics.sources, &opts.profile);
+                    spirv::emit(&legal, &sopts).map(|w| spirv = w)
+                }
             };
             if let Err(diags) = emitted {
                 diagnostics.list.extend(diags);
@@ -1145,7 +1209,7 @@ impl Compiler {
             }
         }
         if opts.keep_final_ir {
-            ir.final_positions = Some(source_locations(&m, &positions, &diagnostics.sources));
+            ir.final_positions = Some(SourceLocations::of_module(&m, &diagnostics.sources));
             ir.final_module = Some(m);
         }
         // What the device needs, read off the SPIR-V the backend emitted.

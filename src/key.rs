@@ -166,7 +166,9 @@ pub fn module_options(opts: &CompileOptions) -> String {
         // The SPIR-V backend's settings: in the output keys.
         target_env: _,
         debug_names: _,
+        debug_info: _,
         denorm: _,
+        spirv_entry_point_name: _,
         // Read by the front end (D3D packing) and by the backend: in both keys.
         layout,
         matrix_order,
@@ -174,6 +176,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
         hlsl_version,
         invert_y,
         dx_position_w,
+        nonzero_base_instance,
+        nonzero_base_vertex,
         binding_shifts,
         default_space,
         bind_registers,
@@ -198,7 +202,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
         s,
         "entry={entry:?};profile={profile:?};opt={opt_level:?};major={matrix_order:?};\
          16bit={enable_16bit_types};hv={hlsl_version};invert_y={invert_y};\
-         dx_position_w={dx_position_w};layout={layout:?};space={default_space:?};\
+         dx_position_w={dx_position_w};base_instance={nonzero_base_instance};\
+         base_vertex={nonzero_base_vertex};layout={layout:?};space={default_space:?};\
          globals={bind_globals:?};preserve={preserve_bindings};"
     );
     for r in bind_registers {
@@ -236,8 +241,13 @@ pub fn module_options(opts: &CompileOptions) -> String {
 /// The settings the SPIR-V targets (`spirv`, `spirv-asm`) read, as canonical text.
 pub fn spirv_options_text(opts: &CompileOptions) -> String {
     format!(
-        "env={:?};layout={:?};names={};denorm={:?}",
-        opts.target_env, opts.layout, opts.debug_names, opts.denorm
+        "env={:?};layout={:?};names={};denorm={:?};entry_name={:?};debug={:?}",
+        opts.target_env,
+        opts.layout,
+        opts.debug_names,
+        opts.denorm,
+        opts.spirv_entry_point_name,
+        opts.debug_info
     )
 }
 

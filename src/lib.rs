@@ -57,12 +57,13 @@
 pub mod build;
 mod compiler;
 pub mod depfile;
+pub mod dxc_args;
 pub mod key;
 
 pub use compiler::{
-    BindingShift, BufferLayout, CompileError, CompileOptions, CompileOutput, Compiler, Diagnostics,
-    IrModules, MacroOp, MatrixOrder, OptLevel, Phase, Preprocessed, RegisterBinding, SpecConstKey,
-    SpecValue, Target, TargetEnv, parse_spec_value,
+    BindingShift, BufferLayout, CompileError, CompileOptions, CompileOutput, Compiler, DebugInfo,
+    Diagnostics, IrModules, MacroOp, MatrixOrder, OptLevel, Phase, Preprocessed, RegisterBinding,
+    SpecConstKey, SpecValue, Target, TargetEnv, parse_spec_value,
 };
 pub use oneshader_ir::diag::{Diagnostic, Errors, Severity, SourceMap};
 

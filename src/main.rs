@@ -5,6 +5,22 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+// Diagnostics to standard error never panic: std's `eprintln!` panics when stderr is a pipe
+// nobody reads (`2>&1 | head`). These shadow std's for the whole command line; a message
+// that cannot be written is dropped, and the command's exit status stays what it was.
+macro_rules! eprintln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+macro_rules! eprint {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod cli;
 
 fn main() -> ExitCode {

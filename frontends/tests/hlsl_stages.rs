@@ -455,6 +455,40 @@ float4 main(float4 pos : SV_Position, float3 world : WORLD) : SV_Target {
     assert!(ir.contains("= or u32 0, u32 4 : u32"), "{ir}");
 }
 
+/// Ray queries below SPIR-V 1.4 (issue 26, item 7): `SPV_KHR_ray_query` needs no more than
+/// SPIR-V 1.0, so for vulkan1.0 (SPIR-V 1.0) and vulkan1.1 (1.3) the module keeps the
+/// environment's version and declares the extension, as DXC does; both spirv-vals accept it
+/// at -O0 and -O.
+#[test]
+fn ray_queries_below_spirv_1_4() {
+    let src = r#"
+RaytracingAccelerationStructure scene : register(t0);
+RWStructuredBuffer<float> o : register(u1);
+[numthreads(4, 1, 1)] void main(uint i : SV_DispatchThreadID) {
+    RayQuery<RAY_FLAG_FORCE_OPAQUE> q;
+    RayDesc r; r.Origin = float3(i, 0, 0); r.Direction = float3(0, 1, 0); r.TMin = 0.0; r.TMax = 10.0;
+    q.TraceRayInline(scene, RAY_FLAG_NONE, 0xFF, r);
+    q.Proceed();
+    o[i] = q.CommittedStatus() == COMMITTED_TRIANGLE_HIT ? q.CommittedRayT() : -1.0;
+}"#;
+    for (env, version) in [
+        (TargetEnv::Vulkan1_0, 0x0001_0000),
+        (TargetEnv::Vulkan1_1, 0x0001_0300),
+    ] {
+        let words = spirv_valid_env(src, "cs_6_5", env);
+        assert_eq!(words[1], version, "{env}: the environment's SPIR-V version");
+        let text = disassembly(&words);
+        for want in [
+            "OpCapability RayQueryKHR",
+            "OpExtension \"SPV_KHR_ray_query\"",
+            "OpTypeAccelerationStructureKHR",
+            "OpRayQueryInitializeKHR",
+        ] {
+            assert!(text.contains(want), "{env}: {want} missing:\n{text}");
+        }
+    }
+}
+
 #[test]
 fn mesh_and_ray_tracing_need_spirv_1_4() {
     let ms = r#"

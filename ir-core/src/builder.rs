@@ -84,7 +84,14 @@ impl<'m> Builder<'m> {
         let id = self.m.create_detached(op, ty, operands, 0);
         match self.point {
             InsertPoint::End(b) => self.m.append_child(b.id(), id),
-            InsertPoint::Before(anchor) => self.m.insert_before(anchor, id),
+            InsertPoint::Before(anchor) => {
+                self.m.insert_before(anchor, id);
+                // What is built before an instruction is its rewrite or part of it (see
+                // `crate::positions`); before a terminator it is only placed there.
+                if self.m.current_position().is_none() && !self.m.op(anchor).is_terminator() {
+                    self.m.inherit_position(anchor, id);
+                }
+            }
             InsertPoint::Detached => {}
         }
         id

@@ -351,6 +351,45 @@ impl SourceMap {
             .unwrap_or("")
     }
 
+    /// The first file registered under `name`, or else the only one whose name ends with
+    /// `/name` (a tool that knows a file as `lighting.hlsli` finds `shaders/lighting.hlsli`);
+    /// `None` when none or several match.
+    pub fn file_by_name(&self, name: &str) -> Option<FileId> {
+        if let Some(k) = self.files.iter().position(|f| f.name() == name) {
+            return Some(FileId(k as u32));
+        }
+        let suffix = format!("/{name}");
+        let mut found = self.files.iter().enumerate().filter(|(_, f)| {
+            f.name().ends_with(&suffix) || f.name().ends_with(&format!("\\{name}"))
+        });
+        match (found.next(), found.next()) {
+            (Some((k, _)), None) => Some(FileId(k as u32)),
+            _ => None,
+        }
+    }
+
+    /// The byte offset of 1-based `line` and `column` (in characters, as [`SourceMap::line_col`]
+    /// counts them) in `file`: the inverse of `line_col`. A column may point just past the
+    /// line's last character (its end); `None` for a file, line or column that is not there.
+    pub fn offset_of(&self, file: FileId, line: usize, column: usize) -> Option<u32> {
+        let text = self.files.get(file.0 as usize)?.source();
+        if line == 0 || column == 0 {
+            return None;
+        }
+        let mut start = 0usize;
+        for _ in 1..line {
+            start += text[start..].find('\n')? + 1;
+        }
+        let end = text[start..].find('\n').map_or(text.len(), |k| start + k);
+        let line_text = &text[start..end];
+        let offset = match line_text.char_indices().nth(column - 1) {
+            Some((k, _)) => start + k,
+            None if column - 1 == line_text.chars().count() => end,
+            None => return None,
+        };
+        u32::try_from(offset).ok()
+    }
+
     /// Number of registered files.
     pub fn len(&self) -> usize {
         self.files.len()
@@ -529,6 +568,26 @@ fn clamp_to_char_boundary(text: &str, offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_are_found_by_name_and_offsets_invert_line_col() {
+        let mut sm = SourceMap::new();
+        let a = sm.add("shaders/main.hlsl", "float a;\nçb = 1;\n");
+        let b = sm.add("shaders/inc/lighting.hlsli", "x\n");
+        assert_eq!(sm.file_by_name("shaders/main.hlsl"), Some(a));
+        assert_eq!(sm.file_by_name("lighting.hlsli"), Some(b));
+        assert_eq!(sm.file_by_name("inc/lighting.hlsli"), Some(b));
+        assert_eq!(sm.file_by_name("ain.hlsl"), None, "a whole path component");
+        assert_eq!(sm.file_by_name("other.hlsl"), None);
+        for offset in [0u32, 6, 9, 11, 12, 17] {
+            let (line, col) = sm.line_col(a, offset);
+            assert_eq!(sm.offset_of(a, line, col), Some(offset), "{offset}");
+        }
+        assert_eq!(sm.offset_of(a, 2, 2), Some(11), "after the two-byte `ç`");
+        assert_eq!(sm.offset_of(a, 1, 10), None, "past the line's end");
+        assert_eq!(sm.offset_of(a, 9, 1), None, "no such line");
+        assert_eq!(sm.offset_of(FileId(7), 1, 1), None, "no such file");
+    }
 
     #[test]
     fn renders_file_line_col_source_and_caret() {

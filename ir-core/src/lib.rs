@@ -97,6 +97,7 @@ pub mod layout;
 pub mod module;
 pub mod ops;
 pub mod parse;
+pub mod positions;
 mod prefetch;
 pub mod print;
 pub mod raw;

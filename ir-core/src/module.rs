@@ -144,7 +144,7 @@ pub struct MemoryStats {
     pub inst_bytes: usize,
     /// Bytes of the use pool: nodes times node size (free nodes included).
     pub use_bytes: usize,
-    /// Bytes of the other tables (literals, strings, names, dedup, replacement map).
+    /// Bytes of the other tables (literals, strings, names, positions, dedup, replacement map).
     pub other_bytes: usize,
 }
 
@@ -159,6 +159,10 @@ pub struct Module {
     pub(crate) strings: Vec<Box<str>>,
     string_ids: FxHashMap<Box<str>, u32>,
     names: FxHashMap<InstId, Box<str>>,
+    /// Source positions of instructions (see [`crate::positions`]).
+    pub(crate) positions: FxHashMap<InstId, crate::diag::Span>,
+    /// The position instructions created now take (see [`Module::set_current_position`]).
+    pub(crate) current_position: Option<crate::diag::Span>,
     pub(crate) dedup: HashTable<InstId>,
     pub(crate) replaced: FxHashMap<InstId, InstId>,
     root: InstId,
@@ -191,6 +195,8 @@ impl Module {
             strings: Vec::new(),
             string_ids: FxHashMap::default(),
             names: FxHashMap::default(),
+            positions: FxHashMap::default(),
+            current_position: None,
             dedup: HashTable::new(),
             replaced: FxHashMap::default(),
             root: InstId::default(),
@@ -471,6 +477,7 @@ impl Module {
         let other = self.literals.len() * 8
             + self.strings.iter().map(|s| s.len() + 16).sum::<usize>()
             + self.names.values().map(|s| s.len() + 24).sum::<usize>()
+            + self.positions.len() * 20
             + self.dedup.len() * std::mem::size_of::<InstId>()
             + self.replaced.len() * 16;
         MemoryStats {
@@ -599,6 +606,11 @@ impl Module {
         });
         let start = self.alloc_uses(1 + operands.len() as u32, id);
         self.insts[id].uses_start = start;
+        if let Some(p) = self.current_position
+            && crate::positions::takes_position(op)
+        {
+            self.positions.insert(id, p);
+        }
         if let Some(t) = ty {
             self.link(start, t);
         }
@@ -831,6 +843,7 @@ impl Module {
         let inst = self.insts[id];
         self.free_use_range(inst.uses_start, inst.num_operands + 1);
         self.names.remove(&id);
+        self.positions.remove(&id);
         self.insts.remove(id);
     }
 

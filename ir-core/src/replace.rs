@@ -29,7 +29,8 @@ pub enum SetOperandError {
 impl Module {
     /// Rewrites every *value* use of `old` (operands and types) to `new`, then re-deduplicates
     /// and re-hoists the hoistable users, transitively. `old` itself stays (without uses)
-    /// unless it was a hoistable value merged away by the cascade.
+    /// unless it was a hoistable value merged away by the cascade. `new` takes `old`'s source
+    /// position when it has none ([`crate::positions`]).
     ///
     /// # Immediates
     ///
@@ -86,6 +87,10 @@ impl Module {
     /// the slot, becomes a use of `new`.
     pub fn replace_all_uses_with(&mut self, old: InstId, new: InstId) {
         let target = self.resolve(new);
+        // The replacement stands for `old` in the source too (see `crate::positions`).
+        if self.contains(old) && self.contains(target) {
+            self.inherit_position(old, target);
+        }
         if old != target
             && self.contains(old)
             && self.contains(target)

@@ -19,6 +19,10 @@
 //!   cloning within one module (a global, another function); across modules it must be mapped
 //!   beforehand, otherwise cloning fails with [`CloneError::Unmapped`].
 //!
+//! Within one module each copy takes its original's source position (one without takes the
+//! module's current position, e.g. the inlined call's); across modules positions are not
+//! copied, as the source module's file ids name files of another source map.
+//!
 //! A parameter already in the map when its block is cloned is not copied: the block simply
 //! loses it and its uses see the mapped value (this is how the inliner substitutes arguments).
 
@@ -271,6 +275,14 @@ impl<'s> Cloner<'s> {
             let new = Builder::new(dst).emit(data.op, None, &[]);
             if let Some(name) = &data.name {
                 dst.set_name(new, Some(name));
+            }
+            // The copy stands where the original came from (within one module: across
+            // modules the source's file ids mean nothing here); without one it keeps the
+            // current position it was made with.
+            if self.same_module()
+                && let Some(p) = dst.position(old)
+            {
+                dst.set_position(new, Some(p));
             }
             if let Some(p) = new_parent {
                 dst.move_to_end(new, p);

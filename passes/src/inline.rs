@@ -407,7 +407,24 @@ fn new_var(m: &mut Module, f: Func, ty: InstId, name: &str, ctx: &mut CallerCtx)
 }
 
 /// Inlines `call` (in `f`) of `g` according to `plan`; returns false when the call is left.
+/// The callee's copies keep their own positions; the glue made from nothing (branches into
+/// and out of the copy, the result's plumbing) takes the call's.
 fn inline_call(
+    m: &mut Module,
+    f: Func,
+    call: InstId,
+    g: Func,
+    plan: &Plan,
+    ctx: &mut CallerCtx,
+) -> Result<bool, PassError> {
+    let outer = m.position_from(call);
+    let r = inline_call_here(m, f, call, g, plan, ctx);
+    m.set_current_position(outer);
+    r
+}
+
+/// [`inline_call`] with the current position set.
+fn inline_call_here(
     m: &mut Module,
     f: Func,
     call: InstId,

@@ -12,6 +12,8 @@
 //! | `required_constants` | spirv | interpolation outside the entry point, texel offsets computed from `[unroll]` loop variables (inlining, unrolling; a no-op when neither occurs) |
 //! | `own_merges` | all | selections or switches merging into a loop's break or continue block |
 //! | `bool_storage` | all | bools in `uniform`, `storage_buffer` or `push_constant` memory (stored as `u32`, as DXC does) |
+//! | `intrinsic_widths` | all | bit intrinsics (`countbits`, `reversebits`, `firstbithigh`, `firstbitlow`) of integers that are not 32-bit, derivatives of floats that are not (computed on 32-bit halves or widened values, as DXC does) |
+//! | `image_widths` | all | textures and storage images of 8- or 16-bit elements (they hold 32-bit ones, converted at each read and write, as DXC does) |
 //! | `transpose_storage` | WGSL, MSL | column-major matrices in `uniform`, `storage_buffer` or `push_constant` memory (stored as their row-major transposes) |
 //! | `params_to_vars` | text (GLSL, WGSL, MSL) | parameters of blocks other than the entry block |
 //! | `case_copies` | WGSL | switch cases falling through to another case (each gets a copy of the case it falls into) |
@@ -31,6 +33,8 @@
 //! | OSG0006 | text targets: no block parameters outside the entry block |
 //! | OSG0007 | WGSL: no switch case falls through to another case |
 //! | OSG0009 | WGSL, MSL: no column-major matrix in host-shared memory |
+//! | OSG0010 | no bit intrinsic of integers and no derivative of floats other than 32-bit (Vulkan's `OpBitCount`.. and `OpDPdx`.. take 32-bit operands: VUID-StandaloneSpirv-Base-04781) |
+//! | OSG0011 | no texture or storage image of 8- or 16-bit elements (Vulkan: VUID-StandaloneSpirv-OpTypeImage-04656) |
 //!
 //! A legalization pass may also refuse what it cannot legalize, with a code of this family
 //! ([`crate::PassError::refusal`]):
@@ -38,6 +42,7 @@
 //! | code | pass | refusal |
 //! |---|---|---|
 //! | OSG0008 | `case_copies` | a pointer defined in a switch case another case falls into, used after the switch (the copy of the case cannot hand it on: a pointer cannot be held in a variable) |
+//! | OSG0012 | `image_widths` | a texel pointer (`texel_addr`, image atomics) into an image of 16-bit elements (stored as 32 bits, it has no 16-bit texel to point to) |
 
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_ir::diag::Diagnostic;
@@ -204,6 +209,33 @@ pub fn check(m: &Module, target: Target, info: &ModuleInfo) -> Vec<Diagnostic> {
                 ),
             )
             .with_note(run_pass("transpose_storage")),
+        );
+    }
+    if let Some(i) = crate::intrinsic_widths::first_unsupported_width(m) {
+        let f = m.func_of(i).and_then(|f| m.name(f.id())).unwrap_or("?");
+        out.push(
+            Diagnostic::error(
+                "OSG0010",
+                format!(
+                    "in @{f}, `{}` applies a bit intrinsic or a derivative to a width other \
+                     than 32 bits; {target} takes 32-bit operands only",
+                    print_inst(m, i)
+                ),
+            )
+            .with_note(run_pass("intrinsic_widths")),
+        );
+    }
+    if let Some(g) = crate::image_widths::first_narrow_image(m) {
+        out.push(
+            Diagnostic::error(
+                "OSG0011",
+                format!(
+                    "global @{} holds an image of 16-bit elements; {target} images hold \
+                     32-bit elements",
+                    m.name(g).unwrap_or("?")
+                ),
+            )
+            .with_note(run_pass("image_widths")),
         );
     }
     if target == Target::Wgsl

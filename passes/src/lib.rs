@@ -23,7 +23,7 @@
 //!   [`simplify_cfg`], [`private_to_local`] (before the rounds), [`dead_globals`] (in them for
 //!   private and workgroup variables, after them for resources); legalization per target ([`legalize`], run by
 //!   [`pipeline::legalize`]): [`specialize_generic`], [`specialize_resources`], [`own_merges`],
-//!   [`bool_storage`], [`params_to_vars`] (text targets), [`case_copies`] (WGSL);
+//!   [`bool_storage`], [`intrinsic_widths`], [`image_widths`], [`params_to_vars`] (text targets), [`case_copies`] (WGSL);
 //!   [`specialize_spec`] applies spec-constant overrides; [`split_edges`] and [`clone`] are
 //!   utilities passes share.
 //!
@@ -96,8 +96,10 @@ pub mod combine;
 pub mod cse;
 pub mod dce;
 pub mod dead_globals;
+pub mod image_widths;
 pub mod inline;
 pub mod interp;
+pub mod intrinsic_widths;
 pub mod legalize;
 pub mod link;
 pub mod manager;

@@ -362,6 +362,9 @@ fn run_group(
                     continue;
                 }
                 ran = true;
+                // No position carries over from one pass to the next (see
+                // `oneshader_ir::positions`).
+                m.set_current_position(None);
                 if fp.run_on_function(m, funcs[j], &mut analyses[j])? {
                     changed_any = true;
                     touched[j] = true;
@@ -401,6 +404,8 @@ fn run_one(
 ) -> Result<bool, PassError> {
     let name = p.name();
     let start = Instant::now();
+    // No position carries over from one pass to the next (see `oneshader_ir::positions`).
+    m.set_current_position(None);
     let changed = p.run(m)?;
     finish_run(name, changed, start.elapsed(), m, options, report)?;
     Ok(changed)

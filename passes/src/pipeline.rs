@@ -21,7 +21,7 @@
 //!   `simplify_cfg` until a round changes nothing (at most [`MAX_ROUNDS`] rounds), then
 //!   `dead_globals` (resources too). `optimize(O0)`: the specializations only.
 //! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
-//!   target's own passes (`own_merges`, `bool_storage`; `transpose_storage` for WGSL and MSL;
+//!   target's own passes (`own_merges`, `bool_storage`, `intrinsic_widths`, `image_widths`; `transpose_storage` for WGSL and MSL;
 //!   `params_to_vars` for the text targets; `case_copies` for WGSL;
 //!   [`crate::legalize`] has the table); afterwards
 //!   [`crate::legalize::check`] accepts the module.
@@ -68,6 +68,16 @@ pub const PASSES: &[PassInfo] = &[
         name: "bool_storage",
         description: "store bools in buffers and push constants as u32, converting at each access",
         make: || Box::new(crate::bool_storage::BoolStorage),
+    },
+    PassInfo {
+        name: "intrinsic_widths",
+        description: "bit intrinsics on 32-bit integers and derivatives of 32-bit floats only, as Vulkan takes them",
+        make: || Box::new(crate::intrinsic_widths::IntrinsicWidths),
+    },
+    PassInfo {
+        name: "image_widths",
+        description: "textures and storage images of 16-bit elements hold 32-bit ones, converted at each read and write",
+        make: || Box::new(crate::image_widths::ImageWidths),
     },
     PassInfo {
         name: "transpose_storage",
@@ -321,6 +331,8 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
     }
     pm.add(Box::new(crate::own_merges::OwnMerges));
     pm.add(Box::new(crate::bool_storage::BoolStorage));
+    pm.add(Box::new(crate::intrinsic_widths::IntrinsicWidths));
+    pm.add(Box::new(crate::image_widths::ImageWidths));
     // WGSL and MSL declare buffer matrices by HLSL rows only.
     if target.stores_matrices_by_rows() {
         pm.add(Box::new(crate::transpose_storage::TransposeStorage));
@@ -377,22 +389,23 @@ mod tests {
         use crate::legalize::Target;
         assert_eq!(
             legalize(Target::Spirv).describe(),
-            "specialize_generic, specialize_resources, required_constants, own_merges, bool_storage"
+            "specialize_generic, specialize_resources, required_constants, own_merges, bool_storage, \
+             intrinsic_widths, image_widths"
         );
         assert_eq!(
             legalize(Target::Glsl).describe(),
             "specialize_generic, specialize_resources, required_constants, own_merges, \
-             bool_storage, params_to_vars"
+             bool_storage, intrinsic_widths, image_widths, params_to_vars"
         );
         assert_eq!(
             legalize(Target::Wgsl).describe(),
             "specialize_generic, specialize_resources, own_merges, bool_storage, \
-             transpose_storage, params_to_vars, case_copies"
+             intrinsic_widths, image_widths, transpose_storage, params_to_vars, case_copies"
         );
         assert_eq!(
             legalize(Target::Msl).describe(),
             "specialize_generic, specialize_resources, own_merges, bool_storage, \
-             transpose_storage, params_to_vars"
+             intrinsic_widths, image_widths, transpose_storage, params_to_vars"
         );
         let err = pipeline_from_list("combine, bogus")
             .err()

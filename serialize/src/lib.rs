@@ -31,7 +31,7 @@ pub mod writer;
 #[cfg(test)]
 mod reader_tests;
 
-use oneshader_ir::{InstId, Op};
+use oneshader_ir::{FileId, InstId, Module, Op, SourceMap};
 
 pub use format::{CacheKey, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, PRODUCER, is_osir, reseal};
 pub use reader::{LoadError, LoadOptions, Loaded, load, read_header, read_symbols};
@@ -68,12 +68,61 @@ pub struct SourceLoc {
     pub column: u32,
 }
 
-/// Where instructions came from: the optional source-map section. IR modules do not carry
-/// spans themselves; a front end that wants them in the file passes this alongside.
+/// Where instructions came from: the optional source-map section, as file, line and column.
+/// A module carries its instructions' positions as byte spans of a [`SourceMap`]
+/// (`oneshader_ir::positions`); [`SourceLocations::of_module`] turns them into this.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SourceLocations {
     /// File names, as the producer wants them shown (they are not part of the cache key).
     pub files: Vec<String>,
     /// One location per instruction (at most one is kept per instruction when saving).
     pub locations: Vec<(InstId, SourceLoc)>,
+}
+
+impl SourceLocations {
+    /// The positions of `m`'s instructions that are in its tree, as file, line and column of
+    /// `sources`, in slot order (a position in a file the map does not hold is left out, not
+    /// guessed).
+    pub fn of_module(m: &Module, sources: &SourceMap) -> SourceLocations {
+        let files = (0..sources.len())
+            .map(|k| sources.name(FileId(k as u32)).to_string())
+            .collect();
+        let mut positions: Vec<(InstId, oneshader_ir::Span)> = m
+            .positions()
+            .filter(|&(i, s)| (s.file.0 as usize) < sources.len() && in_tree(m, i))
+            .collect();
+        positions.sort_by_key(|&(i, _)| i.slot_number());
+        let locations = positions
+            .into_iter()
+            .map(|(i, s)| {
+                let (line, column) = sources.line_col(s.file, s.start);
+                let loc = SourceLoc {
+                    file: s.file.0,
+                    line: line as u32,
+                    column: column as u32,
+                };
+                (i, loc)
+            })
+            .collect();
+        SourceLocations { files, locations }
+    }
+
+    /// Drops the locations of instructions that are no longer in `m`'s tree (a pass removed
+    /// them after the map was made), so [`save_with`] accepts the map; returns how many went.
+    pub fn retain_in_tree(&mut self, m: &Module) -> usize {
+        let before = self.locations.len();
+        self.locations.retain(|&(i, _)| in_tree(m, i));
+        before - self.locations.len()
+    }
+}
+
+/// True when `i` is live and under `m`'s root.
+pub(crate) fn in_tree(m: &Module, mut i: InstId) -> bool {
+    if !m.contains(i) {
+        return false;
+    }
+    while let Some(p) = m.parent(i) {
+        i = p;
+    }
+    i == m.root()
 }

@@ -47,9 +47,18 @@ pub enum SaveError {
         /// The referring instruction, printed.
         user: String,
     },
-    /// The source map names an instruction that is not in the module's tree.
-    #[error("the source map names an instruction that is not in the module's tree")]
-    SourceMapNotInTree,
+    /// The source map names an instruction that is not in the module's tree (a pass removed
+    /// it after the map was made: `SourceLocations::retain_in_tree` drops such entries).
+    #[error(
+        "the source map names {inst} (line {line}), which is not in the module's tree; \
+         `SourceLocations::retain_in_tree` drops the locations of removed instructions"
+    )]
+    SourceMapNotInTree {
+        /// The instruction, printed (or `a removed instruction` with its slot number).
+        inst: String,
+        /// Its location's line.
+        line: u32,
+    },
     /// The source map names a file index beyond its file list.
     #[error("the source map names file {index}, but lists only {len} files")]
     SourceMapFile {
@@ -135,7 +144,7 @@ pub fn save_with<'a>(m: &'a Module, opts: &SaveOptions<'a>) -> Result<Vec<u8>, S
         }
     }
     let source_map = match opts.source_map {
-        Some(sm) => Some(encode_source_map(sm, &index, &mut strings)?),
+        Some(sm) => Some(encode_source_map(m, sm, &index, &mut strings)?),
         None => None,
     };
 
@@ -230,6 +239,7 @@ pub(crate) fn symbol_of(m: &Module, id: InstId) -> Option<(SymbolKind, &str)> {
 }
 
 fn encode_source_map<'a>(
+    m: &Module,
     sm: &'a SourceLocations,
     index: &SecondaryMap<InstId, u32>,
     strings: &mut Strings<'a>,
@@ -240,7 +250,14 @@ fn encode_source_map<'a>(
         let rec = index
             .get(*id)
             .copied()
-            .ok_or(SaveError::SourceMapNotInTree)?;
+            .ok_or_else(|| SaveError::SourceMapNotInTree {
+                inst: if m.contains(*id) {
+                    format!("`{}`", oneshader_ir::print::print_inst(m, *id).trim())
+                } else {
+                    format!("a removed instruction (slot {})", id.slot_number())
+                },
+                line: loc.line,
+            })?;
         if loc.file as usize >= files.len() {
             return Err(SaveError::SourceMapFile {
                 index: loc.file,

@@ -27,8 +27,8 @@ pub struct AsArgs {
 
 /// Runs `oneshader as`.
 pub fn run(args: AsArgs) -> ExitCode {
-    let m = match super::ir_input::read_module(&args.file) {
-        Ok(m) => m,
+    let (m, input) = match super::ir_input::read_module_bytes(&args.file, &Default::default()) {
+        Ok(read) => read,
         Err(rendered) => {
             eprint!("{rendered}");
             return ExitCode::from(1);
@@ -38,13 +38,12 @@ pub fn run(args: AsArgs) -> ExitCode {
     if !diags.is_empty() {
         eprintln!(
             "{}: error[OSC0040]: the module does not verify; nothing written",
-            args.file.display()
+            super::io::input_name(&args.file)
         );
         eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
         return ExitCode::from(1);
     }
     // Hash the input's bytes (never its path) with the producer's version.
-    let input = std::fs::read(&args.file).unwrap_or_default();
     let opts = SaveOptions {
         cache_key: CacheKey::from_inputs(&input, &["as"], PRODUCER),
         ..SaveOptions::default()
@@ -52,16 +51,9 @@ pub fn run(args: AsArgs) -> ExitCode {
     let bytes = match oneshader_serialize::save_with(&m, &opts) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("{}: error[OSC0042]: {e}", args.file.display());
+            eprintln!("{}: error[OSC0042]: {e}", super::io::input_name(&args.file));
             return ExitCode::from(1);
         }
     };
-    if let Err(e) = std::fs::write(&args.output, bytes) {
-        eprintln!(
-            "error[OSC0041]: cannot write {}: {e}",
-            args.output.display()
-        );
-        return ExitCode::from(1);
-    }
-    ExitCode::SUCCESS
+    super::io::write(Some(&args.output), &bytes, true, "OSC0041")
 }

@@ -40,14 +40,5 @@ pub fn run(args: DisArgs) -> ExitCode {
         }
     };
     let text = oneshader_ir::print::print_module(&m);
-    match &args.output {
-        None => return super::write_stdout(text.as_bytes()),
-        Some(out) => {
-            if let Err(e) = std::fs::write(out, text) {
-                eprintln!("error[OSC0043]: cannot write {}: {e}", out.display());
-                return ExitCode::from(1);
-            }
-        }
-    }
-    ExitCode::SUCCESS
+    super::io::write(args.output.as_deref(), text.as_bytes(), false, "OSC0043")
 }

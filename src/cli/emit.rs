@@ -83,7 +83,7 @@ pub struct EmitArgs {
 
 /// Runs `oneshader emit`.
 pub fn run(args: EmitArgs) -> ExitCode {
-    let file = args.file.display().to_string();
+    let file = super::io::input_name(&args.file);
     let env: TargetEnv = match args.target_env.parse() {
         Ok(e) => e,
         Err(e) => {
@@ -162,13 +162,14 @@ pub fn run(args: EmitArgs) -> ExitCode {
         },
         _ => spirv::to_bytes(&words),
     };
-    write_output(&args, &bytes)
+    let binary = args.target == Target::Spirv;
+    super::io::write(args.output.as_deref(), &bytes, binary, "OSC0032")
 }
 
 /// `--target glsl`: the `legalize(glsl)` pipeline and the GLSL backend, with the layout
 /// rules chosen for SPIR-V (the same options).
 fn emit_glsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> ExitCode {
-    let file = args.file.display().to_string();
+    let file = super::io::input_name(&args.file);
     let legal = match oneshader_backends::prepare(m, oneshader_backends::Target::Glsl) {
         Ok(legal) => legal,
         Err(diags) => {
@@ -197,7 +198,7 @@ fn emit_glsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> E
 /// `--target wgsl`: the `legalize(wgsl)` pipeline and the WGSL backend, with the layout
 /// rules chosen for SPIR-V (the same options).
 fn emit_wgsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> ExitCode {
-    let file = args.file.display().to_string();
+    let file = super::io::input_name(&args.file);
     let legal = match oneshader_backends::prepare(m, oneshader_backends::Target::Wgsl) {
         Ok(legal) => legal,
         Err(diags) => {
@@ -225,7 +226,7 @@ fn emit_wgsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> E
 /// `--target msl`: the `legalize(msl)` pipeline and the MSL backend, with the layout rules
 /// chosen for SPIR-V and the binding map.
 fn emit_msl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> ExitCode {
-    let file = args.file.display().to_string();
+    let file = super::io::input_name(&args.file);
     let binding_map = match &args.msl_binding_map {
         None => None,
         Some(p) => match std::fs::read_to_string(p)
@@ -266,17 +267,7 @@ fn emit_msl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> Ex
     }
 }
 
-/// Writes the output to `-o` or stdout.
+/// Writes text output to `-o` (`-`: stdout) or stdout.
 fn write_output(args: &EmitArgs, bytes: &[u8]) -> ExitCode {
-    let written = match &args.output {
-        Some(path) => std::fs::write(path, bytes).map_err(|e| (path.display().to_string(), e)),
-        None => return super::write_stdout(bytes),
-    };
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err((to, e)) => {
-            eprintln!("error[OSC0032]: cannot write {to}: {e}");
-            ExitCode::from(1)
-        }
-    }
+    super::io::write(args.output.as_deref(), bytes, false, "OSC0032")
 }

@@ -59,7 +59,7 @@ pub fn run(args: InterpArgs) -> ExitCode {
     let Some(f) = m.func_by_name(name) else {
         eprintln!(
             "{}: error[OSC0020]: no function named `@{name}`",
-            args.file.display()
+            super::io::input_name(&args.file)
         );
         return ExitCode::from(1);
     };
@@ -68,7 +68,7 @@ pub fn run(args: InterpArgs) -> ExitCode {
     if texts.len() != params.len() {
         eprintln!(
             "{}: error[OSC0021]: @{name} takes {} argument(s), {} given",
-            args.file.display(),
+            super::io::input_name(&args.file),
             params.len(),
             texts.len()
         );
@@ -79,7 +79,7 @@ pub fn run(args: InterpArgs) -> ExitCode {
         let Some(ty) = m.ty(p.id()) else {
             eprintln!(
                 "{}: error[OSC0021]: parameter {k} has no type",
-                args.file.display()
+                super::io::input_name(&args.file)
             );
             return ExitCode::from(1);
         };
@@ -88,7 +88,7 @@ pub fn run(args: InterpArgs) -> ExitCode {
             Err(msg) => {
                 eprintln!(
                     "{}: error[OSC0021]: argument {}: {msg}",
-                    args.file.display(),
+                    super::io::input_name(&args.file),
                     k + 1
                 );
                 return ExitCode::from(1);
@@ -107,7 +107,7 @@ pub fn run(args: InterpArgs) -> ExitCode {
         Ok(Exit::Return(None)) => super::write_stdout(b"void\n"),
         Ok(Exit::Discard) => super::write_stdout(b"discard\n"),
         Err(e) => {
-            eprintln!("{}: error[OSC0022]: {e}", args.file.display());
+            eprintln!("{}: error[OSC0022]: {e}", super::io::input_name(&args.file));
             ExitCode::from(1)
         }
     }

@@ -10,17 +10,27 @@ use oneshader_ir::Module;
 use oneshader_ir::diag::{Diagnostic, SourceMap};
 use oneshader_serialize::LoadOptions;
 
-/// A module read from disk (an `.osir` file is verified as it loads), or the rendered
-/// diagnostics explaining why not.
+/// A module read from disk, or from standard input for `-` (an `.osir` file is verified as
+/// it loads), or the rendered diagnostics explaining why not.
 pub fn read_module(path: &Path) -> Result<Module, String> {
     read_module_with(path, &LoadOptions::default())
 }
 
 /// [`read_module`] with explicit `.osir` load options.
 pub fn read_module_with(path: &Path, opts: &LoadOptions) -> Result<Module, String> {
-    let display = path.display().to_string();
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("error[OSC0002]: cannot read {display}: {e}\n"))?;
+    read_module_bytes(path, opts).map(|(m, _)| m)
+}
+
+/// [`read_module_with`], also giving the bytes read (standard input can be read once).
+pub fn read_module_bytes(path: &Path, opts: &LoadOptions) -> Result<(Module, Vec<u8>), String> {
+    let display = super::io::input_name(path);
+    let bytes = super::io::read(path)
+        .map_err(|e| format!("error[OSC0002]: cannot read {display}: {e}\n"))?;
+    parse_bytes(path, bytes.clone(), opts).map(|m| (m, bytes))
+}
+
+fn parse_bytes(path: &Path, bytes: Vec<u8>, opts: &LoadOptions) -> Result<Module, String> {
+    let display = super::io::input_name(path);
     if oneshader_serialize::is_osir(&bytes) {
         return oneshader_serialize::load(&bytes, opts)
             .map(|l| l.module)
@@ -41,7 +51,7 @@ pub fn read_module_with(path: &Path, opts: &LoadOptions) -> Result<Module, Strin
 pub fn render_unspanned(path: &Path, diags: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diags {
-        out.push_str(&format!("{}: {d}\n", path.display()));
+        out.push_str(&format!("{}: {d}\n", super::io::input_name(path)));
     }
     out
 }

@@ -33,10 +33,15 @@ pub struct LinkArgs {
 /// Runs `oneshader link`.
 pub fn run(args: LinkArgs) -> ExitCode {
     let mut modules = Vec::with_capacity(args.files.len());
+    // The inputs' bytes, for the key (standard input can be read once).
+    let mut read = Vec::with_capacity(args.files.len());
     let mut failed = false;
     for f in &args.files {
-        match super::ir_input::read_module(f) {
-            Ok(m) => modules.push(m),
+        match super::ir_input::read_module_bytes(f, &Default::default()) {
+            Ok((m, bytes)) => {
+                modules.push(m);
+                read.push(bytes);
+            }
             Err(rendered) => {
                 eprint!("{rendered}");
                 failed = true;
@@ -48,7 +53,11 @@ pub fn run(args: LinkArgs) -> ExitCode {
     }
     let opts = LinkOptions {
         keep_exports: args.keep_exports,
-        module_names: args.files.iter().map(|f| f.display().to_string()).collect(),
+        module_names: args
+            .files
+            .iter()
+            .map(|f| super::io::input_name(f))
+            .collect(),
     };
     let linked = match link(&modules, &opts) {
         Ok(m) => m,
@@ -67,10 +76,9 @@ pub fn run(args: LinkArgs) -> ExitCode {
     }
     // The key covers the inputs' bytes in order and the options, never their paths.
     let mut inputs = Vec::new();
-    for f in &args.files {
-        let bytes = std::fs::read(f).unwrap_or_default();
+    for bytes in &read {
         inputs.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        inputs.extend_from_slice(&bytes);
+        inputs.extend_from_slice(bytes);
     }
     let options: &[&str] = if args.keep_exports {
         &["link", "--keep-exports"]
@@ -88,12 +96,5 @@ pub fn run(args: LinkArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    if let Err(e) = std::fs::write(&args.output, bytes) {
-        eprintln!(
-            "error[OSC0044]: cannot write {}: {e}",
-            args.output.display()
-        );
-        return ExitCode::from(1);
-    }
-    ExitCode::SUCCESS
+    super::io::write(Some(&args.output), &bytes, true, "OSC0044")
 }

@@ -13,6 +13,7 @@ mod emit;
 mod fmt;
 mod hlsl_args;
 mod interp;
+mod io;
 mod ir_input;
 mod link;
 mod opt;

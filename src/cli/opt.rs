@@ -132,7 +132,7 @@ pub fn run(args: OptArgs) -> ExitCode {
         match pm.run(&mut m) {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("{}: error[OSC0013]: {e}", args.file.display());
+                eprintln!("{}: error[OSC0013]: {e}", super::io::input_name(&args.file));
                 eprint!(
                     "{}",
                     super::ir_input::render_unspanned(&args.file, &e.diagnostics)
@@ -156,14 +156,5 @@ pub fn run(args: OptArgs) -> ExitCode {
         eprint!("{}", report.timing_table());
     }
     let text = oneshader_ir::print::print_module(&m);
-    match &args.output {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                eprintln!("error[OSC0012]: cannot write {}: {e}", path.display());
-                return ExitCode::from(1);
-            }
-        }
-        None => return super::write_stdout(text.as_bytes()),
-    }
-    ExitCode::SUCCESS
+    super::io::write(args.output.as_deref(), text.as_bytes(), false, "OSC0012")
 }

@@ -9,13 +9,14 @@
 //! | OSB0003 | a function declaration without a body (an import): link the module first |
 //! | OSB0004 | a pointer that SPIR-V's logical addressing cannot pass (a call or function parameter taking a resource or buffer pointer; a block parameter of pointer type): run the legalization pipeline first |
 //! | OSB0005 | a stage mode SPIR-V cannot express (`pow2` tessellation partitioning) |
-//! | OSB0006 | an operation the target environment does not have (wave operations before SPIR-V 1.3, `render_target_sample_count`; mesh shading, ray tracing and ray queries before SPIR-V 1.4; a library, which needs `Linkage`, in a Vulkan environment) |
+//! | OSB0006 | an operation the target environment does not have (wave operations before SPIR-V 1.3, `render_target_sample_count`; mesh shading and ray-tracing entry points before SPIR-V 1.4 (ray queries need no more than SPIR-V 1.0, as `SPV_KHR_ray_query` says); a library, which needs `Linkage`, in a Vulkan environment) |
 //! | OSB0007 | an operation with operands the backend cannot map (e.g. `buffer_load` of a type that is not made of 32-bit scalars, `array_length` of a pointer that is not a buffer's runtime array, float atomics) |
 //! | OSB0008 | a buffer type without a valid layout (a runtime array that is not last) |
 //! | OSB0009 | a malformed module (missing terminator, a branch to the entry block, an operand of the wrong kind): verify it first |
 //! | OSB0010 | an instruction longer than SPIR-V's 65535 words (a constant or `construct` of more than 65532 elements of one flat array; any other oversized instruction by its opcode), or a `switch` of more than 16,383 cases (SPIR-V's limit per OpSwitch) |
 //! | OSB0011 | implicit derivatives (implicit-LOD sampling, `query_lod`, `ddx`/`ddy`) reached from an entry point that has none: a stage other than fragment and compute, or a compute entry point with a `numthreads` no derivative group fits (x or y odd and the thread count not a multiple of 4) |
 //! | OSB0013 | a texel offset computed at run time on an image instruction other than a gather, for a Vulkan target (Vulkan takes run-time offsets only on gathers) |
+//! | OSB0014 | `Options::entry_point_name` (dxc's `-fspv-entrypoint-name`) given for a module of more than one entry point, which would all get the one name |
 //! | OSB0012 | an interpolation intrinsic (`interpolate_at_*`, from HLSL `EvaluateAttribute*`) whose operand does not lead back to a fragment-stage input, or `attribute_at_vertex` (`GetAttributeAtVertex`, not supported yet) |
 
 use oneshader_ir::Diagnostic;
@@ -59,3 +60,4 @@ pub(crate) const TOO_LARGE: &str = "OSB0010";
 pub(crate) const DERIVATIVES: &str = "OSB0011";
 pub(crate) const INTERPOLANT: &str = "OSB0012";
 pub(crate) const OFFSET_NOT_CONSTANT: &str = "OSB0013";
+pub(crate) const ENTRY_NAME: &str = "OSB0014";

@@ -237,6 +237,7 @@ impl Emitter<'_> {
             }
             let label = self.id_of(b.id());
             inst(&mut self.f.body, spirv::Op::Label, &[label]);
+            self.lines_new_block();
             match g.back_to.get(&b.id()) {
                 Some(&h) => {
                     let h = self.id_of(h);
@@ -263,6 +264,7 @@ impl Emitter<'_> {
         let m = self.m;
         let label = self.id_of(b.id());
         inst(&mut self.f.body, spirv::Op::Label, &[label]);
+        self.lines_new_block();
         let mut children = m.children(b.id()).peekable();
         let mut param_index = 0usize;
         while let Some(&c) = children.peek() {
@@ -280,6 +282,7 @@ impl Emitter<'_> {
             if op.is_decoration() {
                 continue;
             }
+            self.line_before(c);
             if op.is_terminator() {
                 if let Some(&(merge, cont, lp)) = g.loops.get(&b.id()) {
                     let merge = self.id_of(merge);

@@ -398,6 +398,18 @@ impl Emitter<'_> {
     /// Emits `OpEntryPoint` and execution modes for every entry point.
     pub(crate) fn emit_entry_points(&mut self, info: &ModuleInfo) {
         let m = self.m;
+        if self.opts.entry_point_name.is_some() && info.entry_points().len() > 1 {
+            self.diags.push(
+                super::error::EmitError::new(
+                    super::error::ENTRY_NAME,
+                    format!(
+                        "one entry-point name (`-fspv-entrypoint-name`) for a module of {} entry points",
+                        info.entry_points().len()
+                    ),
+                )
+                .into(),
+            );
+        }
         for e in info.entry_points() {
             let derivatives = e.effects().contains(Effects::DERIVATIVES);
             let model = execution_model(e.stage());
@@ -470,7 +482,7 @@ impl Emitter<'_> {
                 &mut self.s.entries,
                 spirv::Op::EntryPoint,
                 &[model as u32, fid],
-                e.name(),
+                self.opts.entry_point_name.as_deref().unwrap_or(e.name()),
                 &iface,
             );
             match e.stage() {
@@ -557,7 +569,7 @@ impl Emitter<'_> {
         }
     }
 
-    /// SPIR-V 1.4 or later, which mesh shading, ray tracing and ray queries need; `what`
+    /// SPIR-V 1.4 or later, which mesh shading and ray-tracing pipelines need; `what`
     /// names the construct for the diagnostic.
     pub(crate) fn require_spirv_1_4(&self, what: &str) -> R<()> {
         if self.minor >= 4 {
@@ -566,8 +578,8 @@ impl Emitter<'_> {
         Err(EmitError::new(
             TARGET,
             format!(
-                "{what} needs SPIR-V 1.4 or later (SPV_KHR_ray_tracing, SPV_KHR_ray_query and \
-                 SPV_EXT_mesh_shader require it); the target environment gives SPIR-V 1.{}: use \
+                "{what} needs SPIR-V 1.4 or later (SPV_KHR_ray_tracing and SPV_EXT_mesh_shader \
+                 require it); the target environment gives SPIR-V 1.{}: use \
                  --target-env vulkan1.2 (or vulkan1.1spirv1.4, vulkan1.3, universal1.4+)",
                 self.minor
             ),

@@ -185,7 +185,10 @@ impl Emitter<'_> {
                 }
             }
             Intrinsic::Dot => {
-                if kind == Some(Float) {
+                if kind == Some(Float) && arg_ty.is_some_and(|t| m.op(t) != Op::Vector) {
+                    // `dot(float1, float1)`: `OpDot` takes vectors only, so the product.
+                    inst(&mut self.f.body, S::FMul, &[ty, id, args[0], args[1]]);
+                } else if kind == Some(Float) {
                     inst(&mut self.f.body, S::Dot, &[ty, id, args[0], args[1]]);
                 } else {
                     let len = arg_ty.and_then(|t| m.vector_len(t)).unwrap_or(1);

@@ -31,6 +31,7 @@ mod functions;
 mod globals;
 mod instructions;
 mod intrinsics;
+pub mod lines;
 mod memory;
 mod module;
 pub mod target;
@@ -38,6 +39,7 @@ mod textures;
 mod types;
 
 pub use error::EmitError;
+pub use lines::{LineInfo, SourceFile};
 pub use oneshader_ir::layout::LayoutRule;
 pub use target::{TargetEnv, UnknownTargetEnv};
 
@@ -65,6 +67,12 @@ pub struct Options {
     /// The 32-bit float denormal mode of every entry point (dxc's `-denorm preserve|ftz`).
     /// Default: none (the implementation's choice, dxc's `-denorm any`).
     pub denorm: Option<DenormMode>,
+    /// The name of the `OpEntryPoint` (dxc's `-fspv-entrypoint-name=NAME`) instead of the
+    /// entry point's own; for a module of one entry point (more is OSB0014). Default: none.
+    pub entry_point_name: Option<String>,
+    /// Line information (`-Zi`, `-fspv-debug=line`): `OpSource`, `OpString` per file,
+    /// `OpLine`/`OpNoLine` from the IR's positions ([`lines`]). Default: none.
+    pub line_info: Option<LineInfo>,
 }
 
 /// A float denormal mode (`DenormPreserve` / `DenormFlushToZero` execution modes).
@@ -86,6 +94,8 @@ impl Default for Options {
             tbuffer_rule: LayoutRule::RelaxedStd430,
             debug_names: true,
             denorm: None,
+            entry_point_name: None,
+            line_info: None,
         }
     }
 }
@@ -123,6 +133,7 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnos
     }
     e.emit_globals(info);
     e.emit_functions(library);
+    e.emit_sources();
     if library {
         e.emit_linkage();
         if opts.target_env.is_vulkan() {

@@ -65,6 +65,8 @@ pub(crate) struct Sections {
     pub imports: Words,
     pub entries: Words,
     pub modes: Words,
+    /// `OpString`, `OpSource` (line information, [`super::lines`]).
+    pub sources: Words,
     pub names: Words,
     pub annotations: Words,
     pub globals: Words,
@@ -79,6 +81,7 @@ impl Sections {
             &self.imports,
             &self.entries,
             &self.modes,
+            &self.sources,
             &self.names,
             &self.annotations,
             &self.globals,
@@ -140,6 +143,8 @@ pub(crate) struct Emitter<'m> {
     /// The function being emitted.
     pub cur_func: Option<InstId>,
     pub f: FuncState,
+    /// Line-information state, when [`Options::line_info`] asks for it.
+    pub lines: Option<super::lines::Lines>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -168,6 +173,7 @@ impl<'m> Emitter<'m> {
             synthetic_flat: FxHashSet::default(),
             cur_func: None,
             f: FuncState::default(),
+            lines: opts.line_info.as_ref().map(super::lines::Lines::new),
             diags: Vec::new(),
         }
     }
@@ -310,6 +316,7 @@ impl<'m> Emitter<'m> {
             + model.len()
             + s.entries.len()
             + s.modes.len()
+            + s.sources.len()
             + s.names.len()
             + s.annotations.len()
             + s.globals.len()
@@ -327,6 +334,7 @@ impl<'m> Emitter<'m> {
         out.extend_from_slice(&model);
         out.extend_from_slice(&s.entries);
         out.extend_from_slice(&s.modes);
+        out.extend_from_slice(&s.sources);
         out.extend_from_slice(&s.names);
         out.extend_from_slice(&s.annotations);
         out.extend_from_slice(&s.globals);

@@ -386,9 +386,11 @@ impl Emitter<'_> {
             Op::Texture => self.image_type(ty)?,
             Op::Sampler | Op::SamplerCmp => self.tkey(TKey::Sampler, spirv::Op::TypeSampler, &[]),
             Op::AccelStruct => {
-                self.require_spirv_1_4("an acceleration structure")?;
                 // The type needs either ray-tracing capability; the entry points and ray
-                // queries that use it declare theirs.
+                // queries that use it declare theirs. Ray-tracing entry points need SPIR-V
+                // 1.4 (checked with their stage); `SPV_KHR_ray_query` does not, so DXC emits
+                // ray queries into SPIR-V 1.0 modules for vulkan1.0 and vulkan1.1, and so do
+                // we.
                 self.tkey(
                     TKey::AccelStruct,
                     spirv::Op::TypeAccelerationStructureKHR,
@@ -396,7 +398,6 @@ impl Emitter<'_> {
                 )
             }
             Op::RayQuery => {
-                self.require_spirv_1_4("a ray query")?;
                 self.ray_query_caps();
                 self.tkey(TKey::RayQuery, spirv::Op::TypeRayQueryKHR, &[])
             }

@@ -38,6 +38,12 @@ pub struct CompileOptions {
     pub invert_y: bool,
     /// `-fvk-use-dx-position-w`: `SV_Position.w` in pixel shaders is `1 / w`.
     pub dx_position_w: bool,
+    /// `-fvk-support-nonzero-base-instance`: `SV_InstanceID` in vertex shaders is
+    /// `InstanceIndex - BaseInstance` (DXC's; without it, `InstanceIndex`).
+    pub nonzero_base_instance: bool,
+    /// `-fvk-support-nonzero-base-vertex`: `SV_VertexID` in vertex shaders is
+    /// `VertexIndex - BaseVertex` (DXC's; without it, `VertexIndex`).
+    pub nonzero_base_vertex: bool,
     /// `-fvk-b-shift` / `-fvk-t-shift` / `-fvk-s-shift` / `-fvk-u-shift`.
     pub binding_shifts: Vec<BindingShift>,
     /// `-auto-binding-space N`: the descriptor set of resources whose set the source does not
@@ -73,6 +79,8 @@ impl Default for CompileOptions {
             hlsl_version: 2021,
             invert_y: false,
             dx_position_w: false,
+            nonzero_base_instance: false,
+            nonzero_base_vertex: false,
             binding_shifts: Vec::new(),
             default_space: None,
             bind_registers: Vec::new(),
@@ -323,6 +331,8 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
     let lopts = LowerOptions {
         invert_y: opts.invert_y,
         dx_position_w: opts.dx_position_w,
+        nonzero_base_instance: opts.nonzero_base_instance,
+        nonzero_base_vertex: opts.nonzero_base_vertex,
         binding_shifts: opts.binding_shifts.clone(),
         default_space: opts.default_space,
         bind_registers: opts.bind_registers.clone(),

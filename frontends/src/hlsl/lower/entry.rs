@@ -628,6 +628,24 @@ impl<'p> Lower<'p> {
                     let rw = self.bld().div(one, w);
                     v = self.bld().insert(v, rw, &[3]);
                 }
+                // DXC's `-fvk-support-nonzero-base-*`: the D3D index counts from the draw's
+                // first instance (vertex), Vulkan's from zero.
+                let base = match lg.builtin {
+                    Some(BuiltIn::InstanceIndex) if self.opts.nonzero_base_instance => {
+                        Some((BuiltIn::BaseInstance, "gl_BaseInstance"))
+                    }
+                    Some(BuiltIn::VertexIndex) if self.opts.nonzero_base_vertex => {
+                        Some((BuiltIn::BaseVertex, "gl_BaseVertex"))
+                    }
+                    _ => None,
+                };
+                if let Some((b, name)) = base
+                    && self.stage == Stage::Vertex
+                {
+                    let g = self.base_builtin(lg.g, b, name);
+                    let first = self.bld().load(g);
+                    v = self.bld().sub(v, first);
+                }
                 self.coerce_io(v, ct, ty)
             }
             Conv::Mask => {
@@ -639,6 +657,29 @@ impl<'p> Lower<'p> {
             }
             Conv::Dist { .. } | Conv::Levels => self.float_elems_load(p, lg.conv, ty),
         }
+    }
+
+    /// The input global of built-in `b` (`BaseInstance`, `BaseVertex`) of the same type as the
+    /// index global `like`, made on first use.
+    fn base_builtin(&mut self, like: InstId, b: BuiltIn, name: &str) -> InstId {
+        let existing = self.m.globals().into_iter().find(|g| {
+            self.m
+                .find_decoration(g.id(), Op::BuiltinDeco)
+                .and_then(|d| self.m.imm_operand(d, 0))
+                == Some(b.to_u32())
+        });
+        if let Some(g) = existing {
+            return g.id();
+        }
+        let t = self
+            .m
+            .ty(like)
+            .and_then(|t| self.m.pointee(t))
+            .unwrap_or_else(|| self.m.u32_type());
+        let g = self.m.add_global(name, AddressSpace::Input, t, None).id();
+        let bv = self.m.imm(b.to_u32());
+        self.m.decorate(g, Op::BuiltinDeco, &[bv]);
+        g
     }
 
     /// Writes a leaf (element `index` of an arrayed one).
@@ -1435,6 +1476,8 @@ impl<'p> Lower<'p> {
             precise: Vec::new(),
             targets: Vec::new(),
         });
+        // The wrapper's glue stands for the entry point's declaration.
+        let outer = self.positions.enter_construct(&self.m, fd.span);
         if let Some(init) = self.init_fn {
             self.bld().call(init.id(), &[]);
         }
@@ -1565,6 +1608,7 @@ impl<'p> Lower<'p> {
             self.bld().ret(None);
         }
         self.seal_blocks(wrapper);
+        self.positions.leave_construct(&self.m, outer);
         self.f = None;
     }
 

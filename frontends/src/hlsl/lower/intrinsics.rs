@@ -129,6 +129,17 @@ impl Lower<'_> {
                 {
                     return vals[0];
                 }
+                if matches!(which, Intrinsic::FirstBitHigh | Intrinsic::FirstBitLow)
+                    && let Some(vt) = vals.first().and_then(|&v| self.m.ty(v))
+                    && vt != rt
+                    && self.m.scalar_of(vt).and_then(|s| self.m.scalar_bits(s)) == Some(32)
+                {
+                    // DXC types the position `uint`; the call keeps its operand's type (as
+                    // GLSL's `findMSB` and WGSL's `firstLeadingBit` do) and is reinterpreted.
+                    // Other widths are widened or split by legalization (`intrinsic_widths`).
+                    let r = self.bld().intrinsic(which, vt, &vals);
+                    return self.bld().bitcast(r, rt);
+                }
                 let r = self.bld().intrinsic(which, rt, &vals);
                 if self.types().is_void(e.ty) {
                     undef_void

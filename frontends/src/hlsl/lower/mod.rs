@@ -162,6 +162,12 @@ pub struct LowerOptions {
     pub invert_y: bool,
     /// `-fvk-use-dx-position-w`: a pixel shader's `SV_Position.w` is `1 / w` (D3D's meaning).
     pub dx_position_w: bool,
+    /// `-fvk-support-nonzero-base-instance`: a vertex shader's `SV_InstanceID` is
+    /// `InstanceIndex - BaseInstance`.
+    pub nonzero_base_instance: bool,
+    /// `-fvk-support-nonzero-base-vertex`: a vertex shader's `SV_VertexID` is
+    /// `VertexIndex - BaseVertex`.
+    pub nonzero_base_vertex: bool,
     /// `-fvk-{b,t,s,u}-shift`.
     pub binding_shifts: Vec<crate::hlsl::sema::bindings::BindingShift>,
     /// `-auto-binding-space N`.
@@ -661,6 +667,9 @@ impl<'p> Lower<'p> {
             return (None, self.diags, Vec::new());
         }
         let positions = self.positions.finish(&self.m);
+        for &(i, span) in &positions {
+            self.m.set_position(i, Some(span));
+        }
         (Some(self.m), self.diags, positions)
     }
 
@@ -1590,6 +1599,7 @@ impl<'p> Lower<'p> {
             precise: Vec::new(),
             targets: Vec::new(),
         });
+        let outer = self.positions.enter_construct(&self.m, fd.span);
         // Parameters: `in` values get a local copy; `out`/`inout` are the pointers; resources
         // are the resource pointers; ray queries are passed by reference.
         for (p, ir) in real.into_iter().zip(&params) {
@@ -1651,6 +1661,7 @@ impl<'p> Lower<'p> {
             }
         }
         self.seal_blocks(func);
+        self.positions.leave_construct(&self.m, outer);
         self.f = None;
     }
 
@@ -1689,6 +1700,28 @@ impl<'p> Lower<'p> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        // The statement's position: its first expression (see `positions`).
+        let own = match s {
+            Stmt::Expr(e)
+            | Stmt::Local(_, Some(e))
+            | Stmt::Return(Some(e))
+            | Stmt::If { cond: e, .. }
+            | Stmt::Loop { cond: Some(e), .. }
+            | Stmt::Switch { value: e, .. } => Some(e.span),
+            _ => None,
+        };
+        match own {
+            Some(span) => {
+                let outer = self.positions.enter_construct(&self.m, span);
+                self.stmt_here(s);
+                self.positions.leave_construct(&self.m, outer);
+            }
+            None => self.stmt_here(s),
+        }
+    }
+
+    /// [`Lower::stmt`] with the statement's position current.
+    fn stmt_here(&mut self, s: &Stmt) {
         match s {
             Stmt::Expr(e) => {
                 self.effect(e);

@@ -7,9 +7,13 @@
 //! leaving one), the instructions appended to the touched blocks since the last change are
 //! stamped with the expression that was current while they were emitted: walking back from
 //! each block's end to the first instruction already seen. Instructions emitted outside any
-//! expression (branches of statements, entry-point glue) are seen without a position, so a
-//! later stamp cannot give them a wrong one; instructions placed elsewhere than at a block's
-//! end (the `var`s gathered at the start of the entry block) are recorded when made.
+//! expression take their construct's: the statement being lowered (its first expression:
+//! an `if`'s condition, a loop's test, a `switch`'s selector; a `break`, `continue` or
+//! `return;` the enclosing statement's), or the function (its declaration) for what belongs
+//! to no statement (parameter copies, the final `return`, entry-point glue). Instructions
+//! placed elsewhere than at a block's end (the `var`s gathered at the start of the entry
+//! block) are recorded when made. The result goes into the module
+//! ([`oneshader_ir::Module::set_position`]), where passes keep it.
 
 use oneshader_ir::diag::Span;
 use oneshader_ir::{Block, InstId, Module};
@@ -20,6 +24,9 @@ use rustc_hash::FxHashMap;
 pub(crate) struct Positions {
     /// The expression being lowered, innermost.
     cur: Option<Span>,
+    /// The statement or function being lowered, innermost: the position of what no
+    /// expression is being lowered for.
+    construct: Option<Span>,
     /// Blocks appended to since the last stamp.
     touched: Vec<Block>,
     /// Every instruction seen, with its position when it has one.
@@ -37,7 +44,20 @@ impl Positions {
 
     /// Records instruction `i`, made away from a block's end, with the current position.
     pub fn record(&mut self, i: InstId) {
-        self.seen.insert(i, self.cur);
+        self.seen.insert(i, self.cur.or(self.construct));
+    }
+
+    /// Starts lowering the statement or function at `span`; returns the enclosing one for
+    /// [`Positions::leave_construct`].
+    pub fn enter_construct(&mut self, m: &Module, span: Span) -> Option<Span> {
+        self.stamp(m);
+        self.construct.replace(span)
+    }
+
+    /// Finishes the current statement or function, back to `outer`.
+    pub fn leave_construct(&mut self, m: &Module, outer: Option<Span>) {
+        self.stamp(m);
+        self.construct = outer;
     }
 
     /// Starts lowering the expression at `span`; returns the enclosing one for
@@ -64,7 +84,7 @@ impl Positions {
                 if self.seen.contains_key(&i) {
                     break;
                 }
-                self.seen.insert(i, self.cur);
+                self.seen.insert(i, self.cur.or(self.construct));
                 at = m.prev_sibling(i);
             }
         }

@@ -1,8 +1,10 @@
-//! HLSL's implicit conversions, their ranking for overload resolution, and the result types of
-//! the arithmetic operators.
+//! HLSL's implicit conversions (which exist, and a rough cost of each), and the result types of
+//! the arithmetic operators. Overload resolution uses [`implicit_cost`] only to decide whether a
+//! candidate is viable; it ranks viable candidates as DXC does (`overload_rank.rs`).
 //!
-//! Ranks (cost per argument, smaller is better; a candidate's cost is the sum over its
-//! arguments, and the cheapest candidate wins, a tie between the cheapest two is ambiguous):
+//! Costs (per conversion, smaller is closer), used where the front end prefers the nearer of
+//! two readings of one expression (an initializer of one element, an intrinsic's `out`
+//! argument):
 //!
 //! | conversion | cost |
 //! |---|---|

@@ -9,6 +9,7 @@ use crate::hlsl::sema::conversions::{
     Shape, common_scalar, common_shape, implicit_cost, numeric_shape,
 };
 use crate::hlsl::sema::hir::*;
+use crate::hlsl::sema::overload_rank::conversion_score;
 use crate::hlsl::sema::{Sema, Sym, TArg, TemplateBody, TemplateId};
 use crate::hlsl::syntax::ast::{self, BinaryOp, ExprKind as A, Literal, UnaryOp};
 
@@ -1675,7 +1676,7 @@ impl<'a> Sema<'a> {
             }
         }
         // Score each candidate.
-        let mut scored: Vec<(u32, FuncId)> = Vec::new();
+        let mut scored: Vec<(u64, FuncId)> = Vec::new();
         for &f in &candidates {
             if let Some(c) = self.call_cost(f, object.is_some(), &args) {
                 scored.push((c, f));
@@ -1695,13 +1696,15 @@ impl<'a> Sema<'a> {
             .map(|s| s.1)
             .collect();
         if tied.len() > 1 {
-            let sigs: Vec<Vec<TyId>> = tied
+            // Candidates with the same parameters (a template instance next to the function
+            // it equals) are one function; parameters that differ only in direction are not.
+            let sigs: Vec<Vec<(TyId, ParamDir)>> = tied
                 .iter()
                 .map(|f| {
                     self.funcs[f.0 as usize]
                         .params
                         .iter()
-                        .map(|p| p.ty)
+                        .map(|p| (p.ty, p.dir))
                         .collect()
                 })
                 .collect();
@@ -1762,7 +1765,7 @@ impl<'a> Sema<'a> {
     }
 
     /// The cost of calling `f` with `args` (`None`: not viable).
-    fn call_cost(&self, f: FuncId, has_object: bool, args: &[Expr]) -> Option<u32> {
+    fn call_cost(&self, f: FuncId, has_object: bool, args: &[Expr]) -> Option<u64> {
         if let Some(sig) = self.split.func_sigs.get(&f) {
             // A function with split parameters: match the declared signature.
             let fd = &self.funcs[f.0 as usize];
@@ -1786,13 +1789,7 @@ impl<'a> Sema<'a> {
                     }
                     continue;
                 }
-                total += match p.dir {
-                    ParamDir::In => implicit_cost(&self.types, a.ty, p.ty)?,
-                    _ => {
-                        self.not_writable(a).is_none().then_some(())?;
-                        implicit_cost(&self.types, p.ty, a.ty)?
-                    }
-                };
+                total += self.arg_score(a, p.ty, p.dir)?;
             }
             return Some(total);
         }
@@ -1829,24 +1826,26 @@ impl<'a> Sema<'a> {
                 }
                 continue;
             }
-            let c = match p.dir {
-                ParamDir::In => implicit_cost(&self.types, a.ty, p.ty)?,
-                ParamDir::Out => {
-                    self.not_writable(a).is_none().then_some(())?;
-                    implicit_cost(&self.types, p.ty, a.ty)?
-                }
-                ParamDir::InOut => {
-                    self.not_writable(a).is_none().then_some(())?;
-                    implicit_cost(&self.types, a.ty, p.ty)?.max(implicit_cost(
-                        &self.types,
-                        p.ty,
-                        a.ty,
-                    )?)
-                }
-            };
-            total += c;
+            total += self.arg_score(a, p.ty, p.dir)?;
         }
         Some(total)
+    }
+
+    /// DXC's score of passing `a` to a parameter of type `param` (`overload_rank.rs`): the
+    /// copy-in for `in` and `inout`, plus the copy-out for `out` and `inout`; `None` when a
+    /// needed conversion does not exist or an `out` argument is not writable.
+    fn arg_score(&self, a: &Expr, param: TyId, dir: ParamDir) -> Option<u64> {
+        let mut score = 0;
+        if matches!(dir, ParamDir::Out | ParamDir::InOut) {
+            self.not_writable(a).is_none().then_some(())?;
+            implicit_cost(&self.types, param, a.ty)?;
+            score += conversion_score(&self.types, a.ty, param);
+        }
+        if matches!(dir, ParamDir::In | ParamDir::InOut) {
+            implicit_cost(&self.types, a.ty, param)?;
+            score += conversion_score(&self.types, param, a.ty);
+        }
+        Some(score)
     }
 
     fn resource_compatible(&self, a: TyId, p: TyId) -> bool {

@@ -272,16 +272,18 @@ impl<'a> Sema<'a> {
         let Some(Sym::Overloads(fs, _)) = self.scope.nss[ns.0 as usize].names.get(name) else {
             return None;
         };
-        let want: Vec<TyId> = self.funcs[fid.0 as usize]
+        // Parameters that differ only in direction (`uint` and `out uint`) make distinct
+        // overloads, as in DXC.
+        let want: Vec<(TyId, ParamDir)> = self.funcs[fid.0 as usize]
             .params
             .iter()
-            .map(|p| p.ty)
+            .map(|p| (p.ty, p.dir))
             .collect();
         fs.iter().copied().find(|&f| {
             self.funcs[f.0 as usize]
                 .params
                 .iter()
-                .map(|p| p.ty)
+                .map(|p| (p.ty, p.dir))
                 .eq(want.iter().copied())
         })
     }

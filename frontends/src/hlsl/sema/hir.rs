@@ -1152,7 +1152,7 @@ pub enum IntrinsicOp {
     Dst,
     /// `lit(n_dot_l, n_dot_h, m)`: `float4(1, max(n_dot_l, 0), specular, 1)`.
     Lit,
-    /// `abort()`, `printf`, `errorf`: no effect.
+    /// `abort()`: no effect.
     Nop,
     /// `SetMeshOutputCounts(vertices, primitives)`.
     SetMeshOutputCounts,

@@ -95,8 +95,8 @@ pub const ELEMENTWISE: &[(&str, usize, Class, Ret, Intrinsic)] = {
         ("fwidth", 1, Float, Same, I::Fwidth),
         ("reversebits", 1, Int, Same, I::ReverseBits),
         ("countbits", 1, Int, Uint, I::CountBits),
-        ("firstbithigh", 1, Int, Same, I::FirstBitHigh),
-        ("firstbitlow", 1, Int, Same, I::FirstBitLow),
+        ("firstbithigh", 1, Int, Uint, I::FirstBitHigh),
+        ("firstbitlow", 1, Int, Uint, I::FirstBitLow),
         ("isnan", 1, Float, Bool, I::IsNan),
         ("isinf", 1, Float, Bool, I::IsInf),
         ("isfinite", 1, Float, Bool, I::IsFinite),
@@ -753,7 +753,7 @@ impl<'a> Sema<'a> {
                     span,
                 )
             }
-            "abort" | "printf" | "errorf" => mk(
+            "abort" => mk(
                 ExprKind::Intrinsic(IntrinsicOp::Nop, Vec::new()),
                 Types::VOID,
                 span,
@@ -1195,10 +1195,23 @@ impl<'a> Sema<'a> {
                     .find(|s| **s == other)
                     .copied()
                     .unwrap_or("intrinsic");
+                // Why, where there is more to say than "not yet".
+                let why = match other {
+                    "noise" => {
+                        ": it has no defined result (D3D10 and later removed it; DXC refuses it \
+                         for every shader model 6 target)"
+                    }
+                    "printf" | "errorf" => {
+                        ": OneShader does not emit `NonSemantic.DebugPrintf` yet, and a \
+                         dropped print would be a silent change; remove the call or guard it \
+                         with a macro"
+                    }
+                    _ => "",
+                };
                 self.error(
                     "OSH1018",
                     span,
-                    format!("the intrinsic `{other}` is not supported"),
+                    format!("the intrinsic `{other}` is not supported{why}"),
                 );
                 mk(
                     ExprKind::Intrinsic(IntrinsicOp::Unsupported(static_name), Vec::new()),

@@ -47,6 +47,7 @@ pub(crate) mod expr;
 pub(crate) mod funcs;
 pub mod hir;
 pub(crate) mod intrinsics;
+pub(crate) mod overload_rank;
 pub(crate) mod resources;
 pub(crate) mod semantics;
 pub(crate) mod split;
