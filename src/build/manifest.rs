@@ -198,6 +198,22 @@ pub struct Manifest {
     pub out_dir: PathBuf,
     /// The shaders, in manifest order.
     pub shaders: Vec<ShaderSpec>,
+    /// The `[cache]` table: the remote cache (docs/build.md).
+    pub cache: CacheSettings,
+}
+
+/// The manifest's `[cache]` table. The command line (`--remote-cache`,
+/// `--remote-cache-upload`) and the environment (`ONESHADER_REMOTE_CACHE`,
+/// `ONESHADER_REMOTE_CACHE_UPLOAD`) win over it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CacheSettings {
+    /// `remote = "URL"`: the remote cache's base URL (checked: `http://` or `https://`).
+    pub remote: Option<String>,
+    /// `upload = true`: upload what the build compiles.
+    pub upload: Option<bool>,
+    /// `auth_env = "VAR"`: the environment variable holding the `Authorization` header's
+    /// value (default `ONESHADER_REMOTE_CACHE_AUTH`).
+    pub auth_env: Option<String>,
 }
 
 /// A mistake in a manifest, with its place.
@@ -240,6 +256,17 @@ struct RawManifest {
     defaults: RawOptions,
     #[serde(default)]
     shader: Vec<Spanned<RawShader>>,
+    #[serde(default)]
+    cache: RawCache,
+}
+
+/// The `[cache]` table.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawCache {
+    remote: Option<Spanned<String>>,
+    upload: Option<bool>,
+    auth_env: Option<Spanned<String>>,
 }
 
 /// Options that `[defaults]` and each `[[shader]]` take.
@@ -427,6 +454,27 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
     if raw.shader.is_empty() {
         return Err(cx.error_at(0, "OSD0003", "the manifest has no `[[shader]]`".to_string()));
     }
+    if let Some(url) = &raw.cache.remote
+        && let Err(e) = super::remote::RemoteConfig::new(url.get_ref())
+    {
+        return Err(cx.error(url.span(), e));
+    }
+    if let Some(var) = &raw.cache.auth_env
+        && (var.get_ref().is_empty() || var.get_ref().contains(['=', '\0']))
+    {
+        return Err(cx.error(
+            var.span(),
+            format!(
+                "`auth_env` `{}` is not an environment variable name",
+                var.get_ref()
+            ),
+        ));
+    }
+    let cache = CacheSettings {
+        remote: raw.cache.remote.map(Spanned::into_inner),
+        upload: raw.cache.upload,
+        auth_env: raw.cache.auth_env.map(Spanned::into_inner),
+    };
     let mut shaders = Vec::new();
     for s in raw.shader {
         let span = s.span();
@@ -437,6 +485,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
         dir,
         out_dir,
         shaders,
+        cache,
     })
 }
 

@@ -40,18 +40,21 @@
 //! | OSD0005 | an output cannot be written |
 //! | OSD0006 | bad `--shard` |
 //! | OSD0007 | the Ninja file cannot be written |
+//! | OSD0008 | the remote cache: a bad setting (an error), or a server that failed or sent a blob that does not match its digest (a warning; the build goes on locally) |
 
 pub mod cache;
 pub mod manifest;
 pub mod ninja;
 pub mod plan;
+pub mod remote;
 mod run;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use manifest::{BuildTarget, Manifest, ManifestError};
+pub use manifest::{BuildTarget, CacheSettings, Manifest, ManifestError};
 pub use plan::Variant;
+pub use remote::{RemoteConfig, RemoteReport};
 pub use run::build_variants;
 
 /// The default cache size cap (1 GiB).
@@ -67,8 +70,15 @@ pub struct BuildOptions {
     /// The cache folder; `None`: `$ONESHADER_CACHE`, else `target/oneshader-cache` in the
     /// manifest's folder.
     pub cache_dir: Option<PathBuf>,
-    /// Use the cache at all (`--no-cache` turns it off).
+    /// Use the cache at all (`--no-cache` turns it off, the remote cache too).
     pub use_cache: bool,
+    /// The remote cache's base URL (`--remote-cache`); `None`: `$ONESHADER_REMOTE_CACHE`,
+    /// else the manifest's `[cache] remote`, else no remote cache.
+    pub remote_cache: Option<String>,
+    /// Upload to the remote cache (`--remote-cache-upload`); `None`:
+    /// `$ONESHADER_REMOTE_CACHE_UPLOAD` (`1`/`true`/`0`/`false`), else the manifest's
+    /// `[cache] upload`, else off.
+    pub remote_cache_upload: Option<bool>,
     /// The cache's size cap in bytes. `None`: [`DEFAULT_CACHE_MAX_SIZE`], enforced after a
     /// build that wrote to the cache; `Some(n)`: `n`, enforced after every build (so a smaller
     /// cap trims the cache at once).
@@ -91,6 +101,8 @@ impl BuildOptions {
             jobs: None,
             cache_dir: None,
             use_cache: true,
+            remote_cache: None,
+            remote_cache_upload: None,
             cache_max_size: None,
             shard: None,
             identity: None,
@@ -109,6 +121,46 @@ impl BuildOptions {
         manifest_dir(&self.manifest)
             .join("target")
             .join("oneshader-cache")
+    }
+
+    /// The remote cache this build uses with `manifest`, if any: the options, then the
+    /// environment, then the manifest's `[cache]` table, each setting on its own. The
+    /// `Authorization` header's value is read from `$ONESHADER_REMOTE_CACHE_AUTH` (or the
+    /// variable the manifest's `auth_env` names).
+    pub fn resolved_remote(&self, manifest: &Manifest) -> Result<Option<RemoteConfig>, BuildError> {
+        if !self.use_cache {
+            return Ok(None);
+        }
+        let env = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let Some(url) = self
+            .remote_cache
+            .clone()
+            .or_else(|| env("ONESHADER_REMOTE_CACHE"))
+            .or_else(|| manifest.cache.remote.clone())
+        else {
+            return Ok(None);
+        };
+        let mut config = RemoteConfig::new(&url).map_err(BuildError::Remote)?;
+        config.upload = match self.remote_cache_upload {
+            Some(u) => u,
+            None => match env("ONESHADER_REMOTE_CACHE_UPLOAD").as_deref() {
+                Some("1" | "true" | "yes" | "on") => true,
+                Some("0" | "false" | "no" | "off") => false,
+                Some(other) => {
+                    return Err(BuildError::Remote(format!(
+                        "ONESHADER_REMOTE_CACHE_UPLOAD=`{other}`: expected 1, true, 0 or false"
+                    )));
+                }
+                None => manifest.cache.upload.unwrap_or(false),
+            },
+        };
+        let auth_env = manifest
+            .cache
+            .auth_env
+            .as_deref()
+            .unwrap_or(remote::DEFAULT_AUTH_ENV);
+        config.authorization = env(auth_env);
+        Ok(Some(config))
     }
 }
 
@@ -145,6 +197,9 @@ pub struct VariantReport {
     pub time_ms: f64,
     /// Every output came from the cache.
     pub cache_hit: bool,
+    /// Every output came from the cache, and some from the remote cache (then written to
+    /// the local one).
+    pub remote_hit: bool,
     /// Rendered diagnostics: the errors of a failure, or the warnings of a success
     /// (replayed from the cache on a hit). Empty when there were none.
     pub diagnostics: String,
@@ -186,6 +241,8 @@ pub struct BuildReport {
     pub inputs: Vec<PathBuf>,
     /// The cache folder, when one was used.
     pub cache_dir: Option<PathBuf>,
+    /// What the remote cache did, when one was used.
+    pub remote: Option<RemoteReport>,
     /// Warnings about the build itself (e.g. a cache that could not be written).
     pub warnings: Vec<String>,
 }
@@ -196,10 +253,15 @@ impl BuildReport {
         self.failed == 0
     }
 
-    /// The one-line summary: `N variants: B built, C cached, F failed in T s`.
+    /// The one-line summary: `N variants: B built, C cached, F failed in T s`, with
+    /// `C cached (R from the remote cache)` when a remote cache was used.
     pub fn summary(&self) -> String {
+        let remote = match &self.remote {
+            Some(r) => format!(" ({} from the remote cache)", r.hits),
+            None => String::new(),
+        };
         format!(
-            "{} variant{}: {} built, {} cached, {} failed in {:.2} s",
+            "{} variant{}: {} built, {} cached{remote}, {} failed in {:.2} s",
             self.variants.len(),
             if self.variants.len() == 1 { "" } else { "s" },
             self.built,
@@ -248,6 +310,9 @@ pub enum BuildError {
         /// N.
         count: usize,
     },
+    /// A remote-cache setting is wrong (the URL, `ONESHADER_REMOTE_CACHE_UPLOAD`).
+    #[error("error[OSD0008]: {0}")]
+    Remote(String),
     /// The thread pool could not be made.
     #[error("error[OSD0005]: cannot start {jobs} worker threads: {message}")]
     Threads {

