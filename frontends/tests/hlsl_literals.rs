@@ -60,3 +60,16 @@ fn a_variable_is_in_scope_in_its_own_initializer() {
     );
     assert!(ir.contains("3.0"), "{ir}");
 }
+
+#[test]
+fn vk_scope_constants_have_spirv_values() {
+    let ir = sema_common::ir_text(
+        "RWStructuredBuffer<uint> o : register(u0);\n\
+         [numthreads(1,1,1)] void main() { o[0] = vk::DeviceScope * 10 + vk::QueueFamilyScope; \
+         o[1] = vk::SubgroupScope; }\n",
+        "cs_6_0",
+    );
+    // Device = 1, QueueFamily = 5, Subgroup = 3 (SPIR-V's Scope).
+    assert!(ir.contains("u32 15"), "{ir}");
+    assert!(ir.contains("u32 3"), "{ir}");
+}
