@@ -591,8 +591,14 @@ impl<'a> Sema<'a> {
                 let Some(from) = self.types.scalar_of(args[0].ty) else {
                     return self.intrinsic_mismatch(name, &args, "a numeric value", span);
                 };
+                // A literal takes the first type of the intrinsic's table that fits it, as in
+                // DXC: the 32-bit forms take `uint` (`int` when negative) and `float`; the
+                // 16-bit forms list no 32-bit type, so any literal becomes `half` first
+                // (`asuint16(1)` is the bits of `1.0h`, 0x3C00, as DXC computes it).
                 let from = if from.is_literal() {
-                    if from == Scalar::LitFloat {
+                    if to.bits() == 16 {
+                        Scalar::F16
+                    } else if from == Scalar::LitFloat {
                         Scalar::F32
                     } else if to == Scalar::F32 {
                         Scalar::U32

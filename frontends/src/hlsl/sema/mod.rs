@@ -297,6 +297,17 @@ pub(in crate::hlsl) const BUILTIN_CONSTANTS: &[(&str, u32)] = &[
     ("CANDIDATE_PROCEDURAL_PRIMITIVE", 1),
 ];
 
+/// The `vk::` constants DXC declares: SPIR-V's memory scopes (`vk::DeviceScope`, for
+/// `vk::ReadClock` and inline SPIR-V), with SPIR-V's values.
+pub(in crate::hlsl) const VK_CONSTANTS: &[(&str, u32)] = &[
+    ("CrossDeviceScope", 0),
+    ("DeviceScope", 1),
+    ("WorkgroupScope", 2),
+    ("SubgroupScope", 3),
+    ("InvocationScope", 4),
+    ("QueueFamilyScope", 5),
+];
+
 impl<'a> Sema<'a> {
     pub fn new(opts: SemaOptions) -> Sema<'a> {
         let major = opts.default_major;
@@ -559,10 +570,19 @@ impl<'a> Sema<'a> {
         if segs.len() == 1 && !path.global {
             return self.lookup(&segs[0].name);
         }
-        let mut cur = if path.global {
-            self.lookup_in(ROOT, &segs[0].name)?
+        let first = if path.global {
+            self.lookup_in(ROOT, &segs[0].name)
         } else {
-            self.lookup(&segs[0].name)?
+            self.lookup(&segs[0].name)
+        };
+        let Some(mut cur) = first else {
+            // `vk::DeviceScope` and its siblings, unless the program declares a `vk`.
+            if segs.len() == 2 && segs[0].name == "vk" {
+                let &(_, v) = VK_CONSTANTS.iter().find(|c| c.0 == segs[1].name)?;
+                let u = self.types.lookup(&TyKind::Scalar(Scalar::U32))?;
+                return Some(Sym::Const(u, ConstVal::Int(v as i128)));
+            }
+            return None;
         };
         for seg in &segs[1..] {
             let ns = match &cur {

@@ -596,6 +596,10 @@ impl<'a> Sema<'a> {
                 self.declare_here(&d.name.name, Sym::Global(g), d.name.span);
                 continue;
             }
+            // The variable is in scope in its own initializer (`float x = x = f();`), as in
+            // C++ and DXC; an unsized array takes its size from the initializer first.
+            let sized = !matches!(self.types.kind(ty), TyKind::UnsizedArray(_));
+            let early = sized.then(|| self.add_local(&d.name.name, ty, d.span));
             let init = d.init.as_ref().map(|e| self.check_initializer(e, ty));
             if let (TyKind::UnsizedArray(_), Some(i)) = (self.types.kind(ty), &init) {
                 ty = i.ty;
@@ -607,7 +611,10 @@ impl<'a> Sema<'a> {
                     format!("the const variable `{}` needs an initializer", d.name.name),
                 );
             }
-            let l = self.add_local(&d.name.name, ty, d.span);
+            let l = match early {
+                Some(l) => l,
+                None => self.add_local(&d.name.name, ty, d.span),
+            };
             if let Some(f) = &mut self.bodies.fctx {
                 f.locals[l.0 as usize].major = major;
                 f.locals[l.0 as usize].precise = precise;
