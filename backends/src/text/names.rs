@@ -223,10 +223,9 @@ impl Prenamed {
         hint: Option<&str>,
         fallback: &str,
     ) {
-        if !self.0.contains_key(&(id, slot)) {
-            let n = scope.fresh(hint, fallback, None);
-            self.0.insert((id, slot), n);
-        }
+        self.0
+            .entry((id, slot))
+            .or_insert_with(|| scope.fresh(hint, fallback, None));
     }
 
     /// The name chosen for item `id`'s slot `slot`, if one was and was not taken yet.

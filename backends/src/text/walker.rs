@@ -635,8 +635,8 @@ fn fall_through_order(
     // Cases only reached by fall-through from a case already placed elsewhere (or a cycle,
     // which structured control flow does not have) keep their place in the order; the walker
     // refuses a fall-through that cannot be printed.
-    for g in 0..groups.len() {
-        if !placed[g] {
+    for (g, &p) in placed.iter().enumerate() {
+        if !p {
             order.push(g);
         }
     }
