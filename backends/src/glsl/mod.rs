@@ -145,6 +145,8 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
         .into_iter()
         .map(Diagnostic::from)
         .collect();
+    // Every module-scope name a body may print is chosen before any body is printed.
+    cx.prename(&used.funcs);
     let mut functions = String::new();
     for &f in &used.funcs {
         let r = func::FnEmitter::new(&mut cx, f).and_then(|e| e.emit(f == entry.func));

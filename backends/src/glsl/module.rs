@@ -16,6 +16,7 @@ use super::Options;
 use super::error::{GlslError, LIMITS, MALFORMED, R, STAGE, TYPE, malformed};
 use super::layout::{Member, Shape, block_layout};
 use super::names::Namer;
+use crate::text::names::Prenamed;
 use crate::text::usage::Entry;
 
 /// The one member of a struct without fields (GLSL has no empty structs): never read.
@@ -85,6 +86,8 @@ pub(crate) struct ModuleCx<'m> {
     pub entry: Entry,
     /// Module-level names (and the reserved helper names).
     pub names: Namer,
+    /// Module-scope names chosen before any body is printed ([`ModuleCx::prename`]).
+    pub prenamed: Prenamed,
     /// Names of globals, functions and spec constants.
     pub item_names: FxHashMap<InstId, String>,
     /// Struct names and their field names.
@@ -395,6 +398,7 @@ impl<'m> ModuleCx<'m> {
             opts,
             entry,
             names,
+            prenamed: Prenamed::default(),
             item_names: FxHashMap::default(),
             struct_names: FxHashMap::default(),
             value_structs: Vec::new(),
@@ -473,7 +477,7 @@ impl<'m> ModuleCx<'m> {
             return n.clone();
         }
         let m = self.m;
-        let name = self.names.fresh(m.name(ty), "S", None);
+        let name = self.prenamed.take(&mut self.names, ty, 0, m.name(ty), "S");
         let mut fields = super::names::namer();
         let list: Vec<String> = m
             .struct_fields(ty)
@@ -494,6 +498,35 @@ impl<'m> ModuleCx<'m> {
             .unwrap_or_else(|| format!("field{i}"))
     }
 
+    /// Chooses the names of the struct types and constants that the bodies of `funcs` may
+    /// name at module scope, before any body is printed, so a local name (chosen against the
+    /// module scope) never equals one of them.
+    pub fn prename(&mut self, funcs: &[oneshader_ir::Func]) {
+        let m = self.m;
+        let refs = crate::text::names::module_refs(m, funcs, &[]);
+        for t in refs.structs {
+            if !self.struct_names.contains_key(&t) {
+                self.prenamed.choose(&mut self.names, t, 0, m.name(t), "S");
+            }
+        }
+        for c in refs.consts {
+            let fallback = match m.op(c) {
+                Op::SpecConst => format!("spec{}", m.imm_operand(c, 0).unwrap_or(0)),
+                Op::Composite | Op::Zero | Op::Undef
+                    if m.ty(c)
+                        .is_some_and(|t| matches!(m.op(t), Op::Array | Op::Struct)) =>
+                {
+                    "table".to_string()
+                }
+                _ => continue,
+            };
+            if !self.const_names.contains_key(&c) && !self.item_names.contains_key(&c) {
+                self.prenamed
+                    .choose(&mut self.names, c, 0, m.name(c), &fallback);
+            }
+        }
+    }
+
     /// The name of a spec constant, declared on first use.
     pub fn spec_const_name(&mut self, c: InstId) -> R<String> {
         if let Some(n) = self.item_names.get(&c) {
@@ -505,7 +538,9 @@ impl<'m> ModuleCx<'m> {
             .ok_or_else(|| malformed("an untyped spec constant"))?;
         let id = m.imm_operand(c, 0).unwrap_or(0);
         let default = self.scalar_literal(ty, m.literal_bits(m.operand(c, 1)).unwrap_or(0))?;
-        let name = self.names.fresh(m.name(c), &format!("spec{id}"), None);
+        let name = self
+            .prenamed
+            .take(&mut self.names, c, 0, m.name(c), &format!("spec{id}"));
         let tn = self.type_name(ty)?;
         self.spec_decls.push(format!(
             "layout(constant_id = {id}) const {tn} {name} = {};",
@@ -527,7 +562,9 @@ impl<'m> ModuleCx<'m> {
         let value = self.constant(c);
         self.exact_floats = saved;
         let value = value?;
-        let name = self.names.fresh(m.name(c), "table", None);
+        let name = self
+            .prenamed
+            .take(&mut self.names, c, 0, m.name(c), "table");
         let d = self.decl(ty, &name)?;
         self.const_decls
             .push(format!("const {d} = {};", value.text));

@@ -529,6 +529,15 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), 
         .into_iter()
         .map(Diagnostic::from)
         .collect();
+    // Every module-scope name a body may print is chosen before any body is printed.
+    cx.prename(&used.funcs);
+    cx.sample_rate = entry.stage == Stage::Fragment
+        && globals.iter().any(|&(g, _)| {
+            m.has_decoration(g, Op::SampleDeco)
+                && m.ty(g)
+                    .and_then(|t| m.address_space(t))
+                    .is_some_and(|s| s == oneshader_ir::AddressSpace::Input)
+        });
     let mut functions = String::new();
     if diags.is_empty() {
         for &f in &used.funcs {
@@ -658,6 +667,20 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
             });
         }
     }
+    if cx.sample_rate && !inputs.iter().any(|io| io.attr == "[[sample_id]]") {
+        // Per-sample shading: Metal runs a fragment function per sample when it takes the
+        // sample index, read or not.
+        let member = cx.names.fresh(Some("sample_id_param"), "unused", None);
+        inputs.push(module::Io {
+            var: cx.names.fresh(Some("sample_id_unused"), "unused", None),
+            var_type: "uint".into(),
+            member,
+            io_type: "uint".into(),
+            attr: "[[sample_id]]".into(),
+            param: true,
+            custom: None,
+        });
+    }
     let staged: Vec<&module::Io> = inputs.iter().filter(|io| !io.param).collect();
     if !staged.is_empty() {
         writeln!(out, "struct {in_struct}\n{{").ok();
@@ -764,6 +787,24 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, fn_name: &str, body: &str) -> St
             format!("{}({src})", io.var_type)
         };
         writeln!(out, "    {} {} = {v};", io.var_type, io.var).ok();
+    }
+    if cx.sample_rate
+        && let Some(pos) = inputs.iter().find(|io| io.attr == "[[position]]")
+        && let Some(id) = inputs.iter().find(|io| io.attr == "[[sample_id]]")
+    {
+        // Metal's `[[position]]` is the pixel center; per-sample shading reads the sample's
+        // position (Vulkan's FragCoord under sample shading), as spirv-cross adjusts it.
+        let src = if id.param {
+            id.member.clone()
+        } else {
+            format!("{in_var}.{}", id.member)
+        };
+        writeln!(
+            out,
+            "    {v} = float4(float2({v}.xy) + (get_sample_position({src}) - float2(0.5f)), {v}.z, {v}.w);",
+            v = pos.var
+        )
+        .ok();
     }
     for io in &cx.outputs {
         writeln!(out, "    {} {} = {{}};", io.var_type, io.var).ok();

@@ -20,6 +20,7 @@ use super::names::{Namer, namer};
 use super::{MslVersion, Options};
 use crate::text::atomics::{AtomicLocs, Loc};
 use crate::text::column_major_matrix;
+use crate::text::names::Prenamed;
 use crate::text::usage::Entry;
 
 /// A stage input or output of the entry point.
@@ -90,6 +91,8 @@ pub(crate) struct ModuleCx<'m> {
     pub opts: &'m Options,
     pub entry: Entry,
     pub names: Namer,
+    /// Module-scope names chosen before any body is printed ([`ModuleCx::prename`]).
+    pub prenamed: Prenamed,
     /// Names of globals and functions.
     pub item_names: FxHashMap<InstId, String>,
     struct_names: FxHashMap<InstId, String>,
@@ -129,6 +132,10 @@ pub(crate) struct ModuleCx<'m> {
     pub buffer_sizes: Option<String>,
     /// The entry reads the view index (the constant 0 without multiview).
     pub view_index: bool,
+    /// The fragment entry reads an input at sample rate (`sample` interpolation, on a varying
+    /// or on `SV_Position`): the entry takes `[[sample_id]]` whether or not it reads it,
+    /// which makes Metal run it per sample (as spirv-cross declares it).
+    pub sample_rate: bool,
     /// Where each resource is bound, in declaration order (for reflection).
     pub indices: Vec<super::ResourceIndex>,
     /// Arrays of buffers (arrays of pointers in MSL): true when the elements are blocks
@@ -225,6 +232,7 @@ impl<'m> ModuleCx<'m> {
             opts,
             entry,
             names: namer(),
+            prenamed: Prenamed::default(),
             item_names: FxHashMap::default(),
             struct_names: FxHashMap::default(),
             field_names: FxHashMap::default(),
@@ -245,6 +253,7 @@ impl<'m> ModuleCx<'m> {
             buffer_index: FxHashMap::default(),
             buffer_sizes: None,
             view_index: false,
+            sample_rate: false,
             indices: Vec::new(),
             buffer_arrays: FxHashMap::default(),
             simd_vars: FxHashMap::default(),
@@ -295,12 +304,36 @@ impl<'m> ModuleCx<'m> {
         crate::text::atomics::loc_of(self.m, p)
     }
 
+    /// Chooses the names of the struct types and spec constants that the bodies of `funcs`
+    /// may name at module scope, before any body is printed, so a local name (chosen against
+    /// the module scope) never equals one of them.
+    pub fn prename(&mut self, funcs: &[oneshader_ir::Func]) {
+        let m = self.m;
+        let refs = crate::text::names::module_refs(m, funcs, &[]);
+        for t in refs.structs {
+            if !self.struct_names.contains_key(&t) {
+                self.prenamed.choose(&mut self.names, t, 0, m.name(t), "S");
+            }
+        }
+        for c in refs.consts {
+            if m.op(c) == Op::SpecConst && !self.item_names.contains_key(&c) {
+                self.prenamed
+                    .choose(&mut self.names, c, 0, m.name(c), "spec");
+                let n = self.prenamed.get(c, 0).unwrap_or("spec").to_string();
+                self.prenamed
+                    .choose(&mut self.names, c, 1, Some(&format!("{n}_fc")), "spec");
+            }
+        }
+    }
+
     /// The name of struct type `ty`.
     pub fn struct_name(&mut self, ty: InstId) -> String {
         if let Some(n) = self.struct_names.get(&ty) {
             return n.clone();
         }
-        let n = self.names.fresh(self.m.name(ty), "S", None);
+        let n = self
+            .prenamed
+            .take(&mut self.names, ty, 0, self.m.name(ty), "S");
         self.struct_names.insert(ty, n.clone());
         n
     }
@@ -506,8 +539,10 @@ impl<'m> ModuleCx<'m> {
                         ),
                     ));
                 }
-                let n = self.names.fresh(m.name(c), "spec", None);
-                let fc = self.names.fresh(Some(&format!("{n}_fc")), "spec", None);
+                let n = self.prenamed.take(&mut self.names, c, 0, m.name(c), "spec");
+                let fc =
+                    self.prenamed
+                        .take(&mut self.names, c, 1, Some(&format!("{n}_fc")), "spec");
                 writeln!(
                     self.const_decls,
                     "constant {tn} {fc} [[function_constant({id})]];\nconstant {tn} {n} = \

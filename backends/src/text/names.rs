@@ -110,3 +110,141 @@ impl Namer {
         name
     }
 }
+
+/// The module-scope items that the bodies of some functions refer to and that a text backend
+/// names at module scope: struct types and constants (composites and spec constants), each
+/// once, in the order the functions (in the order given), their blocks and instructions first
+/// reach them. A backend names all of them before it prints any function body
+/// ([`module_refs`]), so no local name (chosen against the module scope) can equal a
+/// module-scope name chosen later, and so hide it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ModuleRefs {
+    /// Struct types: of the globals given, of parameters, results and operands, and nested in
+    /// those types (pointees, elements, fields), fields before the struct that holds them.
+    pub structs: Vec<oneshader_ir::InstId>,
+    /// Constants used as operands (`composite`, `zero`, `undef`, `spec_const`), and the
+    /// constants nested in composite constants, in first-use order.
+    pub consts: Vec<oneshader_ir::InstId>,
+}
+
+/// The [`ModuleRefs`] of `funcs` and `globals`.
+pub(crate) fn module_refs(
+    m: &oneshader_ir::Module,
+    funcs: &[oneshader_ir::Func],
+    globals: &[oneshader_ir::InstId],
+) -> ModuleRefs {
+    use oneshader_ir::{InstId, Op};
+    struct Walk<'m> {
+        m: &'m oneshader_ir::Module,
+        seen: FxHashSet<InstId>,
+        refs: ModuleRefs,
+    }
+    impl Walk<'_> {
+        fn ty(&mut self, t: InstId) {
+            let m = self.m;
+            if m.try_op(t).is_none_or(|op| !op.is_type()) || !self.seen.insert(t) {
+                return;
+            }
+            for o in m.operands(t) {
+                if m.try_op(o).is_some_and(|op| op.is_type()) {
+                    self.ty(o);
+                }
+            }
+            if m.op(t) == Op::Struct {
+                for f in m.struct_fields(t) {
+                    if let Some(ft) = m.ty(f) {
+                        self.ty(ft);
+                    }
+                }
+                self.refs.structs.push(t);
+            }
+        }
+        fn value(&mut self, v: InstId) {
+            let m = self.m;
+            let Some(op) = m.try_op(v) else { return };
+            if let Some(t) = m.ty(v) {
+                self.ty(t);
+            }
+            if !(op.is_constant() || op == Op::SpecConst) || !self.seen.insert(v) {
+                return;
+            }
+            for o in m.operands(v) {
+                if m.try_op(o)
+                    .is_some_and(|op| op.is_constant() || op == Op::SpecConst)
+                {
+                    self.value(o);
+                }
+            }
+            if matches!(op, Op::Composite | Op::Zero | Op::Undef | Op::SpecConst) {
+                self.refs.consts.push(v);
+            }
+        }
+    }
+    let mut w = Walk {
+        m,
+        seen: FxHashSet::default(),
+        refs: ModuleRefs::default(),
+    };
+    for &g in globals {
+        if let Some(t) = m.ty(g) {
+            w.ty(t);
+        }
+    }
+    for &f in funcs {
+        if let Some(t) = m.ty(f.id()) {
+            w.ty(t);
+        }
+        for b in f.blocks(m) {
+            for c in m.children(b.id()) {
+                w.value(c);
+                for o in m.operands(c) {
+                    w.value(o);
+                }
+            }
+        }
+    }
+    w.refs
+}
+
+/// Names chosen for module-scope items before any function body is printed, so that the
+/// backend's lazy naming sites (a struct, a constant, declared on first use) take the name
+/// chosen then rather than choosing one while a body is printed ([`ModuleRefs`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Prenamed(FxHashMap<(oneshader_ir::InstId, u8), String>);
+
+impl Prenamed {
+    /// Chooses item `id`'s name (its slot `slot`: an item may have several names) in `scope`
+    /// now, from `hint` or `fallback`.
+    pub fn choose(
+        &mut self,
+        scope: &mut Namer,
+        id: oneshader_ir::InstId,
+        slot: u8,
+        hint: Option<&str>,
+        fallback: &str,
+    ) {
+        self.0
+            .entry((id, slot))
+            .or_insert_with(|| scope.fresh(hint, fallback, None));
+    }
+
+    /// The name chosen for item `id`'s slot `slot`, if one was and was not taken yet.
+    pub fn get(&self, id: oneshader_ir::InstId, slot: u8) -> Option<&str> {
+        self.0.get(&(id, slot)).map(String::as_str)
+    }
+
+    /// The name chosen for item `id`'s slot `slot`, or a fresh one from `scope` when none was.
+    pub fn take(
+        &mut self,
+        scope: &mut Namer,
+        id: oneshader_ir::InstId,
+        slot: u8,
+        hint: Option<&str>,
+        fallback: &str,
+    ) -> String {
+        match self.0.remove(&(id, slot)) {
+            Some(n) => n,
+            None => scope.fresh(hint, fallback, None),
+        }
+    }
+}

@@ -504,6 +504,7 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
         }
         let scfg = self.constructs().cfg();
         groups.sort_by_key(|g| scfg.rpo_number(g.0).unwrap_or(usize::MAX));
+        let groups = fall_through_order(self.constructs(), k, merge, groups);
         if groups.is_empty() {
             return self.inside(merge, st);
         }
@@ -567,3 +568,79 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
 }
 
 impl<'m, T: CSyntax<'m>> StatementWalker<'m> for T {}
+
+/// The case groups of switch `k` (target, labels, whether it is `default`), given in
+/// structural reverse post-order, reordered so that a case that falls through to another
+/// (a path from its target reaches the other's target without leaving the switch or reaching
+/// its `merge`) is printed right before it, as C's fall-through needs: `case 1: ...
+/// default: ...` where the default comes later in the order than another case. Groups no case
+/// falls into keep their order; each is followed by the chain of cases it falls through to.
+fn fall_through_order(
+    cons: &Constructs,
+    k: usize,
+    merge: Block,
+    groups: Vec<(Block, Vec<String>, bool)>,
+) -> Vec<(Block, Vec<String>, bool)> {
+    let cfg = cons.cfg();
+    let inside = |b: Block| {
+        cons.innermost(b)
+            .is_some_and(|i| i == k || cons.encloses(k, i))
+    };
+    let targets: Vec<Block> = groups.iter().map(|g| g.0).collect();
+    let mut falls_to: Vec<Option<usize>> = vec![None; groups.len()];
+    for (gi, &t) in targets.iter().enumerate() {
+        if t == merge {
+            continue;
+        }
+        let mut seen = vec![t];
+        let mut stack = vec![t];
+        while let Some(b) = stack.pop() {
+            for s in cfg.succs(b) {
+                if s == merge {
+                    continue;
+                }
+                if let Some(j) = targets.iter().position(|&x| x == s) {
+                    if j != gi {
+                        falls_to[gi] = Some(j);
+                    }
+                    continue;
+                }
+                if inside(s) && !seen.contains(&s) {
+                    seen.push(s);
+                    stack.push(s);
+                }
+            }
+        }
+    }
+    let mut fallen_into = vec![false; groups.len()];
+    for j in falls_to.iter().flatten() {
+        fallen_into[*j] = true;
+    }
+    let mut order: Vec<usize> = Vec::with_capacity(groups.len());
+    let mut placed = vec![false; groups.len()];
+    for head in 0..groups.len() {
+        if placed[head] || fallen_into[head] {
+            continue;
+        }
+        let mut g = head;
+        loop {
+            placed[g] = true;
+            order.push(g);
+            match falls_to[g] {
+                Some(next) if !placed[next] => g = next,
+                _ => break,
+            }
+        }
+    }
+    // Cases only reached by fall-through from a case already placed elsewhere (or a cycle,
+    // which structured control flow does not have) keep their place in the order; the walker
+    // refuses a fall-through that cannot be printed.
+    for (g, &p) in placed.iter().enumerate() {
+        if !p {
+            order.push(g);
+        }
+    }
+    let mut groups: Vec<Option<(Block, Vec<String>, bool)>> =
+        groups.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|g| groups[g].take()).collect()
+}

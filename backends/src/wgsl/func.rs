@@ -730,7 +730,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         match op {
             Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => self.arith(i),
             Op::Neg => {
-                let a = self.value(m.operand(i, 0))?;
+                let x = m.operand(i, 0);
+                let a = self.value(x)?;
+                let t = self.ty_of(x)?;
+                if m.scalar_kind(t) == Some(ScalarKind::Uint) {
+                    // WGSL has no unary minus on unsigned integers: `0 - x` wraps the same.
+                    let tn = self.cx.type_name(t)?;
+                    return Ok(bin(&E::primary(format!("{tn}()")), "-", &a));
+                }
                 Ok(E::op(format!("-{}", a.p())))
             }
             Op::And | Op::Or | Op::Xor | Op::Not => self.logic(i),

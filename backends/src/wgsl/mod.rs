@@ -203,6 +203,8 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
         .into_iter()
         .map(Diagnostic::from)
         .collect();
+    // Every module-scope name a body may print is chosen before any body is printed.
+    cx.prename(&used.funcs);
     let mut functions = String::new();
     for &f in &used.funcs {
         let name = cx.item_names[&f.id()].clone();

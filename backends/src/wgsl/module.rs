@@ -21,6 +21,7 @@ use super::Options;
 use super::error::{LAYOUT, MALFORMED, R, RESOURCE, TYPE, WgslError, malformed};
 use super::names::{Namer, namer};
 use crate::text::column_major_matrix;
+use crate::text::names::Prenamed;
 use crate::text::usage::Entry;
 
 pub(crate) use crate::text::atomics::Loc;
@@ -50,6 +51,8 @@ pub(crate) struct ModuleCx<'m> {
     pub opts: &'m Options,
     pub entry: Entry,
     pub names: Namer,
+    /// Module-scope names chosen before any body is printed ([`ModuleCx::prename`]).
+    pub prenamed: Prenamed,
     /// Names of globals and functions.
     pub item_names: FxHashMap<InstId, String>,
     struct_names: FxHashMap<InstId, String>,
@@ -220,6 +223,7 @@ impl<'m> ModuleCx<'m> {
             opts,
             entry,
             names,
+            prenamed: Prenamed::default(),
             item_names: FxHashMap::default(),
             struct_names: FxHashMap::default(),
             field_names: FxHashMap::default(),
@@ -336,7 +340,9 @@ impl<'m> ModuleCx<'m> {
         if let Some(n) = self.struct_names.get(&ty) {
             return n.clone();
         }
-        let n = self.names.fresh(self.m.name(ty), "S", None);
+        let n = self
+            .prenamed
+            .take(&mut self.names, ty, 0, self.m.name(ty), "S");
         self.struct_names.insert(ty, n.clone());
         n
     }
@@ -608,6 +614,35 @@ impl<'m> ModuleCx<'m> {
         Ok(format!("texture_{dim}<{sname}>"))
     }
 
+    /// Chooses the names of the struct types and constants that the bodies of `funcs` may
+    /// name at module scope, before any body is printed, so a local name (chosen against the
+    /// module scope) never equals one of them.
+    pub fn prename(&mut self, funcs: &[oneshader_ir::Func]) {
+        let m = self.m;
+        let refs = crate::text::names::module_refs(m, funcs, &[]);
+        for t in refs.structs {
+            if !self.struct_names.contains_key(&t) {
+                self.prenamed.choose(&mut self.names, t, 0, m.name(t), "S");
+            }
+        }
+        for c in refs.consts {
+            let fallback = match m.op(c) {
+                Op::SpecConst => "spec",
+                Op::Composite
+                    if m.ty(c)
+                        .is_some_and(|t| matches!(m.op(t), Op::Array | Op::Struct)) =>
+                {
+                    "k"
+                }
+                _ => continue,
+            };
+            if !self.consts.contains_key(&c) && !self.item_names.contains_key(&c) {
+                self.prenamed
+                    .choose(&mut self.names, c, 0, m.name(c), fallback);
+            }
+        }
+    }
+
     /// A module-level `const` holding composite constant `c` (arrays and structs), by name.
     pub fn const_name(&mut self, c: InstId) -> R<String> {
         if let Some(n) = self.consts.get(&c) {
@@ -619,7 +654,9 @@ impl<'m> ModuleCx<'m> {
             .ty(c)
             .ok_or_else(|| malformed("an untyped constant"))?;
         let tn = self.type_name(t)?;
-        let n = self.names.fresh(self.m.name(c), "k", None);
+        let n = self
+            .prenamed
+            .take(&mut self.names, c, 0, self.m.name(c), "k");
         writeln!(self.const_decls, "const {n}: {tn} = {v};").ok();
         self.consts.insert(c, n.clone());
         Ok(n)
@@ -707,7 +744,7 @@ impl<'m> ModuleCx<'m> {
                 let id = m.imm_operand(c, 0).unwrap_or(0);
                 let def = self.constant(m.operand(c, 1))?;
                 let tn = self.type_name(ty)?;
-                let n = self.names.fresh(m.name(c), "spec", None);
+                let n = self.prenamed.take(&mut self.names, c, 0, m.name(c), "spec");
                 writeln!(self.const_decls, "@id({id}) override {n}: {tn} = {def};").ok();
                 self.item_names.insert(c, n.clone());
                 Ok(n)
