@@ -316,8 +316,14 @@ fn zi_embed_and_strip_debug() {
     spirv_val(&d.join("zi.spv"));
     for (args, needle) in [
         (&["-Qembed_debug"][..], "needs `-Zi`"),
-        (&["-Zi", "--target", "wgsl"][..], "refused rather than ignored"),
-        (&["-fspv-debug=line", "--target", "glsl"][..], "refused rather than ignored"),
+        (
+            &["-Zi", "--target", "wgsl"][..],
+            "refused rather than ignored",
+        ),
+        (
+            &["-fspv-debug=line", "--target", "glsl"][..],
+            "refused rather than ignored",
+        ),
         (
             &["-fspv-debug=vulkan-with-source"][..],
             "only SPIR-V line information",
