@@ -277,6 +277,10 @@ pub struct CompileOptions {
     /// The SPIR-V `OpEntryPoint` name (`-fspv-entrypoint-name=NAME`) instead of the HLSL
     /// entry point's; SPIR-V only, one entry point only (OSB0014). Default none.
     pub spirv_entry_point_name: Option<String>,
+    /// The only SPIR-V extensions the output may declare (`-fspv-extension=`, once per
+    /// extension; `KHR` permits every `SPV_KHR_*`); another one needed is OSB0015. SPIR-V only.
+    /// Default none: whatever the module needs.
+    pub spirv_allowed_extensions: Option<Vec<String>>,
     /// Source-level debug information in the SPIR-V output (`-Zi`, `-fspv-debug=line`,
     /// `-Qembed_debug`). Default none.
     pub debug_info: DebugInfo,
@@ -337,6 +341,7 @@ impl Default for CompileOptions {
             denorm: None,
             debug_names: true,
             spirv_entry_point_name: None,
+            spirv_allowed_extensions: None,
             debug_info: DebugInfo::None,
             target: Target::Spirv,
             msl_binding_map: None,
@@ -443,6 +448,7 @@ impl CompileOptions {
             debug_names: self.debug_names,
             denorm: self.denorm,
             entry_point_name: self.spirv_entry_point_name.clone(),
+            allowed_extensions: self.spirv_allowed_extensions.clone(),
             // The sources are the compilation's: `finish` fills them in.
             line_info: None,
         }

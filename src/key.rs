@@ -169,6 +169,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         debug_info: _,
         denorm: _,
         spirv_entry_point_name: _,
+        spirv_allowed_extensions: _,
         // Read by the front end (D3D packing) and by the backend: in both keys.
         layout,
         matrix_order,
@@ -241,13 +242,14 @@ pub fn module_options(opts: &CompileOptions) -> String {
 /// The settings the SPIR-V targets (`spirv`, `spirv-asm`) read, as canonical text.
 pub fn spirv_options_text(opts: &CompileOptions) -> String {
     format!(
-        "env={:?};layout={:?};names={};denorm={:?};entry_name={:?};debug={:?}",
+        "env={:?};layout={:?};names={};denorm={:?};entry_name={:?};debug={:?};extensions={:?}",
         opts.target_env,
         opts.layout,
         opts.debug_names,
         opts.denorm,
         opts.spirv_entry_point_name,
-        opts.debug_info
+        opts.debug_info,
+        opts.spirv_allowed_extensions
     )
 }
 

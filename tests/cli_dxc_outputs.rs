@@ -386,3 +386,60 @@ fn p_preprocesses_to_fi_or_beside_the_input() {
         stderr(&o)
     );
 }
+
+/// `-fspv-extension=` lists the only extensions the SPIR-V may declare, as DXC reads it: a
+/// module needing another is refused naming it; `KHR` permits every `SPV_KHR_*`.
+#[test]
+fn fspv_extension_permits_only_the_listed_extensions() {
+    let d = dir("ext");
+    // `SV_StartInstanceLocation` needs SPV_KHR_shader_draw_parameters before SPIR-V 1.3.
+    let src = d.join("vs.hlsl");
+    std::fs::write(
+        &src,
+        "float4 main(uint b : SV_StartInstanceLocation) : SV_Position { return float4(b, 0, 0, 1); }\n",
+    )
+    .expect("write");
+    let run = |extra: &[&str]| {
+        bin()
+            .arg("compile")
+            .arg(&src)
+            .args([
+                "-T",
+                "vs_6_8",
+                "-fspv-target-env=vulkan1.0",
+                "--target",
+                "spirv-asm",
+            ])
+            .args(extra)
+            .output()
+            .expect("the binary runs")
+    };
+    let free = run(&[]);
+    assert!(free.status.success(), "{}", stderr(&free));
+    let asm = String::from_utf8_lossy(&free.stdout).into_owned();
+    assert!(
+        asm.contains("OpExtension \"SPV_KHR_shader_draw_parameters\""),
+        "{asm}"
+    );
+    for allowed in [
+        &["-fspv-extension=SPV_KHR_shader_draw_parameters"][..],
+        &["-fspv-extension=KHR"][..],
+        &[
+            "-fspv-extension=SPV_KHR_ray_query",
+            "-fspv-extension=SPV_KHR_shader_draw_parameters",
+        ][..],
+    ] {
+        let o = run(allowed);
+        assert!(o.status.success(), "{allowed:?}: {}", stderr(&o));
+        assert_eq!(o.stdout, free.stdout, "{allowed:?}");
+    }
+    let o = run(&["-fspv-extension=SPV_KHR_ray_query"]);
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("error[OSB0015]") && err.contains("`SPV_KHR_shader_draw_parameters`"),
+        "{err}"
+    );
+    let o = run(&["-fspv-extension=SPV_KHR_ray_query", "--target", "wgsl"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -407,6 +407,12 @@ impl DxcArgs {
                 ));
             }
         }
+        if d.options.spirv_allowed_extensions.is_some() && !spirv_out {
+            return Err(ArgError::new(
+                "-fspv-extension=",
+                "`-fspv-extension=` restricts the SPIR-V extensions; it has no meaning for this `--target`",
+            ));
+        }
         if d.options.debug_info != crate::DebugInfo::None && !spirv_out {
             return Err(ArgError::new(
                 "-Zi",
@@ -576,6 +582,14 @@ impl DxcArgs {
                 c.debug_info = crate::DebugInfo::Lines;
             }
             "Qembed_debug" => self.embed_debug = true,
+            "fspv-extension=" => {
+                if v(0).is_empty() {
+                    return Err(bad("`-fspv-extension=` needs an extension name".into()));
+                }
+                c.spirv_allowed_extensions
+                    .get_or_insert_with(Vec::new)
+                    .push(v(0).to_string());
+            }
             "fspv-entrypoint-name=" => {
                 if v(0).is_empty() {
                     return Err(bad("`-fspv-entrypoint-name=` needs a name".into()));

@@ -262,7 +262,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("fspv-use-legacy-buffer-matrix-order", Flag, "-", Refused("the legacy matrix order of raw-buffer loads is not implemented")),
     o!("fspv-reflect", Flag, "-", Refused("the SPV_GOOGLE reflection decorations are not emitted; `--reflect FILE` (or `-Fre FILE`) writes the reflection")),
     o!("fspv-debug=", Joined, "-", Honoured("`line` only: as `-Zi`; every other category (`vulkan`, `vulkan-with-source`, `rich`, `file`...) is refused with DEBUG_INFO's reason")),
-    o!("fspv-extension=", Joined, "-", Refused("restricting the SPIR-V extensions is not implemented")),
+    o!("fspv-extension=", Joined, "-", Honoured("once per extension: the only extensions the SPIR-V may declare (`KHR`: every `SPV_KHR_*`); a module needing another is refused with OSB0015 naming it")),
     o!("fspv-target-env=", Joined, "-", Honoured("the target environment (vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6)")),
     o!("fspv-flatten-resource-arrays", Flag, "-", Refused("flattening resource arrays into one binding per element is not implemented")),
     o!("fspv-reduce-load-size", Flag, "-", NoEffect("a spirv-opt rewrite that keeps every loaded value the same")),

@@ -43,6 +43,11 @@ impl Caps {
         }
     }
 
+    /// The declared extensions, in declaration order (by name).
+    pub fn extensions(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.exts.iter().copied()
+    }
+
     /// Writes `OpCapability` and `OpExtension` instructions.
     pub fn write(&self, out: &mut Words) {
         for &c in &self.caps {

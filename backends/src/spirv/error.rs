@@ -17,6 +17,7 @@
 //! | OSB0011 | implicit derivatives (implicit-LOD sampling, `query_lod`, `ddx`/`ddy`) reached from an entry point that has none: a stage other than fragment and compute, or a compute entry point with a `numthreads` no derivative group fits (x or y odd and the thread count not a multiple of 4) |
 //! | OSB0013 | a texel offset computed at run time on an image instruction other than a gather, for a Vulkan target (Vulkan takes run-time offsets only on gathers) |
 //! | OSB0014 | `Options::entry_point_name` (dxc's `-fspv-entrypoint-name`) given for a module of more than one entry point, which would all get the one name |
+//! | OSB0015 | the module needs a SPIR-V extension `Options::allowed_extensions` (dxc's `-fspv-extension=`) does not permit |
 //! | OSB0012 | an interpolation intrinsic (`interpolate_at_*`, from HLSL `EvaluateAttribute*`) whose operand does not lead back to a fragment-stage input, or `attribute_at_vertex` (`GetAttributeAtVertex`, not supported yet) |
 
 use oneshader_ir::Diagnostic;
@@ -61,3 +62,4 @@ pub(crate) const DERIVATIVES: &str = "OSB0011";
 pub(crate) const INTERPOLANT: &str = "OSB0012";
 pub(crate) const OFFSET_NOT_CONSTANT: &str = "OSB0013";
 pub(crate) const ENTRY_NAME: &str = "OSB0014";
+pub(crate) const EXTENSION: &str = "OSB0015";

@@ -70,6 +70,10 @@ pub struct Options {
     /// The name of the `OpEntryPoint` (dxc's `-fspv-entrypoint-name=NAME`) instead of the
     /// entry point's own; for a module of one entry point (more is OSB0014). Default: none.
     pub entry_point_name: Option<String>,
+    /// The only SPIR-V extensions the module may declare (dxc's `-fspv-extension=`, given once
+    /// per extension; `KHR` permits every `SPV_KHR_*`): a module that needs another is refused
+    /// with OSB0015 naming it. Default: none, any extension the module needs.
+    pub allowed_extensions: Option<Vec<String>>,
     /// Line information (`-Zi`, `-fspv-debug=line`): `OpSource`, `OpString` per file,
     /// `OpLine`/`OpNoLine` from the IR's positions ([`lines`]). Default: none.
     pub line_info: Option<LineInfo>,
@@ -95,6 +99,7 @@ impl Default for Options {
             debug_names: true,
             denorm: None,
             entry_point_name: None,
+            allowed_extensions: None,
             line_info: None,
         }
     }
@@ -176,6 +181,26 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnos
             )
             .into(),
         );
+    }
+    if let Some(allowed) = &opts.allowed_extensions {
+        for ext in e.caps.extensions() {
+            let permitted = allowed
+                .iter()
+                .any(|a| a == ext || (a == "KHR" && ext.starts_with("SPV_KHR_")));
+            if !permitted {
+                e.diags.push(
+                    error::EmitError::new(
+                        error::EXTENSION,
+                        format!(
+                            "the module needs the SPIR-V extension `{ext}`, which the permitted \
+                             extensions (`-fspv-extension=`: {}) do not include",
+                            allowed.join(", ")
+                        ),
+                    )
+                    .into(),
+                );
+            }
+        }
     }
     if !e.diags.is_empty() {
         return Err(e.diags);
