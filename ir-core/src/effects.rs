@@ -28,8 +28,15 @@ use crate::ops::Op;
 
 /// What executing an instruction does besides computing its result (a set of flags; the
 /// empty set is a pure computation).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Effects(u8);
+
+/// `Effects(read|write)`: the flags by name, not the bits.
+impl std::fmt::Debug for Effects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Effects({})", self.spelling())
+    }
+}
 
 impl Effects {
     /// None: the result depends only on the operands.
@@ -165,8 +172,15 @@ impl std::ops::BitOrAssign for Effects {
 /// How an instruction (or a function, or an entry point) accesses the memory a pointer
 /// designates: a set of flags, empty when the pointer is only named (passed along, queried
 /// for its size).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Access(u8);
+
+/// `Access(read|write)`: the flags by name, not the bits.
+impl std::fmt::Debug for Access {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Access({})", self.spelling())
+    }
+}
 
 impl Access {
     /// Not read, not written.
@@ -379,6 +393,29 @@ impl Module {
 mod tests {
     use super::*;
     use crate::ops::ALL_OPS;
+
+    /// `Debug` names the flags, so a failing assertion says which access or effect it saw.
+    #[test]
+    fn debug_names_the_flags() {
+        assert_eq!(format!("{:?}", Access::READ), "Access(read)");
+        assert_eq!(
+            format!("{:?}", Access::READ | Access::WRITE),
+            "Access(read|write)"
+        );
+        assert_eq!(format!("{:?}", Access::NONE), "Access(none)");
+        assert_eq!(format!("{:?}", Effects::PURE), "Effects(pure)");
+        assert_eq!(
+            format!("{:?}", Effects::READ | Effects::CONVERGENT),
+            "Effects(read|convergent)"
+        );
+        assert_eq!(
+            format!(
+                "{:?}",
+                crate::imm::BarrierFlags::GROUP_SYNC.union(crate::imm::BarrierFlags(16))
+            ),
+            "BarrierFlags(sync|0x10)"
+        );
+    }
 
     #[test]
     fn only_instructions_and_terminators_have_effects() {

@@ -581,8 +581,20 @@ imm_enum! {
 }
 
 /// The flags of a `barrier`: which memory is made visible, and whether the workgroup waits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct BarrierFlags(pub u32);
+
+/// `BarrierFlags(sync|workgroup)`: the flags by name; unknown bits are shown in hex.
+impl std::fmt::Debug for BarrierFlags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let unknown = self.0 & !7;
+        if unknown == 0 {
+            write!(f, "BarrierFlags({})", self.spelling())
+        } else {
+            write!(f, "BarrierFlags({}|{unknown:#x})", self.spelling())
+        }
+    }
+}
 
 impl BarrierFlags {
     /// Every invocation of the workgroup waits (`...WithGroupSync`).

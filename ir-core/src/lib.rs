@@ -117,7 +117,7 @@ pub use imm::{
 };
 pub use inst_table::{InstTable, SlotVec};
 pub use module::{InstId, MemoryStats, Module, Payload, RemoveError, Slot, UseRef};
-pub use ops::{Family, IR_SEMANTICS_VERSION, Kind, Op, OpInfo, Rest, TypeRule};
+pub use ops::{Category, Family, IR_SEMANTICS_VERSION, Kind, Op, OpInfo, Rest, TypeRule};
 pub use raw::RawError;
 pub use replace::SetOperandError;
 pub use structure::{

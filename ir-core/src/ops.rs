@@ -95,6 +95,109 @@ pub enum Family {
     Terminator,
 }
 
+/// What an opcode does, finer than its [`Family`]: the group a tool reports or filters it by
+/// (an instruction histogram, a pass that only looks at memory, a profiler's column). The
+/// non-instruction families are one category each; instructions and terminators are split by
+/// what they compute or touch. docs/ir-ops.md lists every opcode of each category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Category {
+    /// Module, functions, blocks, parameters, globals, generics, struct fields.
+    Structural,
+    /// Types.
+    Type,
+    /// Constants.
+    Constant,
+    /// `spec_const`, `specialize`.
+    GlobalValue,
+    /// Decorations.
+    Decoration,
+    /// Arithmetic on numbers, vectors and matrices: `add` .. `neg`, `matmul`.
+    Arithmetic,
+    /// Bitwise and logical operations and shifts: `and`, `or`, `xor`, `not`, `shl`, `shr`.
+    Bitwise,
+    /// Comparisons: `eq` .. `ge`.
+    Comparison,
+    /// Conversions between scalar types and reinterpretations: `convert`, `bitcast`.
+    Conversion,
+    /// Building, taking apart and choosing between values: `construct`, `extract`, `insert`,
+    /// their dynamic forms, `shuffle`, `select`.
+    Composite,
+    /// Variables and memory through pointers: `var`, `load`, `store`, `array_length`.
+    Memory,
+    /// Pointer arithmetic: `field_addr`, `element_addr`, `texel_addr`.
+    Address,
+    /// Calls of functions and of intrinsics.
+    Call,
+    /// Texture sampling, gathering, loads, stores and queries.
+    Texture,
+    /// Typed buffer loads and stores.
+    Buffer,
+    /// Atomic read-modify-write and compare-exchange.
+    Atomic,
+    /// Barriers.
+    Synchronization,
+    /// Geometry and mesh shader output: `emit_vertex`, `end_primitive`, `set_mesh_outputs`,
+    /// `dispatch_mesh`.
+    Geometry,
+    /// Ray tracing and ray queries.
+    RayTracing,
+    /// Control flow: branches, loops, selections, `return`, `discard`, `unreachable`.
+    Control,
+}
+
+impl Category {
+    /// Every category, in declaration order.
+    pub const ALL: &'static [Category] = &[
+        Category::Structural,
+        Category::Type,
+        Category::Constant,
+        Category::GlobalValue,
+        Category::Decoration,
+        Category::Arithmetic,
+        Category::Bitwise,
+        Category::Comparison,
+        Category::Conversion,
+        Category::Composite,
+        Category::Memory,
+        Category::Address,
+        Category::Call,
+        Category::Texture,
+        Category::Buffer,
+        Category::Atomic,
+        Category::Synchronization,
+        Category::Geometry,
+        Category::RayTracing,
+        Category::Control,
+    ];
+
+    /// The lower-case name docs/ir-ops.md uses (`ray tracing`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Structural => "structural",
+            Category::Type => "type",
+            Category::Constant => "constant",
+            Category::GlobalValue => "global value",
+            Category::Decoration => "decoration",
+            Category::Arithmetic => "arithmetic",
+            Category::Bitwise => "bitwise",
+            Category::Comparison => "comparison",
+            Category::Conversion => "conversion",
+            Category::Composite => "composite",
+            Category::Memory => "memory",
+            Category::Address => "address",
+            Category::Call => "call",
+            Category::Texture => "texture",
+            Category::Buffer => "buffer",
+            Category::Atomic => "atomic",
+            Category::Synchronization => "synchronization",
+            Category::Geometry => "geometry",
+            Category::RayTracing => "ray tracing",
+            Category::Control => "control",
+        }
+    }
+}
+
 /// The static description of an opcode.
 #[derive(Clone, Copy, Debug)]
 pub struct OpInfo {
@@ -459,6 +562,10 @@ define_ops! {
     PerPrimitive "per_primitive" Decoration 135 [] Rest::None, R::None, PURE, STAGE_IO;
     /// `stream(n)` on a geometry output: the vertex stream it belongs to.
     StreamDeco "stream" Decoration 136 [Int] Rest::None, R::None, PURE, STAGE_IO;
+    /// `run_once` on a `loop` a pass built to run a body exactly once (the inliner's wrapper
+    /// around a callee with early returns, the unroller's wrapper around copies with breaks):
+    /// its back edge is never taken, so analyses can tell it from a loop the user wrote.
+    RunOnce "run_once" Decoration 137 [] Rest::None, R::None, PURE, LOOP;
 
     // ---- instructions ----------------------------------------------------------------------
     /// `a + b`, component-wise; integer wrapping.
@@ -659,6 +766,73 @@ impl Op {
         self.info().family
     }
 
+    /// What the opcode does ([`Category`]): its family for non-instructions, and for
+    /// instructions and terminators the kind of work (arithmetic, memory, texture, control...).
+    pub fn category(self) -> Category {
+        use Category as C;
+        match self.family() {
+            Family::Structural => return C::Structural,
+            Family::Type => return C::Type,
+            Family::Constant => return C::Constant,
+            Family::GlobalValue => return C::GlobalValue,
+            Family::Decoration => return C::Decoration,
+            Family::Instruction | Family::Terminator => {}
+        }
+        match self {
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem | Op::Neg | Op::MatMul => C::Arithmetic,
+            Op::And | Op::Or | Op::Xor | Op::Not | Op::Shl | Op::Shr => C::Bitwise,
+            Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => C::Comparison,
+            Op::Convert | Op::Bitcast => C::Conversion,
+            Op::Construct
+            | Op::Extract
+            | Op::Insert
+            | Op::ExtractDyn
+            | Op::InsertDyn
+            | Op::Shuffle
+            | Op::Select => C::Composite,
+            Op::Var | Op::Load | Op::Store | Op::ArrayLength => C::Memory,
+            Op::FieldAddr | Op::ElementAddr | Op::TexelAddr => C::Address,
+            Op::Call | Op::CallIntrinsic => C::Call,
+            Op::Sample
+            | Op::SampleBias
+            | Op::SampleLevel
+            | Op::SampleGrad
+            | Op::SampleCmp
+            | Op::SampleCmpLevelZero
+            | Op::SampleCmpLevel
+            | Op::SampleCmpBias
+            | Op::SampleCmpGrad
+            | Op::Gather
+            | Op::GatherCmp
+            | Op::TextureLoad
+            | Op::TextureStore
+            | Op::QuerySize
+            | Op::QueryLevels
+            | Op::QuerySamples
+            | Op::QueryLod => C::Texture,
+            Op::BufferLoad | Op::BufferStore => C::Buffer,
+            Op::AtomicRmw | Op::AtomicCmpXchg => C::Atomic,
+            Op::Barrier => C::Synchronization,
+            Op::EmitVertex | Op::EndPrimitive | Op::SetMeshOutputs | Op::DispatchMesh => {
+                C::Geometry
+            }
+            Op::TraceRay
+            | Op::ReportHit
+            | Op::ExecuteCallable
+            | Op::RayQueryInit
+            | Op::RayQueryProceed
+            | Op::RayQueryAbort
+            | Op::RayQueryConfirm
+            | Op::RayQueryGenerate
+            | Op::RayQueryGet
+            | Op::IgnoreHit
+            | Op::AcceptHit => C::RayTracing,
+            // Every other instruction-family opcode is a terminator of plain control flow;
+            // `every_instruction_has_a_work_category` checks that no instruction lands here.
+            _ => C::Control,
+        }
+    }
+
     /// Stable wire id.
     #[inline]
     pub fn wire_id(self) -> u16 {
@@ -741,7 +915,7 @@ impl Op {
     /// Decorations.
     #[inline]
     pub fn is_decoration(self) -> bool {
-        (Op::Binding..=Op::StreamDeco).contains(&self)
+        (Op::Binding..=Op::RunOnce).contains(&self)
     }
 
     /// Ordinary (non-terminator) instructions.
@@ -888,6 +1062,83 @@ mod tests {
         assert!(!Op::Binding.info().decorates.allows(Op::Func));
         assert!(Op::Unroll.info().decorates.allows(Op::Loop));
         assert!(!Op::Unroll.info().decorates.allows(Op::IfElse));
+    }
+
+    /// Instructions get a category of work, never a family's, and only terminators (and the
+    /// instructions that end an invocation's flow) are control.
+    #[test]
+    fn every_instruction_has_a_work_category() {
+        for &op in ALL_OPS {
+            let c = op.category();
+            match op.family() {
+                Family::Instruction => assert!(
+                    c > Category::Decoration && c != Category::Control,
+                    "{op:?} is an instruction in {c:?}"
+                ),
+                Family::Terminator => assert!(
+                    matches!(
+                        c,
+                        Category::Control | Category::Geometry | Category::RayTracing
+                    ),
+                    "{op:?} is a terminator in {c:?}"
+                ),
+                _ => assert!(c <= Category::Decoration, "{op:?} in {c:?}"),
+            }
+        }
+        assert_eq!(Op::Add.category(), Category::Arithmetic);
+        assert_eq!(Op::Store.category(), Category::Memory);
+        assert_eq!(Op::SampleGrad.category(), Category::Texture);
+        assert_eq!(Op::IfElse.category(), Category::Control);
+        assert_eq!(Op::AcceptHit.category(), Category::RayTracing);
+        assert_eq!(Op::I32.category(), Category::Type);
+    }
+
+    /// docs/ir-ops.md's category table lists each instruction and terminator under the
+    /// category the code gives it, and every category of work.
+    #[test]
+    fn docs_list_every_category() {
+        let doc = include_str!("../../docs/ir-ops.md");
+        let section = doc
+            .split("## Categories")
+            .nth(1)
+            .expect("docs/ir-ops.md has a `## Categories` section");
+        let mut listed: Vec<(String, Vec<String>)> = Vec::new();
+        for line in section.lines().skip_while(|l| !l.starts_with('|')) {
+            if !line.starts_with('|') {
+                break;
+            }
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            if cells.len() != 2 || cells[0] == "category" || cells[0].starts_with("---") {
+                continue;
+            }
+            let ops = cells[1]
+                .split(',')
+                .map(|o| o.trim().trim_matches('`').to_string())
+                .collect();
+            listed.push((cells[0].to_string(), ops));
+        }
+        for &cat in Category::ALL {
+            if cat <= Category::Decoration {
+                continue;
+            }
+            let mut want: Vec<String> = ALL_OPS
+                .iter()
+                .filter(|o| {
+                    o.category() == cat
+                        && matches!(o.family(), Family::Instruction | Family::Terminator)
+                })
+                .map(|o| o.spelling().to_string())
+                .collect();
+            want.sort();
+            let mut have = listed
+                .iter()
+                .find(|(n, _)| n == cat.name())
+                .unwrap_or_else(|| panic!("docs/ir-ops.md lacks the category `{}`", cat.name()))
+                .1
+                .clone();
+            have.sort();
+            assert_eq!(have, want, "docs/ir-ops.md's `{}` row", cat.name());
+        }
     }
 
     #[test]

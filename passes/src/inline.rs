@@ -37,7 +37,8 @@
 //!   tests the flag and breaks outward in turn, to the next enclosing loop or switch of the
 //!   callee or out of the run-once loop (`cond_br flag, target, rest` when the target is a
 //!   loop's break, an `if_else` around a `br` when it is a switch's merge). Returns inside
-//!   plain `if_else`s break the run-once loop directly. Mem2reg later turns the variables into
+//!   plain `if_else`s break the run-once loop directly. The loop carries a `run_once`
+//!   decoration, so analyses tell it from the user's loops. Mem2reg later turns the variables into
 //!   block parameters and CFG simplification removes the loop when it can.
 //!
 //! **Limits.** A call in a loop's continue block is inlined only when the callee is a single
@@ -562,7 +563,9 @@ fn inline_call_here(
                     let f0 = bld.m.const_bool(false);
                     bld.store(fl, f0);
                 }
-                bld.loop_(rh, cont, rc, &[]);
+                let lp = bld.loop_(rh, cont, rc, &[]);
+                // Marked so analyses tell this wrapper from the user's loops.
+                bld.m.decorate(lp, Op::RunOnce, &[]);
             }
             Builder::at_end(m, rh).br(entry_clone, &[]);
             Builder::at_end(m, rc).br(rh, &[]);

@@ -39,6 +39,9 @@
 //! (`if (c) continue;`) gets a run-once loop per copy instead: the copy's header ends in
 //! `loop w, break c_k, continue r` (`w: br body_k`, `r: br w` unreachable), so each copied
 //! `continue` is a break of it to the copy's continue block.
+//!
+//! Both kinds of run-once loop carry a `run_once` decoration, so analyses tell them from the
+//! user's loops.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -503,7 +506,8 @@ fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
                 oneshader_ir::Builder::at_end(m, w).br(bk, &[]);
                 let c = m.add_block_after(ck);
                 oneshader_ir::Builder::at_end(m, c).br(w, &[]);
-                replace_terminator(m, hk, Op::Loop, &[w.id(), ck.id(), c.id()]);
+                let lp = replace_terminator(m, hk, Op::Loop, &[w.id(), ck.id(), c.id()]);
+                m.decorate(lp, Op::RunOnce, &[]);
             } else {
                 replace_terminator(m, hk, Op::Br, &[bk.id()]);
             }
@@ -534,6 +538,9 @@ fn apply(m: &mut Module, f: Func, p: &Plan) -> Result<(), PassError> {
         // The `unroll` hint moved along with the loop terminator; this loop runs once.
         if let Some(d) = m.find_decoration(rl, Op::Unroll) {
             let _ = m.remove(d);
+        }
+        if !m.has_decoration(rl, Op::RunOnce) {
+            m.decorate(rl, Op::RunOnce, &[]);
         }
         join_live_out(m, p.exit, &live_out, &exits)?;
     }

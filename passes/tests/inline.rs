@@ -134,7 +134,7 @@ bb0:
   %res.find.result = var : ptr<function, i32>
   %flag.find.returned = var : ptr<function, bool>
   store %flag, bool false
-  loop bb1, break bb11, continue bb10
+  loop bb1, break bb11, continue bb10 [run_once]
 bb1:
   br bb2
 bb2:
@@ -191,7 +191,7 @@ bb0:
         r"
 func @main(%a: i32) -> i32 {
 bb0:
-  loop bb1, break bb15, continue bb14
+  loop bb1, break bb15, continue bb14 [run_once]
 bb1:
   br bb2
 bb2:
@@ -279,7 +279,7 @@ bb1(%i: i32):
 bb2:
   store %res, i32 undef
   store %flag, bool false
-  loop bb3, break bb11, continue bb10
+  loop bb3, break bb11, continue bb10 [run_once]
 bb3:
   br bb4
 bb4:
@@ -348,7 +348,7 @@ bb0:
   %res.g.result = var : ptr<function, i32>
   %flag.g.returned = var : ptr<function, bool>
   store %flag, bool false
-  loop bb1, break bb11, continue bb10
+  loop bb1, break bb11, continue bb10 [run_once]
 bb1:
   br bb2
 bb2:
@@ -408,7 +408,7 @@ bb0:
 global @g : ptr<private, i32>
 func @main(%c: bool) -> void {
 bb0:
-  loop bb1, break bb6, continue bb5
+  loop bb1, break bb6, continue bb5 [run_once]
 bb1:
   br bb2
 bb2:
@@ -961,7 +961,7 @@ bb0:
   %res.search.result = var : ptr<function, i32>
   %flag.search.returned = var : ptr<function, bool>
   store %flag, bool false
-  loop bb1, break bb16, continue bb15
+  loop bb1, break bb16, continue bb15 [run_once]
 bb1:
   br bb2
 bb2:

@@ -48,6 +48,16 @@ fn loop_count(m: &Module) -> usize {
         .count()
 }
 
+/// `loop` terminators marked `run_once`.
+fn run_once_count(m: &Module) -> usize {
+    m.functions()
+        .iter()
+        .flat_map(|f| f.blocks(m))
+        .filter_map(|b| b.terminator(m))
+        .filter(|&t| m.op(t) == Op::Loop && m.has_decoration(t, Op::RunOnce))
+        .count()
+}
+
 /// Two iterations: each copy sees the previous copy's values, the last header copy decides
 /// the exit and gives the values the code after the loop uses (`%s` and `%i` at exit).
 #[test]
@@ -271,6 +281,8 @@ bb4:
         let mut after = before.clone();
         run("unroll", &mut after);
         assert_eq!(loop_count(&after), 1, "the run-once loop");
+        assert_eq!(run_once_count(&after), 1, "the run-once loop is marked");
+        assert_eq!(run_once_count(&before), 0, "the user's loop is not");
         let printed = oneshader_ir::print::print_module(&after);
         assert!(
             !printed.contains("unroll"),
@@ -291,6 +303,11 @@ fn loops_with_continues_unroll_with_a_run_once_loop_per_copy() {
     let mut after = before.clone();
     run("unroll", &mut after);
     assert_eq!(loop_count(&after), 3, "one per copy");
+    assert_eq!(
+        run_once_count(&after),
+        3,
+        "each copy's run-once loop is marked"
+    );
     let printed = oneshader_ir::print::print_module(&after);
     assert!(!printed.contains("unroll"), "{printed}");
     assert_same_results(&before, &after, &args(&[-5, 0, 1, 4], &[false, true]));
