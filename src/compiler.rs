@@ -409,8 +409,32 @@ impl CompileOptions {
         self
     }
 
-    /// The front end's options.
-    pub(crate) fn front_end(&self) -> hlsl::CompileOptions {
+    /// The HLSL front end's options for these compile options: the entry, profile, macros,
+    /// include directories and every binding and layout option, converted as the pipeline
+    /// converts them. A tool that runs the front end itself (to inspect the unoptimized IR,
+    /// or to lower with its own loader) uses this instead of re-reading `-T`/`-E`/`-D`/`-I`.
+    ///
+    /// ```
+    /// use oneshader::frontends::hlsl;
+    /// use oneshader::CompileOptions;
+    ///
+    /// let o = CompileOptions::from_dxc_args(["-T", "cs_6_0", "-E", "Main", "-DN=4"])?;
+    /// let fe = o.front_end_options();
+    /// assert_eq!((fe.entry.as_str(), fe.profile.as_str()), ("Main", "cs_6_0"));
+    /// let src = "RWStructuredBuffer<uint> b; [numthreads(N,1,1)] void Main(uint i : SV_DispatchThreadID) { b[i] = i; }";
+    /// let mut sources = oneshader::SourceMap::new();
+    /// let r = hlsl::compile_text(
+    ///     std::path::Path::new("t.hlsl"),
+    ///     src,
+    ///     &fe,
+    ///     &hlsl::MemoryLoader::new(),
+    ///     &mut sources,
+    /// );
+    /// assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    /// assert!(r.module.is_some());
+    /// # Ok::<(), oneshader::dxc_args::ArgError>(())
+    /// ```
+    pub fn front_end_options(&self) -> hlsl::CompileOptions {
         hlsl::CompileOptions {
             entry: self.entry.clone(),
             profile: self.profile.clone(),
@@ -879,7 +903,7 @@ impl Compiler {
         let name = name.as_ref();
         let mut sources = SourceMap::new();
         let loader = self.loader();
-        let fe = opts.front_end();
+        let fe = opts.front_end_options();
         if let Err(d) = hlsl::parse_profile(&opts.profile) {
             return self.finish(
                 name,
@@ -904,7 +928,7 @@ impl Compiler {
         let path = path.as_ref();
         let mut sources = SourceMap::new();
         let loader = self.loader();
-        let fe = opts.front_end();
+        let fe = opts.front_end_options();
         if let Err(d) = hlsl::parse_profile(&opts.profile) {
             return self.finish(
                 path,
@@ -944,7 +968,7 @@ impl Compiler {
         let mut sources = SourceMap::new();
         let pre = hlsl::preprocess_file(
             path,
-            &opts.front_end().preprocess,
+            &opts.front_end_options().preprocess,
             &self.loader(),
             &mut sources,
         );
@@ -1061,7 +1085,7 @@ impl Compiler {
                 positions: Vec::new(),
             }
         } else {
-            hlsl::compile_parsed(&parsed, &opts.front_end())
+            hlsl::compile_parsed(&parsed, &opts.front_end_options())
         };
         self.finish(path, front, sources, opts, key, inputs)
     }

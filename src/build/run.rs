@@ -290,7 +290,7 @@ impl Cx<'_> {
         let first = &variants[0];
         let mut sources = SourceMap::new();
         let loader = self.compiler.loader();
-        let fe = first.options.front_end();
+        let fe = first.options.front_end_options();
         let pre = hlsl::preprocess_file(&first.file, &fe.preprocess, &loader, &mut sources);
         let digest = SourceDigest::new(&pre, &sources);
         let inputs = input_files(&pre);
@@ -499,7 +499,7 @@ impl Cx<'_> {
                     positions: Vec::new(),
                 }
             } else {
-                hlsl::compile_parsed(parsed, &v.options.front_end())
+                hlsl::compile_parsed(parsed, &v.options.front_end_options())
             }
         });
         let front = hlsl::CompileResult {
