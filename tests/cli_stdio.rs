@@ -198,6 +198,80 @@ fn binary_output_to_a_terminal_is_refused() {
     );
 }
 
+/// A stdout nobody reads (`| head` after head exited): the output was not delivered, so the
+/// command fails with OSC0004 and exit 1 (no panic, no success).
+#[test]
+fn closed_stdout_fails_without_a_panic() {
+    let d = dir();
+    let src = d.join("closed_stdout.hlsl");
+    std::fs::write(&src, PIXEL).expect("write");
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let o = bin()
+        .args(["compile"])
+        .arg(&src)
+        .args(["-T", "ps_6_0", "--target", "spirv-asm"])
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error[OSC0004]: cannot write stdout: the reader closed the pipe"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Output files are written whole through a temporary file renamed over them: none is left
+/// behind, and a path that is not a regular file (`-o /dev/null`) is written in place, never
+/// replaced.
+#[test]
+fn outputs_are_renamed_into_place_and_devices_kept() {
+    use std::os::unix::fs::FileTypeExt as _;
+    let d = dir().join("whole");
+    std::fs::create_dir_all(&d).expect("mkdir");
+    let src = d.join("whole.hlsl");
+    std::fs::write(&src, PIXEL).expect("write");
+    let out = d.join("whole.spv");
+    std::fs::write(&out, b"old").expect("write");
+    let o = bin()
+        .arg("compile")
+        .arg(&src)
+        .args(["-T", "ps_6_0", "-o"])
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let words = std::fs::read(&out).expect("read");
+    assert_eq!(
+        &words[..4],
+        &0x0723_0203u32.to_le_bytes(),
+        "SPIR-V replaced the old file"
+    );
+    let left: Vec<String> = std::fs::read_dir(&d)
+        .expect("ls")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+    let o = bin()
+        .arg("compile")
+        .arg(&src)
+        .args(["-T", "ps_6_0", "-o", "/dev/null"])
+        .output()
+        .expect("runs");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let meta = std::fs::metadata("/dev/null").expect("/dev/null exists");
+    assert!(
+        meta.file_type().is_char_device(),
+        "/dev/null is still a device"
+    );
+}
+
 /// A stderr nobody reads (`2>&1 | head` after head exited): the errors cannot be printed,
 /// and the command still ends with exit 1, not a panic (101).
 #[test]

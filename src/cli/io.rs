@@ -56,10 +56,11 @@ pub fn to_stdout(path: Option<&Path>) -> bool {
 
 /// Writes a command's output to `path`, or to standard output for `None` or `-`
 /// ([`super::write_stdout`]). `binary` output to a terminal is refused (OSC0005). A file that
-/// cannot be written is `error[CODE]` with `code` (exit 1).
+/// cannot be written is `error[CODE]` with `code` (exit 1), and no half-written file is left
+/// at `path`: the bytes go to a temporary file beside it, renamed over it once complete.
 pub fn write(path: Option<&Path>, bytes: &[u8], binary: bool, code: &str) -> ExitCode {
     match path {
-        Some(p) if !is_stdio(p) => match std::fs::write(p, bytes) {
+        Some(p) if !is_stdio(p) => match write_whole(p, bytes) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("error[{code}]: cannot write {}: {e}", p.display());
@@ -94,4 +95,26 @@ pub fn one_stdout(outputs: &[(&str, Option<&PathBuf>, bool)]) -> Result<(), Stri
         ));
     }
     Ok(())
+}
+
+/// Writes `bytes` to `path` whole or not at all: into `.NAME.PID.tmp` in the same directory
+/// (so the rename cannot cross file systems), then renamed over `path`. The temporary file is
+/// removed when a step fails. A path that exists and is not a regular file (`/dev/null`, a
+/// FIFO a build tool reads) is written in place: renaming over it would replace it.
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return std::fs::write(path, bytes);
+    }
+    let name = path.file_name().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }

@@ -76,14 +76,18 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-/// Writes a command's output to standard output; a failure is `error[OSC0004]` (exit 1). A reader that stopped reading (`oneshader opt big.ir | head`) is not a failure:
-/// the rest of the output is not wanted, so the command ends successfully and quietly.
+/// Writes a command's output to standard output; a failure is `error[OSC0004]` (exit 1),
+/// including a reader that stopped reading (`oneshader opt big.ir | head`): the output was not
+/// all delivered, so the command must not report success (`set -o pipefail` scripts see it).
 pub(crate) fn write_stdout(bytes: &[u8]) -> ExitCode {
     use std::io::Write as _;
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error[OSC0004]: cannot write stdout: the reader closed the pipe");
+            ExitCode::from(1)
+        }
         Err(e) => {
             eprintln!("error[OSC0004]: cannot write stdout: {e}");
             ExitCode::from(1)
