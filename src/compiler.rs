@@ -1176,7 +1176,15 @@ impl Compiler {
                 ));
             }
             let (_report, warnings) = pm.run_with_fallback(&mut m);
+            let fell_back = !warnings.is_empty();
             diagnostics.list.extend(warnings);
+            // `[unroll]` loops the optimizer could not unroll (OSO0004), unless it fell back
+            // to the legalized module, where nothing was unrolled.
+            if !fell_back {
+                diagnostics
+                    .list
+                    .extend(oneshader_passes::unroll::not_unrolled(&m));
+            }
         }
         let mut spirv = Vec::new();
         let mut glsl_text = None;

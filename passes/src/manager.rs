@@ -14,6 +14,7 @@
 //! | OSO0001 | *warning*: a pass failed; the unoptimized module is used instead (the message names the pass, the first note says why, with the cause's code first) |
 //! | OSO0002 | the module does not verify after a pass (`--verify-each`); the verifier's diagnostics follow as notes ([`PassError::code`]) |
 //! | OSO0003 | a pass panicked (a bug in the pass); reported as OSO0001's reason, naming the pass ([`PassError::code`]) |
+//! | OSO0004 | *warning*: an `[unroll]` loop the optimizer could not unroll ([`crate::unroll::not_unrolled`]) |
 
 use std::time::{Duration, Instant};
 

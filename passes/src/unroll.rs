@@ -140,6 +140,37 @@ struct Plan {
     trips: usize,
 }
 
+/// One warning (OSO0004) per loop of `m` that still carries its `unroll` hint: after the
+/// optimizer has run, these are the `[unroll]` loops it could not unroll (a trip count not
+/// known at compile time, a shape it does not handle, or a copy past the size bounds). The
+/// hint stays in the output (SPIR-V's `Unroll` loop control) for the driver; the warning,
+/// at the loop's HLSL position, says the compiler did not do it.
+pub fn not_unrolled(m: &Module) -> Vec<oneshader_ir::Diagnostic> {
+    let mut out = Vec::new();
+    for f in m.functions() {
+        for b in f.blocks(m) {
+            let Some(t) = b.terminator(m) else { continue };
+            if m.op(t) == Op::Loop && m.has_decoration(t, Op::Unroll) {
+                let d = oneshader_ir::Diagnostic::warning(
+                    "OSO0004",
+                    "`[unroll]` loop was not unrolled (its trip count is not known at \
+                         compile time, its shape is not one the unroller handles, or the copies \
+                         would exceed the size bounds); the hint is passed on to the driver",
+                )
+                .at_inst(m, t);
+                // A function inlined twice copies its loop: one warning per source loop.
+                if !out
+                    .iter()
+                    .any(|o: &oneshader_ir::Diagnostic| o.span == d.span)
+                {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// True when `f` has a loop marked `unroll`: one look at the terminators, no CFG.
 fn has_unroll_loop(m: &Module, f: Func) -> bool {
     f.blocks(m).iter().any(|b| {

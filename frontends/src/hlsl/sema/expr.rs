@@ -1082,6 +1082,27 @@ impl<'a> Sema<'a> {
             return Expr::error(span);
         };
         let (sa, sb) = (a.span, b.span);
+        if matches!(op, BinaryOp::Div | BinaryOp::Rem)
+            && let ExprKind::Const(v) = &b.kind
+            && self
+                .types
+                .scalar_of(ty)
+                .is_some_and(|s| !s.is_float() && s != Scalar::Bool)
+            && v.as_int() == 0
+        {
+            // As DXC (clang's -Wdivision-by-zero): the result is undefined, the program
+            // still compiles.
+            let what = if op == BinaryOp::Div {
+                "division"
+            } else {
+                "remainder"
+            };
+            self.warn(
+                "OSH1032",
+                sb,
+                format!("integer {what} by zero is undefined"),
+            );
+        }
         let a = self.convert_quiet(a, ty, sa);
         let b = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
             // The shift amount takes the left operand's type (the IR wants equal shapes).
