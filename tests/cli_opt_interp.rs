@@ -197,10 +197,11 @@ fn interp_reports_bad_arguments_and_runaway_programs() {
     );
 }
 
-/// `oneshader opt big.ir | head`: the reader closes the pipe after a few lines. The rest of
-/// the output is not wanted; the command must neither panic nor fail.
+/// `oneshader opt big.ir | head`: the reader closes the pipe after a few lines. The command
+/// must not panic; it fails (exit 1) with one OSC0004 line, as issue 30 asks of a closed
+/// stdout, so a script with `pipefail` knows the output is incomplete.
 #[test]
-fn output_into_a_pipe_closed_early_ends_quietly() {
+fn output_into_a_pipe_closed_early_fails_without_a_panic() {
     let mut text = String::from("func @f(%x: i32) -> i32 {\nbb0:\n  %v0 = add %x, i32 1 : i32\n");
     for k in 1..20_000 {
         text.push_str(&format!("  %v{k} = mul %v{}, %x : i32\n", k - 1));
@@ -224,6 +225,11 @@ fn output_into_a_pipe_closed_early_ends_quietly() {
         let o = child.wait_with_output().expect("waits");
         let err = stderr(&o);
         assert!(!err.contains("panicked"), "{command:?}: {err}");
-        assert!(o.status.success(), "{command:?}: {:?} {err}", o.status);
+        assert_eq!(o.status.code(), Some(1), "{command:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            "error[OSC0004]: cannot write stdout: the reader closed the pipe",
+            "{command:?}"
+        );
     }
 }
