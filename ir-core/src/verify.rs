@@ -35,8 +35,26 @@ pub fn verify(m: &Module) -> Vec<Diagnostic> {
         diags: Vec::new(),
         bad: FxHashSet::default(),
         printer: None,
+        for_source: false,
     };
     v.run();
+    v.diags
+}
+
+/// The stage rules alone (OSV0028: what only some stages may do, reached from an entry point
+/// of another stage), as a front end reports them for user code: each diagnostic is at the
+/// instruction's or global's source position ([`Diagnostic::at_inst`]) and its message names
+/// the entry point and the stages, without the IR. The module must be otherwise valid (a
+/// front end's lowered module is).
+pub fn verify_stages(m: &Module) -> Vec<Diagnostic> {
+    let mut v = Verifier {
+        m,
+        diags: Vec::new(),
+        bad: FxHashSet::default(),
+        printer: None,
+        for_source: true,
+    };
+    v.stage_rules();
     v.diags
 }
 
@@ -62,6 +80,8 @@ struct Verifier<'a> {
     /// Prints the instructions diagnostics name; made at the first one, since naming the
     /// module's items costs a walk of the module.
     printer: Option<InstPrinter<'a>>,
+    /// Diagnostics for a front end's user ([`verify_stages`]): positioned, the IR as a note.
+    for_source: bool,
 }
 
 impl<'a> Verifier<'a> {
@@ -70,15 +90,39 @@ impl<'a> Verifier<'a> {
             return;
         }
         let mut msg = msg.into();
-        if let Some(id) = id {
-            if let Some(f) = self.m.try_op(id).and_then(|_| self.m.func_of(id)) {
-                let name = self.m.name(f.id()).unwrap_or("?");
-                msg = format!("{msg}; in @{name}");
-            }
-            msg = format!("{msg}: `{}`", self.describe(id));
-            self.bad.insert(id);
+        let Some(id) = id else {
+            self.diags.push(Diagnostic::error(code, msg));
+            return;
+        };
+        if !self.for_source
+            && let Some(f) = self.m.try_op(id).and_then(|_| self.m.func_of(id))
+        {
+            let name = self.m.name(f.id()).unwrap_or("?");
+            msg = format!("{msg}; in @{name}");
         }
-        self.diags.push(Diagnostic::error(code, msg));
+        let ir = self.describe(id);
+        self.bad.insert(id);
+        let d = if self.for_source {
+            // For a front end: the message stays about the program, the IR instruction is a
+            // note, and the position is where the instruction came from.
+            // A global has no position of its own: its first use in the source stands for it.
+            let at = if self.m.position(id).is_none() && self.m.src_span(id).is_none() {
+                self.m
+                    .users(id)
+                    .into_iter()
+                    .filter_map(|u| self.m.position(u).map(|p| (p.file.0, p.start, u)))
+                    .min()
+                    .map_or(id, |(_, _, u)| u)
+            } else {
+                id
+            };
+            Diagnostic::error(code, msg)
+                .with_note(format!("IR: `{ir}`"))
+                .at_inst(self.m, at)
+        } else {
+            Diagnostic::error(code, format!("{msg}: `{ir}`"))
+        };
+        self.diags.push(d);
     }
 
     fn describe(&mut self, id: InstId) -> String {

@@ -344,6 +344,22 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
     let (module, lower_diags, positions) = Lower::new(&program, lopts).run();
     diagnostics.extend(with_macro_notes(parsed, lower_diags));
     let module = module.filter(|_| !oneshader_ir::diag::has_errors(&diagnostics));
+    // What only some stages may do (`discard` in a compute shader, a group barrier or
+    // groupshared memory in a pixel shader) is the user's mistake: an error at its HLSL
+    // position, in every build (OSH1033).
+    if let Some(m) = &module {
+        let misuse: Vec<Diagnostic> = oneshader_ir::verify::verify_stages(m)
+            .into_iter()
+            .map(|mut d| {
+                d.code = "OSH1033";
+                d
+            })
+            .collect();
+        if !misuse.is_empty() {
+            diagnostics.extend(with_macro_notes(parsed, misuse));
+            return result(None, diagnostics, Vec::new());
+        }
+    }
     if cfg!(debug_assertions)
         && let Some(m) = &module
     {

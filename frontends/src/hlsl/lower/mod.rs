@@ -1708,6 +1708,7 @@ impl<'p> Lower<'p> {
             | Stmt::If { cond: e, .. }
             | Stmt::Loop { cond: Some(e), .. }
             | Stmt::Switch { value: e, .. } => Some(e.span),
+            Stmt::Discard(span) => Some(*span),
             _ => None,
         };
         match own {
@@ -1954,7 +1955,7 @@ impl<'p> Lower<'p> {
                 self.bld().ret(v);
                 self.terminate();
             }
-            Stmt::Discard => {
+            Stmt::Discard(_) => {
                 self.bld().discard();
                 self.terminate();
             }
@@ -2061,7 +2062,7 @@ pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
         Stmt::Local(_, None)
         | Stmt::Break
         | Stmt::Continue
-        | Stmt::Discard
+        | Stmt::Discard(_)
         | Stmt::Return(None) => {}
         Stmt::Block(b) => b.iter().for_each(|s| stmt_exprs(s, f)),
         Stmt::If {

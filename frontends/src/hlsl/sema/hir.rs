@@ -1507,8 +1507,8 @@ pub enum Stmt {
     Continue,
     /// `return [v]`.
     Return(Option<Expr>),
-    /// `discard`.
-    Discard,
+    /// `discard`, at its keyword (the position a stage error names).
+    Discard(Span),
 }
 
 // ---- the program ------------------------------------------------------------------------------

@@ -348,7 +348,7 @@ impl<'a> Sema<'a> {
                     }
                 }
             }
-            StmtKind::Discard => out.push(Stmt::Discard),
+            StmtKind::Discard => out.push(Stmt::Discard(s.span)),
             StmtKind::Empty | StmtKind::Error => {}
         }
     }
