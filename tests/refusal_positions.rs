@@ -1,43 +1,51 @@
-//! A construct the SPIR-V backend refuses is reported at its HLSL source position (the front
-//! end records it as a `src_loc` decoration), not only by IR function.
+//! Refusals carry the HLSL position of what they refuse (issue 30 item 3): a derivative in a
+//! stage without derivatives points at the `ddx` in every backend, and a missing entry point
+//! at the file.
 
-use oneshader::{CompileOptions, Compiler, TargetEnv};
+use oneshader::{CompileOptions, Compiler, Target};
 
-fn refuse(src: &str, opts: &CompileOptions) -> String {
-    match Compiler::new().compile_source("pos.hlsl", src, opts) {
+/// The rendered diagnostics of a compilation that must fail.
+fn refused(src: &str, opts: &CompileOptions) -> String {
+    match Compiler::new().compile_source("r.hlsl", src, opts) {
         Ok(_) => panic!("compiled"),
         Err(e) => e.diagnostics.render(),
     }
 }
 
 #[test]
-fn backend_refusals_point_at_the_construct() {
-    let src = r#"
-Texture2D t : register(t0);
-SamplerState s : register(s0);
-float4 helper(float2 uv, int2 o) { return t.SampleLevel(s, uv, 0, o); }
-float4 main(float2 uv : TEXCOORD, nointerpolation int2 o : OFF) : SV_Target {
-    return helper(uv, o);
-}
-"#;
-    for level in [oneshader::OptLevel::O0, oneshader::OptLevel::O] {
-        let e = refuse(src, &CompileOptions::new("ps_6_0").opt_level(level));
+fn a_derivative_without_derivatives_is_refused_at_the_ddx_in_every_backend() {
+    // numthreads(1,1,1): no SPIR-V or GLSL derivative group fits; WGSL and MSL have
+    // derivatives in fragment shaders only.
+    let src = "RWBuffer<float> b : register(u0);\n[numthreads(1,1,1)] void main(uint i : SV_DispatchThreadID) {\n  b[i] = ddx(b[i]);\n}\n";
+    for (target, code) in [
+        (Target::Spirv, "OSB0011"),
+        (Target::Glsl, "OSB0110"),
+        (Target::Wgsl, "OSB0209"),
+        (Target::Msl, "OSB0309"),
+    ] {
+        let e = refused(src, &CompileOptions::new("cs_6_0").target(target));
         assert!(
-            e.contains("pos.hlsl:4:43: error[OSB0013]"),
-            "{level:?}: {e}"
+            e.contains(&format!("r.hlsl:3:10: error[{code}]")),
+            "{target}: at `ddx`: {e}"
         );
-        assert!(e.contains("t.SampleLevel(s, uv, 0, o)"), "{e}");
+        // The summary counts; it does not repeat the refusal.
+        assert_eq!(e.matches(code).count(), 1, "{target}: once: {e}");
     }
-    let src = r#"
-RWStructuredBuffer<float> b : register(u0);
-[numthreads(4, 1, 1)]
-void main(uint3 id : SV_DispatchThreadID) {
-    b[id.x] = QuadReadLaneAt(b[id.x], id.x & 3);
 }
-"#;
-    let e = refuse(
-        src,
-        &CompileOptions::new("cs_6_0").target_env(TargetEnv::Vulkan1_1),
+
+#[test]
+fn a_derivative_in_a_vertex_shader_is_refused_at_the_sample() {
+    let src = "Texture2D t : register(t0); SamplerState s : register(s0);\nfloat4 main(float2 uv : TEXCOORD) : SV_Position {\n  return t.Sample(s, uv);\n}\n";
+    let e = refused(src, &CompileOptions::new("vs_6_0"));
+    // `Sample` is implicit-LOD: at the call.
+    assert!(e.contains("r.hlsl:3:10: error[OSB0011]"), "{e}");
+}
+
+#[test]
+fn a_missing_entry_point_of_an_empty_file_is_at_the_file() {
+    let e = refused("", &CompileOptions::new("ps_6_0"));
+    assert!(
+        e.contains("r.hlsl:1:1: error[OSH1020]: the entry point `main` is not defined"),
+        "{e}"
     );
-    assert!(e.contains("pos.hlsl:5:15: error[OSB0006]"), "{e}");
 }

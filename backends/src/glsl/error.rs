@@ -30,6 +30,14 @@ impl GlslError {
         GlslError(Box::new(Diagnostic::error(code, message)))
     }
 
+    /// Places the error at the source position of instruction `i` (if it has one).
+    pub fn at(mut self, m: &oneshader_ir::Module, i: Option<oneshader_ir::InstId>) -> GlslError {
+        if let Some(i) = i {
+            *self.0 = (*self.0).clone().at_inst(m, i);
+        }
+        self
+    }
+
     /// Adds a note.
     pub fn note(mut self, note: impl Into<String>) -> GlslError {
         *self.0 = (*self.0).clone().with_note(note);

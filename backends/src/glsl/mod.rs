@@ -163,6 +163,12 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
     let stage_layout = match stage_layout(&mut cx, &entry, derivatives) {
         Ok(s) => s,
         Err(e) => {
+            // A derivative error points at the first instruction that takes one.
+            let e = if e.0.code == DERIVATIVES {
+                e.at(m, entry_info.first_with_effects(m, Effects::DERIVATIVES))
+            } else {
+                e
+            };
             diags.push(e.into());
             String::new()
         }

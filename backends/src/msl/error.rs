@@ -31,6 +31,14 @@ impl MslError {
     pub fn new(code: &'static str, message: impl Into<String>) -> MslError {
         MslError(Box::new(Diagnostic::error(code, message)))
     }
+
+    /// Places the error at the source position of instruction `i` (if it has one).
+    pub fn at(mut self, m: &oneshader_ir::Module, i: Option<oneshader_ir::InstId>) -> MslError {
+        if let Some(i) = i {
+            *self.0 = (*self.0).clone().at_inst(m, i);
+        }
+        self
+    }
 }
 
 impl From<MslError> for Diagnostic {

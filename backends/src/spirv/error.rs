@@ -32,6 +32,14 @@ impl EmitError {
         EmitError(Box::new(Diagnostic::error(code, message)))
     }
 
+    /// Places the error at the source position of instruction `i` (if it has one).
+    pub fn at(mut self, m: &oneshader_ir::Module, i: Option<oneshader_ir::InstId>) -> EmitError {
+        if let Some(i) = i {
+            *self.0 = (*self.0).clone().at_inst(m, i);
+        }
+        self
+    }
+
     /// Adds a note.
     pub fn note(mut self, note: impl Into<String>) -> EmitError {
         *self.0 = (*self.0).clone().with_note(note);

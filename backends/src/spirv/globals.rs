@@ -412,6 +412,10 @@ impl Emitter<'_> {
         }
         for e in info.entry_points() {
             let derivatives = e.effects().contains(Effects::DERIVATIVES);
+            // Where a derivative error points: the first instruction that takes one.
+            let derivative_at = derivatives
+                .then(|| e.first_with_effects(m, Effects::DERIVATIVES))
+                .flatten();
             let model = execution_model(e.stage());
             if let Err(err) = self.stage_caps(e.stage(), e.name()) {
                 self.diags.push(err.into());
@@ -503,7 +507,7 @@ impl Emitter<'_> {
                         &[fid, ExecutionMode::LocalSize as u32, x, y, z],
                     );
                     if derivatives {
-                        self.derivative_group(fid, e.name(), (x, y, z));
+                        self.derivative_group(fid, e.name(), (x, y, z), derivative_at);
                     }
                 }
                 Stage::Geometry
@@ -524,6 +528,7 @@ impl Emitter<'_> {
                                     e.name()
                                 ),
                             )
+                            .at(m, derivative_at)
                             .into(),
                         );
                     }
@@ -561,6 +566,7 @@ impl Emitter<'_> {
                                 e.name()
                             ),
                         )
+                        .at(m, derivative_at)
                         .into(),
                     );
                 }
@@ -763,7 +769,13 @@ impl Emitter<'_> {
     /// consecutive local invocation indices when the workgroup size is a multiple of 4. The
     /// NV extension is used on every target: Vulkan drivers have offered it since 2018, and
     /// its capabilities and modes have the same numbers as the later KHR version.
-    fn derivative_group(&mut self, fid: u32, name: &str, (x, y, z): (u32, u32, u32)) {
+    fn derivative_group(
+        &mut self,
+        fid: u32,
+        name: &str,
+        (x, y, z): (u32, u32, u32),
+        at: Option<oneshader_ir::InstId>,
+    ) {
         let (mode, cap) = if x.is_multiple_of(2) && y.is_multiple_of(2) {
             (
                 ExecutionMode::DerivativeGroupQuadsNV,
@@ -782,6 +794,7 @@ impl Emitter<'_> {
                         "compute entry point `{name}` takes implicit derivatives (implicit-LOD sampling, CalculateLevelOfDetail or ddx/ddy) with numthreads({x}, {y}, {z}); SPIR-V needs even x and y (2x2 quads) or a multiple of 4 threads (linear groups)"
                     ),
                 )
+                .at(self.m, at)
                 .into(),
             );
             return;

@@ -519,7 +519,9 @@ fn stage_entry(s: &mut Sema<'_>, parsed: &Parsed, entry_name: &str) -> Option<hi
                     "the entry point `{entry_name}` is not defined (no function of that name in \
                      the global scope; `-E` names it)"
                 ),
-            ),
+            )
+            // About the whole file: at its start.
+            .with_span(parsed_span(parsed)),
         };
         s.push_diag(diag);
         return None;

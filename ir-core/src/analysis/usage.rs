@@ -163,6 +163,18 @@ impl EntryInfo {
     pub fn effects(&self) -> Effects {
         self.effects
     }
+
+    /// The first instruction it reaches whose effects ([`Module::effects`]) include every
+    /// flag of `fx`, in [`EntryInfo::functions`] order then block and instruction order:
+    /// where a diagnostic about those effects points (the `ddx` that makes a compute entry
+    /// point take derivatives). `None` when it reaches none.
+    pub fn first_with_effects(&self, m: &Module, fx: Effects) -> Option<InstId> {
+        self.functions.iter().find_map(|f| {
+            f.blocks(m)
+                .into_iter()
+                .find_map(|b| m.children(b.id()).find(|&i| m.effects(i).contains(fx)))
+        })
+    }
 }
 
 /// The shared analyses of a module, computed once: the [`CallGraph`], what each function
