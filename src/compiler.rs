@@ -292,6 +292,10 @@ pub struct CompileOptions {
     /// MSL resource indices by (stage, set, binding) (`--msl-binding-map FILE`); `None`: the
     /// MSL backend's default rule (docs/msl-backend.md). Used when the target is MSL.
     pub msl_binding_map: Option<msl::BindingMap>,
+    /// WGSL resource places (`--wgsl-binding-map FILE`); what it does not list is placed by
+    /// the rules of docs/wgsl-backend.md "Bindings". Used when the target is WGSL, and by the
+    /// reflection's `wgsl` places for every target.
+    pub wgsl_binding_map: Option<oneshader_backends::bindings::WgslBindingMap>,
     /// The Metal Shading Language version of the MSL output (`--msl-version 2.1..3.0`,
     /// default 2.4). Used when the target is MSL.
     pub msl_version: msl::MslVersion,
@@ -345,6 +349,7 @@ impl Default for CompileOptions {
             debug_info: DebugInfo::None,
             target: Target::Spirv,
             msl_binding_map: None,
+            wgsl_binding_map: None,
             msl_version: msl::MslVersion::V2_4,
             msl_buffer_sizes_index: msl::DEFAULT_BUFFER_SIZES_INDEX,
             emit_spirv: true,
@@ -533,6 +538,42 @@ impl CompileOptions {
             storage_rule: rules.storage_buffer,
             push_constant_rule: rules.push_constant,
             tbuffer_rule: rules.texture_buffer,
+            binding_map: self.wgsl_binding_map.clone(),
+        }
+    }
+}
+
+/// Records in the reflection where WGSL output binds each resource (the same rules the
+/// WGSL backend applies, `oneshader_backends::bindings`), matched by name and Vulkan set and
+/// binding. Map entries for other stages do not apply. A resource the rules cannot place
+/// has no `wgsl` place (the WGSL backend refuses it, naming it).
+fn add_wgsl_places(
+    r: &mut Reflection,
+    m: &oneshader_ir::Module,
+    stage: Option<oneshader_ir::Stage>,
+    map: Option<&oneshader_backends::bindings::WgslBindingMap>,
+) {
+    let Ok((places, _warnings)) = oneshader_backends::bindings::wgsl_places(m, stage, map) else {
+        return;
+    };
+    for g in m.globals() {
+        let Some(place) = places.get(&g.id()) else {
+            continue;
+        };
+        let name = m.name(g.id()).unwrap_or("");
+        let Some(d) = m.find_decoration(g.id(), oneshader_ir::Op::Binding) else {
+            continue;
+        };
+        let vulkan = (m.imm_operand(d, 0), m.imm_operand(d, 1));
+        if let Some(res) = r
+            .resources
+            .iter_mut()
+            .find(|res| res.name == name && (Some(res.set), Some(res.binding)) == vulkan)
+        {
+            res.wgsl = Some(reflect::WgslBinding {
+                group: place.group,
+                binding: place.binding,
+            });
         }
     }
 }
@@ -1125,7 +1166,10 @@ impl Compiler {
         let reflection = if opts.reflect {
             match reflect::reflect(&m, &opts.layout.rules()) {
                 // The lowering names spec constants after their HLSL declarations.
-                Ok(r) => Some(r),
+                Ok(mut r) => {
+                    add_wgsl_places(&mut r, &m, stage, opts.wgsl_binding_map.as_ref());
+                    Some(r)
+                }
                 Err(e) => {
                     diagnostics
                         .list
@@ -1218,7 +1262,10 @@ impl Compiler {
                     glsl::emit(&legal, &gopts).map(|t| glsl_text = Some(t))
                 }
                 Target::Wgsl => {
-                    wgsl::emit(&legal, &opts.wgsl_options()).map(|t| wgsl_text = Some(t))
+                    wgsl::emit_with_interface(&legal, &opts.wgsl_options()).map(|(t, interface)| {
+                        wgsl_text = Some(t);
+                        diagnostics.list.extend(interface.warnings);
+                    })
                 }
                 Target::Msl => {
                     let mut mopts = opts.msl_options();

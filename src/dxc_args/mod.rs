@@ -619,6 +619,15 @@ impl DxcArgs {
                         .map_err(|e| bad(format!("`--msl-binding-map {path}`: {e}")))?,
                 );
             }
+            "wgsl-binding-map" => {
+                let path = v(0);
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| bad(format!("`--wgsl-binding-map {path}`: {e}")))?;
+                c.wgsl_binding_map = Some(
+                    crate::backends::bindings::WgslBindingMap::from_json(&text)
+                        .map_err(|e| bad(format!("{path}:{e}")))?,
+                );
+            }
             "msl-version" => {
                 c.msl_version = v(0)
                     .parse()

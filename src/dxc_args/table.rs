@@ -361,6 +361,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     own!("target-env", Separate, "--", "`-fspv-target-env`"),
     own!("reflect", Separate, "--", "write the reflection JSON (docs/reflection.md)"),
     own!("msl-binding-map", Separate, "--", "MSL resource indices from a JSON file (docs/msl-backend.md)"),
+    own!("wgsl-binding-map", Separate, "--", "WGSL resource groups and bindings from a JSON file (docs/wgsl-backend.md)"),
     own!("msl-version", Separate, "--", "the MSL version: 2.1, 2.2, 2.3, 2.4, 3.0"),
     own!("msl-buffer-sizes-index", Separate, "--", "the `[[buffer(N)]]` of the MSL buffer-sizes buffer"),
     own!("spec-const", Separate, "--", "fold a spec constant's value in: ID=VALUE or NAME=VALUE"),
