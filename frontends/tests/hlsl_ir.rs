@@ -77,11 +77,13 @@ float4 main() : SV_Target {
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @counter.var.app").contains("[binding(0, 6)]"),
+        line_of(&ir, "global @counter.var.app")
+            .contains("[binding(0, 6), hlsl_register(3, 4294967295, 0, 0)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @\"$Globals\"").contains("[binding(0, 7)]"),
+        line_of(&ir, "global @\"$Globals\"")
+            .contains("[binding(0, 7), hlsl_register(0, 4294967295, 0, 0)]"),
         "{ir}"
     );
 
@@ -97,12 +99,13 @@ float4 main() : SV_Target {
         &o,
     );
     let ir = oneshader_ir::print::print_module(&r.module.expect(&rendered));
+    // The shift is the user's choice (the last operand 1); `s` kept DXC's default (0).
     assert!(
-        line_of(&ir, "global @a ").contains("[binding(0, 103)]"),
+        line_of(&ir, "global @a ").contains("[binding(0, 103), hlsl_register(1, 3, 0, 1)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @s ").contains("[binding(0, 3)]"),
+        line_of(&ir, "global @s ").contains("[binding(0, 3), hlsl_register(2, 3, 0, 0)]"),
         "{ir}"
     );
 }
