@@ -265,6 +265,10 @@ pub struct CompileOptions {
     /// `-fspv-preserve-bindings`: keep every declared resource and buffer (with its binding)
     /// in the output, used or not. Default off.
     pub preserve_bindings: bool,
+    /// `-fspv-use-unknown-image-format`: storage textures and texel buffers without
+    /// `[[vk::image_format]]` keep the Unknown format. Default off: DXC's inferred format
+    /// (`float4` Rgba32f, `uint2` Rg32ui, `int` R32i; three components stay Unknown).
+    pub unknown_image_format: bool,
     /// `-denorm preserve|ftz`: the 32-bit float denormal mode of the entry point. Default none
     /// (`-denorm any`).
     pub denorm: Option<spirv::DenormMode>,
@@ -341,6 +345,7 @@ impl Default for CompileOptions {
             bind_registers: Vec::new(),
             bind_globals: None,
             preserve_bindings: false,
+            unknown_image_format: false,
             spec_constants: Vec::new(),
             denorm: None,
             debug_names: true,
@@ -458,6 +463,7 @@ impl CompileOptions {
             dx_layout: self.layout == BufferLayout::Dx,
             preserve_bindings: self.preserve_bindings,
             default_space: self.default_space,
+            unknown_image_format: self.unknown_image_format,
             bind_registers: self.bind_registers.clone(),
             bind_globals: self.bind_globals,
             // A module kept as IR may be linked: prototypes become imports.

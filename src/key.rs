@@ -184,6 +184,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         bind_registers,
         bind_globals,
         preserve_bindings,
+        unknown_image_format,
         spec_constants,
         // What to keep or produce, not how (the backend runs after the module is final; the
         // output key names the target).
@@ -208,7 +209,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
          16bit={enable_16bit_types};hv={hlsl_version};invert_y={invert_y};\
          dx_position_w={dx_position_w};base_instance={nonzero_base_instance};\
          base_vertex={nonzero_base_vertex};layout={layout:?};space={default_space:?};\
-         globals={bind_globals:?};preserve={preserve_bindings};"
+         globals={bind_globals:?};preserve={preserve_bindings};\
+         unknown_format={unknown_image_format};"
     );
     for r in bind_registers {
         let _ = write!(s, "bind={r:?};");
@@ -328,6 +330,10 @@ mod tests {
             },
             CompileOptions {
                 preserve_bindings: true,
+                ..base.clone()
+            },
+            CompileOptions {
+                unknown_image_format: true,
                 ..base.clone()
             },
             CompileOptions {

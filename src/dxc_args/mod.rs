@@ -545,6 +545,7 @@ impl DxcArgs {
             "fvk-use-scalar-layout" => c.layout = BufferLayout::Scalar,
             "fspv-target-env=" | "target-env" => *env = Some(v(0).to_string()),
             "fspv-preserve-bindings" => c.preserve_bindings = true,
+            "fspv-use-unknown-image-format" => c.unknown_image_format = true,
             "T" => {
                 c.profile = v(0).to_string();
                 self.profile_given = true;

@@ -270,7 +270,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("fspv-entrypoint-name=", Joined, "-", Honoured("the `OpEntryPoint` name (SPIR-V output; other targets and `lib_*` profiles refuse it)")),
     o!("fspv-enable-maximal-reconvergence", Flag, "-", Refused("the MaximallyReconvergesKHR execution mode is not emitted")),
     o!("fspv-use-vulkan-memory-model", Flag, "-", Refused("the Vulkan memory model is not emitted")),
-    o!("fspv-use-unknown-image-format", Flag, "-", Refused("the Unknown default image format is not implemented")),
+    o!("fspv-use-unknown-image-format", Flag, "-", Honoured("storage textures and texel buffers without `[[vk::image_format]]` keep the Unknown format instead of the inferred one")),
     o!("fvk-auto-shift-bindings", Flag, "-", Refused("shifting the bindings of resources without a `register` is not implemented yet")),
     o!("Wno-vk-ignored-features", Joined, "-", NoEffect(WARNINGS)),
     o!("Wno-vk-emulated-features", Joined, "-", NoEffect(WARNINGS)),

@@ -172,6 +172,9 @@ pub struct LowerOptions {
     pub binding_shifts: Vec<crate::hlsl::sema::bindings::BindingShift>,
     /// `-auto-binding-space N`.
     pub default_space: Option<u32>,
+    /// `-fspv-use-unknown-image-format`: storage textures and texel buffers without
+    /// `[[vk::image_format]]` keep the Unknown format instead of DXC's inferred one.
+    pub unknown_image_format: bool,
     /// `-fvk-bind-register`.
     pub bind_registers: Vec<crate::hlsl::sema::bindings::RegisterBinding>,
     /// `-fvk-bind-globals BINDING SET`: (binding, set).
@@ -355,15 +358,29 @@ impl<'p> Lower<'p> {
             TexShape::Buffer => Dim::Buffer,
             TexShape::Subpass | TexShape::SubpassMS => Dim::SubpassData,
         };
-        // Storage textures of 32-bit scalars get their obvious format (atomics need one;
-        // `[[vk::image_format]]` overrides).
-        let format = match (rw, format, self.types().kind(e)) {
+        // DXC's format inference: storage textures and texel buffers (`Buffer<T>` too) of
+        // one, two or four 32-bit components get the format of that texel (`float4`
+        // Rgba32f, `uint2` Rg32ui, `int` R32i; three components stay Unknown), 64-bit
+        // integer scalars R64i/R64ui. `[[vk::image_format]]` overrides;
+        // `-fspv-use-unknown-image-format` keeps Unknown.
+        let inferable = rw || shape == TexShape::Buffer;
+        let format = match (inferable, format, self.types().kind(e)) {
+            (true, ImageFormat::Unknown, _) if self.opts.unknown_image_format => format,
             (true, ImageFormat::Unknown, TyKind::Scalar(s) | TyKind::Vector(s, 1)) => match s {
                 Scalar::F32 => ImageFormat::R32f,
                 Scalar::I32 => ImageFormat::R32i,
                 Scalar::U32 => ImageFormat::R32ui,
                 Scalar::I64 => ImageFormat::R64i,
                 Scalar::U64 => ImageFormat::R64ui,
+                _ => format,
+            },
+            (true, ImageFormat::Unknown, TyKind::Vector(s, n @ (2 | 4))) => match (s, n) {
+                (Scalar::F32, 2) => ImageFormat::Rg32f,
+                (Scalar::I32, 2) => ImageFormat::Rg32i,
+                (Scalar::U32, 2) => ImageFormat::Rg32ui,
+                (Scalar::F32, _) => ImageFormat::Rgba32f,
+                (Scalar::I32, _) => ImageFormat::Rgba32i,
+                (Scalar::U32, _) => ImageFormat::Rgba32ui,
                 _ => format,
             },
             _ => format,
