@@ -842,7 +842,10 @@ pub struct Compiler {
 
 /// The host's include loader ([`Compiler::set_include_loader`]).
 #[derive(Clone)]
-struct IncludeLoader(std::sync::Arc<dyn Fn(&Path) -> Option<String> + Send + Sync>);
+struct IncludeLoader(std::sync::Arc<LoadFn>);
+
+/// A function giving a file's text, or `None` when there is no such file.
+type LoadFn = dyn Fn(&Path) -> Option<String> + Send + Sync;
 
 impl fmt::Debug for IncludeLoader {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
