@@ -172,6 +172,15 @@ pub struct os_compiler {
     warnings_as_errors: bool,
 }
 
+// What docs/c-api.md promises: one compiler may be shared by threads, and results and
+// modules may move between them.
+const _: fn() = || {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<os_compiler>();
+    shareable::<os_result>();
+    shareable::<os_module>();
+};
+
 /// What an operation produced. Released by `os_result_free`.
 pub struct os_result {
     status: os_status,
@@ -370,7 +379,7 @@ pub extern "C" fn os_version() -> *const c_char {
             Ok(v) => v,
             Err(_) => c"",
         };
-    V.as_ptr()
+    guard(std::ptr::null, || V.as_ptr())
 }
 
 /// The compiler's identity, which every module key includes (version, build identity, debug or
