@@ -877,12 +877,27 @@ impl fmt::Debug for CompileError {
 
 impl std::error::Error for CompileError {}
 
-/// Compiles HLSL. Holds in-memory include files and whether the file system may be read;
-/// one `Compiler` serves any number of compilations.
+/// Compiles HLSL. Holds in-memory include files, an optional include loader and whether the
+/// file system may be read; one `Compiler` serves any number of compilations, from any number
+/// of threads (it is `Send` and `Sync`).
 #[derive(Clone, Debug)]
 pub struct Compiler {
     includes: MemoryLoader,
+    loader: Option<IncludeLoader>,
     filesystem: bool,
+}
+
+/// The host's include loader ([`Compiler::set_include_loader`]).
+#[derive(Clone)]
+struct IncludeLoader(std::sync::Arc<LoadFn>);
+
+/// A function giving a file's text, or `None` when there is no such file.
+type LoadFn = dyn Fn(&Path) -> Option<String> + Send + Sync;
+
+impl fmt::Debug for IncludeLoader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("IncludeLoader")
+    }
 }
 
 impl Default for Compiler {
@@ -891,18 +906,26 @@ impl Default for Compiler {
     }
 }
 
-/// Files from memory first, then (when allowed) from disk.
+/// Files from memory first, then from the host's loader, then (when allowed) from disk.
 pub(crate) struct Loader<'a> {
     memory: &'a MemoryLoader,
+    host: Option<&'a IncludeLoader>,
     filesystem: bool,
 }
 
 impl SourceLoader for Loader<'_> {
     fn load(&self, path: &Path) -> std::io::Result<String> {
-        match self.memory.load(path) {
-            Ok(text) => Ok(text),
-            Err(e) if !self.filesystem => Err(e),
-            Err(_) => FsLoader.load(path),
+        let e = match self.memory.load(path) {
+            Ok(text) => return Ok(text),
+            Err(e) => e,
+        };
+        if let Some(text) = self.host.and_then(|h| (h.0)(path)) {
+            return Ok(text);
+        }
+        if self.filesystem {
+            FsLoader.load(path)
+        } else {
+            Err(e)
         }
     }
 
@@ -920,7 +943,97 @@ impl Compiler {
     pub fn new() -> Compiler {
         Compiler {
             includes: MemoryLoader::new(),
+            loader: None,
             filesystem: true,
+        }
+    }
+
+    /// Sets the host's include loader (as DXC's `IDxcIncludeHandler`): for each path
+    /// `#include` tries (beside the including file, then each include folder, then the name as
+    /// written; the main file too for [`Compiler::compile_file`]), after the in-memory files
+    /// and before the file system, `load` gives the file's text or `None` when it has no such
+    /// file. It may be called from several threads at once when the compiler is shared.
+    ///
+    /// ```
+    /// use oneshader::{CompileOptions, Compiler};
+    ///
+    /// let mut c = Compiler::new();
+    /// c.set_filesystem_access(false);
+    /// c.set_include_loader(|path| {
+    ///     (path == std::path::Path::new("shaders/common.hlsli")).then(|| "#define N 8\n".to_string())
+    /// });
+    /// let src = "#include \"common.hlsli\"\nRWStructuredBuffer<uint> o;\n\
+    ///            [numthreads(N, 1, 1)] void main(uint i : SV_DispatchThreadID) { o[i] = i; }";
+    /// let out = c.compile_source("shaders/main.hlsl", src, &CompileOptions::new("cs_6_0").with_reflection())?;
+    /// assert_eq!(out.reflection.unwrap().entry_points[0].workgroup_size, Some([8, 1, 1]));
+    /// assert_eq!(out.inputs.len(), 2);
+    /// # Ok::<(), oneshader::CompileError>(())
+    /// ```
+    pub fn set_include_loader(
+        &mut self,
+        load: impl Fn(&Path) -> Option<String> + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.loader = Some(IncludeLoader(std::sync::Arc::new(load)));
+        self
+    }
+
+    /// The module key ([`crate::key::module_key`]) that compiling `source` as `name` with
+    /// `opts` would give ([`CompileOutput::cache_key`]), after preprocessing only: a host
+    /// keeping its own cache looks the key up before compiling. A profile that does not parse,
+    /// a missing include or a malformed directive is a [`CompileError`] in
+    /// [`Phase::FrontEnd`].
+    ///
+    /// ```
+    /// use oneshader::{CompileOptions, Compiler};
+    ///
+    /// let c = Compiler::new();
+    /// let opts = CompileOptions::new("ps_6_0");
+    /// let src = "float4 main() : SV_Target { return 1; }";
+    /// let key = c.module_key("a.hlsl", src, &opts)?;
+    /// assert_eq!(key, c.compile_source("a.hlsl", src, &opts)?.cache_key);
+    /// assert_ne!(key, c.module_key("a.hlsl", src, &CompileOptions::new("ps_6_1"))?);
+    /// # Ok::<(), oneshader::CompileError>(())
+    /// ```
+    pub fn module_key(
+        &self,
+        name: impl AsRef<Path>,
+        source: impl Into<String>,
+        opts: &CompileOptions,
+    ) -> Result<CacheKey, CompileError> {
+        let name = name.as_ref();
+        let mut sources = SourceMap::new();
+        let fe = opts.front_end_options();
+        let mut list = Vec::new();
+        if let Err(d) = hlsl::parse_profile(&opts.profile) {
+            list.push(d);
+        }
+        let pre = if list.is_empty() {
+            let pre = hlsl::preprocess_text(
+                name,
+                source.into(),
+                &fe.preprocess,
+                &self.loader(),
+                &mut sources,
+            );
+            list.extend(pre.diagnostics.iter().filter(|d| d.is_error()).cloned());
+            Some(pre)
+        } else {
+            None
+        };
+        match pre {
+            Some(pre) if list.is_empty() => Ok(crate::key::module_key(
+                crate::key::SourceDigest::new(&pre, &sources),
+                opts,
+                &crate::key::compiler_identity(),
+            )),
+            _ => Err(CompileError {
+                phase: Phase::FrontEnd,
+                diagnostics: Diagnostics {
+                    list,
+                    sources,
+                    file: name.display().to_string(),
+                },
+            }),
         }
     }
 
@@ -1140,6 +1253,7 @@ impl Compiler {
     pub(crate) fn loader(&self) -> Loader<'_> {
         Loader {
             memory: &self.includes,
+            host: self.loader.as_ref(),
             filesystem: self.filesystem,
         }
     }
