@@ -2,7 +2,7 @@
  * over the vertex, fragment and compute rows of the HLSL corpus manifest (by hand, not in CI):
  *
  *   cargo build --release -p oneshader-capi && cargo build --release --bin oneshader
- *   cc -O2 -Icapi/include capi/bench/corpus.c target/release/liboneshader.a -lpthread -ldl -lm -o corpus
+ *   cc -O2 -Icapi/include capi/bench/corpus.c target/release/liboneshader_c.a -lpthread -ldl -lm -o corpus
  *   ./corpus ../shared/corpus/hlsl target/release/oneshader
  *
  * Both sides compile each row to SPIR-V with the same arguments (-T, -E, the row's flags,

@@ -1,4 +1,4 @@
-//! OneShader's C API: `liboneshader.a` / `liboneshader.so` and `include/oneshader.h`
+//! OneShader's C API: `liboneshader_c.a` / `liboneshader_c.so` and `include/oneshader.h`
 //! (generated from this file by cbindgen; `tests/header.rs` checks it is current).
 //! docs/c-api.md is the guide, with a complete example that the tests compile.
 //!

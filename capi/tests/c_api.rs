@@ -1,6 +1,6 @@
 //! The C API from C and C++: `tests/c/api_test.c`, `tests/c/api_test.cpp` and the example of
 //! docs/c-api.md, each compiled with the system's `cc`/`c++` against `include/oneshader.h`
-//! and linked twice, against `liboneshader.a` and against `liboneshader.so`, then run, and run
+//! and linked twice, against `liboneshader_c.a` and against `liboneshader_c.so`, then run, and run
 //! again under valgrind (no definite or indirect leak, no invalid access).
 //!
 //! `cargo test` builds the libraries of this crate's `staticlib` and `cdylib` types into
@@ -16,12 +16,12 @@ fn crate_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The folder holding `liboneshader.a` and `liboneshader.so`: the test executable's own
+/// The folder holding `liboneshader_c.a` and `liboneshader_c.so`: the test executable's own
 /// (`target/<profile>/deps`).
 fn lib_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("the test executable's path");
     let dir = exe.parent().expect("a folder").to_path_buf();
-    for lib in ["liboneshader.a", "liboneshader.so"] {
+    for lib in ["liboneshader_c.a", "liboneshader_c.so"] {
         assert!(
             dir.join(lib).exists(),
             "{} is missing: `cargo test -p oneshader-capi` builds it beside the test executable",
@@ -77,14 +77,14 @@ fn build(compiler: &str, source: &Path, exe: &Path, link: Link) {
     .arg(exe);
     match link {
         Link::Static => {
-            cmd.arg(libs.join("liboneshader.a"))
+            cmd.arg(libs.join("liboneshader_c.a"))
                 .args(["-lpthread", "-ldl", "-lm"]);
         }
         Link::Shared => {
             cmd.arg("-L")
                 .arg(&libs)
                 .arg(format!("-Wl,-rpath,{}", libs.display()))
-                .arg("-loneshader");
+                .arg("-loneshader_c");
         }
     }
     let out = cmd.output().expect("the C compiler runs");

@@ -1,5 +1,5 @@
-/* The C API driven from C (capi/tests/c_api.rs builds this against liboneshader.a and
- * liboneshader.so and runs it, also under valgrind). argv[1] is the repository's root.
+/* The C API driven from C (capi/tests/c_api.rs builds this against liboneshader_c.a and
+ * liboneshader_c.so and runs it, also under valgrind). argv[1] is the repository's root.
  * Prints one line per failed check and exits 1 when any failed. */
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// The C API from C++ (capi/tests/c_api.rs builds it against liboneshader.a and liboneshader.so
+// The C API from C++ (capi/tests/c_api.rs builds it against liboneshader_c.a and liboneshader_c.so
 // and runs it, also under valgrind): the header compiles as C++, results are held by
 // unique_ptr, and one compiler (with an include handler) serves several threads at once.
 // argv[1] is the repository's root.
