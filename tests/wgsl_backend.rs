@@ -868,3 +868,29 @@ void main(uint3 id : SV_DispatchThreadID) {
         "{e}"
     );
 }
+
+#[test]
+fn a_point_size_of_one_is_left_out_with_a_warning_and_any_other_refused() {
+    let src = "struct VO { float4 pos : SV_Position; [[vk::builtin(\"PointSize\")]] float size : PSIZE; };\nVO main(float4 p : POSITION) { VO o; o.pos = p; o.size = SIZE; return o; }\n";
+    let with = |size: &str| {
+        let opts = CompileOptions::new("vs_6_0")
+            .target(Target::Wgsl)
+            .define("SIZE", Some(size));
+        Compiler::new().compile_source("w.hlsl", src, &opts)
+    };
+    let out = with("1.0").unwrap_or_else(|e| panic!("{}", e.diagnostics.render()));
+    let text = out.wgsl.expect("WGSL");
+    naga_validate(&text).unwrap_or_else(|e| panic!("naga rejects:\n{e}\n{text}"));
+    assert!(!text.contains("point_size"), "{text}");
+    let w = out.diagnostics.render();
+    assert!(w.contains("warning[OSB0213]"), "{w}");
+    for other in ["2.0", "p.x"] {
+        let e = with(other).expect_err("refused");
+        let r = e.diagnostics.render();
+        assert!(
+            r.contains("error[OSB0211]")
+                && r.contains("point size that is not always the constant 1.0"),
+            "{other}: {r}"
+        );
+    }
+}

@@ -142,7 +142,8 @@ pub struct ResourcePlace {
 pub struct Interface {
     /// Every resource the entry point uses, in declaration order, with its place.
     pub resources: Vec<ResourcePlace>,
-    /// Warnings (a binding-map entry that places nothing, OSB0212).
+    /// Warnings: a binding-map entry that places nothing (OSB0212), a point size of 1.0 left
+    /// out (OSB0213).
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -302,6 +303,8 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), 
             })
         })
         .collect();
+    let mut warnings = warnings;
+    warnings.append(&mut cx.warnings);
     let text = cx
         .assemble(&entry_fn, &functions)
         .map_err(|e| vec![e.into()])?;

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use oneshader_ir::layout::{self, LayoutRule, StructLayout, TypeLayout};
 use oneshader_ir::types::TextureDesc;
 use oneshader_ir::{AddressSpace, BuiltIn, Dim, ImageFormat, InstId, Module, Op, ScalarKind};
-use oneshader_ir::{Stage, TextureAccess};
+use oneshader_ir::{Diagnostic, Stage, TextureAccess};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Options;
@@ -94,6 +94,8 @@ pub(crate) struct ModuleCx<'m> {
     pub io_names: (Namer, Namer),
     /// Resources by (group, binding): WGSL gives each binding one resource.
     bindings: FxHashMap<(u32, u32), InstId>,
+    /// Warnings (what the output leaves out, with why).
+    pub(crate) warnings: Vec<Diagnostic>,
     /// Where each resource goes (`crate::bindings::wgsl_places`).
     pub(crate) places: FxHashMap<InstId, crate::bindings::WgslPlace>,
     /// naga capabilities the output needs beyond WebGPU's defaults (`SUBGROUP` for wave
@@ -247,6 +249,7 @@ impl<'m> ModuleCx<'m> {
             outputs: Vec::new(),
             io_names: (namer(), namer()),
             bindings: FxHashMap::default(),
+            warnings: Vec::new(),
             places: FxHashMap::default(),
             capabilities: BTreeSet::new(),
             subgroup_vars: FxHashMap::default(),
@@ -1077,6 +1080,28 @@ impl<'m> ModuleCx<'m> {
                 }
                 B::LocalInvocationIndex if ok(&[(Stage::Compute, true)]) => {
                     ("local_invocation_index", "u32")
+                }
+                // WebGPU rasterizes points one pixel wide: a point size that is always 1.0
+                // has nothing to say, and goes (with a warning); any other is refused.
+                B::PointSize if ok(&[(Stage::Vertex, false)]) && stores_only_one(m, g) => {
+                    writeln!(self.decls, "var<private> {var}: {var_type};").ok();
+                    self.warnings.push(
+                        Diagnostic::warning(
+                            "OSB0213",
+                            "the point size (PSIZE) is always 1.0, the only size WebGPU \
+                             draws points at: WGSL has no point-size output, so it is left out",
+                        )
+                        .at_inst_or_use(m, g),
+                    );
+                    return Ok(());
+                }
+                B::PointSize if ok(&[(Stage::Vertex, false)]) => {
+                    return Err(WgslError::new(
+                        RESOURCE,
+                        "a point size that is not always the constant 1.0 (WebGPU draws points \
+                         one pixel wide and WGSL has no point-size output; a constant 1.0 is \
+                         left out, once the optimizer has folded it: -O)",
+                    ));
                 }
                 B::ClipDistance if ok(&[(Stage::Vertex, false)]) => {
                     let n = m.array_len(pointee).unwrap_or(0);
@@ -1965,4 +1990,29 @@ mod tests {
             assert_eq!(oneshader_ir::float16::f64_to_f16(x), bits, "{s}");
         }
     }
+}
+
+/// True when every use of output `g` is a load or a store of the `f32` constant 1.0 (and
+/// there is at least one store): a point size that never says anything but WebGPU's.
+fn stores_only_one(m: &oneshader_ir::Module, g: InstId) -> bool {
+    let mut stored = false;
+    for u in m.uses(g) {
+        match m.op(u.user) {
+            Op::Load => {}
+            Op::Store if m.try_operand(u.user, 0) == Some(g) => {
+                let v = m.try_operand(u.user, 1);
+                let one = v.is_some_and(|v| {
+                    m.op(v) == Op::ConstFloat
+                        && m.ty(v).is_some_and(|t| m.op(t) == Op::F32)
+                        && m.literal_bits(v) == Some(u64::from(1.0f32.to_bits()))
+                });
+                if !one {
+                    return false;
+                }
+                stored = true;
+            }
+            _ => return false,
+        }
+    }
+    stored
 }
