@@ -204,6 +204,8 @@ fn wheel_builds_installs_and_passes_pytest() {
     let out = run(
         Command::new(&venv_python)
             .current_dir(&root)
+            // No `__pycache__` or `.pytest_cache` in the source tree.
+            .env("PYTHONDONTWRITEBYTECODE", "1")
             .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
             .arg(root.join("python").join("tests")),
         "pytest over python/tests",
