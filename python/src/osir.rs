@@ -36,14 +36,14 @@ impl Module {
 
     /// The names of the module's exports (`export("NAME")`), in module order.
     #[getter]
-    fn exports(&self) -> Vec<String> {
-        self.symbols(serialize::SymbolKind::Export)
+    fn exports(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.symbols(py, serialize::SymbolKind::Export)
     }
 
     /// The names of the module's imports (`import("NAME")`), in module order.
     #[getter]
-    fn imports(&self) -> Vec<String> {
-        self.symbols(serialize::SymbolKind::Import)
+    fn imports(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.symbols(py, serialize::SymbolKind::Import)
     }
 
     /// `Module(N instructions, key ...)`.
@@ -58,16 +58,19 @@ impl Module {
 
 impl Module {
     /// The module's symbols of one kind, read from its own `.osir` image (the format's
-    /// symbol table is the one list of them).
-    fn symbols(&self, kind: serialize::SymbolKind) -> Vec<String> {
-        serialize::save(&self.inner)
-            .ok()
-            .and_then(|b| serialize::read_symbols(&b).ok())
-            .unwrap_or_default()
+    /// symbol table is the one list of them). A module that cannot be saved raises
+    /// `CompileError` (OSC0045), as `save_osir` does.
+    fn symbols(&self, py: Python<'_>, kind: serialize::SymbolKind) -> PyResult<Vec<String>> {
+        let fail = |e: &dyn std::fmt::Display| {
+            crate::diag::plain_error(py, "OSC0045", &format!("cannot save the module: {e}"))
+        };
+        let bytes = serialize::save(&self.inner).map_err(|e| fail(&e))?;
+        let symbols = serialize::read_symbols(&bytes).map_err(|e| fail(&e))?;
+        Ok(symbols
             .into_iter()
             .filter(|s| s.kind == kind)
             .map(|s| s.name)
-            .collect()
+            .collect())
     }
 }
 
