@@ -295,7 +295,10 @@ pub fn json_to_py(py: Python<'_>, json: &str) -> PyResult<Py<PyAny>> {
 /// Returns a `CompileResult`; raises `CompileError` (with `diagnostics`, `code`, `phase`)
 /// when the source has errors or a later phase fails.
 #[pyfunction]
-#[pyo3(signature = (source, *, profile=None, entry=None, target=None, args=Vec::new(), name="<string>".to_string(), includes=None, filesystem=true, reflect=true))]
+#[pyo3(
+    signature = (source, *, profile=None, entry=None, target=None, args=Vec::new(), name="<string>".to_string(), includes=None, filesystem=true, reflect=true),
+    text_signature = "(source, *, profile=None, entry=None, target=None, args=[], name='<string>', includes=None, filesystem=True, reflect=True)"
+)]
 #[allow(clippy::too_many_arguments)] // Python keyword arguments, each with a default.
 pub fn compile(
     py: Python<'_>,
@@ -344,7 +347,10 @@ pub fn compile(
 /// options do not apply: the module has its entry points). `name` names the module in
 /// diagnostics. Returns a `CompileResult`; raises `CompileError`.
 #[pyfunction]
-#[pyo3(signature = (module, target="spirv".to_string(), *, args=Vec::new(), name="<module>".to_string(), reflect=true))]
+#[pyo3(
+    signature = (module, target="spirv".to_string(), *, args=Vec::new(), name="<module>".to_string(), reflect=true),
+    text_signature = "(module, target='spirv', *, args=[], name='<module>', reflect=True)"
+)]
 pub fn emit(
     py: Python<'_>,
     module: PyRef<'_, Module>,

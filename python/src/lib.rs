@@ -56,6 +56,23 @@ pyo3::create_exception!(
      `str(e)` every failed variant's diagnostics)."
 );
 
+/// The module's public names besides `__version__` (python/oneshader.pyi declares the same;
+/// a test compares them).
+const API: [&str; 12] = [
+    "TARGETS",
+    "CompileError",
+    "BuildError",
+    "Diagnostic",
+    "CompileResult",
+    "Module",
+    "compile",
+    "emit",
+    "load_osir",
+    "save_osir",
+    "link",
+    "build",
+];
+
 /// The `oneshader` Python module.
 #[pymodule]
 #[pyo3(name = "oneshader")]
@@ -74,5 +91,10 @@ fn oneshader_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(osir::save_osir, m)?)?;
     m.add_function(wrap_pyfunction!(osir::link, m)?)?;
     m.add_function(wrap_pyfunction!(manifest::build, m)?)?;
+    // maturin's package `__init__.py` re-exports with `from .oneshader import *`, which takes
+    // `__all__`: `__version__` is named so it is re-exported too.
+    let mut all = vec!["__version__"];
+    all.extend(API);
+    m.add("__all__", all)?;
     Ok(())
 }

@@ -79,7 +79,10 @@ impl Module {
 /// `CompileError` with its code (`OSL...` for a malformed file, `OSV...` for a module that
 /// does not verify); `name` names it in the diagnostics.
 #[pyfunction]
-#[pyo3(signature = (data, *, verify=true, name="<osir>".to_string()))]
+#[pyo3(
+    signature = (data, *, verify=true, name="<osir>".to_string()),
+    text_signature = "(data, *, verify=True, name='<osir>')"
+)]
 pub fn load_osir(py: Python<'_>, data: &[u8], verify: bool, name: String) -> PyResult<Module> {
     let bytes = data.to_vec();
     let loaded = py.detach(move || serialize::load(&bytes, &LoadOptions { verify }));

@@ -396,3 +396,72 @@ def test_docs_python_md_example_runs(tmp_path, monkeypatch):
     namespace = {"__name__": "docs_python_md"}
     for block in blocks:
         exec(compile(block, "docs/python.md", "exec"), namespace)
+
+
+def test_version_and_all_are_exported():
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*", oneshader.__version__)
+    assert "__version__" in oneshader.__all__
+    for name in oneshader.__all__:
+        assert hasattr(oneshader, name), name
+
+
+def _stub():
+    import ast
+
+    return ast.parse((ROOT / "python" / "oneshader.pyi").read_text())
+
+
+def _public(names):
+    return {n for n in names if not n.startswith("_")}
+
+
+def test_stub_names_the_module_s_api():
+    """python/oneshader.pyi (packed into the wheel) declares exactly what the module has."""
+    import ast
+    import inspect
+
+    tree = _stub()
+    declared = {}
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            declared[node.name] = node
+        elif isinstance(node, ast.AnnAssign):
+            declared[node.target.id] = node
+    assert set(declared) - {"__version__"} == set(oneshader.__all__) - {"__version__"}
+    for name, node in declared.items():
+        obj = getattr(oneshader, name)
+        if isinstance(node, ast.FunctionDef):
+            sig = inspect.signature(obj)
+            stub_args = [a.arg for a in node.args.args] + ["*"] + [a.arg for a in node.args.kwonlyargs]
+            real = [p.name for p in sig.parameters.values() if p.kind != p.KEYWORD_ONLY]
+            real += ["*"] + [p.name for p in sig.parameters.values() if p.kind == p.KEYWORD_ONLY]
+            assert stub_args == real, (name, stub_args, real)
+        elif isinstance(node, ast.ClassDef) and not issubclass(obj, Exception):
+            members = {
+                n.target.id if isinstance(n, ast.AnnAssign) else n.name
+                for n in node.body
+                if isinstance(n, (ast.AnnAssign, ast.FunctionDef))
+            }
+            assert members == _public(dir(obj)), (name, members ^ _public(dir(obj)))
+
+
+def test_the_wheel_carries_the_stub():
+    package = pathlib.Path(oneshader.__file__).parent
+    assert (package / "py.typed").exists()
+    assert (package / "__init__.pyi").read_text() == (ROOT / "python" / "oneshader.pyi").read_text()
+
+
+def test_threads_compile_at_once():
+    """The GIL is released while compiling: threads get the same bytes as one at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def run(job):
+        file, entry, profile = job
+        path = str(EXAMPLES / file)
+        return oneshader.compile(example(file), entry=entry, profile=profile, name=path).output
+
+    jobs = [(f, e, p) for f, entries in EXAMPLE_ENTRIES.items() for e, p in entries]
+    one_by_one = [run(j) for j in jobs]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        at_once = list(pool.map(run, jobs))
+    assert at_once == one_by_one
