@@ -265,6 +265,10 @@ pub struct CompileOptions {
     /// `-fspv-preserve-bindings`: keep every declared resource and buffer (with its binding)
     /// in the output, used or not. Default off.
     pub preserve_bindings: bool,
+    /// `-fspv-use-unknown-image-format`: storage textures and texel buffers without
+    /// `[[vk::image_format]]` keep the Unknown format. Default off: DXC's inferred format
+    /// (`float4` Rgba32f, `uint2` Rg32ui, `int` R32i; three components stay Unknown).
+    pub unknown_image_format: bool,
     /// `-denorm preserve|ftz`: the 32-bit float denormal mode of the entry point. Default none
     /// (`-denorm any`).
     pub denorm: Option<spirv::DenormMode>,
@@ -292,6 +296,10 @@ pub struct CompileOptions {
     /// MSL resource indices by (stage, set, binding) (`--msl-binding-map FILE`); `None`: the
     /// MSL backend's default rule (docs/msl-backend.md). Used when the target is MSL.
     pub msl_binding_map: Option<msl::BindingMap>,
+    /// WGSL resource places (`--wgsl-binding-map FILE`); what it does not list is placed by
+    /// the rules of docs/wgsl-backend.md "Bindings". Used when the target is WGSL, and by the
+    /// reflection's `wgsl` places for every target.
+    pub wgsl_binding_map: Option<oneshader_backends::bindings::WgslBindingMap>,
     /// The Metal Shading Language version of the MSL output (`--msl-version 2.1..3.0`,
     /// default 2.4). Used when the target is MSL.
     pub msl_version: msl::MslVersion,
@@ -337,6 +345,7 @@ impl Default for CompileOptions {
             bind_registers: Vec::new(),
             bind_globals: None,
             preserve_bindings: false,
+            unknown_image_format: false,
             spec_constants: Vec::new(),
             denorm: None,
             debug_names: true,
@@ -345,6 +354,7 @@ impl Default for CompileOptions {
             debug_info: DebugInfo::None,
             target: Target::Spirv,
             msl_binding_map: None,
+            wgsl_binding_map: None,
             msl_version: msl::MslVersion::V2_4,
             msl_buffer_sizes_index: msl::DEFAULT_BUFFER_SIZES_INDEX,
             emit_spirv: true,
@@ -453,6 +463,7 @@ impl CompileOptions {
             dx_layout: self.layout == BufferLayout::Dx,
             preserve_bindings: self.preserve_bindings,
             default_space: self.default_space,
+            unknown_image_format: self.unknown_image_format,
             bind_registers: self.bind_registers.clone(),
             bind_globals: self.bind_globals,
             // A module kept as IR may be linked: prototypes become imports.
@@ -533,6 +544,42 @@ impl CompileOptions {
             storage_rule: rules.storage_buffer,
             push_constant_rule: rules.push_constant,
             tbuffer_rule: rules.texture_buffer,
+            binding_map: self.wgsl_binding_map.clone(),
+        }
+    }
+}
+
+/// Records in the reflection where WGSL output binds each resource (the same rules the
+/// WGSL backend applies, `oneshader_backends::bindings`), matched by name and Vulkan set and
+/// binding. Map entries for other stages do not apply. A resource the rules cannot place
+/// has no `wgsl` place (the WGSL backend refuses it, naming it).
+fn add_wgsl_places(
+    r: &mut Reflection,
+    m: &oneshader_ir::Module,
+    stage: Option<oneshader_ir::Stage>,
+    map: Option<&oneshader_backends::bindings::WgslBindingMap>,
+) {
+    let Ok((places, _warnings)) = oneshader_backends::bindings::wgsl_places(m, stage, map) else {
+        return;
+    };
+    for g in m.globals() {
+        let Some(place) = places.get(&g.id()) else {
+            continue;
+        };
+        let name = m.name(g.id()).unwrap_or("");
+        let Some(d) = m.find_decoration(g.id(), oneshader_ir::Op::Binding) else {
+            continue;
+        };
+        let vulkan = (m.imm_operand(d, 0), m.imm_operand(d, 1));
+        if let Some(res) = r
+            .resources
+            .iter_mut()
+            .find(|res| res.name == name && (Some(res.set), Some(res.binding)) == vulkan)
+        {
+            res.wgsl = Some(reflect::WgslBinding {
+                group: place.group,
+                binding: place.binding,
+            });
         }
     }
 }
@@ -830,12 +877,27 @@ impl fmt::Debug for CompileError {
 
 impl std::error::Error for CompileError {}
 
-/// Compiles HLSL. Holds in-memory include files and whether the file system may be read;
-/// one `Compiler` serves any number of compilations.
+/// Compiles HLSL. Holds in-memory include files, an optional include loader and whether the
+/// file system may be read; one `Compiler` serves any number of compilations, from any number
+/// of threads (it is `Send` and `Sync`).
 #[derive(Clone, Debug)]
 pub struct Compiler {
     includes: MemoryLoader,
+    loader: Option<IncludeLoader>,
     filesystem: bool,
+}
+
+/// The host's include loader ([`Compiler::set_include_loader`]).
+#[derive(Clone)]
+struct IncludeLoader(std::sync::Arc<LoadFn>);
+
+/// A function giving a file's text, or `None` when there is no such file.
+type LoadFn = dyn Fn(&Path) -> Option<String> + Send + Sync;
+
+impl fmt::Debug for IncludeLoader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("IncludeLoader")
+    }
 }
 
 impl Default for Compiler {
@@ -844,18 +906,26 @@ impl Default for Compiler {
     }
 }
 
-/// Files from memory first, then (when allowed) from disk.
+/// Files from memory first, then from the host's loader, then (when allowed) from disk.
 pub(crate) struct Loader<'a> {
     memory: &'a MemoryLoader,
+    host: Option<&'a IncludeLoader>,
     filesystem: bool,
 }
 
 impl SourceLoader for Loader<'_> {
     fn load(&self, path: &Path) -> std::io::Result<String> {
-        match self.memory.load(path) {
-            Ok(text) => Ok(text),
-            Err(e) if !self.filesystem => Err(e),
-            Err(_) => FsLoader.load(path),
+        let e = match self.memory.load(path) {
+            Ok(text) => return Ok(text),
+            Err(e) => e,
+        };
+        if let Some(text) = self.host.and_then(|h| (h.0)(path)) {
+            return Ok(text);
+        }
+        if self.filesystem {
+            FsLoader.load(path)
+        } else {
+            Err(e)
         }
     }
 
@@ -873,7 +943,97 @@ impl Compiler {
     pub fn new() -> Compiler {
         Compiler {
             includes: MemoryLoader::new(),
+            loader: None,
             filesystem: true,
+        }
+    }
+
+    /// Sets the host's include loader (as DXC's `IDxcIncludeHandler`): for each path
+    /// `#include` tries (beside the including file, then each include folder, then the name as
+    /// written; the main file too for [`Compiler::compile_file`]), after the in-memory files
+    /// and before the file system, `load` gives the file's text or `None` when it has no such
+    /// file. It may be called from several threads at once when the compiler is shared.
+    ///
+    /// ```
+    /// use oneshader::{CompileOptions, Compiler};
+    ///
+    /// let mut c = Compiler::new();
+    /// c.set_filesystem_access(false);
+    /// c.set_include_loader(|path| {
+    ///     (path == std::path::Path::new("shaders/common.hlsli")).then(|| "#define N 8\n".to_string())
+    /// });
+    /// let src = "#include \"common.hlsli\"\nRWStructuredBuffer<uint> o;\n\
+    ///            [numthreads(N, 1, 1)] void main(uint i : SV_DispatchThreadID) { o[i] = i; }";
+    /// let out = c.compile_source("shaders/main.hlsl", src, &CompileOptions::new("cs_6_0").with_reflection())?;
+    /// assert_eq!(out.reflection.unwrap().entry_points[0].workgroup_size, Some([8, 1, 1]));
+    /// assert_eq!(out.inputs.len(), 2);
+    /// # Ok::<(), oneshader::CompileError>(())
+    /// ```
+    pub fn set_include_loader(
+        &mut self,
+        load: impl Fn(&Path) -> Option<String> + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.loader = Some(IncludeLoader(std::sync::Arc::new(load)));
+        self
+    }
+
+    /// The module key ([`crate::key::module_key`]) that compiling `source` as `name` with
+    /// `opts` would give ([`CompileOutput::cache_key`]), after preprocessing only: a host
+    /// keeping its own cache looks the key up before compiling. A profile that does not parse,
+    /// a missing include or a malformed directive is a [`CompileError`] in
+    /// [`Phase::FrontEnd`].
+    ///
+    /// ```
+    /// use oneshader::{CompileOptions, Compiler};
+    ///
+    /// let c = Compiler::new();
+    /// let opts = CompileOptions::new("ps_6_0");
+    /// let src = "float4 main() : SV_Target { return 1; }";
+    /// let key = c.module_key("a.hlsl", src, &opts)?;
+    /// assert_eq!(key, c.compile_source("a.hlsl", src, &opts)?.cache_key);
+    /// assert_ne!(key, c.module_key("a.hlsl", src, &CompileOptions::new("ps_6_1"))?);
+    /// # Ok::<(), oneshader::CompileError>(())
+    /// ```
+    pub fn module_key(
+        &self,
+        name: impl AsRef<Path>,
+        source: impl Into<String>,
+        opts: &CompileOptions,
+    ) -> Result<CacheKey, CompileError> {
+        let name = name.as_ref();
+        let mut sources = SourceMap::new();
+        let fe = opts.front_end_options();
+        let mut list = Vec::new();
+        if let Err(d) = hlsl::parse_profile(&opts.profile) {
+            list.push(d);
+        }
+        let pre = if list.is_empty() {
+            let pre = hlsl::preprocess_text(
+                name,
+                source.into(),
+                &fe.preprocess,
+                &self.loader(),
+                &mut sources,
+            );
+            list.extend(pre.diagnostics.iter().filter(|d| d.is_error()).cloned());
+            Some(pre)
+        } else {
+            None
+        };
+        match pre {
+            Some(pre) if list.is_empty() => Ok(crate::key::module_key(
+                crate::key::SourceDigest::new(&pre, &sources),
+                opts,
+                &crate::key::compiler_identity(),
+            )),
+            _ => Err(CompileError {
+                phase: Phase::FrontEnd,
+                diagnostics: Diagnostics {
+                    list,
+                    sources,
+                    file: name.display().to_string(),
+                },
+            }),
         }
     }
 
@@ -1093,6 +1253,7 @@ impl Compiler {
     pub(crate) fn loader(&self) -> Loader<'_> {
         Loader {
             memory: &self.includes,
+            host: self.loader.as_ref(),
             filesystem: self.filesystem,
         }
     }
@@ -1125,7 +1286,10 @@ impl Compiler {
         let reflection = if opts.reflect {
             match reflect::reflect(&m, &opts.layout.rules()) {
                 // The lowering names spec constants after their HLSL declarations.
-                Ok(r) => Some(r),
+                Ok(mut r) => {
+                    add_wgsl_places(&mut r, &m, stage, opts.wgsl_binding_map.as_ref());
+                    Some(r)
+                }
                 Err(e) => {
                     diagnostics
                         .list
@@ -1218,7 +1382,10 @@ impl Compiler {
                     glsl::emit(&legal, &gopts).map(|t| glsl_text = Some(t))
                 }
                 Target::Wgsl => {
-                    wgsl::emit(&legal, &opts.wgsl_options()).map(|t| wgsl_text = Some(t))
+                    wgsl::emit_with_interface(&legal, &opts.wgsl_options()).map(|(t, interface)| {
+                        wgsl_text = Some(t);
+                        diagnostics.list.extend(interface.warnings);
+                    })
                 }
                 Target::Msl => {
                     let mut mopts = opts.msl_options();

@@ -184,12 +184,16 @@ pub fn module_options(opts: &CompileOptions) -> String {
         bind_registers,
         bind_globals,
         preserve_bindings,
+        unknown_image_format,
         spec_constants,
         // What to keep or produce, not how (the backend runs after the module is final; the
         // output key names the target).
         target: _,
         // The MSL binding map decides MSL indices only (the MSL output), never the module.
         msl_binding_map: _,
+        // The WGSL binding map decides WGSL places only (the WGSL output and the
+        // reflection's `wgsl` places): in those output keys.
+        wgsl_binding_map: _,
         msl_version: _,
         msl_buffer_sizes_index: _,
         emit_spirv: _,
@@ -205,7 +209,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
          16bit={enable_16bit_types};hv={hlsl_version};invert_y={invert_y};\
          dx_position_w={dx_position_w};base_instance={nonzero_base_instance};\
          base_vertex={nonzero_base_vertex};layout={layout:?};space={default_space:?};\
-         globals={bind_globals:?};preserve={preserve_bindings};"
+         globals={bind_globals:?};preserve={preserve_bindings};\
+         unknown_format={unknown_image_format};"
     );
     for r in bind_registers {
         let _ = write!(s, "bind={r:?};");
@@ -258,9 +263,10 @@ pub fn glsl_options_text(opts: &CompileOptions) -> String {
     format!("layout={:?};denorm={:?}", opts.layout, opts.denorm)
 }
 
-/// The settings the WGSL target reads: the buffer layouts it states.
+/// The settings the WGSL target reads: the buffer layouts it states and the binding map.
 pub fn wgsl_options_text(opts: &CompileOptions) -> String {
-    format!("layout={:?}", opts.layout)
+    let map = opts.wgsl_binding_map.as_ref().map(|m| m.entries());
+    format!("layout={:?};map={map:?}", opts.layout)
 }
 
 /// The settings the MSL target reads: the buffer layouts it states, the binding map, the
@@ -273,10 +279,12 @@ pub fn msl_options_text(opts: &CompileOptions) -> String {
     )
 }
 
-/// The settings the reflection reads: the buffer layout, and (for the device requirements,
-/// read off the SPIR-V) everything the SPIR-V targets read.
+/// The settings the reflection reads: the buffer layout, (for the device requirements,
+/// read off the SPIR-V) everything the SPIR-V targets read, and the WGSL binding map (its
+/// `wgsl` places).
 pub fn reflection_options_text(opts: &CompileOptions) -> String {
-    spirv_options_text(opts)
+    let map = opts.wgsl_binding_map.as_ref().map(|m| m.entries());
+    format!("{};wgsl_map={map:?}", spirv_options_text(opts))
 }
 
 #[cfg(test)]
@@ -325,6 +333,10 @@ mod tests {
                 ..base.clone()
             },
             CompileOptions {
+                unknown_image_format: true,
+                ..base.clone()
+            },
+            CompileOptions {
                 default_space: Some(2),
                 ..base.clone()
             },
@@ -362,6 +374,23 @@ mod tests {
         ] {
             assert_ne!(options_key(&c), options_key(&base), "{c:?}");
         }
+        // The WGSL binding map: the WGSL output and the reflection's `wgsl` places.
+        let wgsl_map = CompileOptions {
+            wgsl_binding_map: Some(
+                oneshader_backends::bindings::WgslBindingMap::from_json(
+                    r#"[{"register": "t0", "group": 1, "binding": 0}]"#,
+                )
+                .unwrap(),
+            ),
+            ..base.clone()
+        };
+        assert_ne!(options_key(&wgsl_map), options_key(&base));
+        assert_ne!(wgsl_options_text(&wgsl_map), wgsl_options_text(&base));
+        assert_ne!(
+            reflection_options_text(&wgsl_map),
+            reflection_options_text(&base)
+        );
+        assert_eq!(module_options(&wgsl_map), text);
         assert_eq!(options_key(&base.clone()), options_key(&base));
         // Settings only the backends read stay out of the module key.
         let env = base.clone().target_env("vulkan1.0".parse().unwrap());

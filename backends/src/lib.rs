@@ -14,6 +14,7 @@
 //! backends share identifier scopes, the entry-point choice, the inline/local analysis and the
 //! locations atomics touch (a private `text` module).
 
+pub mod bindings;
 mod buffers;
 pub mod glsl;
 pub mod legal;

@@ -34,28 +34,28 @@ float4 main() : SV_Target {
         "ps_6_0",
     );
     assert!(
-        line_of(&ir, "global @a ").contains("[binding(0, 3)]"),
+        line_of(&ir, "global @a ").contains("[binding(0, 3), hlsl_register(1, 3, 0, 0)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @s ").contains("[binding(1, 3)]"),
+        line_of(&ir, "global @s ").contains("[binding(1, 3), hlsl_register(2, 3, 1, 0)]"),
         "{ir}"
     );
     // Implicit bindings fill the free numbers of set 0 in declaration order.
     assert!(
-        line_of(&ir, "global @b ").contains("[binding(0, 0)]"),
+        line_of(&ir, "global @b ").contains("[binding(0, 0), hlsl_register(1, 4294967295, 0, 0)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @c ").contains("[binding(2, 7)]"),
+        line_of(&ir, "global @c ").contains("[binding(2, 7), hlsl_register(1, 0, 0, 1)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @d ").contains("[binding(0, 2)]"),
+        line_of(&ir, "global @d ").contains("[binding(0, 2), hlsl_register(1, 4294967295, 0, 0)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @CB ").contains("[binding(0, 1)]"),
+        line_of(&ir, "global @CB ").contains("[binding(0, 1), hlsl_register(0, 1, 0, 0)]"),
         "{ir}"
     );
     assert!(
@@ -72,15 +72,18 @@ float4 main() : SV_Target {
     );
     // Counters take the next free numbers of their set, then `$Globals` comes last.
     assert!(
-        line_of(&ir, "global @counter.var.counted").contains("[binding(0, 5)]"),
+        line_of(&ir, "global @counter.var.counted")
+            .contains("[binding(0, 5), hlsl_register(3, 4294967295, 0, 0)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @counter.var.app").contains("[binding(0, 6)]"),
+        line_of(&ir, "global @counter.var.app")
+            .contains("[binding(0, 6), hlsl_register(3, 4294967295, 0, 0)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @\"$Globals\"").contains("[binding(0, 7)]"),
+        line_of(&ir, "global @\"$Globals\"")
+            .contains("[binding(0, 7), hlsl_register(0, 4294967295, 0, 0)]"),
         "{ir}"
     );
 
@@ -96,12 +99,13 @@ float4 main() : SV_Target {
         &o,
     );
     let ir = oneshader_ir::print::print_module(&r.module.expect(&rendered));
+    // The shift is the user's choice (the last operand 1); `s` kept DXC's default (0).
     assert!(
-        line_of(&ir, "global @a ").contains("[binding(0, 103)]"),
+        line_of(&ir, "global @a ").contains("[binding(0, 103), hlsl_register(1, 3, 0, 1)]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @s ").contains("[binding(0, 3)]"),
+        line_of(&ir, "global @s ").contains("[binding(0, 3), hlsl_register(2, 3, 0, 0)]"),
         "{ir}"
     );
 }

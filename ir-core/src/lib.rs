@@ -101,6 +101,7 @@ pub mod positions;
 mod prefetch;
 pub mod print;
 pub mod raw;
+pub mod register;
 pub mod replace;
 mod store;
 pub mod structure;

@@ -566,6 +566,14 @@ define_ops! {
     /// around a callee with early returns, the unroller's wrapper around copies with breaks):
     /// its back edge is never taken, so analyses can tell it from a loop the user wrote.
     RunOnce "run_once" Decoration 137 [] Rest::None, R::None, PURE, LOOP;
+    /// `hlsl_register(class, number, space, chosen)` on a resource global from HLSL: the
+    /// register it was declared at (class 0 `b`, 1 `t`, 2 `s`, 3 `u`; number `0xffffffff`
+    /// when the source gave no `register(...)`; its space, or the default one) and whether
+    /// the user chose its Vulkan binding (1: `[[vk::binding]]`, a `-fvk-*-shift` of its class,
+    /// `-fvk-bind-register`, `[[vk::counter_binding]]`; 0: DXC's default rule placed it).
+    /// Reflection reports the register; targets whose binding model differs from Vulkan's
+    /// (WGSL) re-place what the user did not choose.
+    HlslRegister "hlsl_register" Decoration 138 [Int, Int, Int, Int] Rest::None, R::None, PURE, GLOBAL;
 
     // ---- instructions ----------------------------------------------------------------------
     /// `a + b`, component-wise; integer wrapping.
@@ -915,7 +923,7 @@ impl Op {
     /// Decorations.
     #[inline]
     pub fn is_decoration(self) -> bool {
-        (Op::Binding..=Op::RunOnce).contains(&self)
+        (Op::Binding..=Op::HlslRegister).contains(&self)
     }
 
     /// Ordinary (non-terminator) instructions.

@@ -131,6 +131,21 @@ impl Diagnostic {
         }
         self
     }
+
+    /// [`Diagnostic::at_inst`], and for what has no position of its own (a global: globals
+    /// take none), at its first use in the source (the earliest position among its users).
+    pub fn at_inst_or_use(self, m: &Module, i: InstId) -> Diagnostic {
+        if !m.contains(i) || m.position(i).is_some() || m.src_span(i).is_some() {
+            return self.at_inst(m, i);
+        }
+        let first_use = m
+            .users(i)
+            .into_iter()
+            .filter_map(|u| m.position(u).map(|p| (p.file.0, p.start, u)))
+            .min()
+            .map_or(i, |(_, _, u)| u);
+        self.at_inst(m, first_use)
+    }
 }
 
 /// Checks that every position of `m` names a file of `sources` and lies within its text

@@ -105,20 +105,9 @@ impl<'a> Verifier<'a> {
         let d = if self.for_source {
             // For a front end: the message stays about the program, the IR instruction is a
             // note, and the position is where the instruction came from.
-            // A global has no position of its own: its first use in the source stands for it.
-            let at = if self.m.position(id).is_none() && self.m.src_span(id).is_none() {
-                self.m
-                    .users(id)
-                    .into_iter()
-                    .filter_map(|u| self.m.position(u).map(|p| (p.file.0, p.start, u)))
-                    .min()
-                    .map_or(id, |(_, _, u)| u)
-            } else {
-                id
-            };
             Diagnostic::error(code, msg)
                 .with_note(format!("IR: `{ir}`"))
-                .at_inst(self.m, at)
+                .at_inst_or_use(self.m, id)
         } else {
             Diagnostic::error(code, format!("{msg}: `{ir}`"))
         };

@@ -546,6 +546,38 @@ pub struct Resource {
     /// Where the MSL output binds it, when the target is MSL and the entry point uses it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub msl: Option<MslIndex>,
+    /// The D3D register it was declared at (HLSL sources only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub register: Option<Register>,
+    /// Where WGSL output binds it (`@group`/`@binding`, by the rules of docs/wgsl-backend.md
+    /// "Bindings" and the `--wgsl-binding-map`), filled in by the compiler for every target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wgsl: Option<WgslBinding>,
+    /// The entry points that use it, in module order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entry_points: Vec<String>,
+}
+
+/// A D3D register: `register(t3, space1)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Register {
+    /// The class letter: `b`, `t`, `s` or `u` (for a resource without `register(...)`: what
+    /// its type binds as).
+    pub class: String,
+    /// The number; absent when the source gave no `register(...)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u32>,
+    /// The space.
+    pub space: u32,
+}
+
+/// A WGSL resource place.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WgslBinding {
+    /// `@group(n)`.
+    pub group: u32,
+    /// `@binding(n)`.
+    pub binding: u32,
 }
 
 /// An MSL resource index: `[[buffer(n)]]`, `[[texture(n)]]` or `[[sampler(n)]]`.
@@ -783,7 +815,14 @@ pub fn reflect(m: &Module, rules: &LayoutRules) -> Result<Reflection, ReflectErr
                 });
             }
             Some(_) if m.has_decoration(g, Op::Binding) => {
-                resources.push(resource(m, g, used, rules, &facts)?);
+                let mut r = resource(m, g, used, rules, &facts)?;
+                r.entry_points = info
+                    .entry_points()
+                    .iter()
+                    .filter(|e| e.access_of(global).is_some())
+                    .map(|e| e.name().to_string())
+                    .collect();
+                resources.push(r);
             }
             _ => {}
         }
@@ -1103,6 +1142,13 @@ fn resource(
         texture: None,
         counter: None,
         msl: None,
+        register: oneshader_ir::register::hlsl_register(m, g).map(|r| Register {
+            class: r.class.letter().to_string(),
+            number: r.number,
+            space: r.space,
+        }),
+        wgsl: None,
+        entry_points: Vec::new(),
     };
     // A descriptor array: an array of blocks (buffers) or of opaque resources (nested arrays
     // of opaque resources count every element).

@@ -285,6 +285,7 @@ struct RawOptions {
     invert_y: Option<bool>,
     dx_position_w: Option<bool>,
     debug_names: Option<bool>,
+    wgsl_binding_map: Option<Spanned<String>>,
     output: Option<Spanned<String>>,
 }
 
@@ -314,6 +315,7 @@ struct RawShader {
     invert_y: Option<bool>,
     dx_position_w: Option<bool>,
     debug_names: Option<bool>,
+    wgsl_binding_map: Option<Spanned<String>>,
     output: Option<Spanned<String>>,
 }
 
@@ -333,6 +335,7 @@ impl RawShader {
             invert_y: self.invert_y.take(),
             dx_position_w: self.dx_position_w.take(),
             debug_names: self.debug_names.take(),
+            wgsl_binding_map: self.wgsl_binding_map.take(),
             output: self.output.take(),
         }
     }
@@ -647,6 +650,23 @@ impl Cx<'_> {
         options.dx_position_w = flag(defaults.dx_position_w, own.dx_position_w, false);
         options.debug_names = flag(defaults.debug_names, own.debug_names, true);
         options.hlsl_version = own.hlsl_version.or(defaults.hlsl_version).unwrap_or(2021);
+        if let Some(map) = pick(&defaults.wgsl_binding_map, &own.wgsl_binding_map) {
+            let file = dir.join(map.get_ref());
+            let text = std::fs::read_to_string(&file).map_err(|e| {
+                self.error(
+                    map.span(),
+                    format!("`wgsl_binding_map`: cannot read {}: {e}", file.display()),
+                )
+            })?;
+            let parsed =
+                oneshader_backends::bindings::WgslBindingMap::from_json(&text).map_err(|e| {
+                    self.error(
+                        map.span(),
+                        format!("`wgsl_binding_map`: {}:{e}", file.display()),
+                    )
+                })?;
+            options.wgsl_binding_map = Some(parsed);
+        }
 
         let targets = match own.targets.as_ref().or(defaults.targets.as_ref()) {
             None => vec![BuildTarget::Spirv],

@@ -4,7 +4,8 @@
 //! `spirv` writes the binary module (to `-o`, or to stdout), `spirv-asm` its disassembly,
 //! `glsl` GLSL 4.50 for Vulkan, `wgsl` WGSL and `msl` Metal Shading Language 2.4, each of one
 //! entry point (`--entry NAME` chooses it when the module has several; `--target-env` does not
-//! apply). `--msl-binding-map FILE` gives MSL resource indices (docs/msl-backend.md).
+//! apply). `--msl-binding-map FILE` gives MSL resource indices (docs/msl-backend.md),
+//! `--wgsl-binding-map FILE` WGSL groups and bindings (docs/wgsl-backend.md).
 //! `--target-env` takes dxc's spellings (vulkan1.0, vulkan1.1, vulkan1.1spirv1.4, vulkan1.2,
 //! vulkan1.3, universal1.0..universal1.6; default vulkan1.2). Buffer layout follows DXC's
 //! default (relaxed std140 for constant buffers, relaxed std430 for storage buffers and push
@@ -15,6 +16,7 @@
 //! |---|---|
 //! | OSC0030 | unknown `--target-env` |
 //! | OSC0031 | the MSL binding map cannot be read |
+//! | OSC0034 | the WGSL binding map cannot be read or is not a binding map |
 //! | OSC0032 | the output file cannot be written |
 //! | OSC0033 | the legalization pipeline failed |
 
@@ -70,6 +72,10 @@ pub struct EmitArgs {
     /// MSL resource indices: a JSON array of `{"stage", "set", "binding", "index"}`.
     #[arg(long, value_name = "FILE")]
     pub msl_binding_map: Option<PathBuf>,
+    /// WGSL resource places: a JSON array of `{"register", "space", "group", "binding"}` or
+    /// `{"set", "binding", "group", "wgsl_binding"}` (docs/wgsl-backend.md).
+    #[arg(long, value_name = "FILE")]
+    pub wgsl_binding_map: Option<PathBuf>,
     /// The Metal Shading Language version of `--target msl` (2.1, 2.2, 2.3, 2.4, 3.0).
     #[arg(long, value_name = "VERSION", default_value = "2.4")]
     pub msl_version: msl::MslVersion,
@@ -199,6 +205,25 @@ fn emit_glsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> E
 /// rules chosen for SPIR-V (the same options).
 fn emit_wgsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> ExitCode {
     let file = super::io::input_name(&args.file);
+    let binding_map = match &args.wgsl_binding_map {
+        None => None,
+        Some(p) => match std::fs::read_to_string(p) {
+            Ok(t) => match oneshader_backends::bindings::WgslBindingMap::from_json(&t) {
+                Ok(map) => Some(map),
+                Err(e) => {
+                    eprintln!(
+                        "{}:{e}: error[OSC0034]: not a WGSL binding map",
+                        p.display()
+                    );
+                    return ExitCode::from(1);
+                }
+            },
+            Err(e) => {
+                eprintln!("error[OSC0034]: --wgsl-binding-map {}: {e}", p.display());
+                return ExitCode::from(1);
+            }
+        },
+    };
     let legal = match oneshader_backends::prepare(m, oneshader_backends::Target::Wgsl) {
         Ok(legal) => legal,
         Err(diags) => {
@@ -213,9 +238,16 @@ fn emit_wgsl(args: &EmitArgs, m: &mut oneshader_ir::Module, opts: &Options) -> E
         storage_rule: opts.storage_rule,
         push_constant_rule: opts.push_constant_rule,
         tbuffer_rule: opts.tbuffer_rule,
+        binding_map,
     };
-    match wgsl::emit(&legal, &wopts) {
-        Ok(text) => write_output(args, text.as_bytes()),
+    match wgsl::emit_with_interface(&legal, &wopts) {
+        Ok((text, interface)) => {
+            eprint!(
+                "{}",
+                super::ir_input::render_unspanned(&args.file, &interface.warnings)
+            );
+            write_output(args, text.as_bytes())
+        }
         Err(diags) => {
             eprint!("{}", super::ir_input::render_unspanned(&args.file, &diags));
             ExitCode::from(1)

@@ -545,6 +545,7 @@ impl DxcArgs {
             "fvk-use-scalar-layout" => c.layout = BufferLayout::Scalar,
             "fspv-target-env=" | "target-env" => *env = Some(v(0).to_string()),
             "fspv-preserve-bindings" => c.preserve_bindings = true,
+            "fspv-use-unknown-image-format" => c.unknown_image_format = true,
             "T" => {
                 c.profile = v(0).to_string();
                 self.profile_given = true;
@@ -617,6 +618,15 @@ impl DxcArgs {
                 c.msl_binding_map = Some(
                     crate::backends::msl::BindingMap::from_json(&text)
                         .map_err(|e| bad(format!("`--msl-binding-map {path}`: {e}")))?,
+                );
+            }
+            "wgsl-binding-map" => {
+                let path = v(0);
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| bad(format!("`--wgsl-binding-map {path}`: {e}")))?;
+                c.wgsl_binding_map = Some(
+                    crate::backends::bindings::WgslBindingMap::from_json(&text)
+                        .map_err(|e| bad(format!("{path}:{e}")))?,
                 );
             }
             "msl-version" => {

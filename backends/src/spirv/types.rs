@@ -751,14 +751,17 @@ impl Emitter<'_> {
                 self.caps.add(Capability::ImageMSArray);
             }
         }
-        if storage && is_extended_format(d.format) {
+        // The format operand of a storage image or texel buffer (below) asks for it.
+        if (storage || d.dim == Dim::Buffer) && is_extended_format(d.format) {
             self.caps.add(Capability::StorageImageExtendedFormats);
         }
         if matches!(d.format, ImageFormat::R64i | ImageFormat::R64ui) {
             self.caps.add(Capability::Int64ImageEXT);
             self.caps.ext("SPV_EXT_shader_image_int64");
         }
-        let format = if storage {
+        // Storage images and (as DXC writes them) texel buffers state their format; other
+        // sampled images are Unknown.
+        let format = if storage || d.dim == Dim::Buffer {
             image_format(d.format) as u32
         } else {
             spirv::ImageFormat::Unknown as u32

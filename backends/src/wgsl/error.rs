@@ -17,6 +17,7 @@
 //! | OSB0209 | implicit derivatives outside fragment shaders (WGSL has no compute derivatives) |
 //! | OSB0210 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
 //! | OSB0211 | a resource or built-in WGSL (as naga 30 validates it) does not have: two resources at one binding, subgroup built-ins in a compute shader with a multi-dimensional workgroup, built-ins without a WGSL spelling (clip and cull distances, layer, viewport index, view index outside vertex and fragment inputs, shading rate, stencil reference, ...) |
+//! | OSB0212 | *warning*: a binding-map entry places no resource of the shader (`crate::bindings`) |
 
 use oneshader_ir::Diagnostic;
 

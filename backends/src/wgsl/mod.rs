@@ -74,6 +74,9 @@ pub struct Options {
     pub push_constant_rule: LayoutRule,
     /// Layout of texture buffers (`tbuffer`). Default: DXC's relaxed std430.
     pub tbuffer_rule: LayoutRule,
+    /// Explicit resource places (`--wgsl-binding-map`); what it does not list is placed by
+    /// the rules of [`crate::bindings`].
+    pub binding_map: Option<crate::bindings::WgslBindingMap>,
 }
 
 impl Default for Options {
@@ -84,6 +87,7 @@ impl Default for Options {
             storage_rule: LayoutRule::RelaxedStd430,
             push_constant_rule: LayoutRule::RelaxedStd430,
             tbuffer_rule: LayoutRule::RelaxedStd430,
+            binding_map: None,
         }
     }
 }
@@ -119,10 +123,38 @@ fn err_at(
 /// Emits one entry point of a module legalized for WGSL as WGSL text. Errors are
 /// diagnostics (codes OSB0201.., see [`error`]) for what WGSL cannot express.
 pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
+    emit_with_interface(legal, opts).map(|(text, _)| text)
+}
+
+/// Where the WGSL output binds one resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourcePlace {
+    /// The global's name.
+    pub name: String,
+    /// Its Vulkan (set, binding).
+    pub vulkan: (u32, u32),
+    /// Its place.
+    pub place: crate::bindings::WgslPlace,
+}
+
+/// What the host needs to know of a WGSL output besides the text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Interface {
+    /// Every resource the entry point uses, in declaration order, with its place.
+    pub resources: Vec<ResourcePlace>,
+    /// Warnings (a binding-map entry that places nothing, OSB0212).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// [`emit`], and where each resource went ([`Interface`]).
+pub fn emit_with_interface(
+    legal: &Legal<'_>,
+    opts: &Options,
+) -> Result<(String, Interface), Errors> {
     emit_diags(legal, opts).map_err(Errors::new)
 }
 
-fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), Vec<Diagnostic>> {
     if legal.target() != Target::Wgsl {
         return Err(err(
             WRONG_TARGET,
@@ -185,7 +217,10 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
         ));
     }
     let used = usage::usage(info, entry_info);
+    let (places, warnings) =
+        crate::bindings::wgsl_places(m, Some(entry.stage), opts.binding_map.as_ref())?;
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
+    cx.places = places;
     if entry.stage == Stage::Fragment && m.has_decoration(entry.func.id(), Op::EarlyFragmentTests) {
         // `[earlydepthstencil]`: naga's `@early_depth_test(force)` (SPIR-V's
         // EarlyFragmentTests), behind its EARLY_DEPTH_TEST capability.
@@ -254,8 +289,29 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
         return Err(diags);
     }
     let entry_fn = entry_wrapper(&mut cx, &body_name);
-    cx.assemble(&entry_fn, &functions)
-        .map_err(|e| vec![e.into()])
+    let resources = entry_info
+        .globals()
+        .iter()
+        .filter_map(|u| {
+            let g = u.global.id();
+            let d = m.find_decoration(g, Op::Binding)?;
+            Some(ResourcePlace {
+                name: m.name(g).unwrap_or("").to_string(),
+                vulkan: (m.imm_operand(d, 0)?, m.imm_operand(d, 1)?),
+                place: *cx.places.get(&g)?,
+            })
+        })
+        .collect();
+    let text = cx
+        .assemble(&entry_fn, &functions)
+        .map_err(|e| vec![e.into()])?;
+    Ok((
+        text,
+        Interface {
+            resources,
+            warnings,
+        },
+    ))
 }
 
 /// The WGSL entry point: IO structs in, private variables set, the body called, the output

@@ -94,6 +94,8 @@ pub(crate) struct ModuleCx<'m> {
     pub io_names: (Namer, Namer),
     /// Resources by (group, binding): WGSL gives each binding one resource.
     bindings: FxHashMap<(u32, u32), InstId>,
+    /// Where each resource goes (`crate::bindings::wgsl_places`).
+    pub(crate) places: FxHashMap<InstId, crate::bindings::WgslPlace>,
     /// naga capabilities the output needs beyond WebGPU's defaults (`SUBGROUP` for wave
     /// operations), stated in its first line.
     pub capabilities: BTreeSet<&'static str>,
@@ -245,6 +247,7 @@ impl<'m> ModuleCx<'m> {
             outputs: Vec::new(),
             io_names: (namer(), namer()),
             bindings: FxHashMap::default(),
+            places: FxHashMap::default(),
             capabilities: BTreeSet::new(),
             subgroup_vars: FxHashMap::default(),
             padded: FxHashMap::default(),
@@ -782,30 +785,43 @@ impl<'m> ModuleCx<'m> {
 
     fn binding(&mut self, g: InstId) -> R<String> {
         let m = self.m;
-        let d = m.find_decoration(g, Op::Binding).ok_or_else(|| {
+        let place = self.places.get(&g).copied().ok_or_else(|| {
             WgslError::new(
                 RESOURCE,
                 "a resource without a binding; WGSL resources need @group and @binding",
             )
         })?;
-        let (set, binding) = (
-            m.imm_operand(d, 0).unwrap_or(0),
-            m.imm_operand(d, 1).unwrap_or(0),
-        );
-        if let Some(&other) = self.bindings.get(&(set, binding)) {
+        let (group, binding) = (place.group, place.binding);
+        if let Some(&other) = self.bindings.get(&(group, binding)) {
+            let describe = |x: InstId| {
+                let name = m.name(x).unwrap_or("?");
+                let how = match self.places.get(&x).map(|p| p.rule) {
+                    Some(crate::bindings::WgslRule::Map(k)) => format!("binding map entry [{k}]"),
+                    Some(crate::bindings::WgslRule::ByClass) => "the register-class rule".into(),
+                    _ => "its Vulkan binding".into(),
+                };
+                match crate::bindings::hlsl_register(m, x) {
+                    Some(r) => format!(
+                        "@{name} (register {}, space {}; {how})",
+                        r.spelling(),
+                        r.space
+                    ),
+                    None => format!("@{name} ({how})"),
+                }
+            };
             return Err(WgslError::new(
                 RESOURCE,
                 format!(
-                    "shares set {set}, binding {binding} with @{} (registers of different \
-                     classes, `t0` and `s0`, map to one binding without `-fvk-*-shift` or \
-                     `[[vk::binding]]`; or a combined image sampler); WGSL binds one resource \
-                     per binding",
-                    m.name(other).unwrap_or("?")
+                    "{} and {} are both at @group({group}) @binding({binding}); WGSL binds one \
+                     resource per binding: give one another place (`--wgsl-binding-map`, \
+                     `[[vk::binding]]`)",
+                    describe(other),
+                    describe(g),
                 ),
             ));
         }
-        self.bindings.insert((set, binding), g);
-        Ok(format!("@group({set}) @binding({binding}) "))
+        self.bindings.insert((group, binding), g);
+        Ok(format!("@group({group}) @binding({binding}) "))
     }
 
     fn declare_global(&mut self, g: InstId, access: oneshader_ir::effects::Access) -> R<()> {

@@ -49,6 +49,10 @@ pub struct CompileOptions {
     /// `-auto-binding-space N`: the descriptor set of resources whose set the source does not
     /// give (default 0).
     pub default_space: Option<u32>,
+    /// `-fspv-use-unknown-image-format`: storage textures and texel buffers without
+    /// `[[vk::image_format]]` keep the Unknown format; by default they get the format DXC
+    /// infers from the texel type (`float4` Rgba32f, `uint2` Rg32ui, `int` R32i).
+    pub unknown_image_format: bool,
     /// `-fvk-bind-register xK SPACE BINDING SET` (`-vkbr`): explicit set and binding per
     /// register; when given, every resource must be mapped (OSH1031), as in DXC.
     pub bind_registers: Vec<RegisterBinding>,
@@ -83,6 +87,7 @@ impl Default for CompileOptions {
             nonzero_base_vertex: false,
             binding_shifts: Vec::new(),
             default_space: None,
+            unknown_image_format: false,
             bind_registers: Vec::new(),
             bind_globals: None,
             dx_layout: false,
@@ -335,6 +340,7 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
         nonzero_base_vertex: opts.nonzero_base_vertex,
         binding_shifts: opts.binding_shifts.clone(),
         default_space: opts.default_space,
+        unknown_image_format: opts.unknown_image_format,
         bind_registers: opts.bind_registers.clone(),
         bind_globals: opts.bind_globals,
         dx_layout: opts.dx_layout,

@@ -345,6 +345,21 @@ impl<'g> Oracle<'g> {
         inputs: &Inputs,
     ) -> Result<Vec<Binding>, OracleError> {
         let mut bindings = inputs.bindings.clone();
+        // Bound where the program expects them, and reported where the source put them.
+        let moved = |b: &mut Binding, from_source: bool| {
+            for &(vulkan, target) in &program.rebind {
+                let (from, to) = if from_source {
+                    (vulkan, target)
+                } else {
+                    (target, vulkan)
+                };
+                if (b.set, b.binding) == from {
+                    (b.set, b.binding) = to;
+                    return;
+                }
+            }
+        };
+        bindings.iter_mut().for_each(|b| moved(b, true));
         self.gpu
             .try_dispatch(
                 &program.words,
@@ -357,6 +372,7 @@ impl<'g> Oracle<'g> {
                 voice: voice.to_string(),
                 error,
             })?;
+        bindings.iter_mut().for_each(|b| moved(b, false));
         Ok(bindings)
     }
 }

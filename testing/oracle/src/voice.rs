@@ -184,6 +184,10 @@ pub struct Program {
     pub words: Vec<u32>,
     /// The entry point (glslang names every entry point `main`).
     pub entry: String,
+    /// Resources the program binds elsewhere than the source's Vulkan (set, binding): each
+    /// `(vulkan, target)`. WGSL places resources by register class (docs/wgsl-backend.md
+    /// "Bindings"), and naga's SPIR-V keeps those places.
+    pub rebind: Vec<((u32, u32), (u32, u32))>,
 }
 
 fn diags(d: &[oneshader::Diagnostic]) -> String {
@@ -217,6 +221,7 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
             return Ok(Program {
                 words,
                 entry: "main".into(),
+                rebind: Vec::new(),
             });
         }
         (Voice::Wgsl { level }, _) => {
@@ -228,7 +233,22 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
                     voice: voice.to_string(),
                     message,
                 })?;
-            return Ok(Program { words, entry });
+            // Where the WGSL output put each resource, as the reflection states it.
+            let rebind = source
+                .reflect()?
+                .resources
+                .iter()
+                .filter_map(|r| {
+                    let w = r.wgsl.as_ref()?;
+                    ((w.group, w.binding) != (r.set, r.binding))
+                        .then_some(((r.set, r.binding), (w.group, w.binding)))
+                })
+                .collect();
+            return Ok(Program {
+                words,
+                entry,
+                rebind,
+            });
         }
         (Voice::Spirv { level, .. }, Source::Hlsl { path, options }) => {
             let opts = options.clone().opt_level(level);
@@ -258,6 +278,7 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
     Ok(Program {
         words,
         entry: source.entry().to_string(),
+        rebind: Vec::new(),
     })
 }
 

@@ -8,8 +8,8 @@ struct type_BlurParams {
 }
 
 @group(0) @binding(0) var<uniform> BlurParams: type_BlurParams;
-@group(0) @binding(1) var source: texture_2d<f32>;
-@group(0) @binding(2) var destination: texture_storage_2d<rgba32float, write>;
+@group(0) @binding(251) var source: texture_2d<f32>;
+@group(0) @binding(752) var destination: texture_storage_2d<rgba32float, write>;
 var<workgroup> cache: array<vec4<f32>, 72>;
 var<private> in_var_SV_GroupID: vec3<u32>;
 var<private> in_var_SV_GroupThreadID: vec3<u32>;

@@ -5,8 +5,8 @@ struct type_HistogramParams {
 }
 
 @group(0) @binding(0) var<uniform> HistogramParams: type_HistogramParams;
-@group(0) @binding(1) var<storage, read> keys: array<u32>;
-@group(0) @binding(2) var<storage, read_write> histogram: array<atomic<u32>>;
+@group(0) @binding(251) var<storage, read> keys: array<u32>;
+@group(0) @binding(752) var<storage, read_write> histogram: array<atomic<u32>>;
 var<workgroup> localBins: array<atomic<u32>, 64>;
 var<private> in_var_SV_DispatchThreadID: vec3<u32>;
 var<private> in_var_SV_GroupIndex: u32;

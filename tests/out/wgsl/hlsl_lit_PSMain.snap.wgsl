@@ -19,8 +19,8 @@ struct type_PerFrame {
 
 @group(0) @binding(1) var<uniform> Lights: type_Lights;
 @group(0) @binding(0) var<uniform> PerFrame: type_PerFrame;
-@group(0) @binding(2) var albedoMap: texture_2d<f32>;
-@group(0) @binding(3) var linearWrap: sampler;
+@group(0) @binding(252) var albedoMap: texture_2d<f32>;
+@group(0) @binding(503) var linearWrap: sampler;
 var<private> in_var_TEXCOORD0: vec3<f32>;
 var<private> in_var_TEXCOORD1: vec3<f32>;
 var<private> in_var_TEXCOORD2: vec2<f32>;

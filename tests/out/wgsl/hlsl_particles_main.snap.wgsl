@@ -14,9 +14,9 @@ struct type_Simulation {
 }
 
 @group(0) @binding(0) var<uniform> Simulation: type_Simulation;
-@group(0) @binding(1) var<storage, read_write> particles: array<Particle>;
-@group(0) @binding(2) var<storage, read_write> aliveList: array<u32>;
-@group(0) @binding(3) var<storage, read_write> counters: array<atomic<u32>>;
+@group(0) @binding(751) var<storage, read_write> particles: array<Particle>;
+@group(0) @binding(752) var<storage, read_write> aliveList: array<u32>;
+@group(0) @binding(753) var<storage, read_write> counters: array<atomic<u32>>;
 var<private> in_var_SV_DispatchThreadID: vec3<u32>;
 
 fn main_body() {

@@ -1,6 +1,6 @@
-@group(0) @binding(0) var<storage, read> input: array<u32>;
-@group(0) @binding(1) var<storage, read_write> output: array<u32>;
-@group(0) @binding(2) var<storage, read_write> blockSums: array<u32>;
+@group(0) @binding(250) var<storage, read> input: array<u32>;
+@group(0) @binding(751) var<storage, read_write> output: array<u32>;
+@group(0) @binding(752) var<storage, read_write> blockSums: array<u32>;
 var<workgroup> scratch: array<u32, 256>;
 var<private> in_var_SV_DispatchThreadID: vec3<u32>;
 var<private> in_var_SV_GroupID: vec3<u32>;

@@ -14,8 +14,8 @@ struct type_PerObject {
 
 @group(0) @binding(0) var<uniform> PerFrame: type_PerFrame;
 @group(0) @binding(1) var<uniform> PerObject: type_PerObject;
-@group(0) @binding(2) var albedoMap: texture_2d<f32>;
-@group(0) @binding(3) var linearWrap: sampler;
+@group(0) @binding(252) var albedoMap: texture_2d<f32>;
+@group(0) @binding(503) var linearWrap: sampler;
 var<private> in_var_NORMAL: vec3<f32>;
 var<private> in_var_TEXCOORD0: vec2<f32>;
 var<private> out_var_SV_Target0: vec4<f32>;

@@ -8,7 +8,7 @@ struct ToneMapSettings {
 
 @id(0) override kOutputSrgb: bool = true;
 
-@group(0) @binding(0) var image: texture_storage_2d<rgba32float, read_write>;
+@group(0) @binding(750) var image: texture_storage_2d<rgba32float, read_write>;
 var<immediate> settings: ToneMapSettings;
 var<private> in_var_SV_DispatchThreadID: vec3<u32>;
 

@@ -172,6 +172,9 @@ pub struct LowerOptions {
     pub binding_shifts: Vec<crate::hlsl::sema::bindings::BindingShift>,
     /// `-auto-binding-space N`.
     pub default_space: Option<u32>,
+    /// `-fspv-use-unknown-image-format`: storage textures and texel buffers without
+    /// `[[vk::image_format]]` keep the Unknown format instead of DXC's inferred one.
+    pub unknown_image_format: bool,
     /// `-fvk-bind-register`.
     pub bind_registers: Vec<crate::hlsl::sema::bindings::RegisterBinding>,
     /// `-fvk-bind-globals BINDING SET`: (binding, set).
@@ -355,15 +358,29 @@ impl<'p> Lower<'p> {
             TexShape::Buffer => Dim::Buffer,
             TexShape::Subpass | TexShape::SubpassMS => Dim::SubpassData,
         };
-        // Storage textures of 32-bit scalars get their obvious format (atomics need one;
-        // `[[vk::image_format]]` overrides).
-        let format = match (rw, format, self.types().kind(e)) {
+        // DXC's format inference: storage textures and texel buffers (`Buffer<T>` too) of
+        // one, two or four 32-bit components get the format of that texel (`float4`
+        // Rgba32f, `uint2` Rg32ui, `int` R32i; three components stay Unknown), 64-bit
+        // integer scalars R64i/R64ui. `[[vk::image_format]]` overrides;
+        // `-fspv-use-unknown-image-format` keeps Unknown.
+        let inferable = rw || shape == TexShape::Buffer;
+        let format = match (inferable, format, self.types().kind(e)) {
+            (true, ImageFormat::Unknown, _) if self.opts.unknown_image_format => format,
             (true, ImageFormat::Unknown, TyKind::Scalar(s) | TyKind::Vector(s, 1)) => match s {
                 Scalar::F32 => ImageFormat::R32f,
                 Scalar::I32 => ImageFormat::R32i,
                 Scalar::U32 => ImageFormat::R32ui,
                 Scalar::I64 => ImageFormat::R64i,
                 Scalar::U64 => ImageFormat::R64ui,
+                _ => format,
+            },
+            (true, ImageFormat::Unknown, TyKind::Vector(s, n @ (2 | 4))) => match (s, n) {
+                (Scalar::F32, 2) => ImageFormat::Rg32f,
+                (Scalar::I32, 2) => ImageFormat::Rg32i,
+                (Scalar::U32, 2) => ImageFormat::Rg32ui,
+                (Scalar::F32, _) => ImageFormat::Rgba32f,
+                (Scalar::I32, _) => ImageFormat::Rgba32i,
+                (Scalar::U32, _) => ImageFormat::Rgba32ui,
                 _ => format,
             },
             _ => format,
@@ -938,6 +955,45 @@ impl<'p> Lower<'p> {
         })
     }
 
+    /// The operands of `g`'s `hlsl_register` decoration: class (0 `b`, 1 `t`, 2 `s`, 3 `u`:
+    /// the `register` letter, else what its type is bound as), number (`u32::MAX` without a
+    /// `register`), space (the default space when the `register` names none; without a
+    /// `register`, the set its binding went to) and
+    /// whether the user chose its binding.
+    fn hlsl_register(&self, g: GlobalId, set: u32) -> [u32; 4] {
+        let gd = self.p.global(g);
+        let default_space = self.opts.default_space.unwrap_or(0);
+        let by_type = match self.types().kind(self.strip_arrays(gd.ty)) {
+            _ if matches!(gd.kind, GlobalKind::CBuffer { tbuffer: false }) => 0,
+            TyKind::Buffer(BufKind::Constant, _) => 0,
+            TyKind::Sampler(_) => 2,
+            TyKind::Texture(_, _, true) => 3,
+            TyKind::Buffer(k, _) if k.writable() => 3,
+            _ => 1,
+        };
+        let (class, number, space) = match gd.bind.register {
+            Some((c, n, sp)) => {
+                let class = match c.to_ascii_lowercase() {
+                    'b' => 0,
+                    't' => 1,
+                    's' => 2,
+                    'u' => 3,
+                    _ => by_type,
+                };
+                (class, n, sp.unwrap_or(default_space))
+            }
+            // Without a register, the space is where DXC's rule put it.
+            None => (by_type, u32::MAX, set),
+        };
+        let chosen = self
+            .bindings
+            .chosen
+            .get(g.0 as usize)
+            .copied()
+            .unwrap_or(false);
+        [class, number, space, u32::from(chosen)]
+    }
+
     /// The IR global of `g` (created on first use, with its decorations).
     pub fn global_ptr(&mut self, g: GlobalId) -> Option<InstId> {
         if let Some(&x) = self.globals.get(&g) {
@@ -997,6 +1053,8 @@ impl<'p> Lower<'p> {
         self.globals.insert(g, id);
         if let Some(sb) = self.bindings.of.get(g.0 as usize).copied().flatten() {
             self.m.decorate_imm(id, Op::Binding, &[sb.0, sb.1]);
+            let reg = self.hlsl_register(g, sb.0);
+            self.m.decorate_imm(id, Op::HlslRegister, &reg);
         }
         if self.has_ir_matrix(gd.ty) && !matches!(gd.kind, GlobalKind::CBuffer { .. }) {
             self.major_deco(id, gd.major);
@@ -1045,6 +1103,10 @@ impl<'p> Lower<'p> {
                 .add_global(&cname, AddressSpace::StorageBuffer, rt, None);
             if let Some(&(s, b)) = self.bindings.counter.get(&g.0) {
                 self.m.decorate_imm(c.id(), Op::Binding, &[s, b]);
+                // A counter is a UAV of its own without a register.
+                let chosen = u32::from(self.bindings.counter_chosen.contains(&g.0));
+                self.m
+                    .decorate_imm(c.id(), Op::HlslRegister, &[3, u32::MAX, s, chosen]);
             }
             self.m.decorate(id, Op::Counter, &[c.id()]);
             self.counters.insert(g, c.id());

@@ -4,7 +4,9 @@
 //!    `register` names a space: DXC's rule), binding `B`.
 //! 2. Otherwise `register(xN, spaceS)` gives set `S`, binding `N`. As in DXC, the register
 //!    class letter is ignored, so `t0` and `s0` get the same binding (DXC users pass
-//!    `-fvk-t-shift`-style options to separate them; OneShader does not shift).
+//!    `-fvk-t-shift`-style options to separate them). The IR records each register
+//!    (`hlsl_register`) and whether the user chose the binding ([`Bindings::chosen`]), so a
+//!    target with another binding model (WGSL) can re-place the rest.
 //! 3. Everything else gets set 0 and the lowest binding number not yet taken in set 0, in
 //!    declaration order, after the explicit ones are placed.
 //! 4. The counter of an append, consume or counter-using structured buffer takes
@@ -36,6 +38,12 @@ pub struct Bindings {
     pub counter: FxHashMap<u32, (u32, u32)>,
     /// Globals the options leave without a binding, with why (`-fvk-bind-register`).
     pub errors: Vec<(usize, String)>,
+    /// By global index: the user chose the binding (`[[vk::binding]]`, a nonzero
+    /// `-fvk-*-shift` of its register, `-fvk-bind-register`, `-fvk-bind-globals`) rather
+    /// than DXC's default rule. Targets with another binding model keep only these.
+    pub chosen: Vec<bool>,
+    /// Counters whose binding `[[vk::counter_binding]]` chose, by their buffer's index.
+    pub counter_chosen: FxHashSet<u32>,
 }
 
 /// `-fvk-bind-register xK SPACE BINDING SET` (DXC): the set and binding of the resource
@@ -113,6 +121,7 @@ pub fn assign(
     };
     let mut taken: FxHashSet<(u32, u32)> = FxHashSet::default();
     let mut of = vec![None; globals.len()];
+    let mut chosen = vec![false; globals.len()];
     let mut globals_cbuffer = None;
     // Explicit bindings first.
     for (i, g) in globals.iter().enumerate() {
@@ -124,10 +133,15 @@ pub fn assign(
             continue;
         }
         let explicit = match (g.bind.vk_binding, g.bind.register) {
-            (Some((b, s)), _) => Some((set_of(s), b)),
+            (Some((b, s)), _) => {
+                chosen[i] = true;
+                Some((set_of(s), b))
+            }
             (None, Some((c, n, s))) if n != u32::MAX => {
                 let s = set_of(s);
-                Some((s, shifted(c, n, s)))
+                let b = shifted(c, n, s);
+                chosen[i] = b != n;
+                Some((s, b))
             }
             _ => None,
         };
@@ -155,6 +169,7 @@ pub fn assign(
         of[i] = Some(next_free(&mut taken, set));
     }
     let mut counter = FxHashMap::default();
+    let mut counter_chosen = FxHashSet::default();
     for (i, g) in globals.iter().enumerate() {
         if !needs_counter.get(i).copied().unwrap_or(false) {
             continue;
@@ -162,6 +177,7 @@ pub fn assign(
         let set = of[i].map(|(s, _)| s).unwrap_or(default_space);
         let sb = match g.bind.counter_binding {
             Some(b) => {
+                counter_chosen.insert(i as u32);
                 taken.insert((set, b));
                 (set, b)
             }
@@ -172,8 +188,14 @@ pub fn assign(
     if let Some(i) = globals_cbuffer {
         let g = &globals[i];
         of[i] = Some(match (g.bind.vk_binding, g.bind.register, opts.globals) {
-            (Some((b, s)), _, _) => (set_of(s), b),
-            (None, _, Some((b, s))) => (s, b),
+            (Some((b, s)), _, _) => {
+                chosen[i] = true;
+                (set_of(s), b)
+            }
+            (None, _, Some((b, s))) => {
+                chosen[i] = true;
+                (s, b)
+            }
             _ => next_free(&mut taken, default_space),
         });
     }
@@ -181,6 +203,8 @@ pub fn assign(
         of,
         counter,
         errors: Vec::new(),
+        chosen,
+        counter_chosen,
     }
 }
 
@@ -249,8 +273,10 @@ fn assign_by_registers(
         }
     }
     Bindings {
+        chosen: vec![true; of.len()],
         of,
         counter: FxHashMap::default(),
         errors,
+        counter_chosen: FxHashSet::default(),
     }
 }
