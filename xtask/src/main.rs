@@ -123,7 +123,21 @@ const TOOLS: &[Tool] = &[
         what: "c++ (the C API tests compile a C++ program against liboneshader)",
         package: "g++",
     },
+    Tool {
+        check: python_venv_works,
+        what: "python3 with venv (the Python wheel's tests, python/tests/wheel.rs, build it in a venv)",
+        package: "python3-venv",
+    },
 ];
+
+/// Whether `python3` runs and can make a venv with pip (Debian splits `ensurepip` into
+/// python3-venv).
+fn python_venv_works() -> bool {
+    Command::new("python3")
+        .args(["-c", "import venv, ensurepip"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
 
 fn run(cmd: &mut Command) -> Result<(), String> {
     eprintln!("xtask: running {cmd:?}");
