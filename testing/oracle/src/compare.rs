@@ -182,6 +182,9 @@ pub fn compare(a: &[u32], b: &[u32], slots: &[Slot], rule: &Rule) -> Option<Diff
                 *c = 1;
             }
         }
+        if !s.defined {
+            continue;
+        }
         let (Some(x), Some(y)) = (read(a, s.offset, size), read(b, s.offset, size)) else {
             continue;
         };
@@ -261,6 +264,7 @@ mod tests {
                 offset: i * 4,
                 scalar: Scalar::F32,
                 path: format!("[{i}]"),
+                defined: true,
             })
             .collect()
     }
@@ -306,6 +310,7 @@ mod tests {
             offset: 0,
             scalar: Scalar::U32,
             path: String::new(),
+            defined: true,
         }];
         assert!(compare(&[5], &[6], &ints, &Rule::Ulp(2)).is_some());
     }
@@ -319,5 +324,24 @@ mod tests {
         let rule = Rule::Unordered { element_words: 1 };
         assert_eq!(compare(&[3, 1, 2], &[1, 2, 3], &[], &rule), None);
         assert!(compare(&[3, 1, 2], &[1, 2, 2], &[], &rule).is_some());
+    }
+
+    #[test]
+    fn channels_a_shader_cannot_define_are_not_compared() {
+        // `RWTexture2D<float3>` on an rgba32f image: the fourth channel is the API's.
+        let slots = crate::layout::texel_slots(oneshader_vulkan_harness::Format::Rgba32Float, 1, 3);
+        let one = 1.0f32.to_bits();
+        assert_eq!(
+            compare(
+                &[one, one, one, 7],
+                &[one, one, one, 0],
+                &slots,
+                &Rule::Exact
+            ),
+            None
+        );
+        let d = compare(&[one, one, 0, 7], &[one, one, one, 0], &slots, &Rule::Exact)
+            .expect("blue differs");
+        assert_eq!(d.path, "texel[0].b");
     }
 }

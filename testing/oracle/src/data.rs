@@ -232,7 +232,7 @@ fn image(res: &Reflected, rng: &mut Rng, opts: &InputOptions) -> Result<Image, O
     };
     let texels = (width * height * depth * layers) as usize;
     let mut bytes = vec![0u8; texels * format.words_per_texel() * 4];
-    fill(&mut bytes, &texel_slots(format, texels), rng);
+    fill(&mut bytes, &texel_slots(format, texels, 4), rng);
     Ok(Image {
         format,
         dim,
@@ -253,7 +253,7 @@ fn texel_buffer(
     let format = format_of(res)?;
     let texels = opts.texel_buffer_len as usize;
     let mut bytes = vec![0u8; texels * format.words_per_texel() * 4];
-    fill(&mut bytes, &texel_slots(format, texels), rng);
+    fill(&mut bytes, &texel_slots(format, texels, 4), rng);
     Ok(TexelBuffer {
         format,
         data: words_of(&bytes),

@@ -15,6 +15,9 @@ pub struct Slot {
     pub scalar: Scalar,
     /// Where it is, for reports: `[3].velocity.y`, `texel[5].g`.
     pub path: String,
+    /// False for bytes the shader cannot define (the fourth channel of a texel its `float3`
+    /// writes leave to the API): covered, so not compared as raw words, and not compared.
+    pub defined: bool,
 }
 
 /// The size in bytes of a scalar in a buffer (`bool` is stored as a 32-bit word).
@@ -37,6 +40,7 @@ pub fn slots(ty: &Type, base: u32, path: &str, runtime_len: u32, out: &mut Vec<S
             offset: base,
             scalar: *scalar,
             path: path.to_string(),
+            defined: true,
         }),
         Type::Vector { scalar, components } => {
             let size = scalar_size(*scalar);
@@ -45,6 +49,7 @@ pub fn slots(ty: &Type, base: u32, path: &str, runtime_len: u32, out: &mut Vec<S
                     offset: base + k * size,
                     scalar: *scalar,
                     path: format!("{path}.{}", COMPONENTS[k as usize % 4]),
+                    defined: true,
                 });
             }
         }
@@ -66,6 +71,7 @@ pub fn slots(ty: &Type, base: u32, path: &str, runtime_len: u32, out: &mut Vec<S
                         offset: base + major * stride + minor * size,
                         scalar: *scalar,
                         path: format!("{path}[{r}][{c}]"),
+                        defined: true,
                     });
                 }
             }
@@ -165,8 +171,10 @@ pub fn byte_size(ty: &Type, reflected: Option<u32>, runtime_len: u32) -> u32 {
 }
 
 /// The slots of `texels` texels of `format`: one per channel (a `rgba8` texel is one `u32`
-/// slot, its bytes compared together).
-pub fn texel_slots(format: Format, texels: usize) -> Vec<Slot> {
+/// slot, its bytes compared together), the first `defined` channels of each texel only (a
+/// shader writing `float3` texels to an `rgba32f` image leaves the fourth to the API: SPIR-V
+/// keeps what was there, GLSL's `imageStore` of a padded vector writes 0).
+pub fn texel_slots(format: Format, texels: usize, defined: usize) -> Vec<Slot> {
     let (scalar, channels, size) = match format.channel() {
         Channel::U32 => (Scalar::U32, format.words_per_texel(), 4),
         Channel::I32 => (Scalar::I32, format.words_per_texel(), 4),
@@ -182,6 +190,7 @@ pub fn texel_slots(format: Format, texels: usize) -> Vec<Slot> {
                 offset: ((t * channels + c) * size) as u32,
                 scalar,
                 path: format!("texel[{t}].{}", names[c % 4]),
+                defined: channels == 1 || c % 4 < defined,
             });
         }
     }

@@ -178,6 +178,16 @@ fn has_atomics(words: &[u32]) -> bool {
     false
 }
 
+/// How many components of a texel the shader's texel type defines (`RWTexture2D<float3>`:
+/// 3); 4 when the reflection does not say.
+fn texel_components(res: &Reflected) -> usize {
+    match res.texture.as_ref().map(|t| &t.sampled_type) {
+        Some(Type::Scalar { .. }) => 1,
+        Some(Type::Vector { components, .. }) => *components as usize,
+        _ => 4,
+    }
+}
+
 /// The slots of what `b` holds, as `res` describes it.
 pub fn binding_slots(res: &Reflected, b: &Binding) -> Vec<Slot> {
     match &b.resource {
@@ -212,10 +222,14 @@ pub fn binding_slots(res: &Reflected, b: &Binding) -> Vec<Slot> {
             slots(ty, 0, "", runtime_len, &mut out);
             out
         }
-        Resource::StorageImage(i) | Resource::SampledImage(i) => texel_slots(i.format, i.texels()),
-        Resource::UniformTexelBuffer(t) | Resource::StorageTexelBuffer(t) => {
-            texel_slots(t.format, t.data.len() / t.format.words_per_texel())
+        Resource::StorageImage(i) | Resource::SampledImage(i) => {
+            texel_slots(i.format, i.texels(), texel_components(res))
         }
+        Resource::UniformTexelBuffer(t) | Resource::StorageTexelBuffer(t) => texel_slots(
+            t.format,
+            t.data.len() / t.format.words_per_texel(),
+            texel_components(res),
+        ),
         Resource::Sampler(_) => Vec::new(),
     }
 }

@@ -2,7 +2,7 @@
 //! (`cargo xtask oracle` builds and runs it; by hand, not in CI).
 //!
 //! ```text
-//! oneshader-oracle corpus [--corpus DIR] [--seed N] [--filter TEXT] [--timeout SECONDS] [--verbose]
+//! oneshader-oracle corpus [--corpus DIR] [--seed N] [--filter TEXT] [--rows FILE] [--undefined FILE] [--timeout SECONDS] [--verbose]
 //! oneshader-oracle row CORPUS PATH ENTRY PROFILE TARGET_ENV SEED [FLAGS...]
 //! ```
 //!
@@ -15,6 +15,13 @@
 //! textures and push constants filled with seeded random data ([`oneshader_oracle::data`]),
 //! run through every GPU voice of this build, and compared. The last line is the summary:
 //! rows, run by every voice, agreeing, disagreeing, and skipped by reason.
+//!
+//! Rows whose sources compute undefined values (an uninitialized read, a race) are listed
+//! with their reasons in `testing/oracle/undefined.tsv` (`--undefined FILE` names another
+//! list): their disagreements are reported but not counted, so the exit code is 0 exactly
+//! when every other row run by every voice agrees. `--rows FILE` runs only the rows whose
+//! paths the file lists (one per line, `#` comments): `testing/oracle/ci-rows.txt` is the
+//! fixed subset `cargo xtask test` runs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,7 +34,7 @@ use oneshader::{
 use oneshader_oracle::{Case, Oracle, OracleError, Rules, Source, Voice, data};
 use oneshader_vulkan_harness::Gpu;
 
-const USAGE: &str = "usage: oneshader-oracle corpus [--corpus DIR] [--seed N] [--filter TEXT] [--timeout SECONDS] [--verbose]";
+const USAGE: &str = "usage: oneshader-oracle corpus [--corpus DIR] [--seed N] [--filter TEXT] [--rows FILE] [--undefined FILE] [--timeout SECONDS] [--verbose]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -298,6 +305,42 @@ fn run_row(
     }
 }
 
+/// The paths a `--rows` file lists: one per line, blank lines and `#` comments ignored.
+fn path_list(f: &Path) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+    Ok(text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect())
+}
+
+/// The rows whose sources compute undefined values, by path, with why: `path<TAB>reason`
+/// lines, `#` comments.
+fn undefined_rows(f: &Path) -> Result<BTreeMap<String, String>, String> {
+    let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+    let mut out = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((path, reason)) = line.split_once('\t') else {
+            return Err(format!(
+                "{}:{}: expected `path<TAB>reason`",
+                f.display(),
+                n + 1
+            ));
+        };
+        if reason.trim().is_empty() {
+            return Err(format!("{}:{}: `{path}` has no reason", f.display(), n + 1));
+        }
+        out.insert(path.to_string(), reason.trim().to_string());
+    }
+    Ok(out)
+}
+
 fn corpus(args: &[String]) -> Result<ExitCode, String> {
     let mut dir = std::env::var_os("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)
@@ -307,6 +350,8 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
     let mut filter = String::new();
     let mut timeout = Duration::from_secs(60);
     let mut verbose = false;
+    let mut rows_file: Option<PathBuf> = None;
+    let mut undefined_file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("undefined.tsv");
     let mut i = 0;
     while i < args.len() {
         let value = |i: &mut usize| -> Result<String, String> {
@@ -322,6 +367,8 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
                     Duration::from_secs(value(&mut i)?.parse().map_err(|_| USAGE.to_string())?)
             }
             "--verbose" => verbose = true,
+            "--rows" => rows_file = Some(PathBuf::from(value(&mut i)?)),
+            "--undefined" => undefined_file = PathBuf::from(value(&mut i)?),
             _ => return Err(USAGE.to_string()),
         }
         i += 1;
@@ -332,10 +379,15 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
     let dir = dir
         .canonicalize()
         .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let only: Option<Vec<String>> = match &rows_file {
+        None => None,
+        Some(f) => Some(path_list(f)?),
+    };
+    let undefined = undefined_rows(&undefined_file)?;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let voices: Vec<String> = Voice::gpu_voices().iter().map(|v| v.to_string()).collect();
     println!("oracle: voices {}; seed {seed}", voices.join(", "));
-    let (mut rows, mut agree, mut disagree) = (0, 0, 0);
+    let (mut rows, mut agree, mut disagree, mut known_undefined) = (0, 0, 0, 0);
     // Rows the WGSL voice ran on and agreed, and the WGSL refusals by code.
     let mut wgsl_ran = 0;
     let mut wgsl_refused: BTreeMap<String, usize> = BTreeMap::new();
@@ -344,6 +396,12 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
     for line in text.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
         if cols.len() < 9 || cols[1] != "compute" || !cols[0].contains(&filter) {
+            continue;
+        }
+        if only
+            .as_ref()
+            .is_some_and(|list| !list.iter().any(|p| p == cols[0]))
+        {
             continue;
         }
         let (path, entry, profile, flags, env) = (cols[0], cols[2], cols[3], cols[4], cols[8]);
@@ -410,13 +468,24 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
                     println!("agree (no WGSL voice): {path}");
                 }
             }
-            Some(_) if last == "DISAGREE" => {
-                disagree += 1;
-                for l in out.lines().filter(|l| *l != "DISAGREE") {
-                    println!("DISAGREE {l}");
-                    disagreements.push(l.to_string());
+            Some(_) if last == "DISAGREE" => match undefined.get(path) {
+                Some(reason) => {
+                    known_undefined += 1;
+                    println!("undefined (listed: {reason}): {path}");
+                    if verbose {
+                        for l in out.lines().filter(|l| *l != "DISAGREE") {
+                            println!("  {l}");
+                        }
+                    }
                 }
-            }
+                None => {
+                    disagree += 1;
+                    for l in out.lines().filter(|l| *l != "DISAGREE") {
+                        println!("DISAGREE {l}");
+                        disagreements.push(l.to_string());
+                    }
+                }
+            },
             Some(_) => {
                 let rest = last.strip_prefix("SKIP ").unwrap_or(&last);
                 let (category, details) = rest.split_once('\t').unwrap_or((rest, ""));
@@ -430,16 +499,27 @@ fn corpus(args: &[String]) -> Result<ExitCode, String> {
             }
         }
     }
-    let run = agree + disagree;
+    let run = agree + disagree + known_undefined;
     let skipped_total: usize = skipped.values().map(Vec::len).sum();
     let reasons: Vec<String> = skipped
         .iter()
         .map(|(k, v)| format!("{} {k}", v.len()))
         .collect();
     println!(
-        "oracle summary: {rows} compute rows; {run} run by every voice: {agree} agree, {disagree} disagree; {skipped_total} skipped ({})",
+        "oracle summary: {rows} compute rows; {run} run by every voice: {agree} agree, {disagree} disagree, {known_undefined} listed as undefined disagree; {skipped_total} skipped ({})",
         reasons.join(", ")
     );
+    if let Some(list) = &only {
+        // A fixed subset must run what it lists: a row that stops compiling or is renamed
+        // would otherwise leave it quietly smaller.
+        if rows != list.len() || run != rows {
+            println!(
+                "oracle: --rows lists {} rows; {rows} are compute rows of the manifest and {run} ran by every voice",
+                list.len()
+            );
+            return Ok(ExitCode::FAILURE);
+        }
+    }
     let refused: Vec<String> = wgsl_refused
         .iter()
         .map(|(k, v)| format!("{v} {k}"))
