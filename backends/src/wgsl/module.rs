@@ -1950,6 +1950,31 @@ pub(crate) fn f32_literal(bits: u32) -> String {
     format!("{s}f")
 }
 
+/// True when every use of output `g` is a load or a store of the `f32` constant 1.0 (and
+/// there is at least one store): a point size that never says anything but WebGPU's.
+fn stores_only_one(m: &oneshader_ir::Module, g: InstId) -> bool {
+    let mut stored = false;
+    for u in m.uses(g) {
+        match m.op(u.user) {
+            Op::Load => {}
+            Op::Store if m.try_operand(u.user, 0) == Some(g) => {
+                let v = m.try_operand(u.user, 1);
+                let one = v.is_some_and(|v| {
+                    m.op(v) == Op::ConstFloat
+                        && m.ty(v).is_some_and(|t| m.op(t) == Op::F32)
+                        && m.literal_bits(v) == Some(u64::from(1.0f32.to_bits()))
+                });
+                if !one {
+                    return false;
+                }
+                stored = true;
+            }
+            _ => return false,
+        }
+    }
+    stored
+}
+
 #[cfg(test)]
 mod tests {
     use super::{f16_literal, f32_literal};
@@ -1990,29 +2015,4 @@ mod tests {
             assert_eq!(oneshader_ir::float16::f64_to_f16(x), bits, "{s}");
         }
     }
-}
-
-/// True when every use of output `g` is a load or a store of the `f32` constant 1.0 (and
-/// there is at least one store): a point size that never says anything but WebGPU's.
-fn stores_only_one(m: &oneshader_ir::Module, g: InstId) -> bool {
-    let mut stored = false;
-    for u in m.uses(g) {
-        match m.op(u.user) {
-            Op::Load => {}
-            Op::Store if m.try_operand(u.user, 0) == Some(g) => {
-                let v = m.try_operand(u.user, 1);
-                let one = v.is_some_and(|v| {
-                    m.op(v) == Op::ConstFloat
-                        && m.ty(v).is_some_and(|t| m.op(t) == Op::F32)
-                        && m.literal_bits(v) == Some(u64::from(1.0f32.to_bits()))
-                });
-                if !one {
-                    return false;
-                }
-                stored = true;
-            }
-            _ => return false,
-        }
-    }
-    stored
 }
