@@ -202,7 +202,7 @@ function(oneshader_add_shaders target)
   if(arg_OUTPUT_DIR)
     get_filename_component(out_dir "${arg_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   else()
-    set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/${target}")
+    set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/oneshader/${target}")
   endif()
   set(outputs)
 

@@ -263,12 +263,15 @@ fn builds_exactly_what_changed(name: &str, generator: &str, shared: bool) {
     });
     let p = Project::configure(name, generator, shared);
 
-    let compute = ["compute_shaders/blur.spv", "compute_shaders/fill.spv"];
+    let compute = [
+        "oneshader/compute_shaders/blur.spv",
+        "oneshader/compute_shaders/fill.spv",
+    ];
     let tint = [
-        "shader_app/tint.main.STRENGTH-1.spv",
-        "shader_app/tint.main.STRENGTH-1.json",
-        "shader_app/tint.main.STRENGTH-2.spv",
-        "shader_app/tint.main.STRENGTH-2.json",
+        "oneshader/shader_app/tint.main.STRENGTH-1.spv",
+        "oneshader/shader_app/tint.main.STRENGTH-1.json",
+        "oneshader/shader_app/tint.main.STRENGTH-2.spv",
+        "oneshader/shader_app/tint.main.STRENGTH-2.json",
     ];
     let (built, log) = p.build(None);
     let everything: BTreeSet<String> = compute.iter().chain(&tint).map(|s| s.to_string()).collect();
@@ -289,7 +292,7 @@ fn builds_exactly_what_changed(name: &str, generator: &str, shared: bool) {
     });
     let (built, log) = p.build(None);
     let mut expected: BTreeSet<String> = tint.iter().map(|s| s.to_string()).collect();
-    expected.insert("compute_shaders/blur.spv".into());
+    expected.insert("oneshader/compute_shaders/blur.spv".into());
     assert_eq!(
         built, expected,
         "editing common.hlsli rebuilds exactly its shaders:\n{log}"
@@ -301,7 +304,7 @@ fn builds_exactly_what_changed(name: &str, generator: &str, shared: bool) {
     let (built, log) = p.build(None);
     assert_eq!(
         built,
-        set(&["compute_shaders/fill.spv"]),
+        set(&["oneshader/compute_shaders/fill.spv"]),
         "editing fill.hlsl:\n{log}"
     );
 
@@ -313,8 +316,8 @@ fn builds_exactly_what_changed(name: &str, generator: &str, shared: bool) {
     assert_eq!(
         built,
         set(&[
-            "shader_app/tint.main.STRENGTH-4.spv",
-            "shader_app/tint.main.STRENGTH-4.json"
+            "oneshader/shader_app/tint.main.STRENGTH-4.spv",
+            "oneshader/shader_app/tint.main.STRENGTH-4.json"
         ]),
         "a new permutation builds only its outputs:\n{log}"
     );
