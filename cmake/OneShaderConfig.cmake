@@ -40,6 +40,7 @@ if(DEFINED ENV{CARGO_TARGET_DIR})
   list(APPEND _oneshader_lib_hints "$ENV{CARGO_TARGET_DIR}/release" "$ENV{CARGO_TARGET_DIR}/debug")
 endif()
 list(APPEND _oneshader_lib_hints "${ONESHADER_ROOT}/target/release" "${ONESHADER_ROOT}/target/debug")
+list(JOIN _oneshader_lib_hints ", " _oneshader_where)
 
 if(NOT OneShader_FIND_COMPONENTS)
   set(OneShader_FIND_COMPONENTS compiler c_api)
@@ -69,7 +70,7 @@ if("compiler" IN_LIST OneShader_FIND_COMPONENTS)
   else()
     set(OneShader_compiler_FOUND FALSE)
     list(APPEND _oneshader_missing
-         "the `oneshader` executable is not in ${_oneshader_lib_hints} nor on PATH: build it with `cargo build --release -p oneshader --bin oneshader` in ${ONESHADER_ROOT}, or set ONESHADER_EXECUTABLE")
+         "the `oneshader` executable is not in ${_oneshader_where} nor on PATH: build it with `cargo build --release -p oneshader --bin oneshader` in ${ONESHADER_ROOT}, or set ONESHADER_EXECUTABLE")
   endif()
 endif()
 
@@ -96,14 +97,14 @@ if("c_api" IN_LIST OneShader_FIND_COMPONENTS)
   if(NOT _oneshader_chosen)
     set(OneShader_c_api_FOUND FALSE)
     list(APPEND _oneshader_missing
-         "the C API library (ONESHADER_SHARED=${ONESHADER_SHARED}) is not in ${_oneshader_lib_hints}: build it with `cargo build --release -p oneshader-capi` in ${ONESHADER_ROOT}, or set ONESHADER_LIBRARY_DIR")
+         "the C API library (ONESHADER_SHARED=${ONESHADER_SHARED}) is not in ${_oneshader_where}: build it with `cargo build --release -p oneshader-capi` in ${ONESHADER_ROOT}, or set ONESHADER_LIBRARY_DIR")
   endif()
   if(OneShader_c_api_FOUND)
     if(ONESHADER_C_STATIC_LIBRARY AND NOT TARGET OneShader::oneshader_c_static)
       add_library(OneShader::oneshader_c_static STATIC IMPORTED)
       set(_oneshader_static_deps)
       if(UNIX)
-        # What Rust's standard library needs from the system (`cargo rustc -- --print native-static-libs`).
+        # What Rust's standard library needs from the system (docs/c-api.md's link line).
         set(_oneshader_static_deps pthread dl m)
       endif()
       set_target_properties(OneShader::oneshader_c_static PROPERTIES
