@@ -135,7 +135,34 @@ fn c_api_libraries() -> PathBuf {
         None => panic!("no profile folder in {}", dir.display()),
     };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
+    let mut cmd = Command::new(cargo);
+    // Without the variables cargo sets for this test (OUT_DIR, LD_LIBRARY_PATH, ...): build
+    // scripts that read them would otherwise see a change, and this build and the next
+    // `cargo test` would each rebuild what the other built.
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if [
+            "CARGO_PKG_",
+            "CARGO_BIN_EXE_",
+            "CARGO_MANIFEST_",
+            "CARGO_CRATE_",
+        ]
+        .iter()
+        .any(|p| k.starts_with(p))
+            || [
+                "OUT_DIR",
+                "LD_LIBRARY_PATH",
+                "ONESHADER_BUILD_ID",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "RUST_RECURSION_COUNT",
+            ]
+            .contains(&k.as_ref())
+        {
+            cmd.env_remove(k.as_ref());
+        }
+    }
+    let out = cmd
         .current_dir(repo())
         .args(["build", "-p", "oneshader-capi", "--profile", &profile])
         .arg("--target-dir")
@@ -381,5 +408,74 @@ fn a_missing_compiler_is_a_clear_configure_error() {
             && text.contains("cargo build --release -p oneshader --bin oneshader")
             && text.contains("ONESHADER_EXECUTABLE"),
         "the error says what is missing and how to get it:\n{text}"
+    );
+}
+
+#[test]
+fn emit_cmake_lists_each_output_with_its_compile_arguments() {
+    let root = profile_dir().join("cmake-package-tests").join("emit");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("mkdir");
+    let script = root.join("shaders.cmake");
+    let out_dir = root.join("out");
+    let manifest = example_dir().join("shaders/oneshader.toml");
+    run(Command::new(env!("CARGO_BIN_EXE_oneshader"))
+        .arg("build")
+        .arg(&manifest)
+        .arg("--out-dir")
+        .arg(&out_dir)
+        .arg("--emit-cmake")
+        .arg(&script));
+    let text = std::fs::read_to_string(&script).expect("the script");
+    let include = example_dir().join("shaders/include");
+    assert!(text.contains("set(ONESHADER_OUTPUT_COUNT 4)\n"), "{text}");
+    for line in [
+        format!(
+            "set(ONESHADER_OUTPUT_0 \"{}\")",
+            out_dir.join("tint.main.STRENGTH-1.spv").display()
+        ),
+        format!(
+            "set(ONESHADER_SOURCE_0 \"{}\")",
+            example_dir().join("shaders/tint.hlsl").display()
+        ),
+        "set(ONESHADER_VARIANT_0 \"tint.hlsl:main [STRENGTH=1]\")".to_string(),
+        format!(
+            "set(ONESHADER_ARGS_0 \"-T\" \"ps_6_0\" \"-E\" \"main\" \"--target\" \"spirv\" \"-D\" \
+             \"STRENGTH=1\" \"-I\" \"{}\" \"--target-env\" \"vulkan1.2\")",
+            include.display()
+        ),
+        format!(
+            "set(ONESHADER_OUTPUT_3 \"{}\")",
+            out_dir.join("tint.main.STRENGTH-2.json").display()
+        ),
+    ] {
+        assert!(
+            text.lines().any(|l| l == line),
+            "no line {line} in:\n{text}"
+        );
+    }
+    assert!(!out_dir.exists(), "--emit-cmake builds nothing");
+
+    // A value CMake would split is refused, naming it.
+    std::fs::write(
+        root.join("bad.toml"),
+        format!(
+            "[[shader]]\nfile = \"{}\"\nprofile = \"cs_6_0\"\ndefines = [\"A=1;2\"]\n",
+            example_dir().join("shaders/fill.hlsl").display()
+        ),
+    )
+    .expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_oneshader"))
+        .arg("build")
+        .arg(root.join("bad.toml"))
+        .arg("--emit-cmake")
+        .arg(root.join("bad.cmake"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error[OSD0007]") && err.contains("`A=1;2` holds a `;`"),
+        "{err}"
     );
 }
