@@ -250,11 +250,11 @@ fn emit_cmake(opts: &BuildOptions, file: &std::path::Path) -> ExitCode {
         }
     };
     // Rewritten only when it changes, as outputs are.
-    if std::fs::read(file).ok().as_deref() != Some(text.as_bytes()) {
-        if let Err(e) = std::fs::write(file, text) {
-            eprintln!("error[OSD0007]: cannot write {}: {e}", file.display());
-            return ExitCode::from(1);
-        }
+    if std::fs::read(file).ok().as_deref() != Some(text.as_bytes())
+        && let Err(e) = std::fs::write(file, text)
+    {
+        eprintln!("error[OSD0007]: cannot write {}: {e}", file.display());
+        return ExitCode::from(1);
     }
     ExitCode::SUCCESS
 }
