@@ -39,10 +39,11 @@
 //! | OSD0004 | the cache folder cannot be created (the build goes on without a cache, with a warning) |
 //! | OSD0005 | an output cannot be written |
 //! | OSD0006 | bad `--shard` |
-//! | OSD0007 | the Ninja file cannot be written |
+//! | OSD0007 | the Ninja or CMake file cannot be written (or cannot express an argument) |
 //! | OSD0008 | the remote cache: a bad setting (an error), or a server that failed or sent a blob that does not match its digest (a warning; the build goes on locally) |
 
 pub mod cache;
+pub mod cmake;
 pub mod manifest;
 pub mod ninja;
 pub mod plan;
@@ -91,6 +92,9 @@ pub struct BuildOptions {
     /// Print `cargo:rerun-if-changed=PATH` for the manifest and every file read (from a
     /// `build.rs`).
     pub cargo_rerun_if_changed: bool,
+    /// The output folder instead of the manifest's `out_dir` (`--out-dir`; relative to the
+    /// current folder), e.g. a CMake build tree.
+    pub out_dir: Option<PathBuf>,
 }
 
 impl BuildOptions {
@@ -107,6 +111,7 @@ impl BuildOptions {
             shard: None,
             identity: None,
             cargo_rerun_if_changed: false,
+            out_dir: None,
         }
     }
 
@@ -333,9 +338,18 @@ pub fn build_with_progress(
     opts: &BuildOptions,
     progress: &dyn Progress,
 ) -> Result<BuildReport, BuildError> {
-    let manifest = manifest::load(&opts.manifest)?;
+    let manifest = load_manifest(opts)?;
     let variants = planned(&manifest, opts.shard)?;
     build_variants(&manifest, variants, opts, progress)
+}
+
+/// The manifest of `opts`, its output folder replaced by `opts.out_dir` when given.
+pub fn load_manifest(opts: &BuildOptions) -> Result<Manifest, BuildError> {
+    let mut manifest = manifest::load(&opts.manifest)?;
+    if let Some(dir) = &opts.out_dir {
+        manifest.out_dir = dir.clone();
+    }
+    Ok(manifest)
 }
 
 /// The manifest's variants, or the shard asked for.

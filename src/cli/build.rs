@@ -1,5 +1,6 @@
 //! `oneshader build [MANIFEST] [-j N] [--json] [--shard I/N] [--cache-dir DIR] [--no-cache]
-//! [--cache-max-size SIZE] [--remote-cache URL] [--remote-cache-upload] [--emit-ninja FILE]`: every variant of a manifest (default
+//! [--cache-max-size SIZE] [--remote-cache URL] [--remote-cache-upload] [--emit-ninja FILE]
+//! [--emit-cmake FILE] [--out-dir DIR]`: every variant of a manifest (default
 //! `oneshader.toml`), in parallel, through the content-addressed cache. The driver is the
 //! library's ([`oneshader::build`]); this file reads the command line and shows progress.
 //!
@@ -55,6 +56,13 @@ pub struct BuildArgs {
     /// Write a Ninja file with one `oneshader compile` edge per output instead of building.
     #[arg(long, value_name = "FILE")]
     pub emit_ninja: Option<PathBuf>,
+    /// Write a CMake script listing every output with its `oneshader compile` arguments
+    /// (for the CMake package's `oneshader_add_shaders`) instead of building.
+    #[arg(long, value_name = "FILE", conflicts_with = "emit_ninja")]
+    pub emit_cmake: Option<PathBuf>,
+    /// The output folder instead of the manifest's `out_dir`.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
 }
 
 /// `I/N` with 1 <= I <= N.
@@ -155,15 +163,21 @@ pub fn run(args: BuildArgs) -> ExitCode {
     opts.remote_cache = args.remote_cache.clone();
     opts.remote_cache_upload = args.remote_cache_upload.then_some(true);
     opts.shard = args.shard;
-    if let Some(ninja) = &args.emit_ninja {
+    opts.out_dir = args.out_dir.clone();
+    if args.emit_ninja.is_some() || args.emit_cmake.is_some() {
         if args.remote_cache.is_some() || args.remote_cache_upload {
-            // The Ninja file's edges are `oneshader compile` runs, which have no remote cache.
+            // The emitted commands are `oneshader compile` runs, which have no remote cache.
             eprintln!(
-                "error: --remote-cache and --remote-cache-upload apply to `oneshader build` itself, not to --emit-ninja's compile edges"
+                "error: --remote-cache and --remote-cache-upload apply to `oneshader build` itself, not to the `oneshader compile` commands of --emit-ninja and --emit-cmake"
             );
             return ExitCode::from(2);
         }
-        return emit_ninja(&args, &opts, ninja);
+        if let Some(ninja) = &args.emit_ninja {
+            return emit_ninja(&args, &opts, ninja);
+        }
+        if let Some(cmake) = &args.emit_cmake {
+            return emit_cmake(&opts, cmake);
+        }
     }
     let terminal = std::io::stderr().is_terminal() && !args.json;
     let bar = Bar(ProgressBar::hidden());
@@ -212,8 +226,41 @@ pub fn run(args: BuildArgs) -> ExitCode {
     }
 }
 
+/// `--emit-cmake FILE`: the outputs as CMake variables (src/build/cmake.rs).
+fn emit_cmake(opts: &BuildOptions, file: &std::path::Path) -> ExitCode {
+    let manifest = match build::load_manifest(opts) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let variants = match build::planned(&manifest, opts.shard) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    let text = match build::cmake::cmake_file(&manifest, &variants) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error[OSD0007]: cannot write {}: {e}", file.display());
+            return ExitCode::from(1);
+        }
+    };
+    // Rewritten only when it changes, as outputs are.
+    if std::fs::read(file).ok().as_deref() != Some(text.as_bytes())
+        && let Err(e) = std::fs::write(file, text)
+    {
+        eprintln!("error[OSD0007]: cannot write {}: {e}", file.display());
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
 fn emit_ninja(args: &BuildArgs, opts: &BuildOptions, ninja: &std::path::Path) -> ExitCode {
-    let manifest = match build::manifest::load(&opts.manifest) {
+    let manifest = match build::load_manifest(opts) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");
@@ -242,6 +289,9 @@ fn emit_ninja(args: &BuildArgs, opts: &BuildOptions, ninja: &std::path::Path) ->
     ];
     if let Some((i, n)) = args.shard {
         regenerate.extend(["--shard".to_string(), format!("{i}/{n}")]);
+    }
+    if let Some(dir) = &args.out_dir {
+        regenerate.extend(["--out-dir".to_string(), abs(dir)]);
     }
     let text = build::ninja::ninja_file(&manifest, &variants, &exe, ninja, &regenerate);
     if let Err(e) = std::fs::write(ninja, text) {

