@@ -269,6 +269,10 @@ pub struct CompileOptions {
     /// `[[vk::image_format]]` keep the Unknown format. Default off: DXC's inferred format
     /// (`float4` Rgba32f, `uint2` Rg32ui, `int` R32i; three components stay Unknown).
     pub unknown_image_format: bool,
+    /// `-fvk-auto-shift-bindings`: resources without a `register` take the first free binding
+    /// from their register class's `-fvk-*-shift` (the class their type binds as) rather than
+    /// from 0. Default off.
+    pub auto_shift_bindings: bool,
     /// `-denorm preserve|ftz`: the 32-bit float denormal mode of the entry point. Default none
     /// (`-denorm any`).
     pub denorm: Option<spirv::DenormMode>,
@@ -285,6 +289,10 @@ pub struct CompileOptions {
     /// extension; `KHR` permits every `SPV_KHR_*`); another one needed is OSB0015. SPIR-V only.
     /// Default none: whatever the module needs.
     pub spirv_allowed_extensions: Option<Vec<String>>,
+    /// `-fspv-preserve-interface`: the SPIR-V entry point lists every stage input and output
+    /// the module declares, used or not (modules of one entry point). SPIR-V only. Default
+    /// off.
+    pub spirv_preserve_interface: bool,
     /// Source-level debug information in the SPIR-V output (`-Zi`, `-fspv-debug=line`,
     /// `-Qembed_debug`). Default none.
     pub debug_info: DebugInfo,
@@ -346,11 +354,13 @@ impl Default for CompileOptions {
             bind_globals: None,
             preserve_bindings: false,
             unknown_image_format: false,
+            auto_shift_bindings: false,
             spec_constants: Vec::new(),
             denorm: None,
             debug_names: true,
             spirv_entry_point_name: None,
             spirv_allowed_extensions: None,
+            spirv_preserve_interface: false,
             debug_info: DebugInfo::None,
             target: Target::Spirv,
             msl_binding_map: None,
@@ -464,6 +474,7 @@ impl CompileOptions {
             preserve_bindings: self.preserve_bindings,
             default_space: self.default_space,
             unknown_image_format: self.unknown_image_format,
+            auto_shift_bindings: self.auto_shift_bindings,
             bind_registers: self.bind_registers.clone(),
             bind_globals: self.bind_globals,
             // A module kept as IR may be linked: prototypes become imports.
@@ -486,6 +497,7 @@ impl CompileOptions {
             allowed_extensions: self.spirv_allowed_extensions.clone(),
             // The sources are the compilation's: `finish` fills them in.
             line_info: None,
+            preserve_interface: self.spirv_preserve_interface,
         }
     }
 

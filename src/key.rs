@@ -170,6 +170,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         denorm: _,
         spirv_entry_point_name: _,
         spirv_allowed_extensions: _,
+        spirv_preserve_interface: _,
         // Read by the front end (D3D packing) and by the backend: in both keys.
         layout,
         matrix_order,
@@ -185,6 +186,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         bind_globals,
         preserve_bindings,
         unknown_image_format,
+        auto_shift_bindings,
         spec_constants,
         // What to keep or produce, not how (the backend runs after the module is final; the
         // output key names the target).
@@ -210,7 +212,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
          dx_position_w={dx_position_w};base_instance={nonzero_base_instance};\
          base_vertex={nonzero_base_vertex};layout={layout:?};space={default_space:?};\
          globals={bind_globals:?};preserve={preserve_bindings};\
-         unknown_format={unknown_image_format};"
+         unknown_format={unknown_image_format};auto_shift={auto_shift_bindings};"
     );
     for r in bind_registers {
         let _ = write!(s, "bind={r:?};");
@@ -247,14 +249,16 @@ pub fn module_options(opts: &CompileOptions) -> String {
 /// The settings the SPIR-V targets (`spirv`, `spirv-asm`) read, as canonical text.
 pub fn spirv_options_text(opts: &CompileOptions) -> String {
     format!(
-        "env={:?};layout={:?};names={};denorm={:?};entry_name={:?};debug={:?};extensions={:?}",
+        "env={:?};layout={:?};names={};denorm={:?};entry_name={:?};debug={:?};extensions={:?};\
+         preserve_interface={}",
         opts.target_env,
         opts.layout,
         opts.debug_names,
         opts.denorm,
         opts.spirv_entry_point_name,
         opts.debug_info,
-        opts.spirv_allowed_extensions
+        opts.spirv_allowed_extensions,
+        opts.spirv_preserve_interface
     )
 }
 
@@ -334,6 +338,10 @@ mod tests {
             },
             CompileOptions {
                 unknown_image_format: true,
+                ..base.clone()
+            },
+            CompileOptions {
+                auto_shift_bindings: true,
                 ..base.clone()
             },
             CompileOptions {

@@ -407,6 +407,12 @@ impl DxcArgs {
                 ));
             }
         }
+        if d.options.spirv_preserve_interface && !spirv_out {
+            return Err(ArgError::new(
+                "-fspv-preserve-interface",
+                "`-fspv-preserve-interface` keeps unused stage variables in the SPIR-V entry point; it has no meaning for this `--target`",
+            ));
+        }
         if d.options.spirv_allowed_extensions.is_some() && !spirv_out {
             return Err(ArgError::new(
                 "-fspv-extension=",
@@ -545,6 +551,8 @@ impl DxcArgs {
             "fvk-use-scalar-layout" => c.layout = BufferLayout::Scalar,
             "fspv-target-env=" | "target-env" => *env = Some(v(0).to_string()),
             "fspv-preserve-bindings" => c.preserve_bindings = true,
+            "fspv-preserve-interface" => c.spirv_preserve_interface = true,
+            "fvk-auto-shift-bindings" => c.auto_shift_bindings = true,
             "fspv-use-unknown-image-format" => c.unknown_image_format = true,
             "T" => {
                 c.profile = v(0).to_string();

@@ -441,6 +441,18 @@ impl Emitter<'_> {
                     writes_depth = true;
                 }
             }
+            if self.opts.preserve_interface && info.entry_points().len() == 1 {
+                // Every stage variable the module declares, in module order.
+                for g in m.globals() {
+                    let space = m.ty(g.id()).and_then(|t| m.address_space(t));
+                    if matches!(space, Some(AddressSpace::Input | AddressSpace::Output))
+                        && let Some(&gid) = self.ids.get(g.id())
+                        && !iface.contains(&gid)
+                    {
+                        iface.push(gid);
+                    }
+                }
+            }
             for f in e.functions() {
                 let synthetic = self
                     .synthetic_uses

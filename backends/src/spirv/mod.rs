@@ -77,6 +77,12 @@ pub struct Options {
     /// Line information (`-Zi`, `-fspv-debug=line`): `OpSource`, `OpString` per file,
     /// `OpLine`/`OpNoLine` from the IR's positions ([`lines`]). Default: none.
     pub line_info: Option<LineInfo>,
+    /// List every stage input and output of the module in the entry point's interface, used
+    /// or not (dxc's `-fspv-preserve-interface`), so a pipeline matching by location sees the
+    /// variables the source declared even after `-O` removed their reads. Only for a module of
+    /// one entry point (a library's unused variables belong to no entry point in particular).
+    /// Default: off, the variables the entry point uses.
+    pub preserve_interface: bool,
 }
 
 /// A float denormal mode (`DenormPreserve` / `DenormFlushToZero` execution modes).
@@ -101,6 +107,7 @@ impl Default for Options {
             entry_point_name: None,
             allowed_extensions: None,
             line_info: None,
+            preserve_interface: false,
         }
     }
 }

@@ -53,6 +53,9 @@ pub struct CompileOptions {
     /// `[[vk::image_format]]` keep the Unknown format; by default they get the format DXC
     /// infers from the texel type (`float4` Rgba32f, `uint2` Rg32ui, `int` R32i).
     pub unknown_image_format: bool,
+    /// `-fvk-auto-shift-bindings`: resources without a `register` take the first free binding
+    /// from their class's `-fvk-*-shift` rather than from 0 (DXC's rule).
+    pub auto_shift_bindings: bool,
     /// `-fvk-bind-register xK SPACE BINDING SET` (`-vkbr`): explicit set and binding per
     /// register; when given, every resource must be mapped (OSH1031), as in DXC.
     pub bind_registers: Vec<RegisterBinding>,
@@ -88,6 +91,7 @@ impl Default for CompileOptions {
             binding_shifts: Vec::new(),
             default_space: None,
             unknown_image_format: false,
+            auto_shift_bindings: false,
             bind_registers: Vec::new(),
             bind_globals: None,
             dx_layout: false,
@@ -341,6 +345,7 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
         binding_shifts: opts.binding_shifts.clone(),
         default_space: opts.default_space,
         unknown_image_format: opts.unknown_image_format,
+        auto_shift_bindings: opts.auto_shift_bindings,
         bind_registers: opts.bind_registers.clone(),
         bind_globals: opts.bind_globals,
         dx_layout: opts.dx_layout,

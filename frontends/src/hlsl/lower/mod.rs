@@ -175,6 +175,8 @@ pub struct LowerOptions {
     /// `-fspv-use-unknown-image-format`: storage textures and texel buffers without
     /// `[[vk::image_format]]` keep the Unknown format instead of DXC's inferred one.
     pub unknown_image_format: bool,
+    /// `-fvk-auto-shift-bindings` (see [`bindings::BindingOptions::auto_shift`]).
+    pub auto_shift_bindings: bool,
     /// `-fvk-bind-register`.
     pub bind_registers: Vec<crate::hlsl::sema::bindings::RegisterBinding>,
     /// `-fvk-bind-globals BINDING SET`: (binding, set).
@@ -648,6 +650,7 @@ impl<'p> Lower<'p> {
             default_space: self.opts.default_space.unwrap_or(0),
             registers: &self.opts.bind_registers,
             globals: self.opts.bind_globals,
+            auto_shift: self.opts.auto_shift_bindings,
         };
         self.bindings =
             bindings::assign(self.types(), &self.p.globals, &self.needs_counter, &bopts);
@@ -963,12 +966,10 @@ impl<'p> Lower<'p> {
     fn hlsl_register(&self, g: GlobalId, set: u32) -> [u32; 4] {
         let gd = self.p.global(g);
         let default_space = self.opts.default_space.unwrap_or(0);
-        let by_type = match self.types().kind(self.strip_arrays(gd.ty)) {
-            _ if matches!(gd.kind, GlobalKind::CBuffer { tbuffer: false }) => 0,
-            TyKind::Buffer(BufKind::Constant, _) => 0,
-            TyKind::Sampler(_) => 2,
-            TyKind::Texture(_, _, true) => 3,
-            TyKind::Buffer(k, _) if k.writable() => 3,
+        let by_type = match bindings::register_class(self.types(), gd) {
+            'b' => 0,
+            's' => 2,
+            'u' => 3,
             _ => 1,
         };
         let (class, number, space) = match gd.bind.register {

@@ -21,12 +21,14 @@
 //!    gets that set and binding; when any is given, every resource needs a `register` with a
 //!    mapping (and `$Globals` needs `-fvk-bind-globals`), as in DXC.
 //! 9. `-fvk-bind-globals BINDING SET`: the binding of `$Globals`.
+//! 10. `-fvk-auto-shift-bindings`: rule 3 starts each resource at its class's shift (rule 6;
+//!     the class its type binds as, [`register_class`]) instead of 0.
 //!
 //! Arrays of resources take one binding (a descriptor array).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::hlsl::sema::hir::{GlobalDef, GlobalKind, TyKind, Types};
+use crate::hlsl::sema::hir::{BufKind, GlobalDef, GlobalKind, TyKind, Types};
 
 /// Set and binding of each global (`None` for what is not a descriptor), and of each
 /// counter.
@@ -73,6 +75,27 @@ pub struct BindingOptions<'a> {
     pub registers: &'a [RegisterBinding],
     /// `-fvk-bind-globals BINDING SET`: (binding, set) of `$Globals`.
     pub globals: Option<(u32, u32)>,
+    /// `-fvk-auto-shift-bindings`: a resource without a `register` takes the first free
+    /// binding from its class's shift ([`register_class`]) rather than from 0.
+    pub auto_shift: bool,
+}
+
+/// The register class a descriptor binds as when its source names none (`b` constant
+/// buffers, `s` samplers, `u` read-write textures and buffers, `t` the rest): what
+/// `-fvk-auto-shift-bindings` shifts it by and what the IR's `hlsl_register` records.
+pub fn register_class(types: &Types, g: &GlobalDef) -> char {
+    let mut ty = g.ty;
+    while let TyKind::Array(e, _) | TyKind::UnsizedArray(e) = types.kind(ty) {
+        ty = *e;
+    }
+    match types.kind(ty) {
+        _ if matches!(g.kind, GlobalKind::CBuffer { tbuffer: false }) => 'b',
+        TyKind::Buffer(BufKind::Constant, _) => 'b',
+        TyKind::Sampler(_) => 's',
+        TyKind::Texture(_, _, true) => 'u',
+        TyKind::Buffer(k, _) if k.writable() => 'u',
+        _ => 't',
+    }
 }
 
 /// True when a global is a descriptor (takes a binding).
@@ -150,14 +173,15 @@ pub fn assign(
             taken.insert(sb);
         }
     }
-    let next_free = |taken: &mut FxHashSet<(u32, u32)>, set: u32| -> (u32, u32) {
-        let mut b = 0;
+    let next_free_from = |taken: &mut FxHashSet<(u32, u32)>, set: u32, from: u32| -> (u32, u32) {
+        let mut b = from;
         while taken.contains(&(set, b)) {
             b += 1;
         }
         taken.insert((set, b));
         (set, b)
     };
+    let next_free = |taken: &mut FxHashSet<(u32, u32)>, set: u32| next_free_from(taken, set, 0);
     for (i, g) in globals.iter().enumerate() {
         if !is_descriptor(types, g) || of[i].is_some() || Some(i) == globals_cbuffer {
             continue;
@@ -166,7 +190,15 @@ pub fn assign(
             Some((_, _, s)) => set_of(s),
             None => default_space,
         };
-        of[i] = Some(next_free(&mut taken, set));
+        let from = if opts.auto_shift {
+            let s = shifted(register_class(types, g), 0, set);
+            // A shift is the user's choice of where the class goes.
+            chosen[i] = s != 0;
+            s
+        } else {
+            0
+        };
+        of[i] = Some(next_free_from(&mut taken, set, from));
     }
     let mut counter = FxHashMap::default();
     let mut counter_chosen = FxHashSet::default();
