@@ -49,3 +49,23 @@ fn a_missing_entry_point_of_an_empty_file_is_at_the_file() {
         "{e}"
     );
 }
+
+#[test]
+fn a_switch_with_too_many_cases_is_refused_at_its_selector() {
+    let mut src = String::from(
+        "RWBuffer<uint> b : register(u0);\n[numthreads(1,1,1)] void main() {\n  switch (b[0]) {\n",
+    );
+    for i in 0..16400 {
+        src.push_str(&format!("  case {i}: b[1] = {i}; break;\n"));
+    }
+    src.push_str("  }\n}\n");
+    let e = refused(
+        &src,
+        &CompileOptions::new("cs_6_0").opt_level(oneshader::OptLevel::O0),
+    );
+    assert!(
+        e.contains("r.hlsl:3:11: error[OSB0010]"),
+        "{}",
+        &e[..e.len().min(400)]
+    );
+}

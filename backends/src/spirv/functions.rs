@@ -429,7 +429,8 @@ impl Emitter<'_> {
                             "a `switch` with {} cases; SPIR-V allows at most {MAX_SWITCH_CASES} in one OpSwitch",
                             cases.len()
                         ),
-                    ));
+                    )
+                    .at(m, Some(t)));
                 }
                 cases.sort_by_key(|c| c.0);
                 let ctl = self.selection_control(t);
