@@ -273,6 +273,10 @@ pub struct CompileOptions {
     /// from their register class's `-fvk-*-shift` (the class their type binds as) rather than
     /// from 0. Default off.
     pub auto_shift_bindings: bool,
+    /// `-fspv-flatten-resource-arrays`: an array of `N` resources becomes `N` resources at
+    /// consecutive bindings (`t[0]`, `t[1]`, ...), for every target; accesses must use
+    /// constant indices (OSG0013 otherwise). Default off.
+    pub flatten_resource_arrays: bool,
     /// `-denorm preserve|ftz`: the 32-bit float denormal mode of the entry point. Default none
     /// (`-denorm any`).
     pub denorm: Option<spirv::DenormMode>,
@@ -355,6 +359,7 @@ impl Default for CompileOptions {
             preserve_bindings: false,
             unknown_image_format: false,
             auto_shift_bindings: false,
+            flatten_resource_arrays: false,
             spec_constants: Vec::new(),
             denorm: None,
             debug_names: true,
@@ -475,6 +480,7 @@ impl CompileOptions {
             default_space: self.default_space,
             unknown_image_format: self.unknown_image_format,
             auto_shift_bindings: self.auto_shift_bindings,
+            flatten_resource_arrays: self.flatten_resource_arrays,
             bind_registers: self.bind_registers.clone(),
             bind_globals: self.bind_globals,
             // A module kept as IR may be linked: prototypes become imports.
@@ -559,6 +565,34 @@ impl CompileOptions {
             binding_map: self.wgsl_binding_map.clone(),
         }
     }
+}
+
+/// The reflection of resource arrays `-fspv-flatten-resource-arrays` flattens after `-O`:
+/// each becomes its elements, `name[k]` at binding `binding + k` (register `number + k`, WGSL
+/// binding `+ k`), as `flatten_resource_arrays` will declare them.
+fn expand_flattened(r: &mut Reflection) {
+    let mut out = Vec::with_capacity(r.resources.len());
+    for res in std::mem::take(&mut r.resources) {
+        match res.array_size {
+            Some(n) if n > 0 => {
+                for k in 0..n {
+                    let mut e = res.clone();
+                    e.name = format!("{}[{k}]", res.name);
+                    e.binding = res.binding + k;
+                    e.array_size = None;
+                    if let Some(reg) = e.register.as_mut() {
+                        reg.number = reg.number.map(|x| x + k);
+                    }
+                    if let Some(w) = e.wgsl.as_mut() {
+                        w.binding += k;
+                    }
+                    out.push(e);
+                }
+            }
+            _ => out.push(res),
+        }
+    }
+    r.resources = out;
 }
 
 /// Records in the reflection where WGSL output binds each resource (the same rules the
@@ -1294,12 +1328,37 @@ impl Compiler {
         if diagnostics.has_errors() {
             return fail(Phase::FrontEnd, diagnostics);
         }
+        // `-fspv-flatten-resource-arrays`: one resource per element, before the reflection
+        // describes them; at `-O`, an array indexed by a run-time value waits for the
+        // optimizer (an unrolled loop makes its indices constant) and the reflection lists
+        // its elements as the pass will make them.
+        let flatten = |m: &mut Module, leave_dynamic: bool| {
+            use oneshader_passes::Pass as _;
+            oneshader_passes::flatten_resource_arrays::FlattenResourceArrays { leave_dynamic }
+                .run(m)
+                .map_err(|e| {
+                    let mut d = e.diagnostics.clone();
+                    if d.is_empty() {
+                        d.push(Diagnostic::error("OSC0052", e.to_string()));
+                    }
+                    d
+                })
+        };
+        if opts.flatten_resource_arrays
+            && let Err(d) = flatten(&mut m, opts.opt_level == OptLevel::O)
+        {
+            diagnostics.list.extend(d);
+            return fail(Phase::Legalization, diagnostics);
+        }
         let mut ir = IrModules::default();
         let reflection = if opts.reflect {
             match reflect::reflect(&m, &opts.layout.rules()) {
                 // The lowering names spec constants after their HLSL declarations.
                 Ok(mut r) => {
                     add_wgsl_places(&mut r, &m, stage, opts.wgsl_binding_map.as_ref());
+                    if opts.flatten_resource_arrays {
+                        expand_flattened(&mut r);
+                    }
                     Some(r)
                 }
                 Err(e) => {
@@ -1354,6 +1413,13 @@ impl Compiler {
             let (_report, warnings) = pm.run_with_fallback(&mut m);
             let fell_back = !warnings.is_empty();
             diagnostics.list.extend(warnings);
+            // What waited for the optimizer, now with constant indices (or refused).
+            if opts.flatten_resource_arrays
+                && let Err(d) = flatten(&mut m, false)
+            {
+                diagnostics.list.extend(d);
+                return fail(Phase::Legalization, diagnostics);
+            }
             // `[unroll]` loops the optimizer could not unroll (OSO0004), unless it fell back
             // to the legalized module, where nothing was unrolled.
             if !fell_back {

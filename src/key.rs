@@ -187,6 +187,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         preserve_bindings,
         unknown_image_format,
         auto_shift_bindings,
+        flatten_resource_arrays,
         spec_constants,
         // What to keep or produce, not how (the backend runs after the module is final; the
         // output key names the target).
@@ -212,7 +213,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
          dx_position_w={dx_position_w};base_instance={nonzero_base_instance};\
          base_vertex={nonzero_base_vertex};layout={layout:?};space={default_space:?};\
          globals={bind_globals:?};preserve={preserve_bindings};\
-         unknown_format={unknown_image_format};auto_shift={auto_shift_bindings};"
+         unknown_format={unknown_image_format};auto_shift={auto_shift_bindings};\
+         flatten={flatten_resource_arrays};"
     );
     for r in bind_registers {
         let _ = write!(s, "bind={r:?};");
@@ -342,6 +344,10 @@ mod tests {
             },
             CompileOptions {
                 auto_shift_bindings: true,
+                ..base.clone()
+            },
+            CompileOptions {
+                flatten_resource_arrays: true,
                 ..base.clone()
             },
             CompileOptions {

@@ -148,3 +148,86 @@ float4 main() : SV_Target {
     let plain = spirv(src, &args[..args.len() - 1]);
     assert_eq!(binding_of(&plain, "t3d"), (0, 0));
 }
+
+#[test]
+fn flatten_resource_arrays_gives_each_element_its_own_binding() {
+    // DXC's vk.binding.cl.flatten-arrays.example1.hlsl.
+    let src = r#"
+Texture2D    MyTextures[5] : register(t0);
+Texture2D    NextTexture;
+Texture2D    AnotherTexture : register(t5);
+SamplerState MySamplers[2];
+float4 main(float2 TexCoord : TexCoord) : SV_Target0 {
+  return MyTextures[0].Sample(MySamplers[0], TexCoord) + MyTextures[1].Sample(MySamplers[0], TexCoord)
+    + MyTextures[2].Sample(MySamplers[0], TexCoord) + MyTextures[3].Sample(MySamplers[1], TexCoord)
+    + MyTextures[4].Sample(MySamplers[1], TexCoord) + AnotherTexture.Sample(MySamplers[1], TexCoord)
+    + NextTexture.Sample(MySamplers[1], TexCoord);
+}
+"#;
+    let m = spirv(src, &["-T", "ps_6_0", "-fspv-flatten-resource-arrays"]);
+    for k in 0..5 {
+        assert_eq!(binding_of(&m, &format!("MyTextures[{k}]")), (0, k));
+    }
+    assert_eq!(binding_of(&m, "AnotherTexture"), (0, 5));
+    assert_eq!(binding_of(&m, "NextTexture"), (0, 6));
+    assert_eq!(binding_of(&m, "MySamplers[0]"), (0, 7));
+    assert_eq!(binding_of(&m, "MySamplers[1]"), (0, 8));
+    // The reflection lists the elements.
+    let opts = CompileOptions::from_dxc_args(["-T", "ps_6_0", "-fspv-flatten-resource-arrays"])
+        .expect("parses")
+        .with_reflection();
+    let r = Compiler::new()
+        .compile_source("o.hlsl", src, &opts)
+        .expect("compiles")
+        .reflection
+        .expect("asked for");
+    let t2 = r.resource("MyTextures[2]").expect("an element");
+    assert_eq!((t2.binding, t2.array_size), (2, None));
+    assert!(r.resource("MyTextures").is_none());
+    // A run-time index is refused by name, not left as one array.
+    let dynamic = "Texture2D t[2] : register(t0); SamplerState s;\nfloat4 main(float2 uv : TEXCOORD, uint i : IDX) : SV_Target { return t[i].Sample(s, uv); }";
+    let opts = CompileOptions::from_dxc_args(["-T", "ps_6_0", "-fspv-flatten-resource-arrays"])
+        .expect("parses");
+    let e = Compiler::new()
+        .compile_source("d.hlsl", dynamic, &opts)
+        .expect_err("refused");
+    let text = e.diagnostics.render();
+    assert!(
+        text.contains("d.hlsl:2:") && text.contains("error[OSG0013]") && text.contains("`t`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn flatten_resource_arrays_waits_for_unrolling_at_o_and_reflects_the_elements() {
+    // DXC's vk.binding.cl.flatten-arrays.example3.hlsl: an [unroll] loop indexes the array.
+    let src = "SamplerState S;\nTexture2D<float> T[4];\nfloat4 main(float4 p : SV_Position) : SV_Target {\n  float4 c = 0;\n  [unroll] for (int i = 0; i < 4; ++i) { c += T[i].Sample(S, p.xy); }\n  return c;\n}\n";
+    let args = ["-T", "ps_6_0", "-O3", "-fspv-flatten-resource-arrays"];
+    let m = spirv(src, &args);
+    assert_eq!(binding_of(&m, "S"), (0, 0));
+    for k in 0..4 {
+        assert_eq!(binding_of(&m, &format!("T[{k}]")), (0, k + 1));
+    }
+    let opts = CompileOptions::from_dxc_args(args)
+        .expect("parses")
+        .with_reflection();
+    let r = Compiler::new()
+        .compile_source("o.hlsl", src, &opts)
+        .expect("compiles")
+        .reflection
+        .expect("asked for");
+    let names: Vec<(String, u32)> = r
+        .resources
+        .iter()
+        .map(|x| (x.name.clone(), x.binding))
+        .collect();
+    for k in 0..4u32 {
+        assert!(names.contains(&(format!("T[{k}]"), k + 1)), "{names:?}");
+    }
+    // At -O0 nothing unrolls the loop: the run-time index is refused.
+    let e = CompileOptions::from_dxc_args(["-T", "ps_6_0", "-O0", "-fspv-flatten-resource-arrays"])
+        .map(|o| Compiler::new().compile_source("o.hlsl", src, &o))
+        .expect("parses")
+        .expect_err("refused at -O0");
+    assert!(e.diagnostics.render().contains("error[OSG0013]"));
+}

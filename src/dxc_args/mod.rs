@@ -553,6 +553,7 @@ impl DxcArgs {
             "fspv-preserve-bindings" => c.preserve_bindings = true,
             "fspv-preserve-interface" => c.spirv_preserve_interface = true,
             "fvk-auto-shift-bindings" => c.auto_shift_bindings = true,
+            "fspv-flatten-resource-arrays" => c.flatten_resource_arrays = true,
             "fspv-use-unknown-image-format" => c.unknown_image_format = true,
             "T" => {
                 c.profile = v(0).to_string();

@@ -264,7 +264,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("fspv-debug=", Joined, "-", Honoured("`line` only: as `-Zi`; every other category (`vulkan`, `vulkan-with-source`, `rich`, `file`...) is refused with DEBUG_INFO's reason")),
     o!("fspv-extension=", Joined, "-", Honoured("once per extension: the only extensions the SPIR-V may declare (`KHR`: every `SPV_KHR_*`); a module needing another is refused with OSB0015 naming it")),
     o!("fspv-target-env=", Joined, "-", Honoured("the target environment (vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6)")),
-    o!("fspv-flatten-resource-arrays", Flag, "-", Refused("flattening resource arrays into one binding per element is not implemented")),
+    o!("fspv-flatten-resource-arrays", Flag, "-", Honoured("each element of a resource array its own binding; constant indices only")),
     o!("fspv-reduce-load-size", Flag, "-", NoEffect("a spirv-opt rewrite that keeps every loaded value the same")),
     o!("fspv-fix-func-call-arguments", Flag, "-", NoEffect("OneShader passes every call argument as the function declares it")),
     o!("fspv-entrypoint-name=", Joined, "-", Honoured("the `OpEntryPoint` name (SPIR-V output; other targets and `lib_*` profiles refuse it)")),

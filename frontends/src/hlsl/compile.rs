@@ -56,6 +56,9 @@ pub struct CompileOptions {
     /// `-fvk-auto-shift-bindings`: resources without a `register` take the first free binding
     /// from their class's `-fvk-*-shift` rather than from 0 (DXC's rule).
     pub auto_shift_bindings: bool,
+    /// `-fspv-flatten-resource-arrays`: an array of `N` resources takes `N` consecutive
+    /// bindings (the facade then splits it into one global per element).
+    pub flatten_resource_arrays: bool,
     /// `-fvk-bind-register xK SPACE BINDING SET` (`-vkbr`): explicit set and binding per
     /// register; when given, every resource must be mapped (OSH1031), as in DXC.
     pub bind_registers: Vec<RegisterBinding>,
@@ -92,6 +95,7 @@ impl Default for CompileOptions {
             default_space: None,
             unknown_image_format: false,
             auto_shift_bindings: false,
+            flatten_resource_arrays: false,
             bind_registers: Vec::new(),
             bind_globals: None,
             dx_layout: false,
@@ -346,6 +350,7 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
         default_space: opts.default_space,
         unknown_image_format: opts.unknown_image_format,
         auto_shift_bindings: opts.auto_shift_bindings,
+        flatten_resource_arrays: opts.flatten_resource_arrays,
         bind_registers: opts.bind_registers.clone(),
         bind_globals: opts.bind_globals,
         dx_layout: opts.dx_layout,

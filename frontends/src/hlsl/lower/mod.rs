@@ -177,6 +177,8 @@ pub struct LowerOptions {
     pub unknown_image_format: bool,
     /// `-fvk-auto-shift-bindings` (see [`bindings::BindingOptions::auto_shift`]).
     pub auto_shift_bindings: bool,
+    /// `-fspv-flatten-resource-arrays` (see [`bindings::BindingOptions::flatten_arrays`]).
+    pub flatten_resource_arrays: bool,
     /// `-fvk-bind-register`.
     pub bind_registers: Vec<crate::hlsl::sema::bindings::RegisterBinding>,
     /// `-fvk-bind-globals BINDING SET`: (binding, set).
@@ -651,6 +653,7 @@ impl<'p> Lower<'p> {
             registers: &self.opts.bind_registers,
             globals: self.opts.bind_globals,
             auto_shift: self.opts.auto_shift_bindings,
+            flatten_arrays: self.opts.flatten_resource_arrays,
         };
         self.bindings =
             bindings::assign(self.types(), &self.p.globals, &self.needs_counter, &bopts);

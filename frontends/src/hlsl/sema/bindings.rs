@@ -23,6 +23,8 @@
 //! 9. `-fvk-bind-globals BINDING SET`: the binding of `$Globals`.
 //! 10. `-fvk-auto-shift-bindings`: rule 3 starts each resource at its class's shift (rule 6;
 //!     the class its type binds as, [`register_class`]) instead of 0.
+//! 11. `-fspv-flatten-resource-arrays`: an array of `N` resources takes `N` consecutive
+//!     bindings from its own (rules 1-3 and 10 reserve them all).
 //!
 //! Arrays of resources take one binding (a descriptor array).
 
@@ -78,6 +80,24 @@ pub struct BindingOptions<'a> {
     /// `-fvk-auto-shift-bindings`: a resource without a `register` takes the first free
     /// binding from its class's shift ([`register_class`]) rather than from 0.
     pub auto_shift: bool,
+    /// `-fspv-flatten-resource-arrays`: an array of `N` resources takes `N` consecutive
+    /// bindings (one per element, which legalization splits into globals of their own).
+    pub flatten_arrays: bool,
+}
+
+/// How many bindings a descriptor takes: 1, or under `-fspv-flatten-resource-arrays` the
+/// element count of a sized resource array.
+fn binding_count(types: &Types, g: &GlobalDef, flatten: bool) -> u32 {
+    if !flatten {
+        return 1;
+    }
+    let mut n: u32 = 1;
+    let mut ty = g.ty;
+    while let TyKind::Array(e, k) = types.kind(ty) {
+        n = n.saturating_mul(*k);
+        ty = *e;
+    }
+    n.max(1)
 }
 
 /// The register class a descriptor binds as when its source names none (`b` constant
@@ -170,17 +190,24 @@ pub fn assign(
         };
         if let Some(sb) = explicit {
             of[i] = Some(sb);
-            taken.insert(sb);
+            for k in 0..binding_count(types, g, opts.flatten_arrays) {
+                taken.insert((sb.0, sb.1.saturating_add(k)));
+            }
         }
     }
-    let next_free_from = |taken: &mut FxHashSet<(u32, u32)>, set: u32, from: u32| -> (u32, u32) {
+    // The first run of `count` free bindings of `set` from `from`, taken.
+    let next_run = |taken: &mut FxHashSet<(u32, u32)>, set: u32, from: u32, count: u32| {
         let mut b = from;
-        while taken.contains(&(set, b)) {
+        while (0..count).any(|k| taken.contains(&(set, b.saturating_add(k)))) {
             b += 1;
         }
-        taken.insert((set, b));
+        for k in 0..count {
+            taken.insert((set, b.saturating_add(k)));
+        }
         (set, b)
     };
+    let next_free_from =
+        |taken: &mut FxHashSet<(u32, u32)>, set: u32, from: u32| next_run(taken, set, from, 1);
     let next_free = |taken: &mut FxHashSet<(u32, u32)>, set: u32| next_free_from(taken, set, 0);
     for (i, g) in globals.iter().enumerate() {
         if !is_descriptor(types, g) || of[i].is_some() || Some(i) == globals_cbuffer {
@@ -198,7 +225,8 @@ pub fn assign(
         } else {
             0
         };
-        of[i] = Some(next_free_from(&mut taken, set, from));
+        let count = binding_count(types, g, opts.flatten_arrays);
+        of[i] = Some(next_run(&mut taken, set, from, count));
     }
     let mut counter = FxHashMap::default();
     let mut counter_chosen = FxHashSet::default();
