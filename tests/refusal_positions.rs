@@ -69,3 +69,16 @@ fn a_switch_with_too_many_cases_is_refused_at_its_selector() {
         &e[..e.len().min(400)]
     );
 }
+
+#[test]
+fn a_refused_global_is_refused_at_its_first_use_in_every_text_backend() {
+    // Globals have no IR position: the refusal points at the first use.
+    let src = "RWStructuredBuffer<double> b : register(u0);\n[numthreads(1,1,1)] void main() { b[0] = b[1] * 2.0; }\n";
+    for (target, code) in [(Target::Wgsl, "OSB0204"), (Target::Msl, "OSB0304")] {
+        let e = refused(src, &CompileOptions::new("cs_6_0").target(target));
+        assert!(
+            e.contains(&format!("r.hlsl:2:35: error[{code}]: global @b")),
+            "{target}: {e}"
+        );
+    }
+}

@@ -132,6 +132,36 @@ impl Diagnostic {
         self
     }
 
+    /// When the diagnostic has no position yet: the earliest source position among the
+    /// instructions of function `f` (a refusal about the function as a whole points into
+    /// it). Unchanged when it has one, or the function none.
+    pub fn in_func(mut self, m: &Module, f: InstId) -> Diagnostic {
+        if self.span.is_some() || !m.contains(f) {
+            return self;
+        }
+        let first = crate::structure::Func::dyn_cast(m, f)
+            .map(|func| {
+                func.blocks(m)
+                    .into_iter()
+                    .flat_map(|b| m.children(b.id()).collect::<Vec<_>>())
+                    .filter_map(|i| m.position(i))
+                    .min_by_key(|p| (p.file.0, p.start))
+            })
+            .unwrap_or(None);
+        if let Some(p) = first {
+            self.span = Some(p);
+        }
+        self
+    }
+
+    /// When the diagnostic has no position yet, [`Diagnostic::at_inst_or_use`].
+    pub fn or_at_use(self, m: &Module, i: InstId) -> Diagnostic {
+        if self.span.is_some() {
+            return self;
+        }
+        self.at_inst_or_use(m, i)
+    }
+
     /// [`Diagnostic::at_inst`], and for what has no position of its own (a global: globals
     /// take none), at its first use in the source (the earliest position among its users).
     pub fn at_inst_or_use(self, m: &Module, i: InstId) -> Diagnostic {

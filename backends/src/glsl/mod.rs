@@ -155,7 +155,7 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
             Err(e) => {
                 let mut d: Diagnostic = e.into();
                 d.message = format!("function @{}: {}", m.name(f.id()).unwrap_or("?"), d.message);
-                diags.push(d);
+                diags.push(d.in_func(m, f.id()));
             }
         }
     }

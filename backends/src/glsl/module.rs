@@ -584,6 +584,7 @@ impl<'m> ModuleCx<'m> {
                 let name = m.name(g.id()).unwrap_or("?").to_string();
                 let mut d = *e.0;
                 d.message = format!("global @{name}: {}", d.message);
+                let d = d.or_at_use(m, g.id());
                 errors.push(GlslError(Box::new(d)));
             }
         }

@@ -61,7 +61,7 @@ impl Emitter<'_> {
                 let name = m.name(f.id()).unwrap_or("?").to_string();
                 let mut d: oneshader_ir::Diagnostic = e.into();
                 d.message = format!("function @{name}: {}", d.message);
-                self.diags.push(d);
+                self.diags.push(d.in_func(m, f.id()));
             }
         }
         self.cur_func = None;

@@ -207,6 +207,7 @@ impl Emitter<'_> {
                 let name = self.m.name(g.id()).unwrap_or("?").to_string();
                 let mut d: oneshader_ir::Diagnostic = e.into();
                 d.message = format!("global @{name}: {}", d.message);
+                let d = d.or_at_use(self.m, g.id());
                 self.diags.push(d);
             }
         }

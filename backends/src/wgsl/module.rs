@@ -780,6 +780,7 @@ impl<'m> ModuleCx<'m> {
                 let name = self.m.name(g).unwrap_or("?").to_string();
                 let mut d = *e.0;
                 d.message = format!("global @{name}: {}", d.message);
+                let d = d.or_at_use(self.m, g);
                 errors.push(WgslError(Box::new(d)));
             }
         }
