@@ -352,20 +352,6 @@ fn err(code: &'static str, msg: impl Into<String>) -> Vec<Diagnostic> {
     vec![MslError::new(code, msg).into()]
 }
 
-/// [`err`] at the source position of instruction `at` (when there is one).
-fn err_at(
-    m: &oneshader_ir::Module,
-    at: Option<oneshader_ir::InstId>,
-    code: &'static str,
-    msg: impl Into<String>,
-) -> Vec<Diagnostic> {
-    let d: Diagnostic = MslError::new(code, msg).into();
-    vec![match at {
-        Some(i) => d.at_inst(m, i),
-        None => d,
-    }]
-}
-
 /// Emits one entry point of a module legalized for MSL as MSL text. Errors are diagnostics
 /// (codes OSB0301.., see [`error`]) for what the backend cannot express.
 pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
@@ -428,7 +414,7 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), 
     }
     let derivatives = entry_info.effects().contains(Effects::DERIVATIVES);
     if derivatives && entry.stage != Stage::Fragment {
-        return Err(err_at(
+        return Err(crate::text::refusal_at(
             m,
             entry_info.first_with_effects(m, Effects::DERIVATIVES),
             DERIVATIVES,

@@ -21,6 +21,21 @@ pub(crate) fn span_of(m: &Module, i: InstId) -> Option<Span> {
     m.src_span(i)
 }
 
+/// A backend's refusal as the one diagnostic of an `Err`, at the source position of
+/// instruction `at` when there is one.
+pub(crate) fn refusal_at(
+    m: &Module,
+    at: Option<InstId>,
+    code: &'static str,
+    msg: impl Into<String>,
+) -> Vec<oneshader_ir::Diagnostic> {
+    let d = oneshader_ir::Diagnostic::error(code, msg);
+    vec![match at {
+        Some(i) => d.at_inst(m, i),
+        None => d,
+    }]
+}
+
 /// True when `ty`, in buffer memory whose matrices are row-major when `row_major` (the
 /// field's or global's own majorness), is a column-major matrix or an array (of arrays) of
 /// them: what legalization's `transpose_storage` leaves in no buffer of WGSL or MSL, whose

@@ -106,20 +106,6 @@ fn err(code: &'static str, msg: impl Into<String>) -> Vec<Diagnostic> {
     vec![WgslError::new(code, msg).into()]
 }
 
-/// [`err`] at the source position of instruction `at` (when there is one).
-fn err_at(
-    m: &oneshader_ir::Module,
-    at: Option<oneshader_ir::InstId>,
-    code: &'static str,
-    msg: impl Into<String>,
-) -> Vec<Diagnostic> {
-    let d: Diagnostic = WgslError::new(code, msg).into();
-    vec![match at {
-        Some(i) => d.at_inst(m, i),
-        None => d,
-    }]
-}
-
 /// Emits one entry point of a module legalized for WGSL as WGSL text. Errors are
 /// diagnostics (codes OSB0201.., see [`error`]) for what WGSL cannot express.
 pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
@@ -204,7 +190,7 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), 
     }
     let derivatives = entry_info.effects().contains(Effects::DERIVATIVES);
     if derivatives && entry.stage != Stage::Fragment {
-        return Err(err_at(
+        return Err(crate::text::refusal_at(
             m,
             entry_info.first_with_effects(m, Effects::DERIVATIVES),
             DERIVATIVES,
