@@ -158,3 +158,39 @@ fn wgsl_storage_textures_take_the_inferred_format_and_reflection_states_it() {
         "{text}"
     );
 }
+
+#[test]
+fn bool_textures_hold_uint_texels_compared_with_zero_as_dxc_declares_them() {
+    // DXC's texture.load.hlsl: `Texture2D<bool3>` reads a uint3 texel and compares it with 0;
+    // a `bool` stored to a texel is 1 or 0.
+    let src = "RWTexture2D<bool> o : register(u0);\nTexture2D<bool3> t : register(t0);\n[numthreads(1, 1, 1)] void main(uint2 i : SV_DispatchThreadID) { o[i] = t.Load(int3(i, 0)).y; }\n";
+    let ir = Compiler::new()
+        .compile_source(
+            "b.hlsl",
+            src,
+            &CompileOptions::new("cs_6_0")
+                .target(Target::Spirv)
+                .opt_level(oneshader::OptLevel::O0),
+        )
+        .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()));
+    assert_valid(&ir.spirv, TargetEnv::Vulkan1_2, "bool textures");
+    let mut opts = CompileOptions::new("cs_6_0").opt_level(oneshader::OptLevel::O0);
+    opts.keep_unoptimized_ir = true;
+    let out = Compiler::new()
+        .compile_source("b.hlsl", src, &opts)
+        .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()));
+    let text = oneshader::ir::print::print_module(out.ir.unoptimized.as_ref().expect("kept"));
+    assert!(text.contains("texture<2d, vec<u32, 3>>"), "{text}");
+    assert!(text.contains("texture<2d, u32, storage, r32ui>"), "{text}");
+    assert!(text.contains("= ne %"), "{text}");
+    assert!(text.contains("select %"), "{text}");
+    let w = Compiler::new()
+        .compile_source(
+            "b.hlsl",
+            src,
+            &CompileOptions::new("cs_6_0").target(Target::Wgsl),
+        )
+        .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()));
+    let wgsl = w.wgsl.expect("WGSL");
+    oneshader_test_tools::naga_validate(&wgsl).unwrap_or_else(|e| panic!("{e}\n{wgsl}"));
+}

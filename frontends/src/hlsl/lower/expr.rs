@@ -481,7 +481,7 @@ impl<'p> Lower<'p> {
             }
             Place::Texel(tp, coord) => {
                 let t = self.ir_ty(ty);
-                self.bld().texture_op(Op::TextureLoad, t, &[tp, coord])
+                self.texel_read(Op::TextureLoad, t, &[tp, coord])
             }
             Place::Value(v) => v,
             Place::Split(n, path, idx) => self.split_load(n, &path, idx, ty),
@@ -523,6 +523,7 @@ impl<'p> Lower<'p> {
                 }
             }
             Place::Texel(tp, coord) => {
+                let v = self.bool_texel(v);
                 self.bld().texture_store(tp, coord, v);
             }
             Place::Value(_) => {}

@@ -348,6 +348,12 @@ impl<'p> Lower<'p> {
         format: ImageFormat,
     ) -> InstId {
         let sampled_type = match self.types().kind(e) {
+            // `bool` texels are `uint` in the texture (reads compare with 0).
+            TyKind::Scalar(Scalar::Bool) => self.m.u32_type(),
+            TyKind::Vector(Scalar::Bool, n) => {
+                let (u, n) = (self.m.u32_type(), u32::from(*n));
+                self.m.vector_type(u, n)
+            }
             TyKind::Scalar(_) | TyKind::Vector(..) => self.ir_ty(e),
             _ => {
                 let f = self.m.f32_type();
@@ -373,7 +379,8 @@ impl<'p> Lower<'p> {
             (true, ImageFormat::Unknown, TyKind::Scalar(s) | TyKind::Vector(s, 1)) => match s {
                 Scalar::F32 => ImageFormat::R32f,
                 Scalar::I32 => ImageFormat::R32i,
-                Scalar::U32 => ImageFormat::R32ui,
+                // `bool` texels are `uint` in the texture.
+                Scalar::U32 | Scalar::Bool => ImageFormat::R32ui,
                 Scalar::I64 => ImageFormat::R64i,
                 Scalar::U64 => ImageFormat::R64ui,
                 _ => format,

@@ -110,7 +110,7 @@ impl Lower<'_> {
             TexRead::Load => Op::TextureLoad,
         };
         if !status {
-            return self.bld().texture_op(op, rt, &ops);
+            return self.texel_read(op, rt, &ops);
         }
         let sparse = self.sparse_struct(rt);
         let r = self.bld().texture_op(op, sparse, &ops);
@@ -124,6 +124,52 @@ impl Lower<'_> {
         };
         self.store_place(pl, code);
         self.bld().extract(r, &[1])
+    }
+
+    /// A texture read of texel type `rt`. Textures of `bool` hold `uint` texels (as DXC
+    /// declares them): the read is of the `uint` shape and the result is `texel != 0`.
+    pub(super) fn texel_read(&mut self, op: Op, rt: InstId, ops: &[InstId]) -> InstId {
+        let elem = self.m.scalar_of(rt).unwrap_or(rt);
+        if self.m.op(elem) != Op::Bool {
+            return self.bld().texture_op(op, rt, ops);
+        }
+        let u = self.m.u32_type();
+        let ut = match self.m.op(rt) {
+            Op::Vector => {
+                let n = self.m.vector_len(rt).unwrap_or(1);
+                self.m.vector_type(u, n)
+            }
+            _ => u,
+        };
+        let r = self.bld().texture_op(op, ut, ops);
+        let zero = self.m.zero(ut);
+        self.bld().cmp(Op::Ne, r, zero)
+    }
+
+    /// A value stored to a texel: `bool` texels are stored as `uint` 1 or 0 (the texture's
+    /// type, [`Lower::texel_read`]); anything else unchanged.
+    pub(super) fn bool_texel(&mut self, v: InstId) -> InstId {
+        let Some(t) = self.m.ty(v) else { return v };
+        let elem = self.m.scalar_of(t).unwrap_or(t);
+        if self.m.op(elem) != Op::Bool {
+            return v;
+        }
+        let u = self.m.u32_type();
+        let (ut, n) = match self.m.op(t) {
+            Op::Vector => {
+                let n = self.m.vector_len(t).unwrap_or(1);
+                (self.m.vector_type(u, n), n)
+            }
+            _ => (u, 1),
+        };
+        let one = self.m.const_int(u, 1);
+        let ones = if n == 1 {
+            one
+        } else {
+            self.m.const_composite(ut, &vec![one; n as usize])
+        };
+        let zero = self.m.zero(ut);
+        self.bld().select(v, ones, zero)
     }
 
     /// The `{u32 status, T texel}` struct of a sparse read of texel type `texel` (one per
@@ -260,7 +306,7 @@ impl Lower<'_> {
                     } else {
                         ops.push(loc);
                     }
-                    self.bld().texture_op(Op::TextureLoad, rt, &ops)
+                    self.texel_read(Op::TextureLoad, rt, &ops)
                 }
                 TyKind::Buffer(..) => {
                     let addr = self.rvalue(&args[0]);
