@@ -115,8 +115,9 @@ enum Plan {
     SingleBlock,
     /// One `return`, outside every construct.
     Direct(Block),
-    /// No reachable `return` at all.
-    NoReturn,
+    /// No reachable `return` at all: the (unreachable) return blocks, whose copies end in
+    /// `unreachable` (a callee's `return value` cannot stay in a caller of another type).
+    NoReturn(Vec<Block>),
     /// Wrapped in a run-once loop.
     Wrapped {
         /// Every reachable return block and where it breaks to.
@@ -160,7 +161,7 @@ fn plan_callee(m: &Module, g: Func) -> Plan {
         .collect();
     let cons = Constructs::new(m, g);
     if live.is_empty() {
-        return Plan::NoReturn;
+        return Plan::NoReturn(dead_returns);
     }
     if live.len() == 1 && dead_returns.is_empty() && cons.innermost(live[0]).is_none() {
         return Plan::Direct(live[0]);
@@ -499,7 +500,14 @@ fn inline_call_here(
             finish_call(m, call, has_result.then_some(ret_val).flatten());
             enter_body(m, b, entry_clone, header_b);
         }
-        Plan::NoReturn => {
+        Plan::NoReturn(dead_returns) => {
+            for &r in dead_returns {
+                let r = mapped(m, &cloner, r);
+                if let Some(t) = r.terminator(m) {
+                    let _ = m.remove(t);
+                }
+                Builder::at_end(m, r).unreachable();
+            }
             let rest_first = m.next_sibling(call);
             let u = m.add_block_after(last_clone);
             move_rest(m, rest_first, u);

@@ -1265,3 +1265,37 @@ proptest::proptest! {
         check_program(seed);
     }
 }
+
+/// A callee that never returns (an infinite loop) keeps its unreachable `return value`
+/// blocks: in a caller of another return type they end in `unreachable`, so the module
+/// still verifies (the `return vec4` of `for (;;) {} return 1;` reached a `void` entry).
+#[test]
+fn a_callee_that_never_returns_leaves_no_return_of_its_type() {
+    let mut m = module(
+        r"
+func @body() -> f32 {
+bb0:
+  loop bb1, break bb4, continue bb3
+bb1:
+  br bb2
+bb2:
+  br bb3
+bb3:
+  br bb1
+bb4:
+  return f32 1.0
+}
+func @main() -> void {
+bb0:
+  %v = call @body() : f32
+  return
+}",
+    );
+    let mut inline = Inline::default();
+    run_passes(&mut m, &mut [&mut inline]);
+    let text = oneshader_ir::print::print_module(&m);
+    assert!(!text.contains("return f32"), "{text}");
+    assert!(text.contains("unreachable"), "{text}");
+    let diags = oneshader_ir::verify::verify(&m);
+    assert!(diags.is_empty(), "{diags:?}\n{text}");
+}
