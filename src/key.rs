@@ -285,6 +285,21 @@ pub fn msl_options_text(opts: &CompileOptions) -> String {
     )
 }
 
+/// The settings output `kind` reads beyond the module, as canonical text: the part of an
+/// output key ([`output_key`]) that is not the module key or the target's name. The module
+/// targets (`ir`, `osir`) read none.
+pub fn output_options_text(kind: crate::dxc_args::OutputKind, opts: &CompileOptions) -> String {
+    use crate::dxc_args::OutputKind as K;
+    match kind {
+        K::Spirv | K::SpirvAsm => spirv_options_text(opts),
+        K::Glsl => glsl_options_text(opts),
+        K::Wgsl => wgsl_options_text(opts),
+        K::Msl => msl_options_text(opts),
+        K::Reflection => reflection_options_text(opts),
+        K::Osir | K::Ir => String::new(),
+    }
+}
+
 /// The settings the reflection reads: the buffer layout, (for the device requirements,
 /// read off the SPIR-V) everything the SPIR-V targets read, and the WGSL binding map (its
 /// `wgsl` places).

@@ -570,84 +570,46 @@ pub unsafe extern "C" fn os_compiler_free(c: *mut os_compiler) {
     )
 }
 
-/// A target and its settings, checked.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Spirv,
-    SpirvAsm,
-    Glsl,
-    Wgsl,
-    Msl,
-    Ir,
-    Osir,
-    Reflection,
+/// A target, checked: the CLI's own [`OutputKind`].
+type Kind = OutputKind;
+
+/// The kind `target` names (`OS_TARGET_DEFAULT`: the compiler's default).
+fn kind_of(c: &os_compiler, target: os_target) -> Result<Kind, os_result> {
+    let t = if target == OS_TARGET_DEFAULT {
+        c.default_target
+    } else {
+        target
+    };
+    Ok(match t {
+        OS_TARGET_SPIRV => Kind::Spirv,
+        OS_TARGET_SPIRV_ASM => Kind::SpirvAsm,
+        OS_TARGET_GLSL => Kind::Glsl,
+        OS_TARGET_WGSL => Kind::Wgsl,
+        OS_TARGET_MSL => Kind::Msl,
+        OS_TARGET_IR => Kind::Ir,
+        OS_TARGET_OSIR => Kind::Osir,
+        OS_TARGET_REFLECTION => Kind::Reflection,
+        _ => {
+            return Err(os_result::error(
+                OS_ERROR_INVALID_OPTIONS,
+                "OSA0006",
+                format!("unknown target {target} (OS_TARGET_* values are 0 to 8)"),
+            ));
+        }
+    })
 }
 
-impl Kind {
-    fn of(c: &os_compiler, target: os_target) -> Result<Kind, os_result> {
-        let t = if target == OS_TARGET_DEFAULT {
-            c.default_target
-        } else {
-            target
-        };
-        Ok(match t {
-            OS_TARGET_SPIRV => Kind::Spirv,
-            OS_TARGET_SPIRV_ASM => Kind::SpirvAsm,
-            OS_TARGET_GLSL => Kind::Glsl,
-            OS_TARGET_WGSL => Kind::Wgsl,
-            OS_TARGET_MSL => Kind::Msl,
-            OS_TARGET_IR => Kind::Ir,
-            OS_TARGET_OSIR => Kind::Osir,
-            OS_TARGET_REFLECTION => Kind::Reflection,
-            _ => {
-                return Err(os_result::error(
-                    OS_ERROR_INVALID_OPTIONS,
-                    "OSA0006",
-                    format!("unknown target {target} (OS_TARGET_* values are 0 to 8)"),
-                ));
-            }
-        })
-    }
-
-    /// The target's name, as the build system's output keys spell it.
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Spirv => "spirv",
-            Kind::SpirvAsm => "spirv-asm",
-            Kind::Glsl => "glsl",
-            Kind::Wgsl => "wgsl",
-            Kind::Msl => "msl",
-            Kind::Ir => "ir",
-            Kind::Osir => "osir",
-            Kind::Reflection => "reflection",
-        }
-    }
-
-    /// The settings the target reads beyond the module (the output key's part), as
-    /// `oneshader build` keys its outputs.
-    fn options_text(self, opts: &CompileOptions) -> String {
-        match self {
-            Kind::Spirv | Kind::SpirvAsm => key::spirv_options_text(opts),
-            Kind::Glsl => key::glsl_options_text(opts),
-            Kind::Wgsl => key::wgsl_options_text(opts),
-            Kind::Msl => key::msl_options_text(opts),
-            Kind::Reflection => key::reflection_options_text(opts),
-            Kind::Osir | Kind::Ir => String::new(),
-        }
-    }
-
-    /// Sets what the compilation emits and keeps, as `oneshader compile` does for the target.
-    fn configure(self, opts: &mut CompileOptions) {
-        opts.emit_spirv = !matches!(self, Kind::Ir | Kind::Osir);
-        opts.target = match self {
-            Kind::Glsl => oneshader_lib::Target::Glsl,
-            Kind::Wgsl => oneshader_lib::Target::Wgsl,
-            Kind::Msl => oneshader_lib::Target::Msl,
-            _ => oneshader_lib::Target::Spirv,
-        };
-        opts.keep_final_ir = matches!(self, Kind::Ir | Kind::Osir);
-        opts.reflect = true;
-    }
+/// Sets what the compilation emits and keeps, as `oneshader compile` does for the target.
+fn configure(kind: Kind, opts: &mut CompileOptions) {
+    opts.emit_spirv = !matches!(kind, Kind::Ir | Kind::Osir);
+    opts.target = match kind {
+        Kind::Glsl => oneshader_lib::Target::Glsl,
+        Kind::Wgsl => oneshader_lib::Target::Wgsl,
+        Kind::Msl => oneshader_lib::Target::Msl,
+        _ => oneshader_lib::Target::Spirv,
+    };
+    opts.keep_final_ir = matches!(kind, Kind::Ir | Kind::Osir);
+    opts.reflect = true;
 }
 
 /// The options of one compilation: the compiler's, with `entry` and `profile` when given, set
@@ -665,7 +627,7 @@ fn options_for(
     if let Some(p) = profile {
         opts.profile = p.to_string();
     }
-    kind.configure(&mut opts);
+    configure(kind, &mut opts);
     opts
 }
 
@@ -752,8 +714,14 @@ fn finish_result(
         .collect();
     if out.cache_key != CacheKey::NONE {
         r.module_key = Some(out.cache_key.0);
-        r.output_key =
-            Some(key::output_key(out.cache_key, kind.name(), &kind.options_text(opts)).0);
+        r.output_key = Some(
+            key::output_key(
+                out.cache_key,
+                kind.name(),
+                &key::output_options_text(kind, opts),
+            )
+            .0,
+        );
     }
     r
 }
@@ -786,7 +754,7 @@ unsafe fn compile_args<'a>(
     let entry = unsafe { opt_str(entry, "entry") }?;
     // SAFETY: as above.
     let profile = unsafe { opt_str(profile, "profile") }?;
-    let kind = Kind::of(c, target)?;
+    let kind = kind_of(c, target)?;
     let text = match std::str::from_utf8(bytes) {
         Ok(t) if !t.contains('\0') => t.to_string(),
         Ok(t) => {
@@ -872,7 +840,8 @@ pub unsafe extern "C" fn os_compiler_key(
             Ok(k) => {
                 let mut r = os_result::empty(OS_OK);
                 r.module_key = Some(k.0);
-                r.output_key = Some(key::output_key(k, kind.name(), &kind.options_text(&opts)).0);
+                r.output_key =
+                    Some(key::output_key(k, kind.name(), &key::output_options_text(kind, &opts)).0);
                 r
             }
             Err(e) => {
@@ -1361,7 +1330,7 @@ pub unsafe extern "C" fn os_compiler_emit(
         // SAFETY: the caller's contract, passed on.
         match unsafe { emit_args(c, m, name, entry) } {
             Ok((c, m, name, entry)) => {
-                let kind = match Kind::of(c, target) {
+                let kind = match kind_of(c, target) {
                     Ok(k) => k,
                     Err(r) => return r,
                 };

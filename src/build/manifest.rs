@@ -48,6 +48,21 @@ impl BuildTarget {
         BuildTarget::Reflection,
     ];
 
+    /// The same output as `oneshader compile --target` names it.
+    pub fn output_kind(self) -> crate::dxc_args::OutputKind {
+        use crate::dxc_args::OutputKind as K;
+        match self {
+            BuildTarget::Spirv => K::Spirv,
+            BuildTarget::SpirvAsm => K::SpirvAsm,
+            BuildTarget::Glsl => K::Glsl,
+            BuildTarget::Wgsl => K::Wgsl,
+            BuildTarget::Msl => K::Msl,
+            BuildTarget::Osir => K::Osir,
+            BuildTarget::Ir => K::Ir,
+            BuildTarget::Reflection => K::Reflection,
+        }
+    }
+
     /// The name used in manifests, reports and output templates (`{target}`).
     pub fn name(self) -> &'static str {
         match self {

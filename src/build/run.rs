@@ -687,14 +687,7 @@ fn remote_module(remote: &Remote, action: &ActionResult) -> Option<VariantEntry>
 
 /// The settings a target reads beyond the module (the output key's part).
 fn target_options(t: BuildTarget, opts: &CompileOptions) -> String {
-    match t {
-        BuildTarget::Spirv | BuildTarget::SpirvAsm => key::spirv_options_text(opts),
-        BuildTarget::Glsl => key::glsl_options_text(opts),
-        BuildTarget::Wgsl => key::wgsl_options_text(opts),
-        BuildTarget::Msl => key::msl_options_text(opts),
-        BuildTarget::Reflection => key::reflection_options_text(opts),
-        BuildTarget::Osir | BuildTarget::Ir => String::new(),
-    }
+    key::output_options_text(t.output_kind(), opts)
 }
 
 /// The `.osir` of the module after `-O`, carrying its module key and its instructions' HLSL

@@ -226,21 +226,25 @@ pub fn run(args: BuildArgs) -> ExitCode {
     }
 }
 
+/// The manifest and its planned variants (this shard's), or the exit code after printing
+/// why not.
+fn load_and_plan(opts: &BuildOptions) -> Result<(build::Manifest, Vec<build::Variant>), ExitCode> {
+    let manifest = build::load_manifest(opts).map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::from(1)
+    })?;
+    let variants = build::planned(&manifest, opts.shard).map_err(|e| {
+        eprintln!("{e}");
+        ExitCode::from(1)
+    })?;
+    Ok((manifest, variants))
+}
+
 /// `--emit-cmake FILE`: the outputs as CMake variables (src/build/cmake.rs).
 fn emit_cmake(opts: &BuildOptions, file: &std::path::Path) -> ExitCode {
-    let manifest = match build::load_manifest(opts) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
-    };
-    let variants = match build::planned(&manifest, opts.shard) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
+    let (manifest, variants) = match load_and_plan(opts) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     let text = match build::cmake::cmake_file(&manifest, &variants) {
         Ok(t) => t,
@@ -260,19 +264,9 @@ fn emit_cmake(opts: &BuildOptions, file: &std::path::Path) -> ExitCode {
 }
 
 fn emit_ninja(args: &BuildArgs, opts: &BuildOptions, ninja: &std::path::Path) -> ExitCode {
-    let manifest = match build::load_manifest(opts) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
-    };
-    let variants = match build::planned(&manifest, opts.shard) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
+    let (manifest, variants) = match load_and_plan(opts) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("oneshader"));
     let abs = |p: &std::path::Path| {

@@ -62,6 +62,20 @@ impl OutputKind {
         })
     }
 
+    /// Its `--target` name (what [`OutputKind::from_name`] reads).
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputKind::Spirv => "spirv",
+            OutputKind::SpirvAsm => "spirv-asm",
+            OutputKind::Glsl => "glsl",
+            OutputKind::Wgsl => "wgsl",
+            OutputKind::Msl => "msl",
+            OutputKind::Ir => "ir",
+            OutputKind::Osir => "osir",
+            OutputKind::Reflection => "reflection",
+        }
+    }
+
     /// Whether the output is bytes a terminal cannot show.
     pub fn is_binary(self) -> bool {
         matches!(self, OutputKind::Spirv | OutputKind::Osir)
@@ -685,6 +699,24 @@ mod tests {
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn every_output_kind_is_read_back_from_its_name() {
+        use OutputKind as K;
+        for k in [
+            K::Spirv,
+            K::SpirvAsm,
+            K::Glsl,
+            K::Wgsl,
+            K::Msl,
+            K::Ir,
+            K::Osir,
+            K::Reflection,
+        ] {
+            assert_eq!(OutputKind::from_name(k.name()), Some(k), "{k:?}");
+        }
+        assert_eq!(OutputKind::from_name("spirv-bin"), None);
     }
 
     #[test]
