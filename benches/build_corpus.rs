@@ -25,7 +25,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use oneshader::build::{self, BuildTarget};
+use oneshader::build::{self, OutputKind};
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
@@ -319,7 +319,7 @@ fn main() {
                 "compile".into(),
                 v.file.display().to_string(),
             ];
-            c.extend(build::ninja::compile_args(&v.options, BuildTarget::Spirv));
+            c.extend(build::ninja::compile_args(&v.options, OutputKind::Spirv));
             c.extend(["-o".into(), format!("peer-compile/{i}.spv")]);
             c
         })

@@ -3,9 +3,9 @@
 //!
 //! ```text
 //! source ──front end──> IR ──reflect──> Reflection
-//!                        └──legalize (always), optimize (-O)──> IR ──prepare(target)──> Legal
-//!                                                   ──SPIR-V backend──> words
-//!                                                   ──GLSL backend──> text
+//!                        └──specialize (always), optimizer (-O)──> IR ──target::emit──>
+//!                           prepare(target) ──> Legal ──SPIR-V backend──> words
+//!                                                     ──GLSL, WGSL, MSL backend──> text
 //! ```
 //!
 //! [`Compiler`] holds what outlives one compilation (in-memory include files, whether the file
@@ -18,26 +18,30 @@
 //! | code | meaning |
 //! |---|---|
 //! | OSC0052 | the legalization pipeline failed ([`Phase::Legalization`]) |
-//! | OSC0053 | the backend (SPIR-V or GLSL) refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
+//! | OSC0053 | the backend (SPIR-V, GLSL, WGSL or MSL) refused the module ([`Phase::Backend`]; its own `OSB` diagnostics come first) |
 //! | OSC0056 | reflection failed: a buffer's contents have no layout under its rule ([`Phase::Reflection`]) |
 //! | OSC0057 | a spec-constant override names no spec constant, or its value does not fit the constant's type ([`Phase::Specialization`]) |
-//! | OSC0059 | a target without a backend yet (no target today; kept for targets to come) ([`Phase::Backend`]) |
+//! | OSC0059 | a target this build has no backend for ([`Phase::Backend`]) |
 //!
-//! A failing optimization pass is not an error: the legalized module is used and a warning
+//! A failing optimization pass is not an error: the specialized module is used and a warning
 //! (OSO0001) says why.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use oneshader_backends::Target;
+#[cfg(feature = "glsl")]
+use oneshader_backends::glsl;
+#[cfg(feature = "msl")]
+use oneshader_backends::msl;
 use oneshader_backends::spirv::{self, LayoutRule};
-use oneshader_backends::{glsl, msl, wgsl};
+#[cfg(feature = "wgsl")]
+use oneshader_backends::wgsl;
 use oneshader_frontends::hlsl::{self, FsLoader, MemoryLoader, SourceLoader};
 use oneshader_ir::diag::{Diagnostic, FileId, SourceMap};
 use oneshader_ir::{Module, Op, Stage};
 use oneshader_passes::Pass;
-use oneshader_passes::manager::PassManager;
-use oneshader_passes::pipeline::{MAX_ROUNDS, optimize, scalar_round};
+use oneshader_passes::pipeline;
 pub use oneshader_passes::specialize_spec::SpecValue;
 use oneshader_passes::specialize_spec::SpecializeSpecConstants;
 use oneshader_serialize::{CacheKey, SourceLocations};
@@ -307,6 +311,7 @@ pub struct CompileOptions {
     pub target: Target,
     /// MSL resource indices by (stage, set, binding) (`--msl-binding-map FILE`); `None`: the
     /// MSL backend's default rule (docs/msl-backend.md). Used when the target is MSL.
+    #[cfg(feature = "msl")]
     pub msl_binding_map: Option<msl::BindingMap>,
     /// WGSL resource places (`--wgsl-binding-map FILE`); what it does not list is placed by
     /// the rules of docs/wgsl-backend.md "Bindings". Used when the target is WGSL, and by the
@@ -314,10 +319,12 @@ pub struct CompileOptions {
     pub wgsl_binding_map: Option<oneshader_backends::bindings::WgslBindingMap>,
     /// The Metal Shading Language version of the MSL output (`--msl-version 2.1..3.0`,
     /// default 2.4). Used when the target is MSL.
+    #[cfg(feature = "msl")]
     pub msl_version: msl::MslVersion,
     /// The `[[buffer(n)]]` index of the MSL buffer-sizes buffer, declared when a shader reads
     /// the length of a runtime array (`--msl-buffer-sizes-index N`, default 25 as
     /// spirv-cross's). Used when the target is MSL.
+    #[cfg(feature = "msl")]
     pub msl_buffer_sizes_index: u32,
     /// Run the backend of [`CompileOptions::target`] (the name is from when SPIR-V was the only
     /// one). Default on; off when only the IR or the reflection is wanted.
@@ -368,9 +375,12 @@ impl Default for CompileOptions {
             spirv_preserve_interface: false,
             debug_info: DebugInfo::None,
             target: Target::Spirv,
+            #[cfg(feature = "msl")]
             msl_binding_map: None,
             wgsl_binding_map: None,
+            #[cfg(feature = "msl")]
             msl_version: msl::MslVersion::V2_4,
+            #[cfg(feature = "msl")]
             msl_buffer_sizes_index: msl::DEFAULT_BUFFER_SIZES_INDEX,
             emit_spirv: true,
             reflect: false,
@@ -488,6 +498,13 @@ impl CompileOptions {
         }
     }
 
+    /// The optimizer's settings beyond the level ([`pipeline::optimizer`]).
+    pub fn optimize_options(&self) -> pipeline::OptimizeOptions {
+        pipeline::OptimizeOptions {
+            keep_unused_resources: self.preserve_bindings,
+        }
+    }
+
     /// The SPIR-V backend's options.
     pub fn spirv_options(&self) -> spirv::Options {
         let rules = self.layout.rules();
@@ -526,6 +543,7 @@ impl CompileOptions {
     }
 
     /// The GLSL backend's options (the same layout rules as SPIR-V's).
+    #[cfg(feature = "glsl")]
     pub fn glsl_options(&self) -> glsl::Options {
         let rules = self.layout.rules();
         glsl::Options {
@@ -535,10 +553,12 @@ impl CompileOptions {
             push_constant_rule: rules.push_constant,
             tbuffer_rule: rules.texture_buffer,
             denorm: self.denorm,
+            line_directives: None,
         }
     }
 
     /// The MSL backend's options (the same layout rules as SPIR-V's, and the binding map).
+    #[cfg(feature = "msl")]
     pub fn msl_options(&self) -> msl::Options {
         let rules = self.layout.rules();
         msl::Options {
@@ -554,6 +574,7 @@ impl CompileOptions {
     }
 
     /// The WGSL backend's options (the same layout rules as SPIR-V's).
+    #[cfg(feature = "wgsl")]
     pub fn wgsl_options(&self) -> wgsl::Options {
         let rules = self.layout.rules();
         wgsl::Options {
@@ -625,6 +646,7 @@ fn add_wgsl_places(
             res.wgsl = Some(reflect::WgslBinding {
                 group: place.group,
                 binding: place.binding,
+                storage_buffer: oneshader_passes::texel_buffers::converts(m, g.id()),
             });
         }
     }
@@ -633,6 +655,7 @@ fn add_wgsl_places(
 /// Records the MSL output's resource indices in the reflection: each resource (matched by
 /// set, binding and name) and push-constant block (by name) the entry point uses, and the
 /// buffer-sizes buffer.
+#[cfg(feature = "msl")]
 fn add_msl_indices(r: &mut Reflection, interface: &msl::Interface) {
     let index = |x: &msl::ResourceIndex| reflect::MslIndex {
         kind: x.kind.spelling().to_string(),
@@ -672,12 +695,24 @@ pub enum DebugInfo {
     Lines,
     /// [`DebugInfo::Lines`] with the main file's text in `OpSource` (`-Zi -Qembed_debug`).
     LinesWithSource,
+    /// `-fspv-debug=vulkan`: NonSemantic.Shader.DebugInfo.100 as DXC writes it (compilation
+    /// unit, sources, types, functions, scopes, `DebugLine`s, local variables, entry points;
+    /// `oneshader_backends::spirv::debuginfo`) instead of `OpLine`.
+    Vulkan,
+    /// [`DebugInfo::Vulkan`] with every file's text in its `DebugSource`
+    /// (`-fspv-debug=vulkan-with-source`).
+    VulkanWithSource,
 }
 
 /// The backend's line information for `sources` under `debug` (`None` when off): file ids are
 /// the source map's, the main file is the first one the preprocessor read, and the version
 /// is the profile's shader model as DXC states it (`cs_6_2`: 620).
-fn line_info(debug: DebugInfo, sources: &SourceMap, profile: &str) -> Option<spirv::LineInfo> {
+fn line_info(
+    debug: DebugInfo,
+    sources: &SourceMap,
+    profile: &str,
+    entry: &str,
+) -> Option<spirv::LineInfo> {
     if debug == DebugInfo::None {
         return None;
     }
@@ -699,7 +734,12 @@ fn line_info(debug: DebugInfo, sources: &SourceMap, profile: &str) -> Option<spi
         files,
         main: 0,
         version: major * 100 + minor * 10,
-        embed_source: debug == DebugInfo::LinesWithSource,
+        embed_source: matches!(
+            debug,
+            DebugInfo::LinesWithSource | DebugInfo::VulkanWithSource
+        ),
+        shader_debug_info: matches!(debug, DebugInfo::Vulkan | DebugInfo::VulkanWithSource),
+        command_line: format!("-E {entry} -T {profile}"),
     })
 }
 
@@ -1386,9 +1426,9 @@ impl Compiler {
                 return fail(Phase::Specialization, diagnostics);
             }
         }
-        // Legalization always: SPIR-V cannot express generics or resources passed to
-        // functions.
-        if let Err(e) = optimize(OptLevel::O0).run(&mut m) {
+        // The specializations always, once: no target expresses generics or resources
+        // passed to functions.
+        if let Err(e) = pipeline::specialize().run(&mut m) {
             diagnostics.list.push(
                 Diagnostic::error("OSC0052", format!("the legalization pipeline failed: {e}"))
                     .with_note("the module as lowered is kept by `keep_unoptimized_ir`"),
@@ -1396,20 +1436,10 @@ impl Compiler {
             diagnostics.list.extend(e.diagnostics);
             return fail(Phase::Legalization, diagnostics);
         }
-        // The optimizer at -O; a failing pass falls back to the legalized module with a
+        // The optimizer at -O; a failing pass falls back to the specialized module with a
         // warning (OSO0001).
         if opts.opt_level == OptLevel::O {
-            let mut pm = PassManager::new();
-            pm.add(Box::new(oneshader_passes::inline::Inline::default()));
-            pm.add(Box::new(oneshader_passes::private_to_local::PrivateToLocal));
-            pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
-            // Resources the optimizer made unused go, unless `-fspv-preserve-bindings` asks
-            // to keep every binding.
-            if !opts.preserve_bindings {
-                pm.add(Box::new(
-                    oneshader_passes::dead_globals::DeadGlobals::default(),
-                ));
-            }
+            let mut pm = pipeline::optimizer(opts.opt_level, &opts.optimize_options());
             let (_report, warnings) = pm.run_with_fallback(&mut m);
             let fell_back = !warnings.is_empty();
             diagnostics.list.extend(warnings);
@@ -1432,63 +1462,37 @@ impl Compiler {
         let mut glsl_text = None;
         let mut wgsl_text = None;
         let mut msl_text = None;
+        #[cfg(feature = "msl")]
         let mut msl_interface = None;
         if opts.emit_spirv {
-            // The boundary: legalization for the target, then one verification of the result.
-            let legal = match oneshader_backends::prepare(&mut m, opts.target) {
-                Ok(legal) => legal,
-                Err(diags) => {
-                    diagnostics.list.extend(diags);
-                    diagnostics.list.push(Diagnostic::error(
-                        "OSC0052",
-                        format!(
-                            "the module is not legal for {} after legalization",
-                            opts.target
-                        ),
-                    ));
-                    return fail(Phase::Legalization, diagnostics);
-                }
-            };
-            let emitted = match opts.target {
-                Target::Glsl => {
-                    let mut gopts = opts.glsl_options();
-                    // GLSL holds one entry point: a library's is the one `-E` names (when it
-                    // has several).
-                    if stage.is_none() && legal.info().entry_points().len() > 1 {
-                        gopts.entry = Some(opts.entry.clone());
+            // The boundary (legalization for the target, one verification), then the
+            // backend, as every caller of the target registry runs them.
+            let line_info = line_info(
+                opts.debug_info,
+                &diagnostics.sources,
+                &opts.profile,
+                &opts.entry,
+            );
+            let entry = crate::target::EntryChoice::IfSeveral(&opts.entry);
+            match crate::target::emit(&mut m, opts, entry, line_info) {
+                Ok(e) => {
+                    spirv = e.spirv;
+                    diagnostics.list.extend(e.warnings);
+                    #[cfg(feature = "msl")]
+                    {
+                        msl_interface = e.msl_interface;
                     }
-                    glsl::emit(&legal, &gopts).map(|t| glsl_text = Some(t))
-                }
-                Target::Wgsl => {
-                    wgsl::emit_with_interface(&legal, &opts.wgsl_options()).map(|(t, interface)| {
-                        wgsl_text = Some(t);
-                        diagnostics.list.extend(interface.warnings);
-                    })
-                }
-                Target::Msl => {
-                    let mut mopts = opts.msl_options();
-                    if stage.is_none() && legal.info().entry_points().len() > 1 {
-                        mopts.entry = Some(opts.entry.clone());
+                    match opts.target {
+                        Target::Glsl => glsl_text = e.text,
+                        Target::Wgsl => wgsl_text = e.text,
+                        Target::Msl => msl_text = e.text,
+                        _ => {}
                     }
-                    msl::emit_with_interface(&legal, &mopts).map(|(t, i)| {
-                        msl_text = Some(t);
-                        msl_interface = Some(i);
-                    })
                 }
-                _ => {
-                    let mut sopts = opts.spirv_options();
-                    sopts.line_info =
-                        line_info(opts.debug_info, &diagnostics.sources, &opts.profile);
-                    spirv::emit(&legal, &sopts).map(|w| spirv = w)
+                Err(e) => {
+                    diagnostics.list.extend(e.diagnostics);
+                    return fail(e.phase, diagnostics);
                 }
-            };
-            if let Err(diags) = emitted {
-                diagnostics.list.extend(diags);
-                diagnostics.list.push(Diagnostic::error(
-                    "OSC0053",
-                    format!("the {} backend refused the module", opts.target),
-                ));
-                return fail(Phase::Backend, diagnostics);
             }
         }
         if opts.keep_final_ir {
@@ -1508,6 +1512,7 @@ impl Compiler {
             ));
         }
         // Where the MSL output binds each resource.
+        #[cfg(feature = "msl")]
         if let (Some(r), Some(i)) = (reflection.as_mut(), msl_interface.as_ref()) {
             add_msl_indices(r, i);
         }

@@ -193,12 +193,15 @@ pub fn module_options(opts: &CompileOptions) -> String {
         // output key names the target).
         target: _,
         // The MSL binding map decides MSL indices only (the MSL output), never the module.
-        msl_binding_map: _,
+        #[cfg(feature = "msl")]
+            msl_binding_map: _,
         // The WGSL binding map decides WGSL places only (the WGSL output and the
         // reflection's `wgsl` places): in those output keys.
         wgsl_binding_map: _,
-        msl_version: _,
-        msl_buffer_sizes_index: _,
+        #[cfg(feature = "msl")]
+            msl_version: _,
+        #[cfg(feature = "msl")]
+            msl_buffer_sizes_index: _,
         emit_spirv: _,
         reflect: _,
         keep_unoptimized_ir: _,
@@ -266,7 +269,12 @@ pub fn spirv_options_text(opts: &CompileOptions) -> String {
 
 /// The settings the GLSL target reads: the buffer layouts it states and the denormal mode.
 pub fn glsl_options_text(opts: &CompileOptions) -> String {
-    format!("layout={:?};denorm={:?}", opts.layout, opts.denorm)
+    let mut s = format!("layout={:?};denorm={:?}", opts.layout, opts.denorm);
+    // `#line` directives; named only when asked, so the keys without them stay as they were.
+    if opts.debug_info != crate::DebugInfo::None {
+        s.push_str(&format!(";lines={:?}", opts.debug_info));
+    }
+    s
 }
 
 /// The settings the WGSL target reads: the buffer layouts it states and the binding map.
@@ -277,12 +285,18 @@ pub fn wgsl_options_text(opts: &CompileOptions) -> String {
 
 /// The settings the MSL target reads: the buffer layouts it states, the binding map, the
 /// language version and the buffer-sizes index.
+/// Without the MSL backend (cargo feature `msl`), the layout alone: no MSL output is made.
 pub fn msl_options_text(opts: &CompileOptions) -> String {
-    let map = opts.msl_binding_map.as_ref().map(|m| m.entries());
-    format!(
-        "layout={:?};map={map:?};version={};sizes={}",
-        opts.layout, opts.msl_version, opts.msl_buffer_sizes_index
-    )
+    #[cfg(feature = "msl")]
+    {
+        let map = opts.msl_binding_map.as_ref().map(|m| m.entries());
+        format!(
+            "layout={:?};map={map:?};version={};sizes={}",
+            opts.layout, opts.msl_version, opts.msl_buffer_sizes_index
+        )
+    }
+    #[cfg(not(feature = "msl"))]
+    format!("layout={:?}", opts.layout)
 }
 
 /// The settings output `kind` reads beyond the module, as canonical text: the part of an

@@ -11,7 +11,10 @@
 //!
 //! The command line and its dependencies (clap) sit behind the default `cli` feature: a tool
 //! that only links the library turns it off (`oneshader = { version = "...",
-//! default-features = false }`) and builds none of them.
+//! default-features = false }`) and builds none of them. The text targets are features too
+//! (`glsl`, `wgsl`, `msl`, on by default; the CLI needs all three): a tool that needs one
+//! target builds one (`default-features = false, features = ["wgsl"]`), and asking a build for
+//! a target it left out is OSC0059. SPIR-V is always built.
 //!
 //! # Compiling a shader
 //!
@@ -59,6 +62,7 @@ mod compiler;
 pub mod depfile;
 pub mod dxc_args;
 pub mod key;
+pub mod target;
 
 pub use compiler::{
     BindingShift, BufferLayout, CompileError, CompileOptions, CompileOutput, Compiler, DebugInfo,
@@ -66,6 +70,7 @@ pub use compiler::{
     SpecConstKey, SpecValue, Target, TargetEnv, parse_spec_value,
 };
 pub use oneshader_ir::diag::{Diagnostic, Errors, Severity, SourceMap};
+pub use target::OutputKind;
 
 /// The IR: instructions, types, the builder, the verifier, the text form, diagnostics.
 pub use oneshader_ir as ir;

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use oneshader::build::{self, BuildOptions, BuildReport, BuildTarget, Status};
+use oneshader::build::{self, BuildOptions, BuildReport, OutputKind, Status};
 use oneshader::{CompileOptions, Compiler};
 
 const COMMON: &str = "#define SCALE 2.0\nfloat scaled(float x) { return x * SCALE; }\n";
@@ -137,15 +137,15 @@ fn assert_outputs_are_fresh(p: &Project) {
                 .compile_file(&v.file, &opts)
                 .unwrap_or_else(|e| panic!("{}: {}", v.id, e.diagnostics.render()));
             let fresh = match t {
-                BuildTarget::Spirv => out.spirv_bytes(),
-                BuildTarget::SpirvAsm => {
+                OutputKind::Spirv => out.spirv_bytes(),
+                OutputKind::SpirvAsm => {
                     let mut t = oneshader::backends::spirv::disassemble(&out.spirv)
                         .expect("disassembles")
                         .into_bytes();
                     t.push(b'\n');
                     t
                 }
-                BuildTarget::Glsl => {
+                OutputKind::Glsl => {
                     let opts = CompileOptions {
                         target: oneshader::Target::Glsl,
                         ..v.options.clone()
@@ -157,7 +157,7 @@ fn assert_outputs_are_fresh(p: &Project) {
                         .expect("the GLSL target gives GLSL text");
                     glsl.into_bytes()
                 }
-                BuildTarget::Wgsl => {
+                OutputKind::Wgsl => {
                     let opts = CompileOptions {
                         target: oneshader::Target::Wgsl,
                         ..v.options.clone()
@@ -169,7 +169,7 @@ fn assert_outputs_are_fresh(p: &Project) {
                         .expect("the WGSL target gives WGSL text")
                         .into_bytes()
                 }
-                BuildTarget::Msl => {
+                OutputKind::Msl => {
                     let opts = CompileOptions {
                         target: oneshader::Target::Msl,
                         ..v.options.clone()
@@ -181,12 +181,12 @@ fn assert_outputs_are_fresh(p: &Project) {
                         .expect("the MSL target gives MSL text")
                         .into_bytes()
                 }
-                BuildTarget::Reflection => out.reflection.expect("asked").to_json().into_bytes(),
-                BuildTarget::Ir => {
+                OutputKind::Reflection => out.reflection.expect("asked").to_json().into_bytes(),
+                OutputKind::Ir => {
                     oneshader::ir::print::print_module(out.ir.final_module.as_ref().expect("kept"))
                         .into_bytes()
                 }
-                BuildTarget::Osir => {
+                OutputKind::Osir => {
                     // The build's key uses the test identity; the rest of the file must match.
                     let loaded = oneshader::serialize::load(&on_disk, &Default::default())
                         .expect("the .osir loads and verifies");
@@ -774,7 +774,7 @@ fn the_example_manifest_builds_and_its_spirv_validates() {
     let mut validated = 0;
     for v in &variants {
         for (t, path) in &v.outputs {
-            if *t != BuildTarget::Spirv {
+            if *t != OutputKind::Spirv {
                 continue;
             }
             let bytes = std::fs::read(path).unwrap();

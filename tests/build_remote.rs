@@ -103,19 +103,37 @@ const SERVER: &str = r#"server {
     }
 }"#;
 
+/// The file under the server's root that tells the test's server from another one.
+const TOKEN: &str = "whoami.txt";
+
 impl Nginx {
     fn start() -> Nginx {
         Nginx::start_with(SERVER)
     }
 
     /// Starts nginx with `server` (a `server { ... }` block, `{listen}` and `{root}` filled
-    /// in with a free port of 127.0.0.1 and a temporary folder).
+    /// in with a free port of 127.0.0.1 and a temporary folder). The port is chosen by binding
+    /// and releasing it, so another test's server may take it first: the server is ours only
+    /// when it serves this server's own token file; otherwise another port is tried.
     fn start_with(server: &str) -> Nginx {
+        for _ in 0..20 {
+            if let Some(n) = Nginx::try_start(server) {
+                return n;
+            }
+        }
+        panic!("nginx could not get a free port in 20 tries");
+    }
+
+    /// One try of [`Nginx::start_with`]: `None` when the port was not ours.
+    fn try_start(server: &str) -> Option<Nginx> {
         let nginx = nginx_binary();
         let dir = tempfile::tempdir().expect("temp dir");
         for sub in ["store", "tmp"] {
             std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
         }
+        // What only this server serves.
+        let token = format!("{}", dir.path().display());
+        std::fs::write(dir.path().join("store").join(TOKEN), &token).expect("write the token");
         // A free port: bound by the system, released, then given to nginx.
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
@@ -163,18 +181,33 @@ http {{
             port,
         };
         let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        loop {
             if let Some(c) = server.child.as_mut()
                 && let Ok(Some(status)) = c.try_wait()
             {
                 let log = std::fs::read_to_string(server.dir.path().join("error.log"))
                     .unwrap_or_default();
+                if log.contains("Address already in use") {
+                    server.child = None;
+                    return None;
+                }
                 panic!("nginx exited with {status}:\n{log}");
+            }
+            if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                let url = format!("http://127.0.0.1:{port}/{TOKEN}");
+                // Another server on the port answers otherwise: ours then fails to bind
+                // and exits.
+                let body = ureq::get(&url)
+                    .call()
+                    .ok()
+                    .and_then(|mut r| r.body_mut().read_to_string().ok());
+                if body.as_deref() == Some(token.as_str()) {
+                    return Some(server);
+                }
             }
             assert!(Instant::now() < deadline, "nginx did not start listening");
             std::thread::sleep(Duration::from_millis(20));
         }
-        server
     }
 
     /// The cache's base URL (`location` `/cache/`, or `/auth/`, `/broken/`).
@@ -197,7 +230,10 @@ http {{
                     stack.push(p);
                 } else {
                     let rel = p.strip_prefix(&root).expect("under the root");
-                    out.push(rel.display().to_string());
+                    // The server's own token (`try_start`) is not the cache's.
+                    if rel != Path::new(TOKEN) {
+                        out.push(rel.display().to_string());
+                    }
                 }
             }
         }

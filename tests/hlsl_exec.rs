@@ -1511,3 +1511,339 @@ fn textures_and_storage_images_of_halves() {
         assert_eq!(bindings[1].words(), want.as_slice(), "{voice:?}");
     }
 }
+
+/// `vk::SampledTexture2D` on lavapipe: its SPIR-V holds the texture and a sampler variable at
+/// one binding (a combined image sampler descriptor, which Vulkan lets both read), validated
+/// by both spirv-vals at -O0 and -O; the shader's SampleLevel, Load, subscript, GatherRed and
+/// GetDimensions read what the descriptor holds, in both SPIR-V voices.
+#[test]
+fn sampled_texture_reads_its_combined_descriptor() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/sampled_texture.hlsl";
+    for level in [OptLevel::O0, OptLevel::O] {
+        let out = compile_file(path, &CompileOptions::new("cs_6_0").opt_level(level));
+        assert_valid(&out.spirv, TargetEnv::Vulkan1_2, path);
+        let text = oneshader::backends::spirv::disassemble(&out.spirv).expect("parses");
+        let at0: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("OpDecorate") && l.trim_end().ends_with("Binding 0"))
+            .collect();
+        assert_eq!(
+            at0.len(),
+            2,
+            "the texture and its sampler at binding 0: {text}"
+        );
+        assert!(text.contains("OpTypeSampler"), "{text}");
+    }
+    let (w, h) = (8u32, 4u32);
+    // Channel c of texel (x, y) holds x + 10y + 0.25c, exact in f32.
+    let value = |x: u32, y: u32, c: u32| (x + 10 * y) as f32 + 0.25 * c as f32;
+    let texels: Vec<u32> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .flat_map(|(x, y)| (0..4).map(move |c| value(x, y, c).to_bits()))
+        .collect();
+    let bindings = vec![
+        Binding::new(
+            0,
+            0,
+            Resource::CombinedImageSampler(
+                Image::new_2d(Format::Rgba32Float, w, h, texels),
+                oneshader_vulkan_harness::Sampler { compare: false },
+            ),
+        ),
+        Binding::new(0, 1, Resource::StorageBuffer(vec![0; (w * h * 4) as usize])),
+    ];
+    // The GLSL and WGSL voices bind a separate texture and sampler: only the SPIR-V voices
+    // read a combined descriptor.
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        CompileOptions::new("cs_6_0"),
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |v| matches!(v, Voice::Spirv { .. }),
+    );
+    assert!(runs.len() >= 2, "both SPIR-V voices ran");
+    let red = |x: i32, y: i32| {
+        let cx = x.clamp(0, w as i32 - 1) as u32;
+        let cy = y.clamp(0, h as i32 - 1) as u32;
+        value(cx, cy, 0)
+    };
+    for (voice, bindings, _) in runs {
+        let out = bindings[1].words();
+        for y in 0..h {
+            for x in 0..w {
+                let i = ((y * w + x) * 4) as usize;
+                let got: Vec<f32> = out[i..i + 4].iter().map(|b| f32::from_bits(*b)).collect();
+                let (xi, yi) = (x as i32, y as i32);
+                let want = [
+                    value(x, y, 0) + value(x, y, 1),
+                    value(x, y, 2) + value(x, y, 3),
+                    red(xi - 1, yi) + red(xi, yi),
+                    red(xi, yi - 1) + red(xi - 1, yi - 1) + (w * 100 + h) as f32,
+                ];
+                assert_eq!(got, want, "texel ({x}, {y}), {voice:?}");
+            }
+        }
+    }
+}
+
+/// Functions returning buffers, resource locals and parameters (issue 26, item 4) on
+/// lavapipe: each call names the buffer its `return` reaches for the call's arguments
+/// (`pick(0)` `a`, `pick(1)` `b`, `second(1)` `d`), every voice agrees and the values
+/// are the ones computed here from the buffers' contents.
+#[test]
+fn functions_returning_resources_name_their_globals() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/resource_returns.hlsl";
+    for level in [OptLevel::O0, OptLevel::O] {
+        for env in [TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_2] {
+            let out = compile_file(
+                path,
+                &CompileOptions::new("cs_6_0")
+                    .opt_level(level)
+                    .target_env(env),
+            );
+            assert_valid(&out.spirv, env, path);
+        }
+    }
+    let a = [1u32, 2, 3, 4];
+    let b = [5u32, 6, 7, 8];
+    let c = [9u32, 1, 2, 3];
+    let d = [4u32, 5, 6, 7];
+    let r = reflection(path);
+    let bind = |name: &str, words: Vec<u32>| {
+        let (s, b) = binding_of(&r, name);
+        Binding::new(s, b, Resource::StorageBuffer(words))
+    };
+    let bindings = vec![
+        bind("a", a.to_vec()),
+        bind("b", b.to_vec()),
+        bind("c", c.to_vec()),
+        bind("d", d.to_vec()),
+        bind("o", vec![0; 4]),
+    ];
+    let want: Vec<u32> = (0..4)
+        .map(|i| {
+            let mut v = a[i] + 10 * b[i] + 100 * b[i] + 1000 * d[i] + 10000 * 2 * a[i];
+            if i > 1 {
+                v += 100000 * c[i];
+            }
+            v
+        })
+        .collect();
+    for (voice, bindings, _) in run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new()) {
+        assert_eq!(bindings[4].words(), want.as_slice(), "{voice:?}");
+    }
+}
+
+/// Templates as engine code writes them (issue 26, item 3) on lavapipe, -enable-16bit-types
+/// for `uint16_t`: default template and function arguments (one of another struct type),
+/// static members of instances, a full specialization, enum-scoped names; every voice agrees
+/// with the values computed here.
+#[test]
+fn templates_with_defaults_static_members_and_specializations() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/templates.hlsl";
+    let options = options_16bit();
+    for level in [OptLevel::O0, OptLevel::O] {
+        let out = compile_file(path, &options.clone().opt_level(level));
+        assert_valid(&out.spirv, TargetEnv::Vulkan1_2, path);
+    }
+    let src = [7u32, 11, 13, 17];
+    let bindings = vec![
+        Binding::new(0, 0, Resource::StorageBuffer(src.to_vec())),
+        Binding::new(0, 1, Resource::StorageBuffer(vec![0; 32])),
+    ];
+    let want: Vec<u32> = (0..4u32)
+        .flat_map(|i| {
+            let s = src[i as usize];
+            [
+                s,
+                s,
+                src[(3 - i) as usize],
+                4 * 2 + 2 * 2,
+                2 * i,
+                (i + 100) + 1000 * i,
+                3 * i + 10 * 5 * i,
+                5 + 10 * 3,
+            ]
+        })
+        .collect();
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        options,
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |_| true,
+    );
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[1].words(), want.as_slice(), "{voice:?}");
+    }
+}
+
+/// Byte `k` of `w`, zero- or sign-extended.
+fn byte_of(w: u32, k: u32, signed: bool) -> i64 {
+    let b = (w >> (8 * k)) & 0xFF;
+    if signed {
+        b as u8 as i8 as i64
+    } else {
+        b as i64
+    }
+}
+
+/// The packed 8-bit intrinsics and dot2add (issue 26, item 6) on lavapipe on run-time
+/// inputs, at -O0 and -O in every voice, against a reference written here from D3D's
+/// definitions (the low byte of each component; clamps to 0..255 and -128..127; bytes zero- or
+/// sign-extended; `acc + sum(a_k * b_k)`; `acc + a.x*b.x + a.y*b.y` in float).
+#[test]
+fn packed_8bit_intrinsics_and_dot2add() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/packed8.hlsl";
+    let options = options_16bit();
+    for level in [OptLevel::O0, OptLevel::O] {
+        let out = compile_file(path, &options.clone().opt_level(level));
+        assert_valid(&out.spirv, TargetEnv::Vulkan1_2, path);
+    }
+    let n = 16usize;
+    let mut rng = Rng(0x5eed_2626);
+    let words: Vec<u32> = (0..2 * n).map(|_| rng.next()).collect();
+    // Components around the clamp ranges, and some far outside.
+    let vecs: Vec<i32> = (0..4 * n)
+        .map(|k| match k % 5 {
+            0 => (rng.next() % 600) as i32 - 300,
+            1 => (rng.next() % 256) as i32,
+            2 => -((rng.next() % 200) as i32),
+            3 => rng.next() as i32,
+            _ => (rng.next() % 40000) as i32 - 20000,
+        })
+        .collect();
+    // Halves exact in f16: multiples of 1/8 in -16..16.
+    let halves: Vec<f32> = (0..4 * n)
+        .map(|_| ((rng.next() % 257) as i32 - 128) as f32 / 8.0)
+        .collect();
+    let bindings = vec![
+        Binding::new(0, 0, Resource::StorageBuffer(words.clone())),
+        Binding::new(
+            0,
+            1,
+            Resource::StorageBuffer(vecs.iter().map(|&x| x as u32).collect()),
+        ),
+        Binding::new(
+            0,
+            2,
+            Resource::StorageBuffer(halves.iter().map(|x| x.to_bits()).collect()),
+        ),
+        Binding::new(0, 3, Resource::StorageBuffer(vec![0; 16 * n])),
+    ];
+    let pack = |c: [i64; 4]| -> u32 {
+        (0..4).fold(0u32, |acc, k| acc | (((c[k] as u32) & 0xFF) << (8 * k)))
+    };
+    let mut want = Vec::new();
+    for i in 0..n {
+        let (a, b) = (words[2 * i], words[2 * i + 1]);
+        let v: [i64; 4] = std::array::from_fn(|k| vecs[4 * i + k] as i64);
+        // `uint16_t4(v)` / `int16_t4(v)` keep the low 16 bits.
+        let v16u: [i64; 4] = std::array::from_fn(|k| (v[k] as u16) as i64);
+        let v16s: [i64; 4] = std::array::from_fn(|k| (v[k] as i16) as i64);
+        let ua: [i64; 4] = std::array::from_fn(|k| byte_of(a, k as u32, false));
+        let sb: [i64; 4] = std::array::from_fn(|k| byte_of(b, k as u32, true));
+        let h: [f32; 4] = std::array::from_fn(|k| halves[4 * i + k]);
+        let dot_u = (0..4).fold(7u32, |s, k| {
+            s.wrapping_add((byte_of(a, k, false) * byte_of(b, k, false)) as u32)
+        });
+        let dot_i = (0..4).fold(-5i32, |s, k| {
+            s.wrapping_add((byte_of(a, k, true) * byte_of(b, k, true)) as i32)
+        });
+        want.extend([
+            pack(v),
+            pack(v),
+            pack(v.map(|x| x.clamp(0, 255))),
+            pack(v.map(|x| x.clamp(-128, 127))),
+            pack(v16u),
+            pack(v16s.map(|x| x.clamp(-128, 127))),
+            (ua[0] + (ua[1] << 8) + ua[2] * ua[3]) as u32,
+            (sb[0] * 1000 + sb[1] * 100 + sb[2] * 10 + sb[3]) as i32 as u32,
+            (ua[3] * 65536 + ua[2]) as u32,
+            (sb[0] * sb[3]) as i32 as u32,
+            dot_u,
+            dot_i as u32,
+            (0.5f32 + h[0] * h[2] + h[1] * h[3]).to_bits(),
+            0,
+            0,
+            0,
+        ]);
+    }
+    let runs = run_voices_where(
+        &gpu,
+        path,
+        options,
+        bindings,
+        &[],
+        [1, 1, 1],
+        Rules::new(),
+        |_| true,
+    );
+    for (voice, bindings, _) in runs {
+        let got = bindings[3].words();
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "thread {} output {} ({voice:?})", k / 16, k % 16);
+        }
+    }
+}
+
+/// Structs of resources returned from functions (issue 26, item 4) on lavapipe: each field of
+/// `make(0)` and `make(1)` (and `second()`, which returns `make(1)`) names the globals the
+/// argument picks, through a local, a parameter and a direct member read; the values are
+/// the buffers' and textures' contents in every voice.
+#[test]
+fn structs_of_resources_returned_from_functions() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/struct_returns.hlsl";
+    for level in [OptLevel::O0, OptLevel::O] {
+        let out = compile_file(path, &CompileOptions::new("cs_6_0").opt_level(level));
+        assert_valid(&out.spirv, TargetEnv::Vulkan1_2, path);
+    }
+    let buf0 = [3u32, 5, 7, 9];
+    let buf1 = [20u32, 40, 60, 80];
+    // Texture k, texel x: (x + 10k, x + 10k + 1, 0, 0).
+    let tex = |k: u32| -> Vec<u32> {
+        (0..4u32)
+            .flat_map(|x| [(x + 10 * k) as f32, (x + 10 * k + 1) as f32, 0.0, 0.0])
+            .map(f32::to_bits)
+            .collect()
+    };
+    let r = reflection(path);
+    let at = |name: &str, res: Resource| {
+        let (s, b) = binding_of(&r, name);
+        Binding::new(s, b, res)
+    };
+    let bindings = vec![
+        at("b0", Resource::StorageBuffer(buf0.to_vec())),
+        at("b1", Resource::StorageBuffer(buf1.to_vec())),
+        at(
+            "t0",
+            Resource::SampledImage(Image::new_2d(Format::Rgba32Float, 4, 1, tex(0))),
+        ),
+        at(
+            "t1",
+            Resource::SampledImage(Image::new_2d(Format::Rgba32Float, 4, 1, tex(1))),
+        ),
+        at("o", Resource::StorageBuffer(vec![0; 16])),
+    ];
+    let want: Vec<u32> = (0..4u32)
+        .flat_map(|i| {
+            let iu = i as usize;
+            let read = |buf: &[u32; 4], k: u32| buf[iu] + 1000 * (i + 10 * k);
+            [buf0[iu], i + 1, read(&buf1, 1), buf1[iu] + read(&buf0, 0)]
+        })
+        .collect();
+    for (voice, bindings, _) in run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new()) {
+        assert_eq!(bindings[4].words(), want.as_slice(), "{voice:?}");
+    }
+}

@@ -1,12 +1,15 @@
 //! Snapshots of every backend's output for every example entry point, naga-style: a change to
 //! any backend's output shows in review as a diff of a readable file.
 //!
-//! For each entry point of `examples/hlsl` (the documented command lines, compiled at `-O`)
-//! and of `examples/ir` (each module with entry points, legalized as `oneshader emit` does):
+//! For each entry point of `examples/hlsl` (the documented command lines, compiled at `-O`),
+//! of `examples/ir` and of the backends' compute programs `backends/tests/compute` (each
+//! module with entry points, legalized as `oneshader emit` does; names `ir_...`,
+//! `compute_...`):
 //!
 //! - `tests/out/spirv/<name>.snap.spvasm`: the SPIR-V backend's module (vulkan1.2), as
 //!   rspirv's disassembly (one file per IR module, which holds all its entry points);
-//! - `tests/out/glsl/<name>.snap.glsl`: the GLSL backend's text, one file per entry point;
+//! - `tests/out/glsl/<name>.snap.glsl`: the GLSL backend's text, one file per entry point
+//!   (`<name>.snap.refused.txt`: the GLSL backend's refusal, for a module GLSL cannot state);
 //! - `tests/out/wgsl/<name>.snap.wgsl`: the WGSL backend's text, one file per entry point
 //!   (`<name>.snap.refused.txt`: the WGSL backend's refusal, for a shader WGSL cannot state);
 //! - `tests/out/msl/<name>.snap.metal`: the MSL backend's text, one file per entry point
@@ -127,9 +130,22 @@ fn hlsl_examples() {
 
 #[test]
 fn ir_examples() {
-    let dir = root().join("examples/ir");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("examples/ir exists")
+    let entries = ir_snapshots(&root().join("examples/ir"), "ir");
+    assert!(entries >= 4, "the shader examples ran ({entries})");
+}
+
+/// The compute programs of the backends' execution tests (backends/tests/compute/*.ir).
+#[test]
+fn compute_programs() {
+    let entries = ir_snapshots(&root().join("backends/tests/compute"), "compute");
+    assert!(entries >= 10, "the compute programs ran ({entries})");
+}
+
+/// Snapshots of every backend's output for each module with entry points in `dir`, named
+/// `<prefix>_<file>[_<entry>]`; the number of entry points.
+fn ir_snapshots(dir: &std::path::Path, prefix: &str) -> usize {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("readable").path())
         .filter(|p| p.extension().is_some_and(|e| e == "ir"))
         .collect();
@@ -152,7 +168,12 @@ fn ir_examples() {
         let words =
             spirv::emit(&legal, &spirv::Options::for_env(TargetEnv::Vulkan1_2)).expect("SPIR-V");
         let asm = spirv::disassemble(&words).expect("the SPIR-V disassembles");
-        snapshot("spirv", &format!("ir_{}", stem(&file)), "spvasm", &asm);
+        snapshot(
+            "spirv",
+            &format!("{prefix}_{}", stem(&file)),
+            "spvasm",
+            &asm,
+        );
         let mut gm = m.clone();
         let legal = backends::prepare(&mut gm, Target::Glsl).expect("legal for GLSL");
         for entry in names {
@@ -163,23 +184,23 @@ fn ir_examples() {
                 .find(|e| e.name() == entry)
                 .map(|e| e.stage())
                 .expect("the entry point is in the module");
-            let emitted = glsl::emit(&legal, &glsl::Options::for_entry(&entry));
-            let glsl_stage = GlslStage::of(stage);
-            let text = emitted.unwrap_or_else(|d| panic!("{file} `{entry}`: {d:#?}"));
-            glslang_and_validate(&text, glsl_stage)
-                .unwrap_or_else(|e| panic!("{file} `{entry}`: {e}"));
-            snapshot(
-                "glsl",
-                &format!("ir_{}_{entry}", stem(&file)),
-                "glsl",
-                &text,
-            );
+            let name = format!("{prefix}_{}_{entry}", stem(&file));
+            match glsl::emit(&legal, &glsl::Options::for_entry(&entry)) {
+                Ok(text) => {
+                    glslang_and_validate(&text, GlslStage::of(stage))
+                        .unwrap_or_else(|e| panic!("{file} `{entry}`: {e}"));
+                    snapshot("glsl", &name, "glsl", &text);
+                }
+                // What GLSL cannot state is refused by name (a buffer layout GLSL has no
+                // form for): the refusal is the snapshot.
+                Err(d) => refusal_snapshot("glsl", &name, "OSB01", &d),
+            }
             entries += 1;
         }
         let mut wm = m.clone();
         let legal = backends::prepare(&mut wm, Target::Wgsl).expect("legal for WGSL");
         for entry in entry_names(&m) {
-            let name = format!("ir_{}_{entry}", stem(&file));
+            let name = format!("{prefix}_{}_{entry}", stem(&file));
             match wgsl::emit(&legal, &wgsl::Options::for_entry(&entry)) {
                 Ok(text) => {
                     naga_validate(&text)
@@ -188,43 +209,40 @@ fn ir_examples() {
                 }
                 // Stages and operations WGSL lacks are refused by name: the refusal is the
                 // snapshot.
-                Err(d) => {
-                    let codes: Vec<String> = d
-                        .iter()
-                        .map(|d| format!("error[{}]: {}", d.code, d.message))
-                        .collect();
-                    assert!(
-                        codes.iter().all(|c| c.starts_with("error[OSB02")),
-                        "{name}: the WGSL backend failed without a refusal of its own: {codes:#?}"
-                    );
-                    snapshot("wgsl", &name, "refused.txt", &(codes.join("\n") + "\n"));
-                }
+                Err(d) => refusal_snapshot("wgsl", &name, "OSB02", &d),
             }
         }
         let mut mm = m.clone();
         let legal = backends::prepare(&mut mm, Target::Msl).expect("legal for MSL");
         for entry in entry_names(&m) {
-            let name = format!("ir_{}_{entry}", stem(&file));
+            let name = format!("{prefix}_{}_{entry}", stem(&file));
             match msl::emit(&legal, &msl::Options::for_entry(&entry)) {
                 Ok(text) => {
                     msl_check(&text, &words, &entry).unwrap_or_else(|e| panic!("{name}: {e}"));
                     snapshot("msl", &name, "metal", &text);
                 }
-                Err(d) => {
-                    let codes: Vec<String> = d
-                        .iter()
-                        .map(|d| format!("error[{}]: {}", d.code, d.message))
-                        .collect();
-                    assert!(
-                        codes.iter().all(|c| c.starts_with("error[OSB03")),
-                        "{name}: the MSL backend failed without a refusal of its own: {codes:#?}"
-                    );
-                    snapshot("msl", &name, "refused.txt", &(codes.join("\n") + "\n"));
-                }
+                Err(d) => refusal_snapshot("msl", &name, "OSB03", &d),
             }
         }
     }
-    assert!(entries >= 4, "the shader examples ran ({entries})");
+    entries
+}
+
+/// A backend's refusal as the snapshot `name.refused.txt` under `tests/out/<target>/`: every
+/// diagnostic must be the backend's own (`code_prefix`, `OSB01` GLSL, `OSB02` WGSL, `OSB03`
+/// MSL), not a failure elsewhere.
+fn refusal_snapshot(target: &str, name: &str, code_prefix: &str, d: &[oneshader::Diagnostic]) {
+    let codes: Vec<String> = d
+        .iter()
+        .map(|d| format!("error[{}]: {}", d.code, d.message))
+        .collect();
+    assert!(
+        codes
+            .iter()
+            .all(|c| c.starts_with(&format!("error[{code_prefix}"))),
+        "{name}: the {target} backend failed without a refusal of its own: {codes:#?}"
+    );
+    snapshot(target, name, "refused.txt", &(codes.join("\n") + "\n"));
 }
 
 /// The names of the entry points of `m`.

@@ -870,3 +870,30 @@ fn the_msl_word_list_holds_the_sampling_options() {
     }
     assert!(Path::new(&oneshader_test_tools::msl_stdlib_dir()).exists());
 }
+
+/// The names the text backends give their own entry-point glue (WGSL's `input` parameter,
+/// the `main_in` / `main_out` structs, the `main_body` function) are chosen against the
+/// module's: HLSL globals of those names keep theirs and nothing shadows them.
+#[test]
+fn entry_point_glue_is_named_against_the_modules_names() {
+    let src = "RWStructuredBuffer<uint> input : register(u0);
+RWStructuredBuffer<uint> main_in : register(u1);
+RWStructuredBuffer<uint> main_body : register(u2);
+[numthreads(4,1,1)] void main(uint3 id : SV_DispatchThreadID) {
+    input[id.x] = main_in[id.x] + main_body[id.x] + id.x;
+}
+";
+    let (_, wgsl, _) = validated_texts(src);
+    assert!(
+        wgsl.contains("var<storage, read_write> input: array<u32>"),
+        "{wgsl}"
+    );
+    let entry = wgsl
+        .lines()
+        .find(|l| l.starts_with("fn main("))
+        .unwrap_or_else(|| panic!("an entry point:\n{wgsl}"));
+    assert!(
+        !entry.contains("(input:") && !entry.contains(": main_in)"),
+        "{entry}\n{wgsl}"
+    );
+}

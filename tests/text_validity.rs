@@ -166,3 +166,167 @@ fn msl_shades_per_sample_when_the_position_is_read_at_sample_rate() {
     let (_glsl, msl, _wgsl) = validated(src, "ps_6_0", GlslStage::Fragment, true);
     assert!(msl.contains("[[sample_id]]"), "{msl}");
 }
+
+/// WGSL's `*` on two matrices is the matrix product and it has no `/`, `%` or unary minus on
+/// matrices: HLSL's component-wise `/`, `%` (and `/=`) and negation of a matrix are printed
+/// row by row (corpus `binary-op.arithmetic.matrix`, `binary-op.arith-assign.matrix`,
+/// `hlsl.scalar2matrix.frag`, `unary-op.minus`, which naga rejected at `-O0`), and every
+/// voice computes them.
+#[test]
+fn matrix_division_remainder_and_negation_are_valid_wgsl() {
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n\
+               [numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   float x = (float)id.x;\n\
+                   float2x2 m = float2x2(x + 6.0f, 8.0f, 9.0f, 10.0f);\n\
+                   float2x2 n = float2x2(4.0f, x + 2.0f, 4.0f, 4.0f);\n\
+                   float2x2 d = m / n;\n\
+                   float2x2 r = m % n;\n\
+                   float2x2 g = -m;\n\
+                   m /= 2.0f;\n\
+                   o[0] = asuint(d[0][0]); o[1] = asuint(d[0][1]);\n\
+                   o[2] = asuint(d[1][0]); o[3] = asuint(d[1][1]);\n\
+                   o[4] = asuint(r[0][0]); o[5] = asuint(r[1][1]);\n\
+                   o[6] = asuint(g[0][1]); o[7] = asuint(m[1][0]);\n\
+               }\n";
+    let (_glsl, _msl, wgsl) = validated(src, "cs_6_0", GlslStage::Compute, true);
+    assert!(!wgsl.contains("-m;"), "{wgsl}");
+    let want: Vec<u32> = [1.5f32, 4.0, 2.25, 2.5, 2.0, 2.0, -8.0, 4.5]
+        .iter()
+        .map(|f| f.to_bits())
+        .collect();
+    for (voice, words) in run("matrix_div_rem_neg", src, 8, true) {
+        assert_eq!(words, want, "{voice}");
+    }
+}
+
+/// A function whose only `return` is inside a loop that never exits (`do { return x; }
+/// while (c);`): naga puts a `return;` after a last statement that is a loop, so the WGSL
+/// ends such a loop with an unreachable `return T();` (corpus `hlsl.doLoop.frag`, which naga
+/// rejected at `-O0`), and every voice computes the value.
+#[test]
+fn a_return_inside_an_endless_loop_is_valid_wgsl() {
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n\
+               uint f(uint v) { do { return v * 3u; } while (v > 2u); }\n\
+               [numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   o[0] = f(id.x + 5u);\n\
+               }\n";
+    let (_glsl, _msl, wgsl) = validated(src, "cs_6_0", GlslStage::Compute, true);
+    assert!(wgsl.contains("loop {"), "{wgsl}");
+    for (voice, words) in run("return_in_endless_loop", src, 1, true) {
+        assert_eq!(words, [15], "{voice}");
+    }
+}
+
+/// WGSL's `normalize` takes vectors only: the normalize of a scalar is `x / abs(x)` (corpus
+/// `intrinsics.normalize`, which naga rejected at `-O0`), -1.0 for a negative value.
+#[test]
+fn normalize_of_a_scalar_is_valid_wgsl() {
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n\
+               [numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   float x = -((float)id.x + 3.0f);\n\
+                   o[0] = asuint(normalize(x));\n\
+                   o[1] = asuint(normalize(-x));\n\
+               }\n";
+    let (_glsl, _msl, wgsl) = validated(src, "cs_6_0", GlslStage::Compute, true);
+    assert!(wgsl.contains("abs("), "{wgsl}");
+    for (voice, words) in run("normalize_scalar", src, 2, true) {
+        assert_eq!(words, [(-1.0f32).to_bits(), 1.0f32.to_bits()], "{voice}");
+    }
+}
+
+/// What WGSL cannot state is refused by name at `-O0` (naga rejected the WGSL printed before):
+/// a gather with sparse-residency feedback (corpus `texture.gather`), a sample of a texture
+/// whose texel is a struct (`hlsl.texture.struct.frag`), and one struct in a constant buffer
+/// and a structured buffer whose layouts give its nested arrays different strides
+/// (`binary-op.assign.composite`), and a sample of a texture of integer texels
+/// (`hlsl.sample.basic.dx10.frag` and its nine siblings: WGSL samples float textures only).
+#[test]
+fn wgsl_refuses_sparse_gathers_struct_texels_and_structs_under_two_layouts() {
+    let cases = [
+        (
+            "Texture2D<int4> t : register(t0);\n\
+             SamplerState s : register(s0);\n\
+             float4 main(float2 uv : TEXCOORD0) : SV_Target { return float4(t.Sample(s, uv)); }\n",
+            "OSB0208",
+            "integer texels",
+        ),
+        (
+            "Texture2D<int4> t : register(t0);\n\
+             SamplerState s : register(s0);\n\
+             float4 main(float2 uv : TEXCOORD0) : SV_Target {\n\
+                 uint status;\n\
+                 int4 v = t.Gather(s, uv, int2(1, 2), status);\n\
+                 return float4(v) + (float)status;\n\
+             }\n",
+            "OSB0208",
+            "sparse residency",
+        ),
+        (
+            "struct S { float a; float2 b; float c; };\n\
+             Texture2D<S> t : register(t0);\n\
+             SamplerState s : register(s0);\n\
+             S f() { return t.Sample(s, float2(0.5f, 0.5f)); }\n\
+             float4 main() : SV_Target { S x = f(); return float4(x.a, x.b, x.c); }\n",
+            "OSB0208",
+            "texel is a struct",
+        ),
+        (
+            "struct Sub { float a[1]; float2 b[1]; };\n\
+             struct B { float a; Sub d[1]; };\n\
+             RWStructuredBuffer<B> sb : register(u0);\n\
+             ConstantBuffer<B> cb : register(b0);\n\
+             float4 main() : SV_Target { sb[1] = sb[0]; Sub x = cb.d[0]; return x.a[0]; }\n",
+            "OSB0205",
+            "a WGSL struct has one layout",
+        ),
+    ];
+    for (src, code, what) in cases {
+        let err =
+            text(src, "ps_6_0", Target::Wgsl, OptLevel::O0).expect_err("WGSL cannot state it");
+        assert!(err.contains(code), "{code} expected:\n{err}");
+        assert!(err.contains(what), "`{what}` expected:\n{err}");
+    }
+}
+
+/// Metal's cube gathers take no texel offset (`t.gather(s, c, component::y)`, and for cube
+/// arrays `t.gather(s, c, layer, component::y)`); the MSL printed `int2(0)` before the
+/// component, which Metal (and clang against the stand-in header) rejects (corpus
+/// `hlsl.gather.basic.dx10.frag`, `hlsl.gatherRGBA.array.dx10.frag`).
+#[test]
+fn msl_cube_gathers_take_no_offset() {
+    let src = "TextureCube<float4> t : register(t0);\n\
+               TextureCubeArray<float4> ta : register(t1);\n\
+               SamplerState s : register(s0);\n\
+               float4 main(float3 d : TEXCOORD0) : SV_Target {\n\
+                   return t.GatherGreen(s, d) + ta.GatherRed(s, float4(d, 1.0f));\n\
+               }\n";
+    let (_glsl, msl, _wgsl) = validated(src, "ps_6_0", GlslStage::Fragment, false);
+    assert!(msl.contains("component::y)"), "{msl}");
+    assert!(!msl.contains("int2(0), component"), "{msl}");
+}
+
+/// A compare-exchange on workgroup memory carries its scope in GLSL
+/// (GL_KHR_memory_scope_semantics), where `atomicCompSwap` takes the semantics of both the
+/// equal and the unequal case: 8 arguments, not the 6 of the other atomics (corpus
+/// `intrinsics.64bit-interlocked-methods.cs`, which glslang rejected).
+#[test]
+fn compare_exchange_on_workgroup_memory_is_valid_glsl() {
+    let src = "RWStructuredBuffer<uint> o : register(u0);\n\
+               groupshared uint g;\n\
+               [numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) {\n\
+                   g = 7;\n\
+                   GroupMemoryBarrierWithGroupSync();\n\
+                   uint was;\n\
+                   InterlockedCompareExchange(g, 7, id.x + 9, was);\n\
+                   uint again;\n\
+                   InterlockedCompareExchange(g, 7, 100, again);\n\
+                   GroupMemoryBarrierWithGroupSync();\n\
+                   o[0] = was; o[1] = again; o[2] = g;\n\
+               }\n";
+    let (glsl, _msl, _wgsl) = validated(src, "cs_6_0", GlslStage::Compute, true);
+    assert!(glsl.contains("gl_ScopeWorkgroup, 0, 0, 0, 0)"), "{glsl}");
+    for (voice, words) in run("cmpxchg_workgroup", src, 3, true) {
+        // The first exchange finds 7 and writes 9; the second finds 9 and writes nothing.
+        assert_eq!(words, [7, 9, 9], "{voice}");
+    }
+}

@@ -12,17 +12,29 @@
 //! 2.4 for compute, vertex and fragment functions (checked with clang against a stand-in
 //! header and against spirv-cross's interface; no Metal compiler runs on Linux). The text
 //! backends share identifier scopes, the entry-point choice, the inline/local analysis and the
-//! locations atomics touch (a private `text` module).
+//! locations atomics touch (a private `text` module), and one error type, [`TextError`].
 
 pub mod bindings;
 mod buffers;
+#[cfg(feature = "glsl")]
 pub mod glsl;
 pub mod legal;
+#[cfg(feature = "msl")]
 pub mod msl;
+pub mod precise;
 pub mod spirv;
+#[cfg(any(feature = "glsl", feature = "wgsl", feature = "msl"))]
+// Shared by the three text backends: with some of them off, some helpers have no user.
+#[cfg_attr(
+    not(all(feature = "glsl", feature = "wgsl", feature = "msl")),
+    allow(dead_code)
+)]
 mod text;
+#[cfg(feature = "wgsl")]
 pub mod wgsl;
 mod words;
 
 pub use legal::{Legal, prepare};
 pub use oneshader_passes::legalize::Target;
+#[cfg(any(feature = "glsl", feature = "wgsl", feature = "msl"))]
+pub use text::error::TextError;

@@ -601,14 +601,7 @@ fn kind_of(c: &os_compiler, target: os_target) -> Result<Kind, os_result> {
 
 /// Sets what the compilation emits and keeps, as `oneshader compile` does for the target.
 fn configure(kind: Kind, opts: &mut CompileOptions) {
-    opts.emit_spirv = !matches!(kind, Kind::Ir | Kind::Osir);
-    opts.target = match kind {
-        Kind::Glsl => oneshader_lib::Target::Glsl,
-        Kind::Wgsl => oneshader_lib::Target::Wgsl,
-        Kind::Msl => oneshader_lib::Target::Msl,
-        _ => oneshader_lib::Target::Spirv,
-    };
-    opts.keep_final_ir = matches!(kind, Kind::Ir | Kind::Osir);
+    kind.configure(opts);
     opts.reflect = true;
 }
 
@@ -670,38 +663,9 @@ fn finish_result(
         r.set_diagnostics(&out.diagnostics);
         r
     };
-    let bytes = match kind {
-        Kind::Spirv => out.spirv_bytes(),
-        Kind::SpirvAsm => match oneshader_lib::backends::spirv::disassemble(&out.spirv) {
-            Ok(text) => (text + "\n").into_bytes(),
-            Err(e) => return fail(format!("cannot disassemble: {e}")),
-        },
-        Kind::Glsl => out.glsl.take().unwrap_or_default().into_bytes(),
-        Kind::Wgsl => out.wgsl.take().unwrap_or_default().into_bytes(),
-        Kind::Msl => out.msl.take().unwrap_or_default().into_bytes(),
-        Kind::Reflection => out
-            .reflection
-            .as_ref()
-            .map(|r| r.to_json().into_bytes())
-            .unwrap_or_default(),
-        Kind::Ir => match &out.ir.final_module {
-            Some(m) => oneshader_lib::ir::print::print_module(m).into_bytes(),
-            None => return fail("the final module was not kept".into()),
-        },
-        Kind::Osir => match &out.ir.final_module {
-            Some(m) => match serialize::save_with(
-                m,
-                &SaveOptions {
-                    cache_key: out.cache_key,
-                    source_map: out.ir.final_positions.as_ref(),
-                    ..Default::default()
-                },
-            ) {
-                Ok(b) => b,
-                Err(e) => return fail(format!("cannot save the module: {e}")),
-            },
-            None => return fail("the final module was not kept".into()),
-        },
+    let bytes = match kind.bytes(&out) {
+        Ok(b) => b,
+        Err(e) => return fail(e.to_string()),
     };
     let mut r = os_result::empty(OS_OK);
     r.set_output(bytes);

@@ -273,3 +273,145 @@ fn printf_and_noise_are_refused_with_the_reason() {
         "{out}"
     );
 }
+
+/// A `vk::SampledTexture*` is a global: an array of them, a local, a parameter and a return
+/// value are each refused at their place, naming the type.
+#[test]
+fn sampled_textures_outside_globals_are_refused_by_name() {
+    let out = errors(
+        "vk::SampledTexture2D<float4> arr[2];\n\
+         float4 f(vk::SampledTexture2D<float4> p) { return 0; }\n\
+         vk::SampledTexture2D<float4> g();\n\
+         float4 main() : SV_Target { vk::SampledTexture2D<float4> l; return 0; }\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains("main.hlsl:1:30: error[OSH1018]: arrays of `vk::SampledTexture2D<float4>`"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "main.hlsl:2:39: error[OSH1018]: a parameter of type `vk::SampledTexture2D<float4>`"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("main.hlsl:3:1: error[OSH1018]: returning a `vk::SampledTexture2D<float4>`"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "main.hlsl:4:58: error[OSH1018]: `vk::SampledTexture2D<float4>` is not supported"
+        ),
+        "{out}"
+    );
+}
+
+/// A resource variable given a resource on one path only, a function returning different
+/// resources on a path known only at run time, and one returning a resource indexed by its
+/// own local are refused at the use or the call, naming the variable or function and why.
+#[test]
+fn resources_chosen_at_run_time_are_refused() {
+    let out = errors(
+        "RWStructuredBuffer<float> a;\n\
+         RWStructuredBuffer<float> b;\n\
+         RWStructuredBuffer<float> arr[4];\n\
+         cbuffer C { uint sel; }\n\
+         RWStructuredBuffer<float> pick(uint k) { if (k > 0) return a; return b; }\n\
+         RWStructuredBuffer<float> inner() { uint j = sel + 1; return arr[j]; }\n\
+         [numthreads(1,1,1)] void main() {\n\
+           RWStructuredBuffer<float> t = a;\n\
+           if (sel > 0) t = b;\n\
+           t[0] = 1;\n\
+           pick(sel)[1] = 2;\n\
+           inner()[2] = 3;\n\
+           for (uint i = 0; i < sel; i++) { t[i] = 4; t = b; }\n\
+         }\n",
+        "cs_6_0",
+    );
+    assert!(
+        out.contains("main.hlsl:10:1: error[OSH1040]: the resource variable `t` names different resources on different paths"),
+        "{out}"
+    );
+    assert!(
+        out.contains("main.hlsl:11:1: error[OSH1040]: the resource `pick` returns cannot be known when compiling: `pick` returns (or picks) a resource under a condition known only at run time"),
+        "{out}"
+    );
+    assert!(
+        out.contains("main.hlsl:12:1: error[OSH1040]: the resource `inner` returns cannot be known when compiling: `inner` indexes the resource it returns with a value computed inside it"),
+        "{out}"
+    );
+    // The loop gives `t` another buffer each iteration: its use at the top of the body is refused.
+    assert!(
+        out.contains(
+            "main.hlsl:13:34: error[OSH1040]: the resource variable `t` names different resources"
+        ),
+        "{out}"
+    );
+}
+
+/// Templates (issue 26, item 3): an exported function template no function instantiates is
+/// refused naming it (it used to give an empty library); a partial specialization is refused
+/// by name; a call leaving out a default argument that does not convert for the instance
+/// reports the default's error and the call.
+#[test]
+fn template_refusals_name_the_template() {
+    let lib = "template<typename T> export T thrice(T x) { return x * 3; }\n";
+    let (r, out) = compile_with(lib, &opts("lib_6_3", ""));
+    assert!(r.module.is_none(), "{out}");
+    assert!(
+        out.contains(
+            "main.hlsl:1:31: error[OSH1034]: the exported template `thrice` is never instantiated"
+        ),
+        "{out}"
+    );
+    // Instantiated by an exported function: both are exported.
+    let (r, out) = compile_with(
+        "template<typename T> export T thrice(T x) { return x * 3; }\n\
+         export float f(float x) { return thrice(x); }\n",
+        &opts("lib_6_3", ""),
+    );
+    assert!(r.module.is_some(), "{out}");
+    let out = errors(
+        "template<typename T, int N> struct S { T v[N]; };\n\
+         template<typename T> struct S<T, 1> { T v; };\n\
+         struct A { static A make() { A a; a.x = 1; return a; } uint x; };\n\
+         struct B { uint y; };\n\
+         template<typename R> uint get(R r = A::make()) { return 0; }\n\
+         float4 main() : SV_Target { B b; b.y = 0; return get(b) + get<B>(); }\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains(
+            "main.hlsl:2:29: error[OSH1018]: the partial specialization of `S` is not supported"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("main.hlsl:5:37: error[OSH1005]: cannot convert from `A` to `B`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("main.hlsl:6:59: error[OSH1003]: `get<B>` leaves out `r`"),
+        "{out}"
+    );
+    // `get(b)` gives the argument: no error of its own.
+    assert_eq!(error_count(&out), 3, "{out}");
+}
+
+/// Returning a struct that holds resources and data is refused at the `return`, naming the
+/// struct (a struct of resources only is returned, `tests/hlsl_exec.rs`).
+#[test]
+fn returning_a_struct_of_resources_and_data_is_refused() {
+    let out = errors(
+        "struct M { Texture2D t; float4 tint; };\n\
+         Texture2D g;\n\
+         M make() { M m; m.t = g; m.tint = 1; return m; }\n\
+         float4 main() : SV_Target { return 0; }\n",
+        "ps_6_0",
+    );
+    assert!(
+        out.contains("main.hlsl:3:45: error[OSH1018]: returning `M`, a struct holding resources and data, is not supported"),
+        "{out}"
+    );
+}

@@ -709,3 +709,139 @@ fn vector_times_scalar_spares_the_splat() {
         "the splat is also added: {text}"
     );
 }
+
+/// `vk::SampledTexture*` (a combined image sampler): every shape's methods take the texture's
+/// own sampler, the comparison ones a comparison sampler; the texture and its samplers share
+/// one binding, explicit or DXC's next free one (the resource after it takes the next).
+#[test]
+fn sampled_textures_share_one_binding_with_their_samplers() {
+    let src = r#"
+vk::SampledTexture2D<float4> t2;
+vk::SampledTextureCUBE<float4> cube : register(t4);
+[[vk::binding(7, 1)]] vk::SampledTexture2DArray<float> shadow;
+vk::SampledTexture2DMS<float4> ms;
+Texture2D<float4> after;
+SamplerState s;
+float4 main(float4 pos : SV_Position, float2 uv : UV, float3 dir : DIR) : SV_Target {
+    float4 c = t2.Sample(uv) + t2.SampleLevel(uv, 1) + t2.SampleBias(uv, 0.5, int2(1, 1));
+    c += t2.SampleGrad(uv, ddx(uv), ddy(uv)) + t2.Gather(uv) + t2.Load(int3(pos.xy, 0));
+    c += cube.Sample(dir) + cube.SampleLevel(dir, 2);
+    c.x += shadow.SampleCmp(float3(uv, 1), 0.5) + shadow.SampleCmpLevelZero(float3(uv, 2), 0.5);
+    c += shadow.GatherCmpRed(float3(uv, 0), 0.25);
+    c.y += t2.CalculateLevelOfDetail(uv);
+    uint w, h;
+    t2.GetDimensions(w, h);
+    c += ms.Load(int2(pos.xy), 1) + t2.mips[1][uint2(pos.xy)] + after.Sample(s, uv);
+    return c + w + h;
+}"#;
+    let words = spirv_valid(src, "ps_6_0");
+    let text = oneshader_backends::spirv::disassemble(&words).expect("parses");
+    let binding = |name: &str| -> (u32, u32) {
+        let quoted = format!("\"{name}\"");
+        let id = text
+            .lines()
+            .find_map(|l| {
+                let rest = l.trim().strip_prefix("OpName ")?;
+                let (id, n) = rest.split_once(' ')?;
+                (n == quoted).then(|| id.to_string())
+            })
+            .unwrap_or_else(|| panic!("no variable {name}:\n{text}"));
+        let num = |deco: &str| -> u32 {
+            let pre = format!("OpDecorate {id} {deco} ");
+            text.lines()
+                .find_map(|l| l.trim().strip_prefix(pre.as_str()))
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {deco} of {name}:\n{text}"))
+        };
+        (num("DescriptorSet"), num("Binding"))
+    };
+    assert_eq!(binding("t2"), (0, 0), "{text}");
+    assert_eq!(binding("t2.sampler"), (0, 0), "{text}");
+    assert_eq!(binding("cube"), (0, 4), "{text}");
+    assert_eq!(binding("cube.sampler"), (0, 4), "{text}");
+    assert_eq!(binding("shadow"), (1, 7), "{text}");
+    assert_eq!(binding("shadow.sampler_cmp"), (1, 7), "{text}");
+    // DXC's next free bindings: 1 for `ms`, then 2 and 3 (the samplers take none).
+    assert_eq!(binding("ms"), (0, 1), "{text}");
+    assert_eq!(binding("after"), (0, 2), "{text}");
+    assert_eq!(binding("s"), (0, 3), "{text}");
+}
+
+/// Functions returning resources (issue 26, item 4): a texture-array element indexed by the
+/// caller's value, a branch on a `static const`, a texture returned and sampled, a call as a
+/// resource argument; each resolves to its global and validates.
+#[test]
+fn functions_returning_resources_validate() {
+    spirv_valid(
+        r#"
+Texture2D<float4> texs[4] : register(t0);
+Texture2D<float4> lone : register(t4);
+SamplerState s : register(s0);
+RWTexture2D<float4> outImg : register(u0);
+cbuffer C : register(b0) { uint layer; }
+static const int mode = 1;
+Texture2D<float4> layerTex(uint k) { return texs[k]; }
+Texture2D<float4> chosen() {
+    if (mode == 0) { return texs[0]; }
+    return lone;
+}
+float4 fetch(Texture2D<float4> t, uint2 px) { return t.Load(int3(px, 0)); }
+RWTexture2D<float4> target() { return outImg; }
+[numthreads(8, 8, 1)]
+void main(uint2 px : SV_DispatchThreadID) {
+    float4 c = layerTex(layer).SampleLevel(s, px / 8.0, 0) + chosen().SampleLevel(s, px / 8.0, 0);
+    c += fetch(layerTex(2), px) + fetch(chosen(), px);
+    target()[px] = c;
+}"#,
+        "cs_6_0",
+    );
+}
+
+/// A `switch` on a value known when compiling lowers only the selected case and the cases it
+/// falls into, so a resource local given a resource there names it afterwards
+/// (`legal-examples/13`): `mode` 1 selects `b` and computes 2 + 4, `switch (3)` selects
+/// nothing, `switch (5)` its `case 5` before the `default` (16): 22 is stored into `b`.
+#[test]
+fn switch_on_a_constant_selects_its_case() {
+    let src = r#"
+RWStructuredBuffer<uint> a : register(u0);
+RWStructuredBuffer<uint> b : register(u1);
+static const int mode = 1;
+[numthreads(1,1,1)] void main() {
+  RWStructuredBuffer<uint> t = a;
+  uint x = 0;
+  switch (mode) {
+    case 0: t = a; x = 1; break;
+    case 1: t = b; x += 2;
+    case 2: x += 4; break;
+    default: x = 100;
+  }
+  switch (3) { case 1: x = 7; }
+  switch (5) { default: x += 8; break; case 5: x += 16; }
+  t[0] = x;
+}"#;
+    let words = spirv_valid(src, "cs_6_0");
+    let text = oneshader_backends::spirv::disassemble(&words).expect("parses");
+    let stores: Vec<&str> = text.lines().filter(|l| l.contains("OpStore")).collect();
+    assert_eq!(stores.len(), 1, "{text}");
+    let chain = text
+        .lines()
+        .find(|l| l.contains("OpAccessChain"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let b_id = text
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("OpName ")
+                .filter(|r| r.ends_with("\"b\""))
+        })
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(chain.contains(&format!(" {b_id} ")), "{chain}\n{text}");
+    let c22 = text
+        .lines()
+        .find(|l| l.contains("OpConstant") && l.trim_end().ends_with(" 22"))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(stores[0].trim_end().ends_with(c22), "{}\n{text}", stores[0]);
+}

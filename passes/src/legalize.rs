@@ -14,6 +14,7 @@
 //! | `bool_storage` | all | bools in `uniform`, `storage_buffer` or `push_constant` memory (stored as `u32`, as DXC does) |
 //! | `intrinsic_widths` | all | bit intrinsics (`countbits`, `reversebits`, `firstbithigh`, `firstbitlow`) of integers that are not 32-bit, derivatives of floats that are not (computed on 32-bit halves or widened values, as DXC does) |
 //! | `image_widths` | all | textures and storage images of 8- or 16-bit elements (they hold 32-bit ones, converted at each read and write, as DXC does) |
+//! | `texel_buffers` | WGSL | texel buffers (`Buffer<T>`, `RWBuffer<T>`) whose texels are their element's bytes (32-bit scalars, 2- or 4-vectors; unknown or matching format): storage buffers `rtarray<T>` at the same binding |
 //! | `transpose_storage` | WGSL, MSL | column-major matrices in `uniform`, `storage_buffer` or `push_constant` memory (stored as their row-major transposes) |
 //! | `params_to_vars` | text (GLSL, WGSL, MSL) | parameters of blocks other than the entry block |
 //! | `case_copies` | WGSL | switch cases falling through to another case (each gets a copy of the case it falls into) |

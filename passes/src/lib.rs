@@ -118,6 +118,7 @@ pub mod specialize_spec;
 pub mod split_edges;
 pub mod sroa;
 mod storage_form;
+pub mod texel_buffers;
 pub mod transpose_storage;
 pub mod unroll;
 pub mod value;

@@ -21,7 +21,7 @@
 //!   `simplify_cfg` until a round changes nothing (at most [`MAX_ROUNDS`] rounds), then
 //!   `dead_globals` (resources too). `optimize(O0)`: the specializations only.
 //! - [`legalize`]`(target)`: the specializations (nothing to do after `optimize`), then the
-//!   target's own passes (`own_merges`, `bool_storage`, `intrinsic_widths`, `image_widths`; `transpose_storage` for WGSL and MSL;
+//!   target's own passes (`own_merges`, `bool_storage`, `intrinsic_widths`, `image_widths`; `texel_buffers` for WGSL; `transpose_storage` for WGSL and MSL;
 //!   `params_to_vars` for the text targets; `case_copies` for WGSL;
 //!   [`crate::legalize`] has the table); afterwards
 //!   [`crate::legalize::check`] accepts the module.
@@ -78,6 +78,11 @@ pub const PASSES: &[PassInfo] = &[
         name: "image_widths",
         description: "textures and storage images of 16-bit elements hold 32-bit ones, converted at each read and write",
         make: || Box::new(crate::image_widths::ImageWidths),
+    },
+    PassInfo {
+        name: "texel_buffers",
+        description: "texel buffers (Buffer<T>, RWBuffer<T>) whose texels are their element's bytes become storage buffers (WGSL)",
+        make: || Box::new(crate::texel_buffers::TexelBuffers),
     },
     PassInfo {
         name: "transpose_storage",
@@ -333,6 +338,10 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
     pm.add(Box::new(crate::bool_storage::BoolStorage));
     pm.add(Box::new(crate::intrinsic_widths::IntrinsicWidths));
     pm.add(Box::new(crate::image_widths::ImageWidths));
+    // WGSL has no texel buffers.
+    if target == crate::legalize::Target::Wgsl {
+        pm.add(Box::new(crate::texel_buffers::TexelBuffers));
+    }
     // WGSL and MSL declare buffer matrices by HLSL rows only.
     if target.stores_matrices_by_rows() {
         pm.add(Box::new(crate::transpose_storage::TransposeStorage));
@@ -347,18 +356,52 @@ pub fn legalize(target: crate::legalize::Target) -> PassManager {
     pm
 }
 
-/// The pipeline of an optimization level.
-pub fn optimize(level: OptLevel) -> PassManager {
+/// Settings of the optimizer beyond its level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OptimizeOptions {
+    /// Keep the resources (buffers, textures, samplers) the optimizer made unused
+    /// (`-fspv-preserve-bindings`); otherwise they go once the rounds are done.
+    pub keep_unused_resources: bool,
+}
+
+/// The specializations every module needs once, before the optimizer and the backends
+/// ([`legalization_passes`] as a pipeline): SPIR-V and the text targets express neither
+/// generics nor resources passed to functions. Their failure is the user's error, not the
+/// optimizer's.
+pub fn specialize() -> PassManager {
     let mut pm = PassManager::new();
     for p in legalization_passes() {
         pm.add(p);
     }
+    pm
+}
+
+/// The optimizer of `level` for a module [`specialize`] has run on: nothing at `-O0`; at
+/// `-O` inlining, private-to-local, the [`scalar_round`]s to a fixed point, then the unused
+/// globals (resources too unless [`OptimizeOptions::keep_unused_resources`]).
+pub fn optimizer(level: OptLevel, options: &OptimizeOptions) -> PassManager {
+    let mut pm = PassManager::new();
+    add_optimizer(&mut pm, level, options);
+    pm
+}
+
+fn add_optimizer(pm: &mut PassManager, level: OptLevel, options: &OptimizeOptions) {
     if level == OptLevel::O {
         pm.add(Box::new(crate::inline::Inline::default()));
         pm.add(Box::new(crate::private_to_local::PrivateToLocal));
         pm.add_fixed_point(scalar_round(), MAX_ROUNDS);
-        pm.add(Box::new(crate::dead_globals::DeadGlobals::default()));
+        pm.add(Box::new(crate::dead_globals::DeadGlobals {
+            keep_resources: options.keep_unused_resources,
+        }));
     }
+}
+
+/// The pipeline of an optimization level: [`specialize`], then [`optimizer`] with default
+/// settings. The compiler runs the two separately: a specialization failure is an error, an
+/// optimizer failure falls back to the specialized module.
+pub fn optimize(level: OptLevel) -> PassManager {
+    let mut pm = specialize();
+    add_optimizer(&mut pm, level, &OptimizeOptions::default());
     pm
 }
 
@@ -400,7 +443,8 @@ mod tests {
         assert_eq!(
             legalize(Target::Wgsl).describe(),
             "specialize_generic, specialize_resources, own_merges, bool_storage, \
-             intrinsic_widths, image_widths, transpose_storage, params_to_vars, case_copies"
+             intrinsic_widths, image_widths, texel_buffers, transpose_storage, params_to_vars, \
+             case_copies"
         );
         assert_eq!(
             legalize(Target::Msl).describe(),

@@ -4,7 +4,7 @@
 //! memory) keeps its bools; the boundary's check (OSG0005) refuses a module that skipped it.
 
 mod common;
-use common::{check, check_unchanged, module};
+use common::{check, module};
 
 const INPUT: &str = r#"
 struct @Flags {
@@ -103,29 +103,6 @@ bb0:
   %33 = element_addr @out, u32 1 : ptr<storage_buffer, u32>
   %34 = select %32, u32 1, u32 zero : u32
   store %33, %34
-  return
-}
-"#,
-    );
-}
-
-#[test]
-fn memory_no_host_shares_keeps_its_bools() {
-    check_unchanged(
-        "bool_storage",
-        r#"
-global @shared : ptr<workgroup, vec<bool, 2>>
-global @out : ptr<storage_buffer, rtarray<u32>> [binding(0, 0)]
-func @main() -> void [entry_point(compute, "main"), numthreads(1, 1, 1)] {
-bb0:
-  %0 = var : ptr<function, bool>
-  store %0, bool true
-  %1 = load %0 : bool
-  %2 = construct %1, %1 : vec<bool, 2>
-  store @shared, %2
-  %3 = select %1, u32 1, u32 2 : u32
-  %4 = element_addr @out, u32 0 : ptr<storage_buffer, u32>
-  store %4, %3
   return
 }
 "#,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{check, check_unchanged, manager, module, run};
+use common::{check, manager, module, run};
 use oneshader_ir::Module;
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_passes::case_copies::first_fallthrough;
@@ -170,29 +170,6 @@ bb3:
     let text = oneshader_ir::print::print_module(&after);
     assert!(text.contains("%1.y = var : ptr<function, i32>"), "{text}");
     assert_eq!(text.matches("store %1.y, ").count(), 2, "{text}");
-}
-
-/// A switch without fall-through (every case breaks) is left as it is.
-#[test]
-fn cases_that_break_are_unchanged() {
-    check_unchanged(
-        "case_copies",
-        r"
-func @f(%0.x: i32) -> i32 {
-bb0:
-  %1.r = var : ptr<function, i32>
-  switch %0, merge bb3, default bb2, [i32 0: bb1]
-bb1:
-  store %1, i32 1
-  br bb3
-bb2:
-  store %1, i32 2
-  br bb3
-bb3:
-  %2 = load %1 : i32
-  return %2
-}",
-    );
 }
 
 /// The check behind `Legal` for WGSL: OSG0007 before the pass (naming it), nothing after;

@@ -77,26 +77,6 @@ bb0:
 }
 
 #[test]
-fn signed_division_folds_toward_zero() {
-    check(
-        "combine",
-        r"
-func @f() -> vec<i32, 2> {
-bb0:
-  %0 = div i32 -7, i32 2 : i32
-  %1 = rem i32 -7, i32 2 : i32
-  %2 = construct %0, %1 : vec<i32, 2>
-  return %2
-}",
-        r"
-func @f() -> vec<i32, 2> {
-bb0:
-  return vec<i32, 2> {i32 -3, i32 -1}
-}",
-    );
-}
-
-#[test]
 fn folds_exact_float_arithmetic() {
     check(
         "combine",
@@ -236,28 +216,6 @@ bb0:
 }
 
 #[test]
-fn integer_identities_that_make_new_instructions() {
-    check(
-        "combine",
-        r"
-func @f(%x: i32) -> vec<i32, 2> {
-bb0:
-  %a = mul %x, i32 -1 : i32
-  %b = rem %x, i32 1 : i32
-  %c = construct %a, %b : vec<i32, 2>
-  return %c
-}",
-        r"
-func @f(%x: i32) -> vec<i32, 2> {
-bb0:
-  %a = neg %x : i32
-  %c = construct %a, i32 0 : vec<i32, 2>
-  return %c
-}",
-    );
-}
-
-#[test]
 fn reassociates_integer_constant_chains() {
     check(
         "combine, dce",
@@ -312,44 +270,6 @@ bb0:
   %r = sub %x, %x : f32
   %s = construct %x, %p, %q, %r : vec<f32, 4>
   return %s
-}",
-    );
-}
-
-#[test]
-fn precise_blocks_identities_but_not_exact_folding() {
-    check(
-        "combine",
-        r"
-func @f(%x: f32) -> vec<f32, 2> {
-bb0:
-  %a = mul %x, f32 1.0 : f32 [precise]
-  %b = add f32 1.5, f32 2.0 : f32 [precise]
-  %c = construct %a, %b : vec<f32, 2>
-  return %c
-}",
-        r"
-func @f(%x: f32) -> vec<f32, 2> {
-bb0:
-  %a = mul %x, f32 1.0 : f32 [precise]
-  %c = construct %a, f32 3.5 : vec<f32, 2>
-  return %c
-}",
-    );
-}
-
-#[test]
-fn spec_constants_are_never_folded() {
-    check_unchanged(
-        "combine",
-        r"
-let @N = spec_const(0, i32 4)
-
-func @f() -> i32 {
-bb0:
-  %0 = add @N, i32 1 : i32
-  %1 = mul %0, i32 2 : i32
-  return %1
 }",
     );
 }
@@ -516,54 +436,6 @@ func @g() -> f32 {
 bb0:
   %4 = call_intrinsic dot(vec<f32, 2> {f32 4.0, f32 6.0}, vec<f32, 2> {f32 4.0, f32 6.0}) : f32
   return %4
-}",
-    );
-}
-
-#[test]
-fn transcendentals_are_not_folded() {
-    check_unchanged(
-        "combine",
-        r"
-func @f() -> vec<f32, 3> {
-bb0:
-  %0 = call_intrinsic sqrt(f32 4.0) : f32
-  %1 = call_intrinsic sin(f32 0.0) : f32
-  %2 = call_intrinsic pow(f32 2.0, f32 3.0) : f32
-  %3 = construct %0, %1, %2 : vec<f32, 3>
-  return %3
-}",
-    );
-}
-
-#[test]
-fn folds_across_blocks_and_block_arguments() {
-    check(
-        "combine",
-        r"
-func @f(%c: bool) -> i32 {
-bb0:
-  %0 = add i32 20, i32 22 : i32
-  if_else %c, bb1, bb2, merge bb3
-bb1:
-  %1 = mul %0, i32 2 : i32
-  br bb3(%1)
-bb2:
-  br bb3(%0)
-bb3(%p: i32):
-  %2 = sub %p, i32 0 : i32
-  return %2
-}",
-        r"
-func @f(%c: bool) -> i32 {
-bb0:
-  if_else %c, bb1, bb2, merge bb3
-bb1:
-  br bb3(i32 84)
-bb2:
-  br bb3(i32 42)
-bb3(%p: i32):
-  return %p
 }",
     );
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{check, check_unchanged};
+use common::check;
 
 #[test]
 fn merges_within_a_block_and_into_dominated_blocks() {
@@ -41,28 +41,6 @@ bb2:
 bb3(%5: i32):
   %7 = add %5, %2 : i32
   return %7
-}",
-    );
-}
-
-#[test]
-fn siblings_do_not_merge() {
-    check_unchanged(
-        "cse",
-        r"
-func @f(%a: i32, %c: bool) -> i32 {
-bb0:
-  if_else %c, bb1, bb2, merge bb3
-bb1:
-  %0 = mul %a, i32 3 : i32
-  br bb3(%0)
-bb2:
-  %1 = mul %a, i32 3 : i32
-  br bb3(%1)
-bb3(%2: i32):
-  %3 = mul %a, i32 3 : i32
-  %4 = add %2, %3 : i32
-  return %4
 }",
     );
 }
@@ -108,77 +86,6 @@ bb0:
   %12 = add %6, %7 : f32
   %13 = add %11, %12 : f32
   return %13
-}",
-    );
-}
-
-#[test]
-fn loads_only_from_read_only_memory() {
-    check(
-        "cse",
-        r"
-struct @Consts {
-  scale: f32
-}
-global @consts : ptr<uniform, @Consts> [binding(0, 0)]
-global @uv : ptr<input, vec<f32, 2>> [location(0)]
-global @state : ptr<private, f32>
-global @buf : ptr<storage_buffer, rtarray<f32>> [binding(0, 1)]
-
-func @f() -> f32 {
-bb0:
-  %0 = field_addr @consts, 0 : ptr<uniform, f32>
-  %1 = load %0 : f32
-  %2 = field_addr @consts, 0 : ptr<uniform, f32>
-  %3 = load %2 : f32
-  %4 = load @uv : vec<f32, 2>
-  %5 = load @uv : vec<f32, 2>
-  %6 = load @state : f32
-  store @state, f32 1.0
-  %7 = load @state : f32
-  %8 = element_addr @buf, u32 0 : ptr<storage_buffer, f32>
-  %9 = load %8 : f32
-  %10 = load %8 : f32
-  %11 = extract %4, 0 : f32
-  %12 = extract %5, 0 : f32
-  %13 = add %1, %3 : f32
-  %14 = add %13, %11 : f32
-  %15 = add %14, %12 : f32
-  %16 = add %15, %6 : f32
-  %17 = add %16, %7 : f32
-  %18 = add %17, %9 : f32
-  %19 = add %18, %10 : f32
-  return %19
-}",
-        r"
-struct @Consts {
-  scale: f32
-}
-global @consts : ptr<uniform, @Consts> [binding(0, 0)]
-global @uv : ptr<input, vec<f32, 2>> [location(0)]
-global @state : ptr<private, f32>
-global @buf : ptr<storage_buffer, rtarray<f32>> [binding(0, 1)]
-
-func @f() -> f32 {
-bb0:
-  %0 = field_addr @consts, 0 : ptr<uniform, f32>
-  %1 = load %0 : f32
-  %4 = load @uv : vec<f32, 2>
-  %6 = load @state : f32
-  store @state, f32 1.0
-  %7 = load @state : f32
-  %8 = element_addr @buf, u32 0 : ptr<storage_buffer, f32>
-  %9 = load %8 : f32
-  %10 = load %8 : f32
-  %11 = extract %4, 0 : f32
-  %13 = add %1, %1 : f32
-  %14 = add %13, %11 : f32
-  %15 = add %14, %11 : f32
-  %16 = add %15, %6 : f32
-  %17 = add %16, %7 : f32
-  %18 = add %17, %9 : f32
-  %19 = add %18, %10 : f32
-  return %19
 }",
     );
 }
@@ -245,54 +152,6 @@ bb0:
   %21 = add %20, %11 : f32
   %22 = add %21, %12 : f32
   return %22
-}",
-    );
-}
-
-#[test]
-fn loop_body_reuses_values_of_the_header_and_preheader() {
-    check(
-        "cse",
-        r"
-func @f(%n: i32, %k: i32) -> i32 {
-bb0:
-  %0 = mul %k, i32 7 : i32
-  loop bb1(i32 0, i32 0), break bb3, continue bb2
-bb1(%i: i32, %acc: i32):
-  %1 = lt %i, %n : bool
-  cond_br %1, bb4, bb3
-bb4:
-  %2 = mul %k, i32 7 : i32
-  %3 = lt %i, %n : bool
-  %4 = select %3, %2, i32 0 : i32
-  %5 = add %acc, %4 : i32
-  br bb2
-bb2:
-  %6 = add %i, i32 1 : i32
-  br bb1(%6, %5)
-bb3:
-  %7 = mul %k, i32 7 : i32
-  %8 = add %acc, %7 : i32
-  return %8
-}",
-        r"
-func @f(%n: i32, %k: i32) -> i32 {
-bb0:
-  %0 = mul %k, i32 7 : i32
-  loop bb1(i32 0, i32 0), break bb3, continue bb2
-bb1(%i: i32, %acc: i32):
-  %1 = lt %i, %n : bool
-  cond_br %1, bb4, bb3
-bb4:
-  %4 = select %1, %0, i32 0 : i32
-  %5 = add %acc, %4 : i32
-  br bb2
-bb2:
-  %6 = add %i, i32 1 : i32
-  br bb1(%6, %5)
-bb3:
-  %8 = add %acc, %0 : i32
-  return %8
 }",
     );
 }

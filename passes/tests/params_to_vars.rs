@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{check, check_unchanged, module, run};
+use common::{check, module, run};
 use oneshader_ir::Module;
 use oneshader_ir::analysis::ModuleInfo;
 use oneshader_passes::interp::{Exit, Interpreter, Value};
@@ -208,23 +208,6 @@ bb3:
     let mut after = before.clone();
     run("params_to_vars", &mut after);
     assert_same_results(&before, &after, &i32s(&[-3, 0, 1, 9]));
-}
-
-/// The entry block's parameters are the function's: they stay, and so does a module
-/// without block parameters.
-#[test]
-fn function_parameters_stay() {
-    check_unchanged(
-        "params_to_vars",
-        r"
-func @f(%x: i32) -> i32 {
-bb0:
-  %y = add %x, i32 1 : i32
-  br bb1
-bb1:
-  return %y
-}",
-    );
 }
 
 /// The nested loops example (counters in header parameters, an accumulator in memory)

@@ -84,48 +84,6 @@ bb0:
     );
 }
 
-/// A generic that yields a struct type: the specialization in a variable's pointer type is
-/// replaced by the clone, and the replacement cascade re-interns `ptr<function, ...>`.
-#[test]
-fn type_generic() {
-    check(
-        "specialize_generic",
-        r"
-generic @Pair<%T: type> {
-  struct @Pair_impl {
-    a: %T
-    b: %T
-  }
-  return @Pair_impl
-}
-func @f(%x: f32) -> f32 {
-bb0:
-  %p = var : ptr<function, specialize<type>(@Pair, f32)>
-  %v = load %p : specialize<type>(@Pair, f32)
-  %s = insert %v, %x, 1 : specialize<type>(@Pair, f32)
-  store %p, %s
-  %w = load %p : specialize<type>(@Pair, f32)
-  %r = extract %w, 1 : f32
-  return %r
-}",
-        r"
-struct @Pair_impl {
-  a: f32
-  b: f32
-}
-func @f(%x: f32) -> f32 {
-bb0:
-  %p = var : ptr<function, @Pair_impl>
-  %v = load %p : @Pair_impl
-  %s = insert %v, %x, 1 : @Pair_impl
-  store %p, %s
-  %w = load %p : @Pair_impl
-  %r = extract %w, 1 : f32
-  return %r
-}",
-    );
-}
-
 /// A generic whose body uses another generic with its own parameter: the outer clone holds a
 /// now-concrete `specialize(@square, i32)`, specialized in the next round.
 #[test]
@@ -166,71 +124,6 @@ bb0:
   %r = call @quad_impl(%x) : i32
   return %r
 }",
-    );
-}
-
-/// A value parameter becomes the constant argument in the clone.
-#[test]
-fn value_parameter() {
-    check(
-        "specialize_generic",
-        r"
-generic @scale<%N: i32> {
-  func @scale_impl(%x: i32) -> i32 {
-  bb0:
-    %y = mul %x, %N : i32
-    return %y
-  }
-  return @scale_impl
-}
-func @use(%x: i32) -> i32 {
-bb0:
-  %r = call specialize<fn(i32) -> i32>(@scale, i32 3)(%x) : i32
-  return %r
-}",
-        r"
-func @scale_impl(%x: i32) -> i32 {
-bb0:
-  %y = mul %x, i32 3 : i32
-  return %y
-}
-func @use(%x: i32) -> i32 {
-bb0:
-  %r = call @scale_impl(%x) : i32
-  return %r
-}",
-    );
-}
-
-/// An exported generic stays (another module may specialize it after linking), as does one
-/// still used inside another generic; an unused one goes.
-#[test]
-fn which_generics_stay() {
-    check(
-        "specialize_generic",
-        r#"
-generic @kept<%T: type> [export("kept")] {
-  func @kept_impl(%x: %T) -> %T {
-  bb0:
-    return %x
-  }
-  return @kept_impl
-}
-generic @dropped<%T: type> {
-  func @dropped_impl(%x: %T) -> %T {
-  bb0:
-    return %x
-  }
-  return @dropped_impl
-}"#,
-        r#"
-generic @kept<%T: type> [export("kept")] {
-  func @kept_impl(%x: %T) -> %T {
-  bb0:
-    return %x
-  }
-  return @kept_impl
-}"#,
     );
 }
 
@@ -276,56 +169,4 @@ bb0:
     )
     .expect_err("runaway instantiation must fail");
     assert!(err.message.contains("nests deeper"), "{}", err.message);
-}
-
-/// A recursive generic (its body specializes itself with the same parameter) is instantiated
-/// once: the clone calls itself, and the generic, used only from inside itself, goes.
-#[test]
-fn recursive_generic() {
-    check(
-        "specialize_generic",
-        r"
-generic @count<%T: type> {
-  func @count_impl(%x: %T, %n: i32) -> i32 {
-  bb0:
-    %z = le %n, i32 0 : bool
-    if_else %z, bb1, bb2, merge bb3
-  bb1:
-    br bb3(i32 0)
-  bb2:
-    %m = sub %n, i32 1 : i32
-    %r = call specialize<fn(%T, i32) -> i32>(@count, %T)(%x, %m) : i32
-    %s = add %r, i32 1 : i32
-    br bb3(%s)
-  bb3(%v: i32):
-    return %v
-  }
-  return @count_impl
-}
-func @use(%x: f32) -> i32 {
-bb0:
-  %r = call specialize<fn(f32, i32) -> i32>(@count, f32)(%x, i32 3) : i32
-  return %r
-}",
-        r"
-func @count_impl(%x: f32, %n: i32) -> i32 {
-bb0:
-  %z = le %n, i32 0 : bool
-  if_else %z, bb1, bb2, merge bb3
-bb1:
-  br bb3(i32 0)
-bb2:
-  %m = sub %n, i32 1 : i32
-  %r = call @count_impl(%x, %m) : i32
-  %s = add %r, i32 1 : i32
-  br bb3(%s)
-bb3(%v: i32):
-  return %v
-}
-func @use(%x: f32) -> i32 {
-bb0:
-  %r = call @count_impl(%x, i32 3) : i32
-  return %r
-}",
-    );
 }

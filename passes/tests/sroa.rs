@@ -82,41 +82,6 @@ bb0:
     );
 }
 
-/// Stores of constants are split without `extract`: `zero` and `undef` give the element's
-/// `zero`/`undef`, a composite its operands.
-#[test]
-fn constant_stores_fold() {
-    check(
-        "sroa",
-        r"
-func @f() -> void {
-bb0:
-  %a = var : ptr<function, array<i32, 3>>
-  store %a, array<i32, 3> zero
-  store %a, array<i32, 3> {i32 1, i32 2, i32 3}
-  store %a, array<i32, 3> undef
-  return
-}",
-        r"
-func @f() -> void {
-bb0:
-  %a0 = var : ptr<function, i32>
-  %a1 = var : ptr<function, i32>
-  %a2 = var : ptr<function, i32>
-  store %a0, i32 0
-  store %a1, i32 0
-  store %a2, i32 0
-  store %a0, i32 1
-  store %a1, i32 2
-  store %a2, i32 3
-  store %a0, i32 undef
-  store %a1, i32 undef
-  store %a2, i32 undef
-  return
-}",
-    );
-}
-
 /// An array of structs reached through constant `element_addr`s and `field_addr`s flattens
 /// completely; with mem2reg the function becomes pure arithmetic.
 #[test]
@@ -246,38 +211,6 @@ bb0:
     );
 }
 
-/// A `row_major` field's variable keeps the decoration.
-#[test]
-fn majorness_carries_over() {
-    check(
-        "sroa",
-        r"
-struct @T {
-  m: mat<f32, 2, 2> [row_major]
-  k: f32
-}
-func @f() -> f32 {
-bb0:
-  %t = var : ptr<function, @T>
-  %k = field_addr %t, 1 : ptr<function, f32>
-  %v = load %k : f32
-  return %v
-}",
-        r"
-struct @T {
-  m: mat<f32, 2, 2> [row_major]
-  k: f32
-}
-func @f() -> f32 {
-bb0:
-  %t0 = var : ptr<function, mat<f32, 2, 2>> [row_major]
-  %t1 = var : ptr<function, f32>
-  %v = load %t1 : f32
-  return %v
-}",
-    );
-}
-
 /// Component stores and loads of a vector variable (`v.y = x; return v.y + v.x`) become
 /// whole-vector `insert`/`extract`, after which mem2reg promotes the vector.
 #[test]
@@ -323,57 +256,6 @@ bb0:
   %n1 = insert vec<f32, 2> zero, %x, 1 : vec<f32, 2>
   %a = extract %n1, 1 : f32
   %b = extract %n1, 0 : f32
-  %r = add %a, %b : f32
-  return %r
-}",
-    );
-}
-
-/// A run-time component index uses `extract_dyn`/`insert_dyn`; a matrix element reached
-/// through its row (`m[r][c]`) uses one `extract`/`insert` with both indices when they are
-/// constant, and one level at a time when the row index is not.
-#[test]
-fn dynamic_components_and_matrix_elements() {
-    check(
-        "sroa",
-        r"
-func @f(%i: i32, %x: f32) -> f32 {
-bb0:
-  %v = var : ptr<function, vec<f32, 4>>
-  %m = var : ptr<function, mat<f32, 2, 2>>
-  %pv = element_addr %v, %i : ptr<function, f32>
-  store %pv, %x
-  %row = element_addr %m, i32 1 : ptr<function, vec<f32, 2>>
-  %e = element_addr %row, i32 0 : ptr<function, f32>
-  store %e, %x
-  %drow = element_addr %m, %i : ptr<function, vec<f32, 2>>
-  %de = element_addr %drow, i32 1 : ptr<function, f32>
-  store %de, %x
-  %a = load %pv : f32
-  %b = load %e : f32
-  %r = add %a, %b : f32
-  return %r
-}",
-        r"
-func @f(%i: i32, %x: f32) -> f32 {
-bb0:
-  %v = var : ptr<function, vec<f32, 4>>
-  %m = var : ptr<function, mat<f32, 2, 2>>
-  %w1 = load %v : vec<f32, 4>
-  %n1 = insert_dyn %w1, %x, %i : vec<f32, 4>
-  store %v, %n1
-  %w2 = load %m : mat<f32, 2, 2>
-  %n2 = insert %w2, %x, 1, 0 : mat<f32, 2, 2>
-  store %m, %n2
-  %w3 = load %m : mat<f32, 2, 2>
-  %r3 = extract_dyn %w3, %i : vec<f32, 2>
-  %u3 = insert %r3, %x, 1 : vec<f32, 2>
-  %n3 = insert_dyn %w3, %u3, %i : mat<f32, 2, 2>
-  store %m, %n3
-  %w4 = load %v : vec<f32, 4>
-  %a = extract_dyn %w4, %i : f32
-  %w5 = load %m : mat<f32, 2, 2>
-  %b = extract %w5, 1, 0 : f32
   %r = add %a, %b : f32
   return %r
 }",

@@ -5,7 +5,7 @@
 //! matrices; the boundary's check (OSG0009, WGSL and MSL) refuses a module that skipped it.
 
 mod common;
-use common::{check, check_unchanged, module};
+use common::{check, module};
 use oneshader_ir::layout::{LayoutRule, struct_layout};
 use oneshader_passes::legalize::{Target, check as legal_check};
 
@@ -179,34 +179,6 @@ bb0:
   %1 = load %0 : mat<f32, 4, 2>
   %3 = element_addr @mats, u32 0 : ptr<storage_buffer, mat<f32, 4, 2>>
   store %3, %1
-  return
-}
-"#,
-    );
-}
-
-#[test]
-fn memory_no_host_shares_and_row_major_matrices_stay() {
-    check_unchanged(
-        "transpose_storage",
-        r#"
-struct @R {
-  m: mat<f32, 2, 3> [row_major]
-}
-global @shared : ptr<workgroup, mat<f32, 2, 3>>
-global @buf : ptr<uniform, @R> [binding(0, 0)]
-global @out : ptr<storage_buffer, rtarray<vec<f32, 3>>> [binding(0, 1)]
-func @main() -> void [entry_point(compute, "main"), numthreads(1, 1, 1)] {
-bb0:
-  %0 = var : ptr<function, mat<f32, 2, 3>>
-  %1 = field_addr @buf, 0 : ptr<uniform, mat<f32, 2, 3>>
-  %2 = load %1 : mat<f32, 2, 3>
-  store %0, %2
-  store @shared, %2
-  %3 = element_addr %0, u32 1 : ptr<function, vec<f32, 3>>
-  %4 = load %3 : vec<f32, 3>
-  %5 = element_addr @out, u32 0 : ptr<storage_buffer, vec<f32, 3>>
-  store %5, %4
   return
 }
 "#,

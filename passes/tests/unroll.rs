@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{check, check_unchanged, module, run};
+use common::{check_unchanged, module, run};
 use oneshader_ir::{Module, Op};
 use oneshader_passes::interp::{Exit, Interpreter, Value};
 use oneshader_passes::semantics::Scalar;
@@ -56,61 +56,6 @@ fn run_once_count(m: &Module) -> usize {
         .filter_map(|b| b.terminator(m))
         .filter(|&t| m.op(t) == Op::Loop && m.has_decoration(t, Op::RunOnce))
         .count()
-}
-
-/// Two iterations: each copy sees the previous copy's values, the last header copy decides
-/// the exit and gives the values the code after the loop uses (`%s` and `%i` at exit).
-#[test]
-fn unrolls_a_counted_loop_into_copies() {
-    check(
-        "unroll",
-        r"
-func @f(%a: i32) -> i32 {
-bb0:
-  loop bb1(i32 0, %a), break bb4, continue bb3 [unroll(0)]
-bb1(%i: i32, %s: i32):
-  %c = lt %i, i32 2 : bool
-  cond_br %c, bb2, bb4
-bb2:
-  %t = mul %s, i32 3 : i32
-  br bb3
-bb3:
-  %n = add %i, i32 1 : i32
-  br bb1(%n, %t)
-bb4:
-  %r = add %s, %i : i32
-  return %r
-}",
-        r"
-func @f(%a: i32) -> i32 {
-bb0:
-  br bb1
-bb1:
-  %c0 = lt i32 0, i32 2 : bool
-  br bb2
-bb2:
-  %t0 = mul %a, i32 3 : i32
-  br bb3
-bb3:
-  %n0 = add i32 0, i32 1 : i32
-  br bb4
-bb4:
-  %c1 = lt %n0, i32 2 : bool
-  br bb5
-bb5:
-  %t1 = mul %t0, i32 3 : i32
-  br bb6
-bb6:
-  %n1 = add %n0, i32 1 : i32
-  br bb7
-bb7:
-  %c2 = lt %n1, i32 2 : bool
-  br bb8
-bb8:
-  %r = add %t1, %n1 : i32
-  return %r
-}",
-    );
 }
 
 const BREAK_INSIDE: &str = r"

@@ -4,24 +4,17 @@
 use std::collections::HashMap;
 
 use oneshader::dxc_args::{DxcArgs, OutputKind};
-use oneshader::{CompileOptions, CompileOutput, Compiler, Target};
+use oneshader::{CompileOptions, CompileOutput, Compiler};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::diag::{Diagnostic, arg_error, compile_error, plain_error, raise};
 use crate::osir::Module;
 
-/// The names `target=` takes (the command line's `--target` values).
-pub const TARGETS: [&str; 8] = [
-    "spirv",
-    "spirv-asm",
-    "glsl",
-    "wgsl",
-    "msl",
-    "ir",
-    "osir",
-    "reflection",
-];
+/// The names `target=` takes (the command line's `--target` values, the registry's names).
+pub fn targets() -> Vec<&'static str> {
+    OutputKind::names().collect()
+}
 
 /// What a successful compilation produced.
 #[pyclass(module = "oneshader", frozen, get_all)]
@@ -138,7 +131,7 @@ fn read_args(
             plain_error(
                 py,
                 "OSC0050",
-                &format!("unknown target `{t}` (targets: {})", TARGETS.join(", ")),
+                &format!("unknown target `{t}` (targets: {})", targets().join(", ")),
             )
         })?,
     };
@@ -151,40 +144,10 @@ fn read_args(
     Ok((d, request))
 }
 
-/// Sets what the compilation produces for `kind`, as `oneshader compile --target` does.
+/// Sets what the compilation produces for `kind`, as `oneshader compile` does.
 fn apply_target(opts: &mut CompileOptions, kind: OutputKind, reflect: bool) {
-    // The reflection's device requirements are read off the SPIR-V: emitted for it too.
-    opts.emit_spirv = matches!(
-        kind,
-        OutputKind::Spirv
-            | OutputKind::SpirvAsm
-            | OutputKind::Glsl
-            | OutputKind::Wgsl
-            | OutputKind::Msl
-            | OutputKind::Reflection
-    );
-    opts.target = match kind {
-        OutputKind::Glsl => Target::Glsl,
-        OutputKind::Wgsl => Target::Wgsl,
-        OutputKind::Msl => Target::Msl,
-        _ => Target::Spirv,
-    };
-    opts.keep_final_ir = matches!(kind, OutputKind::Ir | OutputKind::Osir);
-    opts.reflect = reflect || kind == OutputKind::Reflection;
-}
-
-/// The name of `kind` in [`TARGETS`].
-fn kind_name(kind: OutputKind) -> &'static str {
-    match kind {
-        OutputKind::Spirv => "spirv",
-        OutputKind::SpirvAsm => "spirv-asm",
-        OutputKind::Glsl => "glsl",
-        OutputKind::Wgsl => "wgsl",
-        OutputKind::Msl => "msl",
-        OutputKind::Ir => "ir",
-        OutputKind::Osir => "osir",
-        OutputKind::Reflection => "reflection",
-    }
+    kind.configure(opts);
+    opts.reflect |= reflect;
 }
 
 /// A successful compilation as a [`CompileResult`], or `CompileError` when `-WX` and there
@@ -216,42 +179,14 @@ fn finish(py: Python<'_>, request: &Request, mut out: CompileOutput) -> PyResult
             format!("{file}: error[OSC0060]: {message}"),
         ));
     }
-    let cannot = |what: &str, e: &dyn std::fmt::Display| {
-        plain_error(py, "OSC0051", &format!("{file}: cannot {what}: {e}"))
-    };
-    let (bytes, text): (Vec<u8>, Option<String>) = match request.kind {
-        OutputKind::Spirv => (out.spirv_bytes(), None),
-        OutputKind::SpirvAsm => {
-            let mut t = oneshader::backends::spirv::disassemble(&out.spirv)
-                .map_err(|e| cannot("disassemble", &e))?;
-            t.push('\n');
-            (t.clone().into_bytes(), Some(t))
-        }
-        OutputKind::Glsl => text_output(out.glsl.take()),
-        OutputKind::Wgsl => text_output(out.wgsl.take()),
-        OutputKind::Msl => text_output(out.msl.take()),
-        OutputKind::Reflection => text_output(out.reflection.as_ref().map(|r| r.to_json())),
-        OutputKind::Ir => text_output(
-            out.ir
-                .final_module
-                .as_ref()
-                .map(oneshader::ir::print::print_module),
-        ),
-        OutputKind::Osir => match &out.ir.final_module {
-            // The module key goes into the file: a cache can tell whether it is current.
-            Some(m) => {
-                let save = oneshader::serialize::SaveOptions {
-                    cache_key: out.cache_key,
-                    source_map: out.ir.final_positions.as_ref(),
-                    ..Default::default()
-                };
-                let b = oneshader::serialize::save_with(m, &save)
-                    .map_err(|e| cannot("save the module", &e))?;
-                (b, None)
-            }
-            None => (Vec::new(), None),
-        },
-    };
+    let bytes = request
+        .kind
+        .bytes(&out)
+        .map_err(|e| plain_error(py, "OSC0051", &format!("{file}: {e}")))?;
+    // Text outputs are also given as text.
+    let text = (!request.kind.is_binary())
+        .then(|| String::from_utf8(bytes.clone()).ok())
+        .flatten();
     let reflection = match &out.reflection {
         Some(r) => json_to_py(py, &r.to_json())?,
         None => py.None(),
@@ -259,19 +194,13 @@ fn finish(py: Python<'_>, request: &Request, mut out: CompileOutput) -> PyResult
     Ok(CompileResult {
         output: PyBytes::new(py, &bytes).unbind(),
         text,
-        target: kind_name(request.kind).to_string(),
+        target: request.kind.name().to_string(),
         reflection,
         diagnostics,
         stage: out.stage.map(|s| s.spelling().to_string()),
         cache_key: out.cache_key.to_hex(),
         inputs: out.inputs.iter().map(|p| p.display().to_string()).collect(),
     })
-}
-
-/// A text target's output as bytes and text.
-fn text_output(text: Option<String>) -> (Vec<u8>, Option<String>) {
-    let t = text.unwrap_or_default();
-    (t.clone().into_bytes(), Some(t))
 }
 
 /// JSON text as Python values (`json.loads`).

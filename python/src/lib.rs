@@ -79,7 +79,7 @@ const API: [&str; 12] = [
 fn oneshader_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("TARGETS", compile::TARGETS.to_vec())?;
+    m.add("TARGETS", compile::targets())?;
     m.add("CompileError", py.get_type::<CompileError>())?;
     m.add("BuildError", py.get_type::<BuildError>())?;
     m.add_class::<diag::Diagnostic>()?;

@@ -578,6 +578,11 @@ pub struct WgslBinding {
     pub group: u32,
     /// `@binding(n)`.
     pub binding: u32,
+    /// A texel buffer (`Buffer<T>`, `RWBuffer<T>`) that WGSL, which has no texel buffers,
+    /// declares as a storage buffer `array<T>` (read-only for `Buffer<T>`): bind a buffer
+    /// holding the texels there. Absent (false) for every other resource.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub storage_buffer: bool,
 }
 
 /// An MSL resource index: `[[buffer(n)]]`, `[[texture(n)]]` or `[[sampler(n)]]`.

@@ -10,92 +10,10 @@ use serde::Deserialize;
 use serde::de::{self, MapAccess, Visitor};
 use toml::Spanned;
 
+use crate::target::OutputKind;
 use crate::{
     BufferLayout, CompileOptions, MacroOp, MatrixOrder, OptLevel, SpecConstKey, TargetEnv,
 };
-
-/// What a variant produces. New backends join this list as they land.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum BuildTarget {
-    /// A SPIR-V binary module (`.spv`).
-    Spirv,
-    /// SPIR-V disassembly (`.spvasm`).
-    SpirvAsm,
-    /// GLSL 4.50 for Vulkan (`.glsl`; docs/glsl-backend.md).
-    Glsl,
-    /// WGSL (`.wgsl`; docs/wgsl-backend.md).
-    Wgsl,
-    /// Metal Shading Language 2.4 (`.metal`; docs/msl-backend.md).
-    Msl,
-    /// The module after `-O` as `.osir`, carrying its module key.
-    Osir,
-    /// The module after `-O` as IR text (`.ir`).
-    Ir,
-    /// The reflection JSON (docs/reflection.md), built from the module as lowered (`.json`).
-    Reflection,
-}
-
-impl BuildTarget {
-    /// Every target, in the order of their names in docs.
-    pub const ALL: [BuildTarget; 8] = [
-        BuildTarget::Spirv,
-        BuildTarget::SpirvAsm,
-        BuildTarget::Glsl,
-        BuildTarget::Wgsl,
-        BuildTarget::Msl,
-        BuildTarget::Osir,
-        BuildTarget::Ir,
-        BuildTarget::Reflection,
-    ];
-
-    /// The same output as `oneshader compile --target` names it.
-    pub fn output_kind(self) -> crate::dxc_args::OutputKind {
-        use crate::dxc_args::OutputKind as K;
-        match self {
-            BuildTarget::Spirv => K::Spirv,
-            BuildTarget::SpirvAsm => K::SpirvAsm,
-            BuildTarget::Glsl => K::Glsl,
-            BuildTarget::Wgsl => K::Wgsl,
-            BuildTarget::Msl => K::Msl,
-            BuildTarget::Osir => K::Osir,
-            BuildTarget::Ir => K::Ir,
-            BuildTarget::Reflection => K::Reflection,
-        }
-    }
-
-    /// The name used in manifests, reports and output templates (`{target}`).
-    pub fn name(self) -> &'static str {
-        match self {
-            BuildTarget::Spirv => "spirv",
-            BuildTarget::SpirvAsm => "spirv-asm",
-            BuildTarget::Glsl => "glsl",
-            BuildTarget::Wgsl => "wgsl",
-            BuildTarget::Msl => "msl",
-            BuildTarget::Osir => "osir",
-            BuildTarget::Ir => "ir",
-            BuildTarget::Reflection => "reflection",
-        }
-    }
-
-    /// The file extension of its outputs (`{ext}`).
-    pub fn extension(self) -> &'static str {
-        match self {
-            BuildTarget::Spirv => "spv",
-            BuildTarget::SpirvAsm => "spvasm",
-            BuildTarget::Glsl => "glsl",
-            BuildTarget::Wgsl => "wgsl",
-            BuildTarget::Msl => "metal",
-            BuildTarget::Osir => "osir",
-            BuildTarget::Ir => "ir",
-            BuildTarget::Reflection => "json",
-        }
-    }
-
-    /// The target named `name`.
-    pub fn from_name(name: &str) -> Option<BuildTarget> {
-        BuildTarget::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
 
 /// A value of a permutation axis.
 #[derive(Clone, Debug, PartialEq)]
@@ -193,7 +111,7 @@ pub struct ShaderSpec {
     /// set per variant.
     pub options: CompileOptions,
     /// What each variant produces.
-    pub targets: Vec<BuildTarget>,
+    pub targets: Vec<OutputKind>,
     /// The output path template, relative to the output folder.
     pub output: String,
     /// The permutation axes, in manifest order.
@@ -684,12 +602,12 @@ impl Cx<'_> {
         }
 
         let targets = match own.targets.as_ref().or(defaults.targets.as_ref()) {
-            None => vec![BuildTarget::Spirv],
+            None => vec![OutputKind::Spirv],
             Some(list) => {
                 let mut out = Vec::new();
                 for t in list.get_ref() {
-                    let Some(target) = BuildTarget::from_name(t.get_ref()) else {
-                        let known: Vec<&str> = BuildTarget::ALL.iter().map(|t| t.name()).collect();
+                    let Some(target) = OutputKind::from_name(t.get_ref()) else {
+                        let known: Vec<&str> = OutputKind::ALL.iter().map(|t| t.name()).collect();
                         return Err(self.error(
                             t.span(),
                             format!(

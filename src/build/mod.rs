@@ -53,7 +53,8 @@ mod run;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub use manifest::{BuildTarget, CacheSettings, Manifest, ManifestError};
+pub use crate::target::OutputKind;
+pub use manifest::{CacheSettings, Manifest, ManifestError};
 pub use plan::Variant;
 pub use remote::{RemoteConfig, RemoteReport};
 pub use run::build_variants;

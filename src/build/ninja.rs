@@ -11,15 +11,16 @@
 
 use std::path::{Path, PathBuf};
 
-use super::manifest::{BuildTarget, Manifest};
+use super::manifest::Manifest;
 use super::plan::Variant;
+use crate::target::OutputKind;
 use crate::{
     BufferLayout, CompileOptions, MacroOp, MatrixOrder, OptLevel, SpecConstKey, SpecValue,
 };
 
 /// The `oneshader compile` arguments (after `compile FILE`) that produce `target` for a
 /// variant with options `opts`, without `-o`.
-pub fn compile_args(opts: &CompileOptions, target: BuildTarget) -> Vec<String> {
+pub fn compile_args(opts: &CompileOptions, target: OutputKind) -> Vec<String> {
     let mut a: Vec<String> = vec![
         "-T".into(),
         opts.profile.clone(),

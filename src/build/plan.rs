@@ -1,12 +1,11 @@
 //! From a manifest to the list of variants: shaders x entry points x the product of the
 //! permutation axes (less the exclusions), each with its complete options and output paths.
 
+use crate::target::OutputKind;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::manifest::{
-    AxisKind, AxisValue, BuildTarget, EntrySpec, Manifest, ManifestError, ShaderSpec,
-};
+use super::manifest::{AxisKind, AxisValue, EntrySpec, Manifest, ManifestError, ShaderSpec};
 use crate::{CompileOptions, MacroOp};
 
 /// One variant: a shader's entry point with one value of every axis.
@@ -29,7 +28,7 @@ pub struct Variant {
     /// The complete options: the shader's, the entry's, the axes' defines and spec constants.
     pub options: CompileOptions,
     /// Each target and where its output goes.
-    pub outputs: Vec<(BuildTarget, PathBuf)>,
+    pub outputs: Vec<(OutputKind, PathBuf)>,
 }
 
 impl Variant {

@@ -9,18 +9,19 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use oneshader_backends::{Target, spirv};
+use oneshader_backends::spirv;
 use oneshader_frontends::hlsl;
 use oneshader_ir::Module;
 use oneshader_ir::diag::{Diagnostic, Errors, FileId, Severity, SourceMap, Span};
 
 use super::cache::{self, Cache, Lookup};
-use super::manifest::{BuildTarget, Manifest};
+use super::manifest::Manifest;
 use super::plan::Variant;
 use super::remote::{self, ActionResult, OutputFile, Remote};
 use super::{BuildError, BuildOptions, BuildReport, Progress, Status, VariantReport, ms};
 use crate::compiler::{Compiler, input_files};
 use crate::key::{self, CacheKey, SourceDigest};
+use crate::target::{Emitted, EntryChoice, OutputKind};
 use crate::{CompileOptions, Diagnostics};
 
 /// Builds `variants` of `manifest` (the planned list, or a shard of it).
@@ -147,7 +148,7 @@ struct Cx<'a> {
 
 /// A variant's diagnostics as stored in the cache: spans stay valid because the key covers
 /// the text of every file in reading order, so a hit's source map has the same files.
-#[derive(Serialize, Deserialize, Clone, Debug)]
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 struct StoredDiag {
     error: bool,
     code: String,
@@ -281,7 +282,7 @@ struct Looked {
 struct Planned<'v> {
     variant: &'v Variant,
     module_key: CacheKey,
-    outputs: Vec<(BuildTarget, PathBuf, CacheKey)>,
+    outputs: Vec<(OutputKind, PathBuf, CacheKey)>,
 }
 
 impl Cx<'_> {
@@ -397,7 +398,7 @@ impl Cx<'_> {
         // 2. The module from the cache, when no missing output needs the module as lowered
         // (the reflection); 3. else compile.
         let missing_reflection = p.outputs.iter().any(|(t, _, k)| {
-            *t == BuildTarget::Reflection && cached.as_ref().and_then(|e| e.output(*k)).is_none()
+            *t == OutputKind::Reflection && cached.as_ref().and_then(|e| e.output(*k)).is_none()
         });
         let loaded = cached
             .as_ref()
@@ -436,7 +437,7 @@ impl Cx<'_> {
                 continue;
             }
             let data = match t {
-                BuildTarget::Reflection => match &reflection {
+                OutputKind::Reflection => match &reflection {
                     Some(r) => {
                         // The device requirements are read off the SPIR-V, as `compile` does.
                         if spirv_words.is_none() {
@@ -459,8 +460,18 @@ impl Cx<'_> {
                     }
                     None => return Err("internal error: no reflection\n".into()),
                 },
-                _ => emit(*t, &m, positions.as_ref(), p, &mut spirv_words)
-                    .map_err(|d| render_plain(&shared.file, &d, &shared.sources))?,
+                _ => {
+                    let (data, warnings) = emit(*t, &m, positions.as_ref(), p, &mut spirv_words)
+                        .map_err(|d| render_plain(&shared.file, &d, &shared.sources))?;
+                    // A backend's warnings replay with the module's.
+                    for w in &warnings {
+                        let w = StoredDiag::new(w);
+                        if !entry.warnings.contains(&w) {
+                            entry.warnings.push(w);
+                        }
+                    }
+                    data
+                }
             };
             entry.outputs.push((k.0, data.clone()));
             bytes.push(data);
@@ -515,7 +526,7 @@ impl Cx<'_> {
         opts.reflect = p
             .outputs
             .iter()
-            .any(|(t, _, _)| *t == BuildTarget::Reflection);
+            .any(|(t, _, _)| *t == OutputKind::Reflection);
         self.compiler
             .finish(
                 &shared.file,
@@ -686,8 +697,8 @@ fn remote_module(remote: &Remote, action: &ActionResult) -> Option<VariantEntry>
 }
 
 /// The settings a target reads beyond the module (the output key's part).
-fn target_options(t: BuildTarget, opts: &CompileOptions) -> String {
-    key::output_options_text(t.output_kind(), opts)
+fn target_options(t: OutputKind, opts: &CompileOptions) -> String {
+    t.options_text(opts)
 }
 
 /// The `.osir` of the module after `-O`, carrying its module key and its instructions' HLSL
@@ -709,89 +720,62 @@ pub(crate) fn save_osir(
 }
 
 /// One target's output from the module after `-O` (not the reflection, which is built from
-/// the module as lowered). SPIR-V is emitted once for both SPIR-V targets.
+/// the module as lowered) and the backend's warnings. SPIR-V is emitted once for both SPIR-V
+/// targets.
 fn emit(
-    t: BuildTarget,
+    t: OutputKind,
     m: &Module,
     positions: Option<&oneshader_serialize::SourceLocations>,
     p: &Planned<'_>,
     words: &mut Option<Vec<u32>>,
-) -> Result<Vec<u8>, Vec<Diagnostic>> {
+) -> Result<(Vec<u8>, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let text = |e: Emitted| (e.text.unwrap_or_default().into_bytes(), e.warnings);
     match t {
-        BuildTarget::Osir => {
-            save_osir(m, p.module_key, positions).map_err(|e| vec![Diagnostic::error("OSC0051", e)])
-        }
-        BuildTarget::Ir => Ok(oneshader_ir::print::print_module(m).into_bytes()),
-        BuildTarget::Spirv | BuildTarget::SpirvAsm => {
+        OutputKind::Osir => save_osir(m, p.module_key, positions)
+            .map(|b| (b, Vec::new()))
+            .map_err(|e| vec![Diagnostic::error("OSC0051", e)]),
+        OutputKind::Ir => Ok((
+            oneshader_ir::print::print_module(m).into_bytes(),
+            Vec::new(),
+        )),
+        OutputKind::Spirv | OutputKind::SpirvAsm => {
             if words.is_none() {
                 *words = Some(emit_spirv(m, &p.variant.options)?);
             }
             let w = words.as_deref().unwrap_or_default();
-            if t == BuildTarget::Spirv {
-                Ok(spirv::to_bytes(w))
+            if t == OutputKind::Spirv {
+                Ok((spirv::to_bytes(w), Vec::new()))
             } else {
-                spirv_asm(w).map_err(|e| vec![Diagnostic::error("OSC0053", e)])
+                spirv_asm(w)
+                    .map(|b| (b, Vec::new()))
+                    .map_err(|e| vec![Diagnostic::error("OSC0053", e)])
             }
         }
-        BuildTarget::Glsl => Ok(emit_glsl(m, &p.variant.options)?.into_bytes()),
-        BuildTarget::Wgsl => Ok(emit_wgsl(m, &p.variant.options)?.into_bytes()),
-        BuildTarget::Msl => Ok(emit_msl(m, &p.variant.options)?.into_bytes()),
-        BuildTarget::Reflection => Err(vec![Diagnostic::error(
+        OutputKind::Glsl | OutputKind::Wgsl | OutputKind::Msl => {
+            let mut opts = p.variant.options.clone();
+            t.configure(&mut opts);
+            Ok(text(emit_backend(m, &opts)?))
+        }
+        OutputKind::Reflection => Err(vec![Diagnostic::error(
             "OSC0056",
             "internal error: reflection is not emitted from the optimized module",
         )]),
     }
 }
 
-/// SPIR-V words from the module after `-O`: the backend's boundary (legalization for
-/// SPIR-V, one verification) and the backend, as [`Compiler`] runs them.
+/// SPIR-V words from the module after `-O`, as [`Compiler`] emits them.
 pub(crate) fn emit_spirv(m: &Module, opts: &CompileOptions) -> Result<Vec<u32>, Errors> {
+    let mut opts = opts.clone();
+    OutputKind::Spirv.configure(&mut opts);
+    Ok(emit_backend(m, &opts)?.spirv)
+}
+
+/// The backend of `opts.target` on a copy of the module after `-O`, through the target
+/// registry as [`Compiler`] runs it.
+fn emit_backend(m: &Module, opts: &CompileOptions) -> Result<Emitted, Errors> {
     let mut m = m.clone();
-    let legal = legal_for(&mut m, Target::Spirv)?;
-    spirv::emit(&legal, &opts.spirv_options()).map_err(refused(Target::Spirv))
-}
-
-/// GLSL text from the module after `-O`, as [`Compiler`] emits it.
-fn emit_glsl(m: &Module, opts: &CompileOptions) -> Result<String, Errors> {
-    let mut m = m.clone();
-    let legal = legal_for(&mut m, Target::Glsl)?;
-    oneshader_backends::glsl::emit(&legal, &opts.glsl_options()).map_err(refused(Target::Glsl))
-}
-
-/// WGSL text from the module after `-O`, as [`Compiler`] emits it.
-fn emit_wgsl(m: &Module, opts: &CompileOptions) -> Result<String, Errors> {
-    let mut m = m.clone();
-    let legal = legal_for(&mut m, Target::Wgsl)?;
-    oneshader_backends::wgsl::emit(&legal, &opts.wgsl_options()).map_err(refused(Target::Wgsl))
-}
-
-/// MSL text from the module after `-O`, as [`Compiler`] emits it.
-fn emit_msl(m: &Module, opts: &CompileOptions) -> Result<String, Errors> {
-    let mut m = m.clone();
-    let legal = legal_for(&mut m, Target::Msl)?;
-    oneshader_backends::msl::emit(&legal, &opts.msl_options()).map_err(refused(Target::Msl))
-}
-
-/// The backends' boundary for `target`; a failure names itself (OSC0052).
-fn legal_for(m: &mut Module, target: Target) -> Result<oneshader_backends::Legal<'_>, Errors> {
-    oneshader_backends::prepare(m, target).map_err(|mut d| {
-        d.push(Diagnostic::error(
-            "OSC0052",
-            format!("the module is not legal for {target} after legalization"),
-        ));
-        d
-    })
-}
-
-/// Adds the backend's refusal (OSC0053) after its diagnostics.
-fn refused(target: Target) -> impl FnOnce(Errors) -> Errors {
-    move |mut d| {
-        d.push(Diagnostic::error(
-            "OSC0053",
-            format!("the {target} backend refused the module"),
-        ));
-        d
-    }
+    crate::target::emit(&mut m, opts, EntryChoice::IfSeveral(&opts.entry), None)
+        .map_err(|e| e.diagnostics)
 }
 
 /// The disassembly `oneshader compile --target spirv-asm` writes: the text and a newline.

@@ -34,7 +34,7 @@ use clap::Args;
 
 use super::io;
 use oneshader::Compiler;
-use oneshader::dxc_args::{DxcArgs, OutputKind as Target};
+use oneshader::dxc_args::DxcArgs;
 
 /// Arguments of `oneshader compile` (read by hand: dxc's spellings).
 #[derive(Args, Debug)]
@@ -131,24 +131,8 @@ pub fn run(args: CompileArgs) -> ExitCode {
     if let Some(to) = &p.preprocess {
         return preprocess(&file_path, to, &p.options);
     }
-    // The reflection's device requirements are read off the SPIR-V: emitted for it too.
-    p.options.emit_spirv = matches!(
-        p.output_kind,
-        Target::Spirv
-            | Target::SpirvAsm
-            | Target::Glsl
-            | Target::Wgsl
-            | Target::Msl
-            | Target::Reflection
-    );
-    match p.output_kind {
-        Target::Glsl => p.options.target = oneshader::Target::Glsl,
-        Target::Wgsl => p.options.target = oneshader::Target::Wgsl,
-        Target::Msl => p.options.target = oneshader::Target::Msl,
-        _ => {}
-    }
-    p.options.keep_final_ir = matches!(p.output_kind, Target::Ir | Target::Osir);
-    p.options.reflect = p.reflect.is_some() || p.output_kind == Target::Reflection;
+    p.output_kind.configure(&mut p.options);
+    p.options.reflect |= p.reflect.is_some();
     // Where the dependency file goes: `-MF`, else the output's name with `.d` added.
     let named_output = p.output.clone().filter(|o| !io::is_stdio(o));
     let depfile = match (&p.depfile_path, &named_output) {
@@ -230,45 +214,12 @@ pub fn run(args: CompileArgs) -> ExitCode {
         }
         sm
     });
-    let bytes = match (p.output_kind, &out.ir.final_module) {
-        (Target::Spirv, _) => out.spirv_bytes(),
-        (Target::SpirvAsm, _) => match oneshader_backends::spirv::disassemble(&out.spirv) {
-            Ok(text) => {
-                let mut t = text.into_bytes();
-                t.push(b'\n');
-                t
-            }
-            Err(e) => {
-                eprintln!("{file}: error[OSC0051]: cannot disassemble: {e}");
-                return ExitCode::from(1);
-            }
-        },
-        (Target::Reflection, _) => out
-            .reflection
-            .as_ref()
-            .map(|r| r.to_json().into_bytes())
-            .unwrap_or_default(),
-        (Target::Glsl, _) => out.glsl.clone().unwrap_or_default().into_bytes(),
-        (Target::Wgsl, _) => out.wgsl.clone().unwrap_or_default().into_bytes(),
-        (Target::Msl, _) => out.msl.clone().unwrap_or_default().into_bytes(),
-        (Target::Ir, Some(m)) => oneshader_ir::print::print_module(m).into_bytes(),
-        // The module key goes into the file: a cache can tell whether it is current.
-        (Target::Osir, Some(m)) => match oneshader_serialize::save_with(
-            m,
-            &oneshader_serialize::SaveOptions {
-                cache_key: out.cache_key,
-                source_map: positions.as_ref(),
-                ..Default::default()
-            },
-        ) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("{file}: error[OSC0051]: cannot save the module: {e}");
-                return ExitCode::from(1);
-            }
-        },
-        // `keep_final_ir` was set for these targets.
-        (_, None) => Vec::new(),
+    let bytes = match p.output_kind.bytes_with_positions(&out, positions.as_ref()) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{file}: error[OSC0051]: {e}");
+            return ExitCode::from(1);
+        }
     };
     // `-Fh` (the C header) and `-Fc` (the listing) hold the SPIR-V and its disassembly;
     // with either and no `-Fo`, as DXC, only they are written.

@@ -24,63 +24,8 @@ mod table;
 
 pub use table::{DEBUG_INFO, Form, OPTIONS, OptionSpec, Support};
 
-/// What `oneshader compile` writes as its main output.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OutputKind {
-    /// The SPIR-V binary (the default).
-    #[default]
-    Spirv,
-    /// The SPIR-V disassembly.
-    SpirvAsm,
-    /// GLSL 4.50 for Vulkan.
-    Glsl,
-    /// WGSL.
-    Wgsl,
-    /// Metal Shading Language.
-    Msl,
-    /// The IR text of the final module.
-    Ir,
-    /// The `.osir` binary module with its module key.
-    Osir,
-    /// The reflection JSON.
-    Reflection,
-}
-
-impl OutputKind {
-    /// The kind named by `--target NAME`.
-    pub fn from_name(name: &str) -> Option<OutputKind> {
-        Some(match name {
-            "spirv" => OutputKind::Spirv,
-            "spirv-asm" => OutputKind::SpirvAsm,
-            "glsl" => OutputKind::Glsl,
-            "wgsl" => OutputKind::Wgsl,
-            "msl" => OutputKind::Msl,
-            "ir" => OutputKind::Ir,
-            "osir" => OutputKind::Osir,
-            "reflection" => OutputKind::Reflection,
-            _ => return None,
-        })
-    }
-
-    /// Its `--target` name (what [`OutputKind::from_name`] reads).
-    pub fn name(self) -> &'static str {
-        match self {
-            OutputKind::Spirv => "spirv",
-            OutputKind::SpirvAsm => "spirv-asm",
-            OutputKind::Glsl => "glsl",
-            OutputKind::Wgsl => "wgsl",
-            OutputKind::Msl => "msl",
-            OutputKind::Ir => "ir",
-            OutputKind::Osir => "osir",
-            OutputKind::Reflection => "reflection",
-        }
-    }
-
-    /// Whether the output is bytes a terminal cannot show.
-    pub fn is_binary(self) -> bool {
-        matches!(self, OutputKind::Spirv | OutputKind::Osir)
-    }
-}
+/// What `oneshader compile` writes as its main output: the registry's [`OutputKind`].
+pub use crate::target::OutputKind;
 
 /// A command line that does not parse, or names an option OneShader refuses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -372,7 +317,12 @@ impl DxcArgs {
                     "`-Qembed_debug` embeds the source in debug information: it needs `-Zi`",
                 ));
             }
-            d.options.debug_info = crate::DebugInfo::LinesWithSource;
+            d.options.debug_info = match d.options.debug_info {
+                crate::DebugInfo::Vulkan | crate::DebugInfo::VulkanWithSource => {
+                    crate::DebugInfo::VulkanWithSource
+                }
+                _ => crate::DebugInfo::LinesWithSource,
+            };
         }
         if d.strip_debug {
             d.options.debug_info = crate::DebugInfo::None;
@@ -433,11 +383,26 @@ impl DxcArgs {
                 "`-fspv-extension=` restricts the SPIR-V extensions; it has no meaning for this `--target`",
             ));
         }
-        if d.options.debug_info != crate::DebugInfo::None && !spirv_out {
-            return Err(ArgError::new(
-                "-Zi",
-                "`-Zi`/`-fspv-debug=line` write SPIR-V line information; this `--target` has no line information yet, so it is refused rather than ignored",
-            ));
+        // GLSL takes them as `#line` directives.
+        if d.options.debug_info != crate::DebugInfo::None
+            && !spirv_out
+            && d.output_kind != OutputKind::Glsl
+        {
+            let vulkan = matches!(
+                d.options.debug_info,
+                crate::DebugInfo::Vulkan | crate::DebugInfo::VulkanWithSource
+            );
+            return Err(if vulkan {
+                ArgError::new(
+                    "-fspv-debug=",
+                    "`-fspv-debug=vulkan`/`vulkan-with-source` write SPIR-V debug information (NonSemantic.Shader.DebugInfo.100); this `--target` has no debug information yet, so it is refused rather than ignored",
+                )
+            } else {
+                ArgError::new(
+                    "-Zi",
+                    "`-Zi`/`-fspv-debug=line` write SPIR-V line information; this `--target` has no line information yet, so it is refused rather than ignored",
+                )
+            });
         }
         if d.options.spirv_entry_point_name.is_some() && !spirv_out {
             return Err(ArgError::new(
@@ -594,16 +559,33 @@ impl DxcArgs {
                 c.debug_names = false;
                 self.strip_debug = true;
             }
-            "Zi" => c.debug_info = crate::DebugInfo::Lines,
-            "fspv-debug=" => {
-                if v(0) != "line" {
-                    return Err(bad(format!(
-                        "`-fspv-debug={}` is not supported: {}",
-                        v(0),
-                        table::DEBUG_INFO
-                    )));
+            // `-Zi` asks for line information at least: it keeps `-fspv-debug=vulkan*`.
+            "Zi" => {
+                if c.debug_info == crate::DebugInfo::None {
+                    c.debug_info = crate::DebugInfo::Lines;
                 }
-                c.debug_info = crate::DebugInfo::Lines;
+            }
+            "fspv-debug=" => {
+                let keep_source = matches!(
+                    c.debug_info,
+                    crate::DebugInfo::LinesWithSource | crate::DebugInfo::VulkanWithSource
+                );
+                c.debug_info = match v(0) {
+                    // Line information never lowers NonSemantic debug information asked for.
+                    "line" => match c.debug_info {
+                        crate::DebugInfo::None => crate::DebugInfo::Lines,
+                        other => other,
+                    },
+                    "vulkan" if keep_source => crate::DebugInfo::VulkanWithSource,
+                    "vulkan" => crate::DebugInfo::Vulkan,
+                    "vulkan-with-source" => crate::DebugInfo::VulkanWithSource,
+                    other => {
+                        return Err(bad(format!(
+                            "`-fspv-debug={other}` is not supported: {}",
+                            table::DEBUG_INFO
+                        )));
+                    }
+                };
             }
             "Qembed_debug" => self.embed_debug = true,
             "fspv-extension=" => {
@@ -634,6 +616,7 @@ impl DxcArgs {
             "Fc" => self.listing = Some(PathBuf::from(v(0))),
             "P" => self.preprocess = Some(PathBuf::new()),
             "Fi" => *fi = Some(PathBuf::from(v(0))),
+            #[cfg(feature = "msl")]
             "msl-binding-map" => {
                 let path = v(0);
                 let text = std::fs::read_to_string(path)
@@ -652,11 +635,13 @@ impl DxcArgs {
                         .map_err(|e| bad(format!("{path}:{e}")))?,
                 );
             }
+            #[cfg(feature = "msl")]
             "msl-version" => {
                 c.msl_version = v(0)
                     .parse()
                     .map_err(|e| bad(format!("`--msl-version`: {e}")))?;
             }
+            #[cfg(feature = "msl")]
             "msl-buffer-sizes-index" => {
                 c.msl_buffer_sizes_index = v(0).parse().map_err(|_| {
                     bad(format!(
@@ -664,6 +649,14 @@ impl DxcArgs {
                         v(0)
                     ))
                 })?;
+            }
+            #[cfg(not(feature = "msl"))]
+            "msl-binding-map" | "msl-version" | "msl-buffer-sizes-index" => {
+                return Err(bad(format!(
+                    "`--{}` sets the MSL output, and this build of OneShader has no MSL \
+                     backend (cargo feature `msl`)",
+                    m.spec.name
+                )));
             }
             "spec-const" => {
                 let text = v(0);

@@ -98,8 +98,9 @@ impl OptionSpec {
 
 /// The reason the debug-information options beyond line information are refused (`-Zs`,
 /// `-Fd`, `-Qsource_in_debug_module`, `-Qpdb_in_private`, and `-fspv-debug=` other than
-/// `line`): `-Zi` and `-fspv-debug=line` write SPIR-V line information, nothing more.
-pub const DEBUG_INFO: &str = "only SPIR-V line information (`-Zi`, `-fspv-debug=line`) is emitted; NonSemantic.Shader.DebugInfo and PDB-style outputs are not, so this is refused rather than writing a module without them";
+/// `line`, `vulkan` and `vulkan-with-source`): `-Zi` and `-fspv-debug=line` write SPIR-V line
+/// information, `-fspv-debug=vulkan[-with-source]` NonSemantic.Shader.DebugInfo.100.
+pub const DEBUG_INFO: &str = "only SPIR-V line information (`-Zi`, `-fspv-debug=line`) and NonSemantic.Shader.DebugInfo.100 (`-fspv-debug=vulkan`, `-fspv-debug=vulkan-with-source`) are emitted; OpenCL.DebugInfo.100 (`rich`), tool-specific categories and PDB-style outputs are not, so this is refused rather than writing a module without them";
 
 const DXIL: &str = "reads or writes DXIL containers, which OneShader does not produce";
 const ROOTSIG: &str = "a D3D12 root signature has no form in SPIR-V, GLSL, WGSL or MSL (DXC's SPIR-V output ignores it too)";
@@ -261,7 +262,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("fvk-use-scalar-layout", Flag, "-", Honoured("scalar buffer layout")),
     o!("fspv-use-legacy-buffer-matrix-order", Flag, "-", Refused("the legacy matrix order of raw-buffer loads is not implemented")),
     o!("fspv-reflect", Flag, "-", Refused("the SPV_GOOGLE reflection decorations are not emitted; `--reflect FILE` (or `-Fre FILE`) writes the reflection")),
-    o!("fspv-debug=", Joined, "-", Honoured("`line` only: as `-Zi`; every other category (`vulkan`, `vulkan-with-source`, `rich`, `file`...) is refused with DEBUG_INFO's reason")),
+    o!("fspv-debug=", Joined, "-", Honoured("`line`: as `-Zi`; `vulkan`: NonSemantic.Shader.DebugInfo.100 (compilation unit, sources, types, functions, scopes, `DebugLine`, local variables, entry points) instead of `OpLine`; `vulkan-with-source`: the same with each file's text in its `DebugSource`; GLSL: `#line` directives as `-Zi`; with `--target wgsl`/`msl` refused; every other category (`rich`, `file`, `vulkan-with-source-test`...) is refused with DEBUG_INFO's reason")),
     o!("fspv-extension=", Joined, "-", Honoured("once per extension: the only extensions the SPIR-V may declare (`KHR`: every `SPV_KHR_*`); a module needing another is refused with OSB0015 naming it")),
     o!("fspv-target-env=", Joined, "-", Honoured("the target environment (vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6)")),
     o!("fspv-flatten-resource-arrays", Flag, "-", Honoured("each element of a resource array its own binding; constant indices only")),
@@ -290,7 +291,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("Od", Flag, "-/", Honoured("no optimizer (`-O0`)")),
     o!("WX", Flag, "-/", Honoured("a warning fails the compilation (exit 1)")),
     o!("Vd", Flag, "-/", NoEffect("turns off DXC's validator; OneShader's verifier and legalization run either way and change nothing in a valid module")),
-    o!("Zi", Flag, "-/", Honoured("SPIR-V line information: `OpSource` (HLSL, file name), `OpString` per file, `OpLine`/`OpNoLine` from the IR's positions; with a text `--target` refused (no line information there yet)")),
+    o!("Zi", Flag, "-/", Honoured("SPIR-V line information: `OpSource` (HLSL, file name), `OpString` per file, `OpLine`/`OpNoLine` from the IR's positions; GLSL: `#line N \"file\"` directives; with `--target wgsl`/`msl` refused (no line information there yet)")),
     o!("Zs", Flag, "-/", Refused(DEBUG_INFO)),
     o!("recompile", Flag, "-/", Refused(DXIL)),
     o!("Zpr", Flag, "-/", Honoured("row-major matrices by default")),
@@ -322,8 +323,8 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("dumpbin", Flag, "-/", Refused(DXIL)),
     o!("link", Flag, "-/", Refused("use `oneshader link`")),
     o!("Qstrip_reflect", Flag, "-/", NoEffect("the outputs carry no reflection decorations (`-fspv-reflect`, which would add them, is refused)")),
-    o!("Qstrip_debug", Flag, "-/", Honoured("leave out the debug instructions: `OpName`/`OpMemberName` (as `--no-names`) and the line information of `-Zi`")),
-    o!("Qembed_debug", Flag, "-/", Honoured("with `-Zi`: the main file's text in `OpSource` (`OpSourceContinued` past the string limit); without `-Zi` refused, as DXC refuses it")),
+    o!("Qstrip_debug", Flag, "-/", Honoured("leave out the debug instructions: `OpName`/`OpMemberName` (as `--no-names`) and the debug information of `-Zi` and `-fspv-debug=`")),
+    o!("Qembed_debug", Flag, "-/", Honoured("with `-Zi`: the main file's text in `OpSource` (`OpSourceContinued` past the string limit); with `-fspv-debug=vulkan` as `vulkan-with-source`; without either refused, as DXC refuses it")),
     o!("Qstrip_priv", Flag, "-/", NoEffect("the outputs carry no private data (`-setprivate` is refused)")),
     o!("Qsource_in_debug_module", Flag, "-/", Refused(DEBUG_INFO)),
     o!("Qpdb_in_private", Flag, "-/", Refused(DEBUG_INFO)),

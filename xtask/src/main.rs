@@ -323,8 +323,18 @@ fn test(extra: &[String]) -> Result<(), String> {
     // The benches must still compile.
     run(cargo().args(["test", "--workspace", "--benches", "--no-run"]))?;
     // The facade builds as a library without the command line's dependencies (the test
-    // `library_without_cli` checks that they are not in its tree).
+    // `library_without_cli` checks that they are not in its tree) and without the text
+    // targets (their cargo features), and with one text target alone.
     run(cargo().args(["build", "-p", "oneshader", "--no-default-features", "--lib"]))?;
+    run(cargo().args([
+        "build",
+        "-p",
+        "oneshader",
+        "--no-default-features",
+        "--features",
+        "wgsl",
+        "--lib",
+    ]))?;
     // Doc tests are not part of the targets above.
     run(cargo().args(["test", "--workspace", "--doc"]))?;
     oracle_subset()?;

@@ -3,43 +3,17 @@
 //! `EmitMeshTasksEXT`, and the selection and loop hints as GL_EXT_control_flow_attributes
 //! attributes (`[[flatten]]`, `[[dont_flatten]]`, `[[unroll]]`, `[[dont_unroll]]`).
 
-use oneshader_ir::{Block, Func, InstId, Module, Op};
+use oneshader_ir::{InstId, Op};
 
 use super::error::{CONTROL, GlslError, OPERANDS, malformed};
 use super::expr::Prec;
 use super::func::FnEmitter;
-use crate::text::walker::{CSyntax, WalkState};
+use crate::text::walker::CSyntax;
 
 impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
     type Error = GlslError;
 
-    fn module(&self) -> &'m Module {
-        self.m
-    }
-
-    fn func(&self) -> Func {
-        self.f
-    }
-
-    fn walk(&self) -> &WalkState {
-        &self.walk
-    }
-
-    fn walk_mut(&mut self) -> &mut WalkState {
-        &mut self.walk
-    }
-
-    fn line(&mut self, s: &str) {
-        FnEmitter::line(self, s);
-    }
-
-    fn block_body(&mut self, b: Block) -> Result<(), GlslError> {
-        FnEmitter::block_body(self, b)
-    }
-
-    fn value_text(&mut self, v: InstId) -> Result<String, GlslError> {
-        Ok(self.value(v)?.text)
-    }
+    crate::text::walker::fn_emitter_syntax!('m);
 
     fn negated(&mut self, c: InstId) -> Result<String, GlslError> {
         let e = self.value(c)?;
@@ -77,9 +51,9 @@ impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
     fn other_terminator(&mut self, t: InstId) -> Result<(), GlslError> {
         let m = self.m;
         match m.op(t) {
-            Op::Discard => FnEmitter::line(self, "discard;"),
-            Op::IgnoreHit => FnEmitter::line(self, "ignoreIntersectionEXT;"),
-            Op::AcceptHit => FnEmitter::line(self, "terminateRayEXT;"),
+            Op::Discard => self.line("discard;"),
+            Op::IgnoreHit => self.line("ignoreIntersectionEXT;"),
+            Op::AcceptHit => self.line("terminateRayEXT;"),
             Op::DispatchMesh => {
                 // The payload operand is the shader's one `taskPayloadSharedEXT` variable,
                 // which glslang passes.
@@ -95,10 +69,10 @@ impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
                 let x = self.value(m.operand(t, 0))?;
                 let y = self.value(m.operand(t, 1))?;
                 let z = self.value(m.operand(t, 2))?;
-                FnEmitter::line(
-                    self,
-                    &format!("EmitMeshTasksEXT({}, {}, {});", x.text, y.text, z.text),
-                );
+                self.line(&format!(
+                    "EmitMeshTasksEXT({}, {}, {});",
+                    x.text, y.text, z.text
+                ));
             }
             _ => return Err(malformed("a block ends in a non-terminator")),
         }
@@ -120,3 +94,5 @@ impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
         )
     }
 }
+
+crate::text::printer::fn_emitter_text!(before_line);

@@ -18,38 +18,8 @@
 //! | OSB0111 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
 //! | OSB0112 | a stage interface beyond the limits glslang compiles against (its default resources): a fragment output location of 32 or more, any other location of 4095 or more, more than 8 clip or cull distances (or more than 8 together) |
 
-use oneshader_ir::Diagnostic;
-
-/// An error of the backend: one diagnostic (boxed to keep `Result`s small).
-#[derive(Clone, Debug)]
-pub struct GlslError(pub Box<Diagnostic>);
-
-impl GlslError {
-    /// An error with `code` and `message`.
-    pub fn new(code: &'static str, message: impl Into<String>) -> GlslError {
-        GlslError(Box::new(Diagnostic::error(code, message)))
-    }
-
-    /// Places the error at the source position of instruction `i` (if it has one).
-    pub fn at(mut self, m: &oneshader_ir::Module, i: Option<oneshader_ir::InstId>) -> GlslError {
-        if let Some(i) = i {
-            *self.0 = (*self.0).clone().at_inst(m, i);
-        }
-        self
-    }
-
-    /// Adds a note.
-    pub fn note(mut self, note: impl Into<String>) -> GlslError {
-        *self.0 = (*self.0).clone().with_note(note);
-        self
-    }
-}
-
-impl From<GlslError> for Diagnostic {
-    fn from(e: GlslError) -> Diagnostic {
-        *e.0
-    }
-}
+/// An error of the backend: one diagnostic (the text backends' one error type).
+pub type GlslError = crate::text::error::TextError;
 
 /// Result of the backend's internal steps.
 pub(crate) type R<T> = Result<T, GlslError>;

@@ -19,6 +19,7 @@
 //! | `extract`, `extract_dyn`, `shuffle` | `.x`, `.field`, `[i]`, swizzles | |
 //! | `load` | the l-value path; a whole block member by member | |
 
+use crate::text::printer::FnText as _;
 use oneshader_ir::{InstId, Op, ScalarKind};
 
 use super::error::{GlslError, OPERANDS, R, TYPE, malformed};

@@ -13,6 +13,8 @@
 //! of the function when a use lies outside the statement list of its definition (a value of
 //! an `if` arm used after the `if`, when the other arm cannot reach it).
 
+use crate::text::printer::FnText;
+use crate::text::walker::CSyntax as _;
 use std::fmt::Write as _;
 
 use oneshader_ir::constructs::ConstructKind;
@@ -142,32 +144,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(e)
     }
 
-    /// A fresh local name.
-    pub fn local_name(&mut self, hint: Option<&str>, fallback: &str) -> String {
-        self.locals.fresh(hint, fallback, Some(&self.cx.names))
-    }
-
-    /// The name of a value or variable: from its hint, or `_N` without one. Names from hints
-    /// never start with `_` ([`Namer::fresh`]), so `_N` needs no lookup.
-    fn value_name(&mut self, v: InstId) -> String {
-        match self.m.name(v) {
-            Some(h) => self.local_name(Some(h), "v"),
-            None => {
-                self.temps += 1;
-                format!("_{}", self.temps)
-            }
-        }
-    }
-
-    /// Writes one line at the current indentation.
-    pub fn line(&mut self, s: &str) {
-        for _ in 0..self.walk.indent {
-            self.walk.out.push_str("    ");
-        }
-        self.walk.out.push_str(s);
-        self.walk.out.push('\n');
-    }
-
     fn analyze(&mut self) -> R<()> {
         let m = self.m;
         let mut forced: FxHashSet<InstId> = FxHashSet::default();
@@ -192,11 +168,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             self.walk.loop_flags.insert(k, String::new());
         }
         Ok(())
-    }
-
-    /// The role of an instruction.
-    pub fn role(&self, i: InstId) -> Role {
-        self.roles.get(&i).copied().unwrap_or(Role::Named)
     }
 
     /// Prints the whole function.
@@ -319,48 +290,51 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(text)
     }
 
-    /// `e` with the source range of instruction `i` (its `src_loc` decoration, which the
-    /// front end puts on intrinsic calls and texture reads), when it has one and `e` has no
-    /// position yet: a refusal points at the HLSL it came from, as the SPIR-V backend's do.
-    pub fn located(&self, i: InstId, mut e: GlslError) -> GlslError {
-        let m = self.m;
-        if e.0.span.is_none()
-            && let Some(d) = m.find_decoration(i, Op::SrcLoc)
-            && let (Some(file), Some(start), Some(end)) = (
-                m.imm_operand(d, 0),
-                m.imm_operand(d, 1),
-                m.imm_operand(d, 2),
-            )
-        {
-            e.0.span = Some(oneshader_ir::diag::Span {
-                file: oneshader_ir::diag::FileId(file),
-                start,
-                end,
-            });
+    /// Under [`super::Options::line_directives`]: `#line N "file"` before the statement of
+    /// `i` when its HLSL line is not the one the previous directive named (`#line` numbers the
+    /// line after it).
+    pub fn before_line(&mut self, i: InstId) {
+        let cx = &mut *self.cx;
+        let Some(info) = &cx.opts.line_directives else {
+            return;
+        };
+        let Some(span) = self.m.position(i) else {
+            return;
+        };
+        let file = span.file.0;
+        let Some(f) = info.files.get(file as usize) else {
+            return;
+        };
+        let starts = cx.line_starts.entry(file).or_insert_with(|| {
+            std::iter::once(0)
+                .chain(
+                    f.text
+                        .bytes()
+                        .enumerate()
+                        .filter(|&(_, b)| b == b'\n')
+                        .map(|(k, _)| k as u32 + 1),
+                )
+                .collect()
+        });
+        let line = starts.partition_point(|&s| s <= span.start) as u32;
+        if cx.line_at == Some((file, line)) {
+            return;
         }
-        e
-    }
-
-    /// Prints the instructions of `b` (not its terminator).
-    pub fn block_body(&mut self, b: Block) -> R<()> {
-        let m = self.m;
-        let children: Vec<InstId> = m.children(b.id()).collect();
-        for c in children {
-            let op = m.op(c);
-            if op == Op::Param || op.is_decoration() || op.is_terminator() {
-                continue;
-            }
-            match self.role(c) {
-                Role::Var | Role::Address | Role::Inline | Role::Dead => {}
-                Role::Statement => self.statement(c).map_err(|e| self.located(c, e))?,
-                Role::Named => self.named(c).map_err(|e| self.located(c, e))?,
-            }
-        }
-        Ok(())
+        cx.line_at = Some((file, line));
+        cx.ext("GL_GOOGLE_cpp_style_line_directive");
+        // A name is a string literal without escapes: quotes and newlines cannot be in it.
+        let name: String = f
+            .name
+            .chars()
+            .map(|c| if c == '"' || c == '\n' { '_' } else { c })
+            .collect();
+        self.walk
+            .out
+            .push_str(&format!("#line {line} \"{name}\"\n"));
     }
 
     /// A named value: `T name = expr;` (or `name = expr;` when hoisted).
-    fn named(&mut self, i: InstId) -> R<()> {
+    pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
         let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;

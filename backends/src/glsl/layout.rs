@@ -197,6 +197,14 @@ fn majorness(m: &Module, ty: InstId, rm: bool, out: &mut Vec<bool>) {
 
 /// Why `ty` (with matrix majorness `rm`) is laid out differently inside under `rule` and
 /// under `g`, or `None` when its strides and nested offsets agree.
+/// A GLSL packing's rule as the messages name it (`GLSL std430`, `GLSL scalar`).
+fn glsl_name(g: LayoutRule) -> String {
+    match g {
+        LayoutRule::GlslScalar => g.name().to_string(),
+        _ => format!("GLSL {}", g.name()),
+    }
+}
+
 fn inner_difference(
     m: &Module,
     ty: InstId,
@@ -211,12 +219,12 @@ fn inner_difference(
             let b = layout::type_layout(m, ty, g, rm)?;
             Ok((a.matrix_stride != b.matrix_stride).then(|| {
                 format!(
-                    "`{}` has a matrix stride of {} under {}, {} under GLSL {}",
+                    "`{}` has a matrix stride of {} under {}, {} under {}",
                     print(ty),
                     a.matrix_stride.unwrap_or(0),
                     rule.name(),
                     b.matrix_stride.unwrap_or(0),
-                    g.name()
+                    glsl_name(g)
                 )
             }))
         }
@@ -225,13 +233,13 @@ fn inner_difference(
             let b = layout::type_layout(m, ty, g, rm)?;
             if a.array_stride != b.array_stride {
                 return Ok(Some(format!(
-                    "`{}` has an array stride of {} under {}, {} under GLSL {} (GLSL cannot \
+                    "`{}` has an array stride of {} under {}, {} under {} (GLSL cannot \
                      set a stride)",
                     print(ty),
                     a.array_stride.unwrap_or(0),
                     rule.name(),
                     b.array_stride.unwrap_or(0),
-                    g.name()
+                    glsl_name(g)
                 )));
             }
             inner_difference(m, m.operand(ty, 0), rm, rule, g)
@@ -255,13 +263,13 @@ fn inner_difference(
                 if fa.offset != fb.offset {
                     return Ok(Some(format!(
                         "nested struct `{}` has member `{}` at offset {} under {}, {} under \
-                         GLSL {}",
+                         {}",
                         print(ty),
                         m.name(fa.field).unwrap_or("?"),
                         fa.offset,
                         rule.name(),
                         fb.offset,
-                        g.name()
+                        glsl_name(g)
                     )));
                 }
                 if let Some(ft) = m.ty(fa.field)
@@ -363,10 +371,10 @@ impl Attempt {
             }
             return Ok(Err(format!(
                 "member `{name}` is at offset {offset} under {}, not a multiple of its \
-                 alignment {} under GLSL {}",
+                 alignment {} under {}",
                 rule.name(),
                 l.align,
-                g.name()
+                glsl_name(g)
             )));
         }
         if let Some(d) = inner_difference(m, ty, rm, rule, g)? {

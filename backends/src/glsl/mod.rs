@@ -51,6 +51,7 @@ mod stmt;
 mod textures;
 mod types;
 
+use crate::text::driver;
 use crate::text::usage;
 
 pub use crate::spirv::DenormMode;
@@ -82,6 +83,11 @@ pub struct Options {
     /// stated through `GL_EXT_spirv_intrinsics` as the SPIR-V backend's execution mode.
     /// Default: none.
     pub denorm: Option<DenormMode>,
+    /// Source line directives (`-Zi`, `-fspv-debug=`): `#line N "file"` before each statement
+    /// whose HLSL line differs from the previous one's, from the IR's positions, with
+    /// `GL_GOOGLE_cpp_style_line_directive`, so glslang's `-g` output and its messages point at
+    /// the HLSL. Only the files are read. Default: none.
+    pub line_directives: Option<crate::spirv::LineInfo>,
 }
 
 impl Default for Options {
@@ -93,6 +99,7 @@ impl Default for Options {
             push_constant_rule: LayoutRule::RelaxedStd430,
             tbuffer_rule: LayoutRule::RelaxedStd430,
             denorm: None,
+            line_directives: None,
         }
     }
 }
@@ -113,25 +120,19 @@ pub fn emit(legal: &Legal<'_>, opts: &Options) -> Result<String, Errors> {
     emit_diags(legal, opts).map_err(Errors::new)
 }
 
+/// The GLSL target as the shared driver names it.
+const LANG: driver::Lang = driver::Lang {
+    target: Target::Glsl,
+    name: "GLSL",
+    variant: "Glsl",
+    wrong_target: WRONG_TARGET,
+    entry: error::ENTRY,
+};
+
 fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
-    if legal.target() != Target::Glsl {
-        return Err(vec![
-            GlslError::new(
-                WRONG_TARGET,
-                format!(
-                    "the module was legalized for {}, not glsl; prepare it with \
-                     `prepare(m, Target::Glsl)`",
-                    legal.target()
-                ),
-            )
-            .into(),
-        ]);
-    }
+    let (entry_info, entry) = driver::entry_point(legal, &LANG, opts.entry.as_deref())?;
     let m = legal.module();
     let info = legal.info();
-    let entry_info = usage::choose(info, opts.entry.as_deref(), "GLSL")
-        .map_err(|e| vec![GlslError::new(error::ENTRY, e).into()])?;
-    let entry = usage::Entry::of(entry_info);
     let used = usage::usage(info, entry_info);
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
     for &f in &used.funcs {
@@ -147,18 +148,9 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<String, Vec<Diagnosti
         .collect();
     // Every module-scope name a body may print is chosen before any body is printed.
     cx.prename(&used.funcs);
-    let mut functions = String::new();
-    for &f in &used.funcs {
-        let r = func::FnEmitter::new(&mut cx, f).and_then(|e| e.emit(f == entry.func));
-        match r {
-            Ok(text) => functions.push_str(&text),
-            Err(e) => {
-                let mut d: Diagnostic = e.into();
-                d.message = format!("function @{}: {}", m.name(f.id()).unwrap_or("?"), d.message);
-                diags.push(d.in_func(m, f.id()));
-            }
-        }
-    }
+    let functions = driver::print_functions(m, &used.funcs, &mut cx, &mut diags, |cx, f| {
+        func::FnEmitter::new(cx, f).and_then(|e| e.emit(f == entry.func))
+    });
     let derivatives = entry_info.effects().contains(Effects::DERIVATIVES);
     let stage_layout = match stage_layout(&mut cx, &entry, derivatives) {
         Ok(s) => s,

@@ -128,6 +128,10 @@ pub(crate) struct ModuleCx<'m> {
     pub task_payload: Option<InstId>,
     /// Clip and cull distances declared so far, outputs and inputs.
     distances: [u32; 2],
+    /// The (file, line) the last `#line` directive named ([`Options::line_directives`]).
+    pub line_at: Option<(u32, u32)>,
+    /// Line starts of each file a `#line` directive read (byte offsets).
+    pub line_starts: FxHashMap<u32, Vec<u32>>,
 }
 
 /// The GLSL spelling of a storage-image format.
@@ -420,6 +424,8 @@ impl<'m> ModuleCx<'m> {
             payloads: Vec::new(),
             callables: Vec::new(),
             distances: [0, 0],
+            line_at: None,
+            line_starts: FxHashMap::default(),
         }
     }
 
@@ -585,7 +591,7 @@ impl<'m> ModuleCx<'m> {
                 let mut d = *e.0;
                 d.message = format!("global @{name}: {}", d.message);
                 let d = d.or_at_use(m, g.id());
-                errors.push(GlslError(Box::new(d)));
+                errors.push(GlslError::from(d));
             }
         }
         errors

@@ -12,6 +12,8 @@
 //! | other `barrier` flags | `controlBarrier`/`memoryBarrier` with explicit scopes and semantics (`GL_KHR_memory_scope_semantics`), the SPIR-V backend's exactly |
 //! | `buffer_store` | one word store per component |
 
+use crate::text::printer::FnText as _;
+use crate::text::walker::CSyntax as _;
 use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, InstId, Intrinsic, Op, ScalarKind};
 
 use super::error::{GlslError, OPERANDS, R, malformed};
@@ -369,10 +371,15 @@ impl FnEmitter<'_, '_> {
         if !is_rmw {
             let cmp = self.value(m.operand(i, 1))?;
             let v = self.value(m.operand(i, 2))?;
-            return Ok(format!(
-                "{prefix}CompSwap({})",
-                with_scope(format!("{target}, {}, {}", cmp.text, v.text))
-            ));
+            // With a scope, `atomicCompSwap` takes the semantics of the equal and of the
+            // unequal case.
+            let args = with_scope(format!("{target}, {}, {}", cmp.text, v.text));
+            let args = if scope.is_some() {
+                format!("{args}, 0, 0")
+            } else {
+                args
+            };
+            return Ok(format!("{prefix}CompSwap({args})"));
         }
         let aop = m
             .imm_operand(i, 0)

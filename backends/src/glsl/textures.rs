@@ -27,6 +27,8 @@
 //! (glslang's range); sparse reads of subpass inputs, of 1D and buffer textures (no
 //! `GL_ARB_sparse_texture2` form) and sparse gathers with four computed offsets (OSB0109).
 
+use crate::text::printer::FnText as _;
+use crate::text::walker::CSyntax as _;
 use oneshader_ir::{Dim, InstId, Op, ScalarKind, TextureAccess, TextureDesc};
 
 use super::error::{GlslError, OPERANDS, R, UNMAPPED, malformed};

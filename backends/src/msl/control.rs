@@ -3,60 +3,26 @@
 //! is `discard_fragment()`, and MSL has no selection or loop hints (`[flatten]`, `[unroll]`
 //! are dropped: they do not change the meaning).
 
-use oneshader_ir::{Block, Func, InstId, Module, Op};
+use oneshader_ir::{InstId, Op};
 
 use super::error::{CONTROL, MslError, OPERANDS, UNMAPPED, malformed};
 use super::func::FnEmitter;
-use crate::text::walker::{CSyntax, WalkState};
+use crate::text::walker::CSyntax;
 
 impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
     type Error = MslError;
 
-    fn module(&self) -> &'m Module {
-        self.m
-    }
-
-    fn func(&self) -> Func {
-        self.f
-    }
-
-    fn walk(&self) -> &WalkState {
-        &self.walk
-    }
-
-    fn walk_mut(&mut self) -> &mut WalkState {
-        &mut self.walk
-    }
-
-    fn line(&mut self, s: &str) {
-        FnEmitter::line(self, s);
-    }
-
-    fn block_body(&mut self, b: Block) -> Result<(), MslError> {
-        FnEmitter::block_body(self, b)
-    }
-
-    fn value_text(&mut self, v: InstId) -> Result<String, MslError> {
-        Ok(self.value(v)?.text)
-    }
+    crate::text::walker::fn_emitter_syntax!('m);
 
     fn negated(&mut self, c: InstId) -> Result<String, MslError> {
         let e = self.value(c)?;
         Ok(format!("!{}", e.p()))
     }
 
-    fn selection_hint(&mut self, _t: InstId) -> &'static str {
-        ""
-    }
-
-    fn loop_hint(&mut self, _t: InstId) -> &'static str {
-        ""
-    }
-
     fn other_terminator(&mut self, t: InstId) -> Result<(), MslError> {
         match self.m.op(t) {
             Op::Discard => {
-                FnEmitter::line(self, "discard_fragment();");
+                self.line("discard_fragment();");
                 Ok(())
             }
             op if op.is_terminator() => Err(MslError::new(
@@ -85,3 +51,5 @@ impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
         )
     }
 }
+
+crate::text::printer::fn_emitter_text!();

@@ -17,35 +17,12 @@
 //! | OSB0310 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
 //! | OSB0311 | a resource, built-in or binding the backend does not map: built-ins without an MSL attribute here, a binding-map entry (resource or push-constant block) that is missing, a buffer at the buffer-sizes buffer's index |
 //! | OSB0312 | a construct the chosen MSL version (`Options::version`, `--msl-version`) lacks, named with the version that has it |
+//! | OSB0313 | *warning*: `precise` is not kept (Metal's fast math may fuse the operation; `crate::precise`) |
 //!
 //! docs/diagnostics.md lists each code's cases in full.
 
-use oneshader_ir::Diagnostic;
-
-/// An error of the backend: one diagnostic (boxed to keep `Result`s small).
-#[derive(Clone, Debug)]
-pub struct MslError(pub Box<Diagnostic>);
-
-impl MslError {
-    /// An error with `code` and `message`.
-    pub fn new(code: &'static str, message: impl Into<String>) -> MslError {
-        MslError(Box::new(Diagnostic::error(code, message)))
-    }
-
-    /// Places the error at the source position of instruction `i` (if it has one).
-    pub fn at(mut self, m: &oneshader_ir::Module, i: Option<oneshader_ir::InstId>) -> MslError {
-        if let Some(i) = i {
-            *self.0 = (*self.0).clone().at_inst(m, i);
-        }
-        self
-    }
-}
-
-impl From<MslError> for Diagnostic {
-    fn from(e: MslError) -> Diagnostic {
-        *e.0
-    }
-}
+/// An error of the backend: one diagnostic (the text backends' one error type).
+pub type MslError = crate::text::error::TextError;
 
 /// Result of the backend's internal steps.
 pub(crate) type R<T> = Result<T, MslError>;

@@ -9,6 +9,8 @@
 //! wrap instead of overflowing (undefined in C++); shift counts are masked to the width, and a
 //! signed left shift shifts the `uint` bits; every literal carries its type.
 
+use crate::text::printer::FnText;
+use crate::text::walker::CSyntax as _;
 use std::fmt::Write as _;
 
 use oneshader_ir::constructs::ConstructKind;
@@ -24,7 +26,8 @@ use crate::text::roles::{self, Role, has_effect};
 use crate::text::walker::WalkState;
 
 pub(crate) use crate::text::expr::E;
-use crate::text::expr::{WordSpelling, bin, call, word_reads};
+use crate::text::expr::{WordSpelling, bin, call, per_vector};
+use crate::text::printer::ExprText;
 
 /// How byte-address words are read in this target.
 const WORDS: WordSpelling = WordSpelling {
@@ -33,7 +36,33 @@ const WORDS: WordSpelling = WordSpelling {
         Op::I32 => format!("as_type<int>({w})"),
         _ => format!("as_type<float>({w})"),
     },
+    bits_of: |x| format!("as_type<uint>({x})"),
+    offset_as_uint: |x| format!("as_type<uint>({x})"),
+    atomic_store: |w, v| format!("atomic_store_explicit(&{w}, {v}, memory_order_relaxed)"),
 };
+
+impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
+    const WORDS: WordSpelling = WORDS;
+    const OPERANDS: &'static str = OPERANDS;
+
+    fn value(&mut self, v: InstId) -> R<E> {
+        FnEmitter::value(self, v)
+    }
+
+    fn place_text(&mut self, p: InstId) -> R<String> {
+        Ok(self.place(p)?.text)
+    }
+
+    fn type_name(&mut self, t: InstId) -> R<String> {
+        self.cx.type_name(t)
+    }
+
+    fn atomic_words(&self, p: InstId) -> bool {
+        self.cx
+            .loc_of(p)
+            .is_some_and(|l| self.cx.atomics.atomics.contains(&Loc::Elem(Box::new(l))))
+    }
+}
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -164,40 +193,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         })
     }
 
-    pub fn local_name(&mut self, hint: Option<&str>, fallback: &str) -> String {
-        self.locals.fresh(hint, fallback, Some(&self.cx.names))
-    }
-
-    fn value_name(&mut self, v: InstId) -> String {
-        match self.m.name(v) {
-            Some(h) => self.local_name(Some(h), "v"),
-            None => {
-                self.temps += 1;
-                format!("_{}", self.temps)
-            }
-        }
-    }
-
-    pub fn line(&mut self, s: &str) {
-        for _ in 0..self.walk.indent {
-            self.walk.out.push_str("    ");
-        }
-        self.walk.out.push_str(s);
-        self.walk.out.push('\n');
-    }
-
-    pub fn role(&self, i: InstId) -> Role {
-        self.roles.get(&i).copied().unwrap_or(Role::Named)
-    }
-
-    /// `e` with the source range of `i`, when it has one and `e` has none yet.
-    pub fn located(&self, i: InstId, mut e: MslError) -> MslError {
-        if e.0.span.is_none() {
-            e.0.span = crate::text::span_of(self.m, i);
-        }
-        e
-    }
-
     /// Prints the whole function (`name`: its MSL name); every function takes the
     /// environment (the entry's globals) after its own parameters.
     pub fn emit(mut self, name: &str) -> R<String> {
@@ -296,25 +291,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(text)
     }
 
-    /// Prints the instructions of `b` (not its terminator).
-    pub fn block_body(&mut self, b: Block) -> R<()> {
-        let m = self.m;
-        let children: Vec<InstId> = m.children(b.id()).collect();
-        for c in children {
-            let op = m.op(c);
-            if op == Op::Param || op.is_decoration() || op.is_terminator() {
-                continue;
-            }
-            match self.role(c) {
-                Role::Var | Role::Address | Role::Inline | Role::Dead => {}
-                Role::Statement => self.statement(c).map_err(|e| self.located(c, e))?,
-                Role::Named => self.named(c).map_err(|e| self.located(c, e))?,
-            }
-        }
-        Ok(())
-    }
-
-    fn named(&mut self, i: InstId) -> R<()> {
+    pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
         let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
@@ -393,14 +370,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 Ok(())
             }
         }
-    }
-
-    pub fn ty_of(&self, v: InstId) -> R<InstId> {
-        self.m.ty(v).ok_or_else(|| malformed("an untyped value"))
-    }
-
-    pub fn kind_of(&self, v: InstId) -> Option<ScalarKind> {
-        self.m.ty(v).and_then(|t| self.m.scalar_kind(t))
     }
 
     /// An operand as an expression.
@@ -831,6 +800,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         a.text
                     )));
                 }
+                if m.op(ty) == Op::Matrix {
+                    // MSL has no unary minus on matrices: column by column.
+                    return self.per_column(ty, |r| format!("-{}[{r}]", a.p()));
+                }
                 Ok(E::op(format!("-{}", a.p())))
             }
             Op::And | Op::Or | Op::Xor | Op::Not => self.logic(i),
@@ -983,6 +956,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
+    /// A matrix of type `ty` built from its column expressions `col(r)` (MSL's columns are
+    /// HLSL's rows).
+    fn per_column(&mut self, ty: InstId, col: impl Fn(u32) -> String) -> R<E> {
+        let (rows, _) = self
+            .m
+            .matrix_dims(ty)
+            .ok_or_else(|| malformed("a matrix operation whose type is no matrix"))?;
+        let tn = self.cx.type_name(ty)?;
+        Ok(per_vector(&tn, rows, col))
+    }
+
     fn arith(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let op = m.op(i);
@@ -993,25 +977,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             return Ok(match op {
                 Op::Add => bin(&a, "+", &b),
                 Op::Sub => bin(&a, "-", &b),
+                // Component-wise (MSL's `*` on matrices is the matrix product): column by
+                // column.
+                Op::Rem => {
+                    self.per_column(ty, |r| format!("fmod({}[{r}], {}[{r}])", a.p(), b.p()))?
+                }
                 _ => {
-                    // Component-wise (MSL's `*` on matrices is the matrix product): column by
-                    // column.
-                    let (rows, _) = m.matrix_dims(ty).unwrap_or((4, 4));
-                    let tn = self.cx.type_name(ty)?;
-                    let sym = match op {
-                        Op::Mul => "*",
-                        Op::Div => "/",
-                        _ => {
-                            let parts: Vec<String> = (0..rows)
-                                .map(|r| format!("fmod({}[{r}], {}[{r}])", a.p(), b.p()))
-                                .collect();
-                            return Ok(E::primary(format!("{tn}({})", parts.join(", "))));
-                        }
-                    };
-                    let parts: Vec<String> = (0..rows)
-                        .map(|r| format!("{}[{r}] {sym} {}[{r}]", a.p(), b.p()))
-                        .collect();
-                    E::primary(format!("{tn}({})", parts.join(", ")))
+                    let sym = if op == Op::Mul { "*" } else { "/" };
+                    self.per_column(ty, |r| format!("{}[{r}] {sym} {}[{r}]", a.p(), b.p()))?
                 }
             });
         }
@@ -1125,21 +1098,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(bin(&a, sym, &b))
     }
 
-    fn compare(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let sym = match m.op(i) {
-            Op::Eq => "==",
-            Op::Ne => "!=",
-            Op::Lt => "<",
-            Op::Le => "<=",
-            Op::Gt => ">",
-            _ => ">=",
-        };
-        let a = self.value(m.operand(i, 0))?;
-        let b = self.value(m.operand(i, 1))?;
-        Ok(bin(&a, sym, &b))
-    }
-
     fn matmul(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let x = m.operand(i, 0);
@@ -1183,46 +1141,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 .get(c as usize)
                 .ok_or_else(|| malformed("a shuffle index out of range"))?;
             parts.push(format!("{}.{ch}", srcs[src].p()));
-        }
-        let tn = self.cx.type_name(ty)?;
-        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
-    }
-
-    /// True when the words of byte-address buffer `p` are atomic (an atomic touches them).
-    fn atomic_words(&self, p: InstId) -> bool {
-        self.cx
-            .loc_of(p)
-            .is_some_and(|l| self.cx.atomics.atomics.contains(&Loc::Elem(Box::new(l))))
-    }
-
-    /// The word array and index of a byte-address access.
-    fn word_index(&mut self, i: InstId) -> R<(String, E)> {
-        let m = self.m;
-        let buf = self.place(m.operand(i, 0))?;
-        let off_ir = m.operand(i, 1);
-        let off = self.value(off_ir)?;
-        let off = if self.kind_of(off_ir) == Some(ScalarKind::Uint) {
-            off
-        } else {
-            E::primary(format!("as_type<uint>({})", off.text))
-        };
-        Ok((buf.text, bin(&off, ">>", &E::primary("2u"))))
-    }
-
-    fn word_scalar(&self, i: InstId, ty: InstId) -> R<InstId> {
-        crate::words::word_scalar(self.m, i, ty).map_err(|msg| MslError::new(OPERANDS, msg))
-    }
-
-    fn buffer_load(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let ty = self.ty_of(i)?;
-        let (arr, index) = self.word_index(i)?;
-        let scalar = self.word_scalar(i, ty)?;
-        let n = m.vector_len(ty).unwrap_or(1);
-        let atomic = self.atomic_words(m.operand(i, 0));
-        let mut parts = word_reads(&arr, &index, n, atomic, m.op(scalar), &WORDS);
-        if n == 1 {
-            return Ok(E::primary(parts.remove(0)));
         }
         let tn = self.cx.type_name(ty)?;
         Ok(E::primary(format!("{tn}({})", parts.join(", "))))
@@ -1394,40 +1312,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         place.text
                     ),
                 ));
-            }
-        }
-        Ok(())
-    }
-
-    fn buffer_store(&mut self, i: InstId) -> R<()> {
-        let m = self.m;
-        let v_ir = m.operand(i, 2);
-        let ty = self.ty_of(v_ir)?;
-        let (arr, index) = self.word_index(i)?;
-        let scalar = self.word_scalar(i, ty)?;
-        let v = self.value(v_ir)?;
-        let n = m.vector_len(ty).unwrap_or(1);
-        for k in 0..n {
-            let comp = if n == 1 {
-                v.text.clone()
-            } else {
-                format!("{}.{}", v.p(), COMPONENTS[k as usize])
-            };
-            let word = match m.op(scalar) {
-                Op::U32 => comp,
-                _ => format!("as_type<uint>({comp})"),
-            };
-            let idx = if k == 0 {
-                index.text.clone()
-            } else {
-                format!("{} + {k}u", index.p())
-            };
-            if self.atomic_words(m.operand(i, 0)) {
-                self.line(&format!(
-                    "atomic_store_explicit(&{arr}[{idx}], {word}, memory_order_relaxed);"
-                ));
-            } else {
-                self.line(&format!("{arr}[{idx}] = {word};"));
             }
         }
         Ok(())

@@ -66,10 +66,10 @@ pub use oneshader_ir::layout::LayoutRule;
 
 use std::fmt::Write as _;
 
-use oneshader_ir::effects::Effects;
 use oneshader_ir::{Diagnostic, Errors, Op, Stage};
 use rustc_hash::FxHashMap;
 
+use crate::text::driver::{self, err};
 use crate::text::usage;
 use crate::{Legal, Target};
 use error::{DERIVATIVES, ENTRY, STAGE, WRONG_TARGET};
@@ -348,9 +348,14 @@ pub fn entry_function_name(name: &str) -> String {
     }
 }
 
-fn err(code: &'static str, msg: impl Into<String>) -> Vec<Diagnostic> {
-    vec![MslError::new(code, msg).into()]
-}
+/// The MSL target as the shared driver names it.
+const LANG: driver::Lang = driver::Lang {
+    target: Target::Msl,
+    name: "MSL",
+    variant: "Msl",
+    wrong_target: WRONG_TARGET,
+    entry: ENTRY,
+};
 
 /// Emits one entry point of a module legalized for MSL as MSL text. Errors are diagnostics
 /// (codes OSB0301.., see [`error`]) for what the backend cannot express.
@@ -367,43 +372,19 @@ pub fn emit_with_interface(
 }
 
 fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), Vec<Diagnostic>> {
-    if legal.target() != Target::Msl {
-        return Err(err(
-            WRONG_TARGET,
-            format!(
-                "the module was legalized for {}, not msl; prepare it with `prepare(m, \
-                 Target::Msl)`",
-                legal.target()
-            ),
-        ));
-    }
+    let (entry_info, entry) = driver::entry_point(legal, &LANG, opts.entry.as_deref())?;
     let m = legal.module();
     let info = legal.info();
-    let entry_info =
-        usage::choose(info, opts.entry.as_deref(), "MSL").map_err(|e| err(ENTRY, e))?;
-    let entry = usage::Entry::of(entry_info);
-    if !matches!(
-        entry.stage,
-        Stage::Vertex | Stage::Fragment | Stage::Compute
-    ) {
-        return Err(err(
-            STAGE,
-            format!(
-                "entry point `{}`: {} shaders are not supported by the MSL backend (vertex, \
-                 fragment and compute only)",
-                entry.name,
-                entry.stage.spelling()
-            ),
-        ));
-    }
+    driver::vertex_fragment_compute(&entry, STAGE, |entry| {
+        format!(
+            "entry point `{}`: {} shaders are not supported by the MSL backend (vertex, \
+             fragment and compute only)",
+            entry.name,
+            entry.stage.spelling()
+        )
+    })?;
     let fn_name = entry_function_name(&entry.name);
-    if fn_name.is_empty()
-        || !fn_name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        || fn_name.starts_with(|c: char| c.is_ascii_digit())
-        || names::is_reserved(&fn_name)
-    {
+    if !driver::is_identifier(&fn_name) || names::is_reserved(&fn_name) {
         return Err(err(
             ENTRY,
             format!(
@@ -412,21 +393,13 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), 
             ),
         ));
     }
-    let derivatives = entry_info.effects().contains(Effects::DERIVATIVES);
-    if derivatives && entry.stage != Stage::Fragment {
-        return Err(crate::text::refusal_at(
-            m,
-            entry_info.first_with_effects(m, Effects::DERIVATIVES),
-            DERIVATIVES,
-            format!(
-                "{} entry point `{}` takes implicit derivatives (implicit-LOD sampling, \
-                 CalculateLevelOfDetail or ddx/ddy); MSL has derivatives in fragment functions \
-                 only",
-                entry.stage.spelling(),
-                entry.name
-            ),
-        ));
-    }
+    driver::derivatives_in_fragment_only(
+        m,
+        entry_info,
+        &entry,
+        DERIVATIVES,
+        "MSL has derivatives in fragment functions only",
+    )?;
     let used = usage::usage(info, entry_info);
     let mut cx = module::ModuleCx::new(m, opts, entry.clone());
     cx.names.reserve(&fn_name);
@@ -542,19 +515,10 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), 
         });
     let mut functions = String::new();
     if diags.is_empty() {
-        for &f in &used.funcs {
+        functions = driver::print_functions(m, &used.funcs, &mut cx, &mut diags, |cx, f| {
             let name = cx.item_names[&f.id()].clone();
-            let r = func::FnEmitter::new(&mut cx, f).and_then(|e| e.emit(&name));
-            match r {
-                Ok(text) => functions.push_str(&text),
-                Err(e) => {
-                    let mut d: Diagnostic = e.into();
-                    d.message =
-                        format!("function @{}: {}", m.name(f.id()).unwrap_or("?"), d.message);
-                    diags.push(d.in_func(m, f.id()));
-                }
-            }
-        }
+            func::FnEmitter::new(cx, f).and_then(|e| e.emit(&name))
+        });
     }
     if !diags.is_empty() {
         return Err(diags);

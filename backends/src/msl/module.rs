@@ -1224,7 +1224,7 @@ impl<'m> ModuleCx<'m> {
                 let mut d = *e.0;
                 d.message = format!("global @{name}: {}", d.message);
                 let d = d.or_at_use(self.m, g);
-                errors.push(MslError(Box::new(d)));
+                errors.push(MslError::from(d));
             }
         }
         errors

@@ -17,6 +17,7 @@
 //! gathers, texel offsets on loads, sparse residency, 1D and multisampled sampling, depth
 //! textures read as vectors.
 
+use crate::text::printer::FnText as _;
 use oneshader_ir::types::TextureDesc;
 use oneshader_ir::{Dim, InstId, Op, ScalarKind, TextureAccess};
 
@@ -325,12 +326,16 @@ impl FnEmitter<'_, '_> {
             let c = COMPONENTS
                 .get(comp as usize)
                 .ok_or_else(|| malformed("a gather component out of range"))?;
-            let zero = if d.dim == Dim::D3 {
-                "int3(0)"
-            } else {
-                "int2(0)"
-            };
-            args.push(offset.take().unwrap_or_else(|| zero.to_string()));
+            // Metal's cube gathers take no offset (`gather(s, c, [array,] component)`); an
+            // offset on a cube texture was refused above.
+            if d.dim != Dim::Cube {
+                let zero = if d.dim == Dim::D3 {
+                    "int3(0)"
+                } else {
+                    "int2(0)"
+                };
+                args.push(offset.take().unwrap_or_else(|| zero.to_string()));
+            }
             args.push(format!("component::{c}"));
         }
         if let Some(o) = offset {

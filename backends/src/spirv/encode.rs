@@ -37,6 +37,12 @@ impl Words {
         self.words.reserve(n);
     }
 
+    /// Drops the words from `len` on (whole instructions written last), keeping the record
+    /// of an oversized instruction.
+    pub fn truncate(&mut self, len: usize) {
+        self.words.truncate(len);
+    }
+
     /// Empties the stream (and forgets an oversized instruction it held).
     pub fn clear(&mut self) {
         self.words.clear();

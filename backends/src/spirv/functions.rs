@@ -121,6 +121,9 @@ impl Emitter<'_> {
                 }
             }
         }
+        if self.shader_debug() && !blocks.is_empty() {
+            self.dbg_function(f.id(), fty);
+        }
         if blocks.is_empty() {
             if !library {
                 return Err(EmitError::new(
@@ -277,6 +280,7 @@ impl Emitter<'_> {
             }
             param_index += 1;
         }
+        self.dbg_block_start(b, is_entry);
         for c in children {
             let op = m.op(c);
             if op.is_decoration() {

@@ -253,6 +253,9 @@ impl Emitter<'_> {
             None => inst(&mut self.s.globals, spirv::Op::Variable, &[ptr, id, class]),
         }
         self.name(id, m.name(g));
+        if !matches!(space, AddressSpace::Input | AddressSpace::Output) {
+            self.dbg_global_variable(g, id);
+        }
         let stages = info.stages_of(global);
         let fragment = stages.contains(Stage::Fragment);
         let input = space == AddressSpace::Input;

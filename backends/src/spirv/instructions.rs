@@ -284,6 +284,7 @@ impl Emitter<'_> {
                     &[ty, id, spirv::StorageClass::Function as u32],
                 );
                 self.name(id, m.name(i));
+                self.dbg_declare(i);
                 Ok(())
             }
             Op::Load => self.load(i),

@@ -25,8 +25,15 @@ pub struct LineInfo {
     pub main: u32,
     /// The HLSL version `OpSource` states (DXC's: 600).
     pub version: u32,
-    /// Put the main file's text into `OpSource` (`-Qembed_debug`).
+    /// Put the main file's text into `OpSource` (`-Qembed_debug`); under
+    /// [`LineInfo::shader_debug_info`] every file's text into its `DebugSource` instead
+    /// (`-fspv-debug=vulkan-with-source`).
     pub embed_source: bool,
+    /// Write NonSemantic.Shader.DebugInfo.100 (`-fspv-debug=vulkan`, [`super::debuginfo`])
+    /// instead of `OpLine`/`OpNoLine`; `OpSource` then names the main file without its text.
+    pub shader_debug_info: bool,
+    /// The command line `DebugEntryPoint` records (NonSemantic.Shader.DebugInfo.100 only).
+    pub command_line: String,
 }
 
 /// One source file: its name as the compilation saw it, and its text.
@@ -49,6 +56,7 @@ pub(crate) struct Lines {
 }
 
 impl Lines {
+    /// The state for `info`'s files.
     pub fn new(info: &LineInfo) -> Lines {
         Lines {
             strings: vec![0; info.files.len()],
@@ -76,9 +84,14 @@ impl Emitter<'_> {
         if let Some(l) = &mut self.lines {
             l.cur = None;
         }
+        if let Some(d) = &mut self.dbg {
+            d.cur = None;
+            d.last_line = None;
+        }
     }
 
-    /// Writes the `OpLine` (or `OpNoLine`) that instruction `i` needs before it.
+    /// Writes the `OpLine` (or `OpNoLine`) that instruction `i` needs before it; under
+    /// [`LineInfo::shader_debug_info`] the `DebugLine` (or `DebugNoLine`) instead.
     pub(crate) fn line_before(&mut self, i: InstId) {
         let opts = self.opts;
         let (Some(info), Some(_)) = (&opts.line_info, &self.lines) else {
@@ -91,6 +104,10 @@ impl Emitter<'_> {
         let want = m
             .position(i)
             .filter(|s| (s.file.0 as usize) < info.files.len());
+        if self.shader_debug() {
+            self.dbg_line(want);
+            return;
+        }
         let Some(span) = want else {
             if let Some(l) = &mut self.lines
                 && l.cur.take().is_some()
@@ -101,9 +118,25 @@ impl Emitter<'_> {
         };
         let file = span.file.0 as usize;
         let string = self.file_string(file);
+        let Some((line, col, _, _)) = self.span_lines(span) else {
+            return;
+        };
         let Some(l) = &mut self.lines else { return };
-        let text = &info.files[file].text;
-        let starts = l.starts[file].get_or_insert_with(|| {
+        let at = (string, line, col);
+        if l.cur != Some(at) {
+            l.cur = Some(at);
+            inst(&mut self.f.body, spirv::Op::Line, &[string, line, col]);
+        }
+    }
+
+    /// 1-based (line, column) of the start and of the end of `span`, if its file is known.
+    pub(crate) fn span_lines(&mut self, span: oneshader_ir::Span) -> Option<(u32, u32, u32, u32)> {
+        let opts = self.opts;
+        let info = opts.line_info.as_ref()?;
+        let file = span.file.0 as usize;
+        let text = &info.files.get(file)?.text;
+        let l = self.lines.as_mut()?;
+        let starts = l.starts.get_mut(file)?.get_or_insert_with(|| {
             std::iter::once(0)
                 .chain(
                     text.bytes()
@@ -114,15 +147,12 @@ impl Emitter<'_> {
                 .collect()
         });
         let (line, col) = line_col(text, starts, span.start);
-        let at = (string, line, col);
-        if l.cur != Some(at) {
-            l.cur = Some(at);
-            inst(&mut self.f.body, spirv::Op::Line, &[string, line, col]);
-        }
+        let (end_line, end_col) = line_col(text, starts, span.end.max(span.start));
+        Some((line, col, end_line, end_col))
     }
 
     /// The `OpString` id of file `file` (allocated on first use).
-    fn file_string(&mut self, file: usize) -> u32 {
+    pub(crate) fn file_string(&mut self, file: usize) -> u32 {
         let have = self
             .lines
             .as_ref()
@@ -163,7 +193,7 @@ impl Emitter<'_> {
         }
         let mut head = vec![spirv::SourceLanguage::HLSL as u32, info.version];
         head.extend(main_string);
-        if !info.embed_source || main_string.is_none() {
+        if !info.embed_source || main_string.is_none() || info.shader_debug_info {
             inst(&mut self.s.sources, spirv::Op::Source, &head);
             return;
         }

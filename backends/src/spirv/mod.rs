@@ -25,6 +25,7 @@
 mod capabilities;
 mod chains;
 mod constants;
+pub mod debuginfo;
 mod encode;
 pub mod error;
 mod functions;
@@ -143,8 +144,11 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnos
     for f in m.functions() {
         e.id_of(f.id());
     }
+    e.dbg_begin();
     e.emit_globals(info);
     e.emit_functions(library);
+    let entries: Vec<_> = info.entry_points().iter().map(|p| p.func().id()).collect();
+    e.dbg_entry_points(&entries);
     e.emit_sources();
     if library {
         e.emit_linkage();
@@ -218,8 +222,56 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnos
 /// The SPIR-V text of `words` (rspirv's disassembler), or the parse error.
 pub fn disassemble(words: &[u32]) -> Result<String, String> {
     use rspirv::binary::Disassemble;
-    let module = rspirv::dr::load_words(words).map_err(|e| e.to_string())?;
+    let module = load(words)?;
     Ok(module.disassemble())
+}
+
+/// `words` as an `rspirv` module, or the parse error. Unlike `rspirv::dr::load_words` this
+/// also reads extended instructions at module level (NonSemantic.Shader.DebugInfo.100's,
+/// [`debuginfo`]), which rspirv's loader refuses as detached: they are appended to
+/// `types_global_values`, where this backend writes them (after every type, constant and
+/// global variable). An extended instruction inside a function but outside its blocks
+/// (`spirv-opt` writes a `DebugNoScope` after a function's last terminator) is an error: an
+/// `rspirv` module has no place for it.
+pub fn load(words: &[u32]) -> Result<rspirv::dr::Module, String> {
+    use rspirv::binary::{Consumer, ParseAction};
+    struct Tolerant {
+        loader: rspirv::dr::Loader,
+        in_function: bool,
+        module_level: Vec<rspirv::dr::Instruction>,
+    }
+    impl Consumer for Tolerant {
+        fn initialize(&mut self) -> ParseAction {
+            self.loader.initialize()
+        }
+        fn finalize(&mut self) -> ParseAction {
+            self.loader.finalize()
+        }
+        fn consume_header(&mut self, header: rspirv::dr::ModuleHeader) -> ParseAction {
+            self.loader.consume_header(header)
+        }
+        fn consume_instruction(&mut self, inst: rspirv::dr::Instruction) -> ParseAction {
+            match inst.class.opcode {
+                rspirv::spirv::Op::Function => self.in_function = true,
+                rspirv::spirv::Op::FunctionEnd => self.in_function = false,
+                rspirv::spirv::Op::ExtInst if !self.in_function => {
+                    self.module_level.push(inst);
+                    return ParseAction::Continue;
+                }
+                _ => {}
+            }
+            self.loader.consume_instruction(inst)
+        }
+    }
+    let mut t = Tolerant {
+        loader: rspirv::dr::Loader::new(),
+        in_function: false,
+        module_level: Vec::new(),
+    };
+    rspirv::binary::parse_words(words, &mut t).map_err(|e| e.to_string())?;
+    let mut module = t.loader.module();
+    module.types_global_values.extend(t.module_level);
+    Ok(module)
 }
 
 /// What a SPIR-V module declares it needs: its version and the names of its capabilities and
@@ -236,7 +288,7 @@ pub struct Declared {
 
 /// What a module declares it needs, or the parse error.
 pub fn declared_requirements(words: &[u32]) -> Result<Declared, String> {
-    let module = rspirv::dr::load_words(words).map_err(|e| e.to_string())?;
+    let module = load(words)?;
     let version = module
         .header
         .as_ref()

@@ -70,6 +70,9 @@ pub(crate) struct Sections {
     pub names: Words,
     pub annotations: Words,
     pub globals: Words,
+    /// Module-level NonSemantic.Shader.DebugInfo.100 instructions ([`super::debuginfo`]),
+    /// after every type, constant and global variable.
+    pub debug: Words,
     pub functions: Words,
 }
 
@@ -85,6 +88,7 @@ impl Sections {
             &self.names,
             &self.annotations,
             &self.globals,
+            &self.debug,
             &self.functions,
         ]
         .into_iter()
@@ -145,6 +149,9 @@ pub(crate) struct Emitter<'m> {
     pub f: FuncState,
     /// Line-information state, when [`Options::line_info`] asks for it.
     pub lines: Option<super::lines::Lines>,
+    /// NonSemantic.Shader.DebugInfo.100 state, when [`super::LineInfo::shader_debug_info`]
+    /// asks for it.
+    pub dbg: Option<super::debuginfo::Dbg>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -174,6 +181,7 @@ impl<'m> Emitter<'m> {
             cur_func: None,
             f: FuncState::default(),
             lines: opts.line_info.as_ref().map(super::lines::Lines::new),
+            dbg: None,
             diags: Vec::new(),
         }
     }
@@ -320,6 +328,7 @@ impl<'m> Emitter<'m> {
             + s.names.len()
             + s.annotations.len()
             + s.globals.len()
+            + s.debug.len()
             + s.functions.len()
             + 5;
         let mut out = Vec::with_capacity(total);
@@ -338,6 +347,7 @@ impl<'m> Emitter<'m> {
         out.extend_from_slice(&s.names);
         out.extend_from_slice(&s.annotations);
         out.extend_from_slice(&s.globals);
+        out.extend_from_slice(&s.debug);
         out.extend_from_slice(&s.functions);
         out
     }

@@ -47,6 +47,14 @@ pub(crate) fn bin(a: &E, op: &str, b: &E) -> E {
 }
 
 /// `f(args...)`.
+/// A matrix of type `tn` built from its `n` row (or column) vectors `part(0..n)`: the
+/// component-wise operations WGSL's and MSL's matrices lack (`*` is their matrix product; no
+/// `/`, `%` or, in both, unary minus on matrices).
+pub(crate) fn per_vector(tn: &str, n: u32, part: impl Fn(u32) -> String) -> E {
+    let parts: Vec<String> = (0..n).map(part).collect();
+    E::primary(format!("{tn}({})", parts.join(", ")))
+}
+
 pub(crate) fn call(f: &str, args: &[&E]) -> E {
     let a: Vec<&str> = args.iter().map(|e| e.text.as_str()).collect();
     E::primary(format!("{f}({})", a.join(", ")))
@@ -58,6 +66,12 @@ pub(crate) struct WordSpelling {
     pub atomic_load: fn(&str) -> String,
     /// The bits of the `u32` word `w` as the 32-bit scalar `scalar` (`Op::I32` or a float).
     pub bits_as: fn(Op, &str) -> String,
+    /// The bits of the 32-bit scalar `x` (not `u32`) as a `u32` word.
+    pub bits_of: fn(&str) -> String,
+    /// The `int` byte offset `x` as a `u32`.
+    pub offset_as_uint: fn(&str) -> String,
+    /// An atomic store of `v` to the word `w` (its address is `&w`).
+    pub atomic_store: fn(&str, &str) -> String,
 }
 
 /// The `n` words from `index` on of the word array `arr`, each read atomically when `atomic`

@@ -1,12 +1,17 @@
 //! What the text backends (GLSL, WGSL, MSL) share: identifiers ([`names`]), the choice of the
 //! entry point and what it reaches ([`usage`]), which values print inline ([`roles`]), where a
 //! statement list sits among the breakable statements around it ([`Region`]), and the
-//! locations atomics touch ([`atomics`], for WGSL and MSL, whose atomics need atomic types), and
-//! the statement walker of the C-like targets, GLSL and MSL ([`walker`]).
+//! locations atomics touch ([`atomics`], for WGSL and MSL, whose atomics need atomic types), the
+//! statement walker of all three ([`walker`]), the per-function helpers of their printers
+//! ([`printer`]), the prologue of their drivers ([`driver`]), and their one error type
+//! ([`error`]).
 
 pub(crate) mod atomics;
+pub(crate) mod driver;
+pub mod error;
 pub(crate) mod expr;
 pub(crate) mod names;
+pub(crate) mod printer;
 pub(crate) mod roles;
 pub(crate) mod usage;
 pub(crate) mod walker;

@@ -1,6 +1,6 @@
 //! Which entry point a text backend prints, and what it uses: read from the module's shared
 //! analyses ([`oneshader_ir::analysis::ModuleInfo`], carried by the `Legal`), never derived
-//! here. Shared by the GLSL and WGSL backends (each output holds one entry point).
+//! here. Shared by the GLSL, WGSL and MSL backends (each output holds one entry point).
 
 use oneshader_ir::analysis::{EntryInfo, ModuleInfo};
 use oneshader_ir::{Func, InstId, Stage};

@@ -1,9 +1,13 @@
-//! Structured statements rebuilt from the IR's constructs ([`oneshader_ir::constructs`]) in C
-//! syntax, for the GLSL and MSL backends (both C-like: C switches with fall-through, `for
-//! (;;)` loops): no state machine, no goto. A backend's function printer implements the small
-//! [`CSyntax`] trait (its output, its values, its hints, its own terminators such as
-//! `discard`) and gets the walk from [`StatementWalker`]. WGSL's statements differ (no
-//! fall-through) and have their own walker.
+//! Structured statements rebuilt from the IR's constructs ([`oneshader_ir::constructs`]), for
+//! the GLSL, MSL and WGSL backends: no state machine, no goto. A backend's function printer
+//! implements the small [`CSyntax`] trait (its output, its values, its hints, its own
+//! terminators such as `discard`, and the spellings of the statement heads, with C's as the
+//! defaults) and gets the walk from [`StatementWalker`]. GLSL and MSL are C-like (C switches
+//! with fall-through, `for (;;)` loops); WGSL overrides the spellings (`if c {`, `loop {`)
+//! and states that it lacks fall-through ([`CSyntax::FALLS_THROUGH`]): its switches always
+//! have a `default` clause, cases are `case a, b, default { ... }`, and no case falls into
+//! another (legalization gave every case that fell into another a copy of it: `case_copies`,
+//! checked as OSG0007).
 //!
 //! A statement list starts at a block and follows its edges; each edge is classified by
 //! [`Constructs::edge`]:
@@ -22,9 +26,10 @@
 //! falling through precedes its target, which is checked: a fall-through to a case that
 //! cannot follow is refused), each case in braces; `loop` is `for (;;) { header; body }`
 //! followed by its break block. The continue block is one block ending in the back edge, so
-//! its values are used only inside it and it can be printed at every `continue`. A
-//! `cond_br` is `if (c) { <exit> }` followed by the other target (the loop header's test
-//! `if (!c) { break; }`, a do-while's `if (!c) { break; }` before the continue part).
+//! its values are used only inside it and it can be printed at every `continue` (WGSL needs
+//! no `continuing` block). A `cond_br` is `if (c) { <exit> }` followed by the other target
+//! (the loop header's test `if (!c) { break; }`, a do-while's `if (!c) { break; }` before the
+//! continue part).
 
 use oneshader_ir::cfg::Cfg;
 use oneshader_ir::constructs::{ConstructKind, Constructs, EdgeKind};
@@ -141,18 +146,31 @@ pub(crate) trait CSyntax<'m> {
     fn case_targets(&self, k: usize) -> Option<&Vec<Block>> {
         self.walk().case_targets.get(&k)
     }
-    /// Prints one line at the current indentation.
-    fn line(&mut self, s: &str);
+    /// Prints one line at the current indentation (four spaces a level).
+    fn line(&mut self, s: &str) {
+        let w = self.walk_mut();
+        for _ in 0..w.indent {
+            w.out.push_str("    ");
+        }
+        w.out.push_str(s);
+        w.out.push('\n');
+    }
     /// Prints the instructions of `b` (not its terminator).
     fn block_body(&mut self, b: Block) -> Result<(), Self::Error>;
     /// The expression text of value `v`.
     fn value_text(&mut self, v: InstId) -> Result<String, Self::Error>;
     /// `!c` with the parentheses the target's precedence needs.
     fn negated(&mut self, c: InstId) -> Result<String, Self::Error>;
-    /// The selection hint printed before `if`/`switch` of terminator `t` (`""` for none).
-    fn selection_hint(&mut self, t: InstId) -> &'static str;
-    /// The loop hint printed before `for (;;)` of the `loop` terminator `t`.
-    fn loop_hint(&mut self, t: InstId) -> &'static str;
+    /// The selection hint printed before `if`/`switch` of terminator `t` (`""` for none, the
+    /// default: hints do not change the meaning).
+    fn selection_hint(&mut self, _t: InstId) -> &'static str {
+        ""
+    }
+    /// The loop hint printed before `for (;;)` of the `loop` terminator `t` (`""`, the
+    /// default, for none).
+    fn loop_hint(&mut self, _t: InstId) -> &'static str {
+        ""
+    }
     /// Prints a terminator other than `br`, `cond_br`, `if_else`, `switch`, `loop`,
     /// `return` and `unreachable` (`discard`, the ray-tracing and mesh ones), which leaves
     /// the list, or refuses it.
@@ -163,7 +181,105 @@ pub(crate) trait CSyntax<'m> {
     fn malformed(&self, msg: &str) -> Self::Error;
     /// The refusal of a switch on a 64-bit selector.
     fn wide_selector(&self) -> Self::Error;
+
+    /// Whether a switch case can fall into the next one (C's `switch`). A language without
+    /// fall-through (WGSL) prints each case group as `case a, b, default { ... }`, always
+    /// with a `default` clause, and never reaches a fall-through (legalization copied the
+    /// cases that had one).
+    const FALLS_THROUGH: bool = true;
+
+    /// Prints what follows a loop that never exits (its break block is unreachable) at the
+    /// end of a statement list: nothing in C; a language whose validator wants every path of
+    /// a function with a result to end in a `return` (naga does not look into loops) prints
+    /// one here.
+    fn after_endless_loop(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    /// The head of an `if` with condition `cond`, after the selection hint `hint`.
+    fn if_head(&self, hint: &str, cond: &str) -> String {
+        format!("{hint}if ({cond}) {{")
+    }
+
+    /// The head of a loop, after the loop hint `hint`.
+    fn loop_head(&self, hint: &str) -> String {
+        format!("{hint}for (;;) {{")
+    }
+
+    /// The declaration of the break flag `flag` of a loop, before the loop.
+    fn flag_decl(&self, flag: &str) -> String {
+        format!("bool {flag} = false;")
+    }
+
+    /// The selector text of a switch on `sel` with its signedness and width (at most 32:
+    /// a 64-bit selector is [`CSyntax::wide_selector`]); C widens a narrower one to `int` or
+    /// `uint`.
+    fn selector(&mut self, sel: InstId) -> Result<(String, bool, u32), Self::Error> {
+        let m = self.module();
+        let sel_ty = m
+            .ty(sel)
+            .ok_or_else(|| self.malformed("an untyped selector"))?;
+        let bits = m.scalar_bits(sel_ty).unwrap_or(32);
+        if bits == 64 {
+            return Err(self.wide_selector());
+        }
+        let signed = m.op(sel_ty).is_signed_int_type();
+        let sel_e = self.value_text(sel)?;
+        let text = if bits < 32 {
+            format!("{}({sel_e})", if signed { "int" } else { "uint" })
+        } else {
+            sel_e
+        };
+        Ok((text, signed, bits))
+    }
+
+    /// The label of a case with value `v` (already sign-extended or truncated to the
+    /// selector's width) of a selector that is `signed`.
+    fn case_label(&self, signed: bool, v: u64) -> String {
+        if signed {
+            let s = v as i32;
+            if s == i32::MIN {
+                "(-2147483647 - 1)".to_string()
+            } else {
+                s.to_string()
+            }
+        } else {
+            format!("{}u", v as u32)
+        }
+    }
 }
+
+/// The [`CSyntax`] accessors every text backend's `FnEmitter` gives alike (from its fields `m`,
+/// `f` and `walk`, its own `value`, and [`crate::text::printer::FnText::print_block`]), written once: invoked with the
+/// module's lifetime inside each `impl CSyntax for FnEmitter`.
+macro_rules! fn_emitter_syntax {
+    ($m:lifetime) => {
+        fn module(&self) -> &$m oneshader_ir::Module {
+            self.m
+        }
+
+        fn func(&self) -> oneshader_ir::Func {
+            self.f
+        }
+
+        fn walk(&self) -> &$crate::text::walker::WalkState {
+            &self.walk
+        }
+
+        fn walk_mut(&mut self) -> &mut $crate::text::walker::WalkState {
+            &mut self.walk
+        }
+
+        fn block_body(&mut self, b: oneshader_ir::Block) -> Result<(), Self::Error> {
+            $crate::text::printer::FnText::print_block(self, b)
+        }
+
+        fn value_text(&mut self, v: oneshader_ir::InstId) -> Result<String, Self::Error> {
+            Ok(self.value(v)?.text)
+        }
+    };
+}
+pub(crate) use fn_emitter_syntax;
 
 /// The statement walker: provided for every [`CSyntax`].
 pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
@@ -353,7 +469,8 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
         } else {
             (self.value_text(c)?, yes, no)
         };
-        self.line(&format!("if ({cond}) {{"));
+        let head = self.if_head("", &cond);
+        self.line(&head);
         let nested = st.nested();
         self.arm(b, jump, &nested)?;
         self.line("}");
@@ -396,13 +513,15 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
             (true, true) => {}
             (true, false) => {
                 let cond = self.negated(c)?;
-                self.line(&format!("{hint}if ({cond}) {{"));
+                let head = self.if_head(hint, &cond);
+                self.line(&head);
                 self.out().push_str(&else_text);
                 self.line("}");
             }
             (false, else_empty) => {
                 let cond = self.value_text(c)?;
-                self.line(&format!("{hint}if ({cond}) {{"));
+                let head = self.if_head(hint, &cond);
+                self.line(&head);
                 self.out().push_str(&then_text);
                 if !else_empty {
                     self.line("} else {");
@@ -424,10 +543,12 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
             .index_of_term(t)
             .ok_or_else(|| self.malformed("a loop the structured analysis does not know"))?;
         if let Some(flag) = self.loop_flag(k) {
-            self.line(&format!("bool {flag} = false;"));
+            let decl = self.flag_decl(&flag);
+            self.line(&decl);
         }
         let hint = self.loop_hint(t);
-        self.line(&format!("{hint}for (;;) {{"));
+        let head = self.loop_head(hint);
+        self.line(&head);
         let mut body = st.nested();
         body.breakables.push(Brk::Loop(k));
         body.loop_top = Some(k);
@@ -436,6 +557,9 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
         *self.indent() -= 1;
         r?;
         self.line("}");
+        if !self.cfg().is_reachable(brk) {
+            self.after_endless_loop()?;
+        }
         self.inside(brk, st)
     }
 
@@ -450,22 +574,8 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
         let sel = m.operand(t, 0);
         let merge = Block::cast(m, m.operand(t, 1));
         let default = Block::cast(m, m.operand(t, 2));
-        let sel_ty = m
-            .ty(sel)
-            .ok_or_else(|| self.malformed("an untyped selector"))?;
-        let sop = m.op(sel_ty);
-        let bits = m.scalar_bits(sel_ty).unwrap_or(32);
-        if bits == 64 {
-            return Err(self.wide_selector());
-        }
-        let signed = sop.is_signed_int_type();
-        let sel_e = self.value_text(sel)?;
+        let (sel_text, signed, bits) = self.selector(sel)?;
         let m = self.module();
-        let sel_text = if bits < 32 {
-            format!("{}({sel_e})", if signed { "int" } else { "uint" })
-        } else {
-            sel_e
-        };
         // Case groups by target, ordered by the structural reverse post-order.
         let mut groups: Vec<(Block, Vec<String>, bool)> = Vec::new();
         let mut add = |target: Block, label: Option<String>| {
@@ -486,24 +596,23 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
         while i + 1 < n {
             let v = m.operand(t, i);
             let raw = m.literal_bits(v).unwrap_or(0);
-            let label = if signed {
-                let s = oneshader_ir::types::sign_extend(raw, bits) as i32;
-                if s == i32::MIN {
-                    "(-2147483647 - 1)".to_string()
-                } else {
-                    s.to_string()
-                }
+            let v = if signed {
+                oneshader_ir::types::sign_extend(raw, bits) as u64
             } else {
-                format!("{}u", oneshader_ir::types::truncate(raw, bits) as u32)
+                oneshader_ir::types::truncate(raw, bits)
             };
+            let label = self.case_label(signed, v);
             add(Block::cast(m, m.operand(t, i + 1)), Some(label));
             i += 2;
         }
-        if default != merge {
+        if default != merge || !Self::FALLS_THROUGH {
             add(default, None);
         }
         let scfg = self.constructs().cfg();
         groups.sort_by_key(|g| scfg.rpo_number(g.0).unwrap_or(usize::MAX));
+        if !Self::FALLS_THROUGH {
+            return self.case_blocks(k, &sel_text, merge, &groups, st);
+        }
         let groups = fall_through_order(self.constructs(), k, merge, groups);
         if groups.is_empty() {
             return self.inside(merge, st);
@@ -552,12 +661,54 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
             *self.indent() -= 1;
         }
         self.line("}");
+        self.after_switch(merge, st)
+    }
+
+    /// The switch of a language without fall-through: `switch sel { case a, b { ... } case
+    /// c, default { ... } }`, case groups in structural reverse post-order, then the merge.
+    fn case_blocks(
+        &mut self,
+        k: usize,
+        sel_text: &str,
+        merge: Block,
+        groups: &[(Block, Vec<String>, bool)],
+        st: &Region,
+    ) -> Result<Flow, Self::Error> {
+        if groups.is_empty() {
+            return self.inside(merge, st);
+        }
+        self.line(&format!("switch {sel_text} {{"));
+        let mut case_st = st.nested();
+        case_st.breakables.push(Brk::Switch(k));
+        self.flags_set().push(Default::default());
+        for (target, labels, is_default) in groups {
+            let mut sel: Vec<&str> = labels.iter().map(String::as_str).collect();
+            if *is_default {
+                sel.push("default");
+            }
+            self.line(&format!("case {} {{", sel.join(", ")));
+            if *target != merge {
+                *self.indent() += 1;
+                let r = self.region(*target, &case_st);
+                *self.indent() -= 1;
+                r?;
+            }
+            self.line("}");
+        }
+        self.line("}");
+        self.after_switch(merge, st)
+    }
+
+    /// After a switch's closing brace: the breaks of the loops whose flag a case set (`if
+    /// (flag) { break; }`), then the merge.
+    fn after_switch(&mut self, merge: Block, st: &Region) -> Result<Flow, Self::Error> {
         let set = self.flags_set().pop().unwrap_or_default();
         let mut loops: Vec<usize> = set.into_iter().collect();
         loops.sort_unstable();
         for l in loops {
             let flag = self.loop_flag(l).unwrap_or_default();
-            self.line(&format!("if ({flag}) {{"));
+            let head = self.if_head("", &flag);
+            self.line(&head);
             *self.indent() += 1;
             self.break_loop(l, st)?;
             *self.indent() -= 1;

@@ -9,35 +9,20 @@
 //! | OSB0201 | the `Legal` module was prepared for another target (run `prepare(m, Target::Wgsl)`) |
 //! | OSB0202 | no entry point to emit: the module has none, `Options::entry` names none, or several exist and `Options::entry` does not choose |
 //! | OSB0203 | a stage WGSL has no entry point for (geometry, hull, domain, mesh, amplification, the ray-tracing stages) |
-//! | OSB0204 | a type WGSL cannot express: 64-bit integers and floats, 8- and 16-bit integers, integer, bool or `f16` matrices, `f16` texels, arrays of textures or buffers, texel buffers, subpass inputs, 1D array textures, storage textures of unknown format, `bool` or array stage inputs and outputs |
-//! | OSB0205 | a buffer layout WGSL's `@align`/`@size` cannot state: a member whose offset is not a multiple of its WGSL alignment (DXC's relaxed vector placement), an array or matrix stride other than WGSL's, a struct used in buffers under two layouts |
+//! | OSB0204 | a type WGSL cannot express: 64-bit integers and floats, 8- and 16-bit integers, integer, bool or `f16` matrices, `f16` texels, arrays of textures or buffers, texel buffers legalization could not make storage buffers (`texel_buffers`), subpass inputs, 1D array textures, storage textures of unknown format, `bool` or array stage inputs and outputs |
+//! | OSB0205 | a buffer layout WGSL's `@align`/`@size` cannot state: a member whose offset is not a multiple of its WGSL alignment (DXC's relaxed vector placement), an array or matrix stride other than WGSL's, a struct used in buffers under two layouts that place its fields or their elements differently |
 //! | OSB0206 | control flow the statement rebuilder cannot express: an unstructured edge, a block reached twice (a switch case falling into another never reaches the backend: legalization copies it, `case_copies`) |
 //! | OSB0207 | an operation whose operands WGSL cannot take: atomics on other than 32-bit integers or on texels, a whole struct or array loaded or stored when it holds atomics, a run-time texel offset, a pointer argument that is not a whole variable, a whole store to a buffer of a struct declared with a leading padding member (its first member is at a non-zero offset), a derivative or texture operation on `f16` values |
-//! | OSB0208 | an operation or intrinsic without a WGSL mapping: wave and quad operations, memory barriers without execution synchronization, `query_lod`, min-LOD clamps, sparse residency, interpolation at centroid/sample/offset, `GetRenderTargetSampleCount`, `GetAttributeAtVertex` |
+//! | OSB0208 | an operation or intrinsic without a WGSL mapping: wave and quad operations, memory barriers without execution synchronization, `query_lod`, min-LOD clamps, sparse residency, textures of struct texels, sampling integer textures, interpolation at centroid/sample/offset, `GetRenderTargetSampleCount`, `GetAttributeAtVertex` |
 //! | OSB0209 | implicit derivatives outside fragment shaders (WGSL has no compute derivatives) |
 //! | OSB0210 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
 //! | OSB0211 | a resource or built-in WGSL (as naga 30 validates it) does not have: two resources at one binding, subgroup built-ins in a compute shader with a multi-dimensional workgroup, built-ins without a WGSL spelling (clip and cull distances, layer, viewport index, view index outside vertex and fragment inputs, shading rate, stencil reference, ...) |
 //! | OSB0212 | *warning*: a binding-map entry places no resource of the shader (`crate::bindings`) |
 //! | OSB0213 | *warning*: a vertex shader's point size (`PSIZE`) that is always 1.0 is left out (WebGPU draws one-pixel points; WGSL has no point-size output); any other point size is OSB0211 |
+//! | OSB0214 | *warning*: `precise` is not kept (WGSL cannot forbid contraction; `crate::precise`) |
 
-use oneshader_ir::Diagnostic;
-
-/// An error of the backend: one diagnostic (boxed to keep `Result`s small).
-#[derive(Clone, Debug)]
-pub struct WgslError(pub Box<Diagnostic>);
-
-impl WgslError {
-    /// An error with `code` and `message`.
-    pub fn new(code: &'static str, message: impl Into<String>) -> WgslError {
-        WgslError(Box::new(Diagnostic::error(code, message)))
-    }
-}
-
-impl From<WgslError> for Diagnostic {
-    fn from(e: WgslError) -> Diagnostic {
-        *e.0
-    }
-}
+/// An error of the backend: one diagnostic (the text backends' one error type).
+pub type WgslError = crate::text::error::TextError;
 
 /// Result of the backend's internal steps.
 pub(crate) type R<T> = Result<T, WgslError>;

@@ -7,22 +7,24 @@
 //! or when they are declared at the top of the function because a use lies outside the
 //! statement list of the definition).
 
+use crate::text::printer::FnText;
+use crate::text::walker::CSyntax as _;
 use std::fmt::Write as _;
 
-use oneshader_ir::cfg::Cfg;
-use oneshader_ir::constructs::Constructs;
-use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
+use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::error::{OPERANDS, R, TYPE, UNMAPPED, WgslError, malformed};
 use super::module::{Loc, ModuleCx};
 use super::names::{Namer, namer};
+pub(crate) use crate::text::Region;
 use crate::text::roles::{self, Role, has_effect};
-pub(crate) use crate::text::{Brk, Region};
+use crate::text::walker::{StatementWalker, WalkState};
 
 pub(crate) use crate::text::expr::E;
-use crate::text::expr::{WordSpelling, bin, call, word_reads};
+use crate::text::expr::{WordSpelling, bin, call, per_vector};
+use crate::text::printer::ExprText;
 
 /// How byte-address words are read in this target.
 const WORDS: WordSpelling = WordSpelling {
@@ -31,7 +33,33 @@ const WORDS: WordSpelling = WordSpelling {
         Op::I32 => format!("bitcast<i32>({w})"),
         _ => format!("bitcast<f32>({w})"),
     },
+    bits_of: |x| format!("bitcast<u32>({x})"),
+    offset_as_uint: |x| format!("u32({x})"),
+    atomic_store: |w, v| format!("atomicStore(&{w}, {v})"),
 };
+
+impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
+    const WORDS: WordSpelling = WORDS;
+    const OPERANDS: &'static str = OPERANDS;
+
+    fn value(&mut self, v: InstId) -> R<E> {
+        FnEmitter::value(self, v)
+    }
+
+    fn place_text(&mut self, p: InstId) -> R<String> {
+        Ok(self.place(p)?.text)
+    }
+
+    fn type_name(&mut self, t: InstId) -> R<String> {
+        self.cx.type_name(t)
+    }
+
+    fn atomic_words(&self, p: InstId) -> bool {
+        self.cx
+            .loc_of(p)
+            .is_some_and(|l| self.cx.atomics.contains(&Loc::Elem(Box::new(l))))
+    }
+}
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -129,92 +157,43 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub cx: &'a mut ModuleCx<'m>,
     pub m: &'m Module,
     pub f: Func,
-    pub cons: Constructs,
-    pub cfg: Cfg,
     pub locals: Namer,
     pub names: FxHashMap<InstId, String>,
     pub roles: FxHashMap<InstId, Role>,
     pub hoisted: FxHashSet<InstId>,
-    pub loop_flags: FxHashMap<usize, String>,
-    pub flags_set: Vec<FxHashSet<usize>>,
-    pub emitted: FxHashSet<InstId>,
     /// Pointer parameters (printed `(*p)`).
     pub ptr_params: FxHashSet<InstId>,
-    pub returned: bool,
     pub temps: u32,
-    pub out: String,
-    pub indent: usize,
+    /// The statement walker's state (constructs, CFG, output, ...).
+    pub walk: WalkState,
 }
 
 impl<'a, 'm> FnEmitter<'a, 'm> {
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let cons = Constructs::new(m, f);
-        let cfg = Cfg::new(m, f);
+        let mut walk = WalkState::new(m, f);
         let mut forced: FxHashSet<InstId> = FxHashSet::default();
         for b in f.blocks(m) {
             for c in m.children(b.id()) {
                 forced.extend(repeated_operands(m, c));
             }
         }
-        let r = roles::analyze(m, f, &cons, &cfg, &forced, needs_local);
-        let mut loop_flags = FxHashMap::default();
+        let r = roles::analyze(m, f, &walk.cons, &walk.cfg, &forced, needs_local);
         for k in r.flagged_loops {
-            loop_flags.insert(k, String::new());
+            walk.loop_flags.insert(k, String::new());
         }
         Ok(FnEmitter {
             cx,
             m,
             f,
-            cons,
-            cfg,
             locals: namer(),
             names: FxHashMap::default(),
             roles: r.roles,
             hoisted: r.hoisted,
-            loop_flags,
-            flags_set: Vec::new(),
-            emitted: FxHashSet::default(),
             ptr_params: FxHashSet::default(),
-            returned: false,
             temps: 0,
-            out: String::new(),
-            indent: 1,
+            walk,
         })
-    }
-
-    pub fn local_name(&mut self, hint: Option<&str>, fallback: &str) -> String {
-        self.locals.fresh(hint, fallback, Some(&self.cx.names))
-    }
-
-    fn value_name(&mut self, v: InstId) -> String {
-        match self.m.name(v) {
-            Some(h) => self.local_name(Some(h), "v"),
-            None => {
-                self.temps += 1;
-                format!("_{}", self.temps)
-            }
-        }
-    }
-
-    pub fn line(&mut self, s: &str) {
-        for _ in 0..self.indent {
-            self.out.push_str("    ");
-        }
-        self.out.push_str(s);
-        self.out.push('\n');
-    }
-
-    pub fn role(&self, i: InstId) -> Role {
-        self.roles.get(&i).copied().unwrap_or(Role::Named)
-    }
-
-    /// `e` with the source range of `i`, when it has one and `e` has none yet.
-    pub fn located(&self, i: InstId, mut e: WgslError) -> WgslError {
-        if e.0.span.is_none() {
-            e.0.span = crate::text::span_of(self.m, i);
-        }
-        e
     }
 
     /// Prints the whole function (`name`: its WGSL name).
@@ -256,9 +235,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
-        for k in self.loop_flags.keys().copied().collect::<Vec<_>>() {
+        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
             let n = self.local_name(Some("break_flag"), "flag");
-            self.loop_flags.insert(k, n);
+            self.walk.loop_flags.insert(k, n);
         }
         for b in f.blocks(m) {
             for c in m.children(b.id()) {
@@ -286,36 +265,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             ..Region::default()
         };
         self.region(entry, &top)?;
-        if !self.returned && m.op(ret) != Op::Void {
+        if !self.walk.returned && m.op(ret) != Op::Void {
             let tn = self.cx.type_name(ret)?;
             self.line(&format!("return {tn}();"));
         }
         let mut text = String::new();
         writeln!(text, "fn {name}({}){ret_text} {{", params.join(", ")).ok();
-        text.push_str(&self.out);
+        text.push_str(&self.walk.out);
         text.push_str("}\n\n");
         Ok(text)
     }
 
-    /// Prints the instructions of `b` (not its terminator).
-    pub fn block_body(&mut self, b: Block) -> R<()> {
-        let m = self.m;
-        let children: Vec<InstId> = m.children(b.id()).collect();
-        for c in children {
-            let op = m.op(c);
-            if op == Op::Param || op.is_decoration() || op.is_terminator() {
-                continue;
-            }
-            match self.role(c) {
-                Role::Var | Role::Address | Role::Inline | Role::Dead => {}
-                Role::Statement => self.statement(c).map_err(|e| self.located(c, e))?,
-                Role::Named => self.named(c).map_err(|e| self.located(c, e))?,
-            }
-        }
-        Ok(())
-    }
-
-    fn named(&mut self, i: InstId) -> R<()> {
+    pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
         let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
@@ -365,14 +326,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 Ok(())
             }
         }
-    }
-
-    pub fn ty_of(&self, v: InstId) -> R<InstId> {
-        self.m.ty(v).ok_or_else(|| malformed("an untyped value"))
-    }
-
-    pub fn kind_of(&self, v: InstId) -> Option<ScalarKind> {
-        self.m.ty(v).and_then(|t| self.m.scalar_kind(t))
     }
 
     /// An operand as an expression.
@@ -738,6 +691,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let tn = self.cx.type_name(t)?;
                     return Ok(bin(&E::primary(format!("{tn}()")), "-", &a));
                 }
+                if m.op(t) == Op::Matrix {
+                    // WGSL has no unary minus on matrices: row by row.
+                    return self.row_wise(t, |r| format!("-{}[{r}]", a.p()));
+                }
                 Ok(E::op(format!("-{}", a.p())))
             }
             Op::And | Op::Or | Op::Xor | Op::Not => self.logic(i),
@@ -900,14 +857,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(match op {
             Op::Add => bin(&a, "+", &b),
             Op::Sub => bin(&a, "-", &b),
-            Op::Mul if matrix => {
-                // Component-wise: row by row.
-                let (rows, _) = m.matrix_dims(ty).unwrap_or((4, 4));
-                let tn = self.cx.type_name(ty)?;
-                let parts: Vec<String> = (0..rows)
-                    .map(|r| format!("{}[{r}] * {}[{r}]", a.p(), b.p()))
-                    .collect();
-                E::primary(format!("{tn}({})", parts.join(", ")))
+            // Component-wise, row by row: WGSL's `*` on matrices is the matrix product, and
+            // it has no `/` or `%` on matrices.
+            Op::Mul | Op::Div | Op::Rem if matrix => {
+                let sym = match op {
+                    Op::Mul => "*",
+                    Op::Div => "/",
+                    _ => "%",
+                };
+                self.row_wise(ty, |r| format!("{}[{r}] {sym} {}[{r}]", a.p(), b.p()))?
             }
             Op::Mul => bin(&a, "*", &b),
             Op::Div => bin(&a, "/", &b),
@@ -915,6 +873,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             // the IR's `rem`.
             _ => bin(&a, "%", &b),
         })
+    }
+
+    /// A matrix of type `ty` (printed by HLSL rows) built from the row expressions `row(r)`.
+    fn row_wise(&mut self, ty: InstId, row: impl Fn(u32) -> String) -> R<E> {
+        let (rows, _) = self
+            .m
+            .matrix_dims(ty)
+            .ok_or_else(|| malformed("a matrix operation whose type is no matrix"))?;
+        let tn = self.cx.type_name(ty)?;
+        Ok(per_vector(&tn, rows, row))
     }
 
     fn logic(&mut self, i: InstId) -> R<E> {
@@ -971,21 +939,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(bin(&a, sym, &b))
     }
 
-    fn compare(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let sym = match m.op(i) {
-            Op::Eq => "==",
-            Op::Ne => "!=",
-            Op::Lt => "<",
-            Op::Le => "<=",
-            Op::Gt => ">",
-            _ => ">=",
-        };
-        let a = self.value(m.operand(i, 0))?;
-        let b = self.value(m.operand(i, 1))?;
-        Ok(bin(&a, sym, &b))
-    }
-
     fn matmul(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let x = m.operand(i, 0);
@@ -1039,46 +992,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .iter()
             .map(|(s, sw)| format!("{}.{sw}", srcs[*s].p()))
             .collect();
-        let tn = self.cx.type_name(ty)?;
-        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
-    }
-
-    /// True when the words of byte-address buffer `p` are atomic (an atomic touches them).
-    fn atomic_words(&self, p: InstId) -> bool {
-        self.cx
-            .loc_of(p)
-            .is_some_and(|l| self.cx.atomics.contains(&Loc::Elem(Box::new(l))))
-    }
-
-    /// The word array and index of a byte-address access.
-    fn word_index(&mut self, i: InstId) -> R<(String, E)> {
-        let m = self.m;
-        let buf = self.place(m.operand(i, 0))?;
-        let off_ir = m.operand(i, 1);
-        let off = self.value(off_ir)?;
-        let off = if self.kind_of(off_ir) == Some(ScalarKind::Uint) {
-            off
-        } else {
-            E::primary(format!("u32({})", off.text))
-        };
-        Ok((buf.text, bin(&off, ">>", &E::primary("2u"))))
-    }
-
-    fn word_scalar(&self, i: InstId, ty: InstId) -> R<InstId> {
-        crate::words::word_scalar(self.m, i, ty).map_err(|msg| WgslError::new(OPERANDS, msg))
-    }
-
-    fn buffer_load(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let ty = self.ty_of(i)?;
-        let (arr, index) = self.word_index(i)?;
-        let scalar = self.word_scalar(i, ty)?;
-        let n = m.vector_len(ty).unwrap_or(1);
-        let atomic = self.atomic_words(m.operand(i, 0));
-        let mut parts = word_reads(&arr, &index, n, atomic, m.op(scalar), &WORDS);
-        if n == 1 {
-            return Ok(E::primary(parts.remove(0)));
-        }
         let tn = self.cx.type_name(ty)?;
         Ok(E::primary(format!("{tn}({})", parts.join(", "))))
     }
@@ -1246,38 +1159,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(())
     }
 
-    fn buffer_store(&mut self, i: InstId) -> R<()> {
-        let m = self.m;
-        let v_ir = m.operand(i, 2);
-        let ty = self.ty_of(v_ir)?;
-        let (arr, index) = self.word_index(i)?;
-        let scalar = self.word_scalar(i, ty)?;
-        let v = self.value(v_ir)?;
-        let n = m.vector_len(ty).unwrap_or(1);
-        for k in 0..n {
-            let comp = if n == 1 {
-                v.text.clone()
-            } else {
-                format!("{}.{}", v.p(), COMPONENTS[k as usize])
-            };
-            let word = match m.op(scalar) {
-                Op::U32 => comp,
-                _ => format!("bitcast<u32>({comp})"),
-            };
-            let idx = if k == 0 {
-                index.text.clone()
-            } else {
-                format!("{} + {k}u", index.p())
-            };
-            if self.atomic_words(m.operand(i, 0)) {
-                self.line(&format!("atomicStore(&{arr}[{idx}], {word});"));
-            } else {
-                self.line(&format!("{arr}[{idx}] = {word};"));
-            }
-        }
-        Ok(())
-    }
-
     fn atomic(&mut self, i: InstId) -> R<String> {
         let m = self.m;
         let is_rmw = m.op(i) == Op::AtomicRmw;
@@ -1366,7 +1247,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             (false, true) => "storageBarrier();".into(),
             (true, true) => {
                 "storageBarrier();\n".to_string()
-                    + &"    ".repeat(self.indent)
+                    + &"    ".repeat(self.walk.indent)
                     + "workgroupBarrier();"
             }
         })
@@ -1506,6 +1387,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             // naga asks for it for `pack2x16float` and `unpack2x16float` (wgpu's downlevel
             // flag for f16 precision held in f32s, which every Vulkan device has).
             self.cx.capabilities.insert("SHADER_FLOAT16_IN_FLOAT32");
+        }
+        if which == I::Normalize && arg_ty.is_some_and(|t| m.op(t) != Op::Vector) {
+            // WGSL's `normalize` takes vectors only; a scalar's is `x / length(x)`.
+            let x = self.value(arg_ir[0])?;
+            let len = call("abs", &[&x]);
+            return Ok(bin(&x, "/", &len));
         }
         if let Some(f) = simple {
             let args: Vec<E> = arg_ir.iter().map(|&a| self.value(a)).collect::<R<_>>()?;

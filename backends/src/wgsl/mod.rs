@@ -53,9 +53,9 @@ pub use oneshader_ir::layout::LayoutRule;
 
 use std::fmt::Write as _;
 
-use oneshader_ir::effects::Effects;
 use oneshader_ir::{Diagnostic, Errors, Op, Stage};
 
+use crate::text::driver::{self, err};
 use crate::text::usage;
 use crate::{Legal, Target};
 use error::{DERIVATIVES, ENTRY, STAGE, WRONG_TARGET};
@@ -102,9 +102,14 @@ impl Options {
     }
 }
 
-fn err(code: &'static str, msg: impl Into<String>) -> Vec<Diagnostic> {
-    vec![WgslError::new(code, msg).into()]
-}
+/// The WGSL target as the shared driver names it.
+const LANG: driver::Lang = driver::Lang {
+    target: Target::Wgsl,
+    name: "WGSL",
+    variant: "Wgsl",
+    wrong_target: WRONG_TARGET,
+    entry: ENTRY,
+};
 
 /// Emits one entry point of a module legalized for WGSL as WGSL text. Errors are
 /// diagnostics (codes OSB0201.., see [`error`]) for what WGSL cannot express.
@@ -142,42 +147,19 @@ pub fn emit_with_interface(
 }
 
 fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), Vec<Diagnostic>> {
-    if legal.target() != Target::Wgsl {
-        return Err(err(
-            WRONG_TARGET,
-            format!(
-                "the module was legalized for {}, not wgsl; prepare it with `prepare(m, \
-                 Target::Wgsl)`",
-                legal.target()
-            ),
-        ));
-    }
+    let (entry_info, entry) = driver::entry_point(legal, &LANG, opts.entry.as_deref())?;
     let m = legal.module();
     let info = legal.info();
-    let entry_info =
-        usage::choose(info, opts.entry.as_deref(), "WGSL").map_err(|e| err(ENTRY, e))?;
-    let entry = usage::Entry::of(entry_info);
-    if !matches!(
-        entry.stage,
-        Stage::Vertex | Stage::Fragment | Stage::Compute
-    ) {
-        return Err(err(
-            STAGE,
-            format!(
-                "entry point `{}`: WGSL has no {} shaders (vertex, fragment and compute only)",
-                entry.name,
-                entry.stage.spelling()
-            ),
-        ));
-    }
+    driver::vertex_fragment_compute(&entry, STAGE, |entry| {
+        format!(
+            "entry point `{}`: WGSL has no {} shaders (vertex, fragment and compute only)",
+            entry.name,
+            entry.stage.spelling()
+        )
+    })?;
     if names::is_reserved(&entry.name)
-        || entry.name.is_empty()
         || entry.name.starts_with('_')
-        || !entry
-            .name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-        || entry.name.starts_with(|c: char| c.is_ascii_digit())
+        || !driver::is_identifier(&entry.name)
     {
         return Err(err(
             ENTRY,
@@ -188,21 +170,13 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), 
             ),
         ));
     }
-    let derivatives = entry_info.effects().contains(Effects::DERIVATIVES);
-    if derivatives && entry.stage != Stage::Fragment {
-        return Err(crate::text::refusal_at(
-            m,
-            entry_info.first_with_effects(m, Effects::DERIVATIVES),
-            DERIVATIVES,
-            format!(
-                "{} entry point `{}` takes implicit derivatives (implicit-LOD sampling, \
-                 CalculateLevelOfDetail or ddx/ddy); WGSL has derivatives in fragment shaders \
-                 only",
-                entry.stage.spelling(),
-                entry.name
-            ),
-        ));
-    }
+    let derivatives = driver::derivatives_in_fragment_only(
+        m,
+        entry_info,
+        &entry,
+        DERIVATIVES,
+        "WGSL has derivatives in fragment shaders only",
+    )?;
     let used = usage::usage(info, entry_info);
     let (places, warnings) =
         crate::bindings::wgsl_places(m, Some(entry.stage), opts.binding_map.as_ref())?;
@@ -243,19 +217,10 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<(String, Interface), 
         .collect();
     // Every module-scope name a body may print is chosen before any body is printed.
     cx.prename(&used.funcs);
-    let mut functions = String::new();
-    for &f in &used.funcs {
+    let functions = driver::print_functions(m, &used.funcs, &mut cx, &mut diags, |cx, f| {
         let name = cx.item_names[&f.id()].clone();
-        let r = func::FnEmitter::new(&mut cx, f).and_then(|e| e.emit(&name));
-        match r {
-            Ok(text) => functions.push_str(&text),
-            Err(e) => {
-                let mut d: Diagnostic = e.into();
-                d.message = format!("function @{}: {}", m.name(f.id()).unwrap_or("?"), d.message);
-                diags.push(d.in_func(m, f.id()));
-            }
-        }
-    }
+        func::FnEmitter::new(cx, f).and_then(|e| e.emit(&name))
+    });
     if entry.stage == Stage::Compute
         && cx.inputs.iter().any(|io| io.attrs.contains("subgroup_"))
         && let Some(d) = m.find_decoration(entry.func.id(), Op::NumThreads)
@@ -367,10 +332,16 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, body: &str) -> String {
         }
         _ => "@fragment".into(),
     };
+    // The parameter is named against the module's names: a global `input` stays visible.
+    let input = if inputs.is_empty() {
+        String::new()
+    } else {
+        cx.names.fresh(Some("input"), "input", None)
+    };
     let param = if inputs.is_empty() {
         String::new()
     } else {
-        format!("input: {in_struct}")
+        format!("{input}: {in_struct}")
     };
     let ret = if outputs.is_empty() {
         String::new()
@@ -379,7 +350,7 @@ fn entry_wrapper(cx: &mut module::ModuleCx<'_>, body: &str) -> String {
     };
     writeln!(out, "{attr}\nfn {}({param}){ret} {{", entry.name).ok();
     for io in &inputs {
-        let v = io.convert.replace("{}", &format!("input.{}", io.member));
+        let v = io.convert.replace("{}", &format!("{input}.{}", io.member));
         writeln!(out, "    {} = {v};", io.var).ok();
     }
     writeln!(out, "    {body}();").ok();

@@ -781,7 +781,7 @@ impl<'m> ModuleCx<'m> {
                 let mut d = *e.0;
                 d.message = format!("global @{name}: {}", d.message);
                 let d = d.or_at_use(self.m, g);
-                errors.push(WgslError(Box::new(d)));
+                errors.push(WgslError::from(d));
             }
         }
         errors
@@ -1464,16 +1464,24 @@ impl<'m> ModuleCx<'m> {
             if r == rule {
                 return Ok(());
             }
-            let a = layout::struct_layout(m, st, r).ok();
-            let b = layout::struct_layout(m, st, rule).ok();
-            if a.map(|l| l.fields.iter().map(|f| f.offset).collect::<Vec<_>>())
-                != b.map(|l| l.fields.iter().map(|f| f.offset).collect::<Vec<_>>())
-            {
+            // Where each field goes and, inside it, the strides of its arrays and matrices
+            // (an array of structs whose size differs under the two rules, as `float a[1]`
+            // inside a struct of a cbuffer and of a structured buffer).
+            let placement = |rule| {
+                layout::struct_layout(m, st, rule).ok().map(|l| {
+                    l.fields
+                        .iter()
+                        .map(|f| (f.offset, f.layout.array_stride, f.layout.matrix_stride))
+                        .collect::<Vec<_>>()
+                })
+            };
+            if placement(r) != placement(rule) {
                 return Err(WgslError::new(
                     LAYOUT,
                     format!(
                         "struct `{name}` is used in buffers under {} and under {}, which place \
-                         its fields differently; a WGSL struct has one layout",
+                         its fields (or their elements) differently; a WGSL struct has one \
+                         layout",
                         r.name(),
                         rule.name()
                     ),

@@ -15,6 +15,7 @@
 //! Refused: `query_lod`, the `*_cmp_level`/`*_cmp_bias`/`*_cmp_grad` forms, min-LOD clamps,
 //! four-offset gathers, sparse residency, depth textures read as vectors.
 
+use crate::text::printer::FnText as _;
 use oneshader_ir::types::TextureDesc;
 use oneshader_ir::{Dim, InstId, Op, TextureAccess};
 
@@ -148,6 +149,24 @@ impl FnEmitter<'_, '_> {
     pub fn texture_expr(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let op = m.op(i);
+        if let Some(t) = m.ty(i).filter(|&t| m.op(t) == Op::Struct) {
+            return Err(WgslError::new(
+                UNMAPPED,
+                if m.sparse_texel_type(t).is_some() {
+                    // A `{status, texel}` result.
+                    format!(
+                        "`{}` with sparse residency feedback; WGSL has no sparse residency",
+                        op.spelling()
+                    )
+                } else {
+                    format!(
+                        "`{}` of a texture whose texel is a struct; WGSL's texture built-ins \
+                         return vectors",
+                        op.spelling()
+                    )
+                },
+            ));
+        }
         self.no_half(i)?;
         let (tex, d, depth) = self.texture_of(m.operand(i, 0))?;
         if matches!(
@@ -205,6 +224,18 @@ impl FnEmitter<'_, '_> {
         }
         if d.dim == Dim::Cube && m.num_operands(i) > offset_index(op) {
             return Err(WgslError::new(OPERANDS, "a texel offset on a cube texture"));
+        }
+        if !matches!(op, Op::Gather | Op::GatherCmp)
+            && m.scalar_kind(d.sampled_type) != Some(oneshader_ir::ScalarKind::Float)
+        {
+            return Err(WgslError::new(
+                UNMAPPED,
+                format!(
+                    "`{}` of a texture of integer texels; WGSL samples float textures only \
+                     (`Load` and `Gather` read integer ones)",
+                    op.spelling()
+                ),
+            ));
         }
         let sampler = self.place(m.operand(i, 1))?.text;
         let (coords, layer) = self.split_coord(m.operand(i, 2), &d, true)?;

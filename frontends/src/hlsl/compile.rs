@@ -467,6 +467,7 @@ pub fn analyze(parsed: &Parsed, opts: SemaOptions) -> (Option<Program>, Vec<Diag
     let library = s.opts.library;
     let mut entries = Vec::new();
     if library {
+        unused_exported_templates(&mut s);
         entries = library_entries(&mut s);
     } else {
         let Some(entry) = stage_entry(&mut s, parsed, &entry_name) else {
@@ -574,6 +575,35 @@ pub(crate) fn shader_stage(name: &str) -> Option<Stage> {
         "callable" => Stage::Callable,
         _ => return None,
     })
+}
+
+/// OSH1034 for an `export`ed function template no function of the library instantiates: a
+/// template has no code of its own, so there is nothing to export (the link would fail later
+/// on a missing symbol). The library exports the instances its other functions call.
+fn unused_exported_templates(s: &mut Sema<'_>) {
+    let mut unused = Vec::new();
+    for t in &s.scope.templates {
+        if let crate::hlsl::sema::TemplateBody::Func(d) = &t.body
+            && d.modifiers
+                .iter()
+                .any(|m| m.modifier == ast::Modifier::Export)
+            && t.instances.is_empty()
+        {
+            unused.push((t.name.clone(), d.name.span));
+        }
+    }
+    for (name, span) in unused {
+        s.error(
+            "OSH1034",
+            span,
+            format!(
+                "the exported template `{name}` is never instantiated in this library, so \
+                 nothing of it can be exported: export a function that calls `{name}` with \
+                 the types the other modules need (a template has no code until it is \
+                 instantiated)"
+            ),
+        );
+    }
 }
 
 /// A library's entry points: every function with a body and a `[shader("...")]`

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use oneshader::reflect::{Reflection, Resource as Reflected, Type};
-use oneshader_vulkan_harness::{Binding, Gpu, Resource};
+use oneshader_vulkan_harness::{Binding, Gpu, Resource, TexelBuffer};
 
 use crate::OracleError;
 use crate::compare::{Difference, Rule, compare};
@@ -222,7 +222,9 @@ pub fn binding_slots(res: &Reflected, b: &Binding) -> Vec<Slot> {
             slots(ty, 0, "", runtime_len, &mut out);
             out
         }
-        Resource::StorageImage(i) | Resource::SampledImage(i) => {
+        Resource::StorageImage(i)
+        | Resource::SampledImage(i)
+        | Resource::CombinedImageSampler(i, _) => {
             texel_slots(i.format, i.texels(), texel_components(res))
         }
         Resource::UniformTexelBuffer(t) | Resource::StorageTexelBuffer(t) => texel_slots(
@@ -373,6 +375,20 @@ impl<'g> Oracle<'g> {
                 }
             }
         };
+        // Texel buffers the program reads as storage buffers hold the same words.
+        let mut formats = Vec::new();
+        for b in bindings.iter_mut() {
+            if !program.as_buffers.contains(&(b.set, b.binding)) {
+                continue;
+            }
+            let (t, storage) = match &b.resource {
+                Resource::UniformTexelBuffer(t) => (t.clone(), false),
+                Resource::StorageTexelBuffer(t) => (t.clone(), true),
+                _ => continue,
+            };
+            formats.push(((b.set, b.binding), t.format, storage));
+            b.resource = Resource::StorageBuffer(t.data);
+        }
         bindings.iter_mut().for_each(|b| moved(b, true));
         self.gpu
             .try_dispatch(
@@ -387,6 +403,24 @@ impl<'g> Oracle<'g> {
                 error,
             })?;
         bindings.iter_mut().for_each(|b| moved(b, false));
+        for b in bindings.iter_mut() {
+            let Some(&(_, format, storage)) =
+                formats.iter().find(|(at, _, _)| *at == (b.set, b.binding))
+            else {
+                continue;
+            };
+            if let Resource::StorageBuffer(data) = &b.resource {
+                let t = TexelBuffer {
+                    format,
+                    data: data.clone(),
+                };
+                b.resource = if storage {
+                    Resource::StorageTexelBuffer(t)
+                } else {
+                    Resource::UniformTexelBuffer(t)
+                };
+            }
+        }
         Ok(bindings)
     }
 }

@@ -188,6 +188,10 @@ pub struct Program {
     /// `(vulkan, target)`. WGSL places resources by register class (docs/wgsl-backend.md
     /// "Bindings"), and naga's SPIR-V keeps those places.
     pub rebind: Vec<((u32, u32), (u32, u32))>,
+    /// Texel buffers (by the source's Vulkan set and binding) the program declares as storage
+    /// buffers of their texels: WGSL has no texel buffers (the reflection's
+    /// `wgsl.storage_buffer`).
+    pub as_buffers: Vec<(u32, u32)>,
 }
 
 fn diags(d: &[oneshader::Diagnostic]) -> String {
@@ -222,6 +226,7 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
                 words,
                 entry: "main".into(),
                 rebind: Vec::new(),
+                as_buffers: Vec::new(),
             });
         }
         (Voice::Wgsl { level }, _) => {
@@ -233,9 +238,16 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
                     voice: voice.to_string(),
                     message,
                 })?;
-            // Where the WGSL output put each resource, as the reflection states it.
-            let rebind = source
-                .reflect()?
+            // Where the WGSL output put each resource, as the reflection states it, and which
+            // texel buffers it reads as storage buffers.
+            let reflection = source.reflect()?;
+            let as_buffers = reflection
+                .resources
+                .iter()
+                .filter(|r| r.wgsl.as_ref().is_some_and(|w| w.storage_buffer))
+                .map(|r| (r.set, r.binding))
+                .collect();
+            let rebind = reflection
                 .resources
                 .iter()
                 .filter_map(|r| {
@@ -248,6 +260,7 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
                 words,
                 entry,
                 rebind,
+                as_buffers,
             });
         }
         (Voice::Spirv { level, .. }, Source::Hlsl { path, options }) => {
@@ -279,6 +292,7 @@ pub fn compile(voice: Voice, source: &Source) -> Result<Program, OracleError> {
         words,
         entry: source.entry().to_string(),
         rebind: Vec::new(),
+        as_buffers: Vec::new(),
     })
 }
 

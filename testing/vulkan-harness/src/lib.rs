@@ -260,6 +260,9 @@ pub enum Resource {
     StorageTexelBuffer(TexelBuffer),
     /// A sampler (`SamplerState`, `SamplerComparisonState`).
     Sampler(Sampler),
+    /// A combined image sampler (`vk::SampledTexture2D`; or a separate image and sampler
+    /// variable at one binding, which Vulkan lets read such a descriptor).
+    CombinedImageSampler(Image, Sampler),
 }
 
 /// A resource at a descriptor set and binding.
@@ -288,7 +291,9 @@ impl Binding {
     pub fn words(&self) -> &[u32] {
         match &self.resource {
             Resource::StorageBuffer(w) | Resource::UniformBuffer(w) => w,
-            Resource::StorageImage(i) | Resource::SampledImage(i) => &i.data,
+            Resource::StorageImage(i)
+            | Resource::SampledImage(i)
+            | Resource::CombinedImageSampler(i, _) => &i.data,
             Resource::UniformTexelBuffer(t) | Resource::StorageTexelBuffer(t) => &t.data,
             Resource::Sampler(_) => &[],
         }
@@ -323,6 +328,7 @@ impl Binding {
             Resource::UniformTexelBuffer(_) => vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
             Resource::StorageTexelBuffer(_) => vk::DescriptorType::STORAGE_TEXEL_BUFFER,
             Resource::Sampler(_) => vk::DescriptorType::SAMPLER,
+            Resource::CombinedImageSampler(..) => vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
         }
     }
 }
@@ -728,7 +734,9 @@ impl Gpu {
                 )? as *mut u32;
                 std::ptr::copy_nonoverlapping(data.as_ptr(), ptr, data.len());
                 let image = match &b.resource {
-                    Resource::StorageImage(i) | Resource::SampledImage(i) => {
+                    Resource::StorageImage(i)
+                    | Resource::SampledImage(i)
+                    | Resource::CombinedImageSampler(i, _) => {
                         if i.data.len() != i.texels() * i.format.words_per_texel() {
                             return Err(HarnessError::Input(format!(
                                 "binding ({}, {}): {} words of image data for {} texels of {:?}",
@@ -760,7 +768,7 @@ impl Gpu {
                     _ => None,
                 };
                 let sampler = match &b.resource {
-                    Resource::Sampler(s) => {
+                    Resource::Sampler(s) | Resource::CombinedImageSampler(_, s) => {
                         let info = vk::SamplerCreateInfo::default()
                             .mag_filter(vk::Filter::NEAREST)
                             .min_filter(vk::Filter::NEAREST)
@@ -832,6 +840,7 @@ impl Gpu {
                 vk::DescriptorType::UNIFORM_TEXEL_BUFFER,
                 vk::DescriptorType::STORAGE_TEXEL_BUFFER,
                 vk::DescriptorType::SAMPLER,
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
             ];
             let sizes: Vec<vk::DescriptorPoolSize> = types
                 .iter()
@@ -872,7 +881,9 @@ impl Gpu {
                 .zip(bindings.iter())
                 .map(|(m, b)| {
                     let layout = match b.resource {
-                        Resource::SampledImage(_) => vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                        Resource::SampledImage(_) | Resource::CombinedImageSampler(..) => {
+                            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+                        }
                         _ => vk::ImageLayout::GENERAL,
                     };
                     [vk::DescriptorImageInfo::default()
@@ -930,13 +941,19 @@ impl Gpu {
         unsafe {
             // Upload images: staging buffer -> image, then into the layout the shader uses.
             for (m, b) in made.iter().zip(bindings.iter()) {
-                let (Some((image, _, _)), Resource::StorageImage(i) | Resource::SampledImage(i)) =
-                    (m.image, &b.resource)
+                let (
+                    Some((image, _, _)),
+                    Resource::StorageImage(i)
+                    | Resource::SampledImage(i)
+                    | Resource::CombinedImageSampler(i, _),
+                ) = (m.image, &b.resource)
                 else {
                     continue;
                 };
                 let final_layout = match b.resource {
-                    Resource::SampledImage(_) => vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                    Resource::SampledImage(_) | Resource::CombinedImageSampler(..) => {
+                        vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL
+                    }
                     _ => vk::ImageLayout::GENERAL,
                 };
                 self.transition(

@@ -51,9 +51,9 @@ struct main_in {
 }
 
 @compute @workgroup_size(128, 1, 1)
-fn main(input: main_in) {
-    in_var_SV_DispatchThreadID = input.in_var_SV_DispatchThreadID;
-    in_var_SV_GroupID = input.in_var_SV_GroupID;
-    in_var_SV_GroupIndex = input.in_var_SV_GroupIndex;
+fn main(input_1: main_in) {
+    in_var_SV_DispatchThreadID = input_1.in_var_SV_DispatchThreadID;
+    in_var_SV_GroupID = input_1.in_var_SV_GroupID;
+    in_var_SV_GroupIndex = input_1.in_var_SV_GroupIndex;
     main_body();
 }

@@ -1277,6 +1277,11 @@ impl<'p> Lower<'p> {
                 locals: Vec::new(),
                 precise: Vec::new(),
                 targets: Vec::new(),
+                branch_depth: 0,
+                declared_depth: FxHashMap::default(),
+                hir: None,
+                alias_depth: FxHashMap::default(),
+                ambiguous: rustc_hash::FxHashSet::default(),
             });
             let index = k as u32;
             let ctx = IoCtx {
@@ -1475,6 +1480,11 @@ impl<'p> Lower<'p> {
             locals: Vec::new(),
             precise: Vec::new(),
             targets: Vec::new(),
+            branch_depth: 0,
+            declared_depth: FxHashMap::default(),
+            hir: None,
+            alias_depth: FxHashMap::default(),
+            ambiguous: rustc_hash::FxHashSet::default(),
         });
         // The wrapper's glue stands for the entry point's declaration.
         let outer = self.positions.enter_construct(&self.m, fd.span);

@@ -548,6 +548,20 @@ impl<'p> Lower<'p> {
             ExprKind::Global(g) => self.global_ptr(*g),
             ExprKind::Local(l) => match self.f.as_ref().map(|f| f.locals[l.0 as usize]) {
                 Some(LocalSlot::Resource(p)) => Some(p),
+                _ if self.f.as_ref().is_some_and(|f| f.ambiguous.contains(&l.0)) => {
+                    let name = self.local_name(*l);
+                    self.error(
+                        e.span,
+                        format!(
+                            "the resource variable `{name}` names different resources on \
+                             different paths here (it is given one inside a branch or loop \
+                             whose path is known only at run time): SPIR-V cannot choose a \
+                             resource at run time; use it inside that branch, or index a \
+                             resource array"
+                        ),
+                    );
+                    None
+                }
                 _ => {
                     self.error(
                         e.span,
@@ -583,14 +597,66 @@ impl<'p> Lower<'p> {
                     return None;
                 }
                 let p = self.resource_ptr(r)?;
-                if let ExprKind::Local(id) = l.kind
-                    && let Some(f) = &mut self.f
-                {
-                    f.locals[id.0 as usize] = LocalSlot::Resource(p);
+                if let ExprKind::Local(id) = l.kind {
+                    self.set_alias(id, p);
                 }
                 Some(p)
             }
             ExprKind::Error => None,
+            ExprKind::Comma(a, b) => {
+                self.effect(a);
+                self.resource_ptr(b)
+            }
+            ExprKind::Field(c, k) if matches!(c.kind, ExprKind::Call(..)) => {
+                // Leaf `k` of the struct of resources a call returns (its call is lowered
+                // once, by the `Comma` before the first leaf).
+                let ExprKind::Call(f, args) = &c.kind else {
+                    return None;
+                };
+                let r = match self.returned_resource(*f, args, 0) {
+                    Ok(r) => r,
+                    Err(why) => {
+                        self.error(
+                            e.span,
+                            format!(
+                                "the resources `{}` returns cannot be known when compiling: \
+                                 {why}",
+                                self.p.func(*f).name
+                            ),
+                        );
+                        return None;
+                    }
+                };
+                match r.kind {
+                    ExprKind::Flatten(leaves) => {
+                        let leaf = leaves.get(*k as usize)?.clone();
+                        self.resource_ptr(&leaf)
+                    }
+                    _ => {
+                        self.error(e.span, "a struct of resources is returned as one resource");
+                        None
+                    }
+                }
+            }
+            ExprKind::Call(f, args) => {
+                // The call keeps its effects; the resource it returns is named statically.
+                self.effect(e);
+                match self.returned_resource(*f, args, 0) {
+                    Ok(r) => self.resource_ptr(&r),
+                    Err(why) => {
+                        self.error(
+                            e.span,
+                            format!(
+                                "the resource `{}` returns cannot be known when compiling: \
+                                 {why} (SPIR-V cannot return a resource; DXC's legalization \
+                                 needs the same)",
+                                self.p.func(*f).name
+                            ),
+                        );
+                        None
+                    }
+                }
+            }
             _ => {
                 self.error(
                     e.span,

@@ -19,6 +19,7 @@ pub(crate) mod entry;
 pub(crate) mod expr;
 pub(crate) mod intrinsics;
 pub(crate) mod positions;
+pub(crate) mod resource_returns;
 pub(crate) mod resources;
 pub(crate) mod stage;
 
@@ -76,6 +77,20 @@ pub(crate) struct FnState {
     /// `precise` locals: the arithmetic stored into them is decorated `precise`.
     pub precise: Vec<bool>,
     pub targets: Vec<Target>,
+    /// How many run-time branches (an `if` of a non-constant condition, a loop body, a
+    /// `switch` case) enclose the statement being lowered.
+    pub branch_depth: u32,
+    /// The branch depth each local was declared at: a resource local given a resource
+    /// deeper than that would name different resources on different paths, which the alias
+    /// scheme ([`LocalSlot::Resource`]) cannot state.
+    pub declared_depth: FxHashMap<u32, u32>,
+    /// The HLSL function being lowered (`None` for the entry wrapper and initializers).
+    pub hir: Option<FuncId>,
+    /// The branch depth at which each resource local was last given its resource: leaving
+    /// that branch makes the local name different resources on different paths.
+    pub alias_depth: FxHashMap<u32, u32>,
+    /// Resource locals that name different resources on different paths (a use is refused).
+    pub ambiguous: FxHashSet<u32>,
 }
 
 /// How an HLSL matrix is represented in the IR.
@@ -289,9 +304,12 @@ impl<'p> Lower<'p> {
     /// The IR type of an HLSL type.
     pub fn ir_ty(&mut self, t: TyId) -> InstId {
         match self.types().kind(t).clone() {
-            TyKind::Error | TyKind::Void | TyKind::String | TyKind::Unsupported(_) => {
-                self.m.void_type()
-            }
+            // Sema refuses every value of a `vk::SampledTexture*` type (its global is a texture).
+            TyKind::Error
+            | TyKind::Void
+            | TyKind::String
+            | TyKind::Unsupported(_)
+            | TyKind::SampledTexture(..) => self.m.void_type(),
             TyKind::Scalar(s) | TyKind::Vector(s, 1) => self.scalar_ir(s),
             TyKind::Vector(s, n) => {
                 let e = self.scalar_ir(s);
@@ -1159,6 +1177,11 @@ impl<'p> Lower<'p> {
             locals: Vec::new(),
             precise: Vec::new(),
             targets: Vec::new(),
+            branch_depth: 0,
+            declared_depth: FxHashMap::default(),
+            hir: None,
+            alias_depth: FxHashMap::default(),
+            ambiguous: FxHashSet::default(),
         });
         f(self);
         self.f = saved;
@@ -1475,7 +1498,13 @@ impl<'p> Lower<'p> {
 
     fn declare_func(&mut self, f: FuncId) {
         let fd = self.p.func(f);
-        let ret = self.ir_ty(fd.ret);
+        // A function returning a resource returns nothing in the IR: each call names the
+        // resource statically (`resource_returns`).
+        let ret = if self.types().is_resource(fd.ret) || self.types().contains_resource(fd.ret) {
+            self.m.void_type()
+        } else {
+            self.ir_ty(fd.ret)
+        };
         let real: Vec<&ParamDef> = fd
             .params
             .iter()
@@ -1671,6 +1700,11 @@ impl<'p> Lower<'p> {
             locals: Vec::new(),
             precise: Vec::new(),
             targets: Vec::new(),
+            branch_depth: 0,
+            declared_depth: FxHashMap::default(),
+            hir: Some(f),
+            alias_depth: FxHashMap::default(),
+            ambiguous: FxHashSet::default(),
         });
         let outer = self.positions.enter_construct(&self.m, fd.span);
         // Parameters: `in` values get a local copy; `out`/`inout` are the pointers; resources
@@ -1796,11 +1830,112 @@ impl<'p> Lower<'p> {
 
     /// [`Lower::stmt`] with the statement's position current.
     fn stmt_here(&mut self, s: &Stmt) {
+        let nested = match s {
+            Stmt::Loop { .. } => true,
+            Stmt::Switch { value, .. } => self.const_selector(value).is_none(),
+            _ => false,
+        };
+        self.enter_branch(nested);
+        self.stmt_inner(s);
+        self.leave_branch(nested);
+    }
+
+    /// The HLSL name of local `l` of the function being lowered.
+    pub fn local_name(&self, l: LocalId) -> String {
+        self.f
+            .as_ref()
+            .and_then(|f| f.hir)
+            .and_then(|h| self.p.func(h).locals.get(l.0 as usize))
+            .map(|d| d.name.clone())
+            .unwrap_or_default()
+    }
+
+    /// Resource local `l` names the resource at `p` from here on (in the current branch).
+    pub fn set_alias(&mut self, l: LocalId, p: InstId) {
+        if let Some(f) = &mut self.f {
+            f.locals[l.0 as usize] = LocalSlot::Resource(p);
+            let d = f.branch_depth;
+            f.alias_depth.insert(l.0, d);
+            f.ambiguous.remove(&l.0);
+        }
+    }
+
+    /// One more run-time branch encloses what is lowered next (when `yes`).
+    fn enter_branch(&mut self, yes: bool) {
+        if let Some(f) = &mut self.f
+            && yes
+        {
+            f.branch_depth += 1;
+        }
+    }
+
+    /// The branch [`Lower::enter_branch`] entered is left: a resource local given its
+    /// resource inside it (and declared outside it) names different resources on different
+    /// paths after it.
+    fn leave_branch(&mut self, yes: bool) {
+        let Some(f) = &mut self.f else { return };
+        if !yes {
+            return;
+        }
+        f.branch_depth = f.branch_depth.saturating_sub(1);
+        let d = f.branch_depth;
+        let left: Vec<u32> = f
+            .alias_depth
+            .iter()
+            .filter(|&(l, &ad)| ad > d && f.declared_depth.get(l).copied().unwrap_or(0) <= d)
+            .map(|(&l, _)| l)
+            .collect();
+        for l in left {
+            f.alias_depth.remove(&l);
+            f.locals[l as usize] = LocalSlot::None;
+            f.ambiguous.insert(l);
+        }
+    }
+
+    /// Before a loop: resource locals declared outside it that its body gives a resource
+    /// name different resources in different iterations.
+    fn loop_carried_aliases(&mut self, body: &[Stmt], step: Option<&Expr>) {
+        let mut targets = Vec::new();
+        let types = self.types();
+        let mut look = |e: &Expr| {
+            crate::hlsl::sema::stmt::visit(e, &mut |x| {
+                if let ExprKind::Assign(t, _) = &x.kind
+                    && let ExprKind::Local(l) = t.kind
+                    && types.is_resource(t.ty)
+                {
+                    targets.push(l.0);
+                }
+            })
+        };
+        for s in body {
+            stmt_exprs(s, &mut look);
+        }
+        if let Some(e) = step {
+            look(e);
+        }
+        let Some(f) = &mut self.f else { return };
+        let d = f.branch_depth;
+        for l in targets {
+            if f.declared_depth.get(&l).copied().unwrap_or(0) <= d
+                && matches!(f.locals[l as usize], LocalSlot::Resource(_))
+            {
+                f.locals[l as usize] = LocalSlot::None;
+                f.alias_depth.remove(&l);
+                f.ambiguous.insert(l);
+            }
+        }
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt) {
         match s {
             Stmt::Expr(e) => {
                 self.effect(e);
             }
             Stmt::Local(l, init) => {
+                if let Some(f) = &mut self.f {
+                    let d = f.branch_depth;
+                    f.declared_depth.insert(l.0, d);
+                }
                 let Some(init) = init else { return };
                 let slot = self.f.as_ref().map(|f| f.locals[l.0 as usize]);
                 if self.types().is_resource(init.ty) {
@@ -1809,10 +1944,8 @@ impl<'p> Lower<'p> {
                     if unset_source {
                         return;
                     }
-                    if let Some(p) = self.resource_ptr(init)
-                        && let Some(f) = &mut self.f
-                    {
-                        f.locals[l.0 as usize] = LocalSlot::Resource(p);
+                    if let Some(p) = self.resource_ptr(init) {
+                        self.set_alias(*l, p);
                     }
                     return;
                 }
@@ -1851,13 +1984,17 @@ impl<'p> Lower<'p> {
                 self.hint_decos(t, *hints, false);
                 let mut reach = false;
                 self.switch_to(tb);
+                self.enter_branch(true);
                 self.stmts(then);
+                self.leave_branch(true);
                 if self.reachable_now() {
                     self.bld().br(mb, &[]);
                     reach = true;
                 }
                 self.switch_to(eb);
+                self.enter_branch(true);
                 self.stmts(otherwise);
+                self.leave_branch(true);
                 if self.reachable_now() {
                     self.bld().br(mb, &[]);
                     reach = true;
@@ -1881,6 +2018,7 @@ impl<'p> Lower<'p> {
                 if !self.reachable_now() {
                     return;
                 }
+                self.loop_carried_aliases(body, step.as_ref());
                 let header = self.new_block();
                 let body_bb = self.new_block();
                 let cont = self.new_block();
@@ -2023,6 +2161,17 @@ impl<'p> Lower<'p> {
                 }
                 self.terminate();
             }
+            Stmt::Return(Some(e))
+                if self.types().is_resource(e.ty) || self.types().contains_resource(e.ty) =>
+            {
+                // The callers name the resource (`resource_returns`); only the effects of
+                // the returned expression's calls stay here.
+                if has_calls(e) {
+                    self.effect(e);
+                }
+                self.bld().ret(None);
+                self.terminate();
+            }
             Stmt::Return(v) => {
                 let v = v.as_ref().map(|e| self.rvalue(e));
                 self.bld().ret(v);
@@ -2035,7 +2184,75 @@ impl<'p> Lower<'p> {
         }
     }
 
+    /// The value of a `switch` selector known when compiling (a literal or a `static const`).
+    fn const_selector(&self, value: &Expr) -> Option<i128> {
+        match &value.kind {
+            ExprKind::Const(ConstVal::Int(v)) => Some(*v),
+            ExprKind::Global(g) => match (&self.p.global(*g).kind, self.p.global(*g).const_value) {
+                (GlobalKind::Const, Some(ConstVal::Int(v))) => Some(v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A `switch` whose selector is known: only the case it selects and the cases it falls
+    /// into are lowered (so a resource local given one there names it after the `switch`),
+    /// under a `switch` of no cases whose default is the selected case (`break` leaves it).
+    fn const_switch(&mut self, value: &Expr, sel: i128, cases: &[Case], hints: Hints) {
+        let start = cases
+            .iter()
+            .position(|c| c.labels.contains(&CaseValue::Value(sel)))
+            .or_else(|| {
+                cases
+                    .iter()
+                    .position(|c| c.labels.contains(&CaseValue::Default))
+            });
+        let Some(start) = start else {
+            // No case is taken.
+            return;
+        };
+        let v = self.rvalue(value);
+        let merge = self.new_block();
+        let first = self.new_block();
+        let t = self.bld().switch(v, merge, first, &[]);
+        self.hint_decos(t, hints, false);
+        if let Some(f) = &mut self.f {
+            f.targets.push(Target::Switch { merge });
+        }
+        self.switch_to(first);
+        let mut reach_merge = false;
+        for (i, c) in cases.iter().enumerate().skip(start) {
+            self.stmts(&c.body);
+            if !self.reachable_now() {
+                break;
+            }
+            if i + 1 < cases.len() {
+                let next = self.new_block();
+                self.bld().br(next, &[]);
+                self.switch_to(next);
+            } else {
+                self.bld().br(merge, &[]);
+                reach_merge = true;
+            }
+        }
+        if let Some(f) = &mut self.f {
+            f.targets.pop();
+        }
+        let has_preds = self.m.uses_snapshot(merge.id()).len() > 1;
+        if reach_merge || has_preds {
+            self.switch_to(merge);
+        } else {
+            Builder::at_end(&mut self.m, merge).unreachable();
+            self.terminate();
+        }
+    }
+
     fn switch(&mut self, value: &Expr, cases: &[Case], hints: Hints) {
+        if let Some(sel) = self.const_selector(value) {
+            self.const_switch(value, sel, cases, hints);
+            return;
+        }
         let v = self.rvalue(value);
         let vt = self.m.ty(v);
         let merge = self.new_block();
@@ -2097,6 +2314,17 @@ fn continues_here(body: &[Stmt]) -> bool {
         Stmt::Switch { cases, .. } => cases.iter().any(|c| continues_here(&c.body)),
         _ => false,
     })
+}
+
+/// True when `e` calls a user function.
+fn has_calls(e: &Expr) -> bool {
+    let mut found = false;
+    crate::hlsl::sema::stmt::visit(e, &mut |x| {
+        if matches!(x.kind, ExprKind::Call(..)) {
+            found = true;
+        }
+    });
+    found
 }
 
 /// True when lowering `e` creates blocks (short-circuit operators, impure `?:`, `clip`).

@@ -118,8 +118,12 @@ pub fn register_class(types: &Types, g: &GlobalDef) -> char {
     }
 }
 
-/// True when a global is a descriptor (takes a binding).
+/// True when a global is a descriptor of its own (takes a binding; not one sharing another
+/// global's, [`BindAttrs::shares`](crate::hlsl::sema::hir::BindAttrs::shares)).
 pub fn is_descriptor(types: &Types, g: &GlobalDef) -> bool {
+    if g.bind.shares.is_some() {
+        return false;
+    }
     match g.kind {
         GlobalKind::CBuffer { .. } => true,
         GlobalKind::Resource => !matches!(types.kind(g.ty), TyKind::Unsupported(_)),
@@ -139,8 +143,33 @@ pub struct BindingShift {
     pub space: Option<u32>,
 }
 
-/// Assigns bindings; `needs_counter[i]` says global `i` has a counter.
+/// Assigns bindings; `needs_counter[i]` says global `i` has a counter. A global that shares
+/// another's descriptor gets that one's set and binding (after the others are placed, so it
+/// takes no binding of its own).
 pub fn assign(
+    types: &Types,
+    globals: &[GlobalDef],
+    needs_counter: &[bool],
+    opts: &BindingOptions<'_>,
+) -> Bindings {
+    let mut b = assign_own(types, globals, needs_counter, opts);
+    for (i, g) in globals.iter().enumerate() {
+        if let Some(j) = g.bind.shares {
+            let j = j.0 as usize;
+            if let (Some(sb), Some(slot)) = (b.of.get(j).copied(), b.of.get_mut(i)) {
+                *slot = sb;
+            }
+            if let Some(c) = b.chosen.get(j).copied()
+                && let Some(slot) = b.chosen.get_mut(i)
+            {
+                *slot = c;
+            }
+        }
+    }
+    b
+}
+
+fn assign_own(
     types: &Types,
     globals: &[GlobalDef],
     needs_counter: &[bool],

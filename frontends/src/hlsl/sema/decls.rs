@@ -177,6 +177,61 @@ impl<'a> Sema<'a> {
         mods.iter().any(|x| x.modifier == m)
     }
 
+    /// For a `vk::SampledTexture*` global, the texture type its global has; an array of them
+    /// is refused (OSH1018), as is a `vk::SampledTexture*` under `static` or `groupshared`.
+    fn sampled_texture_decl(&mut self, ty: TyId, d: &'a ast::Declarator) -> Option<TyId> {
+        let inner = self.strip_arrays(ty);
+        let TyKind::SampledTexture(shape, e) = *self.types.kind(inner) else {
+            return None;
+        };
+        if ty != inner {
+            self.error(
+                "OSH1018",
+                d.span,
+                format!(
+                    "arrays of `{}` are not supported: declare one global per texture",
+                    self.types.name(inner)
+                ),
+            );
+        }
+        Some(self.types.intern(TyKind::Texture(shape, e, false)))
+    }
+
+    /// The sampler half of the `vk::SampledTexture*` global `tex` (`cmp` for the comparison
+    /// sampler), made on first use: a global named `tex.sampler` sharing `tex`'s binding.
+    pub(in crate::hlsl) fn sampled_texture_sampler(
+        &mut self,
+        tex: GlobalId,
+        cmp: bool,
+    ) -> Option<GlobalId> {
+        let slots = *self.decl.sampled_textures.get(&tex)?;
+        if let Some(g) = slots[cmp as usize] {
+            return Some(g);
+        }
+        let t = self.globals.get(tex.0 as usize)?.clone();
+        let register = t.bind.register.map(|(_, n, sp)| ('s', n, sp));
+        self.globals.push(GlobalDef {
+            name: format!("{}.{}", t.name, if cmp { "sampler_cmp" } else { "sampler" }),
+            ty: self.types.intern(TyKind::Sampler(cmp)),
+            kind: GlobalKind::Resource,
+            major: None,
+            bind: BindAttrs {
+                register,
+                vk_binding: t.bind.vk_binding,
+                shares: Some(tex),
+                ..BindAttrs::default()
+            },
+            init: None,
+            const_value: None,
+            span: t.span,
+        });
+        let g = GlobalId(self.globals.len() as u32 - 1);
+        if let Some(s) = self.decl.sampled_textures.get_mut(&tex) {
+            s[cmp as usize] = Some(g);
+        }
+        Some(g)
+    }
+
     pub(in crate::hlsl) fn declare_global_var(&mut self, v: &'a ast::VarDecl) {
         let base = self.resolve_type(&v.ty);
         let base = self.apply_sign(&v.modifiers, base);
@@ -219,6 +274,23 @@ impl<'a> Sema<'a> {
                 );
                 let ns = self.scope.cur_ns;
                 self.declare(ns, &d.name.name, Sym::Split(id), d.name.span);
+                continue;
+            }
+            if let Some(t) = self.sampled_texture_decl(ty, d) {
+                self.globals.push(GlobalDef {
+                    name: d.name.name.clone(),
+                    ty: t,
+                    kind: GlobalKind::Resource,
+                    major: None,
+                    bind,
+                    init: None,
+                    const_value: None,
+                    span: d.span,
+                });
+                let gid = GlobalId(self.globals.len() as u32 - 1);
+                self.decl.sampled_textures.insert(gid, [None, None]);
+                let ns = self.scope.cur_ns;
+                self.declare(ns, &d.name.name, Sym::Global(gid), d.name.span);
                 continue;
             }
             let is_res = self.types.is_resource(ty);

@@ -28,9 +28,16 @@ impl<'a> Sema<'a> {
             A::Name {
                 path,
                 template_args,
+                qualifier,
             } => {
                 let _ = template_args;
-                self.check_name(path, span)
+                match qualifier {
+                    Some(q) => match self.lookup_qualified(q, path) {
+                        Some(sym) => self.sym_value(sym, &path.to_text(), span),
+                        None => Expr::error(span),
+                    },
+                    None => self.check_name(path, span),
+                }
             }
             A::This => match self.bodies.fctx.as_ref().and_then(|f| f.this) {
                 Some((l, sid)) => {
@@ -247,6 +254,37 @@ impl<'a> Sema<'a> {
     }
 
     /// Resolves a name in value position.
+    /// A member of a template instance: `Traits<float>::value`, `S<int>::create`; reported
+    /// (OSH1001) when the instance has no such member.
+    fn lookup_qualified(&mut self, q: &'a ast::TypeExpr, path: &'a ast::Path) -> Option<Sym> {
+        let ty = self.resolve_type(q);
+        if self.types.is_error(ty) {
+            return None;
+        }
+        let mut cur = match self.type_ns(ty) {
+            Some(ns) => Sym::Type(ty, Some(ns)),
+            None => Sym::Type(ty, None),
+        };
+        for seg in &path.segments {
+            let found = match &cur {
+                Sym::Namespace(n) | Sym::Type(_, Some(n)) => self.lookup_in(*n, &seg.name),
+                _ => None,
+            };
+            match found {
+                Some(s) => cur = s,
+                None => {
+                    self.error(
+                        "OSH1001",
+                        seg.span,
+                        format!("`{}` has no member `{}`", self.types.name(ty), seg.name),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(cur)
+    }
+
     fn check_name(&mut self, path: &'a ast::Path, span: Span) -> Expr {
         let simple = path.segments.len() == 1 && !path.global;
         let sym = if simple {
@@ -651,6 +689,9 @@ impl<'a> Sema<'a> {
     // ---- members, swizzles, indexing ----------------------------------------------------------
 
     fn member(&mut self, b: Expr, member: &'a ast::Ident, span: Span) -> Expr {
+        if matches!(b.kind, ExprKind::Call(..)) && self.is_split_type(b.ty) {
+            return self.split_call_field(b, member, span);
+        }
         if let ExprKind::Split(id) = b.kind {
             return self.split_member(id, member, span);
         }
@@ -1525,10 +1566,16 @@ impl<'a> Sema<'a> {
             A::Name {
                 path,
                 template_args,
+                qualifier,
             } => {
                 let name = path.to_text();
-                let simple = path.segments.len() == 1 && !path.global;
-                let sym = if simple {
+                let simple = path.segments.len() == 1 && !path.global && qualifier.is_none();
+                let sym = if let Some(q) = qualifier {
+                    match self.lookup_qualified(q, path) {
+                        Some(s) => Some(s),
+                        None => return Expr::error(span),
+                    }
+                } else if simple {
                     let n = &path.segments[0].name;
                     self.local_scoped(n).or_else(|| self.lookup(n))
                 } else {
@@ -1799,6 +1846,8 @@ impl<'a> Sema<'a> {
                 if self.is_split_type(sp.ty) {
                     match a.kind {
                         ExprKind::Split(id) if self.split.splits[id as usize].ty == sp.ty => {}
+                        // A call returning the struct (of resources only).
+                        ExprKind::Call(..) if a.ty == sp.ty => {}
                         _ => return None,
                     }
                     continue;
@@ -1888,6 +1937,10 @@ impl<'a> Sema<'a> {
                     ExprKind::Split(id) if self.is_split_type(sp.ty) => {
                         self.split_leaves(id, &mut out);
                     }
+                    ExprKind::Call(..) if self.is_split_type(sp.ty) && a.ty == sp.ty => {
+                        // `sampleIt(make(), uv)`: the fields the call returns.
+                        out.extend(self.split_call_leaves(&a));
+                    }
                     _ => out.push(a),
                 }
             }
@@ -1919,7 +1972,33 @@ impl<'a> Sema<'a> {
             let a = match args.next() {
                 Some(a) => a,
                 None => match &p.default {
-                    Some(d) => d.clone(),
+                    Some(d) => {
+                        if let ExprKind::Error = d.kind
+                            && let Some(held) =
+                                self.bodies.held_defaults.get(&(d.span, p.ty)).cloned()
+                        {
+                            // The default does not check for this instance: its errors, then
+                            // where the call left it out.
+                            for h in held {
+                                if h.is_error() {
+                                    self.diag.errors += 1;
+                                }
+                                self.diag.diags.push(h);
+                            }
+                            self.error(
+                                "OSH1003",
+                                span,
+                                format!(
+                                    "`{}` leaves out `{}`, whose default argument does not \
+                                     convert to `{}` in this instance",
+                                    fd.name,
+                                    p.name,
+                                    self.types.name(p.ty)
+                                ),
+                            );
+                        }
+                        d.clone()
+                    }
                     None => break,
                 },
             };

@@ -13,6 +13,9 @@ use crate::hlsl::syntax::ast::{self, DeclKind, Modifier, TypeKind};
 impl<'a> Sema<'a> {
     /// Declares a struct (named or anonymous); returns its type.
     pub fn declare_struct(&mut self, s: &'a ast::StructDecl, _hint: Option<&str>) -> TyId {
+        if let (Some(args), Some(name)) = (&s.specialization_args, &s.name) {
+            return self.declare_specialization(s, name, args);
+        }
         if !s.templates.is_empty() && s.templates.iter().any(|t| !t.params.is_empty()) {
             let Some(name) = &s.name else {
                 return Types::ERROR;
@@ -43,6 +46,71 @@ impl<'a> Sema<'a> {
             return self.fill_struct(sid, s);
         }
         self.declare_struct_named(s, name, None)
+    }
+
+    /// `template<> struct S<int> { ... };`: the instance of `S` for those arguments, made
+    /// now (so `S<int>` finds it instead of instantiating the primary template). A partial
+    /// specialization (`template<typename T> struct S<T, 1>`) is refused (OSH1018), naming it.
+    fn declare_specialization(
+        &mut self,
+        s: &'a ast::StructDecl,
+        name: &'a ast::Ident,
+        args: &'a [ast::TemplateArg],
+    ) -> TyId {
+        if s.templates.iter().any(|t| !t.params.is_empty()) {
+            self.error(
+                "OSH1018",
+                name.span,
+                format!(
+                    "the partial specialization of `{}` is not supported: specialize every \
+                     argument (`template<> struct {}<...>`)",
+                    name.name, name.name
+                ),
+            );
+            return Types::ERROR;
+        }
+        let Some(Sym::StructTemplate(tid)) = self.lookup(&name.name) else {
+            self.error(
+                "OSH1017",
+                name.span,
+                format!(
+                    "`{}` is specialized but no struct template `{}` is declared before it",
+                    name.name, name.name
+                ),
+            );
+            return Types::ERROR;
+        };
+        let Some(targs) = self.resolve_template_args(tid, args, name.span) else {
+            return Types::ERROR;
+        };
+        if self.scope.templates[tid.0 as usize]
+            .instances
+            .contains_key(&targs)
+        {
+            self.error(
+                "OSH1011",
+                name.span,
+                format!(
+                    "`{}` is specialized for arguments it was already instantiated or \
+                     specialized with",
+                    name.name
+                ),
+            );
+            return Types::ERROR;
+        }
+        let text = format!(
+            "{}<{}>",
+            name.name,
+            targs
+                .iter()
+                .map(|a| match a {
+                    TArg::Type(t) => self.types.name(*t),
+                    TArg::Value(v) => v.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        self.declare_struct_named(s, text, Some((tid, targs)))
     }
 
     fn struct_is_forward(&self, sid: StructId) -> bool {
@@ -369,6 +437,16 @@ impl<'a> Sema<'a> {
         self.scope.cur_ns = ns;
         let ret = self.resolve_type(&f.return_type);
         let ret = self.apply_sign(&f.modifiers, ret);
+        if matches!(self.types.kind(ret), TyKind::SampledTexture(..)) {
+            self.error(
+                "OSH1018",
+                f.return_type.span,
+                format!(
+                    "returning a `{}` is not supported: sample the global itself",
+                    self.types.name(ret)
+                ),
+            );
+        }
         let mut params = Vec::new();
         let mut locals = Vec::new();
         if let Some(sid) = method_of
@@ -411,6 +489,19 @@ impl<'a> Sema<'a> {
             if self.types.is_void(ty) {
                 // `f(void)`.
                 continue;
+            }
+            if matches!(
+                self.types.kind(self.strip_arrays(ty)),
+                TyKind::SampledTexture(..)
+            ) {
+                self.error(
+                    "OSH1018",
+                    span,
+                    format!(
+                        "a parameter of type `{}` is not supported: sample the global itself",
+                        self.types.name(ty)
+                    ),
+                );
             }
             if self.is_split_type(ty) {
                 // A struct holding resources: one parameter per field.
@@ -507,8 +598,19 @@ impl<'a> Sema<'a> {
                 .map_or(ParamQual::None, |&(_, p)| ParamQual::Primitive(p))
             };
             let default = default.map(|e| {
+                // In a template instance the default is C++'s: checked where a call leaves
+                // the argument out, so `Remap remap = IdentityRemap::create()` instantiates
+                // for a `FlipRemap` given explicitly. Its errors wait for such a call.
+                let (n, errs) = (self.diag.diags.len(), self.diag.errors);
                 let h = self.check_expr(e);
-                self.convert(h, ty, e.span)
+                let h = self.convert(h, ty, e.span);
+                if self.scope.inst_depth > 0 && self.diag.errors > errs {
+                    let held: Vec<_> = self.diag.diags.drain(n..).collect();
+                    self.diag.errors = errs;
+                    self.bodies.held_defaults.insert((e.span, ty), held);
+                    return Expr::error(e.span);
+                }
+                h
             });
             let major = self.major_of(&p.modifiers);
             locals.push(LocalDef {

@@ -260,6 +260,11 @@ pub enum TyKind {
     Buffer(BufKind, TyId),
     /// `SamplerState` (false) or `SamplerComparisonState` (true).
     Sampler(bool),
+    /// `vk::SampledTexture2D<T>` and the other shapes: a texture with its sampler (a combined
+    /// image sampler descriptor). Only a global has this type as declared: it becomes a
+    /// texture global and sampler globals sharing its binding ([`BindAttrs::shares`]), and its
+    /// name denotes the texture, whose sampling methods take the sampler implicitly.
+    SampledTexture(TexShape, TyId),
     /// `string`.
     String,
     /// A geometry shader's output stream (`PointStream<T>`, `LineStream<T>`,
@@ -554,6 +559,21 @@ impl Types {
             }
             TyKind::Sampler(false) => "SamplerState".into(),
             TyKind::Sampler(true) => "SamplerComparisonState".into(),
+            TyKind::SampledTexture(shape, e) => {
+                let base = match shape {
+                    TexShape::T1D => "SampledTexture1D",
+                    TexShape::T1DArray => "SampledTexture1DArray",
+                    TexShape::T2D => "SampledTexture2D",
+                    TexShape::T2DArray => "SampledTexture2DArray",
+                    TexShape::T3D => "SampledTexture3D",
+                    TexShape::Cube => "SampledTextureCube",
+                    TexShape::CubeArray => "SampledTextureCubeArray",
+                    TexShape::T2DMS => "SampledTexture2DMS",
+                    TexShape::T2DMSArray => "SampledTexture2DMSArray",
+                    TexShape::Buffer | TexShape::Subpass | TexShape::SubpassMS => "SampledBuffer",
+                };
+                format!("vk::{base}<{}>", self.name(*e))
+            }
             TyKind::String => "string".into(),
             TyKind::Stream(k, e) => {
                 let base = match k {
@@ -845,6 +865,10 @@ pub struct BindAttrs {
     pub input_attachment: Option<u32>,
     /// `globallycoherent`.
     pub coherent: bool,
+    /// The global whose set and binding this one takes: the sampler half of a
+    /// `vk::SampledTexture*` shares its texture's descriptor (a combined image sampler, which
+    /// Vulkan lets an image and a sampler variable at one binding read).
+    pub shares: Option<GlobalId>,
 }
 
 /// A global variable.

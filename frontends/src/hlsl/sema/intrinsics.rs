@@ -421,6 +421,9 @@ impl<'a> Sema<'a> {
             }
             return mk(ExprKind::Intrinsic(IntrinsicOp::Ir(op), args), rty, span);
         }
+        if crate::hlsl::sema::packed::PACKED.contains(&name) {
+            return self.packed_intrinsic(name, args, span);
+        }
         let n = args.len();
         match name {
             "dot" => {

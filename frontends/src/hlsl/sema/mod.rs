@@ -48,6 +48,7 @@ pub(crate) mod funcs;
 pub mod hir;
 pub(crate) mod intrinsics;
 pub(crate) mod overload_rank;
+pub(crate) mod packed;
 pub(crate) mod resources;
 pub(crate) mod semantics;
 pub(crate) mod split;
@@ -244,6 +245,10 @@ pub(crate) struct Bodies<'a> {
     pub(in crate::hlsl) pending: Vec<FuncId>,
     /// The body being checked.
     pub(in crate::hlsl) fctx: Option<FnCtx>,
+    /// Default arguments of template instances that do not check for the instance's
+    /// parameter type, by (default's position, parameter type): their diagnostics, reported
+    /// where a call leaves the argument out.
+    pub(in crate::hlsl) held_defaults: FxHashMap<(Span, TyId), Vec<Diagnostic>>,
 }
 
 /// What declarations accumulate.
@@ -259,6 +264,10 @@ pub(crate) struct DeclState {
     /// The built-in structs (`RayDesc`, `BuiltInTriangleIntersectionAttributes`), made on
     /// first use.
     pub(in crate::hlsl) builtin_structs: FxHashMap<&'static str, TyId>,
+    /// The texture globals of `vk::SampledTexture*` declarations and their samplers (a
+    /// `SamplerState` and a `SamplerComparisonState`, each made on first use and sharing the
+    /// texture's binding).
+    pub(in crate::hlsl) sampled_textures: FxHashMap<GlobalId, [Option<GlobalId>; 2]>,
 }
 
 /// Split structs and the functions that take them.
@@ -332,6 +341,7 @@ impl<'a> Sema<'a> {
                 cur_major: major,
                 pragma_majors: Vec::new(),
                 builtin_structs: FxHashMap::default(),
+                sampled_textures: FxHashMap::default(),
             },
             split: SplitState::default(),
         }

@@ -115,6 +115,20 @@ impl<'a> Sema<'a> {
             return Expr::error(span);
         }
         let name = member.name.as_str();
+        let mut args = args;
+        if let ExprKind::Global(g) = object.kind
+            && self.decl.sampled_textures.contains_key(&g)
+            && (name.starts_with("Sample")
+                || name.starts_with("Gather")
+                || name.starts_with("CalculateLevelOfDetail"))
+        {
+            // `vk::SampledTexture*`: the sampler is the texture's own.
+            let cmp = name.starts_with("SampleCmp") || name.starts_with("GatherCmp");
+            if let Some(sg) = self.sampled_texture_sampler(g, cmp) {
+                let ty = self.types.intern(TyKind::Sampler(cmp));
+                args.insert(0, mk(ExprKind::Global(sg), ty, object.span));
+            }
+        }
         match self.types.kind(object.ty).clone() {
             TyKind::Texture(shape, elem, rw) => {
                 self.texture_method(object, shape, elem, rw, name, args, span)

@@ -4,8 +4,12 @@
 //! global or a `$Globals` member), named `var.field`. A name that denotes a split struct is an
 //! [`ExprKind::Split`] during analysis; member access picks the field's variable, assignment
 //! and initialization go field by field, and a function parameter of such a type becomes one
-//! parameter per field, so calls pass the fields. What remains unsupported (arrays of such
-//! structs, returning one, methods on one) is reported.
+//! parameter per field, so calls pass the fields. A function may return such a struct when
+//! every field is a resource (`BindlessTex make()`): its `return` lists the fields
+//! ([`ExprKind::Flatten`]), and a call's fields are [`Sema::split_call_field`]s that lowering
+//! resolves to the globals the `return` names (`lower/resource_returns.rs`). What remains
+//! unsupported (arrays of such structs, returning one with data fields, methods on one) is
+//! reported.
 
 use oneshader_ir::diag::Span;
 
@@ -245,6 +249,17 @@ impl<'a> Sema<'a> {
         self.split_leaves(id, &mut leaves);
         let ast::ExprKind::InitList(items) = &init.kind else {
             let src = self.check_expr(init);
+            if matches!(src.kind, ExprKind::Call(..)) && src.ty == self.split.splits[id as usize].ty
+            {
+                // `BindlessTex b = make();`.
+                let vals = self.split_call_leaves(&src);
+                for (l, v) in leaves.into_iter().zip(vals) {
+                    if let ExprKind::Local(lid) = l.kind {
+                        out.push(Stmt::Local(lid, Some(v)));
+                    }
+                }
+                return;
+            }
             if let ExprKind::Split(s) = src.kind
                 && self.split.splits[s as usize].ty == self.split.splits[id as usize].ty
             {
@@ -335,5 +350,142 @@ impl<'a> Sema<'a> {
             self.split_init(id, i, out);
         }
         self.declare_here(name, Sym::Split(id), span);
+    }
+}
+
+impl<'a> Sema<'a> {
+    /// True when every leaf of split type `ty` is a resource (such a struct can be returned).
+    pub fn split_all_resources(&self, ty: TyId) -> bool {
+        let TyKind::Struct(sid) = self.types.kind(ty) else {
+            return false;
+        };
+        self.types.struct_def(*sid).fields.iter().all(|f| {
+            self.types.is_resource(f.ty)
+                || (self.is_split_type(f.ty) && self.split_all_resources(f.ty))
+        })
+    }
+
+    /// The leaf types of split type `ty`, nested splits flattened.
+    fn split_leaf_types(&self, ty: TyId, out: &mut Vec<TyId>) {
+        let TyKind::Struct(sid) = self.types.kind(ty) else {
+            return;
+        };
+        for f in &self.types.struct_def(*sid).fields {
+            if self.is_split_type(f.ty) {
+                self.split_leaf_types(f.ty, out);
+            } else {
+                out.push(f.ty);
+            }
+        }
+    }
+
+    /// `return s;` in a function returning split type `ret`: the leaves of `s` in order, or
+    /// an error when `ret` holds data too.
+    pub fn split_return(&mut self, h: Expr, ret: TyId, span: Span) -> Expr {
+        if !self.split_all_resources(ret) {
+            self.error(
+                "OSH1018",
+                span,
+                format!(
+                    "returning `{}`, a struct holding resources and data, is not supported: \
+                     return a struct of resources only, or pass the data separately",
+                    self.types.name(ret)
+                ),
+            );
+            return Expr::error(span);
+        }
+        match h.kind {
+            ExprKind::Split(id) if self.split.splits[id as usize].ty == ret => {
+                let mut leaves = Vec::new();
+                self.split_leaves(id, &mut leaves);
+                mk(ExprKind::Flatten(leaves), ret, span)
+            }
+            // `return make();`: the same fields.
+            ExprKind::Call(..) if h.ty == ret => h,
+            _ => {
+                if !self.types.is_error(h.ty) {
+                    self.error(
+                        "OSH1005",
+                        span,
+                        format!(
+                            "cannot return `{}` as `{}`",
+                            self.types.name(h.ty),
+                            self.types.name(ret)
+                        ),
+                    );
+                }
+                Expr::error(span)
+            }
+        }
+    }
+
+    /// The leaves of what a call returning split type `call.ty` returns: leaf `k` is
+    /// `Field(call, k)` (`k` counts leaves, nested splits flattened), which lowering resolves
+    /// to the resource the callee's `return` names without calling again; the first is
+    /// `(call, leaf 0)` so the call runs once for its effects.
+    pub fn split_call_leaves(&mut self, call: &Expr) -> Vec<Expr> {
+        let mut tys = Vec::new();
+        self.split_leaf_types(call.ty, &mut tys);
+        tys.into_iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let f = mk(
+                    ExprKind::Field(Box::new(call.clone()), k as u32),
+                    t,
+                    call.span,
+                );
+                if k == 0 {
+                    mk(
+                        ExprKind::Comma(Box::new(call.clone()), Box::new(f)),
+                        t,
+                        call.span,
+                    )
+                } else {
+                    f
+                }
+            })
+            .collect()
+    }
+
+    /// `make().t`: the leaf of a call's split result named by `member` (a direct field).
+    pub fn split_call_field(&mut self, call: Expr, member: &ast::Ident, span: Span) -> Expr {
+        let TyKind::Struct(sid) = self.types.kind(call.ty).clone() else {
+            return Expr::error(span);
+        };
+        let def = self.types.struct_def(sid).clone();
+        let Some(i) = def.field(&member.name) else {
+            self.error(
+                "OSH1009",
+                member.span,
+                format!(
+                    "`{}` has no member `{}`",
+                    self.types.name(call.ty),
+                    member.name
+                ),
+            );
+            return Expr::error(span);
+        };
+        let mut k = 0;
+        for f in &def.fields[..i] {
+            let mut t = Vec::new();
+            if self.is_split_type(f.ty) {
+                self.split_leaf_types(f.ty, &mut t);
+                k += t.len();
+            } else {
+                k += 1;
+            }
+        }
+        let fty = def.fields[i].ty;
+        if self.is_split_type(fty) {
+            self.error(
+                "OSH1018",
+                member.span,
+                "a nested struct of a returned struct of resources is not supported: name its \
+                 resources one level up",
+            );
+            return Expr::error(span);
+        }
+        let f = mk(ExprKind::Field(Box::new(call.clone()), k as u32), fty, span);
+        mk(ExprKind::Comma(Box::new(call), Box::new(f)), fty, span)
     }
 }

@@ -330,6 +330,9 @@ impl<'a> Sema<'a> {
                                 );
                                 out.push(Stmt::Return(None));
                             }
+                        } else if self.is_split_type(ret) {
+                            let h = self.split_return(h, ret, e.span);
+                            out.push(Stmt::Return(Some(h)));
                         } else {
                             let span = e.span;
                             let h = self.convert(h, ret, span);
@@ -537,7 +540,10 @@ impl<'a> Sema<'a> {
         }
         for d in &v.declarators {
             let mut ty = self.declarator_type(base, d);
-            if matches!(self.types.kind(ty), TyKind::Unsupported(_)) {
+            if matches!(
+                self.types.kind(self.strip_arrays(ty)),
+                TyKind::Unsupported(_) | TyKind::SampledTexture(..)
+            ) {
                 self.error(
                     "OSH1018",
                     d.span,

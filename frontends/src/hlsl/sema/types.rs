@@ -178,6 +178,15 @@ impl<'a> Sema<'a> {
                 return t;
             }
         } else if path.segments.len() == 2 && path.segments[0].name == "vk" {
+            if let Some(shape) = sampled_texture_shape(name) {
+                let f4 = self.types.vector(Scalar::F32, 4);
+                let e = match args.and_then(|a| a.first()) {
+                    Some(x) => self.template_type_arg(x, f4),
+                    None => f4,
+                };
+                self.check_texel_type(e, span);
+                return self.types.intern(TyKind::SampledTexture(shape, e));
+            }
             return self
                 .types
                 .intern(TyKind::Unsupported(format!("vk::{name}")));
@@ -398,6 +407,9 @@ impl<'a> Sema<'a> {
                 };
                 self.types.intern(TyKind::Stream(kind, e))
             }
+            // SM 6.6's packed 4 x 8-bit values are 32-bit words (as DXC's SPIR-V holds them;
+            // `sema/packed.rs`).
+            "uint8_t4_packed" | "int8_t4_packed" => self.types.uint(),
             "RaytracingAccelerationStructure" => self.types.intern(TyKind::AccelStruct),
             "RayDesc" => self.ray_desc(),
             "BuiltInTriangleIntersectionAttributes" => {
@@ -428,8 +440,6 @@ impl<'a> Sema<'a> {
             "HitObject"
             | "FeedbackTexture2D"
             | "FeedbackTexture2DArray"
-            | "uint8_t4_packed"
-            | "int8_t4_packed"
             | "DispatchNodeInputRecord"
             | "RWDispatchNodeInputRecord"
             | "GroupNodeInputRecords"
@@ -480,4 +490,20 @@ impl<'a> Sema<'a> {
             ),
         }
     }
+}
+
+/// The shape of `vk::SampledTexture*` (DXC spells the cube ones `CUBE`).
+fn sampled_texture_shape(name: &str) -> Option<TexShape> {
+    Some(match name {
+        "SampledTexture1D" => TexShape::T1D,
+        "SampledTexture1DArray" => TexShape::T1DArray,
+        "SampledTexture2D" => TexShape::T2D,
+        "SampledTexture2DArray" => TexShape::T2DArray,
+        "SampledTexture3D" => TexShape::T3D,
+        "SampledTextureCube" | "SampledTextureCUBE" => TexShape::Cube,
+        "SampledTextureCubeArray" | "SampledTextureCUBEArray" => TexShape::CubeArray,
+        "SampledTexture2DMS" => TexShape::T2DMS,
+        "SampledTexture2DMSArray" => TexShape::T2DMSArray,
+        _ => return None,
+    })
 }

@@ -913,6 +913,9 @@ pub enum ExprKind {
         path: Path,
         /// `<...>` when written.
         template_args: Option<Vec<TemplateArg>>,
+        /// A templated type the path is a member of (`Traits<float>::value`,
+        /// `S<int>::create()`): the path then names the member inside it.
+        qualifier: Option<Box<TypeExpr>>,
     },
     /// `this`.
     This,

@@ -588,9 +588,19 @@ fn write_expr(s: &mut String, e: &Expr) {
         ExprKind::Name {
             path,
             template_args,
+            qualifier,
         } => {
+            // `T<a>::m` prints as `T::m<a>`, as before qualifiers were kept apart.
+            let mut args = template_args.as_ref();
+            if let Some(q) = qualifier
+                && let TypeKind::Named { path: qp, args: qa } = &q.kind
+            {
+                s.push_str(&qp.to_text());
+                s.push_str("::");
+                args = args.or(qa.as_ref());
+            }
             s.push_str(&path.to_text());
-            if let Some(a) = template_args {
+            if let Some(a) = args {
                 let _ = write!(s, "<{}>", args_text(a));
             }
         }

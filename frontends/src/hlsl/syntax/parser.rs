@@ -3037,6 +3037,7 @@ impl<'a> Parser<'a> {
                                         span: start,
                                     },
                                     template_args: None,
+                                    qualifier: None,
                                 },
                                 span: start,
                             }),
@@ -3050,6 +3051,7 @@ impl<'a> Parser<'a> {
                                             segments: vec![profile],
                                         },
                                         template_args: None,
+                                        qualifier: None,
                                     },
                                 },
                                 call,
@@ -3105,18 +3107,31 @@ impl<'a> Parser<'a> {
         } else {
             None
         };
-        // `T<args>::member` / `T::member` after a templated type.
-        let (path, template_args, is_type) = if template_args.is_some() && self.at("::") {
-            let mut path = path;
-            while self.at("::") && self.peek_n(1).is_ident() {
-                self.bump();
-                path.segments.push(self.ident()?);
-            }
-            path.span = self.span_from(path.span);
-            (path, template_args, false)
-        } else {
-            (path, template_args, is_type)
-        };
+        // `T<args>::member`: the member of a template instance.
+        let (path, template_args, is_type, qualifier) =
+            if template_args.is_some() && self.at("::") && self.peek_n(1).is_ident() {
+                let q = TypeExpr {
+                    span: self.span_from(start),
+                    kind: TypeKind::Named {
+                        path,
+                        args: template_args,
+                    },
+                };
+                let mstart = self.peek_n(1).span;
+                let mut segments = Vec::new();
+                while self.at("::") && self.peek_n(1).is_ident() {
+                    self.bump();
+                    segments.push(self.ident()?);
+                }
+                let member = Path {
+                    global: false,
+                    segments,
+                    span: self.span_from(mstart),
+                };
+                (member, None, false, Some(Box::new(q)))
+            } else {
+                (path, template_args, is_type, None)
+            };
         if is_type && self.at("(") {
             let ty = TypeExpr {
                 span: self.span_from(start),
@@ -3131,6 +3146,7 @@ impl<'a> Parser<'a> {
             kind: ExprKind::Name {
                 path,
                 template_args,
+                qualifier,
             },
             span: self.span_from(start),
         })

@@ -149,6 +149,8 @@ const VK_TYPES: &[&str] = &[
     "SampledTexture3D",
     "SampledTextureCube",
     "SampledTextureCubeArray",
+    "SampledTextureCUBE",
+    "SampledTextureCUBEArray",
     "SampledBuffer",
 ];
 

@@ -1,0 +1,668 @@
+//! NonSemantic.Shader.DebugInfo.100 (DXC's `-fspv-debug=vulkan`, `-fspv-debug=vulkan-with-source`),
+//! written when [`LineInfo::shader_debug_info`](super::LineInfo::shader_debug_info) asks, in
+//! place of `OpLine`/`OpNoLine`.
+//!
+//! What is written, and where:
+//!
+//! - `OpExtension "SPV_KHR_non_semantic_info"` (below SPIR-V 1.6, where it is core) and the
+//!   `OpExtInstImport "NonSemantic.Shader.DebugInfo.100"`;
+//! - at module level, after every type, constant and global variable (so nothing is referenced
+//!   before it is defined, and nothing the shader computes moves): `DebugSource` per file a
+//!   position names (with its text under [`LineInfo::embed_source`](super::LineInfo::embed_source),
+//!   continued with `DebugSourceContinued` past an `OpString`'s size), one
+//!   `DebugCompilationUnit` (version 1, DWARF 4, language HLSL, as DXC writes it), the debug
+//!   types (`DebugTypeBasic`, `DebugTypeVector`, `DebugTypeMatrix`, `DebugTypeArray`,
+//!   `DebugTypeComposite` with `DebugTypeMember`s, `DebugTypeFunction`), a `DebugFunction` per
+//!   function, `DebugLocalVariable`s, a `DebugGlobalVariable` per named global other than stage
+//!   inputs and outputs, and a `DebugEntryPoint` per entry point;
+//! - in function bodies: `DebugScope` of the function at the start of every block (after its
+//!   `OpPhi`s; a block ends a scope, as it ends a line), `DebugFunctionDefinition` in the entry
+//!   block, `DebugLine`/`DebugNoLine` where `OpLine`/`OpNoLine` would be ([`super::lines`]),
+//!   `DebugDeclare` of each named function variable where the IR declares it (before mem2reg:
+//!   `-O0`), and `DebugValue` of each named block parameter after the block's `OpPhi`s (after
+//!   mem2reg, which names the block parameters it makes after the variable).
+//!
+//! Every operand the extended instruction set calls a constant is an `OpConstant` of 32-bit
+//! unsigned integer type, as the specification requires. Types without an HLSL counterpart here
+//! (resources, samplers, pointers to them) are `DebugTypeComposite`s of class kind with no members,
+//! named by their IR spelling. Not written (the IR does not record them): lexical blocks below
+//! the function, inlined-at chains (an inlined call's lines are the callee's, in the caller's
+//! scope), declaration positions of structs and globals (placed at line 1 of the main file).
+
+use oneshader_ir::{InstId, Op};
+use rspirv::spirv;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::encode::{MAX_WORDS, inst, inst_str};
+use super::module::Emitter;
+
+/// Instruction numbers of the set.
+mod op {
+    pub const COMPILATION_UNIT: u32 = 1;
+    pub const TYPE_BASIC: u32 = 2;
+    pub const TYPE_ARRAY: u32 = 5;
+    pub const TYPE_VECTOR: u32 = 6;
+    pub const TYPE_FUNCTION: u32 = 8;
+    pub const TYPE_COMPOSITE: u32 = 10;
+    pub const TYPE_MEMBER: u32 = 11;
+    pub const GLOBAL_VARIABLE: u32 = 18;
+    pub const FUNCTION: u32 = 20;
+    pub const SCOPE: u32 = 23;
+    pub const LOCAL_VARIABLE: u32 = 26;
+    pub const DECLARE: u32 = 28;
+    pub const VALUE: u32 = 29;
+    pub const EXPRESSION: u32 = 31;
+    pub const SOURCE: u32 = 35;
+    pub const FUNCTION_DEFINITION: u32 = 101;
+    pub const SOURCE_CONTINUED: u32 = 102;
+    pub const LINE: u32 = 103;
+    pub const NO_LINE: u32 = 104;
+    pub const ENTRY_POINT: u32 = 107;
+    pub const TYPE_MATRIX: u32 = 108;
+}
+
+/// `DebugBaseTypeAttributeEncoding` values.
+const ENC_BOOLEAN: u32 = 2;
+const ENC_FLOAT: u32 = 3;
+const ENC_SIGNED: u32 = 4;
+const ENC_UNSIGNED: u32 = 6;
+/// `DebugInfoFlags`: public, local.
+const FLAG_PUBLIC: u32 = 3;
+const FLAG_LOCAL: u32 = 4;
+/// `DebugCompositeType`: class, structure.
+const TAG_CLASS: u32 = 0;
+const TAG_STRUCTURE: u32 = 1;
+/// `SourceLanguage` HLSL.
+const LANGUAGE_HLSL: u32 = 5;
+
+/// The emitter's NonSemantic.Shader.DebugInfo.100 state.
+#[derive(Default)]
+pub(crate) struct Dbg {
+    /// The `OpExtInstImport` id.
+    import: u32,
+    /// The `DebugCompilationUnit`.
+    unit: u32,
+    /// The empty `DebugExpression` (0 until first use).
+    expression: u32,
+    /// `DebugSource` per file id (0: not written yet).
+    sources: Vec<u32>,
+    /// `OpString` ids by text (names).
+    strings: FxHashMap<String, u32>,
+    /// Debug types by IR type.
+    types: FxHashMap<InstId, u32>,
+    /// `DebugFunction` by IR function.
+    funcs: FxHashMap<InstId, u32>,
+    /// `DebugLocalVariable` by (function, name, debug type).
+    locals: FxHashMap<(InstId, String, u32), u32>,
+    /// The line in effect: (source, line, end line, column, end column).
+    pub cur: Option<[u32; 5]>,
+    /// Where the last `DebugLine` of the body starts and ends: a `DebugLine` that would
+    /// follow it with nothing in between replaces it.
+    pub last_line: Option<(usize, usize)>,
+}
+
+impl Emitter<'_> {
+    /// True when NonSemantic.Shader.DebugInfo.100 is being written.
+    #[inline]
+    pub(crate) fn shader_debug(&self) -> bool {
+        self.dbg.is_some()
+    }
+
+    /// Starts the debug information: the extension, the import, the compilation unit (and the
+    /// main file's `DebugSource`).
+    pub(crate) fn dbg_begin(&mut self) {
+        let Some(info) = &self.opts.line_info else {
+            return;
+        };
+        if !info.shader_debug_info {
+            return;
+        }
+        let main = info.main;
+        let import = self.fresh();
+        inst_str(
+            &mut self.s.imports,
+            spirv::Op::ExtInstImport,
+            &[import],
+            "NonSemantic.Shader.DebugInfo.100",
+            &[],
+        );
+        if self.minor < 6 {
+            self.caps.ext("SPV_KHR_non_semantic_info");
+        }
+        self.dbg = Some(Dbg {
+            import,
+            sources: vec![0; info.files.len()],
+            ..Dbg::default()
+        });
+        let source = self.dbg_source(main as usize);
+        let (v, dwarf, lang) = (
+            self.const_u32(1),
+            self.const_u32(4),
+            self.const_u32(LANGUAGE_HLSL),
+        );
+        let unit = self.dbg_global(op::COMPILATION_UNIT, &[v, dwarf, source, lang]);
+        if let Some(d) = &mut self.dbg {
+            d.unit = unit;
+        }
+    }
+
+    /// Writes a module-level instruction of the set; returns its id.
+    fn dbg_global(&mut self, number: u32, operands: &[u32]) -> u32 {
+        let void = self.void_ty();
+        let import = self.dbg.as_ref().map_or(0, |d| d.import);
+        let id = self.fresh();
+        let mut w: SmallVec<[u32; 16]> = SmallVec::new();
+        w.extend_from_slice(&[void, id, import, number]);
+        w.extend_from_slice(operands);
+        inst(&mut self.s.debug, spirv::Op::ExtInst, &w);
+        id
+    }
+
+    /// Writes an instruction of the set into the function body.
+    fn dbg_local(&mut self, number: u32, operands: &[u32]) {
+        let void = self.void_ty();
+        let import = self.dbg.as_ref().map_or(0, |d| d.import);
+        let id = self.fresh();
+        let mut w: SmallVec<[u32; 8]> = SmallVec::new();
+        w.extend_from_slice(&[void, id, import, number]);
+        w.extend_from_slice(operands);
+        inst(&mut self.f.body, spirv::Op::ExtInst, &w);
+    }
+
+    /// The `OpString` of `s` (written once).
+    fn dbg_string(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.dbg.as_ref().and_then(|d| d.strings.get(s)) {
+            return id;
+        }
+        let id = self.fresh();
+        inst_str(&mut self.s.sources, spirv::Op::String, &[id], s, &[]);
+        if let Some(d) = &mut self.dbg {
+            d.strings.insert(s.to_string(), id);
+        }
+        id
+    }
+
+    /// The `DebugSource` of file `file` (written on first use, with its text when asked).
+    pub(crate) fn dbg_source(&mut self, file: usize) -> u32 {
+        let have = self
+            .dbg
+            .as_ref()
+            .and_then(|d| d.sources.get(file).copied())
+            .unwrap_or(0);
+        if have != 0 {
+            return have;
+        }
+        let opts = self.opts;
+        let Some(info) = &opts.line_info else {
+            return 0;
+        };
+        let Some(f) = info.files.get(file) else {
+            return 0;
+        };
+        let name = self.file_string(file);
+        let mut pieces: Vec<u32> = Vec::new();
+        if info.embed_source {
+            // `OpString`s of at most an instruction's size, cut at character boundaries.
+            let limit = (MAX_WORDS - 2) * 4 - 1;
+            let mut rest = f.text.as_str();
+            loop {
+                let mut cut = rest.len().min(limit);
+                while !rest.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                let (piece, tail) = rest.split_at(cut);
+                let id = self.fresh();
+                inst_str(&mut self.s.sources, spirv::Op::String, &[id], piece, &[]);
+                pieces.push(id);
+                rest = tail;
+                if rest.is_empty() {
+                    break;
+                }
+            }
+        }
+        let mut operands: SmallVec<[u32; 2]> = SmallVec::new();
+        operands.push(name);
+        operands.extend(pieces.first().copied());
+        let id = self.dbg_global(op::SOURCE, &operands);
+        for &p in pieces.iter().skip(1) {
+            self.dbg_global(op::SOURCE_CONTINUED, &[p]);
+        }
+        if let Some(d) = &mut self.dbg
+            && let Some(s) = d.sources.get_mut(file)
+        {
+            *s = id;
+        }
+        id
+    }
+
+    /// The empty `DebugExpression`.
+    fn dbg_expression(&mut self) -> u32 {
+        let have = self.dbg.as_ref().map_or(0, |d| d.expression);
+        if have != 0 {
+            return have;
+        }
+        let id = self.dbg_global(op::EXPRESSION, &[]);
+        if let Some(d) = &mut self.dbg {
+            d.expression = id;
+        }
+        id
+    }
+
+    /// The debug type of IR type `ty` (written on first use, its parts first). `void` is
+    /// `OpTypeVoid` itself, as a function's return type.
+    fn dbg_type(&mut self, ty: InstId) -> u32 {
+        if let Some(&id) = self.dbg.as_ref().and_then(|d| d.types.get(&ty)) {
+            return id;
+        }
+        let m = self.m;
+        let op = m.op(ty);
+        let id = match op {
+            Op::Void => self.void_ty(),
+            Op::Bool => self.dbg_basic("bool", 32, ENC_BOOLEAN),
+            Op::I8 | Op::I16 | Op::I32 | Op::I64 | Op::U8 | Op::U16 | Op::U32 | Op::U64 => {
+                let bits = m.scalar_bits(ty).unwrap_or(32);
+                let signed = op.is_signed_int_type();
+                let name = match (signed, bits) {
+                    (true, 32) => "int".to_string(),
+                    (false, 32) => "uint".to_string(),
+                    (true, b) => format!("int{b}_t"),
+                    (false, b) => format!("uint{b}_t"),
+                };
+                let enc = if signed { ENC_SIGNED } else { ENC_UNSIGNED };
+                self.dbg_basic(&name, bits, enc)
+            }
+            Op::F16 | Op::F32 | Op::F64 => {
+                let bits = m.scalar_bits(ty).unwrap_or(32);
+                let name = match bits {
+                    16 => "half",
+                    64 => "double",
+                    _ => "float",
+                };
+                self.dbg_basic(name, bits, ENC_FLOAT)
+            }
+            Op::Vector => match m.vector_len(ty) {
+                Some(n @ 2..=4) => {
+                    let elem = self.dbg_type(m.operand(ty, 0));
+                    let n = self.const_u32(n);
+                    self.dbg_global(op::TYPE_VECTOR, &[elem, n])
+                }
+                _ => self.dbg_opaque(ty),
+            },
+            Op::Matrix => match m.matrix_dims(ty) {
+                // HLSL rows are SPIR-V columns (see `types.rs`): a vector of `cols`
+                // components per row, `rows` of them.
+                Some((rows, cols)) if (2..=4).contains(&cols) && (2..=4).contains(&rows) => {
+                    let elem = self.dbg_type(m.operand(ty, 0));
+                    let c = self.const_u32(cols);
+                    let vector = self.dbg_global(op::TYPE_VECTOR, &[elem, c]);
+                    let (r, column_major) = (self.const_u32(rows), self.const_u32(1));
+                    self.dbg_global(op::TYPE_MATRIX, &[vector, r, column_major])
+                }
+                _ => self.dbg_opaque(ty),
+            },
+            Op::Array | Op::RuntimeArray => {
+                let elem = self.dbg_type(m.operand(ty, 0));
+                let n = if op == Op::Array {
+                    m.array_len(ty).unwrap_or(0)
+                } else {
+                    0
+                };
+                if self.is_dbg_void(elem) {
+                    self.dbg_opaque(ty)
+                } else {
+                    let n = self.const_u32(n);
+                    self.dbg_global(op::TYPE_ARRAY, &[elem, n])
+                }
+            }
+            Op::Struct => self.dbg_struct(ty),
+            Op::Ptr => match m.pointee(ty) {
+                Some(p) => self.dbg_type(p),
+                None => self.dbg_opaque(ty),
+            },
+            _ => self.dbg_opaque(ty),
+        };
+        if let Some(d) = &mut self.dbg {
+            d.types.insert(ty, id);
+        }
+        id
+    }
+
+    /// True when `id` is `OpTypeVoid` (not a debug type).
+    fn is_dbg_void(&mut self, id: u32) -> bool {
+        id == self.void_ty()
+    }
+
+    fn dbg_basic(&mut self, name: &str, bits: u32, encoding: u32) -> u32 {
+        let name = self.dbg_string(name);
+        let (size, enc, flags) = (
+            self.const_u32(bits),
+            self.const_u32(encoding),
+            self.const_u32(0),
+        );
+        self.dbg_global(op::TYPE_BASIC, &[name, size, enc, flags])
+    }
+
+    /// The size of a value of `ty` in bits as the debug types state it (members packed one
+    /// after the other; opaque types 0).
+    fn dbg_bits(&self, ty: InstId) -> u32 {
+        let m = self.m;
+        match m.try_op(ty) {
+            Some(Op::Bool) => 32,
+            Some(op) if op.is_scalar_type() => m.scalar_bits(ty).unwrap_or(32),
+            Some(Op::Vector) => m.vector_len(ty).unwrap_or(0) * self.dbg_bits(m.operand(ty, 0)),
+            Some(Op::Matrix) => {
+                let (r, c) = m.matrix_dims(ty).unwrap_or((0, 0));
+                r.saturating_mul(c)
+                    .saturating_mul(self.dbg_bits(m.operand(ty, 0)))
+            }
+            Some(Op::Array) => m
+                .array_len(ty)
+                .unwrap_or(0)
+                .saturating_mul(self.dbg_bits(m.operand(ty, 0))),
+            Some(Op::Struct) => m
+                .struct_fields(ty)
+                .into_iter()
+                .filter_map(|f| m.ty(f))
+                .map(|t| self.dbg_bits(t))
+                .fold(0u32, u32::saturating_add),
+            _ => 0,
+        }
+    }
+
+    /// Line 1, column 1 of the main file: where types without a recorded position are placed.
+    fn dbg_nowhere(&mut self) -> (u32, u32, u32) {
+        let main = self.opts.line_info.as_ref().map_or(0, |i| i.main) as usize;
+        let source = self.dbg_source(main);
+        let one = self.const_u32(1);
+        (source, one, one)
+    }
+
+    fn dbg_unit(&self) -> u32 {
+        self.dbg.as_ref().map_or(0, |d| d.unit)
+    }
+
+    /// A struct: its members, then the `DebugTypeComposite`.
+    fn dbg_struct(&mut self, ty: InstId) -> u32 {
+        let m = self.m;
+        let (source, line, col) = self.dbg_nowhere();
+        let flags = self.const_u32(FLAG_PUBLIC);
+        let mut members: SmallVec<[u32; 16]> = SmallVec::new();
+        let mut offset = 0u32;
+        for (k, f) in m.struct_fields(ty).into_iter().enumerate() {
+            let Some(ft) = m.ty(f) else { continue };
+            let fty = self.dbg_type(ft);
+            if self.is_dbg_void(fty) {
+                continue;
+            }
+            let name = m
+                .name(f)
+                .map_or_else(|| format!("field{k}"), str::to_string);
+            let name = self.dbg_string(&name);
+            let bits = self.dbg_bits(ft);
+            let (off, size) = (self.const_u32(offset), self.const_u32(bits));
+            offset = offset.saturating_add(bits);
+            members.push(self.dbg_global(
+                op::TYPE_MEMBER,
+                &[name, fty, source, line, col, off, size, flags],
+            ));
+        }
+        let name = m.name(ty).unwrap_or("struct").to_string();
+        let name = self.dbg_string(&name);
+        let (tag, size, unit) = (
+            self.const_u32(TAG_STRUCTURE),
+            self.const_u32(offset),
+            self.dbg_unit(),
+        );
+        let mut w: SmallVec<[u32; 24]> = SmallVec::new();
+        w.extend_from_slice(&[name, tag, source, line, col, unit, name, size, flags]);
+        w.extend_from_slice(&members);
+        self.dbg_global(op::TYPE_COMPOSITE, &w)
+    }
+
+    /// A type with no debug counterpart: a member-less class composite named by its IR
+    /// spelling.
+    fn dbg_opaque(&mut self, ty: InstId) -> u32 {
+        let m = self.m;
+        let (source, line, col) = self.dbg_nowhere();
+        let spelled = m
+            .name(ty)
+            .map_or_else(|| oneshader_ir::print::print_inst(m, ty), str::to_string);
+        let name = self.dbg_string(&spelled);
+        let (tag, size, flags, unit) = (
+            self.const_u32(TAG_CLASS),
+            self.const_u32(0),
+            self.const_u32(FLAG_PUBLIC),
+            self.dbg_unit(),
+        );
+        self.dbg_global(
+            op::TYPE_COMPOSITE,
+            &[name, tag, source, line, col, unit, name, size, flags],
+        )
+    }
+
+    /// (source, line, column) of `span`'s start, as constants.
+    fn dbg_at(&mut self, span: Option<oneshader_ir::Span>) -> (u32, u32, u32) {
+        let Some(span) = span else {
+            return self.dbg_nowhere();
+        };
+        let Some((line, col, _, _)) = self.span_lines(span) else {
+            return self.dbg_nowhere();
+        };
+        let source = self.dbg_source(span.file.0 as usize);
+        (source, self.const_u32(line), self.const_u32(col))
+    }
+
+    /// The earliest position among the instructions of function `f`.
+    fn first_position(&self, f: InstId) -> Option<oneshader_ir::Span> {
+        let m = self.m;
+        let files = self.opts.line_info.as_ref().map_or(0, |i| i.files.len());
+        oneshader_ir::Func::dyn_cast(m, f)?
+            .blocks(m)
+            .into_iter()
+            .flat_map(|b| m.children(b.id()).collect::<Vec<_>>())
+            .filter_map(|i| m.position(i))
+            .filter(|p| (p.file.0 as usize) < files)
+            .min_by_key(|p| (p.file.0, p.start))
+    }
+
+    /// The `DebugFunction` of function `f` (its `DebugTypeFunction` first), written when the
+    /// function is emitted.
+    pub(crate) fn dbg_function(&mut self, f: InstId, fty: InstId) -> u32 {
+        if let Some(&id) = self.dbg.as_ref().and_then(|d| d.funcs.get(&f)) {
+            return id;
+        }
+        let m = self.m;
+        let ret = m.fn_return(fty).map(|r| self.dbg_type(r));
+        let mut w: SmallVec<[u32; 8]> = SmallVec::new();
+        w.push(self.const_u32(FLAG_PUBLIC));
+        let void = self.void_ty();
+        w.push(ret.unwrap_or(void));
+        for p in m.fn_params(fty) {
+            w.push(self.dbg_type(p));
+        }
+        let ftype = self.dbg_global(op::TYPE_FUNCTION, &w);
+        let name = m.name(f).unwrap_or("function").to_string();
+        let name = self.dbg_string(&name);
+        let (source, line, col) = self.dbg_at(self.first_position(f));
+        let (unit, flags) = (self.dbg_unit(), self.const_u32(FLAG_PUBLIC));
+        let id = self.dbg_global(
+            op::FUNCTION,
+            &[name, ftype, source, line, col, unit, name, flags, line],
+        );
+        if let Some(d) = &mut self.dbg {
+            d.funcs.insert(f, id);
+        }
+        id
+    }
+
+    /// The start of a block's body (after its `OpPhi`s): the function's `DebugScope`, in the
+    /// entry block `DebugFunctionDefinition`, and a `DebugValue` per named block parameter.
+    pub(crate) fn dbg_block_start(&mut self, b: oneshader_ir::Block, is_entry: bool) {
+        if !self.shader_debug() {
+            return;
+        }
+        let Some(f) = self.cur_func else { return };
+        let Some(dfn) = self.dbg.as_ref().and_then(|d| d.funcs.get(&f).copied()) else {
+            return;
+        };
+        if let Some(d) = &mut self.dbg {
+            d.cur = None;
+            d.last_line = None;
+        }
+        self.dbg_local(op::SCOPE, &[dfn]);
+        if is_entry {
+            let fid = self.id_of(f);
+            self.dbg_local(op::FUNCTION_DEFINITION, &[dfn, fid]);
+            return;
+        }
+        let m = self.m;
+        for p in b.params(m) {
+            let p = p.id();
+            let (Some(name), Some(t)) = (m.name(p), m.ty(p)) else {
+                continue;
+            };
+            if m.op(t) == Op::Ptr {
+                continue;
+            }
+            let Some(var) = self.dbg_variable(f, name, t, m.position(p)) else {
+                continue;
+            };
+            let (value, expr) = (self.id_of(p), self.dbg_expression());
+            self.dbg_local(op::VALUE, &[var, value, expr]);
+        }
+    }
+
+    /// The `DebugLocalVariable` `name` of type `ty` in function `f` (one per function, name
+    /// and type), placed at `at` or at the function's start; none for a type that has no
+    /// debug type.
+    fn dbg_variable(
+        &mut self,
+        f: InstId,
+        name: &str,
+        ty: InstId,
+        at: Option<oneshader_ir::Span>,
+    ) -> Option<u32> {
+        let dty = self.dbg_type(ty);
+        if self.is_dbg_void(dty) {
+            return None;
+        }
+        let key = (f, name.to_string(), dty);
+        if let Some(&id) = self.dbg.as_ref().and_then(|d| d.locals.get(&key)) {
+            return Some(id);
+        }
+        let dfn = self.dbg.as_ref().and_then(|d| d.funcs.get(&f).copied())?;
+        let at = at.or_else(|| self.first_position(f));
+        let (source, line, col) = self.dbg_at(at);
+        let (n, flags) = (self.dbg_string(name), self.const_u32(FLAG_LOCAL));
+        let id = self.dbg_global(op::LOCAL_VARIABLE, &[n, dty, source, line, col, dfn, flags]);
+        if let Some(d) = &mut self.dbg {
+            d.locals.insert(key, id);
+        }
+        Some(id)
+    }
+
+    /// After a function variable's `OpVariable`: its `DebugLocalVariable` and `DebugDeclare`
+    /// (named variables only).
+    pub(crate) fn dbg_declare(&mut self, var: InstId) {
+        if !self.shader_debug() {
+            return;
+        }
+        let m = self.m;
+        let (Some(f), Some(name), Some(t)) = (self.cur_func, m.name(var), m.ty(var)) else {
+            return;
+        };
+        let Some(pointee) = m.pointee(t) else { return };
+        let Some(local) = self.dbg_variable(f, name, pointee, m.position(var)) else {
+            return;
+        };
+        let (v, expr) = (self.id_of(var), self.dbg_expression());
+        self.dbg_local(op::DECLARE, &[local, v, expr]);
+    }
+
+    /// Writes the `DebugLine` for `span` (when it differs from the one in effect), or with
+    /// `None` a `DebugNoLine` when a line is in effect.
+    pub(crate) fn dbg_line(&mut self, span: Option<oneshader_ir::Span>) {
+        let Some(span) = span else {
+            if let Some(d) = &mut self.dbg
+                && d.cur.take().is_some()
+            {
+                self.dbg_local(op::NO_LINE, &[]);
+            }
+            return;
+        };
+        let Some((l0, c0, l1, c1)) = self.span_lines(span) else {
+            return;
+        };
+        let source = self.dbg_source(span.file.0 as usize);
+        let at = [source, l0, l1, c0, c1];
+        if self.dbg.as_ref().is_some_and(|d| d.cur == Some(at)) {
+            return;
+        }
+        let w = [
+            source,
+            self.const_u32(l0),
+            self.const_u32(l1),
+            self.const_u32(c0),
+            self.const_u32(c1),
+        ];
+        // A line no instruction followed (the instruction wrote nothing, or folded into a
+        // later one) is replaced rather than kept.
+        let end = self.f.body.len();
+        if let Some((start, last_end)) = self.dbg.as_ref().and_then(|d| d.last_line)
+            && last_end == end
+        {
+            self.f.body.truncate(start);
+        }
+        let start = self.f.body.len();
+        self.dbg_local(op::LINE, &w);
+        let end = self.f.body.len();
+        if let Some(d) = &mut self.dbg {
+            d.cur = Some(at);
+            d.last_line = Some((start, end));
+        }
+    }
+
+    /// After a named global's `OpVariable` (`id`): its `DebugGlobalVariable` in the
+    /// compilation unit, placed at line 1 of the main file (globals carry no position).
+    pub(crate) fn dbg_global_variable(&mut self, g: InstId, id: u32) {
+        if !self.shader_debug() {
+            return;
+        }
+        let m = self.m;
+        let (Some(name), Some(pointee)) = (m.name(g), m.ty(g).and_then(|t| m.pointee(t))) else {
+            return;
+        };
+        let dty = self.dbg_type(pointee);
+        if self.is_dbg_void(dty) {
+            return;
+        }
+        let (source, line, col) = self.dbg_nowhere();
+        let n = self.dbg_string(name);
+        let (unit, flags) = (self.dbg_unit(), self.const_u32(0));
+        self.dbg_global(
+            op::GLOBAL_VARIABLE,
+            &[n, dty, source, line, col, unit, n, id, flags],
+        );
+    }
+
+    /// After every function: a `DebugEntryPoint` per entry point.
+    pub(crate) fn dbg_entry_points(&mut self, entries: &[InstId]) {
+        if !self.shader_debug() {
+            return;
+        }
+        let command_line = self
+            .opts
+            .line_info
+            .as_ref()
+            .map_or(String::new(), |i| i.command_line.clone());
+        let signature = self.dbg_string(concat!("OneShader ", env!("CARGO_PKG_VERSION")));
+        let args = self.dbg_string(&command_line);
+        let unit = self.dbg_unit();
+        for &f in entries {
+            if let Some(dfn) = self.dbg.as_ref().and_then(|d| d.funcs.get(&f).copied()) {
+                self.dbg_global(op::ENTRY_POINT, &[dfn, unit, signature, args]);
+            }
+        }
+    }
+}

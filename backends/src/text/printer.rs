@@ -1,0 +1,255 @@
+//! What the function printers of the text backends (GLSL, WGSL, MSL) share beyond the
+//! statement walk ([`super::walker`]): naming locals against the module scope, the role of a
+//! value, placing an error at an instruction, and the types of values. A printer implements
+//! the three accessors of [`FnText`] and gets the rest.
+
+use oneshader_ir::{Block, InstId, Op, ScalarKind};
+use rustc_hash::FxHashMap;
+
+use super::error::TextError;
+use super::expr::{E, WordSpelling, bin, word_reads};
+use super::names::Namer;
+use super::roles::Role;
+use super::walker::CSyntax;
+
+/// A text backend's function printer.
+pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
+    /// The namer of the function's locals and the module scope they are chosen against.
+    fn namers(&mut self) -> (&mut Namer, &Namer);
+    /// The role of each value of the function ([`super::roles::analyze`]).
+    fn roles(&self) -> &FxHashMap<InstId, Role>;
+    /// The counter of the function's unnamed values (`_N`).
+    fn temps(&mut self) -> &mut u32;
+    /// Prints instruction `i` as a statement (its result unused, or it has effects).
+    fn statement(&mut self, i: InstId) -> Result<(), TextError>;
+    /// Prints instruction `i` as the definition of its local.
+    fn named(&mut self, i: InstId) -> Result<(), TextError>;
+
+    /// Before the line of statement or local `i`: what the target writes there (GLSL's
+    /// `#line` under `-Zi`); nothing by default.
+    fn before_line(&mut self, _i: InstId) {}
+
+    /// Prints the instructions of `b` (not its terminator) by their roles: statements and
+    /// locals here, inline values at their uses, variables at the top of the function.
+    fn print_block(&mut self, b: Block) -> Result<(), TextError> {
+        let m = self.module();
+        for c in m.children(b.id()) {
+            let op = m.op(c);
+            if op == Op::Param || op.is_decoration() || op.is_terminator() {
+                continue;
+            }
+            match self.role(c) {
+                Role::Var | Role::Address | Role::Inline | Role::Dead => {}
+                Role::Statement => {
+                    self.before_line(c);
+                    self.statement(c).map_err(|e| self.located(c, e))?
+                }
+                Role::Named => {
+                    self.before_line(c);
+                    self.named(c).map_err(|e| self.located(c, e))?
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A fresh local name from `hint` (or `fallback`), clashing with no module-scope name.
+    fn local_name(&mut self, hint: Option<&str>, fallback: &str) -> String {
+        let (locals, scope) = self.namers();
+        locals.fresh(hint, fallback, Some(scope))
+    }
+
+    /// The name of a value or variable: from its hint, or `_N` without one. Names from hints
+    /// never start with `_` ([`Namer::fresh`]), so `_N` needs no lookup.
+    fn value_name(&mut self, v: InstId) -> String {
+        match self.module().name(v) {
+            Some(h) => self.local_name(Some(h), "v"),
+            None => {
+                let t = self.temps();
+                *t += 1;
+                format!("_{t}")
+            }
+        }
+    }
+
+    /// The role of instruction `i` (a local when the analysis gave it none).
+    fn role(&self, i: InstId) -> Role {
+        self.roles().get(&i).copied().unwrap_or(Role::Named)
+    }
+
+    /// `e` with the source range of `i`, when it has one and `e` has none yet.
+    fn located(&self, i: InstId, mut e: TextError) -> TextError {
+        if e.0.span.is_none() {
+            e.0.span = super::span_of(self.module(), i);
+        }
+        e
+    }
+
+    /// The type of value `v`.
+    fn ty_of(&self, v: InstId) -> Result<InstId, TextError> {
+        self.module()
+            .ty(v)
+            .ok_or_else(|| self.malformed("an untyped value"))
+    }
+
+    /// The scalar kind of value `v`'s type, if it is numeric or boolean.
+    fn kind_of(&self, v: InstId) -> Option<ScalarKind> {
+        let m = self.module();
+        m.ty(v).and_then(|t| m.scalar_kind(t))
+    }
+}
+
+/// A function printer whose expressions are [`E`] (WGSL and MSL): comparisons and
+/// byte-address buffer access, written once over the target's [`WordSpelling`].
+pub(crate) trait ExprText<'m>: FnText<'m> {
+    /// How the target spells byte-address words.
+    const WORDS: WordSpelling;
+    /// The target's code of an operation whose operands it cannot take.
+    const OPERANDS: &'static str;
+
+    /// Value `v` as an expression.
+    fn value(&mut self, v: InstId) -> Result<E, TextError>;
+    /// The text of the place pointer `p` designates.
+    fn place_text(&mut self, p: InstId) -> Result<String, TextError>;
+    /// The target's name of type `t`.
+    fn type_name(&mut self, t: InstId) -> Result<String, TextError>;
+    /// True when the words of byte-address buffer `p` are atomic (an atomic touches them).
+    fn atomic_words(&self, p: InstId) -> bool;
+
+    /// A comparison: `a op b`.
+    fn compare(&mut self, i: InstId) -> Result<E, TextError> {
+        let m = self.module();
+        let sym = match m.op(i) {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            _ => ">=",
+        };
+        let a = self.value(m.operand(i, 0))?;
+        let b = self.value(m.operand(i, 1))?;
+        Ok(bin(&a, sym, &b))
+    }
+
+    /// The word array and index of a byte-address access.
+    fn word_index(&mut self, i: InstId) -> Result<(String, E), TextError> {
+        let m = self.module();
+        let buf = self.place_text(m.operand(i, 0))?;
+        let off_ir = m.operand(i, 1);
+        let off = self.value(off_ir)?;
+        let off = if self.kind_of(off_ir) == Some(ScalarKind::Uint) {
+            off
+        } else {
+            E::primary((Self::WORDS.offset_as_uint)(&off.text))
+        };
+        Ok((buf, bin(&off, ">>", &E::primary("2u"))))
+    }
+
+    /// The 32-bit scalar of the words a byte-address access of `ty` reads or writes.
+    fn word_scalar(&self, i: InstId, ty: InstId) -> Result<InstId, TextError> {
+        crate::words::word_scalar(self.module(), i, ty)
+            .map_err(|msg| TextError::new(Self::OPERANDS, msg))
+    }
+
+    /// A byte-address load: one word per component.
+    fn buffer_load(&mut self, i: InstId) -> Result<E, TextError> {
+        let m = self.module();
+        let ty = self.ty_of(i)?;
+        let (arr, index) = self.word_index(i)?;
+        let scalar = self.word_scalar(i, ty)?;
+        let n = m.vector_len(ty).unwrap_or(1);
+        let atomic = self.atomic_words(m.operand(i, 0));
+        let mut parts = word_reads(&arr, &index, n, atomic, m.op(scalar), &Self::WORDS);
+        if n == 1 {
+            return Ok(E::primary(parts.remove(0)));
+        }
+        let tn = self.type_name(ty)?;
+        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
+    }
+
+    /// A byte-address store: one word per component.
+    fn buffer_store(&mut self, i: InstId) -> Result<(), TextError> {
+        const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+        let m = self.module();
+        let v_ir = m.operand(i, 2);
+        let ty = self.ty_of(v_ir)?;
+        let (arr, index) = self.word_index(i)?;
+        let scalar = self.word_scalar(i, ty)?;
+        let v = self.value(v_ir)?;
+        let n = m.vector_len(ty).unwrap_or(1);
+        for k in 0..n {
+            let comp = if n == 1 {
+                v.text.clone()
+            } else {
+                format!("{}.{}", v.p(), COMPONENTS[k as usize])
+            };
+            let word = match m.op(scalar) {
+                Op::U32 => comp,
+                _ => (Self::WORDS.bits_of)(&comp),
+            };
+            let idx = if k == 0 {
+                index.text.clone()
+            } else {
+                format!("{} + {k}u", index.p())
+            };
+            if self.atomic_words(m.operand(i, 0)) {
+                let s = (Self::WORDS.atomic_store)(&format!("{arr}[{idx}]"), &word);
+                self.line(&format!("{s};"));
+            } else {
+                self.line(&format!("{arr}[{idx}] = {word};"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The [`FnText`] impl of a text backend's `FnEmitter` (from its fields `locals`, `cx.names`,
+/// `roles` and `temps`), written once: invoked in each backend's `control` module.
+macro_rules! fn_emitter_text {
+    () => {
+        $crate::text::printer::fn_emitter_text!(@impl {});
+    };
+    // The emitter's own `before_line` (GLSL's `#line` directives).
+    (before_line) => {
+        $crate::text::printer::fn_emitter_text!(@impl {
+            fn before_line(&mut self, i: oneshader_ir::InstId) {
+                FnEmitter::before_line(self, i)
+            }
+        });
+    };
+    (@impl { $($extra:tt)* }) => {
+        impl<'m> $crate::text::printer::FnText<'m> for FnEmitter<'_, 'm> {
+            $($extra)*
+
+            fn namers(&mut self) -> (&mut $crate::text::names::Namer, &$crate::text::names::Namer) {
+                (&mut self.locals, &self.cx.names)
+            }
+
+            fn roles(
+                &self,
+            ) -> &rustc_hash::FxHashMap<oneshader_ir::InstId, $crate::text::roles::Role> {
+                &self.roles
+            }
+
+            fn temps(&mut self) -> &mut u32 {
+                &mut self.temps
+            }
+
+            fn statement(
+                &mut self,
+                i: oneshader_ir::InstId,
+            ) -> Result<(), $crate::text::error::TextError> {
+                FnEmitter::statement(self, i)
+            }
+
+            fn named(
+                &mut self,
+                i: oneshader_ir::InstId,
+            ) -> Result<(), $crate::text::error::TextError> {
+                FnEmitter::named(self, i)
+            }
+        }
+    };
+}
+pub(crate) use fn_emitter_text;

@@ -1,0 +1,139 @@
+//! GLSL `#line` directives (`-Zi`, `-fspv-debug=`, issue 24 item 4): each statement of a shader
+//! with known statements is preceded by the `#line N "file"` of its HLSL line, the extension
+//! they need is required, glslang accepts the result at `-O0` and `-O` and its `-g` output's
+//! `OpLine`s name the HLSL file; without debug information there are none.
+
+mod support;
+
+use oneshader::{CompileOptions, Compiler, DebugInfo, OptLevel, Target};
+use oneshader_test_tools::{GlslStage, glslang_and_validate};
+
+const SHADER: &str = "\
+#include \"helpers.hlsli\"
+RWStructuredBuffer<float> Out : register(u0);
+
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    float a = Out[id.x];
+    Out[1] = 11.0;
+    if (a > 3.0)
+    {
+        Out[2] = 22.0;
+    }
+    else
+    {
+        Out[3] = twice(a);
+    }
+}
+";
+
+const HELPERS: &str = "\
+float twice(float v)
+{
+    return v * 2.0 + 0.5;
+}
+";
+
+fn glsl(level: OptLevel, debug: DebugInfo) -> String {
+    let mut c = Compiler::new();
+    c.add_include("helpers.hlsli", HELPERS);
+    let mut opts = CompileOptions::new("cs_6_0")
+        .opt_level(level)
+        .target(Target::Glsl);
+    opts.debug_info = debug;
+    let out = c
+        .compile_source("lines.hlsl", SHADER, &opts)
+        .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()));
+    out.glsl.expect("GLSL text")
+}
+
+/// 1-based number of the only line of `text` containing `needle`.
+fn line_of(text: &str, needle: &str) -> u32 {
+    let lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .map(|(k, _)| k + 1)
+        .collect();
+    assert_eq!(lines.len(), 1, "`{needle}` is on one line");
+    lines[0] as u32
+}
+
+/// The (file, line) of the `#line` directive in effect at the GLSL line containing `needle`.
+fn directive_before(glsl: &str, needle: &str) -> Option<(String, u32)> {
+    let mut cur: Option<(String, u32)> = None;
+    for l in glsl.lines() {
+        if let Some(rest) = l.trim_start().strip_prefix("#line ") {
+            let (n, file) = rest.split_once(' ').expect("#line N \"file\"");
+            cur = Some((
+                file.trim_matches('"').to_string(),
+                n.parse().expect("a number"),
+            ));
+        } else if l.contains(needle) {
+            return cur;
+        }
+    }
+    None
+}
+
+#[test]
+fn statements_carry_the_line_directive_of_their_hlsl_line_and_glslang_accepts_them() {
+    for level in [OptLevel::O0, OptLevel::O] {
+        for debug in [DebugInfo::Lines, DebugInfo::Vulkan] {
+            let what = format!("{level:?} {debug:?}");
+            let text = glsl(level, debug);
+            assert!(
+                text.contains("#extension GL_GOOGLE_cpp_style_line_directive : require"),
+                "{what}:\n{text}"
+            );
+            for (glsl_stmt, hlsl_stmt) in
+                [("= 11.0;", "Out[1] = 11.0"), ("= 22.0;", "Out[2] = 22.0")]
+            {
+                let (file, line) = directive_before(&text, glsl_stmt)
+                    .unwrap_or_else(|| panic!("{what}: no #line before `{glsl_stmt}`:\n{text}"));
+                assert!(file.ends_with("lines.hlsl"), "{what}: {file}");
+                assert_eq!(
+                    line,
+                    line_of(SHADER, hlsl_stmt),
+                    "{what}: `{glsl_stmt}`\n{text}"
+                );
+            }
+            let words = glslang_and_validate(&text, GlslStage::Compute).unwrap_or_else(|e| {
+                panic!("{what}: glslang rejects the #line directives: {e}\n{text}")
+            });
+            assert!(!words.is_empty());
+        }
+    }
+    let plain = glsl(OptLevel::O, DebugInfo::None);
+    assert!(!plain.contains("#line") && !plain.contains("GL_GOOGLE_cpp_style_line_directive"));
+}
+
+/// glslang's own debug information (`-g`) of our GLSL points at the HLSL file.
+#[test]
+fn glslang_g_output_names_the_hlsl_file() {
+    oneshader_test_tools::require_tool("glslangValidator");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let src = dir.path().join("lines.comp");
+    std::fs::write(&src, glsl(OptLevel::O, DebugInfo::Lines)).expect("writes");
+    let out = dir.path().join("lines.spv");
+    let run = std::process::Command::new("glslangValidator")
+        .args(["-V", "-g"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .expect("glslangValidator runs");
+    assert!(run.status.success(), "{run:?}");
+    let words: Vec<u32> = std::fs::read(&out)
+        .expect("written")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let dis = oneshader_test_tools::spirv_dis(&words);
+    assert!(
+        dis.lines()
+            .any(|l| l.contains("OpString") && l.contains("lines.hlsl")),
+        "glslang -g names the HLSL file:\n{dis}"
+    );
+}
