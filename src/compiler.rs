@@ -570,6 +570,7 @@ impl CompileOptions {
             binding_map: self.msl_binding_map.clone(),
             buffer_sizes_index: self.msl_buffer_sizes_index,
             version: self.msl_version,
+            line_comments: None,
         }
     }
 
@@ -584,6 +585,7 @@ impl CompileOptions {
             push_constant_rule: rules.push_constant,
             tbuffer_rule: rules.texture_buffer,
             binding_map: self.wgsl_binding_map.clone(),
+            line_comments: None,
         }
     }
 }
@@ -683,7 +685,9 @@ fn add_msl_indices(r: &mut Reflection, interface: &msl::Interface) {
     r.msl_buffer_sizes = interface.buffer_sizes;
 }
 
-/// Source-level debug information in the SPIR-V output ([`CompileOptions::debug_info`]).
+/// Source-level debug information ([`CompileOptions::debug_info`]): in SPIR-V as each variant
+/// says; in GLSL every variant is `#line N "file"` directives, in WGSL and MSL `// file:line`
+/// comments, before each statement whose HLSL line differs from the previous one's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum DebugInfo {
     /// None (the default).

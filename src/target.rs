@@ -422,6 +422,7 @@ fn emit_legal(
         Target::Wgsl => {
             let mut wopts = opts.wgsl_options();
             wopts.entry = entry;
+            wopts.line_comments = line_info;
             let (text, interface) = wgsl::emit_with_interface(legal, &wopts)?;
             out.text = Some(text);
             out.warnings = interface.warnings;
@@ -432,6 +433,7 @@ fn emit_legal(
         Target::Msl => {
             let mut mopts = opts.msl_options();
             mopts.entry = entry;
+            mopts.line_comments = line_info;
             let (text, interface) = msl::emit_with_interface(legal, &mopts)?;
             out.text = Some(text);
             out.msl_interface = Some(interface);

@@ -317,11 +317,11 @@ fn zi_embed_and_strip_debug() {
     for (args, needle) in [
         (&["-Qembed_debug"][..], "needs `-Zi`"),
         (
-            &["-Zi", "--target", "wgsl"][..],
+            &["-Zi", "--target", "ir"][..],
             "refused rather than ignored",
         ),
         (
-            &["-fspv-debug=line", "--target", "msl"][..],
+            &["-fspv-debug=vulkan", "--target", "reflection"][..],
             "refused rather than ignored",
         ),
         (&["-fspv-debug=rich"][..], "only SPIR-V line information"),

@@ -383,10 +383,13 @@ impl DxcArgs {
                 "`-fspv-extension=` restricts the SPIR-V extensions; it has no meaning for this `--target`",
             ));
         }
-        // GLSL takes them as `#line` directives.
+        // GLSL takes them as `#line` directives, WGSL and MSL as `// file:line` comments.
         if d.options.debug_info != crate::DebugInfo::None
             && !spirv_out
-            && d.output_kind != OutputKind::Glsl
+            && !matches!(
+                d.output_kind,
+                OutputKind::Glsl | OutputKind::Wgsl | OutputKind::Msl
+            )
         {
             let vulkan = matches!(
                 d.options.debug_info,
@@ -395,12 +398,12 @@ impl DxcArgs {
             return Err(if vulkan {
                 ArgError::new(
                     "-fspv-debug=",
-                    "`-fspv-debug=vulkan`/`vulkan-with-source` write SPIR-V debug information (NonSemantic.Shader.DebugInfo.100); this `--target` has no debug information yet, so it is refused rather than ignored",
+                    "`-fspv-debug=vulkan`/`vulkan-with-source` write debug information into SPIR-V (NonSemantic.Shader.DebugInfo.100) and source lines into GLSL, WGSL and MSL; this `--target` has none (the `.osir` source map always holds the positions), so it is refused rather than ignored",
                 )
             } else {
                 ArgError::new(
                     "-Zi",
-                    "`-Zi`/`-fspv-debug=line` write SPIR-V line information; this `--target` has no line information yet, so it is refused rather than ignored",
+                    "`-Zi`/`-fspv-debug=line` write line information into SPIR-V, GLSL, WGSL and MSL; this `--target` has none (the `.osir` source map always holds the positions), so it is refused rather than ignored",
                 )
             });
         }

@@ -294,40 +294,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// `i` when its HLSL line is not the one the previous directive named (`#line` numbers the
     /// line after it).
     pub fn before_line(&mut self, i: InstId) {
-        let cx = &mut *self.cx;
-        let Some(info) = &cx.opts.line_directives else {
-            return;
-        };
         let Some(span) = self.m.position(i) else {
             return;
         };
-        let file = span.file.0;
-        let Some(f) = info.files.get(file as usize) else {
+        let cx = &mut *self.cx;
+        let Some((name, line)) = cx.lines.as_mut().and_then(|l| l.next(span)) else {
             return;
         };
-        let starts = cx.line_starts.entry(file).or_insert_with(|| {
-            std::iter::once(0)
-                .chain(
-                    f.text
-                        .bytes()
-                        .enumerate()
-                        .filter(|&(_, b)| b == b'\n')
-                        .map(|(k, _)| k as u32 + 1),
-                )
-                .collect()
-        });
-        let line = starts.partition_point(|&s| s <= span.start) as u32;
-        if cx.line_at == Some((file, line)) {
-            return;
-        }
-        cx.line_at = Some((file, line));
         cx.ext("GL_GOOGLE_cpp_style_line_directive");
-        // A name is a string literal without escapes: quotes and newlines cannot be in it.
-        let name: String = f
-            .name
-            .chars()
-            .map(|c| if c == '"' || c == '\n' { '_' } else { c })
-            .collect();
         self.walk
             .out
             .push_str(&format!("#line {line} \"{name}\"\n"));

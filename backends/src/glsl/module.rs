@@ -128,10 +128,8 @@ pub(crate) struct ModuleCx<'m> {
     pub task_payload: Option<InstId>,
     /// Clip and cull distances declared so far, outputs and inputs.
     distances: [u32; 2],
-    /// The (file, line) the last `#line` directive named ([`Options::line_directives`]).
-    pub line_at: Option<(u32, u32)>,
-    /// Line starts of each file a `#line` directive read (byte offsets).
-    pub line_starts: FxHashMap<u32, Vec<u32>>,
+    /// The lines `#line` directives named ([`Options::line_directives`]).
+    pub lines: Option<crate::text::lines::LineMarks<'m>>,
 }
 
 /// The GLSL spelling of a storage-image format.
@@ -424,8 +422,10 @@ impl<'m> ModuleCx<'m> {
             payloads: Vec::new(),
             callables: Vec::new(),
             distances: [0, 0],
-            line_at: None,
-            line_starts: FxHashMap::default(),
+            lines: opts
+                .line_directives
+                .as_ref()
+                .map(crate::text::lines::LineMarks::new),
         }
     }
 

@@ -246,6 +246,10 @@ pub struct Options {
     pub buffer_sizes_index: u32,
     /// The language version to print (default 2.4).
     pub version: MslVersion,
+    /// Source line comments (`-Zi`, `-fspv-debug=`): `// file:line` before each statement
+    /// whose HLSL line differs from the previous one's, from the IR's positions. Only the
+    /// files are read. Default: none.
+    pub line_comments: Option<crate::spirv::LineInfo>,
 }
 
 /// A Metal Shading Language version the backend can print: 2.1 to 3.0 (default 2.4, macOS
@@ -324,6 +328,7 @@ impl Default for Options {
             binding_map: None,
             buffer_sizes_index: DEFAULT_BUFFER_SIZES_INDEX,
             version: MslVersion::V2_4,
+            line_comments: None,
         }
     }
 }

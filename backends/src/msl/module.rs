@@ -141,6 +141,8 @@ pub(crate) struct ModuleCx<'m> {
     /// Arrays of buffers (arrays of pointers in MSL): true when the elements are blocks
     /// (dereferenced to name their members), false for runtime arrays.
     pub buffer_arrays: FxHashMap<InstId, bool>,
+    /// The source lines marked so far (the options' `line_comments`).
+    pub lines: Option<crate::text::lines::LineMarks<'m>>,
 }
 
 /// A column-major matrix in a buffer: what `legalize(msl)` (`transpose_storage`) leaves none
@@ -258,6 +260,10 @@ impl<'m> ModuleCx<'m> {
             buffer_arrays: FxHashMap::default(),
             simd_vars: FxHashMap::default(),
             const_decls: String::new(),
+            lines: opts
+                .line_comments
+                .as_ref()
+                .map(crate::text::lines::LineMarks::new),
         }
     }
 

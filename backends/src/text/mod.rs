@@ -3,13 +3,14 @@
 //! statement list sits among the breakable statements around it ([`Region`]), and the
 //! locations atomics touch ([`atomics`], for WGSL and MSL, whose atomics need atomic types), the
 //! statement walker of all three ([`walker`]), the per-function helpers of their printers
-//! ([`printer`]), the prologue of their drivers ([`driver`]), and their one error type
-//! ([`error`]).
+//! ([`printer`]), the prologue of their drivers ([`driver`]), the source lines they mark under `-Zi`
+//! ([`lines`]), and their one error type ([`error`]).
 
 pub(crate) mod atomics;
 pub(crate) mod driver;
 pub mod error;
 pub(crate) mod expr;
+pub(crate) mod lines;
 pub(crate) mod names;
 pub(crate) mod printer;
 pub(crate) mod roles;

@@ -25,9 +25,20 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
     /// Prints instruction `i` as the definition of its local.
     fn named(&mut self, i: InstId) -> Result<(), TextError>;
 
-    /// Before the line of statement or local `i`: what the target writes there (GLSL's
-    /// `#line` under `-Zi`); nothing by default.
-    fn before_line(&mut self, _i: InstId) {}
+    /// The source lines marked so far, when the output marks them (`-Zi`, `-fspv-debug=`).
+    fn line_marks(&mut self) -> Option<&mut super::lines::LineMarks<'m>>;
+
+    /// Before the line of statement or local `i`: a `// file:line` comment when its HLSL line
+    /// is not the one marked last (WGSL and MSL; GLSL writes `#line` directives instead).
+    fn before_line(&mut self, i: InstId) {
+        let m = self.module();
+        let Some(span) = m.position(i) else {
+            return;
+        };
+        if let Some((file, line)) = self.line_marks().and_then(|l| l.next(span)) {
+            self.line(&format!("// {file}:{line}"));
+        }
+    }
 
     /// Prints the instructions of `b` (not its terminator) by their roles: statements and
     /// locals here, inline values at their uses, variables at the top of the function.
@@ -210,7 +221,7 @@ macro_rules! fn_emitter_text {
     () => {
         $crate::text::printer::fn_emitter_text!(@impl {});
     };
-    // The emitter's own `before_line` (GLSL's `#line` directives).
+    // The emitter's own `before_line` (GLSL's `#line` directives instead of comments).
     (before_line) => {
         $crate::text::printer::fn_emitter_text!(@impl {
             fn before_line(&mut self, i: oneshader_ir::InstId) {
@@ -221,6 +232,10 @@ macro_rules! fn_emitter_text {
     (@impl { $($extra:tt)* }) => {
         impl<'m> $crate::text::printer::FnText<'m> for FnEmitter<'_, 'm> {
             $($extra)*
+
+            fn line_marks(&mut self) -> Option<&mut $crate::text::lines::LineMarks<'m>> {
+                self.cx.lines.as_mut()
+            }
 
             fn namers(&mut self) -> (&mut $crate::text::names::Namer, &$crate::text::names::Namer) {
                 (&mut self.locals, &self.cx.names)

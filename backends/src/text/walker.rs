@@ -104,6 +104,11 @@ pub(crate) trait CSyntax<'m> {
 
     /// The module.
     fn module(&self) -> &'m Module;
+
+    /// Before the statement a terminator prints (`return`, `if`, `switch`): the source line
+    /// mark of `i` under `-Zi` ([`crate::text::printer::FnText::before_line`]); nothing by
+    /// default.
+    fn mark_line(&mut self, _i: InstId) {}
     /// The function being printed.
     fn func(&self) -> Func;
     /// The walker's state of the function.
@@ -274,6 +279,10 @@ macro_rules! fn_emitter_syntax {
             $crate::text::printer::FnText::print_block(self, b)
         }
 
+        fn mark_line(&mut self, i: oneshader_ir::InstId) {
+            $crate::text::printer::FnText::before_line(self, i)
+        }
+
         fn value_text(&mut self, v: oneshader_ir::InstId) -> Result<String, Self::Error> {
             Ok(self.value(v)?.text)
         }
@@ -301,6 +310,9 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
             let t = b
                 .terminator(m)
                 .ok_or_else(|| self.malformed("a block without a terminator"))?;
+            if matches!(m.op(t), Op::Return | Op::CondBr | Op::IfElse | Op::Switch) {
+                self.mark_line(t);
+            }
             let flow = match m.op(t) {
                 Op::Br => {
                     let to = Block::cast(m, m.operand(t, 0));

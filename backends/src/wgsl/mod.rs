@@ -77,6 +77,10 @@ pub struct Options {
     /// Explicit resource places (`--wgsl-binding-map`); what it does not list is placed by
     /// the rules of [`crate::bindings`].
     pub binding_map: Option<crate::bindings::WgslBindingMap>,
+    /// Source line comments (`-Zi`, `-fspv-debug=`): `// file:line` before each statement
+    /// whose HLSL line differs from the previous one's, from the IR's positions. Only the
+    /// files are read. Default: none.
+    pub line_comments: Option<crate::spirv::LineInfo>,
 }
 
 impl Default for Options {
@@ -88,6 +92,7 @@ impl Default for Options {
             push_constant_rule: LayoutRule::RelaxedStd430,
             tbuffer_rule: LayoutRule::RelaxedStd430,
             binding_map: None,
+            line_comments: None,
         }
     }
 }

@@ -115,6 +115,8 @@ pub(crate) struct ModuleCx<'m> {
     lead_pads: FxHashMap<InstId, u32>,
     /// The names of those padding members.
     pad_names: FxHashMap<InstId, String>,
+    /// The source lines marked so far (the options' `line_comments`).
+    pub lines: Option<crate::text::lines::LineMarks<'m>>,
 }
 
 fn scalar_name(m: &Module, s: InstId) -> R<&'static str> {
@@ -257,6 +259,10 @@ impl<'m> ModuleCx<'m> {
             wrappers: std::collections::BTreeMap::new(),
             lead_pads: FxHashMap::default(),
             pad_names: FxHashMap::default(),
+            lines: opts
+                .line_comments
+                .as_ref()
+                .map(crate::text::lines::LineMarks::new),
         }
     }
 

@@ -1,7 +1,9 @@
-//! GLSL `#line` directives (`-Zi`, `-fspv-debug=`, issue 24 item 4): each statement of a shader
-//! with known statements is preceded by the `#line N "file"` of its HLSL line, the extension
-//! they need is required, glslang accepts the result at `-O0` and `-O` and its `-g` output's
-//! `OpLine`s name the HLSL file; without debug information there are none.
+//! Source lines in the text targets (`-Zi`, `-fspv-debug=`, issue 24 item 4): in GLSL each
+//! statement of a shader with known statements is preceded by the `#line N "file"` of its
+//! HLSL line, the extension they need is required, glslang accepts the result at `-O0` and
+//! `-O` and its `-g` output's `OpLine`s name the HLSL file; in WGSL and MSL a `// file:line`
+//! comment precedes them, and naga and clang accept the result; without debug information
+//! there are none.
 
 mod support;
 
@@ -35,17 +37,27 @@ float twice(float v)
 }
 ";
 
-fn glsl(level: OptLevel, debug: DebugInfo) -> String {
+fn text(target: Target, level: OptLevel, debug: DebugInfo) -> String {
     let mut c = Compiler::new();
     c.add_include("helpers.hlsli", HELPERS);
     let mut opts = CompileOptions::new("cs_6_0")
         .opt_level(level)
-        .target(Target::Glsl);
+        .target(target);
     opts.debug_info = debug;
     let out = c
         .compile_source("lines.hlsl", SHADER, &opts)
         .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()));
-    out.glsl.expect("GLSL text")
+    match target {
+        Target::Glsl => out.glsl,
+        Target::Wgsl => out.wgsl,
+        Target::Msl => out.msl,
+        _ => None,
+    }
+    .expect("the target's text")
+}
+
+fn glsl(level: OptLevel, debug: DebugInfo) -> String {
+    text(Target::Glsl, level, debug)
 }
 
 /// 1-based number of the only line of `text` containing `needle`.
@@ -75,6 +87,62 @@ fn directive_before(glsl: &str, needle: &str) -> Option<(String, u32)> {
         }
     }
     None
+}
+
+/// The (file, line) of the last `// file:line` comment before the line containing `needle`.
+fn comment_before(text: &str, needle: &str) -> Option<(String, u32)> {
+    let mut cur: Option<(String, u32)> = None;
+    for l in text.lines() {
+        if let Some(rest) = l.trim_start().strip_prefix("// ")
+            && let Some((file, n)) = rest.rsplit_once(':')
+            && let Ok(n) = n.parse()
+        {
+            cur = Some((file.to_string(), n));
+        } else if l.contains(needle) {
+            return cur;
+        }
+    }
+    None
+}
+
+#[test]
+fn wgsl_and_msl_statements_follow_a_comment_naming_their_hlsl_line_and_still_validate() {
+    for target in [Target::Wgsl, Target::Msl] {
+        for level in [OptLevel::O0, OptLevel::O] {
+            for debug in [DebugInfo::Lines, DebugInfo::VulkanWithSource] {
+                let what = format!("{target:?} {level:?} {debug:?}");
+                let out = text(target, level, debug);
+                for (stmt, hlsl_stmt, file) in [
+                    ("= 11.0", "Out[1] = 11.0", "lines.hlsl"),
+                    ("= 22.0", "Out[2] = 22.0", "lines.hlsl"),
+                ] {
+                    let (f, line) = comment_before(&out, stmt)
+                        .unwrap_or_else(|| panic!("{what}: no comment before `{stmt}`:\n{out}"));
+                    assert_eq!(f, file, "{what}");
+                    assert_eq!(line, line_of(SHADER, hlsl_stmt), "{what}: `{stmt}`\n{out}");
+                }
+                // At -O0 the helper's return keeps its own file's line.
+                if level == OptLevel::O0 {
+                    let (f, line) = comment_before(&out, "return")
+                        .unwrap_or_else(|| panic!("{what}: no comment before `return`:\n{out}"));
+                    assert_eq!((f.as_str(), line), ("helpers.hlsli", 3), "{what}:\n{out}");
+                }
+                match target {
+                    Target::Wgsl => {
+                        oneshader_test_tools::naga_validate(&out)
+                            .unwrap_or_else(|e| panic!("{what}: naga rejects it: {e}\n{out}"));
+                    }
+                    _ => oneshader_test_tools::msl_clang_check(&out)
+                        .unwrap_or_else(|e| panic!("{what}: clang rejects it: {e}\n{out}")),
+                }
+            }
+        }
+        let plain = text(target, OptLevel::O, DebugInfo::None);
+        assert!(
+            !plain.lines().any(|l| l.contains(".hlsl:")),
+            "{target:?} without debug information:\n{plain}"
+        );
+    }
 }
 
 #[test]
