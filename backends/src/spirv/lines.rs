@@ -30,7 +30,7 @@ pub struct LineInfo {
     /// (`-fspv-debug=vulkan-with-source`).
     pub embed_source: bool,
     /// Write NonSemantic.Shader.DebugInfo.100 (`-fspv-debug=vulkan`, [`super::debuginfo`])
-    /// instead of `OpLine`/`OpNoLine`; `OpSource` then names the main file without its text.
+    /// instead of `OpLine`/`OpNoLine`; `OpSource` then names no file (the `DebugSource`s are the files).
     pub shader_debug_info: bool,
     /// The command line `DebugEntryPoint` records (NonSemantic.Shader.DebugInfo.100 only).
     pub command_line: String,
@@ -192,7 +192,12 @@ impl Emitter<'_> {
             }
         }
         let mut head = vec![spirv::SourceLanguage::HLSL as u32, info.version];
-        head.extend(main_string);
+        // Under NonSemantic.Shader.DebugInfo.100 the files are the `DebugSource`s: an
+        // `OpSource` naming the main file too would make it a second, empty file to a
+        // debugger (RenderDoc lists both and maps lines to the empty one).
+        if !info.shader_debug_info {
+            head.extend(main_string);
+        }
         if !info.embed_source || main_string.is_none() || info.shader_debug_info {
             inst(&mut self.s.sources, spirv::Op::Source, &head);
             return;

@@ -10,7 +10,8 @@
 //! chosen sets and bindings, plus push constants; storage buffers, storage images and
 //! storage texel buffers are read back after the dispatch. The device has every feature
 //! lavapipe offers enabled, and VK_EXT_robustness2 ([`Gpu::robust`]), so out-of-bounds
-//! accesses read zero and write nothing.
+//! accesses read zero and write nothing. [`renderdoc::FrameCapture`] brackets work in a
+//! RenderDoc frame capture when the program runs under `renderdoccmd capture`.
 //!
 //! This crate is test code (`publish = false`): a missing driver or a failing Vulkan call
 //! panics with a message, as a failed assertion would ([`Gpu::try_dispatch`] returns the
@@ -26,6 +27,7 @@ use std::ffi::CString;
 use ash::vk;
 
 mod graphics;
+pub mod renderdoc;
 
 pub use graphics::{
     Draw, Shader, ShaderKind, Target, Topology, VertexAttribute, VertexBuffer, VertexFormat,
