@@ -266,6 +266,12 @@ pub struct CompileOptions {
     /// `-fvk-bind-globals BINDING SET`: binding and set of `$Globals`. Default: the next free
     /// binding.
     pub bind_globals: Option<(u32, u32)>,
+    /// `-fvk-bind-resource-heap BINDING SET`: binding and set of `ResourceDescriptorHeap`.
+    /// Default: the next free binding of the default set after every other resource.
+    pub bind_resource_heap: Option<(u32, u32)>,
+    /// `-fvk-bind-sampler-heap BINDING SET`: binding and set of `SamplerDescriptorHeap`.
+    /// Default: the next free binding after `ResourceDescriptorHeap`'s.
+    pub bind_sampler_heap: Option<(u32, u32)>,
     /// `-fspv-preserve-bindings`: keep every declared resource and buffer (with its binding)
     /// in the output, used or not. Default off.
     pub preserve_bindings: bool,
@@ -363,6 +369,8 @@ impl Default for CompileOptions {
             default_space: None,
             bind_registers: Vec::new(),
             bind_globals: None,
+            bind_resource_heap: None,
+            bind_sampler_heap: None,
             preserve_bindings: false,
             unknown_image_format: false,
             auto_shift_bindings: false,
@@ -493,6 +501,8 @@ impl CompileOptions {
             flatten_resource_arrays: self.flatten_resource_arrays,
             bind_registers: self.bind_registers.clone(),
             bind_globals: self.bind_globals,
+            bind_resource_heap: self.bind_resource_heap,
+            bind_sampler_heap: self.bind_sampler_heap,
             // A module kept as IR may be linked: prototypes become imports.
             allow_imports: !self.emit_spirv,
         }

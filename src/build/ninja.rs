@@ -79,12 +79,14 @@ pub fn compile_args(opts: &CompileOptions, target: OutputKind) -> Vec<String> {
         a.push(format!("{}{}", r.class, r.number));
         a.extend([r.space, r.binding, r.set].map(|n| n.to_string()));
     }
-    if let Some((binding, set)) = opts.bind_globals {
-        a.extend([
-            "-fvk-bind-globals".into(),
-            binding.to_string(),
-            set.to_string(),
-        ]);
+    for (flag, place) in [
+        ("-fvk-bind-globals", opts.bind_globals),
+        ("-fvk-bind-resource-heap", opts.bind_resource_heap),
+        ("-fvk-bind-sampler-heap", opts.bind_sampler_heap),
+    ] {
+        if let Some((binding, set)) = place {
+            a.extend([flag.into(), binding.to_string(), set.to_string()]);
+        }
     }
     if opts.preserve_bindings {
         a.push("-fspv-preserve-bindings".into());

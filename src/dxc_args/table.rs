@@ -111,7 +111,7 @@ const FORBIDS: &str = "forbids floating-point optimizations OneShader never make
 const LLVM_PASSES: &str = "names DXC's LLVM passes, which OneShader does not have (`oneshader opt --passes` runs OneShader's)";
 const PRINT_PASSES: &str = "prints DXC's LLVM passes; use `oneshader compile --target ir` and `oneshader opt --print-after PASS`";
 const TIMING: &str = "DXC's timing report is not implemented (`oneshader opt --time-passes` times OneShader's passes)";
-const HEAPS: &str = "SM 6.6 descriptor heaps (`ResourceDescriptorHeap`) are not supported";
+const HEAPS: &str = "the counters of buffers in a descriptor heap (DXC's `counter_var_ResourceDescriptorHeap`) are not supported: a counter is refused (OSH1040) wherever no buffer global holds it";
 
 use Form::*;
 use Support::*;
@@ -276,14 +276,14 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("Wno-vk-ignored-features", Joined, "-", NoEffect(WARNINGS)),
     o!("Wno-vk-emulated-features", Joined, "-", NoEffect(WARNINGS)),
     o!("fspv-print-all", Flag, "-", Refused(PRINT_PASSES)),
-    o!("fspv-use-emulated-heap", Flag, "-", NoEffect("selects DXC's default heap emulation; a shader using a heap is refused either way")),
-    o!("fspv-use-descriptor-heap", Flag, "-", Refused(HEAPS)),
+    o!("fspv-use-emulated-heap", Flag, "-", NoEffect("selects DXC's default heap emulation (a runtime array per resource type at the heap's binding), the only one OneShader has")),
+    o!("fspv-use-descriptor-heap", Flag, "-", Refused("VK_EXT_descriptor_heap's untyped heaps are not implemented; heaps are emulated (`-fspv-use-emulated-heap`)")),
     o!("Oconfig=", CommaJoined, "-", NoEffect("a spirv-opt recipe: its passes keep what the shader computes; OneShader runs its own `-O` pipeline instead")),
     o!("fspv-preserve-bindings", Flag, "-", Honoured("keep every declared resource, used or not")),
     o!("fspv-preserve-interface", Flag, "-", Honoured("the SPIR-V entry point lists every stage variable, used or not (one entry point)")),
     o!("fspv-max-id", Multi(1), "-", Refused("an id bound other than SPIR-V's 0x3FFFFF is not implemented")),
-    o!("fvk-bind-resource-heap", Multi(2), "-", Refused(HEAPS)),
-    o!("fvk-bind-sampler-heap", Multi(2), "-", Refused(HEAPS)),
+    o!("fvk-bind-resource-heap", Multi(2), "-", Honoured("binding and set of `ResourceDescriptorHeap` (every view of it)")),
+    o!("fvk-bind-sampler-heap", Multi(2), "-", Honoured("binding and set of `SamplerDescriptorHeap`")),
     o!("fvk-bind-counter-heap", Multi(2), "-", Refused(HEAPS)),
     o!("T", JoinedOrSeparate, "-/", Honoured("the profile: `vs`, `ps`, `cs`, `gs`, `hs`, `ds`, `ms`, `as` or `lib`")),
     o!("E", JoinedOrSeparate, "-/", Honoured("the entry point (default `main`)")),

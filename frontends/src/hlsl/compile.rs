@@ -64,6 +64,12 @@ pub struct CompileOptions {
     pub bind_registers: Vec<RegisterBinding>,
     /// `-fvk-bind-globals BINDING SET`: the binding and set of `$Globals`.
     pub bind_globals: Option<(u32, u32)>,
+    /// `-fvk-bind-resource-heap BINDING SET`: the binding and set of
+    /// `ResourceDescriptorHeap` (default: after every other resource, in the default set).
+    pub bind_resource_heap: Option<(u32, u32)>,
+    /// `-fvk-bind-sampler-heap BINDING SET`: the binding and set of `SamplerDescriptorHeap`
+    /// (default: after `ResourceDescriptorHeap`).
+    pub bind_sampler_heap: Option<(u32, u32)>,
     /// `-fvk-use-dx-layout`: constant buffers get D3D's packing, which stores each column of
     /// a `float1xN` (each row of a row-major `floatNx1`) in its own 16-byte register; such
     /// members are refused (OSH1018) rather than laid out as vectors.
@@ -98,6 +104,8 @@ impl Default for CompileOptions {
             flatten_resource_arrays: false,
             bind_registers: Vec::new(),
             bind_globals: None,
+            bind_resource_heap: None,
+            bind_sampler_heap: None,
             dx_layout: false,
             preserve_bindings: false,
             allow_imports: false,
@@ -353,6 +361,8 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
         flatten_resource_arrays: opts.flatten_resource_arrays,
         bind_registers: opts.bind_registers.clone(),
         bind_globals: opts.bind_globals,
+        bind_resource_heap: opts.bind_resource_heap,
+        bind_sampler_heap: opts.bind_sampler_heap,
         dx_layout: opts.dx_layout,
         preserve_bindings: opts.preserve_bindings,
         allow_imports: opts.allow_imports,

@@ -274,6 +274,10 @@ pub struct Binding {
     pub set: u32,
     /// Binding number.
     pub binding: u32,
+    /// The element of the binding's descriptor array (0 for a single descriptor): bindings
+    /// with one (set, binding) and several elements form one array of `max element + 1`
+    /// descriptors of one type (an unbounded resource array, a descriptor heap).
+    pub element: u32,
     /// The resource.
     pub resource: Resource,
 }
@@ -284,6 +288,17 @@ impl Binding {
         Binding {
             set,
             binding,
+            element: 0,
+            resource,
+        }
+    }
+
+    /// The resource as element `element` of the descriptor array at (`set`, `binding`).
+    pub fn element(set: u32, binding: u32, element: u32, resource: Resource) -> Binding {
+        Binding {
+            set,
+            binding,
+            element,
             resource,
         }
     }
@@ -815,17 +830,27 @@ impl Gpu {
             let max_set = bindings.iter().map(|b| b.set).max().unwrap_or(0);
             let mut set_layouts = Vec::new();
             for set in 0..=max_set {
-                let lb: Vec<vk::DescriptorSetLayoutBinding> = bindings
-                    .iter()
-                    .filter(|b| b.set == set)
-                    .map(|b| {
-                        vk::DescriptorSetLayoutBinding::default()
-                            .binding(b.binding)
-                            .descriptor_type(b.descriptor_type())
-                            .descriptor_count(1)
-                            .stage_flags(stages)
-                    })
-                    .collect();
+                // One layout binding per binding number, as many descriptors as its
+                // largest element needs.
+                let mut lb: Vec<vk::DescriptorSetLayoutBinding> = Vec::new();
+                for b in bindings.iter().filter(|b| b.set == set) {
+                    match lb.iter_mut().find(|l| l.binding == b.binding) {
+                        Some(l) if l.descriptor_type != b.descriptor_type() => {
+                            return Err(HarnessError::Input(format!(
+                                "set {set}, binding {}: descriptors of two types",
+                                b.binding
+                            )));
+                        }
+                        Some(l) => l.descriptor_count = l.descriptor_count.max(b.element + 1),
+                        None => lb.push(
+                            vk::DescriptorSetLayoutBinding::default()
+                                .binding(b.binding)
+                                .descriptor_type(b.descriptor_type())
+                                .descriptor_count(b.element + 1)
+                                .stage_flags(stages),
+                        ),
+                    }
+                }
                 set_layouts.push(check(
                     d.create_descriptor_set_layout(
                         &vk::DescriptorSetLayoutCreateInfo::default().bindings(&lb),
@@ -905,6 +930,7 @@ impl Gpu {
                     let w = vk::WriteDescriptorSet::default()
                         .dst_set(sets[b.set as usize])
                         .dst_binding(b.binding)
+                        .dst_array_element(b.element)
                         .descriptor_type(b.descriptor_type());
                     match b.resource {
                         Resource::StorageBuffer(_) | Resource::UniformBuffer(_) => {

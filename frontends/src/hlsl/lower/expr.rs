@@ -699,6 +699,21 @@ impl<'p> Lower<'p> {
                 let t = self.ir_ty(e.ty);
                 self.m.undef(t)
             }
+            ExprKind::HeapIndex(sampler, _) => {
+                let heap = if *sampler {
+                    "SamplerDescriptorHeap"
+                } else {
+                    "ResourceDescriptorHeap"
+                };
+                self.error(
+                    e.span,
+                    format!(
+                        "an element of `{heap}` has no type until it initializes or is                          assigned to a resource variable (`Texture2D t = {heap}[i];`)"
+                    ),
+                );
+                let t = self.ir_ty(e.ty);
+                self.m.undef(t)
+            }
             ExprKind::Const(v) => {
                 let s = self.types().scalar_of(e.ty).unwrap_or(Scalar::I32);
                 self.const_scalar(s, *v)

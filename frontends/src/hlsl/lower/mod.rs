@@ -198,6 +198,10 @@ pub struct LowerOptions {
     pub bind_registers: Vec<crate::hlsl::sema::bindings::RegisterBinding>,
     /// `-fvk-bind-globals BINDING SET`: (binding, set).
     pub bind_globals: Option<(u32, u32)>,
+    /// `-fvk-bind-resource-heap BINDING SET`: (binding, set).
+    pub bind_resource_heap: Option<(u32, u32)>,
+    /// `-fvk-bind-sampler-heap BINDING SET`: (binding, set).
+    pub bind_sampler_heap: Option<(u32, u32)>,
     /// `-fvk-use-dx-layout` (see [`crate::hlsl::CompileOptions::dx_layout`]).
     pub dx_layout: bool,
     /// `-fspv-preserve-bindings` (see [`crate::hlsl::CompileOptions::preserve_bindings`]).
@@ -309,6 +313,7 @@ impl<'p> Lower<'p> {
             | TyKind::Void
             | TyKind::String
             | TyKind::Unsupported(_)
+            | TyKind::HeapElement(_)
             | TyKind::SampledTexture(..) => self.m.void_type(),
             TyKind::Scalar(s) | TyKind::Vector(s, 1) => self.scalar_ir(s),
             TyKind::Vector(s, n) => {
@@ -679,6 +684,8 @@ impl<'p> Lower<'p> {
             globals: self.opts.bind_globals,
             auto_shift: self.opts.auto_shift_bindings,
             flatten_arrays: self.opts.flatten_resource_arrays,
+            resource_heap: self.opts.bind_resource_heap,
+            sampler_heap: self.opts.bind_sampler_heap,
         };
         self.bindings =
             bindings::assign(self.types(), &self.p.globals, &self.needs_counter, &bopts);

@@ -26,6 +26,12 @@
 //! 11. `-fspv-flatten-resource-arrays`: an array of `N` resources takes `N` consecutive
 //!     bindings from its own (rules 1-3 and 10 reserve them all).
 //!
+//! 12. SM 6.6 descriptor heaps (`heaps.rs`): `ResourceDescriptorHeap` takes the next free
+//!     binding of the default set after everything of rules 3 and 4, then
+//!     `SamplerDescriptorHeap` (DXC's order), unless `-fvk-bind-resource-heap BINDING SET` /
+//!     `-fvk-bind-sampler-heap BINDING SET` place them; every view of a heap shares its
+//!     binding.
+//!
 //! Arrays of resources take one binding (a descriptor array).
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -83,6 +89,10 @@ pub struct BindingOptions<'a> {
     /// `-fspv-flatten-resource-arrays`: an array of `N` resources takes `N` consecutive
     /// bindings (one per element, which legalization splits into globals of their own).
     pub flatten_arrays: bool,
+    /// `-fvk-bind-resource-heap BINDING SET`: (binding, set) of `ResourceDescriptorHeap`.
+    pub resource_heap: Option<(u32, u32)>,
+    /// `-fvk-bind-sampler-heap BINDING SET`: (binding, set) of `SamplerDescriptorHeap`.
+    pub sampler_heap: Option<(u32, u32)>,
 }
 
 /// How many bindings a descriptor takes: 1, or under `-fspv-flatten-resource-arrays` the
@@ -239,7 +249,11 @@ fn assign_own(
         |taken: &mut FxHashSet<(u32, u32)>, set: u32, from: u32| next_run(taken, set, from, 1);
     let next_free = |taken: &mut FxHashSet<(u32, u32)>, set: u32| next_free_from(taken, set, 0);
     for (i, g) in globals.iter().enumerate() {
-        if !is_descriptor(types, g) || of[i].is_some() || Some(i) == globals_cbuffer {
+        if !is_descriptor(types, g)
+            || of[i].is_some()
+            || Some(i) == globals_cbuffer
+            || g.bind.heap.is_some()
+        {
             continue;
         }
         let set = match g.bind.register {
@@ -273,6 +287,28 @@ fn assign_own(
             None => next_free(&mut taken, set),
         };
         counter.insert(i as u32, sb);
+    }
+    // The heaps (rule 12): each one's first view; the others share it.
+    for sampler in [false, true] {
+        let chosen_place = if sampler {
+            opts.sampler_heap
+        } else {
+            opts.resource_heap
+        };
+        let Some(i) = globals
+            .iter()
+            .position(|g| g.bind.heap == Some(sampler) && g.bind.shares.is_none())
+        else {
+            continue;
+        };
+        of[i] = Some(match chosen_place {
+            Some((b, s)) => {
+                chosen[i] = true;
+                taken.insert((s, b));
+                (s, b)
+            }
+            None => next_free(&mut taken, default_space),
+        });
     }
     if let Some(i) = globals_cbuffer {
         let g = &globals[i];
@@ -309,6 +345,28 @@ fn assign_by_registers(
     let mut errors = Vec::new();
     for (i, g) in globals.iter().enumerate() {
         if !is_descriptor(types, g) {
+            continue;
+        }
+        if let Some(sampler) = g.bind.heap {
+            match if sampler {
+                opts.sampler_heap
+            } else {
+                opts.resource_heap
+            } {
+                Some((b, s)) => of[i] = Some((s, b)),
+                None => errors.push((
+                    i,
+                    format!(
+                        "-fvk-bind-register requires `{}` to be bound with {} BINDING SET",
+                        g.name,
+                        if sampler {
+                            "-fvk-bind-sampler-heap"
+                        } else {
+                            "-fvk-bind-resource-heap"
+                        }
+                    ),
+                )),
+            }
             continue;
         }
         if needs_counter.get(i).copied().unwrap_or(false) {

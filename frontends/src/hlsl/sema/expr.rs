@@ -103,6 +103,9 @@ impl<'a> Sema<'a> {
                         return self.mips_or_sample(t, shape, elem, &member.name, lv, c, span);
                     }
                 }
+                if let Some(e) = self.heap_index(base, index, span) {
+                    return e;
+                }
                 let b = self.check_expr(base);
                 let i = self.check_expr(index);
                 self.index(b, i, span)
@@ -243,7 +246,7 @@ impl<'a> Sema<'a> {
         Some(mk(ExprKind::Field(Box::new(this), idx as u32), fty, span))
     }
 
-    fn local_scoped(&self, name: &str) -> Option<Sym> {
+    pub(in crate::hlsl) fn local_scoped(&self, name: &str) -> Option<Sym> {
         let f = self.bodies.fctx.as_ref()?;
         for s in f.scopes.iter().rev() {
             if let Some(sym) = s.get(name) {
@@ -369,6 +372,9 @@ impl<'a> Sema<'a> {
 
     /// Converts `e` implicitly to `to` (reports when impossible; warns on truncation).
     pub fn convert(&mut self, e: Expr, to: TyId, span: Span) -> Expr {
+        if matches!(e.kind, ExprKind::HeapIndex(..)) {
+            return self.heap_view(e, to, span);
+        }
         if e.ty == to || self.types.is_error(e.ty) || self.types.is_error(to) {
             return Expr {
                 ty: if self.types.is_error(e.ty) { e.ty } else { to },

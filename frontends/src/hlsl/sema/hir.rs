@@ -277,6 +277,10 @@ pub enum TyKind {
     /// A type semantic analysis knows by name but cannot compile (work-graph records,
     /// effect-framework objects, ...): using it is an error naming it.
     Unsupported(String),
+    /// An element of an SM 6.6 descriptor heap (`ResourceDescriptorHeap[i]`: false;
+    /// `SamplerDescriptorHeap[i]`: true), untyped until converted to the resource type of
+    /// the variable it initializes or is assigned to (or of a parameter, a cast).
+    HeapElement(bool),
 }
 
 /// The primitive a geometry shader's output stream carries.
@@ -586,6 +590,8 @@ impl Types {
             TyKind::AccelStruct => "RaytracingAccelerationStructure".into(),
             TyKind::RayQuery(f) => format!("RayQuery<{f}>"),
             TyKind::Unsupported(n) => n.clone(),
+            TyKind::HeapElement(false) => "ResourceDescriptorHeap element".to_string(),
+            TyKind::HeapElement(true) => "SamplerDescriptorHeap element".to_string(),
         }
     }
 }
@@ -869,6 +875,12 @@ pub struct BindAttrs {
     /// `vk::SampledTexture*` shares its texture's descriptor (a combined image sampler, which
     /// Vulkan lets an image and a sampler variable at one binding read).
     pub shares: Option<GlobalId>,
+    /// A typed view of an SM 6.6 descriptor heap, made on first use
+    /// (`Texture2D t = ResourceDescriptorHeap[i];`): `Some(false)` for
+    /// `ResourceDescriptorHeap`, `Some(true)` for `SamplerDescriptorHeap`. The heap's first
+    /// view takes its binding (after every other resource, as DXC places heaps); the later
+    /// ones share it ([`BindAttrs::shares`]).
+    pub heap: Option<bool>,
 }
 
 /// A global variable.
@@ -1432,6 +1444,9 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// The element count of a runtime array (`GetDimensions` of structured buffers).
     ArrayLength(Box<Expr>),
+    /// `ResourceDescriptorHeap[i]` (false) or `SamplerDescriptorHeap[i]` (true) before a
+    /// conversion gives it a resource type (`heaps.rs`): an error when it reaches lowering.
+    HeapIndex(bool, Box<Expr>),
     /// A struct value that holds resources, kept as its split fields (analysis only: its
     /// uses are rewritten to the fields; lowering reports any that is left).
     Split(u32),

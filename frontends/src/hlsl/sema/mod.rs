@@ -45,6 +45,7 @@ pub(crate) mod conversions;
 pub(crate) mod decls;
 pub(crate) mod expr;
 pub(crate) mod funcs;
+pub(crate) mod heaps;
 pub mod hir;
 pub(crate) mod intrinsics;
 pub(crate) mod overload_rank;
@@ -268,6 +269,9 @@ pub(crate) struct DeclState {
     /// `SamplerState` and a `SamplerComparisonState`, each made on first use and sharing the
     /// texture's binding).
     pub(in crate::hlsl) sampled_textures: FxHashMap<GlobalId, [Option<GlobalId>; 2]>,
+    /// The views of the descriptor heaps (`heaps.rs`): (sampler heap, resource type) -> the
+    /// global runtime array of that type.
+    pub(in crate::hlsl) heap_views: FxHashMap<(bool, TyId), GlobalId>,
 }
 
 /// Split structs and the functions that take them.
@@ -342,6 +346,7 @@ impl<'a> Sema<'a> {
                 pragma_majors: Vec::new(),
                 builtin_structs: FxHashMap::default(),
                 sampled_textures: FxHashMap::default(),
+                heap_views: FxHashMap::default(),
             },
             split: SplitState::default(),
         }

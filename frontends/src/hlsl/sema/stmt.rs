@@ -666,6 +666,7 @@ pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | ExprKind::Unary(_, b)
         | ExprKind::Cast(_, b)
         | ExprKind::ArrayLength(b)
+        | ExprKind::HeapIndex(_, b)
         | ExprKind::IncDec(b, _, _) => visit(b, f),
         ExprKind::Index(a, b)
         | ExprKind::TexIndex(a, b)
