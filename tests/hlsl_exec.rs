@@ -1797,6 +1797,78 @@ fn packed_8bit_intrinsics_and_dot2add() {
     }
 }
 
+/// `msad4` (issue 26, item 6) on lavapipe through every voice: D3D's masked sum of absolute
+/// differences of the reference's bytes against the four 4-byte windows of the 8-byte source
+/// (zero reference bytes masked), added to the accumulator, on inputs with zero bytes,
+/// equal bytes and sums up to 65535 (past it D3D leaves the result undefined).
+#[test]
+fn msad4_computes_d3ds_masked_sums_of_absolute_differences() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/msad4.hlsl";
+    let n = 16usize;
+    let mut rng = Rng(0x0ad4_2626);
+    // Some reference bytes zero (masked), some source bytes equal to the reference's.
+    let refs: Vec<u32> = (0..n)
+        .map(|k| match k % 4 {
+            0 => rng.next() & 0xFF00_FF00,
+            1 => rng.next(),
+            2 => 0xFFFF_FFFF,
+            _ => rng.next() & 0x00FF_FFFF,
+        })
+        .collect();
+    let sources: Vec<u32> = (0..2 * n)
+        .map(|k| if k % 6 == 0 { refs[k / 2] } else { rng.next() })
+        .collect();
+    // Sums past 65535 are undefined (D3D's documentation): accumulators up to 65535 - 4 * 255.
+    let mut accums: Vec<u32> = (0..4 * n)
+        .map(|k| {
+            if k % 7 == 0 {
+                65535 - 1020
+            } else {
+                rng.next() % 5000
+            }
+        })
+        .collect();
+    // Row 0: the worked example of D3D's msad4 documentation, whose result is
+    // {153, 6, 92, 113}.
+    let (mut refs, mut sources) = (refs, sources);
+    refs[0] = 0xA100_B2C3;
+    sources[0] = 0xD7B0_C372;
+    sources[1] = 0x4F57_C2A3;
+    accums[..4].copy_from_slice(&[1, 2, 3, 4]);
+    let byte = |w: u32, j: u32| (w >> (8 * j)) & 0xFF;
+    let mut want = Vec::new();
+    for i in 0..n {
+        let (r, sx, sy) = (refs[i], sources[2 * i], sources[2 * i + 1]);
+        let src = (sy as u64) << 32 | sx as u64;
+        for w in 0..4u32 {
+            let window = (src >> (8 * w)) as u32;
+            let sad = (0..4)
+                .filter(|&j| byte(r, j) != 0)
+                .map(|j| byte(r, j).abs_diff(byte(window, j)))
+                .sum::<u32>();
+            want.push(accums[4 * i + w as usize] + sad);
+        }
+    }
+    assert_eq!(
+        want[..4],
+        [153, 6, 92, 113],
+        "the reference reproduces D3D's example"
+    );
+    let bindings = vec![
+        Binding::new(0, 0, Resource::StorageBuffer(refs)),
+        Binding::new(0, 1, Resource::StorageBuffer(sources)),
+        Binding::new(0, 2, Resource::StorageBuffer(accums)),
+        Binding::new(0, 3, Resource::StorageBuffer(vec![0; 4 * n])),
+    ];
+    let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
+    assert!(runs.len() >= 2, "at least our SPIR-V at -O0 and -O");
+    for (voice, bindings, _) in runs {
+        let got = bindings[3].words();
+        assert_eq!(got, &want[..], "{voice:?}");
+    }
+}
+
 /// Structs of resources returned from functions (issue 26, item 4) on lavapipe: each field of
 /// `make(0)` and `make(1)` (and `second()`, which returns `make(1)`) names the globals the
 /// argument picks, through a local, a parameter and a direct member read; the values are

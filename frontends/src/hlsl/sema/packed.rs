@@ -1,7 +1,7 @@
 //! The packed 8-bit intrinsics of SM 6.6 (`pack_u8`, `pack_s8`, `pack_clamp_u8`,
 //! `pack_clamp_s8`, `unpack_u8u32`, `unpack_s8s32`, `unpack_u8u16`, `unpack_s8s16`,
-//! `dot4add_u8packed`, `dot4add_i8packed`) and `dot2add`, written as the integer arithmetic D3D
-//! defines for them. `uint8_t4_packed` and `int8_t4_packed` are 32-bit `uint`s (as DXC's
+//! `dot4add_u8packed`, `dot4add_i8packed`), `dot2add` and `msad4`, written as the integer
+//! arithmetic D3D defines for them. `uint8_t4_packed` and `int8_t4_packed` are 32-bit `uint`s (as DXC's
 //! SPIR-V holds them): byte `k` of the value is component `k` (bits `8k..8k+7`).
 //!
 //! - `pack_u8(v)`, `pack_s8(v)`: the low 8 bits of each component of an integer 4-vector.
@@ -13,6 +13,13 @@
 //!   wrapping); `dot4add_i8packed(a, b, acc)`: the same of the signed bytes (an `int`).
 //! - `dot2add(a, b, acc)`: `acc + a.x * b.x + a.y * b.y`, `a` and `b` `half2` taken to
 //!   `float`, the sum in `float`.
+//! - `msad4(reference, source, accum)` (SM 5): component `i` of the result is `accum[i]` plus
+//!   the masked sum of absolute differences between the bytes of `reference` and the four
+//!   bytes of `source` (a `uint2`, 8 bytes, `x` first) starting at byte `i`; a zero byte of
+//!   `reference` adds nothing. That is D3D's definition and DXIL's `Msad` on the windows
+//!   `(source.x >> 8i) | (source.y << (32 - 8i))`; DXC's SPIR-V builds windows 1 to 3 with a
+//!   left shift instead (`(source.x << 8i)` with `source.y`'s low bytes on top), which gives
+//!   other numbers: OneShader follows D3D. The sums wrap (as `uint` addition).
 //!
 //! Arguments used more than once go through a temporary, so each is evaluated once.
 
@@ -35,6 +42,7 @@ pub const PACKED: &[&str] = &[
     "dot4add_u8packed",
     "dot4add_i8packed",
     "dot2add",
+    "msad4",
 ];
 
 fn mk(kind: ExprKind, ty: TyId, span: Span) -> Expr {
@@ -86,7 +94,7 @@ impl Sema<'_> {
     /// Checks and expands one of [`PACKED`].
     pub fn packed_intrinsic(&mut self, name: &str, args: Vec<Expr>, span: Span) -> Expr {
         let want = match name {
-            "dot4add_u8packed" | "dot4add_i8packed" | "dot2add" => 3,
+            "dot4add_u8packed" | "dot4add_i8packed" | "dot2add" | "msad4" => 3,
             _ => 1,
         };
         if args.len() != want {
@@ -234,6 +242,12 @@ impl Sema<'_> {
                 let sets = mk(ExprKind::Comma(Box::new(sa), Box::new(sb)), uint, span);
                 mk(ExprKind::Comma(Box::new(sets), Box::new(sum)), rt, span)
             }
+            "msad4" => {
+                let (Some(src), Some(acc)) = (args.next(), args.next()) else {
+                    return Expr::error(span);
+                };
+                self.msad4(a0, src, acc, span)
+            }
             _ => {
                 // dot2add(half2 a, half2 b, float acc).
                 let (Some(b0), Some(acc)) = (args.next(), args.next()) else {
@@ -266,5 +280,91 @@ impl Sema<'_> {
                 mk(ExprKind::Comma(Box::new(sets), Box::new(sum)), f, span)
             }
         }
+    }
+
+    /// `msad4(reference, source, accum)` (see the module documentation).
+    fn msad4(&mut self, reference: Expr, source: Expr, accum: Expr, span: Span) -> Expr {
+        let uint = self.types.uint();
+        let u2 = self.types.vector(Scalar::U32, 2);
+        let u4 = self.types.vector(Scalar::U32, 4);
+        let boolean = self.types.intern(TyKind::Scalar(Scalar::Bool));
+        let r = self.convert(reference, uint, span);
+        let s = self.convert(source, u2, span);
+        let a = self.convert(accum, u4, span);
+        let mut sets = Vec::new();
+        let (set, r) = self.temp(r, span);
+        sets.push(set);
+        let (set, s) = self.temp(s, span);
+        sets.push(set);
+        let (set, a) = self.temp(a, span);
+        sets.push(set);
+        let sx = mk(ExprKind::Swizzle(Box::new(s.clone()), vec![0]), uint, span);
+        let sy = mk(ExprKind::Swizzle(Box::new(s), vec![1]), uint, span);
+        // The reference's bytes, and whether each counts.
+        let mut refs = Vec::new();
+        for j in 0..4 {
+            let b = self.byte(&r, j, false, span);
+            let (set, b) = self.temp(b, span);
+            sets.push(set);
+            let zero = self.k(0, false, span);
+            let counts = mk(
+                ExprKind::Binary(BinOp::Ne, Box::new(b.clone()), Box::new(zero)),
+                boolean,
+                span,
+            );
+            refs.push((b, counts));
+        }
+        let mut parts = Vec::new();
+        for i in 0..4u32 {
+            // The four bytes of `source` from byte `i`.
+            let w = if i == 0 {
+                sx.clone()
+            } else {
+                let lo = self.k(8 * i as i128, false, span);
+                let lo = self.bin(BinOp::Shr, sx.clone(), lo, span);
+                let hi = self.k(32 - 8 * i as i128, false, span);
+                let hi = self.bin(BinOp::Shl, sy.clone(), hi, span);
+                self.bin(BinOp::Or, lo, hi, span)
+            };
+            let (set, w) = self.temp(w, span);
+            sets.push(set);
+            let mut sum = mk(
+                ExprKind::Swizzle(Box::new(a.clone()), vec![i as u8]),
+                uint,
+                span,
+            );
+            for (j, (rb, counts)) in refs.iter().enumerate() {
+                let wb = self.byte(&w, j as u32, false, span);
+                let (set, wb) = self.temp(wb, span);
+                sets.push(set);
+                let hi = mk(
+                    ExprKind::Intrinsic(
+                        IntrinsicOp::Ir(Intrinsic::Max),
+                        vec![rb.clone(), wb.clone()],
+                    ),
+                    uint,
+                    span,
+                );
+                let lo = mk(
+                    ExprKind::Intrinsic(IntrinsicOp::Ir(Intrinsic::Min), vec![rb.clone(), wb]),
+                    uint,
+                    span,
+                );
+                let d = self.bin(BinOp::Sub, hi, lo, span);
+                let zero = self.k(0, false, span);
+                let d = mk(
+                    ExprKind::Ternary(Box::new(counts.clone()), Box::new(d), Box::new(zero)),
+                    uint,
+                    span,
+                );
+                sum = self.bin(BinOp::Add, sum, d, span);
+            }
+            parts.push(sum);
+        }
+        let mut out = mk(ExprKind::Flatten(parts), u4, span);
+        for set in sets.into_iter().rev() {
+            out = mk(ExprKind::Comma(Box::new(set), Box::new(out)), u4, span);
+        }
+        out
     }
 }
