@@ -261,3 +261,122 @@ fn rewrite_leaf(
     m.remove(l).map_err(|e| fail(&format!("{e:?}")))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use oneshader_ir::diag::{FileId, Span};
+    use oneshader_ir::parse::parse;
+    use oneshader_ir::verify::verify;
+
+    use super::*;
+    use crate::Pass;
+    use crate::flatten_resource_arrays::FlattenResourceArrays;
+
+    const SRC: &str = r#"
+global @bufs : ptr<storage_buffer, array<rtarray<u32>, 2>> [binding(0, 0)]
+func @f(%i: u32, %j: u32) -> u32 {
+bb0:
+  %a = element_addr @bufs, %i : ptr<storage_buffer, rtarray<u32>>
+  %p = element_addr %a, %j : ptr<storage_buffer, u32>
+  %v = atomic_rmw add, %p, u32 1 : u32
+  return %v
+}
+"#;
+
+    fn find(m: &Module, op: Op) -> Vec<InstId> {
+        let mut out = Vec::new();
+        for f in m.functions() {
+            for b in f.blocks(m) {
+                out.extend(b.insts(m).into_iter().filter(|&i| m.op(i) == op));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn what_the_switch_builds_takes_the_position_of_the_access() {
+        let mut m = parse(SRC).expect("parses");
+        let leaf = find(&m, Op::AtomicRmw)[0];
+        let chain = find(&m, Op::ElementAddr);
+        let at = |start| Span {
+            file: FileId(0),
+            start,
+            end: start + 4,
+        };
+        m.set_position(leaf, Some(at(10)));
+        m.set_position(chain[1], Some(at(20)));
+        assert!(FlattenResourceArrays::default().run(&mut m).expect("runs"));
+        assert!(verify(&m).is_empty(), "{:?}", verify(&m));
+        // The switch and the case branches stand where the atomic did.
+        let switch = find(&m, Op::Switch);
+        assert_eq!(switch.len(), 1);
+        assert_eq!(m.position(switch[0]), Some(at(10)));
+        assert!(
+            find(&m, Op::Br)
+                .iter()
+                .all(|&b| m.position(b) == Some(at(10)))
+        );
+        // Each copy takes its original's position.
+        let atomics = find(&m, Op::AtomicRmw);
+        assert_eq!(atomics.len(), 2);
+        assert!(atomics.iter().all(|&a| m.position(a) == Some(at(10))));
+        let addrs = find(&m, Op::ElementAddr);
+        assert_eq!(addrs.len(), 2);
+        assert!(addrs.iter().all(|&a| m.position(a) == Some(at(20))));
+        // Nothing keeps a position after the pass.
+        assert_eq!(m.current_position(), None);
+    }
+
+    #[test]
+    fn an_element_passed_to_a_function_is_refused_naming_the_call() {
+        let src = r#"
+global @bufs : ptr<storage_buffer, array<rtarray<u32>, 2>> [binding(0, 0)]
+func @g(%p: ptr<storage_buffer, rtarray<u32>>) -> void {
+bb0:
+  return
+}
+func @f(%i: u32) -> void {
+bb0:
+  %a = element_addr @bufs, %i : ptr<storage_buffer, rtarray<u32>>
+  call @g(%a)
+  return
+}
+"#;
+        let m = parse(src).expect("parses");
+        let root = find(&m, Op::ElementAddr)[0];
+        let call = find(&m, Op::Call)[0];
+        let e = check(&m, root).expect_err("refused");
+        assert_eq!(e.at, call);
+        assert!(e.why.contains("passed to a function"), "{}", e.why);
+    }
+
+    #[test]
+    fn an_access_in_a_continue_block_is_refused() {
+        let src = r#"
+global @bufs : ptr<storage_buffer, array<rtarray<u32>, 2>> [binding(0, 0)]
+func @f(%i: u32) -> void {
+bb0:
+  loop bb1, break bb3, continue bb2
+bb1:
+  cond_br bool true, bb2, bb3
+bb2:
+  %a = element_addr @bufs, %i : ptr<storage_buffer, rtarray<u32>>
+  %p = element_addr %a, u32 0 : ptr<storage_buffer, u32>
+  store %p, u32 1
+  br bb1
+bb3:
+  return
+}
+"#;
+        let mut m = parse(src).expect("parses");
+        let e = FlattenResourceArrays::default()
+            .run(&mut m)
+            .expect_err("refused");
+        assert!(e.to_string().contains("continue block"), "{e}");
+        assert!(
+            e.diagnostics.iter().any(|d| d.code == "OSG0013"),
+            "{:?}",
+            e.diagnostics
+        );
+    }
+}

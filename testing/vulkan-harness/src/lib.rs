@@ -272,6 +272,10 @@ pub struct Binding {
     pub set: u32,
     /// Binding number.
     pub binding: u32,
+    /// The element of the binding's descriptor array (0 for a binding of one descriptor);
+    /// the bindings sharing a set and binding number make one array, as long as the largest
+    /// element names.
+    pub element: u32,
     /// The resource.
     pub resource: Resource,
 }
@@ -282,6 +286,17 @@ impl Binding {
         Binding {
             set,
             binding,
+            element: 0,
+            resource,
+        }
+    }
+
+    /// Element `element` of the descriptor array at (`set`, `binding`).
+    pub fn element(set: u32, binding: u32, element: u32, resource: Resource) -> Binding {
+        Binding {
+            set,
+            binding,
+            element,
             resource,
         }
     }
@@ -813,17 +828,20 @@ impl Gpu {
             let max_set = bindings.iter().map(|b| b.set).max().unwrap_or(0);
             let mut set_layouts = Vec::new();
             for set in 0..=max_set {
-                let lb: Vec<vk::DescriptorSetLayoutBinding> = bindings
-                    .iter()
-                    .filter(|b| b.set == set)
-                    .map(|b| {
-                        vk::DescriptorSetLayoutBinding::default()
-                            .binding(b.binding)
-                            .descriptor_type(b.descriptor_type())
-                            .descriptor_count(1)
-                            .stage_flags(stages)
-                    })
-                    .collect();
+                // One layout entry per binding number, as many descriptors as its elements.
+                let mut lb: Vec<vk::DescriptorSetLayoutBinding> = Vec::new();
+                for b in bindings.iter().filter(|b| b.set == set) {
+                    match lb.iter_mut().find(|l| l.binding == b.binding) {
+                        Some(l) => l.descriptor_count = l.descriptor_count.max(b.element + 1),
+                        None => lb.push(
+                            vk::DescriptorSetLayoutBinding::default()
+                                .binding(b.binding)
+                                .descriptor_type(b.descriptor_type())
+                                .descriptor_count(b.element + 1)
+                                .stage_flags(stages),
+                        ),
+                    }
+                }
                 set_layouts.push(check(
                     d.create_descriptor_set_layout(
                         &vk::DescriptorSetLayoutCreateInfo::default().bindings(&lb),
@@ -903,6 +921,7 @@ impl Gpu {
                     let w = vk::WriteDescriptorSet::default()
                         .dst_set(sets[b.set as usize])
                         .dst_binding(b.binding)
+                        .dst_array_element(b.element)
                         .descriptor_type(b.descriptor_type());
                     match b.resource {
                         Resource::StorageBuffer(_) | Resource::UniformBuffer(_) => {
