@@ -434,3 +434,76 @@ fn flatten_resource_arrays_switches_over_the_elements_for_a_run_time_index() {
         );
     }
 }
+
+/// A pixel shader sampling a texture array with a sampler array, reading a `ConstantBuffer`
+/// array member in a loop's test, writing a `RWTexture2D` array and adding atomically to a
+/// `RWByteAddressBuffer` array, every index a run-time value (each array in a space of its
+/// own, as MSL refuses aliased bindings).
+const DYNAMIC_PS: &str = r#"
+struct P { float4 tint; uint n; };
+ConstantBuffer<P> cbs[3] : register(b0, space1);
+Texture2D<float4> texs[4] : register(t0);
+SamplerState samps[2] : register(s0, space2);
+RWTexture2D<float4> outs[2] : register(u0, space3);
+RWByteAddressBuffer raws[2] : register(u0, space4);
+float4 main(float2 uv : TEXCOORD, nointerpolation uint i : IDX) : SV_Target {
+  float4 c = texs[i].Sample(samps[i % 2], uv) * cbs[i % 3].tint;
+  uint k = 0;
+  while (k < cbs[i % 3].n) { c += texs[k % 4].SampleLevel(samps[0], uv, 0); k++; }
+  outs[i % 2][uint2(uv)] = c;
+  uint old;
+  raws[i % 2].InterlockedAdd(0, 1, old);
+  raws[i % 2].Store(4, old);
+  return c + (float)raws[i % 2].Load(8);
+}
+"#;
+
+#[test]
+fn flatten_resource_arrays_switches_reach_every_backend() {
+    use oneshader_test_tools::{GlslStage, glslang_and_validate, msl_clang_check, naga_validate};
+    for (src, profile, stage) in [
+        (DYNAMIC, "cs_6_0", GlslStage::Compute),
+        (DYNAMIC_PS, "ps_6_0", GlslStage::Fragment),
+    ] {
+        for level in ["-O0", "-O3"] {
+            let base = [
+                "-T",
+                profile,
+                "-E",
+                "main",
+                level,
+                "-fspv-flatten-resource-arrays",
+            ];
+            let what = format!("{profile} {level}");
+            let m = spirv(src, &base);
+            // The elements are resources of their own (`id_of` panics without the name).
+            for k in 0..3 {
+                id_of(&m, &format!("texs[{k}]"));
+            }
+            for target in [
+                oneshader::Target::Glsl,
+                oneshader::Target::Wgsl,
+                oneshader::Target::Msl,
+            ] {
+                let opts = CompileOptions::from_dxc_args(base)
+                    .expect("options parse")
+                    .target(target);
+                let out = Compiler::new()
+                    .compile_source("dyn.hlsl", src, &opts)
+                    .unwrap_or_else(|e| panic!("{what} {target:?}: {}", e.diagnostics.render()));
+                let checked = match target {
+                    oneshader::Target::Glsl => {
+                        glslang_and_validate(out.glsl.as_deref().expect("glsl"), stage).map(|_| ())
+                    }
+                    oneshader::Target::Wgsl => {
+                        naga_validate(out.wgsl.as_deref().expect("wgsl")).map(|_| ())
+                    }
+                    _ => msl_clang_check(out.msl.as_deref().expect("msl")),
+                };
+                if let Err(e) = checked {
+                    panic!("{what} {target:?}:\n{e}");
+                }
+            }
+        }
+    }
+}
