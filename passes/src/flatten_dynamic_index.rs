@@ -137,11 +137,12 @@ pub fn rewrite(m: &mut Module, root: InstId, elements: &[InstId]) -> Result<(), 
     if let [only] = elements {
         m.replace_uses_with(root, *only);
     } else {
-        let (_chain, leaves) = tree(m, root);
+        let (chain, leaves) = tree(m, root);
+        let chain: FxHashSet<InstId> = chain.into_iter().collect();
         for l in leaves {
             let pos = m.position(l).or_else(|| m.position(root));
             let prev = m.set_current_position(pos);
-            let done = rewrite_leaf(m, root, l, elements);
+            let done = rewrite_leaf(m, root, &chain, l, elements);
             m.set_current_position(prev);
             done?;
         }
@@ -161,10 +162,12 @@ pub fn rewrite(m: &mut Module, root: InstId, elements: &[InstId]) -> Result<(), 
     Ok(())
 }
 
-/// Rewrites one leaf `l` of `root`'s tree (see the module documentation).
+/// Rewrites one leaf `l` of `root`'s tree, whose addresses are `chain` (see the module
+/// documentation).
 fn rewrite_leaf(
     m: &mut Module,
     root: InstId,
+    chain: &FxHashSet<InstId>,
     l: InstId,
     elements: &[InstId],
 ) -> Result<(), PassError> {
@@ -174,33 +177,19 @@ fn rewrite_leaf(
         .ok_or_else(|| fail("an access outside a block"))?;
     let index = m.operand(root, 1);
     let index_ty = m.ty(index).ok_or_else(|| fail("an untyped index"))?;
-    // The chain from the root down to `l`'s operands, root-most first.
+    // The addresses from the root down to `l`'s operands, root-most first: each member of
+    // the chain but the root is derived from another through its operand 0.
     let mut path: Vec<InstId> = Vec::new();
     for o in m.operands_vec(l) {
         let mut up = Vec::new();
         let mut a = o;
-        loop {
-            if a == root {
-                break;
-            }
-            if !derives_address(m.op(a)) || up.len() > 64 {
-                up.clear();
-                break;
-            }
+        while a != root && chain.contains(&a) {
             up.push(a);
-            match m.try_operand(a, 0) {
-                Some(next) => a = next,
-                None => {
-                    up.clear();
-                    break;
-                }
-            }
+            a = m.operand(a, 0);
         }
-        if a == root {
-            for &x in up.iter().rev() {
-                if !path.contains(&x) {
-                    path.push(x);
-                }
+        for &x in up.iter().rev() {
+            if !path.contains(&x) {
+                path.push(x);
             }
         }
     }
