@@ -4,8 +4,8 @@
 //!
 //! An access `element_addr @array, %i` is the *root* of a tree: the addresses derived from it
 //! (`element_addr`, `field_addr`, `texel_addr` on it) and, at the leaves, the instructions
-//! that use one of those addresses (a `load` or `store`, a texture read, write or query, an
-//! atomic, `array_length`, a byte-address buffer access, a ray query's initialization). Each
+//! that use one of those addresses (any instruction: a `load` or `store`, a texture read,
+//! write or query, an atomic, `array_length`, a byte-address buffer access...). Each
 //! leaf `L` in block `B` is rewritten on its own:
 //!
 //! ```text
