@@ -284,8 +284,11 @@ pub struct CompileOptions {
     /// from 0. Default off.
     pub auto_shift_bindings: bool,
     /// `-fspv-flatten-resource-arrays`: an array of `N` resources becomes `N` resources at
-    /// consecutive bindings (`t[0]`, `t[1]`, ...), for every target; accesses must use
-    /// constant indices (OSG0013 otherwise). Default off.
+    /// consecutive bindings (`t[0]`, `t[1]`, ...), for every target; an access through a
+    /// run-time index becomes a switch over the elements, as DXC builds it (an index out of
+    /// range accesses nothing and reads zero). Unsized arrays, arrays of arrays, buffers with
+    /// counters and what a switch cannot hold (an element passed to a function, an access in
+    /// a loop's continue block) are refused (OSG0013). Default off.
     pub flatten_resource_arrays: bool,
     /// `-denorm preserve|ftz`: the 32-bit float denormal mode of the entry point. Default none
     /// (`-denorm any`).
@@ -1383,9 +1386,10 @@ impl Compiler {
             return fail(Phase::FrontEnd, diagnostics);
         }
         // `-fspv-flatten-resource-arrays`: one resource per element, before the reflection
-        // describes them; at `-O`, an array indexed by a run-time value waits for the
-        // optimizer (an unrolled loop makes its indices constant) and the reflection lists
-        // its elements as the pass will make them.
+        // describes them; an array indexed by a run-time value waits for the specializations
+        // (no resource passed to a function is left) and at `-O` for the optimizer (an
+        // unrolled loop makes its indices constant), then gets its switches; the reflection
+        // lists its elements as the pass will make them.
         let flatten = |m: &mut Module, leave_dynamic: bool| {
             use oneshader_passes::Pass as _;
             oneshader_passes::flatten_resource_arrays::FlattenResourceArrays { leave_dynamic }
@@ -1399,7 +1403,7 @@ impl Compiler {
                 })
         };
         if opts.flatten_resource_arrays
-            && let Err(d) = flatten(&mut m, opts.opt_level == OptLevel::O)
+            && let Err(d) = flatten(&mut m, true)
         {
             diagnostics.list.extend(d);
             return fail(Phase::Legalization, diagnostics);
@@ -1450,6 +1454,14 @@ impl Compiler {
             diagnostics.list.extend(e.diagnostics);
             return fail(Phase::Legalization, diagnostics);
         }
+        // At -O0, what waited for the specializations gets its switches.
+        if opts.flatten_resource_arrays
+            && opts.opt_level != OptLevel::O
+            && let Err(d) = flatten(&mut m, false)
+        {
+            diagnostics.list.extend(d);
+            return fail(Phase::Legalization, diagnostics);
+        }
         // The optimizer at -O; a failing pass falls back to the specialized module with a
         // warning (OSO0001).
         if opts.opt_level == OptLevel::O {
@@ -1457,7 +1469,7 @@ impl Compiler {
             let (_report, warnings) = pm.run_with_fallback(&mut m);
             let fell_back = !warnings.is_empty();
             diagnostics.list.extend(warnings);
-            // What waited for the optimizer, now with constant indices (or refused).
+            // What waited for the optimizer: constant indices now, or switches.
             if opts.flatten_resource_arrays
                 && let Err(d) = flatten(&mut m, false)
             {

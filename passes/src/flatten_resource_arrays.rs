@@ -3,22 +3,29 @@
 //! becomes `N` globals `name[0]` .. `name[N-1]` at bindings `b` .. `b+N-1` (the front end
 //! reserved them), each access through a constant index naming its element's global.
 //!
-//! DXC rewrites a run-time index into a switch over the elements; this pass refuses it
-//! (OSG0013, naming the array), as it refuses arrays of arrays, unsized arrays and append or
-//! consume buffers (their counters): a clear refusal rather than an array left whole behind
-//! the option.
+//! An access through a run-time index becomes a switch over the elements, as DXC's
+//! legalization builds it (spirv-opt's `--replace-desc-array-access-using-var-index`): each
+//! case does the access (down to the load, store, texture operation or atomic) with its
+//! element's global, the value joins in the switch's merge, and an index out of range (the
+//! default case) does not access anything and yields zero. [`crate::flatten_dynamic_index`]
+//! builds it and says what it refuses (an element passed to a function, an access in a loop's
+//! continue block). The pass refuses (OSG0013, naming the array) what cannot be flattened at
+//! all: unsized arrays, arrays of arrays, append or consume buffers (their counters), and
+//! constant indices out of range: a clear refusal rather than an array left whole behind the
+//! option.
 
 use oneshader_ir::diag::Diagnostic;
 use oneshader_ir::{AddressSpace, InstId, Module, Op, Slot};
 
-use crate::{Pass, PassError};
+use crate::{Pass, PassError, flatten_dynamic_index};
 
 /// The `flatten_resource_arrays` pass.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FlattenResourceArrays {
-    /// Leave an array indexed by a run-time value whole instead of refusing it: the facade
-    /// flattens what it can before `-O` (so the reflection describes the elements) and the
-    /// rest after `-O`, once unrolled loops have made their indices constant.
+    /// Leave an array indexed by a run-time value whole instead of building switches: the
+    /// facade flattens what it can right after the front end (so the reflection describes
+    /// the elements) and the rest once the module is specialized (no resource is passed to
+    /// a function any more) and, at `-O`, optimized (unrolled loops made indices constant).
     pub leave_dynamic: bool,
 }
 
@@ -70,38 +77,45 @@ impl Pass for FlattenResourceArrays {
                 ));
             }
             let n = m.array_len(pointee).unwrap_or(0);
-            // Every use an element address at a constant index (or the global's decorations).
+            // Every use an element address: at a constant index, or a run-time one.
             let mut accesses: Vec<(InstId, u32)> = Vec::new();
+            let mut dynamic: Vec<InstId> = Vec::new();
+            let mut whole: Option<InstId> = None;
             for u in m.uses_snapshot(g) {
                 let op = m.op(u.user);
                 if op.is_decoration() {
                     continue;
                 }
-                let index = (op == Op::ElementAddr && u.slot == Slot::Operand(0))
-                    .then(|| m.try_operand(u.user, 1))
-                    .flatten()
-                    .filter(|&i| m.op(i) == Op::ConstInt)
-                    .and_then(|i| m.literal_bits(i))
-                    .filter(|&k| k < u64::from(n));
-                match index {
+                if op != Op::ElementAddr || u.slot != Slot::Operand(0) {
+                    // E.g. the whole array passed to a function, until specialization.
+                    whole = Some(u.user);
+                    continue;
+                }
+                let index = m.operand(u.user, 1);
+                if m.op(index) != Op::ConstInt {
+                    dynamic.push(u.user);
+                    continue;
+                }
+                match m.literal_bits(index).filter(|&k| k < u64::from(n)) {
                     Some(k) => accesses.push((u.user, k as u32)),
-                    None if self.leave_dynamic => {
-                        accesses.clear();
-                        break;
-                    }
                     None => {
-                        return Err(refuse(
-                            m,
-                            u.user,
-                            "is indexed by a value not known when it is compiled (or out of \
-                             range); DXC turns that into a switch over the elements, OneShader \
-                             flattens constant indices only",
-                        ));
+                        return Err(refuse(m, u.user, "is indexed by a constant out of range"));
                     }
                 }
             }
-            if accesses.is_empty() && self.leave_dynamic {
+            if self.leave_dynamic && (whole.is_some() || !dynamic.is_empty()) {
                 continue;
+            }
+            if let Some(u) = whole {
+                return Err(refuse(
+                    m,
+                    u,
+                    "is used other than through one of its elements",
+                ));
+            }
+            // What the switches cannot do is refused before anything changes.
+            for &root in &dynamic {
+                flatten_dynamic_index::check(m, root).map_err(|e| refuse(m, e.at, e.why))?;
             }
             // One global per element, with the array's decorations and its element's binding.
             let decorations: Vec<(Op, Vec<InstId>)> = m
@@ -147,6 +161,9 @@ impl Pass for FlattenResourceArrays {
                     .map_err(|e| PassError::new("flatten_resource_arrays", e.to_string()))?;
                 m.remove(addr)
                     .map_err(|e| PassError::new("flatten_resource_arrays", format!("{e:?}")))?;
+            }
+            for root in dynamic {
+                flatten_dynamic_index::rewrite(m, root, &elements)?;
             }
             m.remove(g)
                 .map_err(|e| PassError::new("flatten_resource_arrays", format!("{e:?}")))?;

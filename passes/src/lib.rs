@@ -96,6 +96,7 @@ pub mod combine;
 pub mod cse;
 pub mod dce;
 pub mod dead_globals;
+pub mod flatten_dynamic_index;
 pub mod flatten_resource_arrays;
 pub mod image_widths;
 pub mod inline;

@@ -100,6 +100,11 @@ pub const PASSES: &[PassInfo] = &[
         make: || Box::new(crate::case_copies::CaseCopies),
     },
     PassInfo {
+        name: "flatten_resource_arrays",
+        description: "-fspv-flatten-resource-arrays: one resource per element of a resource array, a switch over them for a run-time index",
+        make: || Box::new(crate::flatten_resource_arrays::FlattenResourceArrays::default()),
+    },
+    PassInfo {
         name: "specialize_spec",
         description: "replace overridden spec constants (none by default)",
         make: || Box::new(crate::specialize_spec::SpecializeSpecConstants::default()),

@@ -265,7 +265,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("fspv-debug=", Joined, "-", Honoured("`line`: as `-Zi`; `vulkan`: NonSemantic.Shader.DebugInfo.100 (compilation unit, sources, types, functions, scopes, `DebugLine`, local variables, entry points) instead of `OpLine`; `vulkan-with-source`: the same with each file's text in its `DebugSource`; GLSL: `#line` directives as `-Zi`, WGSL and MSL: `// file:line` comments; every other category (`rich`, `file`, `vulkan-with-source-test`...) is refused with DEBUG_INFO's reason")),
     o!("fspv-extension=", Joined, "-", Honoured("once per extension: the only extensions the SPIR-V may declare (`KHR`: every `SPV_KHR_*`); a module needing another is refused with OSB0015 naming it")),
     o!("fspv-target-env=", Joined, "-", Honoured("the target environment (vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6)")),
-    o!("fspv-flatten-resource-arrays", Flag, "-", Honoured("each element of a resource array its own binding; constant indices only")),
+    o!("fspv-flatten-resource-arrays", Flag, "-", Honoured("each element of a resource array its own binding; a run-time index becomes a switch over the elements, as in DXC")),
     o!("fspv-reduce-load-size", Flag, "-", NoEffect("a spirv-opt rewrite that keeps every loaded value the same")),
     o!("fspv-fix-func-call-arguments", Flag, "-", NoEffect("OneShader passes every call argument as the function declares it")),
     o!("fspv-entrypoint-name=", Joined, "-", Honoured("the `OpEntryPoint` name (SPIR-V output; other targets and `lib_*` profiles refuse it)")),
