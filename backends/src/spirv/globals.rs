@@ -16,7 +16,6 @@ use smallvec::SmallVec;
 use super::encode::{inst, inst_str};
 use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE, TARGET};
 use super::module::{Emitter, Lk};
-use super::types::storage_class;
 
 /// The SPIR-V built-in of an IR built-in, in a given storage class and stage set.
 fn builtin(b: BuiltIn, input: bool, fragment: bool) -> spirv::BuiltIn {
@@ -229,18 +228,20 @@ impl Emitter<'_> {
         let ptr = match self.rule_of_ptr(g, space) {
             Some(rule) if self.is_descriptor_array(space, pointee) => {
                 self.desc_arrays.insert(g, ());
-                self.ptr_type(space, pointee, Lk::Descriptors(rule, row_major))?
+                let bb = self.buffer_block(space);
+                self.ptr_type(space, pointee, Lk::Descriptors(rule, row_major, bb))?
             }
             Some(rule) => {
                 if m.op(pointee) != Op::Struct {
                     self.wrapped.insert(g, ());
                 }
-                self.ptr_type(space, pointee, Lk::Block(rule, row_major))?
+                let bb = self.buffer_block(space);
+                self.ptr_type(space, pointee, Lk::Block(rule, row_major, bb))?
             }
             None => self.ptr_type(space, pointee, Lk::Logical)?,
         };
         let id = self.id_of(g);
-        let class = storage_class(space) as u32;
+        let class = self.storage_class(space) as u32;
         match m.try_operand(g, 0) {
             Some(init) => {
                 let init = self.val(init)?;
@@ -783,8 +784,9 @@ impl Emitter<'_> {
     /// (SPV_NV_compute_shader_derivatives), chosen as DXC does for `cs_6_6`: 2x2 quads of the
     /// local invocation id when `numthreads` x and y are both even, otherwise groups of four
     /// consecutive local invocation indices when the workgroup size is a multiple of 4. The
-    /// NV extension is used on every target: Vulkan drivers have offered it since 2018, and
-    /// its capabilities and modes have the same numbers as the later KHR version.
+    /// NV extension is used on every target (Vulkan drivers have offered it since 2018, and
+    /// its capabilities and modes have the same numbers as the later KHR version), unless
+    /// `-fspv-extension=` permits SPV_KHR_compute_shader_derivatives and not the NV one.
     fn derivative_group(
         &mut self,
         fid: u32,
@@ -816,7 +818,15 @@ impl Emitter<'_> {
             return;
         };
         self.caps.add(cap);
-        self.caps.ext("SPV_NV_compute_shader_derivatives");
+        let khr = self.opts.allowed_extensions.as_ref().is_some_and(|a| {
+            !super::permits(a, "SPV_NV_compute_shader_derivatives")
+                && super::permits(a, "SPV_KHR_compute_shader_derivatives")
+        });
+        self.caps.ext(if khr {
+            "SPV_KHR_compute_shader_derivatives"
+        } else {
+            "SPV_NV_compute_shader_derivatives"
+        });
         inst(
             &mut self.s.modes,
             spirv::Op::ExecutionMode,

@@ -66,7 +66,7 @@ impl Emitter<'_> {
                 if (m.op(p) == Op::Global || self.block_ptrs.contains_key(p))
                     && !self.wrapped.contains_key(p) =>
             {
-                Lk::Block(rule, false)
+                Lk::Block(rule, false, self.buffer_block(space))
             }
             Some(rule) => Lk::Explicit(rule, self.ptr_row_major(p)),
             None => Lk::Logical,
@@ -145,7 +145,7 @@ impl Emitter<'_> {
         }
         let inner = |lk: Lk, row_major: bool| match lk {
             Lk::Logical => Lk::Logical,
-            Lk::Explicit(rule, _) | Lk::Block(rule, _) | Lk::Descriptors(rule, _) => {
+            Lk::Explicit(rule, _) | Lk::Block(rule, ..) | Lk::Descriptors(rule, ..) => {
                 Lk::Explicit(rule, row_major)
             }
         };
@@ -176,7 +176,7 @@ impl Emitter<'_> {
                 let n = m.array_len(t).unwrap_or(0);
                 let et = m.operand(t, 0);
                 let rm = |lk: Lk| match lk {
-                    Lk::Explicit(_, rm) | Lk::Block(_, rm) | Lk::Descriptors(_, rm) => rm,
+                    Lk::Explicit(_, rm) | Lk::Block(_, rm, _) | Lk::Descriptors(_, rm, _) => rm,
                     Lk::Logical => false,
                 };
                 let (ff, tf) = (inner(from, rm(from)), inner(to, rm(to)));
@@ -308,7 +308,8 @@ impl Emitter<'_> {
             &[off_ty, index, off, two],
         );
         let u = self.u32_ty();
-        let elem_ptr = self.ptr_spv(spirv::StorageClass::StorageBuffer, u);
+        let class = self.storage_class(AddressSpace::StorageBuffer);
+        let elem_ptr = self.ptr_spv(class, u);
         let wrapped = self.wrapped.contains_key(buf);
         let base = self.val(buf)?;
         let zero = self.const_u32(0);

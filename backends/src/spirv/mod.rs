@@ -86,6 +86,14 @@ pub struct Options {
     pub preserve_interface: bool,
 }
 
+/// True when the `-fspv-extension=` list `allowed` permits `ext` (`KHR` permits every
+/// `SPV_KHR_*`).
+pub(crate) fn permits(allowed: &[String], ext: &str) -> bool {
+    allowed
+        .iter()
+        .any(|a| a == ext || (a == "KHR" && ext.starts_with("SPV_KHR_")))
+}
+
 /// A float denormal mode (`DenormPreserve` / `DenormFlushToZero` execution modes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DenormMode {
@@ -195,10 +203,7 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnos
     }
     if let Some(allowed) = &opts.allowed_extensions {
         for ext in e.caps.extensions() {
-            let permitted = allowed
-                .iter()
-                .any(|a| a == ext || (a == "KHR" && ext.starts_with("SPV_KHR_")));
-            if !permitted {
+            if !permits(allowed, ext) {
                 e.diags.push(
                     error::EmitError::new(
                         error::EXTENSION,

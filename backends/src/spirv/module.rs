@@ -29,11 +29,12 @@ pub(crate) enum Lk {
     /// Inside a buffer, under a rule; `true` when matrices are row-major.
     Explicit(LayoutRule, bool),
     /// The outermost type of a buffer variable: a struct decorated `Block` (a non-struct IR type
-    /// is wrapped in a one-member struct).
-    Block(LayoutRule, bool),
+    /// is wrapped in a one-member struct), or `BufferBlock` when the third field is true (a
+    /// storage buffer in the `Uniform` storage class: [`Emitter::buffer_block`]).
+    Block(LayoutRule, bool, bool),
     /// An array of buffers (a descriptor array): an array or runtime array whose elements are
-    /// laid out as [`Lk::Block`]; no `ArrayStride`.
-    Descriptors(LayoutRule, bool),
+    /// laid out as [`Lk::Block`] (the same fields); no `ArrayStride`.
+    Descriptors(LayoutRule, bool, bool),
 }
 
 /// Non-aggregate SPIR-V types, keyed by their SPIR-V structure (declared once each).
@@ -111,6 +112,10 @@ pub(crate) struct Emitter<'m> {
     pub opts: &'m Options,
     /// SPIR-V minor version.
     pub minor: u8,
+    /// Storage buffers in the `Uniform` storage class, decorated `BufferBlock` (SPIR-V 1.0's
+    /// form, DXC's for SPIR-V before 1.3): before 1.3 when `-fspv-extension=` does not
+    /// permit `SPV_KHR_storage_buffer_storage_class`.
+    pub buffer_block: bool,
     /// Next free id.
     pub bound: u32,
     /// SPIR-V id of every IR value, block, function and global (0: none yet).
@@ -161,6 +166,11 @@ impl<'m> Emitter<'m> {
             m,
             opts,
             minor: opts.target_env.minor(),
+            buffer_block: opts.target_env.minor() < 3
+                && opts
+                    .allowed_extensions
+                    .as_ref()
+                    .is_some_and(|a| !super::permits(a, "SPV_KHR_storage_buffer_storage_class")),
             bound: 1,
             ids: SecondaryMap::with_capacity(m.len()),
             ltypes: SecondaryMap::new(),

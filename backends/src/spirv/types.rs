@@ -18,7 +18,17 @@ use super::encode::{inst, inst_str};
 use super::error::{EmitError, LAYOUT, R, UNSPECIALIZED, UNSUPPORTED_TYPE};
 use super::module::{Emitter, Lk, TKey};
 
-/// The SPIR-V storage class of an address space.
+/// `BufferBlock` for a storage buffer in the `Uniform` storage class, else `Block`.
+fn block_decoration(buffer_block: bool) -> Decoration {
+    if buffer_block {
+        Decoration::BufferBlock
+    } else {
+        Decoration::Block
+    }
+}
+
+/// The SPIR-V storage class of an address space (storage buffers are `StorageBuffer`; see
+/// [`Emitter::storage_class`] for SPIR-V 1.0's `Uniform` + `BufferBlock` form).
 pub(crate) fn storage_class(space: AddressSpace) -> StorageClass {
     match space {
         AddressSpace::Function => StorageClass::Function,
@@ -237,11 +247,11 @@ impl Emitter<'_> {
                 Op::Struct => Lk::Explicit(r, false),
                 _ => Lk::Logical,
             },
-            Lk::Block(r, rm) => match op {
-                Op::Struct => Lk::Block(r, false),
-                _ => Lk::Block(r, rm && self.has_matrix(ty)),
+            Lk::Block(r, rm, bb) => match op {
+                Op::Struct => Lk::Block(r, false, bb),
+                _ => Lk::Block(r, rm && self.has_matrix(ty), bb),
             },
-            Lk::Descriptors(r, rm) => Lk::Descriptors(r, rm && self.has_matrix(ty)),
+            Lk::Descriptors(r, rm, bb) => Lk::Descriptors(r, rm && self.has_matrix(ty), bb),
         };
         if lk == Lk::Logical {
             if let Some(&id) = self.ltypes.get(ty) {
@@ -305,13 +315,13 @@ impl Emitter<'_> {
                 self.tkey(TKey::Matrix(col, rows), spirv::Op::TypeMatrix, &[col, rows])
             }
             Op::Array => {
-                if let Lk::Block(r, rm) = lk {
-                    return self.block_wrapper(ty, r, rm);
+                if let Lk::Block(r, rm, bb) = lk {
+                    return self.block_wrapper(ty, r, rm, bb);
                 }
-                if let Lk::Descriptors(r, rm) = lk {
+                if let Lk::Descriptors(r, rm, bb) = lk {
                     // An array of buffers: each element is a `Block`, and there is no stride.
                     let n = m.array_len(ty).unwrap_or(0);
-                    let elem = self.ty_in(m.operand(ty, 0), Lk::Block(r, rm))?;
+                    let elem = self.ty_in(m.operand(ty, 0), Lk::Block(r, rm, bb))?;
                     let u = self.u32_ty();
                     let len = self.const_bits(u, n as u64);
                     let id = self.fresh();
@@ -333,12 +343,14 @@ impl Emitter<'_> {
                 id
             }
             Op::RuntimeArray => {
-                if let Lk::Block(r, rm) = lk {
-                    return self.block_wrapper(ty, r, rm);
+                if let Lk::Block(r, rm, bb) = lk {
+                    return self.block_wrapper(ty, r, rm, bb);
                 }
                 let descriptors = matches!(lk, Lk::Descriptors(..));
                 let elem = match lk {
-                    Lk::Descriptors(r, rm) => self.ty_in(m.operand(ty, 0), Lk::Block(r, rm))?,
+                    Lk::Descriptors(r, rm, bb) => {
+                        self.ty_in(m.operand(ty, 0), Lk::Block(r, rm, bb))?
+                    }
                     _ => self.ty_in(m.operand(ty, 0), lk)?,
                 };
                 let id = self.fresh();
@@ -453,14 +465,20 @@ impl Emitter<'_> {
 
     /// A `Block` struct of one member wrapping a non-struct buffer type (`rtarray<u32>`
     /// becomes `struct { u32 data[]; }`).
-    fn block_wrapper(&mut self, ty: InstId, rule: LayoutRule, row_major: bool) -> R<u32> {
+    fn block_wrapper(
+        &mut self,
+        ty: InstId,
+        rule: LayoutRule,
+        row_major: bool,
+        buffer_block: bool,
+    ) -> R<u32> {
         let m = self.m;
         let member = self.ty_in(ty, Lk::Explicit(rule, row_major))?;
         let l = layout::type_layout(m, ty, rule, row_major).map_err(|e| layout_error(m, ty, e))?;
         let id = self.fresh();
         inst(&mut self.s.globals, spirv::Op::TypeStruct, &[id, member]);
         self.member_layout(id, 0, 0, &l, row_major);
-        self.decorate(id, Decoration::Block, &[]);
+        self.decorate(id, block_decoration(buffer_block), &[]);
         if self.opts.debug_names {
             inst_str(
                 &mut self.s.names,
@@ -496,7 +514,7 @@ impl Emitter<'_> {
                 members.insert(0, id);
                 inst(&mut self.s.globals, spirv::Op::TypeStruct, &members);
             }
-            Lk::Explicit(rule, _) | Lk::Block(rule, _) | Lk::Descriptors(rule, _) => {
+            Lk::Explicit(rule, _) | Lk::Block(rule, ..) | Lk::Descriptors(rule, ..) => {
                 let sl = layout::struct_layout(m, ty, rule).map_err(|e| layout_error(m, ty, e))?;
                 for fl in &sl.fields {
                     let ft = m
@@ -516,8 +534,8 @@ impl Emitter<'_> {
                 for (i, fl) in sl.fields.iter().enumerate() {
                     self.member_layout(id, i as u32, fl.offset, &fl.layout, fl.row_major);
                 }
-                if matches!(lk, Lk::Block(..)) {
-                    self.decorate(id, Decoration::Block, &[]);
+                if let Lk::Block(_, _, bb) = lk {
+                    self.decorate(id, block_decoration(bb), &[]);
                 }
             }
         }
@@ -556,10 +574,27 @@ impl Emitter<'_> {
         }
     }
 
+    /// True when storage buffers take SPIR-V 1.0's form: the `Uniform` storage class with
+    /// the block decorated `BufferBlock` (as DXC writes them for SPIR-V before 1.3), because
+    /// `-fspv-extension=` does not permit `SPV_KHR_storage_buffer_storage_class`.
+    pub fn buffer_block(&self, space: AddressSpace) -> bool {
+        self.buffer_block && space == AddressSpace::StorageBuffer
+    }
+
+    /// The storage class of `space` in this module ([`storage_class`], with storage buffers
+    /// in `Uniform` under [`Emitter::buffer_block`]).
+    pub fn storage_class(&self, space: AddressSpace) -> StorageClass {
+        if self.buffer_block(space) {
+            StorageClass::Uniform
+        } else {
+            storage_class(space)
+        }
+    }
+
     /// The pointer type to `pointee` in `space` with the pointee laid out as `lk`.
     pub fn ptr_type(&mut self, space: AddressSpace, pointee: InstId, lk: Lk) -> R<u32> {
         let p = self.ty_in(pointee, lk)?;
-        let class = storage_class(space);
+        let class = self.storage_class(space);
         let (b8, b16) = self.small_scalars(pointee);
         if b8 || b16 {
             let minor = self.minor;
@@ -629,7 +664,7 @@ impl Emitter<'_> {
                 _ => {}
             }
         }
-        if space == AddressSpace::StorageBuffer && self.minor < 3 {
+        if space == AddressSpace::StorageBuffer && self.minor < 3 && !self.buffer_block {
             self.caps.ext("SPV_KHR_storage_buffer_storage_class");
         }
         Ok(self.ptr_spv(class, p))
@@ -680,7 +715,8 @@ impl Emitter<'_> {
         if self.block_ptrs.contains_key(v)
             && let Some(rule) = self.rule_of_ptr(v, space)
         {
-            return self.ptr_type(space, pointee, Lk::Block(rule, rm));
+            let bb = self.buffer_block(space);
+            return self.ptr_type(space, pointee, Lk::Block(rule, rm, bb));
         }
         let lk = self.lk_of_value(v, space, rm);
         self.ptr_type(space, pointee, lk)
