@@ -1797,6 +1797,28 @@ fn packed_8bit_intrinsics_and_dot2add() {
     }
 }
 
+/// Increments and assignments used as places (`++a = b`, `(c += 5) *= 3`, `++arr[i++] = 100`)
+/// on lavapipe in every voice: the update happens, then the assignment to the same place, and
+/// each operand is evaluated once.
+#[test]
+fn increments_and_assignments_are_places_evaluated_once() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/lvalue_updates.hlsl";
+    let (a, b) = (4i32, 9i32);
+    let mut input = vec![0u32; 10];
+    input[0] = a as u32;
+    input[1] = b as u32;
+    let bindings = vec![Binding::new(0, 0, Resource::StorageBuffer(input))];
+    let want: Vec<u32> = [a, b, b + 2, b + 2, (a + 5) * 3, 8, 100, 20, 1, b - 3]
+        .iter()
+        .map(|&v| v as u32)
+        .collect();
+    let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[0].words(), &want[..], "{voice:?}");
+    }
+}
+
 /// `msad4` (issue 26, item 6) on lavapipe through every voice: D3D's masked sum of absolute
 /// differences of the reference's bytes against the four 4-byte windows of the 8-byte source
 /// (zero reference bytes masked), added to the accumulator, on inputs with zero bytes,

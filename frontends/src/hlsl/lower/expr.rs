@@ -207,7 +207,68 @@ impl<'p> Lower<'p> {
                 }
                 Place::Value(self.rvalue(e))
             }
+            // `++a`, `a op= c`, `a = c` as a place: the update, then the place it wrote.
+            ExprKind::IncDec(_, _, false)
+            | ExprKind::Assign(..)
+            | ExprKind::CompoundAssign { .. }
+                if !self.types().is_resource(e.ty) =>
+            {
+                self.update(e).0
+            }
             _ => Place::Value(self.rvalue(e)),
+        }
+    }
+
+    /// An assignment, compound assignment or increment `e` (not of a resource): performs it
+    /// and returns the place it wrote (each operand evaluated once) and its value (for a
+    /// postfix increment, the value before).
+    fn update(&mut self, e: &Expr) -> (Place, InstId) {
+        match &e.kind {
+            ExprKind::Assign(l, r) => {
+                let p = self.place(l);
+                let v = self.rvalue(r);
+                if let Some(root) = root_local(l) {
+                    self.precise_if(root, v);
+                }
+                self.store_place(p.clone(), v);
+                (p, v)
+            }
+            ExprKind::CompoundAssign {
+                op,
+                lhs,
+                rhs,
+                op_ty,
+            } => {
+                let p = self.place(lhs);
+                let cur = self.load_place(p.clone(), lhs.ty);
+                let cur = self.coerce(cur, lhs.ty, *op_ty);
+                let r = self.rvalue(rhs);
+                let res = self.binop(*op, cur, r, *op_ty);
+                let out = self.coerce(res, *op_ty, lhs.ty);
+                if let Some(root) = root_local(lhs) {
+                    self.precise_if(root, out);
+                }
+                self.store_place(p.clone(), out);
+                (p, out)
+            }
+            ExprKind::IncDec(x, inc, post) => {
+                let p = self.place(x);
+                let cur = self.load_place(p.clone(), x.ty);
+                let s = self.types().scalar_of(x.ty).unwrap_or(Scalar::I32);
+                let one = self.const_scalar(s, ConstVal::Int(1).convert(s));
+                let one = self.splat_to(one, x.ty);
+                let new = if *inc {
+                    self.binop(BinOp::Add, cur, one, x.ty)
+                } else {
+                    self.binop(BinOp::Sub, cur, one, x.ty)
+                };
+                self.store_place(p.clone(), new);
+                (p, if *post { cur } else { new })
+            }
+            _ => {
+                let v = self.rvalue(e);
+                (Place::Value(v), v)
+            }
         }
     }
 
@@ -739,51 +800,13 @@ impl<'p> Lower<'p> {
             }
             ExprKind::Logical(and, a, b) => self.logical(*and, a, b),
             ExprKind::Ternary(c, a, b) => self.ternary(c, a, b, e.ty),
-            ExprKind::Assign(l, r) => {
-                if self.types().is_resource(l.ty) {
-                    self.resource_ptr(e);
-                    let t = self.ir_ty(e.ty);
-                    return self.m.undef(t);
-                }
-                let p = self.place(l);
-                let v = self.rvalue(r);
-                if let Some(root) = root_local(l) {
-                    self.precise_if(root, v);
-                }
-                self.store_place(p, v);
-                v
+            ExprKind::Assign(l, _) if self.types().is_resource(l.ty) => {
+                self.resource_ptr(e);
+                let t = self.ir_ty(e.ty);
+                self.m.undef(t)
             }
-            ExprKind::CompoundAssign {
-                op,
-                lhs,
-                rhs,
-                op_ty,
-            } => {
-                let p = self.place(lhs);
-                let cur = self.load_place(p.clone(), lhs.ty);
-                let cur = self.coerce(cur, lhs.ty, *op_ty);
-                let r = self.rvalue(rhs);
-                let res = self.binop(*op, cur, r, *op_ty);
-                let out = self.coerce(res, *op_ty, lhs.ty);
-                if let Some(root) = root_local(lhs) {
-                    self.precise_if(root, out);
-                }
-                self.store_place(p, out);
-                out
-            }
-            ExprKind::IncDec(x, inc, post) => {
-                let p = self.place(x);
-                let cur = self.load_place(p.clone(), x.ty);
-                let s = self.types().scalar_of(x.ty).unwrap_or(Scalar::I32);
-                let one = self.const_scalar(s, ConstVal::Int(1).convert(s));
-                let one = self.splat_to(one, x.ty);
-                let new = if *inc {
-                    self.binop(BinOp::Add, cur, one, x.ty)
-                } else {
-                    self.binop(BinOp::Sub, cur, one, x.ty)
-                };
-                self.store_place(p, new);
-                if *post { cur } else { new }
+            ExprKind::Assign(..) | ExprKind::CompoundAssign { .. } | ExprKind::IncDec(..) => {
+                self.update(e).1
             }
             ExprKind::Call(f, args) => self.call(*f, args, e),
             ExprKind::Intrinsic(op, args) => {

@@ -1372,6 +1372,11 @@ impl<'a> Sema<'a> {
                 _ => Some(format!("`{}` is read-only", self.types.name(b.ty))),
             },
             ExprKind::Cast(CastKind::Reshape, inner) => self.not_writable(inner),
+            // `++a = b`, `(a += c) = b`, `(a = c) = b`: the result is the place `a` (C++'s rule,
+            // which DXC keeps).
+            ExprKind::IncDec(b, _, false)
+            | ExprKind::Assign(b, _)
+            | ExprKind::CompoundAssign { lhs: b, .. } => self.not_writable(b),
             _ => Some("the expression is not assignable".into()),
         }
     }
