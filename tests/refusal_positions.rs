@@ -71,7 +71,7 @@ fn a_switch_with_too_many_cases_is_refused_at_its_selector() {
 }
 
 #[test]
-fn a_refused_global_is_refused_at_its_declaration_in_every_text_backend() {
+fn a_refused_global_or_function_is_refused_at_its_declaration_in_every_text_backend() {
     // Globals carry their declaration (the name token) as their IR position.
     let src = "RWStructuredBuffer<double> b : register(u0);\n[numthreads(1,1,1)] void main() { b[0] = b[1] * 2.0; }\n";
     for (target, code) in [(Target::Wgsl, "OSB0204"), (Target::Msl, "OSB0304")] {
@@ -81,6 +81,20 @@ fn a_refused_global_is_refused_at_its_declaration_in_every_text_backend() {
             "{target}: {e}"
         );
     }
+    // A refusal of a function as a whole is at its name.
+    let e = refused(src, &CompileOptions::new("cs_6_0").target(Target::Wgsl));
+    assert!(
+        e.contains("r.hlsl:2:26: error[OSB0204]: function @main"),
+        "{e}"
+    );
+    // A stage variable is declared by the parameter it stands for.
+    let src =
+        "float4 main([[vk::location(5000)]] float4 p : POSITION) : SV_Position { return p; }\n";
+    let e = refused(src, &CompileOptions::new("vs_6_0").target(Target::Glsl));
+    assert!(
+        e.contains("r.hlsl:1:43: error[OSB0112]: global @in.var.POSITION"),
+        "{e}"
+    );
 }
 
 /// A `cbuffer` of `n` `float` members `m0`..: declared on line 2 at column 9 (its name).

@@ -11,6 +11,8 @@
 //! - every `import("name")` declaration (a function without body, a global, or a generic whose
 //!   body yields a declaration) is bound to the item carrying `export("name")`: uses of the
 //!   declaration become uses of the definition, and the declaration is not copied;
+//! - source positions (instructions' and declarations') are kept for the inputs
+//!   [`LinkOptions::source_files`] gives a file map, dropped for the others;
 //! - generics specialized in one module but exported by another are then instantiated by the
 //!   generic specialization pass;
 //! - finally, everything that no entry point reaches is dropped, unless

@@ -251,6 +251,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.walk.case_targets.insert(k, targets);
             }
         }
+        // The header at the function's declaration (its name), before anything of the body.
+        let header_line = m.position(f.id()).and_then(|s| self.line_directive(s));
         // Variables, then hoisted values, at the top.
         for b in f.blocks(m) {
             for c in m.children(b.id()) {
@@ -283,7 +285,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             let z = self.cx.zero_of(ret)?;
             self.line(&format!("return {};", z.text));
         }
-        let mut text = String::new();
+        let mut text = header_line.unwrap_or_default();
         writeln!(text, "{ret_name} {name}({}) {{", params.join(", ")).ok();
         text.push_str(&self.walk.out);
         text.push_str("}\n\n");
@@ -294,17 +296,22 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// `i` when its HLSL line is not the one the previous directive named (`#line` numbers the
     /// line after it).
     pub fn before_line(&mut self, i: InstId) {
-        let cx = &mut *self.cx;
-        let Some(info) = &cx.opts.line_directives else {
-            return;
-        };
         let Some(span) = self.m.position(i) else {
             return;
         };
+        if let Some(d) = self.line_directive(span) {
+            self.walk.out.push_str(&d);
+        }
+    }
+
+    /// The `#line N "file"` directive (with its newline) for the HLSL line of `span`, when
+    /// [`super::Options::line_directives`] asks for them and the previous directive named
+    /// another line; notes it as the one in effect.
+    fn line_directive(&mut self, span: oneshader_ir::Span) -> Option<String> {
+        let cx = &mut *self.cx;
+        let info = cx.opts.line_directives.as_ref()?;
         let file = span.file.0;
-        let Some(f) = info.files.get(file as usize) else {
-            return;
-        };
+        let f = info.files.get(file as usize)?;
         let starts = cx.line_starts.entry(file).or_insert_with(|| {
             std::iter::once(0)
                 .chain(
@@ -318,19 +325,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         });
         let line = starts.partition_point(|&s| s <= span.start) as u32;
         if cx.line_at == Some((file, line)) {
-            return;
+            return None;
         }
         cx.line_at = Some((file, line));
-        cx.ext("GL_GOOGLE_cpp_style_line_directive");
         // A name is a string literal without escapes: quotes and newlines cannot be in it.
         let name: String = f
             .name
             .chars()
             .map(|c| if c == '"' || c == '\n' { '_' } else { c })
             .collect();
-        self.walk
-            .out
-            .push_str(&format!("#line {line} \"{name}\"\n"));
+        cx.ext("GL_GOOGLE_cpp_style_line_directive");
+        Some(format!("#line {line} \"{name}\"\n"))
     }
 
     /// A named value: `T name = expr;` (or `name = expr;` when hoisted).

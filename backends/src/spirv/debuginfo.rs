@@ -13,7 +13,7 @@
 //!   `DebugCompilationUnit` (version 1, DWARF 4, language HLSL, as DXC writes it), the debug
 //!   types (`DebugTypeBasic`, `DebugTypeVector`, `DebugTypeMatrix`, `DebugTypeArray`,
 //!   `DebugTypeComposite` with `DebugTypeMember`s, `DebugTypeFunction`), a `DebugFunction` per
-//!   function (at its declaration, its scope line that of its body's first position),
+//!   function (at its declaration, its scope line too),
 //!   `DebugLocalVariable`s, a `DebugGlobalVariable` per named global other than stage inputs
 //!   and outputs (at its declaration), and a `DebugEntryPoint` per entry point;
 //! - in function bodies: `DebugScope` of the function at the start of every block (after its
@@ -496,22 +496,15 @@ impl Emitter<'_> {
         let ftype = self.dbg_global(op::TYPE_FUNCTION, &w);
         let name = m.name(f).unwrap_or("function").to_string();
         let name = self.dbg_string(&name);
-        // At its declaration (its name, as DXC places it), the scope line where its body's
-        // first positioned instruction is; a function without a declaration position is
-        // placed at that instruction.
-        let body = self.first_position(f);
-        let declared = self.declaration(f).or(body);
+        // At its declaration (its name, as DXC places it), the scope line too (the IR does
+        // not record where the body's `{` is); a function without a declaration position is
+        // placed at its first positioned instruction.
+        let declared = self.declaration(f).or_else(|| self.first_position(f));
         let (source, line, col) = self.dbg_at(declared);
-        let scope_line = match body.and_then(|b| self.span_lines(b)) {
-            Some((l, _, _, _)) => self.const_u32(l),
-            None => line,
-        };
         let (unit, flags) = (self.dbg_unit(), self.const_u32(FLAG_PUBLIC));
         let id = self.dbg_global(
             op::FUNCTION,
-            &[
-                name, ftype, source, line, col, unit, name, flags, scope_line,
-            ],
+            &[name, ftype, source, line, col, unit, name, flags, line],
         );
         if let Some(d) = &mut self.dbg {
             d.funcs.insert(f, id);
