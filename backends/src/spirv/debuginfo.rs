@@ -13,9 +13,9 @@
 //!   `DebugCompilationUnit` (version 1, DWARF 4, language HLSL, as DXC writes it), the debug
 //!   types (`DebugTypeBasic`, `DebugTypeVector`, `DebugTypeMatrix`, `DebugTypeArray`,
 //!   `DebugTypeComposite` with `DebugTypeMember`s, `DebugTypeFunction`), a `DebugFunction` per
-//!   function (at its declaration, its scope line too),
-//!   `DebugLocalVariable`s, a `DebugGlobalVariable` per named global other than stage inputs
-//!   and outputs (at its declaration), and a `DebugEntryPoint` per entry point;
+//!   function (at its declaration, its scope line too), `DebugLocalVariable`s, a
+//!   `DebugGlobalVariable` per named global other than stage inputs and outputs (at its
+//!   declaration), and a `DebugEntryPoint` per entry point;
 //! - in function bodies: `DebugScope` of the function at the start of every block (after its
 //!   `OpPhi`s; a block ends a scope, as it ends a line), `DebugFunctionDefinition` in the entry
 //!   block, `DebugLine`/`DebugNoLine` where `OpLine`/`OpNoLine` would be ([`super::lines`]),

@@ -720,6 +720,9 @@ impl<'p> Lower<'p> {
             self.m.set_position(i, Some(span));
         }
         declare_at_first_use(&mut self.m);
+        // The instructions' and the declarations' (functions, globals), as the module has them.
+        let mut positions: Vec<(InstId, Span)> = self.m.positions().collect();
+        positions.sort_by_key(|&(i, _)| i.slot_number());
         (Some(self.m), self.diags, positions)
     }
 
@@ -2340,7 +2343,6 @@ impl<'p> Lower<'p> {
     }
 }
 
-/// True when `continue` appears in `body` for the loop that owns it (not in nested loops).
 /// Places the globals of `m` no declaration made (the built-ins an intrinsic reads, the data a
 /// `TraceRay` passes, a constant table) where they are first used.
 fn declare_at_first_use(m: &mut Module) {
@@ -2360,6 +2362,7 @@ fn declare_at_first_use(m: &mut Module) {
     }
 }
 
+/// True when `continue` appears in `body` for the loop that owns it (not in nested loops).
 fn continues_here(body: &[Stmt]) -> bool {
     body.iter().any(|s| match s {
         Stmt::Continue => true,
