@@ -827,7 +827,8 @@ pub struct IrModules {
     /// file, line and column of the innermost expression each was lowered from (what the
     /// `.osir` source-map section holds). Positions are part of the IR and survive the
     /// optimizer (`oneshader_ir::positions`): instructions of no expression take their
-    /// statement's or function's.
+    /// statement's or function's. Functions and globals are listed too, each at its
+    /// declaration (the declared name).
     pub final_positions: Option<SourceLocations>,
 }
 

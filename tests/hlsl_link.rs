@@ -94,6 +94,7 @@ fn separately_compiled_files_link_and_run() {
         let opts = LinkOptions {
             keep_exports: false,
             module_names: vec!["shader".into(), "library".into()],
+            ..Default::default()
         };
         let mut linked = link(&modules, &opts).unwrap_or_else(|d| panic!("{d:#?}"));
         let legal = backends::prepare(&mut linked, Target::Spirv).expect("legal");

@@ -1,12 +1,13 @@
 //! Source positions are part of the IR's contract (`oneshader_ir::positions`): they survive
-//! every pass, so at `-O` as at `-O0` every instruction of the final module has one, each
-//! names a file of the compilation and starts at a token of it (not in a comment, not in
-//! white space, not past the end), and `IrModules::final_positions` lists them all.
+//! every pass, so at `-O` as at `-O0` every instruction of the final module has one, and so
+//! does every function and global (its declaration: the name it is declared by), each names a
+//! file of the compilation and starts at a token of it (not in a comment, not in white
+//! space, not past the end), and `IrModules::final_positions` lists them all.
 
 mod support;
 
 use oneshader::{CompileOptions, OptLevel};
-use oneshader_ir::positions::{takes_position, verify_positions};
+use oneshader_ir::positions::{takes_declaration_position, takes_position, verify_positions};
 use oneshader_ir::{Module, SourceMap, Span};
 use support::*;
 
@@ -55,11 +56,25 @@ fn positioned_insts(m: &Module) -> Vec<oneshader_ir::InstId> {
     out
 }
 
-/// Checks the contract on one compiled module; returns (instructions, with a position).
+/// Every function and global of `m`: each carries its declaration.
+fn declarations(m: &Module) -> Vec<oneshader_ir::InstId> {
+    let out: Vec<oneshader_ir::InstId> = m
+        .functions()
+        .into_iter()
+        .map(|f| f.id())
+        .chain(m.globals().into_iter().map(|g| g.id()))
+        .collect();
+    assert!(out.iter().all(|&i| takes_declaration_position(m.op(i))));
+    out
+}
+
+/// Checks the contract on one compiled module (its instructions, functions and globals);
+/// returns (what carries a position by the contract, how many have one).
 fn check(m: &Module, sources: &SourceMap, what: &str) -> (usize, usize) {
     let bad = verify_positions(m, sources);
     assert!(bad.is_empty(), "{what}: {bad:?}");
-    let insts = positioned_insts(m);
+    let mut insts = positioned_insts(m);
+    insts.extend(declarations(m));
     let mut missing = Vec::new();
     for &i in &insts {
         let Some(Span { file, start, end }) = m.position(i) else {
@@ -92,7 +107,7 @@ fn check(m: &Module, sources: &SourceMap, what: &str) -> (usize, usize) {
     }
     assert!(
         missing.is_empty(),
-        "{what}: {} of {} instructions have no position: {missing:#?}",
+        "{what}: {} of {} instructions and declarations have no position: {missing:#?}",
         missing.len(),
         insts.len()
     );
@@ -100,7 +115,7 @@ fn check(m: &Module, sources: &SourceMap, what: &str) -> (usize, usize) {
 }
 
 #[test]
-fn every_instruction_of_the_examples_keeps_a_real_position_at_o_and_o0() {
+fn every_instruction_and_declaration_of_the_examples_keeps_a_real_position_at_o_and_o0() {
     for (file, profile, entry) in documented_entry_points() {
         for level in [OptLevel::O0, OptLevel::O] {
             let mut opts = CompileOptions::new(profile.as_str())

@@ -71,14 +71,83 @@ fn a_switch_with_too_many_cases_is_refused_at_its_selector() {
 }
 
 #[test]
-fn a_refused_global_is_refused_at_its_first_use_in_every_text_backend() {
-    // Globals have no IR position: the refusal points at the first use.
+fn a_refused_global_or_function_is_refused_at_its_declaration_in_every_text_backend() {
+    // Globals carry their declaration (the name token) as their IR position.
     let src = "RWStructuredBuffer<double> b : register(u0);\n[numthreads(1,1,1)] void main() { b[0] = b[1] * 2.0; }\n";
     for (target, code) in [(Target::Wgsl, "OSB0204"), (Target::Msl, "OSB0304")] {
         let e = refused(src, &CompileOptions::new("cs_6_0").target(target));
         assert!(
-            e.contains(&format!("r.hlsl:2:35: error[{code}]: global @b")),
+            e.contains(&format!("r.hlsl:1:28: error[{code}]: global @b")),
             "{target}: {e}"
         );
     }
+    // A refusal of a function as a whole is at its name.
+    let e = refused(src, &CompileOptions::new("cs_6_0").target(Target::Wgsl));
+    assert!(
+        e.contains("r.hlsl:2:26: error[OSB0204]: function @main"),
+        "{e}"
+    );
+    // A stage variable is declared by the parameter it stands for.
+    let src =
+        "float4 main([[vk::location(5000)]] float4 p : POSITION) : SV_Position { return p; }\n";
+    let e = refused(src, &CompileOptions::new("vs_6_0").target(Target::Glsl));
+    assert!(
+        e.contains("r.hlsl:1:43: error[OSB0112]: global @in.var.POSITION"),
+        "{e}"
+    );
+}
+
+/// A `cbuffer` of `n` `float` members `m0`..: declared on line 2 at column 9 (its name).
+fn big_cbuffer(n: usize) -> String {
+    let mut src = String::from("RWBuffer<float> o : register(u0);\ncbuffer Big : register(b0) {\n");
+    for i in 0..n {
+        src.push_str(&format!("  float m{i};\n"));
+    }
+    src.push_str(&format!(
+        "}};\n[numthreads(1,1,1)] void main() {{ o[0] = m0 + m{}; }}\n",
+        n - 1
+    ));
+    src
+}
+
+/// Issue 30 item 3: an instruction over SPIR-V's 65535 words that a declaration made (the
+/// struct type of a `cbuffer` of 100,000 members) is OSB0010 naming the declaration, at its
+/// name; before declarations carried positions it had none.
+#[test]
+fn an_oversized_cbuffer_is_refused_at_its_declaration() {
+    let e = refused(&big_cbuffer(100_000), &CompileOptions::new("cs_6_0"));
+    assert!(
+        e.contains("r.hlsl:2:9: error[OSB0010]: global @Big: an `OpTypeStruct` instruction"),
+        "{}",
+        &e[..e.len().min(600)]
+    );
+    assert_eq!(e.matches("OSB0010").count(), 1, "once: {e}");
+}
+
+/// The same through `oneshader compile`: the printed diagnostic has the file, line and column.
+#[test]
+fn the_cli_prints_the_position_of_an_oversized_cbuffer() {
+    let dir = std::env::temp_dir().join(format!(
+        "oneshader-refusal-positions-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("big.hlsl");
+    std::fs::write(&file, big_cbuffer(100_000)).expect("write");
+    let out = dir.join("big.spv");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_oneshader"))
+        .args(["compile"])
+        .arg(&file)
+        .args(["-T", "cs_6_0", "-E", "main", "-Fo"])
+        .arg(&out)
+        .output()
+        .expect("the binary runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "refused: {err}");
+    assert!(
+        err.contains("big.hlsl:2:9: error[OSB0010]: global @Big"),
+        "{}",
+        &err[..err.len().min(600)]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

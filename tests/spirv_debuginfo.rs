@@ -726,6 +726,117 @@ fn functions_scopes_types_locals_and_the_entry_point_are_described() {
     }
 }
 
+const DECLARATIONS: &str = "\
+#include \"helpers.hlsli\"
+cbuffer Params : register(b0) { float scale; };
+RWStructuredBuffer<float> Out : register(u0);
+static float bias = 0.25;
+groupshared float shared_sum;
+
+float adjust(float x)
+{
+    return twice(x) * scale + bias;
+}
+
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    shared_sum = Out[id.x];
+    Out[id.x] = adjust(shared_sum);
+}
+";
+
+/// (line, column), 1-based, of the first `token` on the only line of `text` holding `line`.
+fn decl_at(text: &str, line: &str, token: &str) -> (u32, u32) {
+    let l = line_of(text, line);
+    let col = text
+        .lines()
+        .nth(l as usize - 1)
+        .and_then(|s| s.find(token))
+        .expect("the token is on its line");
+    (l, col as u32 + 1)
+}
+
+/// Issue 24: `DebugGlobalVariable`s and `DebugFunction`s stand where their HLSL declarations
+/// name them (as DXC places them), in the file that declares them: a `cbuffer`, a buffer, a
+/// `static` and a `groupshared` global, a function of an included file, and the entry point
+/// (its wrapper and body both at its name). Before, every global was at line 1 of the main
+/// file and each function at its first positioned instruction.
+#[test]
+fn globals_and_functions_are_described_at_their_declarations() {
+    let main = |line: &str, token: &str| ("debug.hlsl", decl_at(DECLARATIONS, line, token));
+    let expected: HashMap<&str, (&str, (u32, u32))> = [
+        ("Params", main("cbuffer Params", "Params")),
+        ("Out", main("RWStructuredBuffer<float> Out", "Out")),
+        ("bias", main("static float bias", "bias")),
+        ("shared_sum", main("groupshared float", "shared_sum")),
+        ("adjust", main("float adjust(", "adjust")),
+        ("main", main("void main(", "main")),
+        ("main_body", main("void main(", "main")),
+        (
+            "twice",
+            ("helpers.hlsli", decl_at(HELPERS, "float twice(", "twice")),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(expected["Out"].1, (3, 27), "the test's own arithmetic");
+    for level in [OptLevel::O0, OptLevel::O] {
+        let words = compile_with("debug.hlsl", DECLARATIONS, level, DebugInfo::Vulkan);
+        let module = oneshader::backends::spirv::load(&words).expect("parses");
+        let set = debug_set(&module);
+        let t = tables(&module);
+        let sources: HashMap<u32, String> = module
+            .types_global_values
+            .iter()
+            .filter(|i| debug_op(i, set) == Some(DEBUG_SOURCE))
+            .map(|i| {
+                (
+                    i.result_id.expect("id"),
+                    t.strings[&debug_args(i)[0]].clone(),
+                )
+            })
+            .collect();
+        let mut seen = Vec::new();
+        for i in &module.types_global_values {
+            let Some(n @ (DEBUG_GLOBAL_VARIABLE | DEBUG_FUNCTION)) = debug_op(i, set) else {
+                continue;
+            };
+            let a = debug_args(i);
+            let name = t.strings[&a[0]].clone();
+            let file = &sources[&a[2]];
+            let at = (t.constants[&a[3]], t.constants[&a[4]]);
+            let Some(&(want_file, want_at)) = expected.get(name.as_str()) else {
+                panic!("{level:?}: unexpected debug declaration `{name}` at {file}:{at:?}");
+            };
+            assert!(
+                file.ends_with(want_file) && at == want_at,
+                "{level:?}: `{name}` at {file}:{at:?}, declared at {want_file}:{want_at:?}"
+            );
+            if n == DEBUG_FUNCTION {
+                // The scope line: the declaration's (the IR has no position for the `{`).
+                let scope_line = t.constants[&a[8]];
+                assert_eq!(scope_line, at.0, "{level:?}: `{name}` scope line");
+            }
+            seen.push(name);
+        }
+        for name in ["Params", "Out", "main"] {
+            assert!(
+                seen.iter().any(|s| s == name),
+                "{level:?}: `{name}` is described: {seen:?}"
+            );
+        }
+        if level == OptLevel::O0 {
+            for name in ["bias", "shared_sum", "adjust", "twice", "main_body"] {
+                assert!(
+                    seen.iter().any(|s| s == name),
+                    "-O0 keeps `{name}`: {seen:?}"
+                );
+            }
+        }
+    }
+}
+
 /// `-with-source` puts the text in `DebugSource`; past one `OpString` it goes on in
 /// `DebugSourceContinued`, and the pieces put back together are the text.
 #[test]

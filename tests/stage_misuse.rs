@@ -42,11 +42,11 @@ fn a_group_barrier_in_a_pixel_shader_is_an_error_at_the_call() {
 }
 
 #[test]
-fn groupshared_memory_in_a_pixel_shader_is_an_error_at_its_first_use() {
+fn groupshared_memory_in_a_pixel_shader_is_an_error_at_its_declaration() {
     let src = "groupshared float g[4];\nfloat4 main(float4 p : SV_Position) : SV_Target {\n  g[0] = p.x;\n  return g[0];\n}\n";
     let e = errors(src, "ps_6_0");
-    // A global has no IR position: the error is at its first use in the source.
-    assert!(e.contains("s.hlsl:3:3: error[OSH1033]"), "{e}");
+    // A global's IR position is its declaration (the name): where `groupshared` is written.
+    assert!(e.contains("s.hlsl:1:19: error[OSH1033]"), "{e}");
     assert!(e.contains("`global @g`"), "the note names the global: {e}");
     assert!(!e.contains("OSH1040") && !e.contains("OSV0028"), "{e}");
 }

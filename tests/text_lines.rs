@@ -177,6 +177,33 @@ fn statements_carry_the_line_directive_of_their_hlsl_line_and_glslang_accepts_th
     assert!(!plain.contains("#line") && !plain.contains("GL_GOOGLE_cpp_style_line_directive"));
 }
 
+/// A function's header carries the `#line` of its declaration (the name in the HLSL, in the
+/// file that declares it): `twice` of the included file at `-O0`, where it stays a function,
+/// and the entry point's `main` at both levels.
+#[test]
+fn function_headers_carry_the_line_directive_of_their_declaration() {
+    for level in [OptLevel::O0, OptLevel::O] {
+        let text = glsl(level, DebugInfo::Lines);
+        let header = |needle: &str| {
+            directive_before(&text, needle)
+                .unwrap_or_else(|| panic!("{level:?}: no #line before `{needle}`:\n{text}"))
+        };
+        let (file, line) = header("void main()");
+        assert!(file.ends_with("lines.hlsl"), "{level:?}: {file}");
+        assert_eq!(line, line_of(SHADER, "void main("), "{level:?}:\n{text}");
+        if level == OptLevel::O0 {
+            let twice = text
+                .lines()
+                .find(|l| l.contains("twice") && l.trim_end().ends_with(") {"))
+                .unwrap_or_else(|| panic!("a function `twice`:\n{text}"))
+                .to_string();
+            let (file, line) = header(&twice);
+            assert!(file.ends_with("helpers.hlsli"), "{file}");
+            assert_eq!(line, line_of(HELPERS, "float twice("), "{text}");
+        }
+    }
+}
+
 /// glslang's own debug information (`-g`) of our GLSL points at the HLSL file.
 #[test]
 fn glslang_g_output_names_the_hlsl_file() {

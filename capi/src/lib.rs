@@ -1225,6 +1225,7 @@ unsafe fn link_modules(
     let opts = LinkOptions {
         keep_exports,
         module_names: (0..n).map(|i| format!("modules[{i}]")).collect(),
+        ..Default::default()
     };
     let linked = link(&list, &opts).map_err(|e| {
         let diags = Diagnostics {

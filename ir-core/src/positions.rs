@@ -1,24 +1,35 @@
-//! Source positions of instructions, part of the IR's contract.
+//! Source positions of instructions and declarations, part of the IR's contract.
 //!
 //! Every ordinary instruction and terminator may carry a [`Span`] of the source it was made
 //! from (the HLSL front end gives each the innermost expression, or the statement or
-//! declaration, being lowered). The module holds them in a side table keyed by instruction,
-//! so they cost nothing to instructions without one, never change what the module computes,
-//! are not part of the text form, and are dropped with the instruction.
+//! declaration, being lowered), and so may every function and global variable: its
+//! declaration (the HLSL front end gives the name token of the function, variable or buffer
+//! declared; a variable made for an entry point's stage input or output, the parameter or
+//! the function it stands for). The module holds them in one side table keyed by
+//! instruction, so they cost nothing to instructions without one, never change what the
+//! module computes, are not part of the text form, and are dropped with the instruction.
+//! [`takes_position`] names the opcodes of the first kind, [`takes_declaration_position`]
+//! those of the second, [`carries_position`] both.
 //!
 //! Positions survive passes by construction rather than by each pass remembering:
 //!
 //! - the module has a *current position* ([`Module::set_current_position`]) that every
 //!   instruction created while it is set takes; a pass that rewrites instruction `x` sets
-//!   it to `x`'s position for the rewrite (and the pass manager clears it between passes);
+//!   it to `x`'s position for the rewrite (and the pass manager clears it between passes).
+//!   Functions and globals do not take it: what a pass builds while rewriting an instruction
+//!   is not declared there;
 //! - an instruction the [`crate::Builder`] inserts before another one (not a terminator)
 //!   takes that one's position when no current position is set: what a pass builds before
 //!   `x` is nearly always `x`'s replacement or part of it;
 //! - [`Module::replace_all_uses_with`] (and so [`Module::replace_uses_with`]) gives the
-//!   replacement `old`'s position when it has none of its own;
-//! - the cloner of the passes crate copies each instruction's position to its copy (within
-//!   one module; across modules only through a file map, since file ids are the source
-//!   module's).
+//!   replacement `old`'s position when it has none of its own (a global that replaces a
+//!   global takes its declaration);
+//! - the cloner of the passes crate copies each instruction's position to its copy, functions
+//!   and globals included (within one module; across modules only through a file map, since
+//!   file ids are the source module's: the linker takes one per input);
+//! - a pass that replaces a global or a function by new ones (one global per element of an
+//!   array of resources, a function specialized for its resource arguments) gives each new
+//!   one the old one's position.
 //!
 //! [`verify_positions`] checks that every position names a file of a [`SourceMap`] and lies
 //! within it.
@@ -27,11 +38,27 @@ use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::module::{InstId, Module};
 use crate::ops::Op;
 
-/// True for the opcodes that carry a position: ordinary instructions and terminators (not
-/// types, constants, functions, blocks, parameters or decorations).
+/// True for the opcodes whose position is where they were made from: ordinary instructions
+/// and terminators (not types, constants, functions, globals, blocks, parameters or
+/// decorations). These take the module's current position when created.
 #[inline]
 pub fn takes_position(op: Op) -> bool {
     op.is_instruction() || op.is_terminator()
+}
+
+/// True for the opcodes whose position is their declaration: functions and global variables.
+/// They carry a position like the instructions of [`takes_position`] (the same table, the
+/// same rules) but never take the current position.
+#[inline]
+pub fn takes_declaration_position(op: Op) -> bool {
+    matches!(op, Op::Func | Op::Global)
+}
+
+/// True for every opcode that may carry a position: [`takes_position`] or
+/// [`takes_declaration_position`].
+#[inline]
+pub fn carries_position(op: Op) -> bool {
+    takes_position(op) || takes_declaration_position(op)
 }
 
 impl Module {
@@ -42,10 +69,10 @@ impl Module {
     }
 
     /// Sets (or with `None` clears) the position of `id`. Ignored for opcodes that carry no
-    /// position ([`takes_position`]) and for dead ids.
+    /// position ([`carries_position`]) and for dead ids.
     pub fn set_position(&mut self, id: InstId, pos: Option<Span>) {
         match pos {
-            Some(p) if self.try_op(id).is_some_and(takes_position) => {
+            Some(p) if self.try_op(id).is_some_and(carries_position) => {
                 self.positions.insert(id, p);
             }
             _ => {
@@ -59,7 +86,7 @@ impl Module {
         if from != to
             && !self.positions.contains_key(&to)
             && let Some(p) = self.positions.get(&from).copied()
-            && self.try_op(to).is_some_and(takes_position)
+            && self.try_op(to).is_some_and(carries_position)
         {
             self.positions.insert(to, p);
         }
@@ -84,12 +111,13 @@ impl Module {
         self.set_current_position(p)
     }
 
-    /// Every instruction with a position and the position, in no particular order.
+    /// Every instruction with a position and the position, in no particular order (functions
+    /// and globals with theirs included).
     pub fn positions(&self) -> impl Iterator<Item = (InstId, Span)> + '_ {
         self.positions.iter().map(|(&i, &s)| (i, s))
     }
 
-    /// How many instructions carry a position.
+    /// How many instructions carry a position (functions and globals included).
     pub fn positions_len(&self) -> usize {
         self.positions.len()
     }
@@ -132,11 +160,16 @@ impl Diagnostic {
         self
     }
 
-    /// When the diagnostic has no position yet: the earliest source position among the
-    /// instructions of function `f` (a refusal about the function as a whole points into
-    /// it). Unchanged when it has one, or the function none.
+    /// When the diagnostic has no position yet: the declaration of function `f` (its
+    /// position), or for a function without one the earliest source position among its
+    /// instructions (a refusal about the function as a whole points at it). Unchanged when
+    /// the diagnostic has a position, or the function none.
     pub fn in_func(mut self, m: &Module, f: InstId) -> Diagnostic {
         if self.span.is_some() || !m.contains(f) {
+            return self;
+        }
+        if let Some(p) = m.position(f) {
+            self.span = Some(p);
             return self;
         }
         let first = crate::structure::Func::dyn_cast(m, f)
@@ -162,8 +195,9 @@ impl Diagnostic {
         self.at_inst_or_use(m, i)
     }
 
-    /// [`Diagnostic::at_inst`], and for what has no position of its own (a global: globals
-    /// take none), at its first use in the source (the earliest position among its users).
+    /// [`Diagnostic::at_inst`]: a global at its declaration; and for what has no position of
+    /// its own (a global made without a declaration, a type, a constant), at its first use in
+    /// the source (the earliest position among its users).
     pub fn at_inst_or_use(self, m: &Module, i: InstId) -> Diagnostic {
         if !m.contains(i) || m.position(i).is_some() || m.src_span(i).is_some() {
             return self.at_inst(m, i);
@@ -325,5 +359,104 @@ mod tests {
                 .any(|d| d.message.contains("a.hlsl") && d.message.contains("return")),
             "{d:?}"
         );
+    }
+
+    #[test]
+    fn functions_and_globals_carry_their_declaration_but_not_the_current_position() {
+        let mut m = Module::new();
+        let f32t = m.f32_type();
+        m.set_current_position(Some(span(40, 41)));
+        let g = m
+            .add_global("g", crate::AddressSpace::Private, f32t, None)
+            .id();
+        let void = m.void_type();
+        let f = m.add_func("f", void, &[]);
+        assert_eq!(
+            m.position(g),
+            None,
+            "a global is not declared at the current position"
+        );
+        assert_eq!(m.position(f.id()), None, "nor is a function");
+        m.set_current_position(None);
+        m.set_position(g, Some(span(3, 4)));
+        m.set_position(f.id(), Some(span(10, 11)));
+        assert_eq!(m.position(g), Some(span(3, 4)));
+        assert_eq!(m.position(f.id()), Some(span(10, 11)));
+        assert!(carries_position(Op::Global) && carries_position(Op::Func));
+        assert!(!takes_position(Op::Global) && !takes_declaration_position(Op::Add));
+        // Types and blocks still carry none.
+        m.set_position(f32t, Some(span(0, 1)));
+        let entry = f.entry(&m).expect("entry");
+        m.set_position(entry.id(), Some(span(0, 1)));
+        assert_eq!((m.position(f32t), m.position(entry.id())), (None, None));
+        // A global replacing a global takes its declaration; removal drops it.
+        let h = m
+            .add_global("h", crate::AddressSpace::Private, f32t, None)
+            .id();
+        let mut b = Builder::at_end(&mut m, entry);
+        let _load = b.load(g);
+        b.ret(None);
+        m.replace_uses_with(g, h);
+        assert_eq!(m.position(h), Some(span(3, 4)));
+        m.remove(g).expect("unused now");
+        assert_eq!(m.positions_len(), 2, "h and f");
+    }
+
+    #[test]
+    fn refusals_about_a_declaration_point_at_it() {
+        let mut sm = SourceMap::new();
+        let file = sm.add("a.hlsl", "static float g;\nvoid f() {\n  g = 1;\n}\n");
+        let mut m = Module::new();
+        let f32t = m.f32_type();
+        let g = m
+            .add_global("g", crate::AddressSpace::Private, f32t, None)
+            .id();
+        let void = m.void_type();
+        let f = m.add_func("f", void, &[]);
+        let entry = f.entry(&m).expect("entry");
+        let one = m.const_f32(1.0);
+        let mut b = Builder::at_end(&mut m, entry);
+        let st = b.store(g, one);
+        b.ret(None);
+        let at = |start: u32, len: u32| Span {
+            file,
+            start,
+            end: start + len,
+        };
+        m.set_position(st, Some(at(29, 5)));
+        // Without declarations: the first use, the first instruction.
+        let d = Diagnostic::error("X", "global").or_at_use(&m, g);
+        assert!(
+            sm.render(&d).starts_with("a.hlsl:3:3:"),
+            "{}",
+            sm.render(&d)
+        );
+        let d = Diagnostic::error("X", "func").in_func(&m, f.id());
+        assert!(
+            sm.render(&d).starts_with("a.hlsl:3:3:"),
+            "{}",
+            sm.render(&d)
+        );
+        // With them: the declarations' names.
+        m.set_position(g, Some(at(13, 1)));
+        m.set_position(f.id(), Some(at(21, 1)));
+        let d = Diagnostic::error("X", "global").or_at_use(&m, g);
+        assert!(
+            sm.render(&d).starts_with("a.hlsl:1:14:"),
+            "{}",
+            sm.render(&d)
+        );
+        let d = Diagnostic::error("X", "func").in_func(&m, f.id());
+        assert!(
+            sm.render(&d).starts_with("a.hlsl:2:6:"),
+            "{}",
+            sm.render(&d)
+        );
+        assert!(verify_positions(&m, &sm).is_empty());
+        // A declaration past the end of its file is named by the check.
+        m.set_position(g, Some(at(400, 1)));
+        let bad = verify_positions(&m, &sm);
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert!(bad[0].message.contains("global @g"), "{bad:?}");
     }
 }

@@ -19,9 +19,11 @@
 //!   cloning within one module (a global, another function); across modules it must be mapped
 //!   beforehand, otherwise cloning fails with [`CloneError::Unmapped`].
 //!
-//! Within one module each copy takes its original's source position (one without takes the
-//! module's current position, e.g. the inlined call's); across modules positions are not
-//! copied, as the source module's file ids name files of another source map.
+//! Within one module each copy takes its original's source position, functions' and globals'
+//! declarations included (an instruction without one takes the module's current position,
+//! e.g. the inlined call's); across modules positions are copied only through a file map
+//! ([`Cloner::with_file_map`]), as the source module's file ids name files of another source
+//! map.
 //!
 //! A parameter already in the map when its block is cloned is not copied: the block simply
 //! loses it and its uses see the mapped value (this is how the inliner substitutes arguments).
@@ -29,7 +31,7 @@
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use oneshader_ir::{Block, Builder, Func, InstId, Module, Op, Payload};
+use oneshader_ir::{Block, Builder, FileId, Func, InstId, Module, Op, Payload, Span};
 
 /// Why a clone failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -72,6 +74,8 @@ pub struct Cloner<'s> {
     /// The source module; `None` when cloning within the destination module.
     src: Option<&'s Module>,
     map: FxHashMap<InstId, InstId>,
+    /// Across modules: the destination's file id of each source file id.
+    files: Option<Vec<FileId>>,
 }
 
 impl Default for Cloner<'static> {
@@ -86,6 +90,7 @@ impl Cloner<'static> {
         Cloner {
             src: None,
             map: FxHashMap::default(),
+            files: None,
         }
     }
 }
@@ -96,6 +101,28 @@ impl<'s> Cloner<'s> {
         Cloner {
             src: Some(src),
             map: FxHashMap::default(),
+            files: None,
+        }
+    }
+
+    /// Copies positions across modules too: file `k` of the source module's positions is
+    /// file `files[k]` of the destination's source map (a position in a file past the end of
+    /// `files` is not copied). Within one module positions are copied anyway.
+    pub fn with_file_map(mut self, files: Vec<FileId>) -> Cloner<'s> {
+        self.files = Some(files);
+        self
+    }
+
+    /// The position the copy of `old` takes: its own (within one module) or its own mapped
+    /// through the file map (across modules, when one was given).
+    fn position_of(&self, dst: &Module, old: InstId) -> Option<Span> {
+        match self.src {
+            None => dst.position(old),
+            Some(s) => {
+                let p = s.position(old)?;
+                let file = *self.files.as_ref()?.get(p.file.0 as usize)?;
+                Some(Span { file, ..p })
+            }
         }
     }
 
@@ -276,12 +303,10 @@ impl<'s> Cloner<'s> {
             if let Some(name) = &data.name {
                 dst.set_name(new, Some(name));
             }
-            // The copy stands where the original came from (within one module: across
-            // modules the source's file ids mean nothing here); without one it keeps the
-            // current position it was made with.
-            if self.same_module()
-                && let Some(p) = dst.position(old)
-            {
+            // The copy stands where the original came from (within one module, or across
+            // modules through the file map: the source's file ids mean nothing here); without
+            // one it keeps the current position it was made with.
+            if let Some(p) = self.position_of(dst, old) {
                 dst.set_position(new, Some(p));
             }
             if let Some(p) = new_parent {

@@ -11,6 +11,8 @@
 //! - every `import("name")` declaration (a function without body, a global, or a generic whose
 //!   body yields a declaration) is bound to the item carrying `export("name")`: uses of the
 //!   declaration become uses of the definition, and the declaration is not copied;
+//! - source positions (instructions' and declarations') are kept for the inputs
+//!   [`LinkOptions::source_files`] gives a file map, dropped for the others;
 //! - generics specialized in one module but exported by another are then instantiated by the
 //!   generic specialization pass;
 //! - finally, everything that no entry point reaches is dropped, unless
@@ -78,6 +80,11 @@ pub struct LinkOptions {
     pub keep_exports: bool,
     /// A name for each input module, used in diagnostics (file names); `module N` otherwise.
     pub module_names: Vec<String>,
+    /// For each input module, where the files its positions name are in the linked module's
+    /// source map: file `k` of input `i` is `source_files[i][k]`. The linked module keeps
+    /// the positions (of instructions, functions and globals) of the inputs given one;
+    /// without, an input's positions are dropped (its file ids would name the wrong files).
+    pub source_files: Vec<Vec<oneshader_ir::FileId>>,
 }
 
 impl LinkOptions {
@@ -423,7 +430,8 @@ fn link_diags(modules: &[Module], opts: &LinkOptions) -> Result<Module, Vec<Diag
     }
 
     let structs = unify_structs(modules);
-    let mut out = copy_modules(modules, &bindings, &structs).map_err(|d| vec![d])?;
+    let mut out =
+        copy_modules(modules, &bindings, &structs, &opts.source_files).map_err(|d| vec![d])?;
 
     let has_specialize = out
         .children(out.root())
@@ -775,11 +783,13 @@ fn unify_structs(modules: &[Module]) -> FxHashMap<ItemRef, ItemRef> {
 }
 
 /// Copies every module into a fresh one with one [`Cloner`] per module: import declarations
-/// and unified structs are replaced by their definitions, hoistable values re-interned.
+/// and unified structs are replaced by their definitions, hoistable values re-interned,
+/// positions kept through each module's file map in `source_files`.
 fn copy_modules(
     modules: &[Module],
     bindings: &[(ItemRef, ItemRef)],
     structs: &FxHashMap<ItemRef, ItemRef>,
+    source_files: &[Vec<oneshader_ir::FileId>],
 ) -> Result<Module, Diagnostic> {
     let mut out = Module::new();
     let root = out.root();
@@ -789,7 +799,14 @@ fn copy_modules(
         .chain(structs.keys().copied())
         .collect();
     let internal = |what: &str| Diagnostic::error("OSK0009", format!("linker bug: {what}"));
-    let mut cloners: Vec<Cloner<'_>> = modules.iter().map(Cloner::from_module).collect();
+    let mut cloners: Vec<Cloner<'_>> = modules
+        .iter()
+        .enumerate()
+        .map(|(k, m)| match source_files.get(k) {
+            Some(files) => Cloner::from_module(m).with_file_map(files.clone()),
+            None => Cloner::from_module(m),
+        })
+        .collect();
     // Phase 1: every module's items (all but the skipped ones), in order, without operands.
     let mut created = Vec::with_capacity(modules.len());
     let mut root_decorations: Vec<InstId> = Vec::new();

@@ -344,6 +344,9 @@ fn make_clone(m: &mut Module, f: Func, key: &Key, anchor: InstId) -> Result<Func
     }
     let nf = m.add_func(&name, ret, &new_params);
     m.move_after(nf.id(), anchor);
+    // The specialization is the function declared where `f` is.
+    let declared = m.position(f.id());
+    m.set_position(nf.id(), declared);
     let entry = nf
         .entry(m)
         .ok_or_else(|| PassError::new(NAME, "new function without entry block"))?;

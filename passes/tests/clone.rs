@@ -177,3 +177,116 @@ bb0:
         "{text}"
     );
 }
+
+/// The span `start..start + 1` of file `file`.
+fn at(file: u32, start: u32) -> oneshader_ir::Span {
+    oneshader_ir::Span {
+        file: oneshader_ir::FileId(file),
+        start,
+        end: start + 1,
+    }
+}
+
+/// Functions and globals carry their declaration (`oneshader_ir::positions`): a copy within
+/// one module keeps it, a copy across modules only through a file map.
+#[test]
+fn declarations_keep_their_positions_within_a_module_and_through_a_file_map() {
+    let mut src = module(SRC);
+    let find = |m: &Module, name: &str| {
+        m.children(m.root())
+            .find(|&i| m.name(i) == Some(name) && !m.op(i).is_hoistable())
+            .expect("declared")
+    };
+    let (lights, count) = (find(&src, "lights"), find(&src, "count"));
+    src.set_position(lights, Some(at(1, 7)));
+    src.set_position(count, Some(at(1, 9)));
+    let f = find(&src, "brightest");
+    src.set_position(f, Some(at(0, 30)));
+    // Within one module.
+    let mut same = src.clone();
+    let root = same.root();
+    let copy = Cloner::new().clone_item(&mut same, lights, root).unwrap();
+    assert_eq!(same.position(copy), Some(at(1, 7)));
+    // Across modules without a map: nothing (the file ids are the source's).
+    let mut dst = Module::new();
+    let mut c = Cloner::from_module(&src);
+    let root = dst.root();
+    let g = c.clone_item(&mut dst, count, root).unwrap();
+    assert_eq!(dst.position(g), None);
+    // With one: file 0 of the source is file 3 here, file 1 file 5.
+    let mut dst = Module::new();
+    let files = vec![oneshader_ir::FileId(3), oneshader_ir::FileId(5)];
+    let mut c = Cloner::from_module(&src).with_file_map(files);
+    let root = dst.root();
+    let mut copies = Vec::new();
+    for item in src.children(src.root()) {
+        if !src.op(item).is_hoistable() {
+            copies.push(c.clone_item(&mut dst, item, root).unwrap());
+        }
+    }
+    assert!(verify(&dst).is_empty(), "{:#?}", verify(&dst));
+    assert_eq!(dst.position(find(&dst, "lights")), Some(at(5, 7)));
+    assert_eq!(dst.position(find(&dst, "brightest")), Some(at(3, 30)));
+    assert_eq!(dst.position(find(&dst, "count")), Some(at(5, 9)));
+    assert_eq!(copies.len(), 4, "the struct, two globals, the function");
+    let positioned = copies
+        .iter()
+        .filter(|&&c| dst.position(c).is_some())
+        .count();
+    assert_eq!(positioned, 3, "the struct carries none");
+}
+
+/// The linker copies each input's positions, declarations included, through the file map
+/// `LinkOptions::source_files` gives it, and drops those of an input without one.
+#[test]
+fn the_linker_keeps_positions_through_its_file_maps() {
+    use oneshader_passes::link::{LinkOptions, link};
+    let lib = "func @twice(%0: f32) -> f32 [export(\"twice(f32)->f32\")] {\nbb0:\n  %1 = add %0, %0 : f32\n  return %1\n}\n";
+    let shader = "global @out : ptr<storage_buffer, rtarray<f32>> [binding(0, 0)]\n\
+        func @twice(f32) -> f32 [import(\"twice(f32)->f32\")]\n\
+        func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1)] {\n\
+        bb0:\n  %0 = call @twice(f32 1.5) : f32\n\
+        %1 = element_addr @out, u32 0 : ptr<storage_buffer, f32>\n  store %1, %0\n  return\n}\n";
+    let (mut shader, mut lib) = (module(shader), module(lib));
+    let named = |m: &Module, name: &str, op: Op| {
+        m.children(m.root())
+            .find(|&i| m.name(i) == Some(name) && m.op(i) == op)
+            .expect("declared")
+    };
+    let out = named(&shader, "out", Op::Global);
+    let main = named(&shader, "main", Op::Func);
+    shader.set_position(out, Some(at(0, 4)));
+    shader.set_position(main, Some(at(0, 40)));
+    let twice = named(&lib, "twice", Op::Func);
+    lib.set_position(twice, Some(at(0, 6)));
+    let add = lib
+        .subtree(twice)
+        .into_iter()
+        .find(|&i| lib.op(i) == Op::Add)
+        .expect("an add");
+    lib.set_position(add, Some(at(0, 20)));
+    let opts = LinkOptions {
+        source_files: vec![vec![oneshader_ir::FileId(0)], vec![oneshader_ir::FileId(1)]],
+        ..Default::default()
+    };
+    let linked = link(&[shader.clone(), lib.clone()], &opts).unwrap();
+    assert_eq!(
+        linked.position(named(&linked, "out", Op::Global)),
+        Some(at(0, 4))
+    );
+    assert_eq!(
+        linked.position(named(&linked, "main", Op::Func)),
+        Some(at(0, 40))
+    );
+    let twice = named(&linked, "twice", Op::Func);
+    assert_eq!(linked.position(twice), Some(at(1, 6)));
+    let add = linked
+        .subtree(twice)
+        .into_iter()
+        .find(|&i| linked.op(i) == Op::Add)
+        .expect("an add");
+    assert_eq!(linked.position(add), Some(at(1, 20)));
+    // Without maps nothing is kept.
+    let bare = link(&[shader, lib], &LinkOptions::default()).unwrap();
+    assert_eq!(bare.positions_len(), 0);
+}

@@ -21,6 +21,7 @@ fn named(names: &[&str]) -> LinkOptions {
     LinkOptions {
         keep_exports: false,
         module_names: names.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
     }
 }
 
@@ -31,6 +32,7 @@ fn link_err(mods: &[Module], code: &str) -> (String, Vec<String>) {
     let opts = LinkOptions {
         keep_exports: false,
         module_names: names,
+        ..Default::default()
     };
     match link(mods, &opts) {
         Ok(m) => panic!("linked, expected {code}:\n{}", print_module(&m)),
@@ -147,6 +149,7 @@ fn keep_exports_keeps_the_library_and_drops_the_rest() {
         &LinkOptions {
             keep_exports: true,
             module_names: vec!["lib.ir".into()],
+            ..Default::default()
         },
     )
     .unwrap();
@@ -253,6 +256,7 @@ global @g3 : ptr<private, @S> [export(\"g3\")]
         &LinkOptions {
             keep_exports: true,
             module_names: Vec::new(),
+            ..Default::default()
         },
     )
     .unwrap();

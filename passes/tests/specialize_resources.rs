@@ -184,3 +184,44 @@ fn nothing_to_specialize() {
         support_b::check_no_change("specialize_resources", &text);
     }
 }
+
+/// A function specialized for its resources is declared where the original is, and each
+/// global `flatten_resource_arrays` makes of an array where the array is
+/// (`oneshader_ir::positions`).
+#[test]
+fn new_functions_and_globals_keep_the_declaration_they_replace() {
+    use oneshader_ir::{FileId, Module, Op, Span};
+    use oneshader_passes::Pass;
+    let at = |start: u32| Span {
+        file: FileId(0),
+        start,
+        end: start + 1,
+    };
+    let named = |m: &Module, name: &str| {
+        m.children(m.root())
+            .find(|&i| m.name(i) == Some(name) && matches!(m.op(i), Op::Func | Op::Global))
+            .unwrap_or_else(|| panic!("no @{name}"))
+    };
+    let text = format!(
+        r"{RES}
+func @main(%uv: vec<f32, 2>) -> vec<f32, 4> {{
+bb0:
+  %t = element_addr @texs, u32 3 : ptr<uniform_constant, texture<2d, vec<f32, 4>>>
+  %a = call @fetch(%t, @samp, %uv) : vec<f32, 4>
+  return %a
+}}"
+    );
+    let mut m = common::module(&text);
+    let (fetch, texs) = (named(&m, "fetch"), named(&m, "texs"));
+    m.set_position(fetch, Some(at(10)));
+    m.set_position(texs, Some(at(20)));
+    oneshader_passes::flatten_resource_arrays::FlattenResourceArrays::default()
+        .run(&mut m)
+        .expect("flattens");
+    for k in 0..8 {
+        assert_eq!(m.position(named(&m, &format!("texs[{k}]"))), Some(at(20)));
+    }
+    common::run("specialize_resources", &mut m);
+    let clone = named(&m, "fetch_texs[3]_samp");
+    assert_eq!(m.position(clone), Some(at(10)));
+}

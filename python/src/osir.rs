@@ -148,6 +148,7 @@ pub fn link(
     let opts = LinkOptions {
         keep_exports,
         module_names: names.unwrap_or_default(),
+        ..Default::default()
     };
     let linked = py.detach(move || oneshader::passes::link::link(&inputs, &opts));
     match linked {

@@ -266,6 +266,63 @@ fn source_map_round_trips_in_record_order() {
     );
 }
 
+/// Functions and globals carry their declaration's position (`oneshader_ir::positions`):
+/// `SourceLocations::of_module` lists them with the instructions, and the `.osir` source map
+/// saves and loads them.
+#[test]
+fn declaration_positions_round_trip_through_the_source_map() {
+    use oneshader_ir::{FileId, SourceMap, Span};
+    let mut m = parse(
+        "global @g : ptr<private, i32> = i32 0\nfunc @f(%0: i32) -> i32 {\nbb0:\n  %1 = add %0, %0 : i32\n  store @g, %1\n  return %1\n}\n",
+    )
+    .unwrap();
+    let mut sources = SourceMap::new();
+    let text = "static int g;\nint f(int a) {\n  g = a + a;\n  return g;\n}\n";
+    let file = sources.add("a.hlsl", text);
+    let span = |needle: &str, from: usize| {
+        let start = (text[from..].find(needle).unwrap() + from) as u32;
+        Span {
+            file: FileId(file.0),
+            start,
+            end: start + needle.len() as u32,
+        }
+    };
+    let g = m.globals()[0].id();
+    let f = m.functions()[0];
+    let add = f.entry(&m).unwrap().insts(&m)[0];
+    m.set_position(g, Some(span("g", 11)));
+    m.set_position(f.id(), Some(span("f", 14)));
+    m.set_position(add, Some(span("a + a", 0)));
+    let sm = SourceLocations::of_module(&m, &sources);
+    let loc = |line, column| SourceLoc {
+        file: 0,
+        line,
+        column,
+    };
+    let find = |sm: &SourceLocations, i| sm.locations.iter().find(|l| l.0 == i).map(|l| l.1);
+    assert_eq!(sm.locations.len(), 3, "{sm:?}");
+    assert_eq!(find(&sm, g), Some(loc(1, 12)));
+    assert_eq!(find(&sm, f.id()), Some(loc(2, 5)));
+    assert_eq!(find(&sm, add), Some(loc(3, 7)));
+    let bytes = save_with(
+        &m,
+        &SaveOptions {
+            source_map: Some(&sm),
+            ..SaveOptions::default()
+        },
+    )
+    .unwrap();
+    let loaded = load(&bytes, &LoadOptions::default()).unwrap();
+    let back = loaded.source_map.expect("a source map");
+    let lm = &loaded.module;
+    let (lg, lf) = (lm.globals()[0].id(), lm.functions()[0]);
+    let ladd = lf.entry(lm).unwrap().insts(lm)[0];
+    assert_eq!(back.locations.len(), 3);
+    assert_eq!(find(&back, lg), Some(loc(1, 12)));
+    assert_eq!(find(&back, lf.id()), Some(loc(2, 5)));
+    assert_eq!(find(&back, ladd), Some(loc(3, 7)));
+}
+
 #[test]
 fn saving_refuses_a_source_map_with_a_bad_file_index() {
     let m = parse("func @f() -> void {\nbb0:\n  return\n}\n").unwrap();

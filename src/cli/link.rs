@@ -58,6 +58,7 @@ pub fn run(args: LinkArgs) -> ExitCode {
             .iter()
             .map(|f| super::io::input_name(f))
             .collect(),
+        ..Default::default()
     };
     let linked = match link(&modules, &opts) {
         Ok(m) => m,

@@ -251,6 +251,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.walk.case_targets.insert(k, targets);
             }
         }
+        // The header at the function's declaration (its name), before anything of the body.
+        let header_line = m.position(f.id()).and_then(|s| self.line_directive(s));
         // Variables, then hoisted values, at the top.
         for b in f.blocks(m) {
             for c in m.children(b.id()) {
@@ -283,7 +285,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             let z = self.cx.zero_of(ret)?;
             self.line(&format!("return {};", z.text));
         }
-        let mut text = String::new();
+        let mut text = header_line.unwrap_or_default();
         writeln!(text, "{ret_name} {name}({}) {{", params.join(", ")).ok();
         text.push_str(&self.walk.out);
         text.push_str("}\n\n");
@@ -297,14 +299,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let Some(span) = self.m.position(i) else {
             return;
         };
+        if let Some(d) = self.line_directive(span) {
+            self.walk.out.push_str(&d);
+        }
+    }
+
+    /// The `#line N "file"` directive (with its newline) for the HLSL line of `span`, when
+    /// [`super::Options::line_directives`] asks for them and the previous directive named
+    /// another line; notes it as the one in effect.
+    fn line_directive(&mut self, span: oneshader_ir::Span) -> Option<String> {
         let cx = &mut *self.cx;
-        let Some((name, line)) = cx.lines.as_mut().and_then(|l| l.next(span)) else {
-            return;
-        };
+        let (name, line) = cx.lines.as_mut()?.next(span)?;
         cx.ext("GL_GOOGLE_cpp_style_line_directive");
-        self.walk
-            .out
-            .push_str(&format!("#line {line} \"{name}\"\n"));
+        Some(format!("#line {line} \"{name}\"\n"))
     }
 
     /// A named value: `T name = expr;` (or `name = expr;` when hoisted).

@@ -13,8 +13,9 @@
 //!   `DebugCompilationUnit` (version 1, DWARF 4, language HLSL, as DXC writes it), the debug
 //!   types (`DebugTypeBasic`, `DebugTypeVector`, `DebugTypeMatrix`, `DebugTypeArray`,
 //!   `DebugTypeComposite` with `DebugTypeMember`s, `DebugTypeFunction`), a `DebugFunction` per
-//!   function, `DebugLocalVariable`s, a `DebugGlobalVariable` per named global other than stage
-//!   inputs and outputs, and a `DebugEntryPoint` per entry point;
+//!   function (at its declaration, its scope line too), `DebugLocalVariable`s, a
+//!   `DebugGlobalVariable` per named global other than stage inputs and outputs (at its
+//!   declaration), and a `DebugEntryPoint` per entry point;
 //! - in function bodies: `DebugScope` of the function at the start of every block (after its
 //!   `OpPhi`s; a block ends a scope, as it ends a line), `DebugFunctionDefinition` in the entry
 //!   block, `DebugLine`/`DebugNoLine` where `OpLine`/`OpNoLine` would be ([`super::lines`]),
@@ -27,7 +28,9 @@
 //! (resources, samplers, pointers to them) are `DebugTypeComposite`s of class kind with no members,
 //! named by their IR spelling. Not written (the IR does not record them): lexical blocks below
 //! the function, inlined-at chains (an inlined call's lines are the callee's, in the caller's
-//! scope), declaration positions of structs and globals (placed at line 1 of the main file).
+//! scope), declaration positions of structs (placed at line 1 of the main file, as is a global
+//! without a declaration position; a function without one is placed at its first positioned
+//! instruction).
 
 use oneshader_ir::{InstId, Op};
 use rspirv::spirv;
@@ -466,6 +469,15 @@ impl Emitter<'_> {
             .min_by_key(|p| (p.file.0, p.start))
     }
 
+    /// The declaration position of function or global `item`, when it names a file the line
+    /// information holds.
+    fn declaration(&self, item: InstId) -> Option<oneshader_ir::Span> {
+        let files = self.opts.line_info.as_ref().map_or(0, |i| i.files.len());
+        self.m
+            .position(item)
+            .filter(|p| (p.file.0 as usize) < files)
+    }
+
     /// The `DebugFunction` of function `f` (its `DebugTypeFunction` first), written when the
     /// function is emitted.
     pub(crate) fn dbg_function(&mut self, f: InstId, fty: InstId) -> u32 {
@@ -484,7 +496,11 @@ impl Emitter<'_> {
         let ftype = self.dbg_global(op::TYPE_FUNCTION, &w);
         let name = m.name(f).unwrap_or("function").to_string();
         let name = self.dbg_string(&name);
-        let (source, line, col) = self.dbg_at(self.first_position(f));
+        // At its declaration (its name, as DXC places it), the scope line too (the IR does
+        // not record where the body's `{` is); a function without a declaration position is
+        // placed at its first positioned instruction.
+        let declared = self.declaration(f).or_else(|| self.first_position(f));
+        let (source, line, col) = self.dbg_at(declared);
         let (unit, flags) = (self.dbg_unit(), self.const_u32(FLAG_PUBLIC));
         let id = self.dbg_global(
             op::FUNCTION,
@@ -624,7 +640,8 @@ impl Emitter<'_> {
     }
 
     /// After a named global's `OpVariable` (`id`): its `DebugGlobalVariable` in the
-    /// compilation unit, placed at line 1 of the main file (globals carry no position).
+    /// compilation unit, placed at its declaration (line 1 of the main file for a global
+    /// without one).
     pub(crate) fn dbg_global_variable(&mut self, g: InstId, id: u32) {
         if !self.shader_debug() {
             return;
@@ -637,7 +654,7 @@ impl Emitter<'_> {
         if self.is_dbg_void(dty) {
             return;
         }
-        let (source, line, col) = self.dbg_nowhere();
+        let (source, line, col) = self.dbg_at(self.declaration(g));
         let n = self.dbg_string(name);
         let (unit, flags) = (self.dbg_unit(), self.const_u32(0));
         self.dbg_global(

@@ -13,7 +13,7 @@
 //! | OSB0007 | an operation with operands the backend cannot map (e.g. `buffer_load` of a type that is not made of 32-bit scalars, `array_length` of a pointer that is not a buffer's runtime array, float atomics) |
 //! | OSB0008 | a buffer type without a valid layout (a runtime array that is not last) |
 //! | OSB0009 | a malformed module (missing terminator, a branch to the entry block, an operand of the wrong kind): verify it first |
-//! | OSB0010 | an instruction longer than SPIR-V's 65535 words (a constant or `construct` of more than 65532 elements of one flat array; any other oversized instruction by its opcode), or a `switch` of more than 16,383 cases (SPIR-V's limit per OpSwitch) |
+//! | OSB0010 | an instruction longer than SPIR-V's 65535 words (a constant or `construct` of more than 65532 elements of one flat array; any other oversized instruction by its opcode, named after and placed at the global or function whose emission wrote it), or a `switch` of more than 16,383 cases (SPIR-V's limit per OpSwitch) |
 //! | OSB0011 | implicit derivatives (implicit-LOD sampling, `query_lod`, `ddx`/`ddy`) reached from an entry point that has none: a stage other than fragment and compute, or a compute entry point with a `numthreads` no derivative group fits (x or y odd and the thread count not a multiple of 4) |
 //! | OSB0013 | a texel offset computed at run time on an image instruction other than a gather, for a Vulkan target (Vulkan takes run-time offsets only on gathers) |
 //! | OSB0014 | `Options::entry_point_name` (dxc's `-fspv-entrypoint-name`) given for a module of more than one entry point, which would all get the one name |

@@ -57,7 +57,10 @@ impl Emitter<'_> {
     pub(crate) fn emit_functions(&mut self, library: bool) {
         let m = self.m;
         for f in m.functions() {
-            if let Err(e) = self.function(f, library) {
+            let before = self.s.oversized().is_some();
+            let done = self.function(f, library);
+            self.note_oversized(f.id(), before);
+            if let Err(e) = done {
                 let name = m.name(f.id()).unwrap_or("?").to_string();
                 let mut d: oneshader_ir::Diagnostic = e.into();
                 d.message = format!("function @{name}: {}", d.message);

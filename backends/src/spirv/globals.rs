@@ -202,7 +202,10 @@ impl Emitter<'_> {
     /// Emits every global variable.
     pub(crate) fn emit_globals(&mut self, info: &ModuleInfo) {
         for g in self.m.globals() {
-            if let Err(e) = self.global(g, info) {
+            let before = self.s.oversized().is_some();
+            let done = self.global(g, info);
+            self.note_oversized(g.id(), before);
+            if let Err(e) = done {
                 let name = self.m.name(g.id()).unwrap_or("?").to_string();
                 let mut d: oneshader_ir::Diagnostic = e.into();
                 d.message = format!("global @{name}: {}", d.message);

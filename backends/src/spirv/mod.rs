@@ -44,7 +44,7 @@ pub use lines::{LineInfo, SourceFile};
 pub use oneshader_ir::layout::LayoutRule;
 pub use target::{TargetEnv, UnknownTargetEnv};
 
-use oneshader_ir::{Diagnostic, Errors};
+use oneshader_ir::{Diagnostic, Errors, Op};
 
 use crate::Legal;
 
@@ -191,15 +191,30 @@ fn emit_diags(legal: &Legal<'_>, opts: &Options) -> Result<Vec<u32>, Vec<Diagnos
     if let Some(op) = e.s.oversized()
         && e.diags.is_empty()
     {
-        e.diags.push(
-            error::EmitError::new(
-                error::TOO_LARGE,
-                format!(
-                    "an `Op{op:?}` instruction would be longer than SPIR-V's limit of 65535 words"
-                ),
-            )
-            .into(),
-        );
+        // Named after, and placed at, the declaration whose emission wrote it (a `cbuffer`
+        // of too many members: its struct type).
+        let what = e.oversized_in.map(|i| {
+            let kind = if m.op(i) == Op::Func {
+                "function"
+            } else {
+                "global"
+            };
+            format!("{kind} @{}: ", m.name(i).unwrap_or("?"))
+        });
+        let d: oneshader_ir::Diagnostic = error::EmitError::new(
+            error::TOO_LARGE,
+            format!(
+                "{}an `Op{op:?}` instruction would be longer than SPIR-V's limit of 65535 words",
+                what.unwrap_or_default()
+            ),
+        )
+        .into();
+        let d = match e.oversized_in {
+            Some(i) if m.op(i) == Op::Func => d.in_func(m, i),
+            Some(i) => d.or_at_use(m, i),
+            None => d,
+        };
+        e.diags.push(d);
     }
     if let Some(allowed) = &opts.allowed_extensions {
         for ext in e.caps.extensions() {

@@ -157,6 +157,9 @@ pub(crate) struct Emitter<'m> {
     /// NonSemantic.Shader.DebugInfo.100 state, when [`super::LineInfo::shader_debug_info`]
     /// asks for it.
     pub dbg: Option<super::debuginfo::Dbg>,
+    /// The global or function whose emission wrote the first instruction longer than SPIR-V's
+    /// 65535 words ([`Sections::oversized`]): what OSB0010 names and points at.
+    pub oversized_in: Option<InstId>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -192,7 +195,17 @@ impl<'m> Emitter<'m> {
             f: FuncState::default(),
             lines: opts.line_info.as_ref().map(super::lines::Lines::new),
             dbg: None,
+            oversized_in: None,
             diags: Vec::new(),
+        }
+    }
+
+    /// Notes `item` (a global or function just emitted) as the one OSB0010 names when it
+    /// wrote the first oversized instruction: `before` is whether one had been written
+    /// before it.
+    pub(crate) fn note_oversized(&mut self, item: InstId, before: bool) {
+        if !before && self.oversized_in.is_none() && self.s.oversized().is_some() {
+            self.oversized_in = Some(item);
         }
     }
 

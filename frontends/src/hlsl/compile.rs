@@ -125,10 +125,10 @@ pub struct CompileResult {
     /// The profile was a library (`lib_*`): the module holds every `[shader("...")]`
     /// entry point of the file, and its `export` functions and prototypes.
     pub library: bool,
-    /// The HLSL position of the module's instructions: the innermost expression each was
-    /// lowered from (instructions of no expression, such as branches and entry-point glue,
-    /// have none). Instructions a later pass creates have none either; a removed one's id
-    /// is no longer in the module.
+    /// The HLSL positions the module carries (`oneshader_ir::positions`), in slot order: of
+    /// each instruction, the innermost expression it was lowered from (or its statement's or
+    /// function's); of each function and global, its declaration (the declared name). A
+    /// later pass's removals leave ids that are no longer in the module.
     pub positions: Vec<(InstId, Span)>,
 }
 

@@ -525,9 +525,23 @@ impl<'p> Lower<'p> {
         }
     }
 
-    /// Creates the global of one IO leaf (decorated, its location allocated); `None` after
-    /// an error.
+    /// Creates the global of one IO leaf (decorated, its location allocated), declared at the
+    /// leaf (the parameter, field or return value it stands for); `None` after an error.
     fn make_leaf(
+        &mut self,
+        leaf: &Leaf,
+        input: bool,
+        loc: &mut LocAlloc,
+        ctx: IoCtx,
+    ) -> Option<LeafGlobal> {
+        let mark = self.item_mark();
+        let made = self.make_leaf_global(leaf, input, loc, ctx);
+        self.declare_new_items(mark, leaf.span);
+        made
+    }
+
+    /// [`Lower::make_leaf`] without the position.
+    fn make_leaf_global(
         &mut self,
         leaf: &Leaf,
         input: bool,
@@ -1157,6 +1171,16 @@ impl<'p> Lower<'p> {
     /// geometry entry point's streams, the split outputs of a mesh entry point, and the
     /// checks of ray-tracing parameters.
     pub fn prepare_entry(&mut self, eid: FuncId, stage: Stage) {
+        let mark = self.item_mark();
+        self.prepare_entry_items(eid, stage);
+        // What it made for the stage (a stream's staging global and emit function, mesh
+        // outputs) and no parameter claimed stands at the entry point's declaration.
+        let at = self.p.func(eid).span;
+        self.declare_new_items(mark, at);
+    }
+
+    /// [`Lower::prepare_entry`] without the positions.
+    fn prepare_entry_items(&mut self, eid: FuncId, stage: Stage) {
         self.stage = stage;
         let fd = self.p.func(eid);
         match stage {
@@ -1455,8 +1479,17 @@ impl<'p> Lower<'p> {
         Some(SplitNode::Leaf(lg))
     }
 
-    /// Builds the wrapper of entry point `eid`.
+    /// Builds the wrapper of entry point `eid`. The wrapper, and what it makes that no
+    /// parameter or return value claims, are declared where the entry point is.
     pub fn lower_entry(&mut self, eid: FuncId, stage: Stage) {
+        let mark = self.item_mark();
+        self.lower_entry_wrapper(eid, stage);
+        let at = self.p.func(eid).span;
+        self.declare_new_items(mark, at);
+    }
+
+    /// [`Lower::lower_entry`] without the declaration positions.
+    fn lower_entry_wrapper(&mut self, eid: FuncId, stage: Stage) {
         self.stage = stage;
         let fd = self.p.func(eid);
         let Some(&body) = self.funcs.get(&eid) else {

@@ -24,6 +24,7 @@ pub(crate) mod resources;
 pub(crate) mod stage;
 
 use oneshader_ir::diag::{Diagnostic, Span};
+use oneshader_ir::positions::takes_declaration_position;
 use oneshader_ir::{
     AddressSpace, Block, Builder, Dim, Func, ImageFormat, InstId, Module, Op, Stage, TextureAccess,
     TextureDesc,
@@ -725,7 +726,35 @@ impl<'p> Lower<'p> {
         for &(i, span) in &positions {
             self.m.set_position(i, Some(span));
         }
+        declare_at_first_use(&mut self.m);
+        // The instructions' and the declarations' (functions, globals), as the module has them.
+        let mut positions: Vec<(InstId, Span)> = self.m.positions().collect();
+        positions.sort_by_key(|&(i, _)| i.slot_number());
         (Some(self.m), self.diags, positions)
+    }
+
+    /// The module's last item now: [`Lower::declare_new_items`] places what is made after it.
+    pub(crate) fn item_mark(&self) -> Option<InstId> {
+        self.m.last_child(self.m.root())
+    }
+
+    /// Gives every function and global made after `mark` (items are appended to the module)
+    /// that has no position yet the declaration position `at`.
+    pub(crate) fn declare_new_items(&mut self, mark: Option<InstId>, at: Span) {
+        let root = self.m.root();
+        let mut next = match mark {
+            Some(x) if self.m.contains(x) && self.m.parent(x) == Some(root) => {
+                self.m.next_sibling(x)
+            }
+            Some(_) => return,
+            None => self.m.first_child(root),
+        };
+        while let Some(i) = next {
+            if takes_declaration_position(self.m.op(i)) && self.m.position(i).is_none() {
+                self.m.set_position(i, Some(at));
+            }
+            next = self.m.next_sibling(i);
+        }
     }
 
     /// Functions reachable from the entry point and the globals they (and the initializers
@@ -1086,6 +1115,8 @@ impl<'p> Lower<'p> {
         let name = gd.name.clone();
         let glob = self.m.add_global(&name, space, pointee, init);
         let id = glob.id();
+        // Declared at its name (`oneshader_ir::positions`).
+        self.m.set_position(id, Some(gd.name_span));
         self.globals.insert(g, id);
         if let Some(sb) = self.bindings.of.get(g.0 as usize).copied().flatten() {
             self.m.decorate_imm(id, Op::Binding, &[sb.0, sb.1]);
@@ -1137,6 +1168,8 @@ impl<'p> Lower<'p> {
             let c = self
                 .m
                 .add_global(&cname, AddressSpace::StorageBuffer, rt, None);
+            // The counter is declared with its buffer.
+            self.m.set_position(c.id(), Some(gd.name_span));
             if let Some(&(s, b)) = self.bindings.counter.get(&g.0) {
                 self.m.decorate_imm(c.id(), Op::Binding, &[s, b]);
                 // A counter is a UAV of its own without a register.
@@ -1152,10 +1185,15 @@ impl<'p> Lower<'p> {
             && let (GlobalKind::Static | GlobalKind::Const, Some(e)) = (&gd.kind, &gd.init)
         {
             let e = e.clone();
+            let first = self.init_fn.is_none();
             self.run_in_init(|l| {
                 let v = l.rvalue(&e);
                 l.store_converted(id, v, e.ty);
             });
+            // `init_globals` stands at the first global it initializes.
+            if first && let Some(func) = self.init_fn {
+                self.m.set_position(func.id(), Some(gd.name_span));
+            }
         }
         Some(id)
     }
@@ -1530,6 +1568,8 @@ impl<'p> Lower<'p> {
         } else {
             self.m.add_func(&name, ret, &params)
         };
+        // Declared at its name (`oneshader_ir::positions`).
+        self.m.set_position(func.id(), Some(fd.span));
         self.funcs.insert(f, func);
         if !self.linkable() {
             return;
@@ -2306,6 +2346,25 @@ impl<'p> Lower<'p> {
         } else {
             Builder::at_end(&mut self.m, merge).unreachable();
             self.terminate();
+        }
+    }
+}
+
+/// Places the globals of `m` no declaration made (the built-ins an intrinsic reads, the data a
+/// `TraceRay` passes, a constant table) where they are first used.
+fn declare_at_first_use(m: &mut Module) {
+    for g in m.globals() {
+        let g = g.id();
+        if m.position(g).is_some() {
+            continue;
+        }
+        let first = m
+            .users(g)
+            .into_iter()
+            .filter_map(|u| m.position(u))
+            .min_by_key(|p| (p.file.0, p.start));
+        if first.is_some() {
+            m.set_position(g, first);
         }
     }
 }

@@ -224,6 +224,7 @@ impl<'a> Sema<'a> {
             init: None,
             const_value: None,
             span: t.span,
+            name_span: t.name_span,
         });
         let g = GlobalId(self.globals.len() as u32 - 1);
         if let Some(s) = self.decl.sampled_textures.get_mut(&tex) {
@@ -286,6 +287,7 @@ impl<'a> Sema<'a> {
                     init: None,
                     const_value: None,
                     span: d.span,
+                    name_span: d.name.span,
                 });
                 let gid = GlobalId(self.globals.len() as u32 - 1);
                 self.decl.sampled_textures.insert(gid, [None, None]);
@@ -395,6 +397,7 @@ impl<'a> Sema<'a> {
                 init: None,
                 const_value: None,
                 span: d.span,
+                name_span: d.name.span,
             };
             if matches!(g.kind, GlobalKind::Static)
                 && let Some(init) = &d.init
@@ -572,6 +575,7 @@ impl<'a> Sema<'a> {
                     init: None,
                     const_value: None,
                     span,
+                    name_span: span,
                 });
                 let g = GlobalId(self.globals.len() as u32 - 1);
                 self.decl.globals_cbuffer = Some(g);
@@ -738,6 +742,7 @@ impl<'a> Sema<'a> {
             init: None,
             const_value: None,
             span: b.span,
+            name_span: b.name.span,
         });
         let g = GlobalId(self.globals.len() as u32 - 1);
         if let Some(a) = b
@@ -788,6 +793,7 @@ impl<'a> Sema<'a> {
                                 init: None,
                                 const_value: None,
                                 span: d.span,
+                                name_span: d.name.span,
                             });
                             let rg = GlobalId(self.globals.len() as u32 - 1);
                             let ns = self.scope.cur_ns;

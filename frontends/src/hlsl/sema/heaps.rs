@@ -150,6 +150,8 @@ impl<'a> Sema<'a> {
             init: None,
             const_value: None,
             span,
+            // No declaration: the heap's first use names it.
+            name_span: span,
         });
         let g = GlobalId(self.globals.len() as u32 - 1);
         self.decl.heap_views.insert((sampler, to), g);

@@ -902,6 +902,9 @@ pub struct GlobalDef {
     pub const_value: Option<ConstVal>,
     /// Where it is declared.
     pub span: Span,
+    /// Its declared name (the buffer's for a `cbuffer`; for what the declaration of another
+    /// made, that one's): the IR global's position.
+    pub name_span: Span,
 }
 
 /// Parameter passing mode.

@@ -115,6 +115,7 @@ impl<'a> Sema<'a> {
                             init: None,
                             const_value: None,
                             span,
+                            name_span: span,
                         });
                         let g = GlobalId(self.globals.len() as u32 - 1);
                         mk(ExprKind::Global(g), f.ty, span)
