@@ -890,6 +890,10 @@ pub struct GlobalDef {
     pub const_value: Option<ConstVal>,
     /// Where it is declared.
     pub span: Span,
+    /// A resource's type as SPIR-V's `UserTypeGOOGLE` spells it (`texture2d:<float>`,
+    /// `cbuffer`; the IR's `user_type` decoration, emitted under `-fspv-reflect`); `None`
+    /// for what DXC gives none (samplers, `$Globals`, statics, push constants).
+    pub user_type: Option<String>,
 }
 
 /// Parameter passing mode.

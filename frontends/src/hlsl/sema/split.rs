@@ -106,6 +106,7 @@ impl<'a> Sema<'a> {
                         } else {
                             BindAttrs::default()
                         };
+                        let user_type = self.user_type(None, f.ty);
                         self.globals.push(GlobalDef {
                             name: fname.clone(),
                             ty: f.ty,
@@ -115,6 +116,7 @@ impl<'a> Sema<'a> {
                             init: None,
                             const_value: None,
                             span,
+                            user_type,
                         });
                         let g = GlobalId(self.globals.len() as u32 - 1);
                         mk(ExprKind::Global(g), f.ty, span)

@@ -597,6 +597,7 @@ impl<'a> Sema<'a> {
                     init,
                     const_value,
                     span: d.span,
+                    user_type: None,
                 });
                 let g = GlobalId(self.globals.len() as u32 - 1);
                 self.declare_here(&d.name.name, Sym::Global(g), d.name.span);
