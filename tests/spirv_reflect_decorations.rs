@@ -546,3 +546,44 @@ fn text_targets_refuse_the_option() {
         assert!(o.spirv_reflect, "{target}");
     }
 }
+
+#[test]
+fn a_manifest_asks_for_the_decorations_of_its_spirv_outputs() {
+    let text = "[[shader]]\nfile = \"s.hlsl\"\nprofile = \"ps_6_0\"\n\
+                targets = [\"spirv\", \"spirv-asm\", \"glsl\"]\nspirv_reflect = true\n";
+    let m = oneshader::build::manifest::parse(std::path::Path::new("oneshader.toml"), text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let opts = &m.shaders[0].options;
+    assert!(opts.spirv_reflect);
+    // The Ninja edges pass it to the SPIR-V outputs only (the command line refuses it for
+    // the others), and each edge's command line parses.
+    use oneshader::build::ninja::compile_args;
+    use oneshader::target::OutputKind;
+    for (kind, has) in [
+        (OutputKind::Spirv, true),
+        (OutputKind::SpirvAsm, true),
+        (OutputKind::Glsl, false),
+    ] {
+        let args = compile_args(opts, kind);
+        assert_eq!(
+            args.iter().any(|a| a == "-fspv-reflect"),
+            has,
+            "{kind:?}: {args:?}"
+        );
+        let parsed = CompileOptions::from_dxc_args(args.iter().map(String::as_str))
+            .unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+        assert_eq!(parsed.spirv_reflect, has, "{kind:?}");
+    }
+    // Without it, off.
+    let plain = oneshader::build::manifest::parse(
+        std::path::Path::new("oneshader.toml"),
+        "[[shader]]\nfile = \"s.hlsl\"\nprofile = \"ps_6_0\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!plain.shaders[0].options.spirv_reflect);
+    // The option keys the SPIR-V output (a cached output without the decorations is not
+    // reused for one with them), and only when given.
+    let key = |o: &CompileOptions| OutputKind::Spirv.options_text(o);
+    assert_ne!(key(opts), key(&plain.shaders[0].options));
+    assert!(!key(&plain.shaders[0].options).contains("reflect"));
+}
