@@ -587,3 +587,72 @@ fn a_manifest_asks_for_the_decorations_of_its_spirv_outputs() {
     assert_ne!(key(opts), key(&plain.shaders[0].options));
     assert!(!key(&plain.shaders[0].options).contains("reflect"));
 }
+
+/// A hand-written module with the decorations: `oneshader emit` reads them from IR text.
+const IR_MODULE: &str = "\
+global @albedo : ptr<uniform_constant, texture<2d, vec<f32, 4>>> [binding(0, 0), user_type(\"texture2d:<float4>\")]
+global @linear : ptr<uniform_constant, sampler> [binding(0, 1)]
+global @uv : ptr<input, vec<f32, 2>> [location(0), semantic(\"TEXCOORD\", 0, 1)]
+global @target : ptr<output, vec<f32, 4>> [location(0), semantic(\"SV_Target\", 0)]
+
+func @ps_main() -> void [entry_point(fragment, \"ps_main\")] {
+bb0:
+  %0 = load @uv : vec<f32, 2>
+  %1 = sample @albedo, @linear, %0 : vec<f32, 4>
+  store @target, %1
+  return
+}
+";
+
+#[test]
+fn emit_takes_the_option_from_ir_text_and_refuses_it_for_text_targets() {
+    let dir = std::env::temp_dir().join(format!("oneshader-reflect-emit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ir = dir.join("m.ir");
+    std::fs::write(&ir, IR_MODULE).expect("written");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_oneshader"))
+            .arg("emit")
+            .arg(&ir)
+            .args(args)
+            .output()
+            .expect("oneshader runs")
+    };
+    let out = dir.join("m.spv");
+    let o = run(&[
+        "--target",
+        "spirv",
+        "-fspv-reflect",
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&out).expect("output");
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_valid(&words, TargetEnv::Vulkan1_2, "emit's output");
+    assert_has(
+        &reflection_lines(&words),
+        &[
+            "OpDecorateString %albedo UserTypeGOOGLE \"texture2d:<float4>\"",
+            "OpDecorateString %uv UserSemantic \"TEXCOORD0\"",
+            "OpDecorateString %target UserSemantic \"SV_Target\"",
+        ],
+    );
+    let plain = run(&["--target", "spirv-asm"]);
+    assert!(plain.status.success());
+    let text = String::from_utf8_lossy(&plain.stdout);
+    assert!(
+        !text.contains("UserTypeGOOGLE") && !text.contains("SPV_GOOGLE"),
+        "{text}"
+    );
+    for target in ["glsl", "wgsl", "msl"] {
+        let o = run(&["--target", target, "--fspv-reflect"]);
+        assert!(!o.status.success(), "{target}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("error[OSC0036]"), "{target}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
