@@ -429,6 +429,27 @@ fn each_element_of_a_flattened_array_keeps_the_arrays_user_type() {
         ],
     );
     assert!(!lines.iter().any(|l| l.contains("%smp ")), "{lines:?}");
+    // Structured buffers of structs are buffers, not arrays to flatten; their counters stay.
+    let words = spirv(
+        COUNTERS,
+        &[
+            "-T",
+            "cs_6_0",
+            "-E",
+            "main",
+            "-fspv-reflect",
+            "-fspv-flatten-resource-arrays",
+        ],
+    );
+    assert_valid(&words, TargetEnv::Vulkan1_2, "the flattened counters");
+    assert_has(
+        &reflection_lines(&words),
+        &[
+            "OpDecorateId %used CounterBuffer %counter_var_used",
+            "OpDecorateString %used UserTypeGOOGLE \"rwstructuredbuffer:<S>\"",
+            "OpDecorateString %texs[1] UserTypeGOOGLE \"texture2d:<float4>\"",
+        ],
+    );
 }
 
 #[test]
