@@ -310,6 +310,13 @@ pub struct CompileOptions {
     /// the module declares, used or not (modules of one entry point). SPIR-V only. Default
     /// off.
     pub spirv_preserve_interface: bool,
+    /// `-fspv-reflect`: the SPIR-V output carries DXC's reflection decorations, each stage
+    /// variable's HLSL semantic (`UserSemantic`), each bound resource's HLSL type
+    /// (`UserTypeGOOGLE`, `"texture2d:<float>"`) and each buffer's counter
+    /// (`CounterBuffer`), with `SPV_GOOGLE_hlsl_functionality1` and `SPV_GOOGLE_user_type`.
+    /// SPIR-V outputs only: GLSL, WGSL and MSL have no such decorations (the command line
+    /// refuses `-fspv-reflect` with them). Default off.
+    pub spirv_reflect: bool,
     /// Source-level debug information in the SPIR-V output (`-Zi`, `-fspv-debug=line`,
     /// `-Qembed_debug`). Default none.
     pub debug_info: DebugInfo,
@@ -384,6 +391,7 @@ impl Default for CompileOptions {
             spirv_entry_point_name: None,
             spirv_allowed_extensions: None,
             spirv_preserve_interface: false,
+            spirv_reflect: false,
             debug_info: DebugInfo::None,
             target: Target::Spirv,
             #[cfg(feature = "msl")]
@@ -534,6 +542,7 @@ impl CompileOptions {
             // The sources are the compilation's: `finish` fills them in.
             line_info: None,
             preserve_interface: self.spirv_preserve_interface,
+            reflect: self.spirv_reflect,
         }
     }
 

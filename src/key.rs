@@ -171,6 +171,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         spirv_entry_point_name: _,
         spirv_allowed_extensions: _,
         spirv_preserve_interface: _,
+        spirv_reflect: _,
         // Read by the front end (D3D packing) and by the backend: in both keys.
         layout,
         matrix_order,
@@ -256,7 +257,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
 
 /// The settings the SPIR-V targets (`spirv`, `spirv-asm`) read, as canonical text.
 pub fn spirv_options_text(opts: &CompileOptions) -> String {
-    format!(
+    let mut s = format!(
         "env={:?};layout={:?};names={};denorm={:?};entry_name={:?};debug={:?};extensions={:?};\
          preserve_interface={}",
         opts.target_env,
@@ -267,7 +268,12 @@ pub fn spirv_options_text(opts: &CompileOptions) -> String {
         opts.debug_info,
         opts.spirv_allowed_extensions,
         opts.spirv_preserve_interface
-    )
+    );
+    // Named only when asked, so the keys without the decorations stay as they were.
+    if opts.spirv_reflect {
+        s.push_str(";reflect=true");
+    }
+    s
 }
 
 /// The settings the GLSL target reads: the buffer layouts it states and the denormal mode.

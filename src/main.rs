@@ -30,7 +30,8 @@ fn main() -> ExitCode {
 
 /// Rewrites dxc's single-dash long options, which clap cannot express, into the long options
 /// the subcommands declare: `-fspv-target-env=ENV` becomes `--target-env=ENV`,
-/// `-fvk-use-gl-layout` (and `-dx-`, `-scalar-`) gains its second dash, `-Fo OUT` becomes
+/// `-fvk-use-gl-layout` (and `-dx-`, `-scalar-`) and `-fspv-reflect` gain their second dash,
+/// `-Fo OUT` becomes
 /// `-o OUT`. `compile` reads dxc's spellings itself, so its arguments are left alone.
 fn dxc_spellings(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
     let args: Vec<OsString> = args.into_iter().collect();
@@ -53,9 +54,10 @@ fn dxc_spellings(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
                 return OsString::from(format!("--target-env={env}"));
             }
             match s {
-                "-fvk-use-gl-layout" | "-fvk-use-dx-layout" | "-fvk-use-scalar-layout" => {
-                    OsString::from(format!("-{s}"))
-                }
+                "-fvk-use-gl-layout"
+                | "-fvk-use-dx-layout"
+                | "-fvk-use-scalar-layout"
+                | "-fspv-reflect" => OsString::from(format!("-{s}")),
                 "-Fo" => OsString::from("-o"),
                 _ => a,
             }

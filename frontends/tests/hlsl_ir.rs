@@ -34,7 +34,8 @@ float4 main() : SV_Target {
         "ps_6_0",
     );
     assert!(
-        line_of(&ir, "global @a ").contains("[binding(0, 3), hlsl_register(1, 3, 0, 0)]"),
+        line_of(&ir, "global @a ")
+            .contains("[binding(0, 3), hlsl_register(1, 3, 0, 0), user_type(\"texture2d\")]"),
         "{ir}"
     );
     assert!(
@@ -43,19 +44,25 @@ float4 main() : SV_Target {
     );
     // Implicit bindings fill the free numbers of set 0 in declaration order.
     assert!(
-        line_of(&ir, "global @b ").contains("[binding(0, 0), hlsl_register(1, 4294967295, 0, 0)]"),
+        line_of(&ir, "global @b ").contains(
+            "[binding(0, 0), hlsl_register(1, 4294967295, 0, 0), user_type(\"texture2d\")]"
+        ),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @c ").contains("[binding(2, 7), hlsl_register(1, 0, 0, 1)]"),
+        line_of(&ir, "global @c ")
+            .contains("[binding(2, 7), hlsl_register(1, 0, 0, 1), user_type(\"texture2d\")]"),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @d ").contains("[binding(0, 2), hlsl_register(1, 4294967295, 0, 0)]"),
+        line_of(&ir, "global @d ").contains(
+            "[binding(0, 2), hlsl_register(1, 4294967295, 0, 0), user_type(\"texture2d\")]"
+        ),
         "{ir}"
     );
     assert!(
-        line_of(&ir, "global @CB ").contains("[binding(0, 1), hlsl_register(0, 1, 0, 0)]"),
+        line_of(&ir, "global @CB ")
+            .contains("[binding(0, 1), hlsl_register(0, 1, 0, 0), user_type(\"cbuffer\")]"),
         "{ir}"
     );
     assert!(
@@ -68,6 +75,12 @@ float4 main() : SV_Target {
     );
     assert!(
         line_of(&ir, "global @app ").contains("[binding(0, 9)"),
+        "{ir}"
+    );
+    // The HLSL type as `-fspv-reflect` spells it; samplers, counters and `$Globals` have
+    // none (the lines below end at their registers).
+    assert!(
+        line_of(&ir, "global @counted ").contains("user_type(\"rwstructuredbuffer:<uint>\")"),
         "{ir}"
     );
     // Counters take the next free numbers of their set, then `$Globals` comes last.
@@ -101,7 +114,8 @@ float4 main() : SV_Target {
     let ir = oneshader_ir::print::print_module(&r.module.expect(&rendered));
     // The shift is the user's choice (the last operand 1); `s` kept DXC's default (0).
     assert!(
-        line_of(&ir, "global @a ").contains("[binding(0, 103), hlsl_register(1, 3, 0, 1)]"),
+        line_of(&ir, "global @a ")
+            .contains("[binding(0, 103), hlsl_register(1, 3, 0, 1), user_type(\"texture2d\")]"),
         "{ir}"
     );
     assert!(

@@ -378,7 +378,11 @@ float4 main(float4 c : COLOR0, uint i : SV_VertexID) : SV_Position { return c * 
         ir.contains("func @main() -> void [entry_point(vertex, \"main\")]"),
         "{ir}"
     );
-    assert!(ir.contains("[location(0), semantic(\"COLOR\", 0)]"), "{ir}");
+    // `COLOR0` spells its index: the third operand says so (`-fspv-reflect`'s `UserSemantic`).
+    assert!(
+        ir.contains("[location(0), semantic(\"COLOR\", 0, 1)]"),
+        "{ir}"
+    );
     assert!(
         ir.contains("[builtin(vertex_index), semantic(\"SV_VertexID\", 0)]"),
         "{ir}"

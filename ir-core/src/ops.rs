@@ -521,8 +521,11 @@ define_ops! {
     EarlyFragmentTests "early_fragment_tests" Decoration 119 [] Rest::None, R::None, PURE, FUNC;
     /// `counter(@g)` on an append/consume buffer: the global holding its counter.
     Counter "counter" Decoration 120 [Value] Rest::None, R::None, PURE, GLOBAL;
-    /// `semantic("NAME", index)` on a stage input or output: the HLSL semantic, for reflection.
-    Semantic "semantic" Decoration 121 [Str, Int] Rest::None, R::None, PURE, INTERFACE;
+    /// `semantic("NAME", index[, written])` on a stage input or output: the HLSL semantic,
+    /// for reflection and SPIR-V's `UserSemantic`. `written` is 1 when the source spelled the
+    /// index (`TEXCOORD0`) and 0 when it did not (`TEXCOORD`); without it, the index is
+    /// spelled when it is not 0.
+    Semantic "semantic" Decoration 121 [Str, Int] Rest::Optional(&[Int]), R::None, PURE, INTERFACE;
     /// `input_attachment_index(n)` on a subpass input.
     InputAttachmentIndex "input_attachment_index" Decoration 122 [Int] Rest::None, R::None, PURE, GLOBAL;
     /// `invariant` on a position output.
@@ -574,6 +577,12 @@ define_ops! {
     /// Reflection reports the register; targets whose binding model differs from Vulkan's
     /// (WGSL) re-place what the user did not choose.
     HlslRegister "hlsl_register" Decoration 138 [Int, Int, Int, Int] Rest::None, R::None, PURE, GLOBAL;
+    /// `user_type("texture2d:<float>")` on a resource global: its source-language type as
+    /// SPIR-V's `UserTypeGOOGLE` spells it (HLSL: the type name in lower case, then its
+    /// template arguments as written, `structuredbuffer:<S>`, `texture2dmsarray:<float4,64>`;
+    /// an array of resources takes its element's; `cbuffer`, `tbuffer`). Emitted only when
+    /// asked (DXC's `-fspv-reflect`).
+    UserType "user_type" Decoration 139 [Str] Rest::None, R::None, PURE, GLOBAL;
 
     // ---- instructions ----------------------------------------------------------------------
     /// `a + b`, component-wise; integer wrapping.
@@ -923,7 +932,7 @@ impl Op {
     /// Decorations.
     #[inline]
     pub fn is_decoration(self) -> bool {
-        (Op::Binding..=Op::HlslRegister).contains(&self)
+        (Op::Binding..=Op::UserType).contains(&self)
     }
 
     /// Ordinary (non-terminator) instructions.

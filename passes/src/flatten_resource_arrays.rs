@@ -62,7 +62,8 @@ impl Pass for FlattenResourceArrays {
                 ));
             }
             let elem = m.operand(pointee, 0);
-            if resource_element(m, space, elem).is_none_or(|e| m.op(e) == Op::Array) {
+            let tbuffer = m.has_decoration(g, Op::TextureBuffer);
+            if resource_element(m, space, elem, tbuffer).is_none_or(|e| m.op(e) == Op::Array) {
                 return Err(refuse(
                     m,
                     g,
@@ -175,7 +176,7 @@ impl Pass for FlattenResourceArrays {
 
 /// The space and array type of a resource array global: textures and samplers in
 /// `uniform_constant`, constant buffers in `uniform`, structured buffers in `storage_buffer`
-/// (an array of runtime arrays or of structs). `None` for anything else.
+/// (an array of runtime arrays or of structs ending in one). `None` for anything else.
 fn resource_array(m: &Module, g: InstId) -> Option<(AddressSpace, InstId)> {
     m.find_decoration(g, Op::Binding)?;
     let ty = m.ty(g)?;
@@ -185,13 +186,19 @@ fn resource_array(m: &Module, g: InstId) -> Option<(AddressSpace, InstId)> {
         return None;
     }
     let elem = m.operand(pointee, 0);
-    resource_element(m, space, elem)?;
+    resource_element(m, space, elem, m.has_decoration(g, Op::TextureBuffer))?;
     Some((space, pointee))
 }
 
 /// `elem` when it is what one descriptor of `space` holds (an array of them counts, for the
-/// arrays-of-arrays refusal).
-fn resource_element(m: &Module, space: AddressSpace, elem: InstId) -> Option<InstId> {
+/// arrays-of-arrays refusal); `tbuffer` for a global of texture buffers, whose descriptors
+/// hold any struct.
+fn resource_element(
+    m: &Module,
+    space: AddressSpace,
+    elem: InstId,
+    tbuffer: bool,
+) -> Option<InstId> {
     let inner = if m.op(elem) == Op::Array {
         m.operand(elem, 0)
     } else {
@@ -200,7 +207,19 @@ fn resource_element(m: &Module, space: AddressSpace, elem: InstId) -> Option<Ins
     let ok = match space {
         AddressSpace::UniformConstant => !matches!(m.op(inner), Op::Array | Op::RuntimeArray),
         AddressSpace::Uniform => m.op(inner) == Op::Struct,
-        AddressSpace::StorageBuffer => matches!(m.op(inner), Op::Struct | Op::RuntimeArray),
+        // A structured buffer is a runtime array (or a struct ending in one); an array of
+        // other structs is one buffer's contents (`RWStructuredBuffer<S>`), not buffers,
+        // unless they are texture buffers (`TextureBuffer<S> t[n]`).
+        AddressSpace::StorageBuffer => match m.op(inner) {
+            Op::RuntimeArray => true,
+            Op::Struct if tbuffer => true,
+            Op::Struct => m
+                .struct_fields(inner)
+                .last()
+                .and_then(|&f| m.ty(f))
+                .is_some_and(|t| m.op(t) == Op::RuntimeArray),
+            _ => false,
+        },
         _ => false,
     };
     ok.then_some(elem)

@@ -218,6 +218,7 @@ struct RawOptions {
     invert_y: Option<bool>,
     dx_position_w: Option<bool>,
     debug_names: Option<bool>,
+    spirv_reflect: Option<bool>,
     wgsl_binding_map: Option<Spanned<String>>,
     output: Option<Spanned<String>>,
 }
@@ -248,6 +249,7 @@ struct RawShader {
     invert_y: Option<bool>,
     dx_position_w: Option<bool>,
     debug_names: Option<bool>,
+    spirv_reflect: Option<bool>,
     wgsl_binding_map: Option<Spanned<String>>,
     output: Option<Spanned<String>>,
 }
@@ -268,6 +270,7 @@ impl RawShader {
             invert_y: self.invert_y.take(),
             dx_position_w: self.dx_position_w.take(),
             debug_names: self.debug_names.take(),
+            spirv_reflect: self.spirv_reflect.take(),
             wgsl_binding_map: self.wgsl_binding_map.take(),
             output: self.output.take(),
         }
@@ -582,6 +585,9 @@ impl Cx<'_> {
         options.invert_y = flag(defaults.invert_y, own.invert_y, false);
         options.dx_position_w = flag(defaults.dx_position_w, own.dx_position_w, false);
         options.debug_names = flag(defaults.debug_names, own.debug_names, true);
+        // The SPIR-V outputs' reflection decorations (`-fspv-reflect`); the text targets
+        // have none, as `spirv_` says.
+        options.spirv_reflect = flag(defaults.spirv_reflect, own.spirv_reflect, false);
         options.hlsl_version = own.hlsl_version.or(defaults.hlsl_version).unwrap_or(2021);
         if let Some(map) = pick(&defaults.wgsl_binding_map, &own.wgsl_binding_map) {
             let file = dir.join(map.get_ref());

@@ -71,6 +71,10 @@ pub fn compile_args(opts: &CompileOptions, target: OutputKind) -> Vec<String> {
     if !opts.debug_names {
         a.push("--no-names".into());
     }
+    // SPIR-V's own decorations: the command line refuses the flag for the other targets.
+    if opts.spirv_reflect && matches!(target, OutputKind::Spirv | OutputKind::SpirvAsm) {
+        a.push("-fspv-reflect".into());
+    }
     if let Some(space) = opts.default_space {
         a.extend(["-auto-binding-space".into(), space.to_string()]);
     }

@@ -66,6 +66,11 @@ pub struct EmitArgs {
     /// Leave out `OpName`/`OpMemberName`.
     #[arg(long)]
     pub no_names: bool,
+    /// DXC's reflection decorations in the SPIR-V (`UserSemantic`, `UserTypeGOOGLE`,
+    /// `CounterBuffer`; dxc's `-fspv-reflect`), from the module's `semantic`, `user_type` and
+    /// `counter` decorations. SPIR-V targets only (OSC0036 for the others).
+    #[arg(long = "fspv-reflect")]
+    pub spirv_reflect: bool,
     /// The entry point to emit (GLSL: one per output), by its `entry_point` name.
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
@@ -166,6 +171,13 @@ fn options(args: &EmitArgs) -> Result<CompileOptions, String> {
         BufferLayout::Dxc
     };
     opts.debug_names = !args.no_names;
+    if args.spirv_reflect && !matches!(args.target, OutputKind::Spirv | OutputKind::SpirvAsm) {
+        return Err(format!(
+            "error[OSC0036]: `--fspv-reflect` adds SPIR-V reflection decorations; `--target {}`              has no such decorations, so it is refused rather than ignored",
+            args.target.name()
+        ));
+    }
+    opts.spirv_reflect = args.spirv_reflect;
     if let Some(p) = &args.msl_binding_map {
         let map = std::fs::read_to_string(p)
             .map_err(|e| e.to_string())

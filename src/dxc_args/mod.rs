@@ -377,6 +377,12 @@ impl DxcArgs {
                 "`-fspv-preserve-interface` keeps unused stage variables in the SPIR-V entry point; it has no meaning for this `--target`",
             ));
         }
+        if d.options.spirv_reflect && !spirv_out {
+            return Err(ArgError::new(
+                "-fspv-reflect",
+                "`-fspv-reflect` adds SPIR-V reflection decorations (UserSemantic, UserTypeGOOGLE, CounterBuffer); this `--target` has no such decorations, so it is refused rather than ignored",
+            ));
+        }
         if d.options.spirv_allowed_extensions.is_some() && !spirv_out {
             return Err(ArgError::new(
                 "-fspv-extension=",
@@ -536,6 +542,7 @@ impl DxcArgs {
             "fspv-target-env=" | "target-env" => *env = Some(v(0).to_string()),
             "fspv-preserve-bindings" => c.preserve_bindings = true,
             "fspv-preserve-interface" => c.spirv_preserve_interface = true,
+            "fspv-reflect" => c.spirv_reflect = true,
             "fvk-auto-shift-bindings" => c.auto_shift_bindings = true,
             "fspv-flatten-resource-arrays" => c.flatten_resource_arrays = true,
             "fspv-use-unknown-image-format" => c.unknown_image_format = true,

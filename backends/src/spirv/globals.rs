@@ -11,6 +11,7 @@ use oneshader_ir::{
     AddressSpace, BuiltIn, Effects, Global, InstId, Op, Partitioning, Primitive, Stage, TessDomain,
 };
 use rspirv::spirv::{self, Capability, Decoration, ExecutionMode, ExecutionModel};
+use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 use super::encode::{inst, inst_str};
@@ -18,6 +19,27 @@ use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE, TARGET};
 use super::module::{Emitter, Lk};
 
 /// The SPIR-V built-in of an IR built-in, in a given storage class and stage set.
+/// The extension of `UserSemantic` and `CounterBuffer` before SPIR-V 1.4, which also
+/// permits `OpDecorateString` and `OpDecorateId` there; DXC declares it in every version.
+const HLSL_FUNCTIONALITY: &str = "SPV_GOOGLE_hlsl_functionality1";
+
+/// The HLSL semantic of a `semantic("NAME", index[, written])` decoration as the source
+/// spelled it: `NAME`, then the index when the source wrote it (`written`; without that
+/// operand, when it is not 0).
+fn semantic_spelling(m: &oneshader_ir::Module, d: InstId) -> Option<String> {
+    let name = m.try_operand(d, 0).and_then(|s| m.literal_str(s))?;
+    let index = m.imm_operand(d, 1).unwrap_or(0);
+    let written = match m.imm_operand(d, 2) {
+        Some(w) => w != 0,
+        None => index != 0,
+    };
+    Some(if written {
+        format!("{name}{index}")
+    } else {
+        name.to_string()
+    })
+}
+
 fn builtin(b: BuiltIn, input: bool, fragment: bool) -> spirv::BuiltIn {
     use spirv::BuiltIn as S;
     match b {
@@ -201,7 +223,30 @@ impl Emitter<'_> {
 
     /// Emits every global variable.
     pub(crate) fn emit_globals(&mut self, info: &ModuleInfo) {
-        for g in self.m.globals() {
+        // `OpDecorateId` names only what is defined before its target, so under `reflect`
+        // a buffer's counter (`CounterBuffer`) is declared just before the buffer, as DXC
+        // orders them; otherwise the module's order.
+        let mut order: Vec<Global> = Vec::new();
+        if self.opts.reflect {
+            let m = self.m;
+            let mut placed: FxHashSet<InstId> = FxHashSet::default();
+            for g in m.globals() {
+                if let Some(c) = m
+                    .find_decoration(g.id(), Op::Counter)
+                    .and_then(|d| m.try_operand(d, 0))
+                    .and_then(|c| Global::dyn_cast(m, c))
+                    && placed.insert(c.id())
+                {
+                    order.push(c);
+                }
+                if placed.insert(g.id()) {
+                    order.push(g);
+                }
+            }
+        } else {
+            order.extend(self.m.globals());
+        }
+        for g in order {
             let before = self.s.oversized().is_some();
             let done = self.global(g, info);
             self.note_oversized(g.id(), before);
@@ -335,8 +380,34 @@ impl Emitter<'_> {
                     self.caps.add(Capability::GeometryStreams);
                     self.decorate(id, Decoration::Stream, &[n]);
                 }
-                // Reflection-only or handled elsewhere: semantics, counters, majorness (in
-                // the layout), export/import (linking happens before emission).
+                // DXC's `-fspv-reflect` (docs/spirv-backend.md, "Reflection decorations").
+                Op::Semantic if self.opts.reflect => {
+                    if let Some(s) = semantic_spelling(m, d) {
+                        self.caps.ext(HLSL_FUNCTIONALITY);
+                        self.decorate_string(id, Decoration::UserSemantic, &s);
+                    }
+                }
+                Op::UserType if self.opts.reflect => {
+                    if let Some(s) = m.try_operand(d, 0).and_then(|s| m.literal_str(s)) {
+                        self.caps.ext(HLSL_FUNCTIONALITY);
+                        self.caps.ext("SPV_GOOGLE_user_type");
+                        self.decorate_string(id, Decoration::UserTypeGOOGLE, s);
+                    }
+                }
+                Op::Counter if self.opts.reflect => {
+                    if let Some(c) = m.try_operand(d, 0).filter(|&c| m.op(c) == Op::Global) {
+                        let cid = self.id_of(c);
+                        self.caps.ext(HLSL_FUNCTIONALITY);
+                        inst(
+                            &mut self.s.annotations,
+                            spirv::Op::DecorateId,
+                            &[id, Decoration::CounterBuffer as u32, cid],
+                        );
+                    }
+                }
+                // Reflection-only (without `reflect`) or handled elsewhere: semantics,
+                // counters, user types, majorness (in the layout), export/import (linking
+                // happens before emission).
                 _ => {}
             }
         }

@@ -84,6 +84,13 @@ pub struct Options {
     /// one entry point (a library's unused variables belong to no entry point in particular).
     /// Default: off, the variables the entry point uses.
     pub preserve_interface: bool,
+    /// DXC's `-fspv-reflect`: `OpDecorateString ... UserSemantic "SEMANTIC"` on every stage
+    /// variable with a semantic (the IR's `semantic`, spelled as the source wrote it),
+    /// `OpDecorateString ... UserTypeGOOGLE "texture2d:<float>"` on every resource with a
+    /// `user_type`, and `OpDecorateId ... CounterBuffer %counter` linking a buffer to its
+    /// counter (`counter`), with the extensions `SPV_GOOGLE_hlsl_functionality1` and
+    /// `SPV_GOOGLE_user_type`. Default: off, none of them.
+    pub reflect: bool,
 }
 
 /// True when the `-fspv-extension=` list `allowed` permits `ext` (`KHR` permits every
@@ -117,6 +124,7 @@ impl Default for Options {
             allowed_extensions: None,
             line_info: None,
             preserve_interface: false,
+            reflect: false,
         }
     }
 }

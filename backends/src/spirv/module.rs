@@ -318,6 +318,17 @@ impl<'m> Emitter<'m> {
         inst(&mut self.s.annotations, spirv::Op::Decorate, &w);
     }
 
+    /// Writes an `OpDecorateString` (`UserSemantic`, `UserTypeGOOGLE`).
+    pub fn decorate_string(&mut self, id: u32, d: spirv::Decoration, s: &str) {
+        inst_str(
+            &mut self.s.annotations,
+            spirv::Op::DecorateString,
+            &[id, d as u32],
+            s,
+            &[],
+        );
+    }
+
     /// Writes a member decoration.
     pub fn decorate_member(&mut self, id: u32, member: u32, d: spirv::Decoration, extra: &[u32]) {
         let mut w: SmallVec<[u32; 5]> = SmallVec::new();

@@ -603,7 +603,7 @@ impl<'p> Lower<'p> {
                     }
                 }
                 self.m.decorate_imm(g, Op::Location, &[n]);
-                self.io_decos(g, leaf, input, ctx);
+                self.io_decos(g, leaf, input, ctx, None);
                 Some(LeafGlobal {
                     g,
                     ty: leaf.ty,
@@ -793,11 +793,33 @@ impl<'p> Lower<'p> {
         (self.ir_ty(ty), false)
     }
 
-    fn io_decos(&mut self, g: InstId, leaf: &Leaf, input: bool, ctx: IoCtx) {
-        if let Some(sem) = &leaf.io.semantic {
-            let s = self.m.const_string(&sem.name);
-            let i = self.m.imm(sem.index);
-            self.m.decorate(g, Op::Semantic, &[s, i]);
+    /// The decorations of stage variable `g` from its declaration `leaf`: the semantic (or
+    /// `whole`, the semantic naming a variable that combines several declarations: the
+    /// clip and cull distances), patch, per-primitive, stream and interpolation.
+    fn io_decos(
+        &mut self,
+        g: InstId,
+        leaf: &Leaf,
+        input: bool,
+        ctx: IoCtx,
+        whole: Option<&'static str>,
+    ) {
+        let sem = match (whole, &leaf.io.semantic) {
+            (Some(name), _) => Some((name.to_string(), 0, false)),
+            (None, Some(sem)) => Some((sem.name.clone(), sem.index, sem.explicit_index)),
+            (None, None) => None,
+        };
+        if let Some((name, index, written)) = sem {
+            let s = self.m.const_string(&name);
+            let i = self.m.imm(index);
+            // `semantic("NAME", 0, 1)`: the source spelled the zero (`TEXCOORD0`); otherwise
+            // an index is spelled exactly when it is not 0.
+            if index == 0 && written {
+                let w = self.m.imm(1);
+                self.m.decorate(g, Op::Semantic, &[s, i, w]);
+            } else {
+                self.m.decorate(g, Op::Semantic, &[s, i]);
+            }
         }
         if ctx.patch {
             self.m.decorate(g, Op::Patch, &[]);
@@ -1006,7 +1028,14 @@ impl<'p> Lower<'p> {
                         || matches!(bi, BuiltIn::TessLevelOuter | BuiltIn::TessLevelInner),
                     ..ctx
                 };
-                self.io_decos(g, leaf, input, ctx);
+                // The combined distance array is the whole of `SV_ClipDistance` (or
+                // `SV_CullDistance`), whichever declarations it holds, as DXC names it.
+                let whole = match bi {
+                    BuiltIn::ClipDistance => Some("SV_ClipDistance"),
+                    BuiltIn::CullDistance => Some("SV_CullDistance"),
+                    _ => None,
+                };
+                self.io_decos(g, leaf, input, ctx, whole);
                 if is_dist && let Some(d) = loc.dist.get_mut(&bi.to_u32()) {
                     d.1 = Some(g);
                 }

@@ -1122,6 +1122,12 @@ impl<'p> Lower<'p> {
             self.m.decorate_imm(id, Op::Binding, &[sb.0, sb.1]);
             let reg = self.hlsl_register(g, sb.0);
             self.m.decorate_imm(id, Op::HlslRegister, &reg);
+            // The type's spelling for `-fspv-reflect`; DXC names only resources with a
+            // binding.
+            if let Some(t) = &self.p.global(g).user_type {
+                let s = self.m.const_string(t);
+                self.m.decorate(id, Op::UserType, &[s]);
+            }
         }
         if self.has_ir_matrix(gd.ty) && !matches!(gd.kind, GlobalKind::CBuffer { .. }) {
             self.major_deco(id, gd.major);

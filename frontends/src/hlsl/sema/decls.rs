@@ -8,6 +8,46 @@ use crate::hlsl::sema::hir::*;
 use crate::hlsl::sema::{Sema, Sym, TemplateBody, attr_is};
 use crate::hlsl::syntax::ast::{self, DeclKind, Modifier, TemplateArg, TypeKind};
 
+/// The resource type names DXC's `-fspv-reflect` spells in `UserTypeGOOGLE` (the others it
+/// gives none, or spells through the type they name).
+const DXC_USER_TYPES: &[&str] = &[
+    "StructuredBuffer",
+    "RWStructuredBuffer",
+    "RasterizerOrderedStructuredBuffer",
+    "ByteAddressBuffer",
+    "RWByteAddressBuffer",
+    "RasterizerOrderedByteAddressBuffer",
+    "AppendStructuredBuffer",
+    "ConsumeStructuredBuffer",
+    "Texture1D",
+    "Texture2D",
+    "Texture3D",
+    "TextureCube",
+    "Texture1DArray",
+    "Texture2DArray",
+    "Texture2DMS",
+    "Texture2DMSArray",
+    "TextureCubeArray",
+    "RWTexture1D",
+    "RWTexture2D",
+    "RWTexture3D",
+    "RWTexture1DArray",
+    "RWTexture2DArray",
+    "RasterizerOrderedTexture1D",
+    "RasterizerOrderedTexture1DArray",
+    "RasterizerOrderedTexture2D",
+    "RasterizerOrderedTexture2DArray",
+    "RasterizerOrderedTexture3D",
+    "Buffer",
+    "RWBuffer",
+    "RasterizerOrderedBuffer",
+    "SubpassInput",
+    "SubpassInputMS",
+    "ConstantBuffer",
+    "TextureBuffer",
+    "RaytracingAccelerationStructure",
+];
+
 impl<'a> Sema<'a> {
     /// Processes a list of declarations in the current namespace.
     pub fn declare_all(&mut self, decls: &'a [ast::Decl]) {
@@ -225,12 +265,75 @@ impl<'a> Sema<'a> {
             const_value: None,
             span: t.span,
             name_span: t.name_span,
+            user_type: None,
         });
         let g = GlobalId(self.globals.len() as u32 - 1);
         if let Some(s) = self.decl.sampled_textures.get_mut(&tex) {
             s[cmp as usize] = Some(g);
         }
         Some(g)
+    }
+
+    /// How SPIR-V's `UserTypeGOOGLE` spells resource type `ty` (DXC's `-fspv-reflect`), as
+    /// `written` (the declaration's type syntax, when there is one): the type name in lower
+    /// case, then its template arguments as `:<float4,64>` (the element type as OneShader
+    /// names it, a sample count as its value), none when none was written (`texture2d`); an
+    /// array of resources takes its element's. A name DXC does not list (a typedef, the
+    /// legacy `texture2D`) is spelled by the type it names. `None` for what DXC gives no
+    /// type: samplers and anything that is not a resource.
+    pub(in crate::hlsl) fn user_type(
+        &mut self,
+        written: Option<&'a ast::TypeExpr>,
+        ty: TyId,
+    ) -> Option<String> {
+        let elem = self.strip_arrays(ty);
+        let elem_arg = match self.types.kind(elem) {
+            TyKind::Texture(_, e, _) => Some(*e),
+            TyKind::Buffer(BufKind::ByteAddress | BufKind::RWByteAddress, _) => None,
+            TyKind::Buffer(_, e) => Some(*e),
+            TyKind::AccelStruct => None,
+            _ => return None,
+        };
+        if let Some(ast::TypeExpr {
+            kind: TypeKind::Named { path, args },
+            ..
+        }) = written
+            && path.segments.len() == 1
+            && DXC_USER_TYPES.contains(&path.last().name.as_str())
+        {
+            let mut s = path.last().name.to_ascii_lowercase();
+            if let Some(args) = args.as_deref().filter(|a| !a.is_empty()) {
+                let mut parts = Vec::with_capacity(args.len());
+                for (i, a) in args.iter().enumerate() {
+                    parts.push(match (i, elem_arg) {
+                        (0, Some(e)) => self.types.name(e),
+                        _ => self.quiet_int_arg(a)?.to_string(),
+                    });
+                }
+                s.push_str(":<");
+                s.push_str(&parts.join(","));
+                s.push('>');
+            }
+            return Some(s);
+        }
+        // Spelled by the type: `Texture2D<float4>` is `texture2d:<float4>`.
+        let name = self.types.name(elem);
+        Some(match name.split_once('<') {
+            Some((head, rest)) => {
+                format!("{}:<{}", head.to_ascii_lowercase(), rest.replace(", ", ","))
+            }
+            None => name.to_ascii_lowercase(),
+        })
+    }
+
+    /// A constant template argument's value, or `None` without reporting anything (the
+    /// type's own resolution reports what is wrong with it).
+    fn quiet_int_arg(&mut self, a: &'a TemplateArg) -> Option<i128> {
+        let (diags, errors) = (self.diag.diags.len(), self.diag.errors);
+        let v = self.template_int_arg(a);
+        self.diag.diags.truncate(diags);
+        self.diag.errors = errors;
+        v
     }
 
     pub(in crate::hlsl) fn declare_global_var(&mut self, v: &'a ast::VarDecl) {
@@ -288,6 +391,8 @@ impl<'a> Sema<'a> {
                     const_value: None,
                     span: d.span,
                     name_span: d.name.span,
+                    // Not among the types DXC's `-fspv-reflect` names.
+                    user_type: None,
                 });
                 let gid = GlobalId(self.globals.len() as u32 - 1);
                 self.decl.sampled_textures.insert(gid, [None, None]);
@@ -388,6 +493,12 @@ impl<'a> Sema<'a> {
                 self.add_loose_uniform(d, ty, major);
                 continue;
             };
+            let user_type = match kind {
+                GlobalKind::Resource | GlobalKind::CBuffer { .. } => {
+                    self.user_type(Some(&v.ty), ty)
+                }
+                _ => None,
+            };
             let mut g = GlobalDef {
                 name: d.name.name.clone(),
                 ty: gty,
@@ -398,6 +509,7 @@ impl<'a> Sema<'a> {
                 const_value: None,
                 span: d.span,
                 name_span: d.name.span,
+                user_type,
             };
             if matches!(g.kind, GlobalKind::Static)
                 && let Some(init) = &d.init
@@ -576,6 +688,8 @@ impl<'a> Sema<'a> {
                     const_value: None,
                     span,
                     name_span: span,
+                    // DXC names no type for `$Globals`.
+                    user_type: None,
                 });
                 let g = GlobalId(self.globals.len() as u32 - 1);
                 self.decl.globals_cbuffer = Some(g);
@@ -727,7 +841,9 @@ impl<'a> Sema<'a> {
             .attributes
             .iter()
             .any(|a| attr_is(a, "vk", "shader_record_ext") || attr_is(a, "vk", "shader_record_nv"));
+        let tbuffer = b.keyword == ast::BufferKeyword::TBuffer;
         self.globals.push(GlobalDef {
+            user_type: Some(if tbuffer { "tbuffer" } else { "cbuffer" }.to_string()),
             name: b.name.name.clone(),
             ty: sty,
             kind: if shader_record && b.keyword == ast::BufferKeyword::CBuffer {
@@ -784,6 +900,7 @@ impl<'a> Sema<'a> {
                         if self.types.contains_resource(ty) {
                             // DXC moves resources declared in a cbuffer out of it.
                             let bind = self.bind_attrs(&v.attributes, &d.annotations);
+                            let user_type = self.user_type(Some(&v.ty), ty);
                             self.globals.push(GlobalDef {
                                 name: d.name.name.clone(),
                                 ty,
@@ -794,6 +911,7 @@ impl<'a> Sema<'a> {
                                 const_value: None,
                                 span: d.span,
                                 name_span: d.name.span,
+                                user_type,
                             });
                             let rg = GlobalId(self.globals.len() as u32 - 1);
                             let ns = self.scope.cur_ns;

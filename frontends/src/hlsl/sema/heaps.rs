@@ -137,6 +137,8 @@ impl<'a> Sema<'a> {
             .map(|(_, g)| *g)
             .min_by_key(|g| g.0);
         let ty = self.types.intern(TyKind::UnsizedArray(to));
+        // `-fspv-reflect`: the view's resource type, spelled from its type (no source text).
+        let user_type = self.user_type(None, to);
         self.globals.push(GlobalDef {
             name: heap_name(sampler).to_string(),
             ty,
@@ -152,6 +154,7 @@ impl<'a> Sema<'a> {
             span,
             // No declaration: the heap's first use names it.
             name_span: span,
+            user_type,
         });
         let g = GlobalId(self.globals.len() as u32 - 1);
         self.decl.heap_views.insert((sampler, to), g);

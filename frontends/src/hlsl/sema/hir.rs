@@ -905,6 +905,10 @@ pub struct GlobalDef {
     /// Its declared name (the buffer's for a `cbuffer`; for what the declaration of another
     /// made, that one's): the IR global's position.
     pub name_span: Span,
+    /// A resource's type as SPIR-V's `UserTypeGOOGLE` spells it (`texture2d:<float>`,
+    /// `cbuffer`; the IR's `user_type` decoration, emitted under `-fspv-reflect`); `None`
+    /// for what DXC gives none (samplers, `$Globals`, statics, push constants).
+    pub user_type: Option<String>,
 }
 
 /// Parameter passing mode.

@@ -106,6 +106,7 @@ impl<'a> Sema<'a> {
                         } else {
                             BindAttrs::default()
                         };
+                        let user_type = self.user_type(None, f.ty);
                         self.globals.push(GlobalDef {
                             name: fname.clone(),
                             ty: f.ty,
@@ -116,6 +117,7 @@ impl<'a> Sema<'a> {
                             const_value: None,
                             span,
                             name_span: span,
+                            user_type,
                         });
                         let g = GlobalId(self.globals.len() as u32 - 1);
                         mk(ExprKind::Global(g), f.ty, span)

@@ -598,6 +598,7 @@ impl<'a> Sema<'a> {
                     const_value,
                     span: d.span,
                     name_span: d.name.span,
+                    user_type: None,
                 });
                 let g = GlobalId(self.globals.len() as u32 - 1);
                 self.declare_here(&d.name.name, Sym::Global(g), d.name.span);
