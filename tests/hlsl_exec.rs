@@ -1819,6 +1819,48 @@ fn increments_and_assignments_are_places_evaluated_once() {
     }
 }
 
+/// `isnormal` (SM 6.9) on lavapipe in every voice, against Rust's `f32::is_normal`: zeros,
+/// subnormals, the extreme normals, infinities and NaNs, as scalars, a vector and a matrix.
+#[test]
+fn isnormal_is_true_only_for_normal_floats() {
+    let gpu = Gpu::new();
+    let path = "tests/hlsl_exec/isnormal.hlsl";
+    let values: [f32; 16] = [
+        0.0,
+        -0.0,
+        f32::from_bits(1),
+        f32::from_bits(0x007F_FFFF),
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        1.0,
+        -2.5,
+        f32::MAX,
+        f32::MIN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        1.0e-39,
+        3.0e38,
+    ];
+    let flag = |k: usize| values[k].is_normal() as u32;
+    let mut want: Vec<u32> = (0..16).map(flag).collect();
+    want.push(flag(1) | flag(4) << 1 | flag(6) << 2 | flag(8) << 3);
+    want.push(flag(2) | flag(3) << 1 | flag(5) << 2 | flag(7) << 3);
+    let bindings = vec![
+        Binding::new(
+            0,
+            0,
+            Resource::StorageBuffer(values.iter().map(|v| v.to_bits()).collect()),
+        ),
+        Binding::new(0, 1, Resource::StorageBuffer(vec![0; 18])),
+    ];
+    let runs = run_voices(&gpu, path, bindings, &[], [1, 1, 1], Rules::new());
+    for (voice, bindings, _) in runs {
+        assert_eq!(bindings[1].words(), &want[..], "{voice:?}");
+    }
+}
+
 /// `msad4` (issue 26, item 6) on lavapipe through every voice: D3D's masked sum of absolute
 /// differences of the reference's bytes against the four 4-byte windows of the 8-byte source
 /// (zero reference bytes masked), added to the accumulator, on inputs with zero bytes,

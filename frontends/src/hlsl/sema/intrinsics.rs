@@ -137,6 +137,7 @@ pub const ELEMENTWISE: &[(&str, usize, Class, Ret, Intrinsic)] = {
 
 /// The other intrinsic names [`Sema::check_intrinsic`] knows.
 const SPECIAL: &[&str] = &[
+    "isnormal",
     "dot",
     "cross",
     "length",
@@ -919,6 +920,53 @@ impl<'a> Sema<'a> {
                 };
                 let v = vec![c, self.convert(a, ty, as_), self.convert(b, ty, bs)];
                 mk(ExprKind::Intrinsic(IntrinsicOp::Select, v), ty, span)
+            }
+            "isnormal" => {
+                // SM 6.9: neither zero, subnormal, infinite nor NaN. SPIR-V's OpIsNormal needs
+                // the Kernel capability; as DXC, OneShader tests the value instead: finite
+                // and at least the type's smallest normal magnitude in absolute value.
+                if n != 1 {
+                    return self.arity_error(name, "1", n, span);
+                }
+                let Some(ty) = self.common_type(&args, Class::Float) else {
+                    return self.intrinsic_mismatch(name, &args, "a float value", span);
+                };
+                let s = self.types.scalar_of(ty).unwrap_or(Scalar::F32);
+                let min_normal = match s {
+                    Scalar::F16 => f64::from(f32::from_bits(0x3880_0000)), // 2^-14
+                    Scalar::F64 => f64::MIN_POSITIVE,                      // 2^-1022
+                    _ => f64::from(f32::MIN_POSITIVE),                     // 2^-126
+                };
+                let bt = self.types.with_scalar(ty, Scalar::Bool);
+                let x = self.conv_all(args, ty).into_iter().next();
+                let Some(x) = x else {
+                    return Expr::error(span);
+                };
+                let (set, x) = self.temp(x, span);
+                let finite = mk(
+                    ExprKind::Intrinsic(IntrinsicOp::Ir(Intrinsic::IsFinite), vec![x.clone()]),
+                    bt,
+                    span,
+                );
+                let abs = mk(
+                    ExprKind::Intrinsic(IntrinsicOp::Ir(Intrinsic::Abs), vec![x]),
+                    ty,
+                    span,
+                );
+                let st = self.types.scalar(s);
+                let least = mk(ExprKind::Const(ConstVal::Float(min_normal)), st, span);
+                let least = self.convert(least, ty, span);
+                let big = mk(
+                    ExprKind::Binary(BinOp::Ge, Box::new(abs), Box::new(least)),
+                    bt,
+                    span,
+                );
+                let both = mk(
+                    ExprKind::Intrinsic(IntrinsicOp::LogicalAnd, vec![finite, big]),
+                    bt,
+                    span,
+                );
+                mk(ExprKind::Comma(Box::new(set), Box::new(both)), bt, span)
             }
             "and" | "or" => {
                 if n != 2 {

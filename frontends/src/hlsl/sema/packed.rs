@@ -66,7 +66,7 @@ impl Sema<'_> {
     }
 
     /// `e` in a fresh local: (the assignment, a read of the local).
-    fn temp(&mut self, e: Expr, span: Span) -> (Expr, Expr) {
+    pub(in crate::hlsl) fn temp(&mut self, e: Expr, span: Span) -> (Expr, Expr) {
         let ty = e.ty;
         let l = self.add_local("packed.tmp", ty, span);
         let r = mk(ExprKind::Local(l), ty, span);
