@@ -356,7 +356,8 @@ impl FnEmitter<'_, '_> {
             I::AttributeAtVertex => Err(GlslError::new(
                 UNMAPPED,
                 "`attribute_at_vertex` (GetAttributeAtVertex) is not supported by the GLSL \
-                 backend (nor by the SPIR-V backend)",
+                 backend yet (it needs GL_EXT_fragment_shader_barycentric's `pervertexEXT` \
+                 input arrays); the SPIR-V backend supports it",
             )),
             I::InterpolateAtCentroid | I::InterpolateAtSample | I::InterpolateAtOffset => {
                 let p = self.interpolant(arg_ir[0], which)?;
