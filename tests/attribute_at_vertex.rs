@@ -5,7 +5,9 @@
 //! `Input` array of 3 decorated `PerVertexKHR`, its `Location` unchanged; the call reads
 //! element `vertex`, a plain read element 0; other inputs stay as they were. Both validators
 //! accept the output for every Vulkan environment. An attribute that is not a
-//! `nointerpolation` input, or is computed, is refused at the call, as are the text targets.
+//! `nointerpolation` input, or is computed, is refused at the call. GLSL declares the inputs
+//! `pervertexEXT` (GL_EXT_fragment_shader_barycentric) and glslang accepts it; WGSL and MSL
+//! refuse the intrinsic by name.
 //! Lavapipe has no fragment barycentrics, so nothing here executes.
 
 mod support;
@@ -448,13 +450,9 @@ fn a_wrong_call_is_refused_by_the_front_end() {
 }
 
 #[test]
-fn text_targets_refuse_the_intrinsic_by_name_at_the_call() {
+fn wgsl_and_msl_refuse_the_intrinsic_by_name_at_the_call() {
     let src = "float4 main(nointerpolation float3 b : B) : SV_Target {\n  return float4(GetAttributeAtVertex(b, 1), 1);\n}\n";
-    for (target, code) in [
-        (Target::Glsl, "OSB0109"),
-        (Target::Wgsl, "OSB0208"),
-        (Target::Msl, "OSB0308"),
-    ] {
+    for (target, code) in [(Target::Wgsl, "OSB0208"), (Target::Msl, "OSB0308")] {
         let e = refused(src, &CompileOptions::new("ps_6_1").target(target));
         assert!(
             e.contains(&format!("bary.hlsl:2:17: error[{code}]")),
@@ -462,4 +460,65 @@ fn text_targets_refuse_the_intrinsic_by_name_at_the_call() {
         );
         assert!(e.contains("attribute_at_vertex"), "{target}: {e}");
     }
+}
+
+/// GLSL: GL_EXT_fragment_shader_barycentric's `pervertexEXT` arrays of 3 (no `flat`), a
+/// plain read `[0]`, the call `[vertex]` then the member and component; glslang compiles it
+/// and both validators accept its SPIR-V.
+fn glsl(src: &str, args: &[&str]) -> String {
+    let mut a = args.to_vec();
+    a.extend(["-T", "ps_6_1", "-E", "main"]);
+    let text = Compiler::new()
+        .compile_source("bary.hlsl", src, &options(&a).target(Target::Glsl))
+        .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()))
+        .glsl
+        .expect("GLSL asked");
+    if let Err(e) =
+        oneshader_test_tools::glslang_and_validate(&text, oneshader_test_tools::GlslStage::Fragment)
+    {
+        panic!("glslang or spirv-val rejects:\n{text}\n{e}");
+    }
+    text
+}
+
+#[test]
+fn glsl_declares_pervertex_inputs_and_reads_them_at_the_vertex() {
+    for opt in ["-O0", "-O3"] {
+        let t = glsl(CHANNELS, &[opt]);
+        assert!(
+            t.contains("#extension GL_EXT_fragment_shader_barycentric : require"),
+            "{t}"
+        );
+        assert!(
+            t.contains("layout(location = 0) in vec3 in_var_COLOR0;"),
+            "{opt}: {t}"
+        );
+        assert!(
+            t.contains("layout(location = 1) pervertexEXT in vec3 in_var_COLOR1[3];"),
+            "{opt}: {t}"
+        );
+        assert!(
+            t.contains("layout(location = 2) pervertexEXT in vec3 in_var_COLOR2[3];"),
+            "{opt}: {t}"
+        );
+        assert!(!t.contains("flat"), "{opt}: {t}");
+        assert!(t.contains("in_var_COLOR1[1u]"), "{opt}: {t}");
+        assert!(t.contains("in_var_COLOR1[0]"), "{opt}: {t}");
+        let t = glsl(STRUCTS, &[opt]);
+        assert!(t.contains("in_var_COLOR1[1u]"), "{opt}: {t}");
+        assert!(t.contains("in_var_COLOR3[2u]"), "{opt}: {t}");
+    }
+    let t = glsl(
+        "float4 main(nointerpolation float4 c : C, uint k : K) : SV_Target {\n  return GetAttributeAtVertex(c.y, k).xxxx + c;\n}\n",
+        &[],
+    );
+    assert!(t.contains("in_var_C[in_var_K][1]"), "{t}");
+}
+
+#[test]
+fn glsl_refuses_an_interpolated_attribute_at_the_call() {
+    let src = "float4 main(float3 a : A, nointerpolation float3 b : B) : SV_Target {\n  return float4(GetAttributeAtVertex(a, 1) + b, 1);\n}\n";
+    let e = refused(src, &CompileOptions::new("ps_6_1").target(Target::Glsl));
+    assert!(e.contains("bary.hlsl:2:17: error[OSB0109]"), "{e}");
+    assert!(e.contains("is not `nointerpolation`"), "{e}");
 }

@@ -443,16 +443,7 @@ impl Emitter<'_> {
     /// input of such a shader (whether or not it is the one read at a vertex).
     fn find_per_vertex(&mut self, info: &ModuleInfo) {
         let m = self.m;
-        let uses = m.functions().into_iter().any(|f| {
-            f.blocks(m).into_iter().any(|b| {
-                m.children(b.id()).any(|i| {
-                    m.op(i) == Op::CallIntrinsic
-                        && m.imm_operand(i, 0)
-                            .and_then(oneshader_ir::Intrinsic::from_u32)
-                            == Some(oneshader_ir::Intrinsic::AttributeAtVertex)
-                })
-            })
-        });
+        let uses = crate::attribute::module_reads_at_vertex(m);
         if !uses {
             return;
         }

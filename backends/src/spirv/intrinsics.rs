@@ -489,13 +489,10 @@ impl Emitter<'_> {
         Ok(id)
     }
 
-    /// The per-vertex input an `attribute_at_vertex` operand `p` reads, and the constant
-    /// indices (SPIR-V constants) of the part of it `p` designates: `p` is a function variable
-    /// HLSL lowering stored the attribute into, so the value stored is followed back through
-    /// loads, constant extracts and field/element addresses, the members of `construct`s
-    /// (an input struct built from its fields) and other such variables (stored once, only
-    /// read otherwise: a parameter copied into its inlined callee's local) to a `flat`
-    /// fragment input. Anything else is refused (OSB0012) rather than guessed at.
+    /// The per-vertex input an `attribute_at_vertex` operand `p` reads, and the SPIR-V
+    /// constant indices of the part of it `p` designates ([`crate::attribute::trace`]); an
+    /// operand that does not lead back to a `flat` fragment input is refused (OSB0012) rather
+    /// than guessed at.
     fn per_vertex_source(&mut self, p: InstId) -> R<(InstId, SmallVec<[u32; 4]>)> {
         let m = self.m;
         let fail = |why: &str| {
@@ -511,74 +508,7 @@ impl Emitter<'_> {
                         copies the compiler can follow; a parameter of a function that is \
                         not inlined, or a value computed from the input, cannot be read per \
                         vertex)";
-        let input = |v: InstId| {
-            m.op(v) == Op::Global
-                && m.ty(v).and_then(|t| m.address_space(t))
-                    == Some(oneshader_ir::AddressSpace::Input)
-        };
-        // Indices applied after the current value or pointer, outermost first.
-        let mut rest: SmallVec<[Idx; 4]> = SmallVec::new();
-        let mut cur = Cur::Ptr(p);
-        let mut found = None;
-        for _ in 0..64 {
-            match cur {
-                Cur::Val(v) => match m.try_op(v) {
-                    Some(Op::Load) => cur = Cur::Ptr(m.operand(v, 0)),
-                    Some(Op::Extract) => {
-                        let mut idx: SmallVec<[Idx; 4]> = SmallVec::new();
-                        for k in 1..m.num_operands(v) {
-                            idx.push(Idx::Imm(m.imm_operand(v, k).ok_or_else(|| fail(untraced))?));
-                        }
-                        idx.extend_from_slice(&rest);
-                        rest = idx;
-                        cur = Cur::Val(m.operand(v, 0));
-                    }
-                    Some(Op::Construct) if !rest.is_empty() => {
-                        let Idx::Imm(k) = rest[0] else {
-                            return Err(fail(untraced));
-                        };
-                        let t = m.ty(v).ok_or_else(|| fail(untraced))?;
-                        let n = m.num_operands(v);
-                        let direct = match m.op(t) {
-                            Op::Struct | Op::Array => true,
-                            // A vector built of scalars, one per component.
-                            Op::Vector => m.vector_len(t) == Some(n as u32),
-                            _ => false,
-                        };
-                        if !direct || k as usize >= n {
-                            return Err(fail(untraced));
-                        }
-                        rest.remove(0);
-                        cur = Cur::Val(m.operand(v, k as usize));
-                    }
-                    _ => return Err(fail(untraced)),
-                },
-                Cur::Ptr(q) if input(q) => {
-                    found = Some(q);
-                    break;
-                }
-                Cur::Ptr(q) => match m.try_op(q) {
-                    Some(Op::FieldAddr) => {
-                        let k = m.imm_operand(q, 1).ok_or_else(|| fail(untraced))?;
-                        rest.insert(0, Idx::Imm(k));
-                        cur = Cur::Ptr(m.operand(q, 0));
-                    }
-                    Some(Op::ElementAddr) => {
-                        let k = m.operand(q, 1);
-                        if !m.try_op(k).is_some_and(|o| o.is_constant()) {
-                            return Err(fail(untraced));
-                        }
-                        rest.insert(0, Idx::Const(k));
-                        cur = Cur::Ptr(m.operand(q, 0));
-                    }
-                    Some(Op::Var) => {
-                        cur = Cur::Val(stored_once(m, q).ok_or_else(|| fail(untraced))?);
-                    }
-                    _ => return Err(fail(untraced)),
-                },
-            }
-        }
-        let g = found.ok_or_else(|| fail(untraced))?;
+        let (g, rest) = crate::attribute::trace(m, p).ok_or_else(|| fail(untraced))?;
         if !self.per_vertex.contains_key(g) {
             return Err(fail(&format!(
                 "the input `{}` it reads is not `nointerpolation` (only flat inputs have per-vertex values)",
@@ -588,8 +518,8 @@ impl Emitter<'_> {
         let mut out: SmallVec<[u32; 4]> = SmallVec::new();
         for k in rest {
             out.push(match k {
-                Idx::Const(c) => self.val(c)?,
-                Idx::Imm(k) => {
+                crate::attribute::Idx::Const(c) => self.val(c)?,
+                crate::attribute::Idx::Imm(k) => {
                     let u = self.u32_ty();
                     self.const_bits(u, k as u64)
                 }
@@ -1070,56 +1000,4 @@ impl Emitter<'_> {
         }
         Ok(())
     }
-}
-
-/// Where [`Emitter::per_vertex_source`] is in its walk: a value or a pointer.
-#[derive(Clone, Copy)]
-enum Cur {
-    Val(InstId),
-    Ptr(InstId),
-}
-
-/// An index of the walk: an immediate (field or extract index) or an IR constant (element).
-#[derive(Clone, Copy)]
-enum Idx {
-    Imm(u32),
-    Const(InstId),
-}
-
-/// The one value stored into the variable `var`, when it is stored exactly once (stores of
-/// `undef`, the inliner's reset at each call, aside) and otherwise only read: by loads,
-/// intrinsics and field or element addresses that are themselves only read.
-fn stored_once(m: &oneshader_ir::Module, var: InstId) -> Option<InstId> {
-    fn read_only(m: &oneshader_ir::Module, p: InstId, depth: u32) -> bool {
-        depth < 16
-            && m.uses(p).all(|u| match m.op(u.user) {
-                Op::Load | Op::CallIntrinsic => true,
-                Op::FieldAddr | Op::ElementAddr if u.slot == oneshader_ir::Slot::Operand(0) => {
-                    read_only(m, u.user, depth + 1)
-                }
-                _ => false,
-            })
-    }
-    let mut stored = None;
-    for u in m.uses(var) {
-        match (m.op(u.user), u.slot) {
-            (Op::Store, oneshader_ir::Slot::Operand(0)) => {
-                let v = m.operand(u.user, 1);
-                if m.try_op(v) == Some(Op::Undef) {
-                    continue;
-                }
-                if stored.replace(v).is_some() {
-                    return None;
-                }
-            }
-            (Op::Load | Op::CallIntrinsic, _) => {}
-            (Op::FieldAddr | Op::ElementAddr, oneshader_ir::Slot::Operand(0)) => {
-                if !read_only(m, u.user, 0) {
-                    return None;
-                }
-            }
-            _ => return None,
-        }
-    }
-    stored
 }
