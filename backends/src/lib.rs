@@ -14,6 +14,7 @@
 //! backends share identifier scopes, the entry-point choice, the inline/local analysis and the
 //! locations atomics touch (a private `text` module), and one error type, [`TextError`].
 
+mod attribute;
 pub mod bindings;
 mod buffers;
 #[cfg(feature = "glsl")]

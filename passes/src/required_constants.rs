@@ -5,6 +5,8 @@
 //!   fragment-stage input. HLSL passes the attribute by value into the entry point's body, so
 //!   the backend can follow the copy back to the input only once the body is inlined into the
 //!   entry wrapper: when a function other than an entry point interpolates, calls are inlined.
+//!   So with reading an input at a vertex (`attribute_at_vertex`, HLSL
+//!   `GetAttributeAtVertex`), whose operand the backend follows back to a `flat` input.
 //! - **Texel offsets** of image instructions other than gathers must be constants in Vulkan.
 //!   An offset computed from the variable of an `[unroll]` loop becomes one once the loop is
 //!   unrolled: when an image instruction has an offset that is not a constant, calls are
@@ -43,6 +45,7 @@ fn needs(m: &Module) -> (bool, bool) {
                             Intrinsic::InterpolateAtCentroid
                                 | Intrinsic::InterpolateAtSample
                                 | Intrinsic::InterpolateAtOffset
+                                | Intrinsic::AttributeAtVertex
                         )
                     );
                 }

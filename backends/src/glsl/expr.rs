@@ -193,6 +193,10 @@ impl FnEmitter<'_, '_> {
                         arrayed: Some(a.clone()),
                     });
                 }
+                if self.cx.pervertex_inputs.contains(&p) {
+                    // A `pervertexEXT` input: a plain read is the first vertex's value.
+                    return Ok(Place::path(format!("{name}[0]"), builtin));
+                }
                 match self.cx.blocks.get(&p) {
                     Some(b) if b.descriptors => Ok(Place::path(name, builtin)),
                     Some(b) if b.wrapped => Ok(Place::path(format!("{name}.data"), None)),

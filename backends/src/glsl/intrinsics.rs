@@ -353,11 +353,10 @@ impl FnEmitter<'_, '_> {
                     a.text
                 )))
             }
-            I::AttributeAtVertex => Err(GlslError::new(
-                UNMAPPED,
-                "`attribute_at_vertex` (GetAttributeAtVertex) is not supported by the GLSL \
-                 backend (nor by the SPIR-V backend)",
-            )),
+            I::AttributeAtVertex => {
+                let text = self.at_vertex(arg_ir[0], arg_ir[1])?;
+                Ok(E::primary(text))
+            }
             I::InterpolateAtCentroid | I::InterpolateAtSample | I::InterpolateAtOffset => {
                 let p = self.interpolant(arg_ir[0], which)?;
                 let pe = E::primary(p);
@@ -412,6 +411,77 @@ impl FnEmitter<'_, '_> {
     /// The fragment input an interpolation intrinsic reads, as an l-value path: the operand
     /// itself when it points into an input, or the input a function variable holding one
     /// copy of it was filled from (as the SPIR-V backend follows it).
+    /// `name[vertex]` and the member and component path of the part of a `pervertexEXT`
+    /// input an `attribute_at_vertex` operand designates ([`crate::attribute::trace`]); an
+    /// operand that does not lead back to one is refused (OSB0109).
+    fn at_vertex(&mut self, p: InstId, vertex: InstId) -> R<String> {
+        let m = self.m;
+        let fail = |why: String| {
+            GlslError::new(
+                UNMAPPED,
+                format!(
+                    "`attribute_at_vertex` (GetAttributeAtVertex) needs a `nointerpolation` \
+                     fragment-stage input (or a member or component of one) as its \
+                     attribute: {why}"
+                ),
+            )
+        };
+        let (g, path) = crate::attribute::trace(m, p).ok_or_else(|| {
+            fail(
+                "its operand does not lead back to one (the value must come straight from \
+                 an entry-point input parameter or input struct field)"
+                    .to_string(),
+            )
+        })?;
+        if !self.cx.pervertex_inputs.contains(&g) {
+            return Err(fail(format!(
+                "the input `{}` it reads is not `nointerpolation` (only flat inputs have \
+                 per-vertex values)",
+                m.name(g).unwrap_or("?")
+            )));
+        }
+        let name = self
+            .cx
+            .item_names
+            .get(&g)
+            .cloned()
+            .ok_or_else(|| malformed("a global that was not declared"))?;
+        let k = self.value(vertex)?;
+        let mut text = format!("{name}[{}]", k.text);
+        let mut t = m
+            .ty(g)
+            .and_then(|t| m.pointee(t))
+            .ok_or_else(|| malformed("an input that is not a pointer"))?;
+        for i in path {
+            let k = match i {
+                crate::attribute::Idx::Imm(k) => k as usize,
+                crate::attribute::Idx::Const(c) => m
+                    .const_int_value(c)
+                    .and_then(|c| usize::try_from(c).ok())
+                    .ok_or_else(|| malformed("an element index that is not a constant"))?,
+            };
+            match m.op(t) {
+                Op::Struct => {
+                    let field = self.cx.field_name(t, k);
+                    text = format!("{text}.{field}");
+                    t = m.operand(t, k);
+                }
+                Op::Vector | Op::Array => {
+                    text = format!("{text}[{k}]");
+                    t = m.operand(t, 0);
+                }
+                _ => {
+                    return Err(fail(
+                        "a part of a matrix input (only struct members, array elements and \
+                         vector components are followed)"
+                            .to_string(),
+                    ));
+                }
+            }
+        }
+        Ok(text)
+    }
+
     fn interpolant(&mut self, p: InstId, which: Intrinsic) -> R<String> {
         let m = self.m;
         let space = |v: InstId| m.ty(v).and_then(|t| m.address_space(t));

@@ -102,6 +102,11 @@ pub(crate) struct ModuleCx<'m> {
     /// Members of the built-in block arrays used (`gl_in`, `gl_out`, `gl_MeshVerticesEXT`),
     /// as declared in their redeclaration (`vec4 gl_Position;`), with the direction.
     per_vertex: Vec<(&'static str, &'static str, Vec<String>)>,
+    /// Whether the module reads an input at a vertex (`attribute_at_vertex`): its `flat`
+    /// fragment inputs are then `pervertexEXT` arrays of 3 (GL_EXT_fragment_shader_barycentric).
+    reads_at_vertex: bool,
+    /// Those `pervertexEXT` inputs: a plain read is element 0.
+    pub pervertex_inputs: FxHashSet<InstId>,
     /// A `check_access_fully_mapped` was printed (`sparseTexelsResidentARB`).
     pub resident_checks: bool,
     /// Float literals spell their value exactly as a double (glslang folds the expression
@@ -409,6 +414,8 @@ impl<'m> ModuleCx<'m> {
             blocks: FxHashMap::default(),
             arrayed: FxHashMap::default(),
             per_vertex: Vec::new(),
+            reads_at_vertex: crate::attribute::module_reads_at_vertex(m),
+            pervertex_inputs: FxHashSet::default(),
             exact_floats: false,
             resident_checks: false,
             exts: BTreeSet::new(),
@@ -874,7 +881,16 @@ impl<'m> ModuleCx<'m> {
         if input && stage == Stage::Fragment && needs_flat {
             flat = true;
         }
-        if interp_allowed {
+        let pervertex = input
+            && stage == Stage::Fragment
+            && self.reads_at_vertex
+            && m.has_decoration(g, Op::Flat);
+        if pervertex {
+            // Not interpolated at all: no interpolation qualifier.
+            self.ext("GL_EXT_fragment_shader_barycentric");
+            self.pervertex_inputs.insert(g);
+            quals.push_str("pervertexEXT ");
+        } else if interp_allowed {
             if flat {
                 quals.push_str("flat ");
             } else if m.has_decoration(g, Op::NoPerspective) {
@@ -927,6 +943,8 @@ impl<'m> ModuleCx<'m> {
                 },
             );
             self.decl(m.operand(pointee, 0), &format!("{name}[]"))?
+        } else if pervertex {
+            self.decl(pointee, &format!("{name}[3]"))?
         } else {
             self.decl(pointee, name)?
         };

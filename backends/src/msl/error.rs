@@ -12,7 +12,7 @@
 //! | OSB0305 | a buffer layout MSL's natural layout with padding members, packed vectors and 4-vector arrays cannot state |
 //! | OSB0306 | control flow the statement rebuilder cannot express: a switch case falling through to a case that cannot follow it, an unstructured edge |
 //! | OSB0307 | an operation whose operands the backend cannot take: 64-bit atomics, atomics on texels, a whole struct or array loaded or stored when it holds atomics, pointer arguments into atomic, packed or padded locations, run-time texel offsets |
-//! | OSB0308 | an operation or intrinsic without an MSL mapping in this backend: wave operations in vertex functions, memory-only barriers, intrinsics on 16- and 64-bit values outside the mapped set, some texture forms, fine derivatives, ray queries, mesh and geometry operations |
+//! | OSB0308 | an operation or intrinsic without an MSL mapping in this backend: wave operations in vertex functions, memory-only barriers, intrinsics on 16- and 64-bit values outside the mapped set, some texture forms, fine derivatives, ray queries, mesh and geometry operations, `attribute_at_vertex` (`GetAttributeAtVertex`) |
 //! | OSB0309 | implicit derivatives outside fragment shaders |
 //! | OSB0310 | a malformed module (missing terminator, operand of the wrong kind): verify it first |
 //! | OSB0311 | a resource, built-in or binding the backend does not map: built-ins without an MSL attribute here, a binding-map entry (resource or push-constant block) that is missing, a buffer at the buffer-sizes buffer's index |

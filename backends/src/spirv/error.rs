@@ -18,7 +18,7 @@
 //! | OSB0013 | a texel offset computed at run time on an image instruction other than a gather, for a Vulkan target (Vulkan takes run-time offsets only on gathers) |
 //! | OSB0014 | `Options::entry_point_name` (dxc's `-fspv-entrypoint-name`) given for a module of more than one entry point, which would all get the one name |
 //! | OSB0015 | the module needs a SPIR-V extension `Options::allowed_extensions` (dxc's `-fspv-extension=`) does not permit |
-//! | OSB0012 | an interpolation intrinsic (`interpolate_at_*`, from HLSL `EvaluateAttribute*`) whose operand does not lead back to a fragment-stage input, or `attribute_at_vertex` (`GetAttributeAtVertex`, not supported yet) |
+//! | OSB0012 | an interpolation intrinsic (`interpolate_at_*`, from HLSL `EvaluateAttribute*`) whose operand does not lead back to a fragment-stage input, or an `attribute_at_vertex` (`GetAttributeAtVertex`) whose operand does not lead back (through copies, fields and components) to a `flat` (`nointerpolation`) fragment-stage input |
 
 use oneshader_ir::Diagnostic;
 

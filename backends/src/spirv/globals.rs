@@ -16,7 +16,7 @@ use smallvec::SmallVec;
 
 use super::encode::{inst, inst_str};
 use super::error::{DERIVATIVES, EmitError, MALFORMED, R, STAGE, TARGET};
-use super::module::{Emitter, Lk};
+use super::module::{Emitter, Lk, TKey};
 
 /// The SPIR-V built-in of an IR built-in, in a given storage class and stage set.
 /// The extension of `UserSemantic` and `CounterBuffer` before SPIR-V 1.4, which also
@@ -246,6 +246,7 @@ impl Emitter<'_> {
         } else {
             order.extend(self.m.globals());
         }
+        self.find_per_vertex(info);
         for g in order {
             let before = self.s.oversized().is_some();
             let done = self.global(g, info);
@@ -286,9 +287,20 @@ impl Emitter<'_> {
                 let bb = self.buffer_block(space);
                 self.ptr_type(space, pointee, Lk::Block(rule, row_major, bb))?
             }
+            None if self.per_vertex.contains_key(g) => {
+                let elem = self.ty(pointee)?;
+                let arr = self.per_vertex_ty(elem);
+                self.ptr_spv(spirv::StorageClass::Input, arr)
+            }
             None => self.ptr_type(space, pointee, Lk::Logical)?,
         };
         let id = self.id_of(g);
+        let per_vertex = self.per_vertex.contains_key(g);
+        if per_vertex {
+            self.caps.add(Capability::FragmentBarycentricKHR);
+            self.caps.ext("SPV_KHR_fragment_shader_barycentric");
+            self.decorate(id, Decoration::PerVertexKHR, &[]);
+        }
         let class = self.storage_class(space) as u32;
         match m.try_operand(g, 0) {
             Some(init) => {
@@ -352,9 +364,12 @@ impl Emitter<'_> {
                         self.decorate(id, Decoration::PerPrimitiveEXT, &[]);
                     }
                 }
+                // A per-vertex input is not interpolated at all: no Flat.
                 Op::Flat => {
                     has_interp = true;
-                    self.decorate(id, Decoration::Flat, &[]);
+                    if !per_vertex {
+                        self.decorate(id, Decoration::Flat, &[]);
+                    }
                 }
                 Op::NoPerspective => self.decorate(id, Decoration::NoPerspective, &[]),
                 Op::Centroid => self.decorate(id, Decoration::Centroid, &[]),
@@ -420,6 +435,40 @@ impl Emitter<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Fills `per_vertex`: when some function reads an input at a vertex
+    /// (`attribute_at_vertex`, HLSL `GetAttributeAtVertex`), every `flat` fragment input that
+    /// is not a built-in is declared per vertex, as DXC declares every `nointerpolation`
+    /// input of such a shader (whether or not it is the one read at a vertex).
+    fn find_per_vertex(&mut self, info: &ModuleInfo) {
+        let m = self.m;
+        let uses = crate::attribute::module_reads_at_vertex(m);
+        if !uses {
+            return;
+        }
+        for g in m.globals() {
+            let id = g.id();
+            let input = m
+                .ty(id)
+                .and_then(|t| m.address_space(t))
+                .is_some_and(|s| s == AddressSpace::Input);
+            if input
+                && info.stages_of(g).contains(Stage::Fragment)
+                && m.has_decoration(id, Op::Flat)
+                && !m.has_decoration(id, Op::BuiltinDeco)
+            {
+                self.per_vertex.insert(id, ());
+                self.wrapped.insert(id, ());
+            }
+        }
+    }
+
+    /// `OpTypeArray elem 3`: the vertices of a `PerVertexKHR` input.
+    pub(crate) fn per_vertex_ty(&mut self, elem: u32) -> u32 {
+        let u = self.u32_ty();
+        let len = self.const_bits(u, 3);
+        self.tkey(TKey::PerVertex(elem), spirv::Op::TypeArray, &[elem, len])
     }
 
     /// True when a buffer global of type `pointee` in `space` is an array of buffers rather

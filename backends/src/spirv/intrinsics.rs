@@ -390,10 +390,15 @@ impl Emitter<'_> {
                 self.glsl(ty, id, g, &w);
             }
             Intrinsic::AttributeAtVertex => {
-                return Err(EmitError::new(
-                    INTERPOLANT,
-                    "`attribute_at_vertex` (GetAttributeAtVertex) is not supported by the SPIR-V backend yet: it needs the input redeclared as a PerVertexKHR array",
-                ));
+                let (g, indices) = self.per_vertex_source(arg_ir[0])?;
+                let base = self.val(g)?;
+                let ptr_ty = self.ptr_spv(spirv::StorageClass::Input, ty);
+                let p = self.fresh();
+                let mut w: Words = SmallVec::new();
+                w.extend_from_slice(&[ptr_ty, p, base, args[1]]);
+                w.extend_from_slice(&indices);
+                inst(&mut self.f.body, S::AccessChain, &w);
+                inst(&mut self.f.body, S::Load, &[ty, id, p]);
             }
             _ => self.wave_shaped(i, which, ty_ir, ty, id, &args, &arg_ir)?,
         }
@@ -467,7 +472,7 @@ impl Emitter<'_> {
             cur = from;
         }
         let q = q.ok_or_else(fail)?;
-        let base = self.val(q)?;
+        let base = self.ptr_operand(q)?;
         if indices.is_empty() {
             return Ok(base);
         }
@@ -482,6 +487,45 @@ impl Emitter<'_> {
         }
         inst(&mut self.f.body, S::AccessChain, &w);
         Ok(id)
+    }
+
+    /// The per-vertex input an `attribute_at_vertex` operand `p` reads, and the SPIR-V
+    /// constant indices of the part of it `p` designates ([`crate::attribute::trace`]); an
+    /// operand that does not lead back to a `flat` fragment input is refused (OSB0012) rather
+    /// than guessed at.
+    fn per_vertex_source(&mut self, p: InstId) -> R<(InstId, SmallVec<[u32; 4]>)> {
+        let m = self.m;
+        let fail = |why: &str| {
+            EmitError::new(
+                INTERPOLANT,
+                format!(
+                    "`attribute_at_vertex` (GetAttributeAtVertex) needs a `nointerpolation` fragment-stage input (or a member or component of one) as its attribute: {why}"
+                ),
+            )
+        };
+        let untraced = "its operand does not lead back to one (the value must come straight \
+                        from an entry-point input parameter or input struct field, through \
+                        copies the compiler can follow; a parameter of a function that is \
+                        not inlined, or a value computed from the input, cannot be read per \
+                        vertex)";
+        let (g, rest) = crate::attribute::trace(m, p).ok_or_else(|| fail(untraced))?;
+        if !self.per_vertex.contains_key(g) {
+            return Err(fail(&format!(
+                "the input `{}` it reads is not `nointerpolation` (only flat inputs have per-vertex values)",
+                m.name(g).unwrap_or("?")
+            )));
+        }
+        let mut out: SmallVec<[u32; 4]> = SmallVec::new();
+        for k in rest {
+            out.push(match k {
+                crate::attribute::Idx::Const(c) => self.val(c)?,
+                crate::attribute::Idx::Imm(k) => {
+                    let u = self.u32_ty();
+                    self.const_bits(u, k as u64)
+                }
+            });
+        }
+        Ok((g, out))
     }
 
     /// A float constant (or splat) of the IR type `ty` with value `v`.

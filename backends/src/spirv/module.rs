@@ -57,6 +57,8 @@ pub(crate) enum TKey {
     AccelStruct,
     /// `OpTypeRayQueryKHR`.
     RayQuery,
+    /// The array of 3 elements of a `PerVertexKHR` input.
+    PerVertex(u32),
 }
 
 /// The sections of a module, in layout order (capabilities, extensions and the memory model
@@ -135,6 +137,11 @@ pub(crate) struct Emitter<'m> {
     /// Globals whose SPIR-V variable wraps a non-struct type in a `Block` struct (accesses get
     /// a leading 0 index).
     pub wrapped: SecondaryMap<InstId, ()>,
+    /// Fragment inputs declared per vertex (`PerVertexKHR`, an array of the IR type's 3
+    /// vertices) because the module reads some input at a vertex (`attribute_at_vertex`):
+    /// every `flat` one, as DXC declares them. They are also in `wrapped`, so that plain
+    /// accesses read vertex 0 through a leading 0 index.
+    pub per_vertex: SecondaryMap<InstId, ()>,
     /// Buffer globals that are arrays of buffers (descriptor arrays: `ConstantBuffer<T> a[n]`,
     /// arrays of structured buffers), and the element pointers taken from them, which point to
     /// a `Block` struct just as a buffer global does.
@@ -184,6 +191,7 @@ impl<'m> Emitter<'m> {
             caps: Caps::default(),
             glsl: 0,
             wrapped: SecondaryMap::new(),
+            per_vertex: SecondaryMap::new(),
             desc_arrays: SecondaryMap::new(),
             block_ptrs: SecondaryMap::new(),
             nonuniform: FxHashSet::default(),

@@ -1189,7 +1189,8 @@ pub enum IntrinsicOp {
     ColorToUbyte4,
     /// `EvaluateAttributeCentroid(x)`, `EvaluateAttributeAtSample(x, i)`,
     /// `EvaluateAttributeSnapped(x, offset)`: the interpolation intrinsic, given a pointer to a
-    /// variable holding `x` (the SPIR-V backend follows it back to the stage input).
+    /// variable holding `x` (the SPIR-V backend follows it back to the stage input); also
+    /// `GetAttributeAtVertex(x, vertex)` (`Intrinsic::AttributeAtVertex`), the same way.
     Interpolate(Intrinsic),
     /// `dst(a, b)`: `float4(1, a.y * b.y, a.z, b.w)`.
     Dst,

@@ -1026,6 +1026,41 @@ impl<'a> Sema<'a> {
                     span,
                 )
             }
+            "GetAttributeAtVertex" => {
+                // The attribute's value at vertex 0, 1 or 2 of the primitive: the backend
+                // follows the operand back to a `nointerpolation` input (SPIR-V reads it
+                // through a `PerVertexKHR` array).
+                if n != 2 {
+                    return self.arity_error(name, "2", n, span);
+                }
+                let ty = args[0].ty;
+                if !matches!(
+                    self.types.kind(ty),
+                    TyKind::Scalar(_) | TyKind::Vector(_, _)
+                ) {
+                    return self.intrinsic_mismatch(
+                        name,
+                        &args,
+                        "a scalar or vector attribute and a vertex index",
+                        span,
+                    );
+                }
+                let mut it = args.into_iter();
+                let (Some(x), Some(k)) = (it.next(), it.next()) else {
+                    return Expr::error(span);
+                };
+                let ks = k.span;
+                let ut = self.types.uint();
+                let k = self.convert(k, ut, ks);
+                mk(
+                    ExprKind::Intrinsic(
+                        IntrinsicOp::Interpolate(Intrinsic::AttributeAtVertex),
+                        vec![x, k],
+                    ),
+                    ty,
+                    span,
+                )
+            }
             "dst" | "lit" => {
                 let (want, op) = if name == "dst" {
                     (2, IntrinsicOp::Dst)
