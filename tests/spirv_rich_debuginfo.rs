@@ -4,7 +4,8 @@
 //! operands, a `DebugFunction` per function naming its `OpFunction`, `DebugLocalVariable` +
 //! `DebugDeclare` at `-O0`, matrices as two-dimensional `DebugTypeArray`s, lines as core
 //! `OpLine`s at the statements' HLSL lines; both spirv-vals accept it at `-O0` and `-O` (every
-//! example, every Vulkan environment for the test shader); `-Qstrip_debug` removes it all.
+//! example, every Vulkan environment for the test shader) and after either `spirv-opt -O`;
+//! `-Qstrip_debug` removes it all.
 
 mod support;
 
@@ -355,9 +356,55 @@ fn types_are_described_with_opencl_operands() {
         assert_eq!(d.strings[&a[0]], name);
         assert_eq!(a[5], light, "{name}'s parent");
     }
-    // The cbuffer is a global variable.
+    // The cbuffer is a global variable, a definition as DXC flags it.
     let (_, g) = d.named(DEBUG_GLOBAL_VARIABLE, "Params");
     assert_eq!(g[3], line_of(SHADER, "cbuffer Params"));
+    assert_eq!(g[8], 8, "FlagIsDefinition");
+}
+
+/// Both spirv-opts (the system's and the current one) optimize the output with `-O`, keep
+/// its debug information and their output validates: a global that is not flagged as a
+/// definition made their dead-code elimination abort.
+#[test]
+fn spirv_opt_o_of_the_rich_output_still_validates() {
+    oneshader_test_tools::require_tool("spirv-opt");
+    let current = oneshader_test_tools::current_spirv_val().with_file_name("spirv-opt");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for level in [OptLevel::O0, OptLevel::O] {
+        let words = compile(level, DebugInfo::RichWithSource, TargetEnv::Vulkan1_2);
+        let input = dir.path().join("in.spv");
+        let output = dir.path().join("out.spv");
+        std::fs::write(&input, oneshader::backends::spirv::to_bytes(&words)).expect("writes");
+        for opt in [std::path::PathBuf::from("spirv-opt"), current.clone()] {
+            let run = std::process::Command::new(&opt)
+                .args(["-O", "--target-env=vulkan1.2"])
+                .arg(&input)
+                .arg("-o")
+                .arg(&output)
+                .output()
+                .expect("spirv-opt runs");
+            assert!(
+                run.status.success(),
+                "{level:?}: {} -O fails ({:?}): {}",
+                opt.display(),
+                run.status,
+                String::from_utf8_lossy(&run.stderr)
+            );
+            oneshader_test_tools::spirv_val_file(&output, &["--target-env", "vulkan1.2"])
+                .unwrap_or_else(|e| panic!("{level:?}: {} -O's output: {e}", opt.display()));
+            let bytes = std::fs::read(&output).expect("written");
+            let w: Vec<u32> = bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            let d = Decoded::new(&w);
+            assert!(
+                !d.debug(DEBUG_FUNCTION).is_empty() && d.insts.iter().any(|i| i.op == OP_LINE),
+                "{level:?}: {} kept the debug information",
+                opt.display()
+            );
+        }
+    }
 }
 
 /// (line in effect, opcode) of every function-body instruction after an `OpLine`.

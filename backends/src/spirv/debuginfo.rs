@@ -41,7 +41,8 @@
 //! - the import is `OpExtInstImport "OpenCL.DebugInfo.100"`, without an extension;
 //! - versions, lines, columns, flags, encodings, tags, the language and vector sizes are
 //!   literal words; sizes, offsets and array counts stay `OpConstant` ids; `DebugTypeBasic` has
-//!   no flags operand;
+//!   no flags operand; a `DebugGlobalVariable` is flagged `FlagIsDefinition`, as DXC flags it
+//!   (spirv-opt's dead-code elimination aborts on one that is not);
 //! - `DebugFunction` names its `OpFunction` (a forward reference the set allows) in place of
 //!   `DebugFunctionDefinition`; a `DebugTypeComposite` comes before its `DebugTypeMember`s,
 //!   which name it as their parent;
@@ -94,6 +95,8 @@ const ENC_UNSIGNED: u32 = 6;
 /// `DebugInfoFlags`: public, local.
 const FLAG_PUBLIC: u32 = 3;
 const FLAG_LOCAL: u32 = 4;
+/// `DebugInfoFlags`: definition.
+const FLAG_DEFINITION: u32 = 8;
 /// `DebugCompositeType`: class, structure.
 const TAG_CLASS: u32 = 0;
 const TAG_STRUCTURE: u32 = 1;
@@ -785,7 +788,14 @@ impl Emitter<'_> {
         }
         let (source, line, col) = self.dbg_at(self.declaration(g));
         let n = self.dbg_string(name);
-        let (unit, flags) = (self.dbg_unit(), self.num(0));
+        // OpenCL.DebugInfo.100: a definition, as DXC flags it (spirv-opt's dead-code
+        // elimination aborts on a global that is not one).
+        let flags = if self.rich() {
+            FLAG_DEFINITION
+        } else {
+            self.const_u32(0)
+        };
+        let unit = self.dbg_unit();
         self.dbg_global(
             op::GLOBAL_VARIABLE,
             &[n, dty, source, line, col, unit, n, id, flags],
