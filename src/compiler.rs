@@ -728,6 +728,13 @@ pub enum DebugInfo {
     /// [`DebugInfo::Vulkan`] with every file's text in its `DebugSource`
     /// (`-fspv-debug=vulkan-with-source`).
     VulkanWithSource,
+    /// `-fspv-debug=rich`: OpenCL.DebugInfo.100 as DXC writes it (compilation unit, sources,
+    /// types, functions, scopes, local and global variables;
+    /// `oneshader_backends::spirv::debuginfo`) beside [`DebugInfo::Lines`]' `OpLine`s.
+    Rich,
+    /// [`DebugInfo::Rich`] with every file's text in its `DebugSource`
+    /// (`-fspv-debug=rich-with-source`).
+    RichWithSource,
 }
 
 /// The backend's line information for `sources` under `debug` (`None` when off): file ids are
@@ -762,9 +769,15 @@ fn line_info(
         version: major * 100 + minor * 10,
         embed_source: matches!(
             debug,
-            DebugInfo::LinesWithSource | DebugInfo::VulkanWithSource
+            DebugInfo::LinesWithSource | DebugInfo::VulkanWithSource | DebugInfo::RichWithSource
         ),
-        shader_debug_info: matches!(debug, DebugInfo::Vulkan | DebugInfo::VulkanWithSource),
+        debug_set: match debug {
+            DebugInfo::Vulkan | DebugInfo::VulkanWithSource => {
+                Some(spirv::DebugSet::ShaderDebugInfo)
+            }
+            DebugInfo::Rich | DebugInfo::RichWithSource => Some(spirv::DebugSet::OpenClDebugInfo),
+            DebugInfo::None | DebugInfo::Lines | DebugInfo::LinesWithSource => None,
+        },
         command_line: format!("-E {entry} -T {profile}"),
     })
 }

@@ -324,7 +324,7 @@ fn zi_embed_and_strip_debug() {
             &["-fspv-debug=vulkan", "--target", "reflection"][..],
             "refused rather than ignored",
         ),
-        (&["-fspv-debug=rich"][..], "only SPIR-V line information"),
+        (&["-fspv-debug=file"][..], "only SPIR-V line information"),
     ] {
         let o = compile(&d, args);
         let err = stderr(&o);

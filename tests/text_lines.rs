@@ -109,7 +109,11 @@ fn comment_before(text: &str, needle: &str) -> Option<(String, u32)> {
 fn wgsl_and_msl_statements_follow_a_comment_naming_their_hlsl_line_and_still_validate() {
     for target in [Target::Wgsl, Target::Msl] {
         for level in [OptLevel::O0, OptLevel::O] {
-            for debug in [DebugInfo::Lines, DebugInfo::VulkanWithSource] {
+            for debug in [
+                DebugInfo::Lines,
+                DebugInfo::VulkanWithSource,
+                DebugInfo::Rich,
+            ] {
                 let what = format!("{target:?} {level:?} {debug:?}");
                 let out = text(target, level, debug);
                 for (stmt, hlsl_stmt, file) in [
@@ -148,7 +152,11 @@ fn wgsl_and_msl_statements_follow_a_comment_naming_their_hlsl_line_and_still_val
 #[test]
 fn statements_carry_the_line_directive_of_their_hlsl_line_and_glslang_accepts_them() {
     for level in [OptLevel::O0, OptLevel::O] {
-        for debug in [DebugInfo::Lines, DebugInfo::Vulkan] {
+        for debug in [
+            DebugInfo::Lines,
+            DebugInfo::Vulkan,
+            DebugInfo::RichWithSource,
+        ] {
             let what = format!("{level:?} {debug:?}");
             let text = glsl(level, debug);
             assert!(

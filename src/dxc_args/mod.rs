@@ -321,6 +321,9 @@ impl DxcArgs {
                 crate::DebugInfo::Vulkan | crate::DebugInfo::VulkanWithSource => {
                     crate::DebugInfo::VulkanWithSource
                 }
+                crate::DebugInfo::Rich | crate::DebugInfo::RichWithSource => {
+                    crate::DebugInfo::RichWithSource
+                }
                 _ => crate::DebugInfo::LinesWithSource,
             };
         }
@@ -397,14 +400,21 @@ impl DxcArgs {
                 OutputKind::Glsl | OutputKind::Wgsl | OutputKind::Msl
             )
         {
-            let vulkan = matches!(
-                d.options.debug_info,
-                crate::DebugInfo::Vulkan | crate::DebugInfo::VulkanWithSource
-            );
-            return Err(if vulkan {
+            let set = match d.options.debug_info {
+                crate::DebugInfo::Vulkan | crate::DebugInfo::VulkanWithSource => Some(
+                    "`-fspv-debug=vulkan`/`vulkan-with-source` write debug information into SPIR-V (NonSemantic.Shader.DebugInfo.100)",
+                ),
+                crate::DebugInfo::Rich | crate::DebugInfo::RichWithSource => Some(
+                    "`-fspv-debug=rich`/`rich-with-source` write debug information into SPIR-V (OpenCL.DebugInfo.100)",
+                ),
+                _ => None,
+            };
+            return Err(if let Some(set) = set {
                 ArgError::new(
                     "-fspv-debug=",
-                    "`-fspv-debug=vulkan`/`vulkan-with-source` write debug information into SPIR-V (NonSemantic.Shader.DebugInfo.100) and source lines into GLSL, WGSL and MSL; this `--target` has none (the `.osir` source map always holds the positions), so it is refused rather than ignored",
+                    format!(
+                        "{set} and source lines into GLSL, WGSL and MSL; this `--target` has none (the `.osir` source map always holds the positions), so it is refused rather than ignored"
+                    ),
                 )
             } else {
                 ArgError::new(
@@ -580,10 +590,12 @@ impl DxcArgs {
             "fspv-debug=" => {
                 let keep_source = matches!(
                     c.debug_info,
-                    crate::DebugInfo::LinesWithSource | crate::DebugInfo::VulkanWithSource
+                    crate::DebugInfo::LinesWithSource
+                        | crate::DebugInfo::VulkanWithSource
+                        | crate::DebugInfo::RichWithSource
                 );
                 c.debug_info = match v(0) {
-                    // Line information never lowers NonSemantic debug information asked for.
+                    // Line information never lowers debug information asked for.
                     "line" => match c.debug_info {
                         crate::DebugInfo::None => crate::DebugInfo::Lines,
                         other => other,
@@ -591,6 +603,9 @@ impl DxcArgs {
                     "vulkan" if keep_source => crate::DebugInfo::VulkanWithSource,
                     "vulkan" => crate::DebugInfo::Vulkan,
                     "vulkan-with-source" => crate::DebugInfo::VulkanWithSource,
+                    "rich" if keep_source => crate::DebugInfo::RichWithSource,
+                    "rich" => crate::DebugInfo::Rich,
+                    "rich-with-source" => crate::DebugInfo::RichWithSource,
                     other => {
                         return Err(bad(format!(
                             "`-fspv-debug={other}` is not supported: {}",

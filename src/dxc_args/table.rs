@@ -98,9 +98,10 @@ impl OptionSpec {
 
 /// The reason the debug-information options beyond line information are refused (`-Zs`,
 /// `-Fd`, `-Qsource_in_debug_module`, `-Qpdb_in_private`, and `-fspv-debug=` other than
-/// `line`, `vulkan` and `vulkan-with-source`): `-Zi` and `-fspv-debug=line` write SPIR-V line
-/// information, `-fspv-debug=vulkan[-with-source]` NonSemantic.Shader.DebugInfo.100.
-pub const DEBUG_INFO: &str = "only SPIR-V line information (`-Zi`, `-fspv-debug=line`) and NonSemantic.Shader.DebugInfo.100 (`-fspv-debug=vulkan`, `-fspv-debug=vulkan-with-source`) are emitted; OpenCL.DebugInfo.100 (`rich`), tool-specific categories and PDB-style outputs are not, so this is refused rather than writing a module without them";
+/// `line`, `vulkan[-with-source]` and `rich[-with-source]`): `-Zi` and `-fspv-debug=line` write
+/// SPIR-V line information, `-fspv-debug=vulkan[-with-source]` NonSemantic.Shader.DebugInfo.100,
+/// `-fspv-debug=rich[-with-source]` OpenCL.DebugInfo.100.
+pub const DEBUG_INFO: &str = "only SPIR-V line information (`-Zi`, `-fspv-debug=line`), NonSemantic.Shader.DebugInfo.100 (`-fspv-debug=vulkan`, `-fspv-debug=vulkan-with-source`) and OpenCL.DebugInfo.100 (`-fspv-debug=rich`, `-fspv-debug=rich-with-source`) are emitted; tool-specific categories and PDB-style outputs are not, so this is refused rather than writing a module without them";
 
 const DXIL: &str = "reads or writes DXIL containers, which OneShader does not produce";
 const ROOTSIG: &str = "a D3D12 root signature has no form in SPIR-V, GLSL, WGSL or MSL (DXC's SPIR-V output ignores it too)";
@@ -262,7 +263,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("fvk-use-scalar-layout", Flag, "-", Honoured("scalar buffer layout")),
     o!("fspv-use-legacy-buffer-matrix-order", Flag, "-", Refused("the legacy matrix order of raw-buffer loads is not implemented")),
     o!("fspv-reflect", Flag, "-", Honoured("the SPIR-V output carries DXC's reflection decorations: `UserSemantic` on stage variables, `UserTypeGOOGLE` on bound resources, `CounterBuffer` on buffers with counters (SPV_GOOGLE_hlsl_functionality1, SPV_GOOGLE_user_type); refused for text targets")),
-    o!("fspv-debug=", Joined, "-", Honoured("`line`: as `-Zi`; `vulkan`: NonSemantic.Shader.DebugInfo.100 (compilation unit, sources, types, functions, scopes, `DebugLine`, local variables, entry points) instead of `OpLine`; `vulkan-with-source`: the same with each file's text in its `DebugSource`; GLSL: `#line` directives as `-Zi`, WGSL and MSL: `// file:line` comments; every other category (`rich`, `file`, `vulkan-with-source-test`...) is refused with DEBUG_INFO's reason")),
+    o!("fspv-debug=", Joined, "-", Honoured("`line`: as `-Zi`; `vulkan`: NonSemantic.Shader.DebugInfo.100 (compilation unit, sources, types, functions, scopes, `DebugLine`, local variables, entry points) instead of `OpLine`; `vulkan-with-source`: the same with each file's text in its `DebugSource`; `rich`: OpenCL.DebugInfo.100 (compilation unit, sources, types, functions, scopes, local and global variables) beside `OpLine`s as `-Zi`; `rich-with-source`: the same with each file's text in its `DebugSource`; GLSL: `#line` directives as `-Zi`, WGSL and MSL: `// file:line` comments; every other category (`file`, `vulkan-with-source-test`...) is refused with DEBUG_INFO's reason")),
     o!("fspv-extension=", Joined, "-", Honoured("once per extension: the only extensions the SPIR-V may declare (`KHR`: every `SPV_KHR_*`); a module needing another is refused with OSB0015 naming it, except where SPIR-V has another form: storage buffers before SPIR-V 1.3 without `SPV_KHR_storage_buffer_storage_class` are `Uniform` + `BufferBlock` (as DXC writes them), compute derivatives take `SPV_KHR_compute_shader_derivatives` when only it is permitted")),
     o!("fspv-target-env=", Joined, "-", Honoured("the target environment (vulkan1.0..vulkan1.3, vulkan1.1spirv1.4, universal1.0..1.6)")),
     o!("fspv-flatten-resource-arrays", Flag, "-", Honoured("each element of a resource array its own binding; a run-time index becomes a switch over the elements, as in DXC")),
@@ -324,7 +325,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("link", Flag, "-/", Refused("use `oneshader link`")),
     o!("Qstrip_reflect", Flag, "-/", NoEffect("strips DXIL reflection data, which no output has; it does not remove what `-fspv-reflect` adds (DXC's SPIR-V output ignores it too)")),
     o!("Qstrip_debug", Flag, "-/", Honoured("leave out the debug instructions: `OpName`/`OpMemberName` (as `--no-names`) and the debug information of `-Zi` and `-fspv-debug=`")),
-    o!("Qembed_debug", Flag, "-/", Honoured("with `-Zi`: the main file's text in `OpSource` (`OpSourceContinued` past the string limit); with `-fspv-debug=vulkan` as `vulkan-with-source`; without either refused, as DXC refuses it")),
+    o!("Qembed_debug", Flag, "-/", Honoured("with `-Zi`: the main file's text in `OpSource` (`OpSourceContinued` past the string limit); with `-fspv-debug=vulkan` as `vulkan-with-source`, with `-fspv-debug=rich` as `rich-with-source`; without any of them refused, as DXC refuses it")),
     o!("Qstrip_priv", Flag, "-/", NoEffect("the outputs carry no private data (`-setprivate` is refused)")),
     o!("Qsource_in_debug_module", Flag, "-/", Refused(DEBUG_INFO)),
     o!("Qpdb_in_private", Flag, "-/", Refused(DEBUG_INFO)),

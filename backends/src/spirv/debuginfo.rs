@@ -1,8 +1,11 @@
-//! NonSemantic.Shader.DebugInfo.100 (DXC's `-fspv-debug=vulkan`, `-fspv-debug=vulkan-with-source`),
-//! written when [`LineInfo::shader_debug_info`](super::LineInfo::shader_debug_info) asks, in
-//! place of `OpLine`/`OpNoLine`.
+//! The extended debug instruction sets, one writer for both (chosen by
+//! [`LineInfo::debug_set`](super::LineInfo::debug_set)): NonSemantic.Shader.DebugInfo.100
+//! (DXC's `-fspv-debug=vulkan`, `-fspv-debug=vulkan-with-source`) in place of
+//! `OpLine`/`OpNoLine`, and OpenCL.DebugInfo.100 (`-fspv-debug=rich`,
+//! `-fspv-debug=rich-with-source`), the older set it was derived from, beside them.
 //!
-//! What is written, and where:
+//! What is written, and where (NonSemantic.Shader.DebugInfo.100; OpenCL.DebugInfo.100's
+//! differences below):
 //!
 //! - `OpExtension "SPV_KHR_non_semantic_info"` (below SPIR-V 1.6, where it is core) and the
 //!   `OpExtInstImport "NonSemantic.Shader.DebugInfo.100"`;
@@ -31,6 +34,24 @@
 //! scope), declaration positions of structs (placed at line 1 of the main file, as is a global
 //! without a declaration position; a function without one is placed at its first positioned
 //! instruction).
+//!
+//! OpenCL.DebugInfo.100 (the same instructions where the sets share them, with the grammar's
+//! numbers, which are the same for those):
+//!
+//! - the import is `OpExtInstImport "OpenCL.DebugInfo.100"`, without an extension;
+//! - versions, lines, columns, flags, encodings, tags, the language and vector sizes are
+//!   literal words; sizes, offsets and array counts stay `OpConstant` ids; `DebugTypeBasic` has
+//!   no flags operand; a `DebugGlobalVariable` is flagged `FlagIsDefinition`, as DXC flags it
+//!   (spirv-opt's dead-code elimination aborts on one that is not);
+//! - `DebugFunction` names its `OpFunction` (a forward reference the set allows) in place of
+//!   `DebugFunctionDefinition`; a `DebugTypeComposite` comes before its `DebugTypeMember`s,
+//!   which name it as their parent;
+//! - there is no `DebugLine`/`DebugNoLine` (the lines are core `OpLine`/`OpNoLine`, as under
+//!   `-Zi`, and `OpSource` names the main file), no `DebugEntryPoint`, no
+//!   `DebugSourceContinued` (a file's text is one `OpString`; past an instruction's size that
+//!   is OSB0010) and no `DebugTypeMatrix`: a matrix is a `DebugTypeArray` of its element
+//!   with two counts, rows then columns, as DXC writes it; a run-time array, which would need
+//!   a count of 0 the set forbids, is an opaque class composite.
 
 use oneshader_ir::{InstId, Op};
 use rspirv::spirv;
@@ -38,6 +59,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::encode::{MAX_WORDS, inst, inst_str};
+use super::lines::DebugSet;
 use super::module::Emitter;
 
 /// Instruction numbers of the set.
@@ -73,15 +95,19 @@ const ENC_UNSIGNED: u32 = 6;
 /// `DebugInfoFlags`: public, local.
 const FLAG_PUBLIC: u32 = 3;
 const FLAG_LOCAL: u32 = 4;
+/// `DebugInfoFlags`: definition.
+const FLAG_DEFINITION: u32 = 8;
 /// `DebugCompositeType`: class, structure.
 const TAG_CLASS: u32 = 0;
 const TAG_STRUCTURE: u32 = 1;
 /// `SourceLanguage` HLSL.
 const LANGUAGE_HLSL: u32 = 5;
 
-/// The emitter's NonSemantic.Shader.DebugInfo.100 state.
+/// The emitter's debug-information state.
 #[derive(Default)]
 pub(crate) struct Dbg {
+    /// OpenCL.DebugInfo.100 (`-fspv-debug=rich`) rather than NonSemantic.Shader.DebugInfo.100.
+    rich: bool,
     /// The `OpExtInstImport` id.
     import: u32,
     /// The `DebugCompilationUnit`.
@@ -106,10 +132,22 @@ pub(crate) struct Dbg {
 }
 
 impl Emitter<'_> {
-    /// True when NonSemantic.Shader.DebugInfo.100 is being written.
+    /// True when an extended debug instruction set is being written.
     #[inline]
     pub(crate) fn shader_debug(&self) -> bool {
         self.dbg.is_some()
+    }
+
+    /// True when the set is OpenCL.DebugInfo.100.
+    #[inline]
+    fn rich(&self) -> bool {
+        self.dbg.as_ref().is_some_and(|d| d.rich)
+    }
+
+    /// An operand the set takes as a number: under NonSemantic.Shader.DebugInfo.100 an
+    /// `OpConstant` of 32-bit unsigned int, under OpenCL.DebugInfo.100 the literal itself.
+    fn num(&mut self, v: u32) -> u32 {
+        if self.rich() { v } else { self.const_u32(v) }
     }
 
     /// Starts the debug information: the extension, the import, the compilation unit (and the
@@ -118,32 +156,35 @@ impl Emitter<'_> {
         let Some(info) = &self.opts.line_info else {
             return;
         };
-        if !info.shader_debug_info {
+        let Some(set) = info.debug_set else {
             return;
-        }
+        };
+        let rich = set == DebugSet::OpenClDebugInfo;
         let main = info.main;
         let import = self.fresh();
+        let name = if rich {
+            "OpenCL.DebugInfo.100"
+        } else {
+            "NonSemantic.Shader.DebugInfo.100"
+        };
         inst_str(
             &mut self.s.imports,
             spirv::Op::ExtInstImport,
             &[import],
-            "NonSemantic.Shader.DebugInfo.100",
+            name,
             &[],
         );
-        if self.minor < 6 {
+        if self.minor < 6 && !rich {
             self.caps.ext("SPV_KHR_non_semantic_info");
         }
         self.dbg = Some(Dbg {
+            rich,
             import,
             sources: vec![0; info.files.len()],
             ..Dbg::default()
         });
         let source = self.dbg_source(main as usize);
-        let (v, dwarf, lang) = (
-            self.const_u32(1),
-            self.const_u32(4),
-            self.const_u32(LANGUAGE_HLSL),
-        );
+        let (v, dwarf, lang) = (self.num(1), self.num(4), self.num(LANGUAGE_HLSL));
         let unit = self.dbg_global(op::COMPILATION_UNIT, &[v, dwarf, source, lang]);
         if let Some(d) = &mut self.dbg {
             d.unit = unit;
@@ -153,13 +194,19 @@ impl Emitter<'_> {
     /// Writes a module-level instruction of the set; returns its id.
     fn dbg_global(&mut self, number: u32, operands: &[u32]) -> u32 {
         let void = self.void_ty();
-        let import = self.dbg.as_ref().map_or(0, |d| d.import);
         let id = self.fresh();
+        self.dbg_global_as(void, id, number, operands);
+        id
+    }
+
+    /// Writes a module-level instruction of the set as `id` (allocated before: a forward
+    /// reference), with `void` the `OpTypeVoid`.
+    fn dbg_global_as(&mut self, void: u32, id: u32, number: u32, operands: &[u32]) {
+        let import = self.dbg.as_ref().map_or(0, |d| d.import);
         let mut w: SmallVec<[u32; 16]> = SmallVec::new();
         w.extend_from_slice(&[void, id, import, number]);
         w.extend_from_slice(operands);
         inst(&mut self.s.debug, spirv::Op::ExtInst, &w);
-        id
     }
 
     /// Writes an instruction of the set into the function body.
@@ -205,7 +252,13 @@ impl Emitter<'_> {
         };
         let name = self.file_string(file);
         let mut pieces: Vec<u32> = Vec::new();
-        if info.embed_source {
+        if info.embed_source && self.rich() {
+            // OpenCL.DebugInfo.100 has no `DebugSourceContinued`: one `OpString`, which past
+            // an instruction's size is OSB0010 (rather than a text cut short).
+            let id = self.fresh();
+            inst_str(&mut self.s.sources, spirv::Op::String, &[id], &f.text, &[]);
+            pieces.push(id);
+        } else if info.embed_source {
             // `OpString`s of at most an instruction's size, cut at character boundaries.
             let limit = (MAX_WORDS - 2) * 4 - 1;
             let mut rest = f.text.as_str();
@@ -287,7 +340,7 @@ impl Emitter<'_> {
             Op::Vector => match m.vector_len(ty) {
                 Some(n @ 2..=4) => {
                     let elem = self.dbg_type(m.operand(ty, 0));
-                    let n = self.const_u32(n);
+                    let n = self.num(n);
                     self.dbg_global(op::TYPE_VECTOR, &[elem, n])
                 }
                 _ => self.dbg_opaque(ty),
@@ -295,6 +348,15 @@ impl Emitter<'_> {
             Op::Matrix => match m.matrix_dims(ty) {
                 // HLSL rows are SPIR-V columns (see `types.rs`): a vector of `cols`
                 // components per row, `rows` of them.
+                // OpenCL.DebugInfo.100 has no matrix type: a two-dimensional array of the
+                // element, rows then columns, as DXC writes it.
+                Some((rows, cols))
+                    if self.rich() && (2..=4).contains(&cols) && (2..=4).contains(&rows) =>
+                {
+                    let elem = self.dbg_type(m.operand(ty, 0));
+                    let (r, c) = (self.const_u32(rows), self.const_u32(cols));
+                    self.dbg_global(op::TYPE_ARRAY, &[elem, r, c])
+                }
                 Some((rows, cols)) if (2..=4).contains(&cols) && (2..=4).contains(&rows) => {
                     let elem = self.dbg_type(m.operand(ty, 0));
                     let c = self.const_u32(cols);
@@ -311,7 +373,8 @@ impl Emitter<'_> {
                 } else {
                     0
                 };
-                if self.is_dbg_void(elem) {
+                // OpenCL.DebugInfo.100 wants a positive count: a run-time array is opaque there.
+                if self.is_dbg_void(elem) || (n == 0 && self.rich()) {
                     self.dbg_opaque(ty)
                 } else {
                     let n = self.const_u32(n);
@@ -338,6 +401,11 @@ impl Emitter<'_> {
 
     fn dbg_basic(&mut self, name: &str, bits: u32, encoding: u32) -> u32 {
         let name = self.dbg_string(name);
+        if self.rich() {
+            // Encoding a literal, and no flags operand.
+            let size = self.const_u32(bits);
+            return self.dbg_global(op::TYPE_BASIC, &[name, size, encoding]);
+        }
         let (size, enc, flags) = (
             self.const_u32(bits),
             self.const_u32(encoding),
@@ -377,7 +445,7 @@ impl Emitter<'_> {
     fn dbg_nowhere(&mut self) -> (u32, u32, u32) {
         let main = self.opts.line_info.as_ref().map_or(0, |i| i.main) as usize;
         let source = self.dbg_source(main);
-        let one = self.const_u32(1);
+        let one = self.num(1);
         (source, one, one)
     }
 
@@ -385,8 +453,12 @@ impl Emitter<'_> {
         self.dbg.as_ref().map_or(0, |d| d.unit)
     }
 
-    /// A struct: its members, then the `DebugTypeComposite`.
+    /// A struct: its members, then the `DebugTypeComposite` (under OpenCL.DebugInfo.100 the
+    /// composite first, its members naming it as their parent after it).
     fn dbg_struct(&mut self, ty: InstId) -> u32 {
+        if self.rich() {
+            return self.dbg_struct_rich(ty);
+        }
         let m = self.m;
         let (source, line, col) = self.dbg_nowhere();
         let flags = self.const_u32(FLAG_PUBLIC);
@@ -423,6 +495,59 @@ impl Emitter<'_> {
         self.dbg_global(op::TYPE_COMPOSITE, &w)
     }
 
+    /// A struct under OpenCL.DebugInfo.100, whose `DebugTypeMember`s name the composite as
+    /// their parent: the member types, the composite (its members forward references, which
+    /// the set allows), then the members.
+    fn dbg_struct_rich(&mut self, ty: InstId) -> u32 {
+        let m = self.m;
+        let (source, line, col) = self.dbg_nowhere();
+        let mut fields: Vec<(u32, u32, u32, u32)> = Vec::new();
+        let mut offset = 0u32;
+        for (k, f) in m.struct_fields(ty).into_iter().enumerate() {
+            let Some(ft) = m.ty(f) else { continue };
+            let fty = self.dbg_type(ft);
+            if self.is_dbg_void(fty) {
+                continue;
+            }
+            let name = m
+                .name(f)
+                .map_or_else(|| format!("field{k}"), str::to_string);
+            let name = self.dbg_string(&name);
+            let bits = self.dbg_bits(ft);
+            let (off, size) = (self.const_u32(offset), self.const_u32(bits));
+            offset = offset.saturating_add(bits);
+            fields.push((name, fty, off, size));
+        }
+        let name = m.name(ty).unwrap_or("struct").to_string();
+        let name = self.dbg_string(&name);
+        let (size, unit, void) = (self.const_u32(offset), self.dbg_unit(), self.void_ty());
+        let id = self.fresh();
+        let members: SmallVec<[u32; 16]> = fields.iter().map(|_| self.fresh()).collect();
+        let mut w: SmallVec<[u32; 24]> = SmallVec::new();
+        w.extend_from_slice(&[
+            name,
+            TAG_STRUCTURE,
+            source,
+            line,
+            col,
+            unit,
+            name,
+            size,
+            FLAG_PUBLIC,
+        ]);
+        w.extend_from_slice(&members);
+        self.dbg_global_as(void, id, op::TYPE_COMPOSITE, &w);
+        for (&member, &(n, fty, off, size)) in members.iter().zip(&fields) {
+            self.dbg_global_as(
+                void,
+                member,
+                op::TYPE_MEMBER,
+                &[n, fty, source, line, col, id, off, size, FLAG_PUBLIC],
+            );
+        }
+        id
+    }
+
     /// A type with no debug counterpart: a member-less class composite named by its IR
     /// spelling.
     fn dbg_opaque(&mut self, ty: InstId) -> u32 {
@@ -433,9 +558,9 @@ impl Emitter<'_> {
             .map_or_else(|| oneshader_ir::print::print_inst(m, ty), str::to_string);
         let name = self.dbg_string(&spelled);
         let (tag, size, flags, unit) = (
-            self.const_u32(TAG_CLASS),
+            self.num(TAG_CLASS),
             self.const_u32(0),
-            self.const_u32(FLAG_PUBLIC),
+            self.num(FLAG_PUBLIC),
             self.dbg_unit(),
         );
         self.dbg_global(
@@ -453,7 +578,7 @@ impl Emitter<'_> {
             return self.dbg_nowhere();
         };
         let source = self.dbg_source(span.file.0 as usize);
-        (source, self.const_u32(line), self.const_u32(col))
+        (source, self.num(line), self.num(col))
     }
 
     /// The earliest position among the instructions of function `f`.
@@ -487,7 +612,7 @@ impl Emitter<'_> {
         let m = self.m;
         let ret = m.fn_return(fty).map(|r| self.dbg_type(r));
         let mut w: SmallVec<[u32; 8]> = SmallVec::new();
-        w.push(self.const_u32(FLAG_PUBLIC));
+        w.push(self.num(FLAG_PUBLIC));
         let void = self.void_ty();
         w.push(ret.unwrap_or(void));
         for p in m.fn_params(fty) {
@@ -501,11 +626,15 @@ impl Emitter<'_> {
         // placed at its first positioned instruction.
         let declared = self.declaration(f).or_else(|| self.first_position(f));
         let (source, line, col) = self.dbg_at(declared);
-        let (unit, flags) = (self.dbg_unit(), self.const_u32(FLAG_PUBLIC));
-        let id = self.dbg_global(
-            op::FUNCTION,
-            &[name, ftype, source, line, col, unit, name, flags, line],
-        );
+        let (unit, flags) = (self.dbg_unit(), self.num(FLAG_PUBLIC));
+        let mut w: SmallVec<[u32; 10]> = SmallVec::new();
+        w.extend_from_slice(&[name, ftype, source, line, col, unit, name, flags, line]);
+        // OpenCL.DebugInfo.100 names the `OpFunction` here (a forward reference, which the
+        // set allows); NonSemantic.Shader.DebugInfo.100 in `DebugFunctionDefinition`.
+        if self.rich() {
+            w.push(self.id_of(f));
+        }
+        let id = self.dbg_global(op::FUNCTION, &w);
         if let Some(d) = &mut self.dbg {
             d.funcs.insert(f, id);
         }
@@ -527,6 +656,9 @@ impl Emitter<'_> {
             d.last_line = None;
         }
         self.dbg_local(op::SCOPE, &[dfn]);
+        if is_entry && self.rich() {
+            return;
+        }
         if is_entry {
             let fid = self.id_of(f);
             self.dbg_local(op::FUNCTION_DEFINITION, &[dfn, fid]);
@@ -570,7 +702,7 @@ impl Emitter<'_> {
         let dfn = self.dbg.as_ref().and_then(|d| d.funcs.get(&f).copied())?;
         let at = at.or_else(|| self.first_position(f));
         let (source, line, col) = self.dbg_at(at);
-        let (n, flags) = (self.dbg_string(name), self.const_u32(FLAG_LOCAL));
+        let (n, flags) = (self.dbg_string(name), self.num(FLAG_LOCAL));
         let id = self.dbg_global(op::LOCAL_VARIABLE, &[n, dty, source, line, col, dfn, flags]);
         if let Some(d) = &mut self.dbg {
             d.locals.insert(key, id);
@@ -656,7 +788,14 @@ impl Emitter<'_> {
         }
         let (source, line, col) = self.dbg_at(self.declaration(g));
         let n = self.dbg_string(name);
-        let (unit, flags) = (self.dbg_unit(), self.const_u32(0));
+        // OpenCL.DebugInfo.100: a definition, as DXC flags it (spirv-opt's dead-code
+        // elimination aborts on a global that is not one).
+        let flags = if self.rich() {
+            FLAG_DEFINITION
+        } else {
+            self.const_u32(0)
+        };
+        let unit = self.dbg_unit();
         self.dbg_global(
             op::GLOBAL_VARIABLE,
             &[n, dty, source, line, col, unit, n, id, flags],
@@ -665,7 +804,8 @@ impl Emitter<'_> {
 
     /// After every function: a `DebugEntryPoint` per entry point.
     pub(crate) fn dbg_entry_points(&mut self, entries: &[InstId]) {
-        if !self.shader_debug() {
+        // OpenCL.DebugInfo.100 has no `DebugEntryPoint`.
+        if !self.shader_debug() || self.rich() {
             return;
         }
         let command_line = self

@@ -25,15 +25,27 @@ pub struct LineInfo {
     pub main: u32,
     /// The HLSL version `OpSource` states (DXC's: 600).
     pub version: u32,
-    /// Put the main file's text into `OpSource` (`-Qembed_debug`); under
-    /// [`LineInfo::shader_debug_info`] every file's text into its `DebugSource` instead
-    /// (`-fspv-debug=vulkan-with-source`).
+    /// Put the main file's text into `OpSource` (`-Qembed_debug`); under a
+    /// [`LineInfo::debug_set`] every file's text into its `DebugSource` instead
+    /// (`-fspv-debug=vulkan-with-source`, `-fspv-debug=rich-with-source`).
     pub embed_source: bool,
-    /// Write NonSemantic.Shader.DebugInfo.100 (`-fspv-debug=vulkan`, [`super::debuginfo`])
-    /// instead of `OpLine`/`OpNoLine`; `OpSource` then names no file (the `DebugSource`s are the files).
-    pub shader_debug_info: bool,
+    /// The extended debug instruction set written beside (or in place of) the lines
+    /// ([`super::debuginfo`]), if any.
+    pub debug_set: Option<DebugSet>,
     /// The command line `DebugEntryPoint` records (NonSemantic.Shader.DebugInfo.100 only).
     pub command_line: String,
+}
+
+/// An extended instruction set of debug information ([`super::debuginfo`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DebugSet {
+    /// NonSemantic.Shader.DebugInfo.100 (`-fspv-debug=vulkan`), in place of `OpLine`/`OpNoLine`
+    /// (its `DebugLine`/`DebugNoLine`); `OpSource` then names no file (the `DebugSource`s are
+    /// the files).
+    ShaderDebugInfo,
+    /// OpenCL.DebugInfo.100 (`-fspv-debug=rich`), beside `OpLine`/`OpNoLine` (the set has no
+    /// line instructions of its own) and `OpSource` naming the main file.
+    OpenClDebugInfo,
 }
 
 /// One source file: its name as the compilation saw it, and its text.
@@ -91,7 +103,7 @@ impl Emitter<'_> {
     }
 
     /// Writes the `OpLine` (or `OpNoLine`) that instruction `i` needs before it; under
-    /// [`LineInfo::shader_debug_info`] the `DebugLine` (or `DebugNoLine`) instead.
+    /// [`DebugSet::ShaderDebugInfo`] the `DebugLine` (or `DebugNoLine`) instead.
     pub(crate) fn line_before(&mut self, i: InstId) {
         let opts = self.opts;
         let (Some(info), Some(_)) = (&opts.line_info, &self.lines) else {
@@ -104,7 +116,7 @@ impl Emitter<'_> {
         let want = m
             .position(i)
             .filter(|s| (s.file.0 as usize) < info.files.len());
-        if self.shader_debug() {
+        if info.debug_set == Some(DebugSet::ShaderDebugInfo) {
             self.dbg_line(want);
             return;
         }
@@ -195,10 +207,13 @@ impl Emitter<'_> {
         // Under NonSemantic.Shader.DebugInfo.100 the files are the `DebugSource`s: an
         // `OpSource` naming the main file too would make it a second, empty file to a
         // debugger (RenderDoc lists both and maps lines to the empty one).
-        if !info.shader_debug_info {
+        // Under OpenCL.DebugInfo.100 `OpSource` names the main file, as under `-Zi`.
+        let shader_debug_info = info.debug_set == Some(DebugSet::ShaderDebugInfo);
+        if !shader_debug_info {
             head.extend(main_string);
         }
-        if !info.embed_source || main_string.is_none() || info.shader_debug_info {
+        // With a debug set the text is in the `DebugSource`s.
+        if !info.embed_source || main_string.is_none() || info.debug_set.is_some() {
             inst(&mut self.s.sources, spirv::Op::Source, &head);
             return;
         }

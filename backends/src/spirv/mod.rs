@@ -40,7 +40,7 @@ mod textures;
 mod types;
 
 pub use error::EmitError;
-pub use lines::{LineInfo, SourceFile};
+pub use lines::{DebugSet, LineInfo, SourceFile};
 pub use oneshader_ir::layout::LayoutRule;
 pub use target::{TargetEnv, UnknownTargetEnv};
 

@@ -161,8 +161,8 @@ pub(crate) struct Emitter<'m> {
     pub f: FuncState,
     /// Line-information state, when [`Options::line_info`] asks for it.
     pub lines: Option<super::lines::Lines>,
-    /// NonSemantic.Shader.DebugInfo.100 state, when [`super::LineInfo::shader_debug_info`]
-    /// asks for it.
+    /// Extended debug instruction set state, when [`super::LineInfo::debug_set`] asks for
+    /// one.
     pub dbg: Option<super::debuginfo::Dbg>,
     /// The global or function whose emission wrote the first instruction longer than SPIR-V's
     /// 65535 words ([`Sections::oversized`]): what OSB0010 names and points at.
