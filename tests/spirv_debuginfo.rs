@@ -8,6 +8,8 @@
 
 mod support;
 
+use support::line_of;
+
 use std::collections::HashMap;
 
 use oneshader::{CompileOptions, Compiler, DebugInfo, OptLevel, TargetEnv};
@@ -103,18 +105,6 @@ fn load_bytes(bytes: Vec<u8>) -> Result<Module, String> {
 
 fn compile(level: OptLevel, debug: DebugInfo) -> Vec<u32> {
     compile_with("debug.hlsl", SHADER, level, debug)
-}
-
-/// 1-based number of the only line of `text` containing `needle`.
-fn line_of(text: &str, needle: &str) -> u32 {
-    let lines: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(needle))
-        .map(|(k, _)| k + 1)
-        .collect();
-    assert_eq!(lines.len(), 1, "`{needle}` is on one line");
-    lines[0] as u32
 }
 
 /// The id of the NonSemantic.Shader.DebugInfo.100 import.

@@ -6,6 +6,8 @@
 
 mod support;
 
+use support::line_of;
+
 use oneshader::{CompileOptions, Compiler, DebugInfo, OptLevel, TargetEnv};
 use rspirv::dr::{Instruction, Operand};
 use rspirv::spirv::Op;
@@ -42,18 +44,6 @@ float twice(float v)
     return v * 2.0 + 0.5;
 }
 ";
-
-/// 1-based number of the only line of `text` containing `needle`.
-fn line_of(text: &str, needle: &str) -> u32 {
-    let lines: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(needle))
-        .map(|(k, _)| k + 1)
-        .collect();
-    assert_eq!(lines.len(), 1, "`{needle}` is on one line");
-    lines[0] as u32
-}
 
 /// Every function-body instruction with the (file name, line) in effect before it.
 fn with_lines(module: &rspirv::dr::Module) -> Vec<(Instruction, Option<(String, u32)>)> {

@@ -9,6 +9,8 @@
 
 mod support;
 
+use support::line_of;
+
 use std::collections::HashMap;
 
 use oneshader::{CompileOptions, Compiler, DebugInfo, OptLevel, TargetEnv};
@@ -176,18 +178,6 @@ fn compile(level: OptLevel, debug: DebugInfo, env: TargetEnv) -> Vec<u32> {
         .unwrap_or_else(|e| panic!("{}", e.diagnostics.render()));
     assert_valid(&out.spirv, env, &format!("rich.hlsl {level:?} {debug:?}"));
     out.spirv
-}
-
-/// 1-based number of the only line of `text` containing `needle`.
-fn line_of(text: &str, needle: &str) -> u32 {
-    let lines: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(needle))
-        .map(|(k, _)| k + 1)
-        .collect();
-    assert_eq!(lines.len(), 1, "`{needle}` is on one line");
-    lines[0] as u32
 }
 
 #[test]

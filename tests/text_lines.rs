@@ -7,6 +7,8 @@
 
 mod support;
 
+use support::line_of;
+
 use oneshader::{CompileOptions, Compiler, DebugInfo, OptLevel, Target};
 use oneshader_test_tools::{GlslStage, glslang_and_validate};
 
@@ -58,18 +60,6 @@ fn text(target: Target, level: OptLevel, debug: DebugInfo) -> String {
 
 fn glsl(level: OptLevel, debug: DebugInfo) -> String {
     text(Target::Glsl, level, debug)
-}
-
-/// 1-based number of the only line of `text` containing `needle`.
-fn line_of(text: &str, needle: &str) -> u32 {
-    let lines: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(needle))
-        .map(|(k, _)| k + 1)
-        .collect();
-    assert_eq!(lines.len(), 1, "`{needle}` is on one line");
-    lines[0] as u32
 }
 
 /// The (file, line) of the `#line` directive in effect at the GLSL line containing `needle`.

@@ -1,5 +1,5 @@
 //! Helpers shared by the root package's integration tests: compiling through the facade,
-//! `spirv-val`, the workspace root.
+//! `spirv-val`, the workspace root, the line of a test's HLSL statement.
 
 #![allow(dead_code)]
 
@@ -20,6 +20,19 @@ pub fn compile_file(path: &str, opts: &CompileOptions) -> CompileOutput {
         Ok(out) => out,
         Err(e) => panic!("{e}\n{}", e.diagnostics.render()),
     }
+}
+
+/// 1-based number of the only line of `text` containing `needle` (a test's way to name a
+/// statement of the HLSL it wrote).
+pub fn line_of(text: &str, needle: &str) -> u32 {
+    let lines: Vec<usize> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(needle))
+        .map(|(k, _)| k + 1)
+        .collect();
+    assert_eq!(lines.len(), 1, "`{needle}` is on one line");
+    lines[0] as u32
 }
 
 /// Asserts that spirv-val accepts the words.
