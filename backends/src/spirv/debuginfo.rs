@@ -453,16 +453,12 @@ impl Emitter<'_> {
         self.dbg.as_ref().map_or(0, |d| d.unit)
     }
 
-    /// A struct: its members, then the `DebugTypeComposite` (under OpenCL.DebugInfo.100 the
-    /// composite first, its members naming it as their parent after it).
-    fn dbg_struct(&mut self, ty: InstId) -> u32 {
-        if self.rich() {
-            return self.dbg_struct_rich(ty);
-        }
+    /// The described fields of struct `ty` (name string, debug type, offset and size constants,
+    /// in bits; fields without a debug type left out) and the struct's size in bits: what both
+    /// debug sets' `DebugTypeMember`s take.
+    fn dbg_fields(&mut self, ty: InstId) -> (Vec<(u32, u32, u32, u32)>, u32) {
         let m = self.m;
-        let (source, line, col) = self.dbg_nowhere();
-        let flags = self.const_u32(FLAG_PUBLIC);
-        let mut members: SmallVec<[u32; 16]> = SmallVec::new();
+        let mut fields = Vec::new();
         let mut offset = 0u32;
         for (k, f) in m.struct_fields(ty).into_iter().enumerate() {
             let Some(ft) = m.ty(f) else { continue };
@@ -477,6 +473,23 @@ impl Emitter<'_> {
             let bits = self.dbg_bits(ft);
             let (off, size) = (self.const_u32(offset), self.const_u32(bits));
             offset = offset.saturating_add(bits);
+            fields.push((name, fty, off, size));
+        }
+        (fields, offset)
+    }
+
+    /// A struct: its members, then the `DebugTypeComposite` (under OpenCL.DebugInfo.100 the
+    /// composite first, its members naming it as their parent after it).
+    fn dbg_struct(&mut self, ty: InstId) -> u32 {
+        if self.rich() {
+            return self.dbg_struct_rich(ty);
+        }
+        let m = self.m;
+        let (source, line, col) = self.dbg_nowhere();
+        let flags = self.const_u32(FLAG_PUBLIC);
+        let (fields, offset) = self.dbg_fields(ty);
+        let mut members: SmallVec<[u32; 16]> = SmallVec::new();
+        for (name, fty, off, size) in fields {
             members.push(self.dbg_global(
                 op::TYPE_MEMBER,
                 &[name, fty, source, line, col, off, size, flags],
@@ -501,23 +514,7 @@ impl Emitter<'_> {
     fn dbg_struct_rich(&mut self, ty: InstId) -> u32 {
         let m = self.m;
         let (source, line, col) = self.dbg_nowhere();
-        let mut fields: Vec<(u32, u32, u32, u32)> = Vec::new();
-        let mut offset = 0u32;
-        for (k, f) in m.struct_fields(ty).into_iter().enumerate() {
-            let Some(ft) = m.ty(f) else { continue };
-            let fty = self.dbg_type(ft);
-            if self.is_dbg_void(fty) {
-                continue;
-            }
-            let name = m
-                .name(f)
-                .map_or_else(|| format!("field{k}"), str::to_string);
-            let name = self.dbg_string(&name);
-            let bits = self.dbg_bits(ft);
-            let (off, size) = (self.const_u32(offset), self.const_u32(bits));
-            offset = offset.saturating_add(bits);
-            fields.push((name, fty, off, size));
-        }
+        let (fields, offset) = self.dbg_fields(ty);
         let name = m.name(ty).unwrap_or("struct").to_string();
         let name = self.dbg_string(&name);
         let (size, unit, void) = (self.const_u32(offset), self.dbg_unit(), self.void_ty());
