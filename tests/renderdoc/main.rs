@@ -114,7 +114,8 @@ fn capture_and_query(dir: &Path, level: OptLevel) -> (Vec<(String, usize)>, Vec<
         .collect();
     assert!(
         run.status.success() && captures.len() == 1,
-        "{level:?}: renderdoccmd capture wrote {captures:?}: {run:?}"
+        "{level:?}: renderdoccmd capture wrote {captures:?}: {run:?}\nRenderDoc's logs:\n{}",
+        renderdoc_logs()
     );
     let query = Command::new("/usr/bin/python3")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/renderdoc/query.py"))
@@ -123,8 +124,11 @@ fn capture_and_query(dir: &Path, level: OptLevel) -> (Vec<(String, usize)>, Vec<
         .expect("python3 runs");
     assert!(
         query.status.success(),
-        "{level:?}: RenderDoc's Python module could not read the capture: {}",
-        String::from_utf8_lossy(&query.stderr)
+        "{level:?}: RenderDoc's Python module could not read the capture ({}): {}\n\
+         RenderDoc's logs:\n{}",
+        query.status,
+        String::from_utf8_lossy(&query.stderr),
+        renderdoc_logs()
     );
     let v: serde_json::Value =
         serde_json::from_slice(&query.stdout).expect("the query prints JSON");
@@ -157,6 +161,18 @@ fn capture_and_query(dir: &Path, level: OptLevel) -> (Vec<(String, usize)>, Vec<
         })
         .collect();
     (files, stops)
+}
+
+/// What RenderDoc logged (it keeps a process's log under the temporary folder's `RenderDoc`
+/// only when the process did not end cleanly), for a failure's message.
+fn renderdoc_logs() -> String {
+    let dir = std::env::temp_dir().join("RenderDoc");
+    let mut out = String::new();
+    for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        out.push_str(&format!("== {}\n", e.path().display()));
+        out.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+    }
+    out
 }
 
 fn test() {
