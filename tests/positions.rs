@@ -56,13 +56,17 @@ fn positioned_insts(m: &Module) -> Vec<oneshader_ir::InstId> {
     out
 }
 
-/// Every function and global of `m`: each carries its declaration.
+/// Every function, global and struct type of `m`: each carries its declaration.
 fn declarations(m: &Module) -> Vec<oneshader_ir::InstId> {
     let out: Vec<oneshader_ir::InstId> = m
         .functions()
         .into_iter()
         .map(|f| f.id())
         .chain(m.globals().into_iter().map(|g| g.id()))
+        .chain(
+            m.children(m.root())
+                .filter(|&c| m.op(c) == oneshader_ir::Op::Struct),
+        )
         .collect();
     assert!(out.iter().all(|&i| takes_declaration_position(m.op(i))));
     out

@@ -992,3 +992,265 @@ fn no_debug_line_follows_another_directly() {
         }
     }
 }
+
+const SCOPES: &str = "\
+RWStructuredBuffer<float> o : register(u0);
+
+float twice(float x)
+{
+    float y = x * 3.0;
+    return y;
+}
+
+float outer(float v)
+{
+    float w = twice(v) + 1.0;
+    return w;
+}
+
+[numthreads(4, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    float a = o[id.x];
+    if (a > 0.5) {
+        float t = outer(a);
+        o[id.x] = t;
+    }
+    { // second
+        float u = sqrt(a);
+        o[id.x + 4] = u;
+    }
+}
+";
+
+/// A decoded module's debug scopes: every function-body instruction that is not a debug
+/// instruction with the `DebugScope` operands in effect before it, and the module-level debug
+/// instructions by id (number, operands).
+struct Scoped {
+    body: Vec<(Instruction, Vec<u32>)>,
+    globals: HashMap<u32, (u32, Vec<u32>)>,
+    t: Tables,
+}
+
+impl Scoped {
+    fn new(words: &[u32]) -> Scoped {
+        let module = oneshader::backends::spirv::load(words).expect("parses");
+        let set = debug_set(&module);
+        let globals = module
+            .types_global_values
+            .iter()
+            .filter_map(|i| Some((i.result_id?, (debug_op(i, set)?, debug_args(i)))))
+            .collect();
+        let mut body = Vec::new();
+        for f in &module.functions {
+            for b in &f.blocks {
+                let mut cur = Vec::new();
+                for i in &b.instructions {
+                    match debug_op(i, set) {
+                        Some(DEBUG_SCOPE) => cur = debug_args(i),
+                        Some(_) => {}
+                        None => body.push((i.clone(), cur.clone())),
+                    }
+                }
+            }
+        }
+        Scoped {
+            body,
+            globals,
+            t: tables(&module),
+        }
+    }
+
+    /// The name of the `DebugFunction` `id`, or `None` when `id` is something else.
+    fn function_name(&self, id: u32) -> Option<&str> {
+        match self.globals.get(&id) {
+            Some((DEBUG_FUNCTION, a)) => Some(self.t.strings[&a[0]].as_str()),
+            _ => None,
+        }
+    }
+
+    /// (line, column, parent) of the `DebugLexicalBlock` `id`.
+    fn block(&self, id: u32) -> (u32, u32, u32) {
+        let (n, a) = &self.globals[&id];
+        assert_eq!(*n, DEBUG_LEXICAL_BLOCK, "%{id} is a DebugLexicalBlock");
+        (self.t.constants[&a[1]], self.t.constants[&a[2]], a[3])
+    }
+
+    /// (line, scope, inlined-at) of the `DebugInlinedAt` `id`.
+    fn inlined_at(&self, id: u32) -> (u32, u32, Option<u32>) {
+        let (n, a) = &self.globals[&id];
+        assert_eq!(*n, DEBUG_INLINED_AT, "%{id} is a DebugInlinedAt");
+        (self.t.constants[&a[0]], a[1], a.get(2).copied())
+    }
+
+    /// The scope operands in effect at the only instruction of opcode `op`.
+    fn scope_at(&self, op: Op) -> &[u32] {
+        let found: Vec<_> = self
+            .body
+            .iter()
+            .filter(|(i, _)| i.class.opcode == op)
+            .collect();
+        assert_eq!(found.len(), 1, "one {op:?}");
+        &found[0].1
+    }
+
+    /// The scope of the `DebugLocalVariable` named `name`.
+    fn variable_scope(&self, name: &str) -> u32 {
+        let found: Vec<u32> = self
+            .globals
+            .values()
+            .filter(|(n, a)| *n == DEBUG_LOCAL_VARIABLE && self.t.strings[&a[0]] == name)
+            .map(|(_, a)| a[5])
+            .collect();
+        assert_eq!(found.len(), 1, "one DebugLocalVariable `{name}`");
+        found[0]
+    }
+}
+
+const DEBUG_LEXICAL_BLOCK: u32 = 21;
+const DEBUG_INLINED_AT: u32 = 25;
+
+#[test]
+fn blocks_that_declare_locals_are_lexical_blocks_holding_their_code_and_variables() {
+    let words = compile_with(
+        "scopes.hlsl",
+        SCOPES,
+        OptLevel::O0,
+        DebugInfo::VulkanWithSource,
+    );
+    let s = Scoped::new(&words);
+    let if_line = line_of(SCOPES, "if (a > 0.5) {");
+    let second = line_of(SCOPES, "{ // second");
+    // `t` and its store are in the `if`'s block, at its `{`, inside the HLSL `main`.
+    let t_block = s.variable_scope("t");
+    let (line, col, parent) = s.block(t_block);
+    assert_eq!((line, col), (if_line, 18));
+    let main_fn = s
+        .function_name(parent)
+        .expect("the block's parent is a function");
+    assert_eq!(
+        s.variable_scope("a"),
+        parent,
+        "`a` is in the function's own scope"
+    );
+    assert_ne!(main_fn, "twice");
+    let (u_line, u_col, u_parent) = s.block(s.variable_scope("u"));
+    assert_eq!((u_line, u_col, u_parent), (second, 5, parent));
+    // The code of each block runs under its DebugScope: the call of `outer` in the first,
+    // the square root in the second; and `x * 3.0` in `twice`'s own scope, not inlined.
+    assert_eq!(
+        s.scope_at(Op::ExtInst).len(),
+        1,
+        "sqrt (GLSL.std.450) is under one scope"
+    );
+    assert_eq!(s.block(s.scope_at(Op::ExtInst)[0]).0, second);
+    let calls: Vec<&Vec<u32>> = s
+        .body
+        .iter()
+        .filter(|(i, _)| i.class.opcode == Op::FunctionCall)
+        .map(|(_, sc)| sc)
+        .collect();
+    assert!(
+        calls.iter().any(|sc| sc.len() == 1 && sc[0] == t_block),
+        "{calls:?}"
+    );
+    let mul = s.scope_at(Op::FMul);
+    assert_eq!((s.function_name(mul[0]), mul.len()), (Some("twice"), 1));
+}
+
+#[test]
+fn inlined_code_names_its_function_and_the_chain_of_calls_it_was_inlined_at() {
+    let words = compile_with(
+        "scopes.hlsl",
+        SCOPES,
+        OptLevel::O,
+        DebugInfo::VulkanWithSource,
+    );
+    let s = Scoped::new(&words);
+    // `x * 3.0` of `twice`, inlined into `outer` at its call, itself inlined into the `if`'s
+    // block of `main` at its call.
+    let mul = s.scope_at(Op::FMul).to_vec();
+    assert_eq!(mul.len(), 2, "a scope and where it was inlined: {mul:?}");
+    assert_eq!(s.function_name(mul[0]), Some("twice"));
+    let (line, scope, up) = s.inlined_at(mul[1]);
+    assert_eq!(line, line_of(SCOPES, "float w = twice(v) + 1.0;"));
+    assert_eq!(s.function_name(scope), Some("outer"));
+    let (line, scope, up) = s.inlined_at(up.expect("outer was inlined too"));
+    assert_eq!(line, line_of(SCOPES, "float t = outer(a);"));
+    let (block_line, _, main_fn) = s.block(scope);
+    assert_eq!(block_line, line_of(SCOPES, "if (a > 0.5) {"));
+    assert!(s.function_name(main_fn).is_some());
+    // The chain ends in the function the code is in: the HLSL `main`, inlined into the
+    // entry point's wrapper, which is not inlined anywhere.
+    let mut at = up;
+    let mut depth = 0;
+    while let Some(a) = at {
+        let (_, scope, next) = s.inlined_at(a);
+        assert!(
+            s.function_name(scope).is_some(),
+            "a call site in a function"
+        );
+        at = next;
+        depth += 1;
+        assert!(depth < 4, "a short chain");
+    }
+    // One DebugFunction per function, inlined or not (no `twice` per call).
+    let twice = s
+        .globals
+        .values()
+        .filter(|(n, a)| *n == DEBUG_FUNCTION && s.t.strings[&a[0]] == "twice")
+        .count();
+    assert_eq!(twice, 1);
+    // spirv-opt keeps them valid.
+    oneshader_test_tools::require_tool("spirv-opt");
+    let dir = std::env::temp_dir().join(format!("oneshader-scopes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (input, output) = (dir.join("in.spv"), dir.join("out.spv"));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&input, bytes).expect("write");
+    let run = std::process::Command::new("spirv-opt")
+        .args(["-O", "--target-env=vulkan1.2"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .expect("spirv-opt runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let opt = std::fs::read(&output).expect("read");
+    let opt: Vec<u32> = opt
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_valid(
+        &opt,
+        TargetEnv::Vulkan1_2,
+        "spirv-opt -O of the scoped module",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A struct's `DebugTypeComposite` stands at its declaration (before: line 1 of the main file),
+/// under both debug sets' writer, at -O0 and -O.
+#[test]
+fn structs_are_described_at_their_declarations() {
+    for level in [OptLevel::O0, OptLevel::O] {
+        let words = compile(level, DebugInfo::Vulkan);
+        let module = oneshader::backends::spirv::load(&words).expect("parses");
+        let set = debug_set(&module);
+        let t = tables(&module);
+        let item: Vec<Vec<u32>> = module
+            .types_global_values
+            .iter()
+            .filter(|i| debug_op(i, set) == Some(DEBUG_TYPE_COMPOSITE))
+            .map(debug_args)
+            .filter(|a| t.strings[&a[0]] == "Item")
+            .collect();
+        assert_eq!(item.len(), 1, "{level:?}: one `Item`");
+        let at = (t.constants[&item[0][3]], t.constants[&item[0][4]]);
+        assert_eq!(at, (line_of(SHADER, "struct Item {"), 1), "{level:?}");
+    }
+}

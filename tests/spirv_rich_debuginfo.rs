@@ -39,6 +39,7 @@ void main(uint3 id : SV_DispatchThreadID)
 
 /// Instruction numbers of OpenCL.DebugInfo.100 (SPIRV-Headers'
 /// extinst.opencl.debuginfo.100.grammar.json).
+const DEBUG_INFO_NONE: u32 = 0;
 const DEBUG_COMPILATION_UNIT: u32 = 1;
 const DEBUG_TYPE_BASIC: u32 = 2;
 const DEBUG_TYPE_ARRAY: u32 = 5;
@@ -258,10 +259,30 @@ fn a_debug_function_per_function_names_its_opfunction() {
             .map(|i| i.words[1])
             .collect();
         let described = d.debug(DEBUG_FUNCTION);
-        assert_eq!(described.len(), functions.len(), "{level:?}");
         for f in &functions {
             let n = described.iter().filter(|(_, a)| a[9] == *f).count();
             assert_eq!(n, 1, "{level:?}: one DebugFunction names %{f}");
+        }
+        // The others describe functions inlined everywhere (at -O): no `OpFunction` is left
+        // to name, so they name a `DebugInfoNone`, as the set requires.
+        let none: Vec<u32> = d.debug(DEBUG_INFO_NONE).iter().map(|x| x.0).collect();
+        let inlined: Vec<&(u32, Vec<u32>)> = described
+            .iter()
+            .filter(|(_, a)| !functions.contains(&a[9]))
+            .collect();
+        for (_, a) in &inlined {
+            assert!(
+                none.contains(&a[9]),
+                "{level:?}: %{} is no DebugInfoNone",
+                a[9]
+            );
+        }
+        match level {
+            OptLevel::O0 => assert!(inlined.is_empty(), "nothing is inlined at -O0"),
+            _ => {
+                let (_, scale) = d.named(DEBUG_FUNCTION, "scale");
+                assert!(none.contains(&scale[9]), "scale is inlined at -O");
+            }
         }
         for (_, a) in &described {
             // Line, column, flags and scope line are literals; the parent is the unit.

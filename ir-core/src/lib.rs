@@ -87,6 +87,7 @@ pub mod analysis;
 pub mod builder;
 pub mod cfg;
 pub mod constructs;
+pub mod debug_scopes;
 pub mod diag;
 pub mod effects;
 pub mod float16;

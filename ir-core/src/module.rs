@@ -160,9 +160,11 @@ pub struct Module {
     string_ids: FxHashMap<Box<str>, u32>,
     names: FxHashMap<InstId, Box<str>>,
     /// Source positions of instructions (see [`crate::positions`]).
-    pub(crate) positions: FxHashMap<InstId, crate::diag::Span>,
+    pub(crate) positions: FxHashMap<InstId, crate::debug_scopes::Origin>,
     /// The position instructions created now take (see [`Module::set_current_position`]).
-    pub(crate) current_position: Option<crate::diag::Span>,
+    pub(crate) current_position: Option<crate::debug_scopes::Origin>,
+    /// The scope table of the positions (see [`crate::debug_scopes`]).
+    pub(crate) debug_scopes: Vec<crate::debug_scopes::DebugScopeData>,
     pub(crate) dedup: HashTable<InstId>,
     pub(crate) replaced: FxHashMap<InstId, InstId>,
     root: InstId,
@@ -197,6 +199,7 @@ impl Module {
             names: FxHashMap::default(),
             positions: FxHashMap::default(),
             current_position: None,
+            debug_scopes: Vec::new(),
             dedup: HashTable::new(),
             replaced: FxHashMap::default(),
             root: InstId::default(),
@@ -477,7 +480,7 @@ impl Module {
         let other = self.literals.len() * 8
             + self.strings.iter().map(|s| s.len() + 16).sum::<usize>()
             + self.names.values().map(|s| s.len() + 24).sum::<usize>()
-            + self.positions.len() * 20
+            + self.positions.len() * 24
             + self.dedup.len() * std::mem::size_of::<InstId>()
             + self.replaced.len() * 16;
         MemoryStats {

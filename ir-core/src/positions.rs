@@ -2,10 +2,11 @@
 //!
 //! Every ordinary instruction and terminator may carry a [`Span`] of the source it was made
 //! from (the HLSL front end gives each the innermost expression, or the statement or
-//! declaration, being lowered), and so may every function and global variable: its
-//! declaration (the HLSL front end gives the name token of the function, variable or buffer
-//! declared; a variable made for an entry point's stage input or output, the parameter or
-//! the function it stands for). The module holds them in one side table keyed by
+//! declaration, being lowered), and so may every function, global variable and struct type:
+//! its declaration (the HLSL front end gives the name token of the function, variable or
+//! buffer declared, a struct its declaration; a variable made for an entry point's stage
+//! input or output, the parameter or the function it stands for). Each position is in a
+//! debug scope ([`crate::debug_scopes`]), which travels with it by the same rules. The module holds them in one side table keyed by
 //! instruction, so they cost nothing to instructions without one, never change what the
 //! module computes, are not part of the text form, and are dropped with the instruction.
 //! [`takes_position`] names the opcodes of the first kind, [`takes_declaration_position`]
@@ -34,6 +35,7 @@
 //! [`verify_positions`] checks that every position names a file of a [`SourceMap`] and lies
 //! within it.
 
+use crate::debug_scopes::Origin;
 use crate::diag::{Diagnostic, SourceMap, Span};
 use crate::module::{InstId, Module};
 use crate::ops::Op;
@@ -46,12 +48,13 @@ pub fn takes_position(op: Op) -> bool {
     op.is_instruction() || op.is_terminator()
 }
 
-/// True for the opcodes whose position is their declaration: functions and global variables.
-/// They carry a position like the instructions of [`takes_position`] (the same table, the
-/// same rules) but never take the current position.
+/// True for the opcodes whose position is their declaration: functions, global variables and
+/// struct types (which, unlike other types, are made once per declaration). They carry a
+/// position like the instructions of [`takes_position`] (the same table, the same rules) but
+/// never take the current position.
 #[inline]
 pub fn takes_declaration_position(op: Op) -> bool {
-    matches!(op, Op::Func | Op::Global)
+    matches!(op, Op::Func | Op::Global | Op::Struct)
 }
 
 /// True for every opcode that may carry a position: [`takes_position`] or
@@ -65,15 +68,29 @@ impl Module {
     /// The source position of `id`, if it has one.
     #[inline]
     pub fn position(&self, id: InstId) -> Option<Span> {
+        self.positions.get(&id).map(|o| o.span)
+    }
+
+    /// The position of `id` with its scope ([`crate::debug_scopes`]), if it has one.
+    #[inline]
+    pub fn origin(&self, id: InstId) -> Option<Origin> {
         self.positions.get(&id).copied()
     }
 
-    /// Sets (or with `None` clears) the position of `id`. Ignored for opcodes that carry no
-    /// position ([`carries_position`]) and for dead ids.
+    /// Sets (or with `None` clears) the position of `id`, keeping the scope it had (the
+    /// function's own for an instruction without a position). Ignored for opcodes that carry
+    /// no position ([`carries_position`]) and for dead ids.
     pub fn set_position(&mut self, id: InstId, pos: Option<Span>) {
-        match pos {
-            Some(p) if self.try_op(id).is_some_and(carries_position) => {
-                self.positions.insert(id, p);
+        let scope = self.debug_scope(id);
+        self.set_origin(id, pos.map(|span| Origin { span, scope }));
+    }
+
+    /// Sets (or with `None` clears) the position and scope of `id`. Ignored for opcodes that
+    /// carry no position ([`carries_position`]) and for dead ids.
+    pub fn set_origin(&mut self, id: InstId, origin: Option<Origin>) {
+        match origin {
+            Some(o) if self.try_op(id).is_some_and(carries_position) => {
+                self.positions.insert(id, o);
             }
             _ => {
                 self.positions.remove(&id);
@@ -81,7 +98,7 @@ impl Module {
         }
     }
 
-    /// Gives `to` the position of `from` when `to` has none (and `from` has one).
+    /// Gives `to` the position (and scope) of `from` when `to` has none (and `from` has one).
     pub fn inherit_position(&mut self, from: InstId, to: InstId) {
         if from != to
             && !self.positions.contains_key(&to)
@@ -95,26 +112,34 @@ impl Module {
     /// The position every instruction created from now on takes (until changed).
     #[inline]
     pub fn current_position(&self) -> Option<Span> {
-        self.current_position
+        self.current_position.map(|o| o.span)
     }
 
-    /// Sets the position instructions created from now on take; returns the previous one, to
-    /// restore when the rewrite it was set for is done.
+    /// Sets the position instructions created from now on take, in the function's own scope;
+    /// returns the previous one. A pass rewriting an instruction uses
+    /// [`Module::position_from`] and [`Module::set_current_origin`], which keep its scope.
     pub fn set_current_position(&mut self, pos: Option<Span>) -> Option<Span> {
-        std::mem::replace(&mut self.current_position, pos)
+        self.set_current_origin(pos.map(Origin::new))
+            .map(|o| o.span)
     }
 
-    /// Sets the current position to `id`'s (or none) for rewriting `id`; returns the previous
-    /// one (see [`Module::set_current_position`]).
-    pub fn position_from(&mut self, id: InstId) -> Option<Span> {
-        let p = self.position(id);
-        self.set_current_position(p)
+    /// Sets the position and scope instructions created from now on take; returns the
+    /// previous ones, to restore when the rewrite they were set for is done.
+    pub fn set_current_origin(&mut self, origin: Option<Origin>) -> Option<Origin> {
+        std::mem::replace(&mut self.current_position, origin)
+    }
+
+    /// Sets the current position to `id`'s (or none), with its scope, for rewriting `id`;
+    /// returns the previous one for [`Module::set_current_origin`].
+    pub fn position_from(&mut self, id: InstId) -> Option<Origin> {
+        let p = self.origin(id);
+        self.set_current_origin(p)
     }
 
     /// Every instruction with a position and the position, in no particular order (functions
     /// and globals with theirs included).
     pub fn positions(&self) -> impl Iterator<Item = (InstId, Span)> + '_ {
-        self.positions.iter().map(|(&i, &s)| (i, s))
+        self.positions.iter().map(|(&i, o)| (i, o.span))
     }
 
     /// How many instructions carry a position (functions and globals included).
@@ -122,10 +147,11 @@ impl Module {
         self.positions.len()
     }
 
-    /// Drops every position (the current one too).
+    /// Drops every position (the current one too) and the scope table.
     pub fn clear_positions(&mut self) {
         self.positions.clear();
         self.current_position = None;
+        self.debug_scopes.clear();
     }
 }
 
@@ -251,6 +277,48 @@ pub fn verify_positions(m: &Module, sources: &SourceMap) -> Vec<Diagnostic> {
             )
         };
         out.push(Diagnostic::error("OSV0030", msg));
+    }
+    // Every scope a position is in is one of the table's, and the table's own spans (blocks,
+    // calls) are ranges of the files too.
+    let scopes = m.debug_scopes_len() as u32;
+    let mut unknown: Vec<InstId> = m
+        .positions
+        .iter()
+        .filter(|(_, o)| o.scope.0 > scopes)
+        .map(|(&i, _)| i)
+        .collect();
+    unknown.sort_by_key(|i| i.slot_number());
+    for i in unknown {
+        let what = crate::print::print_inst(m, i);
+        out.push(Diagnostic::error(
+            "OSV0030",
+            format!(
+                "the position of `{}` is in debug scope {} but the module has {} scope(s)",
+                what.trim(),
+                m.debug_scope(i).0,
+                scopes
+            ),
+        ));
+    }
+    for (k, data) in m.debug_scopes.iter().enumerate() {
+        let (span, parent) = match data {
+            crate::debug_scopes::DebugScopeData::Block { parent, span } => (*span, *parent),
+            crate::debug_scopes::DebugScopeData::Inlined { call, .. } => (call.span, call.scope),
+        };
+        let bad_span = (span.file.0 as usize) >= sources.len()
+            || span.start > span.end
+            || span.end as usize > sources.text(span.file).len();
+        // A scope's parent comes before it, so the table has no cycle.
+        if bad_span || parent.0 as usize > k {
+            out.push(Diagnostic::error(
+                "OSV0030",
+                format!(
+                    "debug scope {} names {} outside the module's sources and scopes",
+                    k + 1,
+                    if bad_span { "a position" } else { "a parent" }
+                ),
+            ));
+        }
     }
     out
 }
@@ -458,5 +526,48 @@ mod tests {
         let bad = verify_positions(&m, &sm);
         assert_eq!(bad.len(), 1, "{bad:?}");
         assert!(bad[0].message.contains("global @g"), "{bad:?}");
+    }
+
+    #[test]
+    fn positions_keep_their_scope_and_the_check_names_a_scope_the_table_lacks() {
+        let mut sm = SourceMap::new();
+        let file = sm.add("a.hlsl", "void f() { { int x = 1; } }\n");
+        let mut m = Module::new();
+        let i32t = m.i32_type();
+        let f = m.add_func("f", i32t, &[i32t]);
+        let entry = f.entry(&m).expect("entry");
+        let a = f.params(&m)[0].id();
+        let span = |start: u32, end: u32| Span { file, start, end };
+        let block = m.add_debug_scope(crate::debug_scopes::DebugScopeData::Block {
+            parent: crate::debug_scopes::DebugScope::FUNCTION,
+            span: span(11, 25),
+        });
+        m.set_current_origin(Some(Origin {
+            span: span(17, 22),
+            scope: block,
+        }));
+        let x = Builder::at_end(&mut m, entry).add(a, a);
+        m.set_current_origin(None);
+        assert_eq!(m.debug_scope(x), block, "made in the current scope");
+        // What is built before `x` takes its position and scope; moving a position keeps it.
+        let y = {
+            let mut b = Builder::new(&mut m);
+            b.position_before(x);
+            b.add(a, a)
+        };
+        assert_eq!(m.origin(y), m.origin(x));
+        m.set_position(y, Some(span(13, 16)));
+        assert_eq!(m.debug_scope(y), block);
+        assert!(verify_positions(&m, &sm).is_empty());
+        m.set_origin(
+            y,
+            Some(Origin {
+                span: span(13, 16),
+                scope: crate::debug_scopes::DebugScope(7),
+            }),
+        );
+        let bad = verify_positions(&m, &sm);
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert!(bad[0].message.contains("debug scope 7"), "{bad:?}");
     }
 }

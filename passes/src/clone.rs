@@ -31,6 +31,7 @@
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
+use oneshader_ir::debug_scopes::Origin;
 use oneshader_ir::{Block, Builder, FileId, Func, InstId, Module, Op, Payload, Span};
 
 /// Why a clone failed.
@@ -113,15 +114,16 @@ impl<'s> Cloner<'s> {
         self
     }
 
-    /// The position the copy of `old` takes: its own (within one module) or its own mapped
-    /// through the file map (across modules, when one was given).
-    fn position_of(&self, dst: &Module, old: InstId) -> Option<Span> {
+    /// The position the copy of `old` takes: its own with its debug scope (within one
+    /// module) or its own mapped through the file map, in the function's own scope (across
+    /// modules, when one was given: the source's scope table is not copied).
+    fn origin_of(&self, dst: &Module, old: InstId) -> Option<Origin> {
         match self.src {
-            None => dst.position(old),
+            None => dst.origin(old),
             Some(s) => {
                 let p = s.position(old)?;
                 let file = *self.files.as_ref()?.get(p.file.0 as usize)?;
-                Some(Span { file, ..p })
+                Some(Origin::new(Span { file, ..p }))
             }
         }
     }
@@ -306,8 +308,8 @@ impl<'s> Cloner<'s> {
             // The copy stands where the original came from (within one module, or across
             // modules through the file map: the source's file ids mean nothing here); without
             // one it keeps the current position it was made with.
-            if let Some(p) = self.position_of(dst, old) {
-                dst.set_position(new, Some(p));
+            if let Some(p) = self.origin_of(dst, old) {
+                dst.set_origin(new, Some(p));
             }
             if let Some(p) = new_parent {
                 dst.move_to_end(new, p);

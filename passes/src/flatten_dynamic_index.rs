@@ -140,10 +140,10 @@ pub fn rewrite(m: &mut Module, root: InstId, elements: &[InstId]) -> Result<(), 
         let (chain, leaves) = tree(m, root);
         let chain: FxHashSet<InstId> = chain.into_iter().collect();
         for l in leaves {
-            let pos = m.position(l).or_else(|| m.position(root));
-            let prev = m.set_current_position(pos);
+            let pos = m.origin(l).or_else(|| m.origin(root));
+            let prev = m.set_current_origin(pos);
             let done = rewrite_leaf(m, root, &chain, l, elements);
-            m.set_current_position(prev);
+            m.set_current_origin(prev);
             done?;
         }
     }

@@ -49,6 +49,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use oneshader_ir::analysis::CallGraph;
 use oneshader_ir::cfg::Cfg;
+use oneshader_ir::debug_scopes::{Callee, Origin};
 use oneshader_ir::{Block, Builder, Func, InsertPoint, InstId, Module, Op};
 
 use crate::clone::Cloner;
@@ -408,6 +409,28 @@ fn new_var(m: &mut Module, f: Func, ty: InstId, name: &str, ctx: &mut CallerCtx)
     Some(v)
 }
 
+/// The copies of `g`'s instructions in `blocks` (inlined at `call`) are in `g`'s debug scopes
+/// re-rooted at the call (see `oneshader_ir::debug_scopes`): `g`'s own body becomes a scope
+/// inlined at the call's position and scope, its blocks and inlined calls nest below it.
+fn reroot_scopes(m: &mut Module, g: Func, call: InstId, blocks: &[Block]) {
+    let Some(at) = m.origin(call) else { return };
+    let callee = Callee {
+        func: g.id(),
+        name: m.name(g.id()).unwrap_or("function").to_string(),
+        declared: m.position(g.id()),
+        ty: m.ty(g.id()),
+    };
+    let mut map = FxHashMap::default();
+    for b in blocks {
+        for i in m.children_snapshot(b.id()) {
+            if let Some(o) = m.origin(i) {
+                let scope = m.reroot_debug_scope(o.scope, &callee, at, &mut map);
+                m.set_origin(i, Some(Origin { scope, ..o }));
+            }
+        }
+    }
+}
+
 /// Inlines `call` (in `f`) of `g` according to `plan`; returns false when the call is left.
 /// The callee's copies keep their own positions; the glue made from nothing (branches into
 /// and out of the copy, the result's plumbing) takes the call's.
@@ -421,7 +444,7 @@ fn inline_call(
 ) -> Result<bool, PassError> {
     let outer = m.position_from(call);
     let r = inline_call_here(m, f, call, g, plan, ctx);
-    m.set_current_position(outer);
+    m.set_current_origin(outer);
     r
 }
 
@@ -458,6 +481,7 @@ fn inline_call_here(
     let new_blocks = cloner
         .clone_blocks(m, &src_blocks, f, Some(b))
         .map_err(|e| PassError::new(NAME, e.to_string()))?;
+    reroot_scopes(m, g, call, &new_blocks);
     let entry_clone = new_blocks[0];
     let last_clone = *new_blocks.last().unwrap_or(&entry_clone);
     let call_ty = m.ty(call);

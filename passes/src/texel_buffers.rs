@@ -114,8 +114,8 @@ impl Pass for TexelBuffers {
             // from it.
             m.set_type(g, Some(ptr));
             for u in m.users(g) {
-                let pos = m.position(u);
-                let before = m.set_current_position(pos);
+                let pos = m.origin(u);
+                let before = m.set_current_origin(pos);
                 let mut b = Builder::new(m);
                 b.position_before(u);
                 let new = match b.m.op(u) {
@@ -144,7 +144,7 @@ impl Pass for TexelBuffers {
                     .map_err(|e| PassError::new(NAME, e.to_string()))?;
                 m.remove(u)
                     .map_err(|e| PassError::new(NAME, format!("{e:?}")))?;
-                m.set_current_position(before);
+                m.set_current_origin(before);
             }
             if !written && !m.has_decoration(g, Op::ReadOnly) {
                 m.decorate(g, Op::ReadOnly, &[]);

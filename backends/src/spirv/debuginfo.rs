@@ -20,7 +20,8 @@
 //!   `DebugGlobalVariable` per named global other than stage inputs and outputs (at its
 //!   declaration), and a `DebugEntryPoint` per entry point;
 //! - in function bodies: `DebugScope` of the function at the start of every block (after its
-//!   `OpPhi`s; a block ends a scope, as it ends a line), `DebugFunctionDefinition` in the entry
+//!   `OpPhi`s; a block ends a scope, as it ends a line) and where an instruction's scope
+//!   changes (below), `DebugFunctionDefinition` in the entry
 //!   block, `DebugLine`/`DebugNoLine` where `OpLine`/`OpNoLine` would be ([`super::lines`]),
 //!   `DebugDeclare` of each named function variable where the IR declares it (before mem2reg:
 //!   `-O0`), and `DebugValue` of each named block parameter after the block's `OpPhi`s (after
@@ -29,11 +30,18 @@
 //! Every operand the extended instruction set calls a constant is an `OpConstant` of 32-bit
 //! unsigned integer type, as the specification requires. Types without an HLSL counterpart here
 //! (resources, samplers, pointers to them) are `DebugTypeComposite`s of class kind with no members,
-//! named by their IR spelling. Not written (the IR does not record them): lexical blocks below
-//! the function, inlined-at chains (an inlined call's lines are the callee's, in the caller's
-//! scope), declaration positions of structs (placed at line 1 of the main file, as is a global
-//! without a declaration position; a function without one is placed at its first positioned
-//! instruction).
+//! named by their IR spelling. A struct is placed at its declaration; a type or global without
+//! one at line 1 of the main file; a function without one at its first positioned instruction.
+//!
+//! Scopes below the function come from the IR's debug scopes (`oneshader_ir::debug_scopes`):
+//! a block of the source that declares locals is a `DebugLexicalBlock` (at its `{`, within the
+//! scope around it), the code of an inlined function is in that function's `DebugFunction`
+//! with a `DebugInlinedAt` (the call's line and scope, and the call's own inlined-at when the
+//! caller was inlined too). A `DebugScope` is written before each instruction whose scope
+//! differs from the one in effect (and at the start of every block, the function's); a local
+//! variable's `DebugLocalVariable` is in its scope, and its `DebugDeclare` under it. An inlined
+//! function that is no longer in the module keeps one `DebugFunction` (made from what the
+//! inliner recorded of it), without a definition.
 //!
 //! OpenCL.DebugInfo.100 (the same instructions where the sets share them, with the grammar's
 //! numbers, which are the same for those):
@@ -53,6 +61,7 @@
 //!   with two counts, rows then columns, as DXC writes it; a run-time array, which would need
 //!   a count of 0 the set forbids, is an opaque class composite.
 
+use oneshader_ir::debug_scopes::{Callee, DebugScope, DebugScopeData};
 use oneshader_ir::{InstId, Op};
 use rspirv::spirv;
 use rustc_hash::FxHashMap;
@@ -64,6 +73,7 @@ use super::module::Emitter;
 
 /// Instruction numbers of the set.
 mod op {
+    pub const INFO_NONE: u32 = 0;
     pub const COMPILATION_UNIT: u32 = 1;
     pub const TYPE_BASIC: u32 = 2;
     pub const TYPE_ARRAY: u32 = 5;
@@ -73,7 +83,9 @@ mod op {
     pub const TYPE_MEMBER: u32 = 11;
     pub const GLOBAL_VARIABLE: u32 = 18;
     pub const FUNCTION: u32 = 20;
+    pub const LEXICAL_BLOCK: u32 = 21;
     pub const SCOPE: u32 = 23;
+    pub const INLINED_AT: u32 = 25;
     pub const LOCAL_VARIABLE: u32 = 26;
     pub const DECLARE: u32 = 28;
     pub const VALUE: u32 = 29;
@@ -122,8 +134,19 @@ pub(crate) struct Dbg {
     types: FxHashMap<InstId, u32>,
     /// `DebugFunction` by IR function.
     funcs: FxHashMap<InstId, u32>,
-    /// `DebugLocalVariable` by (function, name, debug type).
-    locals: FxHashMap<(InstId, String, u32), u32>,
+    /// `DebugFunction` of an inlined function no longer in the module, by name and
+    /// declaration.
+    gone_funcs: FxHashMap<(String, Option<oneshader_ir::Span>), u32>,
+    /// `DebugLexicalBlock` by parent scope and block.
+    blocks: FxHashMap<(u32, oneshader_ir::Span), u32>,
+    /// `DebugInlinedAt` by (line, scope, inlined-at) of the call.
+    inlined: FxHashMap<(u32, u32, Option<u32>), u32>,
+    /// The (scope, inlined-at) of each IR debug scope in the function being written.
+    scopes: FxHashMap<DebugScope, (u32, Option<u32>)>,
+    /// The `DebugScope` in effect in the block being written.
+    cur_scope: Option<(u32, Option<u32>)>,
+    /// `DebugLocalVariable` by (scope, name, debug type).
+    locals: FxHashMap<(u32, String, u32), u32>,
     /// The line in effect: (source, line, end line, column, end column).
     pub cur: Option<[u32; 5]>,
     /// Where the last `DebugLine` of the body starts and ends: a `DebugLine` that would
@@ -485,7 +508,7 @@ impl Emitter<'_> {
             return self.dbg_struct_rich(ty);
         }
         let m = self.m;
-        let (source, line, col) = self.dbg_nowhere();
+        let (source, line, col) = self.dbg_at(self.declaration(ty));
         let flags = self.const_u32(FLAG_PUBLIC);
         let (fields, offset) = self.dbg_fields(ty);
         let mut members: SmallVec<[u32; 16]> = SmallVec::new();
@@ -513,7 +536,7 @@ impl Emitter<'_> {
     /// the set allows), then the members.
     fn dbg_struct_rich(&mut self, ty: InstId) -> u32 {
         let m = self.m;
-        let (source, line, col) = self.dbg_nowhere();
+        let (source, line, col) = self.dbg_at(self.declaration(ty));
         let (fields, offset) = self.dbg_fields(ty);
         let name = m.name(ty).unwrap_or("struct").to_string();
         let name = self.dbg_string(&name);
@@ -591,7 +614,7 @@ impl Emitter<'_> {
             .min_by_key(|p| (p.file.0, p.start))
     }
 
-    /// The declaration position of function or global `item`, when it names a file the line
+    /// The declaration position of function, global or struct `item`, when it names a file the line
     /// information holds.
     fn declaration(&self, item: InstId) -> Option<oneshader_ir::Span> {
         let files = self.opts.line_info.as_ref().map_or(0, |i| i.files.len());
@@ -606,36 +629,163 @@ impl Emitter<'_> {
         if let Some(&id) = self.dbg.as_ref().and_then(|d| d.funcs.get(&f)) {
             return id;
         }
-        let m = self.m;
-        let ret = m.fn_return(fty).map(|r| self.dbg_type(r));
-        let mut w: SmallVec<[u32; 8]> = SmallVec::new();
-        w.push(self.num(FLAG_PUBLIC));
-        let void = self.void_ty();
-        w.push(ret.unwrap_or(void));
-        for p in m.fn_params(fty) {
-            w.push(self.dbg_type(p));
-        }
-        let ftype = self.dbg_global(op::TYPE_FUNCTION, &w);
-        let name = m.name(f).unwrap_or("function").to_string();
-        let name = self.dbg_string(&name);
+        let name = self.m.name(f).unwrap_or("function").to_string();
         // At its declaration (its name, as DXC places it), the scope line too (the IR does
         // not record where the body's `{` is); a function without a declaration position is
         // placed at its first positioned instruction.
         let declared = self.declaration(f).or_else(|| self.first_position(f));
+        let id = self.dbg_function_desc(&name, declared, Some(fty), Some(f));
+        if let Some(d) = &mut self.dbg {
+            d.funcs.insert(f, id);
+        }
+        id
+    }
+
+    /// The `DebugFunction` of an inlined function: the function's own while it is in the
+    /// module, else one made from what the inliner kept of it.
+    fn dbg_callee(&mut self, c: &Callee) -> u32 {
+        let m = self.m;
+        if m.try_op(c.func) == Some(Op::Func)
+            && let Some(fty) = m.ty(c.func)
+        {
+            return self.dbg_function(c.func, fty);
+        }
+        let key = (c.name.clone(), c.declared);
+        if let Some(&id) = self.dbg.as_ref().and_then(|d| d.gone_funcs.get(&key)) {
+            return id;
+        }
+        let files = self.opts.line_info.as_ref().map_or(0, |i| i.files.len());
+        let declared = c.declared.filter(|p| (p.file.0 as usize) < files);
+        let fty = c.ty.filter(|&t| m.try_op(t) == Some(Op::FnType));
+        let id = self.dbg_function_desc(&c.name, declared, fty, None);
+        if let Some(d) = &mut self.dbg {
+            d.gone_funcs.insert(key, id);
+        }
+        id
+    }
+
+    /// A `DebugFunction` named `name` declared at `declared`, of function type `fty` (a
+    /// function of no parameters returning void without one), defining `def` when given.
+    fn dbg_function_desc(
+        &mut self,
+        name: &str,
+        declared: Option<oneshader_ir::Span>,
+        fty: Option<InstId>,
+        def: Option<InstId>,
+    ) -> u32 {
+        let m = self.m;
+        let ret = fty.and_then(|t| m.fn_return(t)).map(|r| self.dbg_type(r));
+        let mut w: SmallVec<[u32; 8]> = SmallVec::new();
+        w.push(self.num(FLAG_PUBLIC));
+        let void = self.void_ty();
+        w.push(ret.unwrap_or(void));
+        if let Some(t) = fty {
+            for p in m.fn_params(t) {
+                w.push(self.dbg_type(p));
+            }
+        }
+        let ftype = self.dbg_global(op::TYPE_FUNCTION, &w);
+        let name = self.dbg_string(name);
         let (source, line, col) = self.dbg_at(declared);
         let (unit, flags) = (self.dbg_unit(), self.num(FLAG_PUBLIC));
         let mut w: SmallVec<[u32; 10]> = SmallVec::new();
         w.extend_from_slice(&[name, ftype, source, line, col, unit, name, flags, line]);
         // OpenCL.DebugInfo.100 names the `OpFunction` here (a forward reference, which the
-        // set allows); NonSemantic.Shader.DebugInfo.100 in `DebugFunctionDefinition`.
+        // set allows; for a function no longer in the module, `DebugInfoNone`);
+        // NonSemantic.Shader.DebugInfo.100 in `DebugFunctionDefinition`.
         if self.rich() {
-            w.push(self.id_of(f));
+            let f = match def {
+                Some(f) => self.id_of(f),
+                // A function optimized out: `DebugInfoNone`, as the set requires.
+                None => self.dbg_global(op::INFO_NONE, &[]),
+            };
+            w.push(f);
         }
-        let id = self.dbg_global(op::FUNCTION, &w);
+        self.dbg_global(op::FUNCTION, &w)
+    }
+
+    /// The (`DebugScope` scope, inlined-at) of IR debug scope `s` in the function being
+    /// written (its `DebugFunction` `dfn`): the function, a `DebugLexicalBlock`, or an inlined
+    /// function's with its `DebugInlinedAt` chain, written on first use.
+    fn dbg_scope_of(&mut self, s: DebugScope, dfn: u32) -> (u32, Option<u32>) {
+        if s == DebugScope::FUNCTION {
+            return (dfn, None);
+        }
+        if let Some(&p) = self.dbg.as_ref().and_then(|d| d.scopes.get(&s)) {
+            return p;
+        }
+        let m = self.m;
+        let pair = match m.debug_scope_data(s).cloned() {
+            None => (dfn, None),
+            Some(DebugScopeData::Block { parent, span }) => {
+                let (p, inlined) = self.dbg_scope_of(parent, dfn);
+                (self.dbg_lexical_block(p, span), inlined)
+            }
+            Some(DebugScopeData::Inlined { callee, call }) => {
+                let (cs, cinl) = self.dbg_scope_of(call.scope, dfn);
+                let callee = self.dbg_callee(&callee);
+                let line = self.span_lines(call.span).map_or(1, |l| l.0);
+                let key = (line, cs, cinl);
+                let at = match self.dbg.as_ref().and_then(|d| d.inlined.get(&key)) {
+                    Some(&id) => id,
+                    None => {
+                        let mut w: SmallVec<[u32; 3]> = SmallVec::new();
+                        w.push(self.num(line));
+                        w.push(cs);
+                        w.extend(cinl);
+                        let id = self.dbg_global(op::INLINED_AT, &w);
+                        if let Some(d) = &mut self.dbg {
+                            d.inlined.insert(key, id);
+                        }
+                        id
+                    }
+                };
+                (callee, Some(at))
+            }
+        };
         if let Some(d) = &mut self.dbg {
-            d.funcs.insert(f, id);
+            d.scopes.insert(s, pair);
+        }
+        pair
+    }
+
+    /// The `DebugLexicalBlock` of the source block at `span` within debug scope `parent`.
+    fn dbg_lexical_block(&mut self, parent: u32, span: oneshader_ir::Span) -> u32 {
+        let key = (parent, span);
+        if let Some(&id) = self.dbg.as_ref().and_then(|d| d.blocks.get(&key)) {
+            return id;
+        }
+        let files = self.opts.line_info.as_ref().map_or(0, |i| i.files.len());
+        let (source, line, col) = self.dbg_at(Some(span).filter(|p| (p.file.0 as usize) < files));
+        let id = self.dbg_global(op::LEXICAL_BLOCK, &[source, line, col, parent]);
+        if let Some(d) = &mut self.dbg {
+            d.blocks.insert(key, id);
         }
         id
+    }
+
+    /// Makes the `DebugScope` of IR debug scope `s` the one in effect (writing it when another
+    /// is).
+    pub(crate) fn dbg_enter_scope(&mut self, s: DebugScope) {
+        let Some(dfn) = self
+            .cur_func
+            .and_then(|f| self.dbg.as_ref().and_then(|d| d.funcs.get(&f).copied()))
+        else {
+            return;
+        };
+        let pair = self.dbg_scope_of(s, dfn);
+        if self.dbg.as_ref().is_some_and(|d| d.cur_scope == Some(pair)) {
+            return;
+        }
+        let mut w: SmallVec<[u32; 2]> = SmallVec::new();
+        w.push(pair.0);
+        w.extend(pair.1);
+        self.dbg_local(op::SCOPE, &w);
+        if let Some(d) = &mut self.dbg {
+            d.cur_scope = Some(pair);
+            // A line written before the scope stays: it is not replaced across a scope.
+            d.last_line = None;
+        }
     }
 
     /// The start of a block's body (after its `OpPhi`s): the function's `DebugScope`, in the
@@ -651,6 +801,11 @@ impl Emitter<'_> {
         if let Some(d) = &mut self.dbg {
             d.cur = None;
             d.last_line = None;
+            d.cur_scope = Some((dfn, None));
+            // IR debug scopes resolve against the function being written.
+            if is_entry {
+                d.scopes.clear();
+            }
         }
         self.dbg_local(op::SCOPE, &[dfn]);
         if is_entry && self.rich() {
@@ -670,7 +825,8 @@ impl Emitter<'_> {
             if m.op(t) == Op::Ptr {
                 continue;
             }
-            let Some(var) = self.dbg_variable(f, name, t, m.position(p)) else {
+            let Some(var) = self.dbg_variable(f, DebugScope::FUNCTION, name, t, m.position(p))
+            else {
                 continue;
             };
             let (value, expr) = (self.id_of(p), self.dbg_expression());
@@ -678,12 +834,13 @@ impl Emitter<'_> {
         }
     }
 
-    /// The `DebugLocalVariable` `name` of type `ty` in function `f` (one per function, name
-    /// and type), placed at `at` or at the function's start; none for a type that has no
-    /// debug type.
+    /// The `DebugLocalVariable` `name` of type `ty` in debug scope `scope` of function `f`
+    /// (one per scope, name and type), placed at `at` or at the function's start; none for a
+    /// type that has no debug type.
     fn dbg_variable(
         &mut self,
         f: InstId,
+        scope: DebugScope,
         name: &str,
         ty: InstId,
         at: Option<oneshader_ir::Span>,
@@ -692,11 +849,12 @@ impl Emitter<'_> {
         if self.is_dbg_void(dty) {
             return None;
         }
-        let key = (f, name.to_string(), dty);
+        let dfn = self.dbg.as_ref().and_then(|d| d.funcs.get(&f).copied())?;
+        let (dfn, _) = self.dbg_scope_of(scope, dfn);
+        let key = (dfn, name.to_string(), dty);
         if let Some(&id) = self.dbg.as_ref().and_then(|d| d.locals.get(&key)) {
             return Some(id);
         }
-        let dfn = self.dbg.as_ref().and_then(|d| d.funcs.get(&f).copied())?;
         let at = at.or_else(|| self.first_position(f));
         let (source, line, col) = self.dbg_at(at);
         let (n, flags) = (self.dbg_string(name), self.num(FLAG_LOCAL));
@@ -718,9 +876,13 @@ impl Emitter<'_> {
             return;
         };
         let Some(pointee) = m.pointee(t) else { return };
-        let Some(local) = self.dbg_variable(f, name, pointee, m.position(var)) else {
+        let scope = m.debug_scope(var);
+        let Some(local) = self.dbg_variable(f, scope, name, pointee, m.position(var)) else {
             return;
         };
+        // Declared in its own scope (an inlined function's variable, hoisted to the caller's
+        // entry block, in the inlined scope).
+        self.dbg_enter_scope(scope);
         let (v, expr) = (self.id_of(var), self.dbg_expression());
         self.dbg_local(op::DECLARE, &[local, v, expr]);
     }

@@ -113,6 +113,12 @@ impl Emitter<'_> {
         if m.op(i) == Op::Var {
             return;
         }
+        // The scope first (an instruction without a position stays in the one in effect).
+        if self.shader_debug()
+            && let Some(o) = m.origin(i)
+        {
+            self.dbg_enter_scope(o.scope);
+        }
         let want = m
             .position(i)
             .filter(|s| (s.file.0 as usize) < info.files.len());

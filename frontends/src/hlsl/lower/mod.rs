@@ -23,6 +23,7 @@ pub(crate) mod resource_returns;
 pub(crate) mod resources;
 pub(crate) mod stage;
 
+use oneshader_ir::debug_scopes::DebugScopeData;
 use oneshader_ir::diag::{Diagnostic, Span};
 use oneshader_ir::positions::takes_declaration_position;
 use oneshader_ir::{
@@ -463,6 +464,10 @@ impl<'p> Lower<'p> {
         let name = def.name.replace(['<', '>', ',', ' '], "_");
         let s = self.m.add_struct(&name, &[]);
         self.structs.insert(sid, s.id());
+        // Declared where the source declares it (a built-in struct is declared nowhere).
+        if def.span.end > def.span.start {
+            self.m.set_position(s.id(), Some(def.span));
+        }
         // Each base is one field (DXC's representation, so a base is padded like a member);
         // its fields are the first ones of the HIR's flattened list.
         let mut own = 0;
@@ -723,8 +728,8 @@ impl<'p> Lower<'p> {
             return (None, self.diags, Vec::new());
         }
         let positions = self.positions.finish(&self.m);
-        for &(i, span) in &positions {
-            self.m.set_position(i, Some(span));
+        for &(i, origin) in &positions {
+            self.m.set_origin(i, Some(origin));
         }
         declare_at_first_use(&mut self.m);
         // The instructions' and the declarations' (functions, globals), as the module has them.
@@ -1893,6 +1898,15 @@ impl<'p> Lower<'p> {
         self.leave_branch(nested);
     }
 
+    /// Where local `l` of the function being lowered is declared.
+    fn local_span(&self, l: LocalId) -> Option<Span> {
+        self.f
+            .as_ref()
+            .and_then(|f| f.hir)
+            .and_then(|h| self.p.func(h).locals.get(l.0 as usize))
+            .map(|d| d.span)
+    }
+
     /// The HLSL name of local `l` of the function being lowered.
     pub fn local_name(&self, l: LocalId) -> String {
         self.f
@@ -1989,8 +2003,12 @@ impl<'p> Lower<'p> {
                     let d = f.branch_depth;
                     f.declared_depth.insert(l.0, d);
                 }
-                let Some(init) = init else { return };
                 let slot = self.f.as_ref().map(|f| f.locals[l.0 as usize]);
+                // The local's `var` is where (and in the scope) it is declared.
+                if let (Some(LocalSlot::Ptr(p)), Some(span)) = (slot, self.local_span(*l)) {
+                    self.positions.declare(p, span);
+                }
+                let Some(init) = init else { return };
                 if self.types().is_resource(init.ty) {
                     let unset_source = matches!(init.kind, ExprKind::Local(r)
                         if matches!(self.f.as_ref().map(|f| f.locals[r.0 as usize]), Some(LocalSlot::None)));
@@ -2009,6 +2027,16 @@ impl<'p> Lower<'p> {
                 }
             }
             Stmt::Block(b) => self.stmts(b),
+            Stmt::Scope(span, b) => {
+                let parent = self.positions.scope();
+                let s = self.m.add_debug_scope(DebugScopeData::Block {
+                    parent,
+                    span: *span,
+                });
+                let outer = self.positions.enter_scope(&self.m, s);
+                self.stmts(b);
+                self.positions.leave_scope(&self.m, outer);
+            }
             Stmt::If {
                 cond,
                 then,
@@ -2379,7 +2407,7 @@ fn declare_at_first_use(m: &mut Module) {
 fn continues_here(body: &[Stmt]) -> bool {
     body.iter().any(|s| match s {
         Stmt::Continue => true,
-        Stmt::Block(b) => continues_here(b),
+        Stmt::Block(b) | Stmt::Scope(_, b) => continues_here(b),
         Stmt::If {
             then, otherwise, ..
         } => continues_here(then) || continues_here(otherwise),
@@ -2437,7 +2465,7 @@ pub fn stmt_exprs(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
         | Stmt::Continue
         | Stmt::Discard(_)
         | Stmt::Return(None) => {}
-        Stmt::Block(b) => b.iter().for_each(|s| stmt_exprs(s, f)),
+        Stmt::Block(b) | Stmt::Scope(_, b) => b.iter().for_each(|s| stmt_exprs(s, f)),
         Stmt::If {
             cond,
             then,

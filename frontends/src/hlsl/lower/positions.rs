@@ -15,6 +15,7 @@
 //! block) are recorded when made. The result goes into the module
 //! ([`oneshader_ir::Module::set_position`]), where passes keep it.
 
+use oneshader_ir::debug_scopes::{DebugScope, Origin};
 use oneshader_ir::diag::Span;
 use oneshader_ir::{Block, InstId, Module};
 use rustc_hash::FxHashMap;
@@ -27,10 +28,13 @@ pub(crate) struct Positions {
     /// The statement or function being lowered, innermost: the position of what no
     /// expression is being lowered for.
     construct: Option<Span>,
+    /// The block of the source being lowered, innermost ([`DebugScope::FUNCTION`] outside
+    /// any: see `oneshader_ir::debug_scopes`).
+    scope: DebugScope,
     /// Blocks appended to since the last stamp.
     touched: Vec<Block>,
-    /// Every instruction seen, with its position when it has one.
-    seen: FxHashMap<InstId, Option<Span>>,
+    /// Every instruction seen, with its position (when it has one) and scope.
+    seen: FxHashMap<InstId, (Option<Span>, DebugScope)>,
 }
 
 impl Positions {
@@ -44,7 +48,33 @@ impl Positions {
 
     /// Records instruction `i`, made away from a block's end, with the current position.
     pub fn record(&mut self, i: InstId) {
-        self.seen.insert(i, self.cur.or(self.construct));
+        self.seen
+            .insert(i, (self.cur.or(self.construct), self.scope));
+    }
+
+    /// Records `var` `i` of a local as declared at `span`, in the current scope (the `var`s
+    /// are made at the function's start, before the declaration is reached).
+    pub fn declare(&mut self, i: InstId, span: Span) {
+        self.seen.insert(i, (Some(span), self.scope));
+    }
+
+    /// The scope instructions lowered now are in.
+    pub fn scope(&self) -> DebugScope {
+        self.scope
+    }
+
+    /// Starts lowering a block of the source that is debug scope `s` (made by the caller in
+    /// the module, within [`Positions::scope`]); returns the enclosing scope for
+    /// [`Positions::leave_scope`].
+    pub fn enter_scope(&mut self, m: &Module, s: DebugScope) -> DebugScope {
+        self.stamp(m);
+        std::mem::replace(&mut self.scope, s)
+    }
+
+    /// Finishes the block [`Positions::enter_scope`] entered, back to `outer`.
+    pub fn leave_scope(&mut self, m: &Module, outer: DebugScope) {
+        self.stamp(m);
+        self.scope = outer;
     }
 
     /// Starts lowering the statement or function at `span`; returns the enclosing one for
@@ -84,18 +114,20 @@ impl Positions {
                 if self.seen.contains_key(&i) {
                     break;
                 }
-                self.seen.insert(i, self.cur.or(self.construct));
+                self.seen
+                    .insert(i, (self.cur.or(self.construct), self.scope));
                 at = m.prev_sibling(i);
             }
         }
     }
 
-    /// The positions of the instructions of `m` that have one, in no particular order.
-    pub fn finish(mut self, m: &Module) -> Vec<(InstId, Span)> {
+    /// The positions (with their scopes) of the instructions of `m` that have one, in no
+    /// particular order.
+    pub fn finish(mut self, m: &Module) -> Vec<(InstId, Origin)> {
         self.stamp(m);
         self.seen
             .into_iter()
-            .filter_map(|(i, s)| Some((i, s?)))
+            .filter_map(|(i, (s, scope))| Some((i, Origin { span: s?, scope })))
             .filter(|&(i, _)| m.contains(i))
             .collect()
     }

@@ -74,7 +74,7 @@ impl Lower<'_> {
         for s in stmts {
             match s {
                 Stmt::Return(Some(e)) => return self.resolve(fd, e, env, depth).map(Some),
-                Stmt::Block(b) => {
+                Stmt::Block(b) | Stmt::Scope(_, b) => {
                     if let Some(x) = self.walk(fd, b, env, depth)? {
                         return Ok(Some(x));
                     }
@@ -375,7 +375,7 @@ fn writes_local(stmts: &[Stmt], local: LocalId) -> bool {
 fn visit_stmt(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
     f(s);
     match s {
-        Stmt::Block(b) => b.iter().for_each(|x| visit_stmt(x, f)),
+        Stmt::Block(b) | Stmt::Scope(_, b) => b.iter().for_each(|x| visit_stmt(x, f)),
         Stmt::If {
             then, otherwise, ..
         } => {

@@ -1511,8 +1511,11 @@ pub enum Stmt {
     Expr(Expr),
     /// A local declaration with an optional initializer (of the local's type).
     Local(LocalId, Option<Expr>),
-    /// `{ ... }`.
+    /// `{ ... }`, or statements grouped by the front end.
     Block(Vec<Stmt>),
+    /// A `{ ... }` of the source that declares locals (braces included): a lexical scope of
+    /// the debug information (`oneshader_ir::debug_scopes`), otherwise the same as a block.
+    Scope(Span, Vec<Stmt>),
     /// `if`.
     If {
         /// Scalar bool condition.

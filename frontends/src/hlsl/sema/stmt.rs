@@ -37,7 +37,10 @@ impl<'a> Sema<'a> {
     /// The body of a control statement: its statements (a block's own, or the single one).
     fn check_sub(&mut self, s: &'a ast::Stmt) -> Vec<Stmt> {
         match &s.kind {
-            StmtKind::Block(b) => self.check_block_stmts(&b.stmts),
+            StmtKind::Block(b) => {
+                let body = self.check_block_stmts(&b.stmts);
+                scoped(b, body)
+            }
             _ => {
                 self.push_scope();
                 let mut out = Vec::new();
@@ -167,7 +170,7 @@ impl<'a> Sema<'a> {
             },
             StmtKind::Block(b) => {
                 let body = self.check_block_stmts(&b.stmts);
-                out.push(Stmt::Block(body));
+                out.extend(scoped(b, vec![Stmt::Block(body)]));
             }
             StmtKind::If {
                 cond,
@@ -704,5 +707,19 @@ pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(a, f);
             }
         }
+    }
+}
+
+/// The statements of block `b`: in a [`Stmt::Scope`] of the block when it declares a local
+/// directly (a lexical scope of the debug information), as they are otherwise.
+fn scoped(b: &ast::Block, body: Vec<Stmt>) -> Vec<Stmt> {
+    let declares = b
+        .stmts
+        .iter()
+        .any(|s| matches!(&s.kind, StmtKind::Decl(d) if matches!(d.kind, ast::DeclKind::Var(_))));
+    if declares {
+        vec![Stmt::Scope(b.span, body)]
+    } else {
+        body
     }
 }
