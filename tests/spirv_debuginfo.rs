@@ -1254,3 +1254,60 @@ fn structs_are_described_at_their_declarations() {
         assert_eq!(at, (line_of(SHADER, "struct Item {"), 1), "{level:?}");
     }
 }
+
+/// At -O `mem2reg` has removed every local's variable; each value stored to one carries it
+/// (`oneshader_ir::debug_values`), so every local still has a `DebugLocalVariable` in its own
+/// scope and a `DebugValue` naming the value that holds it.
+#[test]
+fn every_local_keeps_a_debug_value_at_o() {
+    let words = compile_with(
+        "scopes.hlsl",
+        SCOPES,
+        OptLevel::O,
+        DebugInfo::VulkanWithSource,
+    );
+    let s = Scoped::new(&words);
+    let module = oneshader::backends::spirv::load(&words).expect("parses");
+    let set = debug_set(&module);
+    let values: Vec<Vec<u32>> = module
+        .functions
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| b.instructions.iter())
+        .filter(|i| debug_op(i, set) == Some(DEBUG_VALUE))
+        .map(debug_args)
+        .collect();
+    let defined: Vec<u32> = s.body.iter().filter_map(|(i, _)| i.result_id).collect();
+    for (name, scope) in [
+        ("a", "main_body"),
+        ("t", "block"),
+        ("u", "block"),
+        ("w", "outer"),
+        ("y", "twice"),
+    ] {
+        let var = s.variable_scope(name);
+        let in_scope = match s.function_name(var) {
+            Some(f) => f.to_string(),
+            None => {
+                s.block(var);
+                "block".to_string()
+            }
+        };
+        assert_eq!(in_scope, scope, "`{name}`'s scope");
+        let local: Vec<u32> = s
+            .globals
+            .iter()
+            .filter(|(_, (n, a))| *n == DEBUG_LOCAL_VARIABLE && s.t.strings[&a[0]] == name)
+            .map(|(id, _)| *id)
+            .collect();
+        let described: Vec<&Vec<u32>> = values.iter().filter(|a| a[0] == local[0]).collect();
+        assert!(!described.is_empty(), "`{name}` has a DebugValue");
+        for a in described {
+            assert!(
+                defined.contains(&a[1]),
+                "`{name}`'s value %{} is an instruction's",
+                a[1]
+            );
+        }
+    }
+}

@@ -88,6 +88,7 @@ pub mod builder;
 pub mod cfg;
 pub mod constructs;
 pub mod debug_scopes;
+pub mod debug_values;
 pub mod diag;
 pub mod effects;
 pub mod float16;

@@ -163,6 +163,8 @@ pub struct Module {
     pub(crate) positions: FxHashMap<InstId, crate::debug_scopes::Origin>,
     /// The position instructions created now take (see [`Module::set_current_position`]).
     pub(crate) current_position: Option<crate::debug_scopes::Origin>,
+    /// The source variables values hold (see [`crate::debug_values`]).
+    pub(crate) debug_values: FxHashMap<InstId, Vec<crate::debug_values::DebugVariable>>,
     /// The scope table of the positions (see [`crate::debug_scopes`]).
     pub(crate) debug_scopes: Vec<crate::debug_scopes::DebugScopeData>,
     pub(crate) dedup: HashTable<InstId>,
@@ -200,6 +202,7 @@ impl Module {
             positions: FxHashMap::default(),
             current_position: None,
             debug_scopes: Vec::new(),
+            debug_values: FxHashMap::default(),
             dedup: HashTable::new(),
             replaced: FxHashMap::default(),
             root: InstId::default(),
@@ -847,6 +850,7 @@ impl Module {
         self.free_use_range(inst.uses_start, inst.num_operands + 1);
         self.names.remove(&id);
         self.positions.remove(&id);
+        self.debug_values.remove(&id);
         self.insts.remove(id);
     }
 

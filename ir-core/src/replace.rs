@@ -90,6 +90,7 @@ impl Module {
         // The replacement stands for `old` in the source too (see `crate::positions`).
         if self.contains(old) && self.contains(target) {
             self.inherit_position(old, target);
+            self.move_debug_variables(old, target);
         }
         if old != target
             && self.contains(old)

@@ -305,6 +305,11 @@ impl<'s> Cloner<'s> {
             if let Some(name) = &data.name {
                 dst.set_name(new, Some(name));
             }
+            // Within one module the copy holds the original's source variables too.
+            if self.src.is_none() {
+                let vars = dst.debug_variables(old).to_vec();
+                dst.set_debug_variables(new, vars);
+            }
             // The copy stands where the original came from (within one module, or across
             // modules through the file map: the source's file ids mean nothing here); without
             // one it keeps the current position it was made with.

@@ -427,6 +427,13 @@ fn reroot_scopes(m: &mut Module, g: Func, call: InstId, blocks: &[Block]) {
                 let scope = m.reroot_debug_scope(o.scope, &callee, at, &mut map);
                 m.set_origin(i, Some(Origin { scope, ..o }));
             }
+            let mut vars = m.debug_variables(i).to_vec();
+            if !vars.is_empty() {
+                for v in &mut vars {
+                    v.scope = m.reroot_debug_scope(v.scope, &callee, at, &mut map);
+                }
+                m.set_debug_variables(i, vars);
+            }
         }
     }
 }

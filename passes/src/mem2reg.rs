@@ -20,6 +20,7 @@
 //! parameter gets its initial value from the `loop` terminator's arguments and its next value
 //! from the continue block's `br`.
 
+use oneshader_ir::debug_values::DebugVariable;
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
@@ -397,6 +398,17 @@ fn rewrite_block(
                     continue;
                 };
                 let value = m.operand(inst, 1);
+                // The value is the variable's from here on: debug information says so once
+                // the variable is gone (`oneshader_ir::debug_values`).
+                let var = m.operand(inst, 0);
+                if let Some(name) = m.name(var) {
+                    let v = DebugVariable {
+                        name: name.into(),
+                        declared: m.position(var),
+                        scope: m.debug_scope(var),
+                    };
+                    m.add_debug_variable(value, v);
+                }
                 undo.push((vi, cur[vi]));
                 cur[vi] = Some(value);
                 // A store has no uses.

@@ -25,7 +25,8 @@
 //!   block, `DebugLine`/`DebugNoLine` where `OpLine`/`OpNoLine` would be ([`super::lines`]),
 //!   `DebugDeclare` of each named function variable where the IR declares it (before mem2reg:
 //!   `-O0`), and `DebugValue` of each named block parameter after the block's `OpPhi`s (after
-//!   mem2reg, which names the block parameters it makes after the variable).
+//!   mem2reg, which names the block parameters it makes after the variable) and of each value
+//!   holding a source variable (`oneshader_ir::debug_values`) after its definition.
 //!
 //! Every operand the extended instruction set calls a constant is an `OpConstant` of 32-bit
 //! unsigned integer type, as the specification requires. Types without an HLSL counterpart here
@@ -832,6 +833,9 @@ impl Emitter<'_> {
             let (value, expr) = (self.id_of(p), self.dbg_expression());
             self.dbg_local(op::VALUE, &[var, value, expr]);
         }
+        for p in b.params(m) {
+            self.dbg_values(p.id());
+        }
     }
 
     /// The `DebugLocalVariable` `name` of type `ty` in debug scope `scope` of function `f`
@@ -863,6 +867,28 @@ impl Emitter<'_> {
             d.locals.insert(key, id);
         }
         Some(id)
+    }
+
+    /// After value `v`'s definition: a `DebugValue` per source variable it holds
+    /// (`oneshader_ir::debug_values`: the values `mem2reg` stored to a variable).
+    pub(crate) fn dbg_values(&mut self, v: InstId) {
+        if !self.shader_debug() {
+            return;
+        }
+        let m = self.m;
+        let (Some(f), Some(t)) = (self.cur_func, m.ty(v)) else {
+            return;
+        };
+        if m.debug_variables(v).is_empty() || m.op(t) == Op::Ptr {
+            return;
+        }
+        for var in m.debug_variables(v) {
+            let Some(local) = self.dbg_variable(f, var.scope, &var.name, t, var.declared) else {
+                continue;
+            };
+            let (value, expr) = (self.id_of(v), self.dbg_expression());
+            self.dbg_local(op::VALUE, &[local, value, expr]);
+        }
     }
 
     /// After a function variable's `OpVariable`: its `DebugLocalVariable` and `DebugDeclare`

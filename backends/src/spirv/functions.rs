@@ -302,8 +302,14 @@ impl Emitter<'_> {
                 }
                 return self.terminator(c, g);
             }
+            let before = self.f.body.len();
             if let Err(e) = self.instruction(c) {
                 return Err(self.located(c, e));
+            }
+            // An instruction that wrote nothing (folded into its users) defines no id to
+            // describe.
+            if self.f.body.len() > before {
+                self.dbg_values(c);
             }
         }
         Err(EmitError::new(MALFORMED, "a block has no terminator"))
