@@ -87,6 +87,8 @@ fn call_of(w: Intrinsic) -> Option<(&'static str, &'static str)> {
         WaveActiveAllEqual => ("bool", "%f"),
         WaveReadLaneAt | QuadReadLaneAt => ("f32", "%f, %u"),
         CheckAccessFullyMapped => ("bool", "%u"),
+        DebugPrintf => ("void", r#""x %f %u", %f, %u"#),
+        DebugBreak => ("void", ""),
         // Interpolation reads a stage input through a pointer: spirv_gaps.rs tests it (and
         // tests/attribute_at_vertex.rs `attribute_at_vertex`).
         InterpolateAtCentroid | InterpolateAtSample | InterpolateAtOffset | AttributeAtVertex => {

@@ -867,6 +867,13 @@ imm_enum! {
         /// `check_access_fully_mapped(status)`: true when the sparse-residency status a
         /// texture read returned says every texel it touched was resident.
         CheckAccessFullyMapped = 104, "check_access_fully_mapped";
+        /// `debug_printf(format, values...)`: prints the values with the format (a
+        /// `const_string`) to the debug channel of the driver or a layer (HLSL `printf`;
+        /// SPIR-V NonSemantic.DebugPrintf). Computes nothing.
+        DebugPrintf = 105, "debug_printf";
+        /// `debug_break()`: stops in an attached debugger (HLSL `DebugBreak`; SPIR-V
+        /// NonSemantic.DebugBreak). Computes nothing.
+        DebugBreak = 106, "debug_break";
     }
 }
 

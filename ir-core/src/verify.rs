@@ -1902,6 +1902,28 @@ impl<'a> Verifier<'a> {
                             w.spelling()
                         ));
                     }
+                    // The format of a print is a string constant; what it prints are numbers
+                    // (scalars or vectors), the only values the debug channels take.
+                    if w == Intrinsic::DebugPrintf {
+                        if m.op(ops[1]) != Op::ConstString {
+                            return Err(
+                                "the format of `debug_printf` must be a `const_string`".into()
+                            );
+                        }
+                        for &v in &ops[2..] {
+                            let number =
+                                |t: InstId| m.op(t).is_int_type() || m.op(t).is_float_type();
+                            let ok = tyof(v).is_some_and(|t| {
+                                number(t) || (m.op(t) == Op::Vector && number(m.operand(t, 0)))
+                            });
+                            if !ok {
+                                return Err(
+                                    "`debug_printf` prints integer and float scalars and vectors only"
+                                        .into(),
+                                );
+                            }
+                        }
+                    }
                 }
             }
             Op::Sample

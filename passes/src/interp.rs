@@ -650,6 +650,10 @@ impl<'m> Interpreter<'m> {
                     .imm_value(ops[0])
                     .and_then(Intrinsic::from_u32)
                     .ok_or_else(|| self.unsupported(i))?;
+                // Debug output and breaks compute nothing.
+                if matches!(which, Intrinsic::DebugPrintf | Intrinsic::DebugBreak) {
+                    return Ok(None);
+                }
                 let args = (1..ops.len())
                     .map(|k| v(self, k))
                     .collect::<Result<Vec<_>, _>>()?;

@@ -43,6 +43,16 @@ impl FnEmitter<'_, '_> {
             )));
         }
         let arg_ir: Vec<InstId> = (1..=n).map(|k| m.operand(i, k)).collect();
+        match which {
+            I::DebugPrintf => return self.debug_printf(&arg_ir),
+            I::DebugBreak => {
+                return Err(GlslError::new(
+                    UNMAPPED,
+                    "`debug_break` (DebugBreak) has no GLSL equivalent",
+                ));
+            }
+            _ => {}
+        }
         let ty = self.ty_of(i)?;
         let arg_ty = arg_ir.first().and_then(|&a| m.ty(a));
         let kind = arg_ty.and_then(|t| m.scalar_kind(t));
@@ -678,5 +688,46 @@ impl FnEmitter<'_, '_> {
                 ));
             }
         })
+    }
+}
+
+impl FnEmitter<'_, '_> {
+    /// `debug_printf` as GL_EXT_debug_printf's `debugPrintfEXT`: the format a GLSL string
+    /// literal (glslang reads `\"`, `\\`, `\n`, `\t` and `\r` in it; a format with another
+    /// control character is refused rather than changed), then the values.
+    fn debug_printf(&mut self, args: &[InstId]) -> R<E> {
+        let m = self.m;
+        let format = m
+            .literal_str(args[0])
+            .ok_or_else(|| malformed("a print's format is not a string"))?;
+        let mut lit = String::with_capacity(format.len() + 2);
+        lit.push('"');
+        for c in format.chars() {
+            match c {
+                '"' => lit.push_str("\\\""),
+                '\\' => lit.push_str("\\\\"),
+                '\n' => lit.push_str("\\n"),
+                '\t' => lit.push_str("\\t"),
+                '\r' => lit.push_str("\\r"),
+                c if c.is_control() => {
+                    return Err(GlslError::new(
+                        UNMAPPED,
+                        format!(
+                            "the format of a print holds the control character U+{:04X}, \
+                             which a GLSL string literal cannot spell",
+                            c as u32
+                        ),
+                    ));
+                }
+                c => lit.push(c),
+            }
+        }
+        lit.push('"');
+        self.cx.ext("GL_EXT_debug_printf");
+        let mut parts = vec![lit];
+        for &a in &args[1..] {
+            parts.push(self.value(a)?.text);
+        }
+        Ok(E::primary(format!("debugPrintfEXT({})", parts.join(", "))))
     }
 }

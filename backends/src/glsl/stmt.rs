@@ -116,6 +116,14 @@ impl FnEmitter<'_, '_> {
         match m.op(i) {
             Op::Call => self.call_expr(i),
             Op::AtomicRmw | Op::AtomicCmpXchg => self.atomic(i),
+            Op::CallIntrinsic
+                if matches!(
+                    m.imm_operand(i, 0).and_then(Intrinsic::from_u32),
+                    Some(Intrinsic::DebugPrintf | Intrinsic::DebugBreak)
+                ) =>
+            {
+                Ok(self.intrinsic(i)?.text)
+            }
             Op::CallIntrinsic => self.out_param_intrinsic(i),
             Op::ReportHit => {
                 let t = self.value(m.operand(i, 0))?;

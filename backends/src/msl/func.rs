@@ -1389,6 +1389,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .and_then(Intrinsic::from_u32)
             .ok_or_else(|| malformed("unknown intrinsic"))?;
         match which {
+            Intrinsic::DebugPrintf | Intrinsic::DebugBreak => Err(MslError::new(
+                UNMAPPED,
+                format!(
+                    "`{}` (HLSL `printf`/`DebugBreak`) has no Metal form: Metal has no debug \
+                     output; remove the call or guard it with a macro",
+                    which.spelling()
+                ),
+            )),
             Intrinsic::Modf | Intrinsic::Frexp => {
                 let x = self.value(m.operand(i, 1))?;
                 let p = m.operand(i, 2);

@@ -12,7 +12,7 @@ use oneshader_ir::{InstId, Intrinsic, Op, ScalarKind};
 use rspirv::spirv::{self, Capability, Decoration, GlslStd450Op as GLOp};
 use smallvec::SmallVec;
 
-use super::encode::inst;
+use super::encode::{inst, inst_str};
 use super::error::{EmitError, INTERPOLANT, MALFORMED, OPERANDS, R, TARGET};
 use super::module::Emitter;
 
@@ -63,6 +63,9 @@ impl Emitter<'_> {
                 MALFORMED,
                 format!("`{}` takes {min} operand(s), found {n}", which.spelling()),
             ));
+        }
+        if matches!(which, Intrinsic::DebugPrintf | Intrinsic::DebugBreak) {
+            return self.debug_output(i, which);
         }
         let arg_ir: SmallVec<[InstId; 4]> = (1..=n).map(|k| m.operand(i, k)).collect();
         let mut args: SmallVec<[u32; 4]> = SmallVec::new();
@@ -998,6 +1001,56 @@ impl Emitter<'_> {
                 ));
             }
         }
+        Ok(())
+    }
+}
+
+impl Emitter<'_> {
+    /// `debug_printf` and `debug_break` as DXC writes them: instruction 1 of
+    /// `NonSemantic.DebugPrintf` (the format an `OpString`, then the values) or of
+    /// `NonSemantic.DebugBreak`, with SPV_KHR_non_semantic_info below SPIR-V 1.6.
+    fn debug_output(&mut self, i: InstId, which: Intrinsic) -> R<()> {
+        let m = self.m;
+        let set = if which == Intrinsic::DebugPrintf {
+            "NonSemantic.DebugPrintf"
+        } else {
+            "NonSemantic.DebugBreak"
+        };
+        let import = match self.debug_imports.get(set) {
+            Some(&id) => id,
+            None => {
+                let id = self.fresh();
+                inst_str(
+                    &mut self.s.imports,
+                    spirv::Op::ExtInstImport,
+                    &[id],
+                    set,
+                    &[],
+                );
+                if self.minor < 6 {
+                    self.caps.ext("SPV_KHR_non_semantic_info");
+                }
+                self.debug_imports.insert(set, id);
+                id
+            }
+        };
+        let void = self.void_ty();
+        let id = self.id_of(i);
+        let mut w: SmallVec<[u32; 8]> = SmallVec::new();
+        w.extend_from_slice(&[void, id, import, 1]);
+        if which == Intrinsic::DebugPrintf {
+            let format = m
+                .literal_str(m.operand(i, 1))
+                .ok_or_else(|| EmitError::new(MALFORMED, "a print's format is not a string"))?
+                .to_string();
+            let s = self.fresh();
+            inst_str(&mut self.s.sources, spirv::Op::String, &[s], &format, &[]);
+            w.push(s);
+            for k in 2..m.num_operands(i) {
+                w.push(self.val(m.operand(i, k))?);
+            }
+        }
+        inst(&mut self.f.body, spirv::Op::ExtInst, &w);
         Ok(())
     }
 }

@@ -134,6 +134,9 @@ pub(crate) struct Emitter<'m> {
     pub caps: Caps,
     /// The `GLSL.std.450` import (0 until first use).
     pub glsl: u32,
+    /// The imports of the non-semantic instruction sets of debug output (`NonSemantic.DebugPrintf`,
+    /// `NonSemantic.DebugBreak`), by name, made on first use.
+    pub debug_imports: FxHashMap<&'static str, u32>,
     /// Globals whose SPIR-V variable wraps a non-struct type in a `Block` struct (accesses get
     /// a leading 0 index).
     pub wrapped: SecondaryMap<InstId, ()>,
@@ -190,6 +193,7 @@ impl<'m> Emitter<'m> {
             s: Sections::default(),
             caps: Caps::default(),
             glsl: 0,
+            debug_imports: FxHashMap::default(),
             wrapped: SecondaryMap::new(),
             per_vertex: SecondaryMap::new(),
             desc_arrays: SecondaryMap::new(),

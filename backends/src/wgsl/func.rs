@@ -1261,6 +1261,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .and_then(Intrinsic::from_u32)
             .ok_or_else(|| malformed("unknown intrinsic"))?;
         match which {
+            Intrinsic::DebugPrintf | Intrinsic::DebugBreak => Err(WgslError::new(
+                UNMAPPED,
+                format!(
+                    "`{}` (HLSL `printf`/`DebugBreak`) has no WGSL form: WGSL has no debug \
+                     output; remove the call or guard it with a macro",
+                    which.spelling()
+                ),
+            )),
             Intrinsic::Modf | Intrinsic::Frexp => {
                 let mut x = self.value(m.operand(i, 1))?;
                 let p = m.operand(i, 2);

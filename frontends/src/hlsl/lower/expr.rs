@@ -760,6 +760,7 @@ impl<'p> Lower<'p> {
                 let t = self.ir_ty(e.ty);
                 self.m.undef(t)
             }
+            ExprKind::Str(s) => self.m.const_string(s),
             ExprKind::HeapIndex(sampler, _) => {
                 let heap = if *sampler {
                     "SamplerDescriptorHeap"

@@ -511,7 +511,9 @@ impl<'a> Sema<'a> {
                 name_span: d.name.span,
                 user_type,
             };
-            if matches!(g.kind, GlobalKind::Static)
+            // A `string` global is a constant (what a print's format may name).
+            let string = matches!(self.types.kind(ty), TyKind::String);
+            if (matches!(g.kind, GlobalKind::Static) || string)
                 && let Some(init) = &d.init
             {
                 let h = self.check_initializer(init, ty);

@@ -227,9 +227,9 @@ impl<'a> Sema<'a> {
                 let t = self.types.int();
                 mk(ExprKind::Const(ConstVal::Int(*c as i128)), t, span)
             }
-            Literal::String(_) => {
+            Literal::String(s) => {
                 let t = self.types.intern(TyKind::String);
-                mk(ExprKind::Error, t, span)
+                mk(ExprKind::Str(s.clone()), t, span)
             }
         }
     }

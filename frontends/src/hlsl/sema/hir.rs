@@ -1394,6 +1394,8 @@ impl TexRead {
 pub enum ExprKind {
     /// After an error (type `Error`).
     Error,
+    /// A string literal (type `string`), its escapes resolved: what a print's format takes.
+    Str(String),
     /// A scalar constant of the expression's type.
     Const(ConstVal),
     /// A local variable or parameter.

@@ -164,6 +164,7 @@ const SPECIAL: &[&str] = &[
     "abort",
     "printf",
     "errorf",
+    "DebugBreak",
     "InterlockedAdd",
     "InterlockedAnd",
     "InterlockedOr",
@@ -376,6 +377,65 @@ impl<'a> Sema<'a> {
                 self.convert(a, ty, s)
             })
             .collect()
+    }
+
+    /// `printf(format, values...)`: the format a string literal or a `string` constant, the
+    /// values numeric scalars or vectors (literals as `int` and `float`, as DXC passes them);
+    /// `NonSemantic.DebugPrintf` in SPIR-V, `debugPrintfEXT` in GLSL.
+    fn printf(&mut self, args: Vec<Expr>, span: Span) -> Expr {
+        let mut args = args.into_iter();
+        let Some(format) = args.next() else {
+            return self.arity_error("printf", "1 or more", 0, span);
+        };
+        let text = match &format.kind {
+            ExprKind::Str(s) => Some(s.clone()),
+            ExprKind::Global(g) => match &self.globals[g.0 as usize].init {
+                Some(Expr {
+                    kind: ExprKind::Str(s),
+                    ..
+                }) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(text) = text else {
+            self.error(
+                "OSH1005",
+                format.span,
+                "the format of `printf` must be a string literal or a `string` constant",
+            );
+            return Expr::error(span);
+        };
+        let mut out = vec![Expr {
+            kind: ExprKind::Str(text),
+            ty: format.ty,
+            span: format.span,
+        }];
+        for a in args {
+            let numeric = match self.types.kind(a.ty) {
+                TyKind::Scalar(s) | TyKind::Vector(s, _) => *s != Scalar::Bool,
+                _ => false,
+            };
+            if !numeric {
+                self.error(
+                    "OSH1005",
+                    a.span,
+                    format!(
+                        "`printf` prints numeric scalars and vectors, not `{}`",
+                        self.types.name(a.ty)
+                    ),
+                );
+                return Expr::error(span);
+            }
+            let ty = self.types.concrete(a.ty);
+            let s = a.span;
+            out.push(self.convert(a, ty, s));
+        }
+        Expr {
+            kind: ExprKind::Intrinsic(IntrinsicOp::Ir(Intrinsic::DebugPrintf), out),
+            ty: Types::VOID,
+            span,
+        }
     }
 
     /// Checks a call of intrinsic `name`.
@@ -759,6 +819,17 @@ impl<'a> Sema<'a> {
                 let args = self.conv_all(args, ty);
                 mk(
                     ExprKind::Intrinsic(IntrinsicOp::Clip, args),
+                    Types::VOID,
+                    span,
+                )
+            }
+            "printf" => self.printf(args, span),
+            "DebugBreak" => {
+                if n != 0 {
+                    return self.arity_error(name, "0", n, span);
+                }
+                mk(
+                    ExprKind::Intrinsic(IntrinsicOp::Ir(Intrinsic::DebugBreak), Vec::new()),
                     Types::VOID,
                     span,
                 )
@@ -1293,10 +1364,9 @@ impl<'a> Sema<'a> {
                         ": it has no defined result (D3D10 and later removed it; DXC refuses it \
                          for every shader model 6 target)"
                     }
-                    "printf" | "errorf" => {
-                        ": OneShader does not emit `NonSemantic.DebugPrintf` yet, and a \
-                         dropped print would be a silent change; remove the call or guard it \
-                         with a macro"
+                    "errorf" => {
+                        ": it has no SPIR-V form (DXC refuses it too); use `printf`, which \
+                         prints through `NonSemantic.DebugPrintf`"
                     }
                     _ => "",
                 };

@@ -661,6 +661,7 @@ pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match &e.kind {
         ExprKind::Error
+        | ExprKind::Str(_)
         | ExprKind::Const(_)
         | ExprKind::Local(_)
         | ExprKind::Global(_)
