@@ -272,6 +272,10 @@ pub struct CompileOptions {
     /// `-fvk-bind-sampler-heap BINDING SET`: binding and set of `SamplerDescriptorHeap`.
     /// Default: the next free binding after `ResourceDescriptorHeap`'s.
     pub bind_sampler_heap: Option<(u32, u32)>,
+    /// `-fvk-bind-counter-heap BINDING SET`: binding and set of the counters of the buffers
+    /// of `ResourceDescriptorHeap` (DXC's `counter_var_ResourceDescriptorHeap`; by default the
+    /// next free binding after the heap).
+    pub bind_counter_heap: Option<(u32, u32)>,
     /// `-fspv-preserve-bindings`: keep every declared resource and buffer (with its binding)
     /// in the output, used or not. Default off.
     pub preserve_bindings: bool,
@@ -381,6 +385,7 @@ impl Default for CompileOptions {
             bind_globals: None,
             bind_resource_heap: None,
             bind_sampler_heap: None,
+            bind_counter_heap: None,
             preserve_bindings: false,
             unknown_image_format: false,
             auto_shift_bindings: false,
@@ -514,6 +519,7 @@ impl CompileOptions {
             bind_globals: self.bind_globals,
             bind_resource_heap: self.bind_resource_heap,
             bind_sampler_heap: self.bind_sampler_heap,
+            bind_counter_heap: self.bind_counter_heap,
             // A module kept as IR may be linked: prototypes become imports.
             allow_imports: !self.emit_spirv,
         }

@@ -187,6 +187,7 @@ pub fn module_options(opts: &CompileOptions) -> String {
         bind_globals,
         bind_resource_heap,
         bind_sampler_heap,
+        bind_counter_heap,
         preserve_bindings,
         unknown_image_format,
         auto_shift_bindings,
@@ -218,7 +219,8 @@ pub fn module_options(opts: &CompileOptions) -> String {
          16bit={enable_16bit_types};hv={hlsl_version};invert_y={invert_y};\
          dx_position_w={dx_position_w};base_instance={nonzero_base_instance};\
          base_vertex={nonzero_base_vertex};layout={layout:?};space={default_space:?};\
-         globals={bind_globals:?};heaps={bind_resource_heap:?},{bind_sampler_heap:?};\
+         globals={bind_globals:?};heaps={bind_resource_heap:?},{bind_sampler_heap:?},\
+         {bind_counter_heap:?};\
          preserve={preserve_bindings};\
          unknown_format={unknown_image_format};auto_shift={auto_shift_bindings};\
          flatten={flatten_resource_arrays};"

@@ -87,6 +87,7 @@ pub fn compile_args(opts: &CompileOptions, target: OutputKind) -> Vec<String> {
         ("-fvk-bind-globals", opts.bind_globals),
         ("-fvk-bind-resource-heap", opts.bind_resource_heap),
         ("-fvk-bind-sampler-heap", opts.bind_sampler_heap),
+        ("-fvk-bind-counter-heap", opts.bind_counter_heap),
     ] {
         if let Some((binding, set)) = place {
             a.extend([flag.into(), binding.to_string(), set.to_string()]);

@@ -522,6 +522,7 @@ impl DxcArgs {
             "fvk-bind-globals" => c.bind_globals = Some((number(0)?, number(1)?)),
             "fvk-bind-resource-heap" => c.bind_resource_heap = Some((number(0)?, number(1)?)),
             "fvk-bind-sampler-heap" => c.bind_sampler_heap = Some((number(0)?, number(1)?)),
+            "fvk-bind-counter-heap" => c.bind_counter_heap = Some((number(0)?, number(1)?)),
             "fvk-bind-register" | "vkbr" => {
                 let reg = v(0).to_ascii_lowercase();
                 let parsed = reg.chars().next().and_then(|class| {

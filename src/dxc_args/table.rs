@@ -112,7 +112,6 @@ const FORBIDS: &str = "forbids floating-point optimizations OneShader never make
 const LLVM_PASSES: &str = "names DXC's LLVM passes, which OneShader does not have (`oneshader opt --passes` runs OneShader's)";
 const PRINT_PASSES: &str = "prints DXC's LLVM passes; use `oneshader compile --target ir` and `oneshader opt --print-after PASS`";
 const TIMING: &str = "DXC's timing report is not implemented (`oneshader opt --time-passes` times OneShader's passes)";
-const HEAPS: &str = "the counters of buffers in a descriptor heap (DXC's `counter_var_ResourceDescriptorHeap`) are not supported: a counter is refused (OSH1040) wherever no buffer global holds it";
 
 use Form::*;
 use Support::*;
@@ -285,7 +284,7 @@ pub const OPTIONS: &[OptionSpec] = &[
     o!("fspv-max-id", Multi(1), "-", Refused("an id bound other than SPIR-V's 0x3FFFFF is not implemented")),
     o!("fvk-bind-resource-heap", Multi(2), "-", Honoured("binding and set of `ResourceDescriptorHeap` (every view of it)")),
     o!("fvk-bind-sampler-heap", Multi(2), "-", Honoured("binding and set of `SamplerDescriptorHeap`")),
-    o!("fvk-bind-counter-heap", Multi(2), "-", Refused(HEAPS)),
+    o!("fvk-bind-counter-heap", Multi(2), "-", Honoured("binding and set of the counters of the buffers of `ResourceDescriptorHeap`")),
     o!("T", JoinedOrSeparate, "-/", Honoured("the profile: `vs`, `ps`, `cs`, `gs`, `hs`, `ds`, `ms`, `as` or `lib`")),
     o!("E", JoinedOrSeparate, "-/", Honoured("the entry point (default `main`)")),
     o!("Vi", Flag, "-/", Refused("the include tree is not printed; `-MD`/`-MF` write the included files")),

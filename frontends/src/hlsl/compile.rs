@@ -70,6 +70,9 @@ pub struct CompileOptions {
     /// `-fvk-bind-sampler-heap BINDING SET`: the binding and set of `SamplerDescriptorHeap`
     /// (default: after `ResourceDescriptorHeap`).
     pub bind_sampler_heap: Option<(u32, u32)>,
+    /// `-fvk-bind-counter-heap BINDING SET`: the binding and set of the counters of the
+    /// buffers of `ResourceDescriptorHeap` (by default the next free binding after the heap).
+    pub bind_counter_heap: Option<(u32, u32)>,
     /// `-fvk-use-dx-layout`: constant buffers get D3D's packing, which stores each column of
     /// a `float1xN` (each row of a row-major `floatNx1`) in its own 16-byte register; such
     /// members are refused (OSH1018) rather than laid out as vectors.
@@ -106,6 +109,7 @@ impl Default for CompileOptions {
             bind_globals: None,
             bind_resource_heap: None,
             bind_sampler_heap: None,
+            bind_counter_heap: None,
             dx_layout: false,
             preserve_bindings: false,
             allow_imports: false,
@@ -363,6 +367,7 @@ fn finish(parsed: &Parsed, profile: Profile, opts: &CompileOptions) -> CompileRe
         bind_globals: opts.bind_globals,
         bind_resource_heap: opts.bind_resource_heap,
         bind_sampler_heap: opts.bind_sampler_heap,
+        bind_counter_heap: opts.bind_counter_heap,
         dx_layout: opts.dx_layout,
         preserve_bindings: opts.preserve_bindings,
         allow_imports: opts.allow_imports,

@@ -123,6 +123,11 @@ pub(crate) struct Lower<'p> {
     pub globals: FxHashMap<GlobalId, InstId>,
     pub funcs: FxHashMap<FuncId, Func>,
     pub counters: FxHashMap<GlobalId, InstId>,
+    /// The views of `ResourceDescriptorHeap` (IR globals).
+    pub heap_views: FxHashSet<InstId>,
+    /// The counters of the resource heap's buffers, made on first use
+    /// ([`Lower::heap_counter`]).
+    pub heap_counter: Option<InstId>,
     pub bindings: Bindings,
     pub init_fn: Option<Func>,
     pub f: Option<FnState>,
@@ -204,6 +209,8 @@ pub struct LowerOptions {
     pub bind_resource_heap: Option<(u32, u32)>,
     /// `-fvk-bind-sampler-heap BINDING SET`: (binding, set).
     pub bind_sampler_heap: Option<(u32, u32)>,
+    /// `-fvk-bind-counter-heap BINDING SET`: (binding, set).
+    pub bind_counter_heap: Option<(u32, u32)>,
     /// `-fvk-use-dx-layout` (see [`crate::hlsl::CompileOptions::dx_layout`]).
     pub dx_layout: bool,
     /// `-fspv-preserve-bindings` (see [`crate::hlsl::CompileOptions::preserve_bindings`]).
@@ -229,6 +236,8 @@ impl<'p> Lower<'p> {
             globals: FxHashMap::default(),
             funcs: FxHashMap::default(),
             counters: FxHashMap::default(),
+            heap_views: FxHashSet::default(),
+            heap_counter: None,
             bindings: Bindings::default(),
             init_fn: None,
             f: None,
@@ -663,18 +672,26 @@ impl<'p> Lower<'p> {
             }
         }
         let mut counted = Vec::new();
+        // A counter used through something other than a buffer global (an element of
+        // `ResourceDescriptorHeap`, a local holding one, a function's result).
+        let mut counted_elsewhere = false;
         for &f in &funcs {
             for s in self.p.func(f).body.iter().flatten() {
                 stmt_exprs(s, &mut |e| {
                     crate::hlsl::sema::stmt::visit(e, &mut |x| {
                         if let ExprKind::Method(
-                            ResMethod::IncrementCounter | ResMethod::DecrementCounter,
+                            ResMethod::IncrementCounter
+                            | ResMethod::DecrementCounter
+                            | ResMethod::Append
+                            | ResMethod::Consume,
                             o,
                             _,
                         ) = &x.kind
-                            && let ExprKind::Global(g) = o.kind
                         {
-                            counted.push(g);
+                            match o.kind {
+                                ExprKind::Global(g) => counted.push(g),
+                                _ => counted_elsewhere = true,
+                            }
                         }
                     })
                 });
@@ -682,6 +699,23 @@ impl<'p> Lower<'p> {
         }
         for g in counted {
             self.needs_counter[g.0 as usize] = true;
+        }
+        // The resource heap's buffers then have counters: DXC's counter array beside the heap.
+        if counted_elsewhere {
+            for &g in &globals {
+                let gd = self.p.global(g);
+                if gd.bind.heap == Some(false)
+                    && matches!(
+                        self.types().kind(self.strip_arrays(gd.ty)),
+                        TyKind::Buffer(
+                            BufKind::RWStructured | BufKind::Append | BufKind::Consume,
+                            _
+                        )
+                    )
+                {
+                    self.needs_counter[g.0 as usize] = true;
+                }
+            }
         }
         let bopts = bindings::BindingOptions {
             shifts: &self.opts.binding_shifts,
@@ -692,6 +726,7 @@ impl<'p> Lower<'p> {
             flatten_arrays: self.opts.flatten_resource_arrays,
             resource_heap: self.opts.bind_resource_heap,
             sampler_heap: self.opts.bind_sampler_heap,
+            counter_heap: self.opts.bind_counter_heap,
         };
         self.bindings =
             bindings::assign(self.types(), &self.p.globals, &self.needs_counter, &bopts);
@@ -1157,7 +1192,10 @@ impl<'p> Lower<'p> {
         if let Some(ia) = gd.bind.input_attachment {
             self.m.decorate_imm(id, Op::InputAttachmentIndex, &[ia]);
         }
-        if self.needs_counter[g.0 as usize]
+        if gd.bind.heap == Some(false) {
+            // Every view of the resource heap reaches its counters through one array.
+            self.heap_views.insert(id);
+        } else if self.needs_counter[g.0 as usize]
             && matches!(
                 self.types().kind(gd.ty),
                 TyKind::Array(..) | TyKind::UnsizedArray(_)
@@ -1172,7 +1210,7 @@ impl<'p> Lower<'p> {
             self.error(gd.span, msg);
             return None;
         }
-        if self.needs_counter[g.0 as usize] {
+        if self.needs_counter[g.0 as usize] && gd.bind.heap.is_none() {
             let u = self.m.u32_type();
             let rt = self.m.runtime_array_type(u);
             let cname = format!("counter.var.{name}");

@@ -6,7 +6,7 @@ use crate::hlsl::lower::Lower;
 use crate::hlsl::lower::expr::root_global;
 use crate::hlsl::sema::hir::*;
 use oneshader_ir::layout::{LayoutRule, type_layout};
-use oneshader_ir::{AtomicOp, InstId, Op};
+use oneshader_ir::{AddressSpace, AtomicOp, InstId, Op};
 
 impl Lower<'_> {
     /// A [`ResMethod::TexRead`]: the IR read with its optional operands; a status output
@@ -338,16 +338,34 @@ impl Lower<'_> {
             | ResMethod::Consume
             | ResMethod::IncrementCounter
             | ResMethod::DecrementCounter => {
-                let Some(g) = root_global(obj) else {
-                    self.error(e.span, "a buffer counter needs the buffer global itself");
-                    return self.m.undef(rt);
-                };
-                let Some(&c) = self.counters.get(&g) else {
-                    self.error(e.span, "this buffer has no counter");
-                    return self.m.undef(rt);
-                };
                 let z = self.m.const_u32(0);
-                let cp = self.bld().element_addr(c, z);
+                let cp = match root_global(obj) {
+                    Some(g) => {
+                        let Some(&c) = self.counters.get(&g) else {
+                            self.error(e.span, "this buffer has no counter");
+                            return self.m.undef(rt);
+                        };
+                        self.bld().element_addr(c, z)
+                    }
+                    // An element of the resource heap: the same element of its counters.
+                    None => match self.heap_element(res) {
+                        Some(index) => {
+                            let Some(c) = self.heap_counter() else {
+                                return self.m.undef(rt);
+                            };
+                            let buffer = self.bld().element_addr(c, index);
+                            self.bld().element_addr(buffer, z)
+                        }
+                        None => {
+                            self.error(
+                                e.span,
+                                "a buffer counter needs the buffer global itself or an element \
+                                 of `ResourceDescriptorHeap`",
+                            );
+                            return self.m.undef(rt);
+                        }
+                    },
+                };
                 let delta = match m {
                     ResMethod::Append | ResMethod::IncrementCounter => 1u32,
                     _ => u32::MAX,
@@ -821,5 +839,43 @@ impl Lower<'_> {
                 .sum(),
             _ => 4,
         }
+    }
+}
+
+impl Lower<'_> {
+    /// The index of `res` in `ResourceDescriptorHeap`, when it is an element of one of the
+    /// heap's views.
+    fn heap_element(&self, res: InstId) -> Option<InstId> {
+        let m = &self.m;
+        (m.try_op(res) == Some(Op::ElementAddr) && self.heap_views.contains(&m.operand(res, 0)))
+            .then(|| m.operand(res, 1))
+    }
+
+    /// The counters of the resource heap's buffers (DXC's `counter_var_ResourceDescriptorHeap`):
+    /// a run-time array of counter buffers at the binding `bindings.rs` placed beside the heap,
+    /// made on first use.
+    fn heap_counter(&mut self) -> Option<InstId> {
+        if let Some(c) = self.heap_counter {
+            return Some(c);
+        }
+        let ((set, binding), chosen) = self.bindings.heap_counter?;
+        let u = self.m.u32_type();
+        let counter = self.m.runtime_array_type(u);
+        let all = self.m.runtime_array_type(counter);
+        let c = self.m.add_global(
+            "counter.var.ResourceDescriptorHeap",
+            AddressSpace::StorageBuffer,
+            all,
+            None,
+        );
+        self.m.decorate_imm(c.id(), Op::Binding, &[set, binding]);
+        // A UAV of its own without a register, like a buffer's counter.
+        self.m.decorate_imm(
+            c.id(),
+            Op::HlslRegister,
+            &[3, u32::MAX, set, u32::from(chosen)],
+        );
+        self.heap_counter = Some(c.id());
+        Some(c.id())
     }
 }

@@ -30,7 +30,9 @@
 //!     binding of the default set after everything of rules 3 and 4, then
 //!     `SamplerDescriptorHeap` (DXC's order), unless `-fvk-bind-resource-heap BINDING SET` /
 //!     `-fvk-bind-sampler-heap BINDING SET` place them; every view of a heap shares its
-//!     binding.
+//!     binding. The counters of the resource heap's buffers, when a counter is used on
+//!     something other than a buffer global, take the next free binding after the resource
+//!     heap (DXC's `counter_var_ResourceDescriptorHeap`) or `-fvk-bind-counter-heap`.
 //!
 //! Arrays of resources take one binding (a descriptor array).
 
@@ -54,6 +56,10 @@ pub struct Bindings {
     pub chosen: Vec<bool>,
     /// Counters whose binding `[[vk::counter_binding]]` chose, by their buffer's index.
     pub counter_chosen: FxHashSet<u32>,
+    /// The counters of the buffers of `ResourceDescriptorHeap` (DXC's
+    /// `counter_var_ResourceDescriptorHeap`, one array beside the heap): (set, binding) and
+    /// whether `-fvk-bind-counter-heap` chose it.
+    pub heap_counter: Option<((u32, u32), bool)>,
 }
 
 /// `-fvk-bind-register xK SPACE BINDING SET` (DXC): the set and binding of the resource
@@ -93,6 +99,9 @@ pub struct BindingOptions<'a> {
     pub resource_heap: Option<(u32, u32)>,
     /// `-fvk-bind-sampler-heap BINDING SET`: (binding, set) of `SamplerDescriptorHeap`.
     pub sampler_heap: Option<(u32, u32)>,
+    /// `-fvk-bind-counter-heap BINDING SET`: (binding, set) of the counters of the buffers of
+    /// `ResourceDescriptorHeap`.
+    pub counter_heap: Option<(u32, u32)>,
 }
 
 /// How many bindings a descriptor takes: 1, or under `-fspv-flatten-resource-arrays` the
@@ -274,7 +283,8 @@ fn assign_own(
     let mut counter = FxHashMap::default();
     let mut counter_chosen = FxHashSet::default();
     for (i, g) in globals.iter().enumerate() {
-        if !needs_counter.get(i).copied().unwrap_or(false) {
+        // A heap's buffers share the heap's counter array, placed with the heap below.
+        if !needs_counter.get(i).copied().unwrap_or(false) || g.bind.heap.is_some() {
             continue;
         }
         let set = of[i].map(|(s, _)| s).unwrap_or(default_space);
@@ -289,6 +299,7 @@ fn assign_own(
         counter.insert(i as u32, sb);
     }
     // The heaps (rule 12): each one's first view; the others share it.
+    let mut heap_counter = None;
     for sampler in [false, true] {
         let chosen_place = if sampler {
             opts.sampler_heap
@@ -309,6 +320,17 @@ fn assign_own(
             }
             None => next_free(&mut taken, default_space),
         });
+        // The counters of the resource heap's buffers: the next free binding after the heap
+        // (DXC's), or `-fvk-bind-counter-heap`.
+        if !sampler && heap_needs_counter(globals, needs_counter) {
+            heap_counter = Some(match opts.counter_heap {
+                Some((b, s)) => {
+                    taken.insert((s, b));
+                    ((s, b), true)
+                }
+                None => (next_free(&mut taken, default_space), false),
+            });
+        }
     }
     if let Some(i) = globals_cbuffer {
         let g = &globals[i];
@@ -327,6 +349,7 @@ fn assign_own(
     Bindings {
         of,
         counter,
+        heap_counter,
         errors: Vec::new(),
         chosen,
         counter_chosen,
@@ -419,11 +442,35 @@ fn assign_by_registers(
             )),
         }
     }
+    if opts.counter_heap.is_none() && heap_needs_counter(globals, needs_counter) {
+        let first = globals
+            .iter()
+            .position(|g| g.bind.heap == Some(false))
+            .unwrap_or(0);
+        errors.push((
+            first,
+            "-fvk-bind-register requires the counters of the buffers of \
+             `ResourceDescriptorHeap` to be bound with -fvk-bind-counter-heap BINDING SET"
+                .to_string(),
+        ));
+    }
     Bindings {
         chosen: vec![true; of.len()],
         of,
         counter: FxHashMap::default(),
+        heap_counter: match opts.counter_heap {
+            Some((b, s)) if heap_needs_counter(globals, needs_counter) => Some(((s, b), true)),
+            _ => None,
+        },
         errors,
         counter_chosen: FxHashSet::default(),
     }
+}
+
+/// True when a buffer of `ResourceDescriptorHeap` (a view of it) needs a counter.
+fn heap_needs_counter(globals: &[GlobalDef], needs_counter: &[bool]) -> bool {
+    globals
+        .iter()
+        .enumerate()
+        .any(|(i, g)| g.bind.heap == Some(false) && needs_counter.get(i).copied().unwrap_or(false))
 }
