@@ -25,6 +25,7 @@
 //! ```
 
 pub mod format;
+pub mod lazy;
 pub mod reader;
 pub mod writer;
 
@@ -34,8 +35,9 @@ mod reader_tests;
 use oneshader_ir::{FileId, InstId, Module, Op, SourceMap};
 
 pub use format::{CacheKey, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, PRODUCER, is_osir, reseal};
+pub use lazy::{LazyFile, load_exports};
 pub use reader::{LoadError, LoadOptions, Loaded, load, read_header, read_symbols};
-pub use writer::{SaveError, SaveOptions, save, save_with};
+pub use writer::{INDEX_MIN_RECORDS, IndexPolicy, SaveError, SaveOptions, save, save_with};
 
 /// Whether a symbol is provided or needed by a module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
