@@ -30,6 +30,8 @@ pub mod reader;
 pub mod writer;
 
 #[cfg(test)]
+mod lazy_tests;
+#[cfg(test)]
 mod reader_tests;
 
 use oneshader_ir::{FileId, InstId, Module, Op, SourceMap};
