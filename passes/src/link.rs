@@ -281,10 +281,17 @@ struct Sym {
 /// Links `modules` into one (see the module documentation). Inputs must verify. On success the
 /// result verifies; otherwise every problem found is returned (codes OSK0001..).
 pub fn link(modules: &[Module], opts: &LinkOptions) -> Result<Module, Errors> {
+    let refs: Vec<&Module> = modules.iter().collect();
+    link_diags(&refs, opts).map_err(Errors::new)
+}
+
+/// [`link`] of modules held elsewhere (a caller that loaded some inputs and borrows others
+/// need not copy them into one slice).
+pub fn link_refs(modules: &[&Module], opts: &LinkOptions) -> Result<Module, Errors> {
     link_diags(modules, opts).map_err(Errors::new)
 }
 
-fn link_diags(modules: &[Module], opts: &LinkOptions) -> Result<Module, Vec<Diagnostic>> {
+fn link_diags(modules: &[&Module], opts: &LinkOptions) -> Result<Module, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     for (k, m) in modules.iter().enumerate() {
         let v = oneshader_ir::verify::verify(m);
@@ -322,12 +329,12 @@ fn link_diags(modules: &[Module], opts: &LinkOptions) -> Result<Module, Vec<Diag
             let mut d = Diagnostic::error("OSK0002", format!("`{}` is exported {where_}", s.name));
             d.notes.push(format!(
                 "first export: {} in {}",
-                item_label(&modules[f.module], f.item),
+                item_label(modules[f.module], f.item),
                 opts.name(f.module)
             ));
             d.notes.push(format!(
                 "second export: {} in {}",
-                item_label(&modules[s.module], s.item),
+                item_label(modules[s.module], s.item),
                 opts.name(s.module)
             ));
             diags.push(d);
@@ -487,7 +494,7 @@ fn base_name(s: &str) -> &str {
 }
 
 fn collect_symbols(
-    modules: &[Module],
+    modules: &[&Module],
     opts: &LinkOptions,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Sym> {
@@ -558,7 +565,7 @@ fn collect_symbols(
 }
 
 /// Two entry points of the same stage and name would collide in the linked module.
-fn check_entry_points(modules: &[Module], opts: &LinkOptions, diags: &mut Vec<Diagnostic>) {
+fn check_entry_points(modules: &[&Module], opts: &LinkOptions, diags: &mut Vec<Diagnostic>) {
     let mut seen: FxHashMap<(Stage, String), usize> = FxHashMap::default();
     for (k, m) in modules.iter().enumerate() {
         for f in m.functions() {
@@ -766,7 +773,7 @@ fn explain_structs(ma: &Module, a: InstId, na: &str, mb: &Module, b: InstId, nb:
 /// operands and children, an import standing for the export it is bound to (the import
 /// itself is not copied).
 fn reachable_items(
-    modules: &[Module],
+    modules: &[&Module],
     bindings: &[(ItemRef, ItemRef)],
     keep_exports: bool,
 ) -> FxHashSet<ItemRef> {
@@ -806,7 +813,7 @@ fn reachable_items(
 /// module it unifies with: same name, identical fields. Within one module structs never unify
 /// (they are nominal), and each earlier struct takes at most one struct of a given later
 /// module.
-fn unify_structs(modules: &[Module], reached: &FxHashSet<ItemRef>) -> FxHashMap<ItemRef, ItemRef> {
+fn unify_structs(modules: &[&Module], reached: &FxHashSet<ItemRef>) -> FxHashMap<ItemRef, ItemRef> {
     let mut canon: FxHashMap<ItemRef, ItemRef> = FxHashMap::default();
     let mut by_name: FxHashMap<&str, Vec<ItemRef>> = FxHashMap::default();
     for (k, m) in modules.iter().enumerate() {
@@ -820,7 +827,7 @@ fn unify_structs(modules: &[Module], reached: &FxHashSet<ItemRef>) -> FxHashMap<
             let found = candidates.into_iter().find(|&(k2, s2)| {
                 k2 != k
                     && !taken.contains(&(k2, s2))
-                    && Compare::new(m, &modules[k2]).same(s.id(), s2)
+                    && Compare::new(m, modules[k2]).same(s.id(), s2)
             });
             match found {
                 Some(c) => {
@@ -839,7 +846,7 @@ fn unify_structs(modules: &[Module], reached: &FxHashSet<ItemRef>) -> FxHashMap<
 /// values re-interned (on first use, so in an order that only reached items decide),
 /// positions kept through each module's file map in `source_files`.
 fn copy_modules(
-    modules: &[Module],
+    modules: &[&Module],
     bindings: &[(ItemRef, ItemRef)],
     structs: &FxHashMap<ItemRef, ItemRef>,
     reached: &FxHashSet<ItemRef>,
