@@ -5,8 +5,9 @@
 //! (`print(load(save(m))) == print(m)`) and the same bytes when saved again. The format is a
 //! small fixed header (magic, format version, checksum, IR-semantics version) followed by
 //! postcard-encoded sections: a string table, the instruction stream in preorder with stable
-//! wire opcodes and operands as record indices, the export/import table and an optional source
-//! map. docs/osir.md specifies every field.
+//! wire opcodes and operands as record indices, the export/import table, an optional source
+//! map and, for large modules, an optional symbol index that lets a linker decode only the
+//! items it needs ([`LazyFile`], module [`lazy`]). docs/osir.md specifies every field.
 //!
 //! Loading never panics: an empty, truncated, corrupted, future-version or hostile file is a
 //! [`LoadError`] with an `OSL` code (the table is in [`reader`]), and a well-formed file whose

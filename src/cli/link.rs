@@ -1,6 +1,8 @@
 //! `oneshader link A.osir B.osir ... -o OUT.osir [--keep-exports]`: links separately compiled
 //! modules (docs/linking.md). Inputs may be `.osir` or `.ir`. Without `--keep-exports` only
-//! what the entry points reach is kept; with it (building a library) every export too.
+//! what the entry points reach is kept; with it (building a library) every export too. An
+//! `.osir` input with a symbol index (a large library) is loaded only as far as the link needs,
+//! with the same output as a full load (`oneshader::link`, docs/linking.md).
 //!
 //! | code | meaning |
 //! |---|---|
