@@ -19,8 +19,8 @@ use oneshader::link::{LinkInput, link_files, link_files_full};
 use oneshader::passes::link::LinkOptions;
 use oneshader::serialize::{LazyFile, LoadOptions, load, save};
 
-/// Functions of the generated library (about 50 instructions each).
-const FUNCTIONS: usize = 20_000;
+/// Functions of the generated library (about 74 instructions each, constants included).
+const FUNCTIONS: usize = 13_500;
 
 fn bench(c: &mut Criterion) {
     let lib_module = oneshader::ir::parse::parse(&big_library::library_text(FUNCTIONS))

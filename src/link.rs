@@ -90,10 +90,10 @@ pub fn link_files(
         match (input, file) {
             (_, Some(f)) => {
                 let syms = f
-                    .symbols()
+                    .symbol_names()
                     .map_err(|error| LinkError::Load { input: i, error })?;
-                for s in &syms {
-                    note(s.kind, &s.name);
+                for (kind, name) in &syms {
+                    note(*kind, name);
                 }
                 loaded.push(None);
             }

@@ -1,5 +1,5 @@
 //! A generated `.ir` library for linking benchmarks and tests: `functions` exported functions
-//! of about 50 instructions each (so 20,000 make about a million instructions), each calling
+//! of about 74 instructions each, constants included (so 13,500 make about a million), each calling
 //! the one before it (except every fifth: chains of five), reading one of 64 private globals,
 //! with constants of its own (so the library has many module-level values too), plus a few
 //! structs and an exported generic. `small_shader` imports one function of it.

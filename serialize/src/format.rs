@@ -146,7 +146,8 @@ pub(crate) const COL_LITERALS: usize = 5;
 pub(crate) const COL_NAMES: usize = 6;
 
 /// Optional section 0x8000_0002: the symbol index, where each module-level item (each child of
-/// the module record, with its subtree) sits in the instruction section, so that a lazy load
+/// the module record, with its subtree; consecutive types and constants share an entry, see
+/// `lazy::Grouping`) sits in the instruction section, so that a lazy load
 /// ([`crate::lazy`]) decodes only the items a link needs. Every field is a byte string of
 /// little-endian `u32` values (fixed width: entry `k` is read without decoding the others).
 /// With `K` items there are `K + 1` entries, the last one a sentinel for the section's end.
@@ -165,6 +166,18 @@ pub(crate) struct IndexSection<'a> {
     /// hint; the sentinel's are the three columns' lengths.
     #[serde(borrow, with = "serde_bytes_borrowed")]
     pub starts: &'a [u8],
+    /// The entries every lazy load includes (those holding a module decoration or an entry
+    /// point), in increasing order.
+    #[serde(borrow, with = "serde_bytes_borrowed")]
+    pub always: &'a [u8],
+    /// `u64` LE per entry: XXH3-64 of the entry's first and end records (two `u32` LE) and its
+    /// bytes in each column in column order; the sentinel's: the same of the module record's
+    /// ranges (before entry 0). A lazy load checks the hash of each entry it decodes, which
+    /// binds the entry's offsets and records to the bytes they name.
+    #[serde(borrow, with = "serde_bytes_borrowed")]
+    pub hashes: &'a [u8],
+    /// XXH3-64 of the five tables above, concatenated.
+    pub tables: u64,
 }
 
 /// A hash of everything that produced a module (preprocessed source, options, compiler

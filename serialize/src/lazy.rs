@@ -12,17 +12,23 @@
 //!
 //! The index is derived data, so it is checked before it is trusted (OSL0014):
 //!
-//! - when the file is opened, in time linear in the instruction section's bytes but without
-//!   decoding most of it: every offset inside its column, entries in order, the sentinels at
-//!   the columns' ends; each item's byte range holds exactly as many varints as the index says
-//!   and ends on a varint's last byte (so every offset is where its element starts); the
-//!   opcodes and operand counts decoded in full, so the operand and literal starts and the
-//!   module decorations and entry points are computed, not believed;
-//! - when an item is decoded: its child counts form exactly one tree of its records, its name
-//!   hints name its own records and its neighbours' do not;
+//! - when the file is opened, in time linear in the number of entries (not of records): the
+//!   tables' lengths and their hash (random damage), every offset inside its column and in
+//!   order, entries in order, the sentinels at the columns' ends;
+//! - when an entry is decoded: its hash, over its first and end records and the bytes its
+//!   offsets name, must be the one the writer computed from the true ones (so an offset or a
+//!   record boundary that lies names other bytes and is caught); each column's range holds
+//!   exactly its elements; its child counts form whole module-level items; its name hints
+//!   name its own records and its neighbours' do not; an entry holding a module decoration or
+//!   an entry point must be listed as one every load includes;
 //! - a full load ([`crate::load`]) of a file with an index rebuilds the index from the records
-//!   and refuses the file when the two differ, so no file loads one way and not the other
-//!   because of its index.
+//!   and refuses the file when the two differ, so a file with a lying index never loads in
+//!   full, and no file loads in full but not lazily.
+//!
+//! What the lazy load does not read it does not check: a consistent forgery (an index whose
+//! hashes were recomputed for wrong offsets) gives a module that is well formed and, with
+//! verification, valid, as any forged file may; the full load refuses it. The container
+//! checksum still covers every byte.
 //!
 //! A file without an index (written by an older build, or small: [`crate::IndexPolicy`]) is
 //! loaded in full by [`LazyFile::load`]; the result is then the whole module.
@@ -75,6 +81,75 @@ fn le_u32(data: &[u8], i: usize) -> usize {
     }
 }
 
+const FLAG_HOISTABLE: u8 = 1;
+
+/// Per wire opcode: [`FLAG_HOISTABLE`] or 0.
+fn wire_flags() -> &'static [u8] {
+    static FLAGS: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    FLAGS.get_or_init(|| {
+        let mut t: Vec<u8> = Vec::new();
+        for &op in oneshader_ir::ops::ALL_OPS {
+            let w = op.wire_id() as usize;
+            if t.len() <= w {
+                t.resize(w + 1, 0);
+            }
+            t[w] = if op.is_hoistable() { FLAG_HOISTABLE } else { 0 };
+        }
+        t
+    })
+}
+
+/// Records an index entry groups at most (roughly): consecutive module-level types and
+/// constants share an entry up to this size, so that a library's many constants do not each
+/// cost an entry; every other module-level item starts its own.
+pub(crate) const GROUP_RECORDS: u64 = 32;
+
+/// The writer's and the readers' rule for where index entries start: at every module-level
+/// item that is not hoistable, at a hoistable one after a non-hoistable entry, and when the
+/// current run of hoistable items has reached [`GROUP_RECORDS`].
+#[derive(Default)]
+pub(crate) struct Grouping {
+    started: bool,
+    hoistable: bool,
+    /// Records of the current entry so far (counted by the caller).
+    pub(crate) records: u64,
+}
+
+impl Grouping {
+    /// At a module-level item: whether it starts an entry.
+    pub(crate) fn starts_entry(&mut self, hoistable: bool) -> bool {
+        let new = !self.started || !hoistable || !self.hoistable || self.records >= GROUP_RECORDS;
+        if new {
+            self.started = true;
+            self.hoistable = hoistable;
+            self.records = 0;
+        }
+        new
+    }
+}
+
+/// The first record of each index entry of `t` (checked records), by [`Grouping`].
+pub(crate) fn entry_starts(t: &InstSection) -> Vec<u32> {
+    let flags = wire_flags();
+    let mut out = Vec::new();
+    let mut owed: u64 = 0;
+    let mut group = Grouping::default();
+    for i in 1..t.ops.len() {
+        let cc = t.child_counts.get(i).copied().unwrap_or(0) as u64;
+        if owed == 0 {
+            let fl = flags.get(t.ops[i] as usize).copied().unwrap_or(0);
+            if group.starts_entry(fl & FLAG_HOISTABLE != 0) {
+                out.push(i as u32);
+            }
+            owed = cc;
+        } else {
+            owed = owed - 1 + cc;
+        }
+        group.records += 1;
+    }
+    out
+}
+
 /// A file opened for lazy loading: its header, string table, symbols and index read and
 /// checked, its instructions not yet decoded.
 pub struct LazyFile<'a> {
@@ -96,8 +171,8 @@ struct Indexed<'a> {
     n: usize,
     /// Items that every lazy load includes: module decorations and entry points.
     always: Vec<u32>,
-    /// The wire opcode of each item's first record.
-    first_ops: Vec<u16>,
+    /// Where each column's elements start (after its length).
+    col_start: [usize; INDEX_COLUMNS],
 }
 
 impl<'a> LazyFile<'a> {
@@ -180,17 +255,27 @@ impl<'a> LazyFile<'a> {
     }
 
     /// Every export and import of the file, in file order. Without an index this decodes and
-    /// checks the whole file, like [`crate::read_symbols`].
+    /// checks the whole file, like [`crate::read_symbols`]; with one, it decodes the entries
+    /// holding the decorated items (to tell their kind): [`LazyFile::symbol_names`] does not.
     pub fn symbols(&self) -> Result<Vec<Symbol>, LoadError> {
         let Some(f) = &self.inner else {
             return crate::read_symbols(self.bytes);
         };
+        let mut decoded: FxHashMap<usize, Item> = FxHashMap::default();
         let mut out = Vec::with_capacity(f.symbols.symbols.len());
         for &(kind, s, rec) in &f.symbols.symbols {
             let item = match f.item_of(rec as usize) {
-                Some(k) if f.start(k) == rec as usize => f.first_ops[k],
-                Some(k) => f.decode_item(k)?.ops[rec as usize - f.start(k)],
-                None => Op::Module.wire_id(),
+                Some(k) => {
+                    if let std::collections::hash_map::Entry::Vacant(v) = decoded.entry(k) {
+                        v.insert(f.decode_item(k)?);
+                    }
+                    decoded
+                        .get(&k)
+                        .and_then(|it| it.ops.get(rec as usize - f.start(k)).copied())
+                        .and_then(Op::from_wire)
+                        .unwrap_or(Op::Module)
+                }
+                None => Op::Module,
             };
             out.push(Symbol {
                 kind: if kind == 0 {
@@ -199,10 +284,33 @@ impl<'a> LazyFile<'a> {
                     SymbolKind::Import
                 },
                 name: f.string(s)?.to_string(),
-                item: Op::from_wire(item).unwrap_or(Op::Module),
+                item,
             });
         }
         Ok(out)
+    }
+
+    /// The kind and name of every export and import, in file order, read from the symbol
+    /// table alone (what a linker needs to plan a lazy load).
+    pub fn symbol_names(&self) -> Result<Vec<(SymbolKind, String)>, LoadError> {
+        let Some(f) = &self.inner else {
+            return Ok(crate::read_symbols(self.bytes)?
+                .into_iter()
+                .map(|s| (s.kind, s.name))
+                .collect());
+        };
+        f.symbols
+            .symbols
+            .iter()
+            .map(|&(kind, s, _)| {
+                let kind = if kind == 0 {
+                    SymbolKind::Export
+                } else {
+                    SymbolKind::Import
+                };
+                Ok((kind, f.string(s)?.to_string()))
+            })
+            .collect()
     }
 
     /// Loads the items that export the symbols named in `exports`, every import declaration,
@@ -285,6 +393,8 @@ struct Item {
     operands: Vec<u32>,
     literals: Vec<u64>,
     names: Vec<(u32, u32)>,
+    /// Module-level items in it.
+    trees: u32,
 }
 
 /// Decodes exactly `count` varints filling `data[a..b]`.
@@ -321,15 +431,6 @@ fn to_u32(v: Vec<u64>, what: &str) -> Result<Vec<u32>, LoadError> {
     v.into_iter()
         .map(|x| u32::try_from(x).or_else(|_| err("OSL0006", format!("{what} exceeds u32"))))
         .collect()
-}
-
-/// Number of varint-ending bytes in `data[a..b]`, when the range ends on one (or is empty).
-fn terminators(data: &[u8], a: usize, b: usize) -> Option<usize> {
-    let s = data.get(a..b)?;
-    if s.last().is_some_and(|&x| x >= 0x80) {
-        return None;
-    }
-    Some(s.iter().filter(|&&x| x < 0x80).count())
 }
 
 impl<'a> Indexed<'a> {
@@ -389,6 +490,12 @@ impl<'a> Indexed<'a> {
         {
             return index_err("has tables of inconsistent lengths");
         }
+        if ix.hashes.len() != entries * 8
+            || crate::writer::tables_hash([ix.items, ix.offsets, ix.starts, ix.always, ix.hashes])
+                != ix.tables
+        {
+            return index_err("is damaged: its tables do not match their hash");
+        }
         let k = entries - 1;
         let mut f = Indexed {
             strings,
@@ -398,7 +505,7 @@ impl<'a> Indexed<'a> {
             k,
             n: 0,
             always: Vec::new(),
-            first_ops: Vec::with_capacity(k),
+            col_start: [0; INDEX_COLUMNS],
         };
         // The columns: each a length, then its elements up to the sentinel's offset.
         let mut col_start = [0usize; INDEX_COLUMNS];
@@ -472,90 +579,18 @@ impl<'a> Indexed<'a> {
                 return index_err("does not end at the columns' ends");
             }
         }
-        // Ranges: entry -1 is the module record, before item 0.
-        let range = |e: usize, c: usize| -> (usize, usize) {
-            let a = if e == 0 {
-                col_start[c]
-            } else {
-                f.offset(e - 1, c)
-            };
-            (a, f.offset(e, c))
-        };
-        let recs = |e: usize| -> usize {
-            if e == 0 {
-                1
-            } else {
-                f.start(e) - f.start(e - 1)
-            }
-        };
-        let elem_count = |e: usize, j: usize| -> usize {
-            if e == 0 {
-                f.elem(0, j)
-            } else {
-                f.elem(e, j) - f.elem(e - 1, j)
-            }
-        };
-        let entry_point = Op::EntryPoint.wire_id();
-        let mut first_ops = Vec::with_capacity(k);
-        let mut always_items = Vec::new();
-        for e in 0..=k {
-            // Opcodes: decoded, to count literals and find decorations and entry points.
-            let (a, b) = range(e, COL_OPS);
-            let ops = decode_range(inst, a, b, recs(e), U16_BYTES, "opcodes")?;
-            let mut literals = 0usize;
-            let mut always = false;
-            for (i, &w) in ops.iter().enumerate() {
-                let Ok(w) = u16::try_from(w) else {
-                    return err("OSL0007", "a wire opcode exceeds u16");
-                };
-                literals += is_literal_wire(w) as usize;
-                always |= w == entry_point;
-                if i == 0 && e > 0 {
-                    first_ops.push(w);
-                    always |= Op::from_wire(w).is_some_and(|op| op.is_decoration());
-                }
-            }
-            if literals != elem_count(e, 1) {
-                return index_err(format!("gives item {} a wrong literal count", e as i64 - 1));
-            }
-            if always && e > 0 {
-                always_items.push((e - 1) as u32);
-            }
-            // Operand counts: decoded, to check the operand starts.
-            let (a, b) = range(e, COL_OPERAND_COUNTS);
-            let counts = decode_range(inst, a, b, recs(e), U32_BYTES, "operand counts")?;
-            let total: u64 = counts.iter().sum();
-            if total != elem_count(e, 0) as u64 {
-                return index_err(format!("gives item {} a wrong operand count", e as i64 - 1));
-            }
-            // The other columns: the right number of varints, ending on a varint's last byte.
-            for (c, count) in [
-                (COL_CHILD_COUNTS, recs(e)),
-                (COL_TYPES, recs(e)),
-                (COL_OPERANDS, elem_count(e, 0)),
-                (COL_LITERALS, elem_count(e, 1)),
-                (COL_NAMES, 2 * elem_count(e, 2)),
-            ] {
-                let (a, b) = range(e, c);
-                if terminators(inst, a, b) != Some(count) {
-                    return index_err(format!(
-                        "gives item {} a range of column {c} that does not hold its elements",
-                        e as i64 - 1
-                    ));
-                }
-            }
+        // The entries every lazy load includes: in range, in order.
+        let always: Vec<u32> = (0..f.ix.always.len() / 4)
+            .map(|i| le_u32(f.ix.always, i) as u32)
+            .collect();
+        if !f.ix.always.len().is_multiple_of(4)
+            || always.iter().any(|&e| e as usize >= k)
+            || always.windows(2).any(|w| w[0] >= w[1])
+        {
+            return index_err("lists entries to load always out of range or out of order");
         }
-        // The module record's child count is the number of items.
-        let (a, b) = range(0, COL_CHILD_COUNTS);
-        let root_children = decode_range(inst, a, b, 1, U32_BYTES, "child counts")?;
-        if root_children.first().copied() != Some(k as u64) {
-            return index_err(format!(
-                "lists {k} items, but the module record has {} children",
-                root_children.first().copied().unwrap_or(0)
-            ));
-        }
-        f.first_ops = first_ops;
-        f.always = always_items;
+        f.always = always;
+        f.col_start = col_start;
         Ok(f)
     }
 
@@ -564,6 +599,9 @@ impl<'a> Indexed<'a> {
     fn decode_item(&self, k: usize) -> Result<Item, LoadError> {
         let d = self.inst;
         let (r0, r1) = (self.start(k), self.start(k + 1));
+        let ranges: [(usize, usize); INDEX_COLUMNS] =
+            std::array::from_fn(|c| (self.offset(k, c), self.offset(k + 1, c)));
+        self.check_hash(k, r0, r1, &ranges)?;
         let recs = r1 - r0;
         let r = |c: usize| (self.offset(k, c), self.offset(k + 1, c));
         let (a, b) = r(COL_OPS);
@@ -615,19 +653,29 @@ impl<'a> Indexed<'a> {
         {
             return index_err(format!("gives item {k}'s name hints to item {}", k + 1));
         }
-        // One tree of exactly these records.
-        let mut left: u64 = 1;
-        for (i, &c) in child_counts.iter().enumerate() {
-            if left == 0 {
-                return index_err(format!(
-                    "gives item {k} {recs} records, but its tree ends after {i}"
-                ));
+        // Whole module-level items, exactly these records (proven at open; counted here).
+        let mut owed: u64 = 0;
+        let mut trees = 0u32;
+        for &c in &child_counts {
+            if owed == 0 {
+                trees += 1;
+                owed = c as u64;
+            } else {
+                owed = owed - 1 + c as u64;
             }
-            left = left - 1 + c as u64;
         }
-        if left != 0 {
+        if owed != 0 {
             return index_err(format!(
-                "gives item {k} {recs} records, but its tree has more"
+                "gives entry {k} {recs} records, but its last item has more"
+            ));
+        }
+        // An entry holding a module decoration or an entry point is one every load includes.
+        let always = self.always.binary_search(&(k as u32)).is_ok();
+        let decoration = Op::from_wire(ops[0]).is_some_and(|op| op.is_decoration());
+        if !always && (decoration || ops.contains(&Op::EntryPoint.wire_id())) {
+            return index_err(format!(
+                "does not list entry {k}, which holds a module decoration or an entry point, \
+                 among those every load includes"
             ));
         }
         Ok(Item {
@@ -638,7 +686,33 @@ impl<'a> Indexed<'a> {
             operands,
             literals,
             names,
+            trees,
         })
+    }
+
+    /// Checks the hash of entry `k` (the module record's for `k == self.k`) over its records
+    /// and byte ranges.
+    fn check_hash(
+        &self,
+        k: usize,
+        first: usize,
+        end: usize,
+        ranges: &[(usize, usize); INDEX_COLUMNS],
+    ) -> Result<(), LoadError> {
+        if ranges.iter().any(|&(a, b)| a > b || b > self.inst.len()) {
+            return index_err(format!("gives entry {k} byte ranges outside the section"));
+        }
+        let want = match self.ix.hashes.get(k * 8..k * 8 + 8) {
+            Some(b) => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+            None => return index_err(format!("has no hash for entry {k}")),
+        };
+        if crate::writer::entry_hash(self.inst, first as u32, end as u32, ranges) != want {
+            return index_err(format!(
+                "does not match the instruction section at entry {k}: its offsets or records \
+                 do not name the bytes it was written for"
+            ));
+        }
+        Ok(())
     }
 
     /// The name hints in item `k`'s range.
@@ -659,15 +733,11 @@ impl<'a> Indexed<'a> {
     /// The module record's own columns (the ranges before item 0).
     fn decode_root(&self) -> Result<Item, LoadError> {
         let d = self.inst;
-        let mut pos = 0usize;
-        let mut col_start = [0usize; INDEX_COLUMNS];
-        for (c, start) in col_start.iter_mut().enumerate() {
-            // Checked by `check`: each length decodes, and the column ends at the sentinel.
-            let _ = varint(d, &mut pos, LEN_BYTES);
-            *start = pos;
-            pos = self.offset(self.k, c);
-        }
-        let r = |c: usize| (col_start[c], self.offset(0, c));
+        let col_start = self.col_start;
+        let ranges: [(usize, usize); INDEX_COLUMNS] =
+            std::array::from_fn(|c| (col_start[c], self.offset(0, c)));
+        self.check_hash(self.k, 0, self.start(0), &ranges)?;
+        let r = |c: usize| ranges[c];
         let one = |c: usize, what: &str| -> Result<Vec<u32>, LoadError> {
             let (a, b) = r(c);
             to_u32(decode_range(d, a, b, 1, U32_BYTES, what)?, what)
@@ -703,6 +773,7 @@ impl<'a> Indexed<'a> {
             operands,
             literals: Vec::new(),
             names,
+            trees: 0,
         })
     }
 
@@ -816,8 +887,9 @@ impl<'a> Indexed<'a> {
             }
         }
         // The module record's children are the loaded items.
+        let children: u32 = items.values().map(|it| it.trees).sum();
         if let Some(c) = t.child_counts.first_mut() {
-            *c = order.len() as u32;
+            *c = children;
         }
         let mut symbols = SymbolSection::default();
         for &(kind, s, rec) in &self.symbols.symbols {
@@ -832,6 +904,7 @@ impl<'a> Indexed<'a> {
         Ok(Decoded {
             header: header.clone(),
             index: None,
+            inst_bytes: &[],
             strings,
             insts: t,
             symbols,
@@ -846,20 +919,20 @@ impl<'a> Indexed<'a> {
 pub(crate) fn check_full(
     index: &[u8],
     insts: &InstSection,
-    parent: &[u32],
+    inst_bytes: &[u8],
 ) -> Result<(), LoadError> {
     let ix: IndexSection<'_> = match postcard::take_from_bytes(index) {
         Ok((ix, [])) => ix,
         _ => return index_err("does not decode"),
     };
-    let starts: Vec<u32> = (1..parent.len())
-        .filter(|&i| parent[i] == 0)
-        .map(|i| i as u32)
-        .collect();
-    let want = crate::writer::build_index(insts, &starts);
+    let starts = entry_starts(insts);
+    let want = crate::writer::build_index(insts, inst_bytes, &starts);
     if ix.items != want.items.as_slice()
         || ix.offsets != want.offsets.as_slice()
         || ix.starts != want.starts.as_slice()
+        || ix.always != want.always.as_slice()
+        || ix.hashes != want.hashes.as_slice()
+        || ix.tables != want.tables
     {
         return index_err("disagrees with the instruction section");
     }

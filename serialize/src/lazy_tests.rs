@@ -266,67 +266,151 @@ fn refused(bytes: &[u8], what: &str) -> String {
     }
 }
 
+/// The index's tables of `bytes`, for editing.
+struct Tables {
+    items: Vec<u8>,
+    offsets: Vec<u8>,
+    starts: Vec<u8>,
+    always: Vec<u8>,
+    hashes: Vec<u8>,
+}
+
+fn tables_of(bytes: &[u8]) -> Tables {
+    let body: Body<'_> = postcard::from_bytes(&bytes[HEADER_LEN..]).expect("body");
+    let sec = body
+        .sections
+        .iter()
+        .find(|s| s.id == SECTION_INDEX)
+        .expect("an index");
+    let ix: IndexSection<'_> = postcard::from_bytes(sec.data).expect("index");
+    Tables {
+        items: ix.items.to_vec(),
+        offsets: ix.offsets.to_vec(),
+        starts: ix.starts.to_vec(),
+        always: ix.always.to_vec(),
+        hashes: ix.hashes.to_vec(),
+    }
+}
+
+/// `bytes` with its index's tables replaced by `t`, the tables' hash recomputed (a liar that
+/// keeps its tables consistent) and the file resealed.
+fn with_tables(bytes: &[u8], t: &Tables) -> Vec<u8> {
+    let body: Body<'_> = postcard::from_bytes(&bytes[HEADER_LEN..]).expect("body");
+    let ix = postcard::to_allocvec(&IndexSection {
+        items: &t.items,
+        offsets: &t.offsets,
+        starts: &t.starts,
+        always: &t.always,
+        hashes: &t.hashes,
+        tables: crate::writer::tables_hash([&t.items, &t.offsets, &t.starts, &t.always, &t.hashes]),
+    })
+    .expect("encodes");
+    let sections = body
+        .sections
+        .iter()
+        .map(|s| crate::format::Section {
+            id: s.id,
+            data: if s.id == SECTION_INDEX { &ix } else { s.data },
+        })
+        .collect();
+    let body = Body {
+        producer: body.producer,
+        cache_key: body.cache_key,
+        sections,
+    };
+    let mut out = bytes[..HEADER_LEN].to_vec();
+    out.extend_from_slice(&postcard::to_allocvec(&body).expect("encodes"));
+    reseal(&mut out);
+    out
+}
+
 #[test]
 fn lying_indices_are_detected() {
     let good = indexed(&module(LIB));
-    let [items, offsets, starts] = index_tables(&good);
-    let entries = items.1 / 4;
+    let t0 = tables_of(&good);
+    assert_eq!(with_tables(&good, &t0), good, "re-encoding changes nothing");
+    let entries = t0.items.len() / 4;
     assert!(entries > 5);
-    let entry = |e: usize, c: usize| offsets.0 + (e * INDEX_COLUMNS + c) * 4;
-    let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
-    // An item boundary moved by one record, either way.
+    let mut cases: Vec<(String, Tables)> = Vec::new();
+    let copy = || tables_of(&good);
+    // An entry boundary moved by one record, either way.
     for e in 1..entries - 1 {
         for d in [1i64, -1] {
-            let mut b = good.clone();
-            let v = get(&b, items.0 + e * 4) as i64 + d;
-            set(&mut b, items.0 + e * 4, v as u32);
-            cases.push((format!("item {e} start {d:+}"), b));
+            let mut t = copy();
+            let v = get(&t.items, e * 4) as i64 + d;
+            set(&mut t.items, e * 4, v as u32);
+            cases.push((format!("entry {e} start {d:+}"), t));
         }
     }
     // A column offset moved by one byte, either way.
     for e in 0..entries - 1 {
         for c in 0..INDEX_COLUMNS {
             for d in [1i64, -1] {
-                let mut b = good.clone();
-                let v = get(&b, entry(e, c)) as i64 + d;
-                set(&mut b, entry(e, c), v as u32);
-                cases.push((format!("item {e} column {c} offset {d:+}"), b));
+                let mut t = copy();
+                let at = (e * INDEX_COLUMNS + c) * 4;
+                let v = get(&t.offsets, at) as i64 + d;
+                set(&mut t.offsets, at, v as u32);
+                cases.push((format!("entry {e} column {c} offset {d:+}"), t));
             }
         }
     }
-    // Two items' entries swapped (every table).
+    // Two entries swapped (every table).
     for e in 1..entries - 2 {
-        let mut b = good.clone();
-        for (at, width) in [(items.0, 4), (offsets.0, 4 * INDEX_COLUMNS), (starts.0, 12)] {
-            let (x, y) = (at + e * width, at + (e + 1) * width);
-            let tmp = b[x..x + width].to_vec();
-            b.copy_within(y..y + width, x);
-            b[y..y + width].copy_from_slice(&tmp);
+        let mut t = copy();
+        for (table, width) in [
+            (&mut t.items, 4),
+            (&mut t.offsets, 4 * INDEX_COLUMNS),
+            (&mut t.starts, 12),
+            (&mut t.hashes, 8),
+        ] {
+            let (x, y) = (e * width, (e + 1) * width);
+            let tmp = table[x..x + width].to_vec();
+            table.copy_within(y..y + width, x);
+            table[y..y + width].copy_from_slice(&tmp);
         }
-        cases.push((format!("items {e} and {} swapped", e + 1), b));
+        cases.push((format!("entries {e} and {} swapped", e + 1), t));
     }
-    // An element start moved by one element, its offset following it (a consistent lie
-    // about the operand, literal or name columns).
+    // An element start moved by one element, its offset following it.
     for e in 1..entries - 1 {
         for j in 0..3 {
-            let mut b = good.clone();
-            let s = get(&b, starts.0 + (e * 3 + j) * 4);
-            if s == 0 || s == get(&b, starts.0 + ((e + 1) * 3 + j) * 4) {
+            let mut t = copy();
+            let s = get(&t.starts, (e * 3 + j) * 4);
+            if s == get(&t.starts, ((e + 1) * 3 + j) * 4) {
                 continue;
             }
-            set(&mut b, starts.0 + (e * 3 + j) * 4, s + 1);
-            // The element at the old start is one byte when it is small (these are).
+            set(&mut t.starts, (e * 3 + j) * 4, s + 1);
             let c = [4, 5, 6][j];
-            let o = get(&b, entry(e, c));
-            set(&mut b, entry(e, c), o + if j == 2 { 2 } else { 1 });
-            cases.push((format!("item {e} element start {j} +1"), b));
+            let at = (e * INDEX_COLUMNS + c) * 4;
+            let o = get(&t.offsets, at);
+            set(&mut t.offsets, at, o + if j == 2 { 2 } else { 1 });
+            cases.push((format!("entry {e} element start {j} +1"), t));
         }
     }
     assert!(cases.len() > 50);
-    for (what, mut b) in cases {
-        reseal(&mut b);
+    for (what, t) in cases {
+        let b = with_tables(&good, &t);
         refused(&b, &what);
     }
+    // An entry point's entry left off the list of entries every load includes: a load that
+    // reaches it anyway (through an export here) sees the lie.
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/link/lib.ir"),
+    )
+    .expect("example")
+        + "func @main() -> void [entry_point(compute, \"main\"), numthreads(1, 1, 1), \
+           export(\"main()->void\")] {\nbb0:\n  return\n}\n";
+    let ep = indexed(&module(&text));
+    let mut t = tables_of(&ep);
+    assert!(!t.always.is_empty());
+    t.always.clear();
+    refused(&with_tables(&ep, &t), "no entry listed to load always");
+    // Raw damage to the tables (their hash not recomputed) is caught at open.
+    let [items, _, _] = index_tables(&good);
+    let mut b = good.clone();
+    b[items.0] ^= 1;
+    reseal(&mut b);
+    let e = LazyFile::open(&b).err().expect("refused");
+    assert_eq!(e.code(), "OSL0014", "{e}");
 }
 
 /// Every byte of the index damaged in several ways: each load gives a typed error or, when

@@ -123,7 +123,7 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Loaded, LoadError> {
 pub(crate) fn load_decoded(file: Decoded<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let plan = Plan::check(&file)?;
     if let Some(ix) = file.index {
-        crate::lazy::check_full(ix, &file.insts, &plan.parent)?;
+        crate::lazy::check_full(ix, &file.insts, file.inst_bytes)?;
     }
     let (module, ids) = plan.build(&file)?;
     let symbols = file.symbols();
@@ -164,9 +164,9 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, LoadError> {
 /// Reads a file's exports and imports without building its module (every index checked).
 pub fn read_symbols(bytes: &[u8]) -> Result<Vec<Symbol>, LoadError> {
     let file = Decoded::new(bytes)?;
-    let plan = Plan::check(&file)?;
+    Plan::check(&file)?;
     if let Some(ix) = file.index {
-        crate::lazy::check_full(ix, &file.insts, &plan.parent)?;
+        crate::lazy::check_full(ix, &file.insts, file.inst_bytes)?;
     }
     Ok(file.symbols())
 }
@@ -290,6 +290,8 @@ pub(crate) struct Decoded<'a> {
     pub(crate) header: Header,
     /// The raw symbol index, when the file has one (checked by [`load_decoded`]).
     pub(crate) index: Option<&'a [u8]>,
+    /// The instruction section's raw data (for that check).
+    pub(crate) inst_bytes: &'a [u8],
     pub(crate) strings: Vec<&'a str>,
     pub(crate) insts: InstSection,
     pub(crate) symbols: SymbolSection,
@@ -304,6 +306,7 @@ impl<'a> Decoded<'a> {
         let mut symbols: Option<SymbolSection> = None;
         let mut source_map: Option<SourceMapSection> = None;
         let mut index: Option<&'a [u8]> = None;
+        let mut inst_bytes: &'a [u8] = &[];
         let mut last_id: Option<u32> = None;
         for s in &body.sections {
             if last_id.is_some_and(|l| s.id <= l) {
@@ -315,7 +318,10 @@ impl<'a> Decoded<'a> {
             last_id = Some(s.id);
             match s.id {
                 SECTION_STRINGS => strings = Some(decode_section("string", s.data)?),
-                SECTION_INSTS => insts = Some(decode_section("instruction", s.data)?),
+                SECTION_INSTS => {
+                    inst_bytes = s.data;
+                    insts = Some(decode_section("instruction", s.data)?)
+                }
                 SECTION_SYMBOLS => symbols = Some(decode_section("symbol", s.data)?),
                 SECTION_SOURCE_MAP => source_map = Some(decode_section("source map", s.data)?),
                 // Checked against the records once they are (crate::lazy::check_full).
@@ -340,6 +346,7 @@ impl<'a> Decoded<'a> {
         Ok(Decoded {
             header,
             index,
+            inst_bytes,
             strings: strings.strings,
             insts,
             symbols,
@@ -369,7 +376,7 @@ impl<'a> Decoded<'a> {
 pub(crate) struct Plan {
     ops: Vec<Op>,
     /// Parent record of each record (0 for the root itself).
-    pub(crate) parent: Vec<u32>,
+    parent: Vec<u32>,
     /// Start of each record's operands in the operand column.
     operand_start: Vec<usize>,
     /// Index into the literal column of each literal record (`u32::MAX` for others).

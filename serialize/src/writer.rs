@@ -181,19 +181,16 @@ pub fn save_with<'a>(m: &'a Module, opts: &SaveOptions<'a>) -> Result<Vec<u8>, S
         IndexPolicy::Always => true,
         IndexPolicy::Never => false,
     };
-    let index = write_index.then(|| {
-        let root = m.root();
-        let starts: Vec<u32> = (1..order.len())
-            .filter(|&i| m.parent(order[i]) == Some(root))
-            .map(|i| i as u32)
-            .collect();
-        build_index(&insts, &starts)
-    });
+    let index =
+        write_index.then(|| build_index(&insts, &insts_bytes, &crate::lazy::entry_starts(&insts)));
     let index_bytes = index.as_ref().map(|ix| {
         encode(&IndexSection {
             items: &ix.items,
             offsets: &ix.offsets,
             starts: &ix.starts,
+            always: &ix.always,
+            hashes: &ix.hashes,
+            tables: ix.tables,
         })
     });
     let mut sections = vec![
@@ -252,6 +249,32 @@ pub(crate) struct IndexBytes {
     pub(crate) items: Vec<u8>,
     pub(crate) offsets: Vec<u8>,
     pub(crate) starts: Vec<u8>,
+    pub(crate) always: Vec<u8>,
+    pub(crate) hashes: Vec<u8>,
+    pub(crate) tables: u64,
+}
+
+/// XXH3-64 of an index entry: its first and end records, then its bytes in each column
+/// (`ranges`, byte ranges of `inst`, the instruction section's data). Out-of-range ranges
+/// hash as empty (the reader checks them before hashing).
+pub(crate) fn entry_hash(inst: &[u8], first: u32, end: u32, ranges: &[(usize, usize)]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(&first.to_le_bytes());
+    h.update(&end.to_le_bytes());
+    for &(a, b) in ranges {
+        h.update(inst.get(a..b).unwrap_or(&[]));
+    }
+    h.digest()
+}
+
+/// XXH3-64 of the index's tables.
+pub(crate) fn tables_hash(parts: [&[u8]; 5]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for p in parts {
+        h.update(&(p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    h.digest()
 }
 
 /// Bytes of the postcard varint of `v`.
@@ -260,10 +283,10 @@ fn varint_len(v: u64) -> usize {
     bits.max(1).div_ceil(7)
 }
 
-/// Where each item (starting at the records `item_starts`, the children of the module record)
-/// begins in each column of the encoded instruction section. Mirrors postcard's layout: a
+/// Where each index entry (starting at the records `item_starts`: module-level items, grouped
+/// by `lazy::Grouping`) begins in each column of the encoded instruction section. Mirrors postcard's layout: a
 /// column is its length as a varint, then its elements as varints (a name hint is two).
-pub(crate) fn build_index(t: &InstSection, item_starts: &[u32]) -> IndexBytes {
+pub(crate) fn build_index(t: &InstSection, inst: &[u8], item_starts: &[u32]) -> IndexBytes {
     let n = t.ops.len();
     let k = item_starts.len();
     // Per record: how many operands / literals come before it; per item: its first name hint.
@@ -338,10 +361,49 @@ pub(crate) fn build_index(t: &InstSection, item_starts: &[u32]) -> IndexBytes {
             literal += 1;
         }
     }
+    // Entries holding a module decoration (always an entry's first record) or an entry point.
+    let mut always = Vec::new();
+    let bounds: Vec<usize> = item_starts
+        .iter()
+        .map(|&s| s as usize)
+        .chain(std::iter::once(n))
+        .collect();
+    for (e, w) in bounds.windows(2).enumerate() {
+        let decoration = Op::from_wire(t.ops[w[0]]).is_some_and(|op| op.is_decoration());
+        let entry_point = t.ops[w[0]..w[1]]
+            .iter()
+            .any(|&x| x == Op::EntryPoint.wire_id());
+        if decoration || entry_point {
+            put(&mut always, e);
+        }
+    }
+    // Hashes: entries, then the module record's ranges (from the columns' starts).
+    let at = |e: usize, c: usize| -> usize {
+        let i = (e * INDEX_COLUMNS + c) * 4;
+        u32::from_le_bytes([offsets[i], offsets[i + 1], offsets[i + 2], offsets[i + 3]]) as usize
+    };
+    let mut hashes = Vec::with_capacity((k + 1) * 8);
+    for e in 0..k {
+        let ranges: Vec<(usize, usize)> = (0..INDEX_COLUMNS)
+            .map(|c| (at(e, c), at(e + 1, c)))
+            .collect();
+        hashes.extend_from_slice(
+            &entry_hash(inst, bounds[e] as u32, bounds[e + 1] as u32, &ranges).to_le_bytes(),
+        );
+    }
+    let first = bounds.first().copied().unwrap_or(n) as u32;
+    let root: Vec<(usize, usize)> = (0..INDEX_COLUMNS)
+        .map(|c| (col_start[c], at(0, c)))
+        .collect();
+    hashes.extend_from_slice(&entry_hash(inst, 0, first, &root).to_le_bytes());
+    let tables = tables_hash([&items, &offsets, &starts, &always, &hashes]);
     IndexBytes {
         items,
         offsets,
         starts,
+        always,
+        hashes,
+        tables,
     }
 }
 
