@@ -3,9 +3,9 @@
 //! [`link_files`] is what `oneshader link` does: each `.osir` input that carries a symbol
 //! index (a large library: `oneshader_serialize::IndexPolicy`) is opened with
 //! [`LazyFile`] and loaded only as far as the link needs: the items exporting a symbol that
-//! some input imports or that another input exports too (so a duplicate is still reported),
-//! its import declarations, module decorations and entry points, and what those reach. The
-//! others load in full. The linker copies only what the entry points reach
+//! some input imports, that a non-lazy input exports or that is exported twice among the lazy
+//! inputs (so a duplicate is still reported), its import declarations, module decorations and
+//! entry points, and what those reach. The others load in full. The linker copies only what the entry points reach
 //! ([`passes::link`](crate::passes::link)), so the result is the module, and the bytes, that
 //! loading every input in full gives ([`link_files_full`], kept for comparison).
 //!
@@ -19,6 +19,7 @@
 //! that does not verify, a malformed export nobody imports) is not reported by the lazy path.
 
 use oneshader_ir::{Module, Op};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use oneshader_passes::link::{LinkOptions, link_refs};
@@ -76,48 +77,54 @@ pub fn link_files(
     if files.iter().all(Option::is_none) {
         return link_files_full(inputs, opts, load);
     }
-    // Every input's symbols: from the lazy files' tables, else from the loaded modules.
+    // What the lazy inputs must provide: every name any input imports, every name a non-lazy
+    // input exports, and every name exported twice among the lazy inputs (so that missing and
+    // duplicate symbols are found as with full loads). A library's own exports are not all
+    // listed: only the repeated ones, found by string index.
     let mut loaded: Vec<Option<Module>> = Vec::with_capacity(inputs.len());
-    let mut imported: HashSet<String> = HashSet::new();
-    let mut exporters: HashMap<String, usize> = HashMap::new();
+    let mut needed: HashSet<Cow<'_, str>> = HashSet::new();
+    let lazy_inputs = files.iter().filter(|f| f.is_some()).count();
+    let mut lazy_exports: HashMap<Cow<'_, str>, usize> = HashMap::new();
     for (i, (input, file)) in inputs.iter().zip(&files).enumerate() {
-        let mut note = |kind: SymbolKind, name: &str| match kind {
-            SymbolKind::Import => {
-                imported.insert(name.to_string());
-            }
-            SymbolKind::Export => *exporters.entry(name.to_string()).or_default() += 1,
-        };
+        let fail = |error| LinkError::Load { input: i, error };
         match (input, file) {
             (_, Some(f)) => {
-                let syms = f
-                    .symbol_names()
-                    .map_err(|error| LinkError::Load { input: i, error })?;
-                for (kind, name) in &syms {
-                    note(*kind, name);
+                for (kind, name) in f.symbol_names().map_err(fail)? {
+                    match kind {
+                        SymbolKind::Import => {
+                            needed.insert(name);
+                        }
+                        SymbolKind::Export if lazy_inputs > 1 => {
+                            *lazy_exports.entry(name).or_default() += 1;
+                        }
+                        SymbolKind::Export => {}
+                    }
                 }
+                needed.extend(f.exported_twice().map_err(fail)?);
                 loaded.push(None);
             }
             (LinkInput::Osir(bytes), None) => {
-                let m = oneshader_serialize::load(bytes, load)
-                    .map_err(|error| LinkError::Load { input: i, error })?
-                    .module;
-                module_symbols(&m, &mut note);
+                let m = oneshader_serialize::load(bytes, load).map_err(fail)?.module;
+                module_symbols(&m, &mut |_, name| {
+                    needed.insert(Cow::Owned(name.to_string()));
+                });
                 loaded.push(Some(m));
             }
             (LinkInput::Module(m), None) => {
-                module_symbols(m, &mut note);
+                module_symbols(m, &mut |_, name| {
+                    needed.insert(Cow::Owned(name.to_string()));
+                });
                 loaded.push(None);
             }
         }
     }
-    // What the lazy inputs must provide: every imported name, and every name exported twice.
-    let mut needed: Vec<&str> = imported.iter().map(String::as_str).collect();
     needed.extend(
-        exporters
-            .iter()
-            .filter(|&(name, &count)| count > 1 && !imported.contains(name))
-            .map(|(name, _)| name.as_str()),
+        lazy_exports
+            .into_iter()
+            .filter(|&(_, count)| count > 1)
+            .map(|(name, _)| name),
     );
+    let needed: Vec<&str> = needed.iter().map(|n| n.as_ref()).collect();
     for (i, file) in files.iter().enumerate() {
         if let Some(f) = file {
             let m = f

@@ -172,12 +172,16 @@ pub(crate) struct IndexSection<'a> {
     pub always: &'a [u8],
     /// `u64` LE per entry: XXH3-64 of the entry's first and end records (two `u32` LE) and its
     /// bytes in each column in column order; the sentinel's: the same of the module record's
-    /// ranges (before entry 0). A lazy load checks the hash of each entry it decodes, which
+    /// ranges (before entry 0), each from the start of its column's length. A lazy load checks the hash of each entry it decodes, which
     /// binds the entry's offsets and records to the bytes they name.
     #[serde(borrow, with = "serde_bytes_borrowed")]
     pub hashes: &'a [u8],
-    /// XXH3-64 of the five tables above, concatenated.
+    /// XXH3-64 of the five tables above, each length-prefixed.
     pub tables: u64,
+    /// XXH3-64 of the producer, the cache key and the string and symbol sections' data, each
+    /// length-prefixed: with the tables' and the entries' hashes, what lets a lazy load check
+    /// the bytes it reads without hashing the whole file.
+    pub rest: u64,
 }
 
 /// A hash of everything that produced a module (preprocessed source, options, compiler

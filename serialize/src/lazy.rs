@@ -13,8 +13,8 @@
 //! The index is derived data, so it is checked before it is trusted (OSL0014):
 //!
 //! - when the file is opened, in time linear in the number of entries (not of records): the
-//!   tables' lengths and their hash (random damage), every offset inside its column and in
-//!   order, entries in order, the sentinels at the columns' ends;
+//!   tables' lengths and their hash, every offset inside its column and in order, entries in
+//!   order, the sentinels at the columns' ends, the module record's hash;
 //! - when an entry is decoded: its hash, over its first and end records and the bytes its
 //!   offsets name, must be the one the writer computed from the true ones (so an offset or a
 //!   record boundary that lies names other bytes and is caught); each column's range holds
@@ -25,13 +25,20 @@
 //!   and refuses the file when the two differ, so a file with a lying index never loads in
 //!   full, and no file loads in full but not lazily.
 //!
-//! What the lazy load does not read it does not check: a consistent forgery (an index whose
-//! hashes were recomputed for wrong offsets) gives a module that is well formed and, with
-//! verification, valid, as any forged file may; the full load refuses it. The container
-//! checksum still covers every byte.
+//! A lazy load does not hash the whole file (for a million instructions that alone would cost
+//! more than everything else it does): the index keeps XXH3 hashes of the producer, cache key,
+//! string and symbol sections, of its own tables, and of each entry, and the lazy load checks
+//! the hashes of everything it reads (a mismatch is OSL0004, like a checksum's). A damaged byte
+//! in an entry it does not read is not noticed, and does not matter to what it loads; the
+//! header's `checksum` is the stored one, not recomputed. What the lazy load does not read it
+//! does not check: a consistent forgery (an index whose hashes were recomputed for wrong
+//! offsets) gives a module that is well formed and, with verification, valid, as any forged
+//! file may; the full load refuses it.
 //!
 //! A file without an index (written by an older build, or small: [`crate::IndexPolicy`]) is
 //! loaded in full by [`LazyFile::load`]; the result is then the whole module.
+
+use std::borrow::Cow;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -43,12 +50,22 @@ use crate::format::{
     OPTIONAL_SECTION_BIT, SECTION_INDEX, SECTION_INSTS, SECTION_SOURCE_MAP, SECTION_STRINGS,
     SECTION_SYMBOLS, SymbolSection,
 };
-use crate::reader::{Decoded, LoadError, LoadOptions, Loaded, container, decode_section, err};
+use crate::reader::{
+    Decoded, LoadError, LoadOptions, Loaded, container, container_with, decode_section, err,
+};
 use crate::writer::is_literal_wire;
 use crate::{Symbol, SymbolKind};
 
 fn index_err<T>(msg: impl Into<String>) -> Result<T, LoadError> {
     err("OSL0014", format!("the symbol index {}", msg.into()))
+}
+
+/// A hash kept by the index does not match the bytes: OSL0004, as a checksum mismatch.
+fn corrupted<T>(msg: &str) -> Result<T, LoadError> {
+    err(
+        "OSL0004",
+        format!("the file is corrupted (or its symbol index lies): {msg}"),
+    )
 }
 
 /// Reads a postcard varint of at most `max_bytes` bytes at `*pos`, advancing it.
@@ -173,15 +190,19 @@ struct Indexed<'a> {
     always: Vec<u32>,
     /// Where each column's elements start (after its length).
     col_start: [usize; INDEX_COLUMNS],
+    /// The entry holding each symbol's record (`u32::MAX` for the module record).
+    sym_entry: Vec<u32>,
 }
 
 impl<'a> LazyFile<'a> {
-    /// Opens an `.osir` image: the container checks of [`crate::load`] (magic, versions,
-    /// checksum), the sections' order, and for a file with a symbol index, the string table,
-    /// the symbol table and the index itself (see the module documentation).
+    /// Opens an `.osir` image: the container checks of [`crate::load`] (magic, versions; the
+    /// whole-file checksum only for a file without an index, see the module documentation),
+    /// the sections' order, and for a file with a symbol index, the string table, the symbol
+    /// table and the index itself.
     pub fn open(bytes: &'a [u8]) -> Result<LazyFile<'a>, LoadError> {
-        let (header, body) = container(bytes)?;
-        let (mut strings, mut inst, mut symbols, mut index) = (None, None, None, None);
+        let (header, body) = container_with(bytes, false)?;
+        let (mut strings, mut inst, mut index) = (None, None, None);
+        let mut raw_symbols: Option<&[u8]> = None;
         let mut last_id: Option<u32> = None;
         for s in &body.sections {
             if last_id.is_some_and(|l| s.id <= l) {
@@ -194,9 +215,7 @@ impl<'a> LazyFile<'a> {
             match s.id {
                 SECTION_STRINGS => strings = Some(s.data),
                 SECTION_INSTS => inst = Some(s.data),
-                SECTION_SYMBOLS => {
-                    symbols = Some(decode_section::<SymbolSection>("symbol", s.data)?)
-                }
+                SECTION_SYMBOLS => raw_symbols = Some(s.data),
                 SECTION_INDEX => index = Some(s.data),
                 SECTION_SOURCE_MAP => {}
                 id if id & OPTIONAL_SECTION_BIT != 0 => {}
@@ -210,23 +229,34 @@ impl<'a> LazyFile<'a> {
                 }
             }
         }
-        let (Some(strings), Some(inst), Some(symbols)) = (strings, inst, symbols) else {
-            return err(
-                "OSL0006",
-                "a required section (strings, instructions or symbols) is missing",
-            );
-        };
         let Some(index) = index else {
+            // No index: the file loads in full, so it is checked in full.
+            container(bytes)?;
             return Ok(LazyFile {
                 bytes,
                 header,
                 inner: None,
             });
         };
+        let (Some(strings), Some(inst), Some(raw_symbols)) = (strings, inst, raw_symbols) else {
+            return err(
+                "OSL0006",
+                "a required section (strings, instructions or symbols) is missing",
+            );
+        };
         let ix: IndexSection<'a> = match postcard::take_from_bytes(index) {
             Ok((ix, [])) => ix,
             _ => return index_err("does not decode"),
         };
+        // What is read outside the instructions, against the hash the writer kept.
+        let rest = crate::writer::rest_hash(body.producer, &body.cache_key, strings, raw_symbols);
+        if rest != ix.rest {
+            return corrupted(
+                "its producer, cache key, string or symbol section do not match the hash its \
+                 symbol index keeps",
+            );
+        }
+        let symbols = decode_section::<SymbolSection>("symbol", raw_symbols)?;
         let strings = string_table(strings)?;
         let inner = Indexed::check(strings, symbols, inst, ix)?;
         for &(kind, s, rec) in &inner.symbols.symbols {
@@ -291,12 +321,13 @@ impl<'a> LazyFile<'a> {
     }
 
     /// The kind and name of every export and import, in file order, read from the symbol
-    /// table alone (what a linker needs to plan a lazy load).
-    pub fn symbol_names(&self) -> Result<Vec<(SymbolKind, String)>, LoadError> {
+    /// table alone (what a linker needs to plan a lazy load; borrowed from the file's bytes
+    /// when it has an index).
+    pub fn symbol_names(&self) -> Result<Vec<(SymbolKind, Cow<'a, str>)>, LoadError> {
         let Some(f) = &self.inner else {
             return Ok(crate::read_symbols(self.bytes)?
                 .into_iter()
-                .map(|s| (s.kind, s.name))
+                .map(|s| (s.kind, Cow::Owned(s.name)))
                 .collect());
         };
         f.symbols
@@ -308,8 +339,46 @@ impl<'a> LazyFile<'a> {
                 } else {
                     SymbolKind::Import
                 };
-                Ok((kind, f.string(s)?.to_string()))
+                Ok((kind, Cow::Borrowed(f.string(s)?)))
             })
+            .collect()
+    }
+
+    /// The names this file exports more than once (each once), without hashing every name:
+    /// a name is one string of the table, so a repeated export repeats its string index.
+    pub fn exported_twice(&self) -> Result<Vec<Cow<'a, str>>, LoadError> {
+        let Some(f) = &self.inner else {
+            let mut names: Vec<String> = crate::read_symbols(self.bytes)?
+                .into_iter()
+                .filter(|s| s.kind == SymbolKind::Export)
+                .map(|s| s.name)
+                .collect();
+            names.sort_unstable();
+            let mut twice: Vec<Cow<'a, str>> = names
+                .windows(2)
+                .filter(|w| w[0] == w[1])
+                .map(|w| Cow::Owned(w[0].clone()))
+                .collect();
+            twice.dedup();
+            return Ok(twice);
+        };
+        let mut ids: Vec<u32> = f
+            .symbols
+            .symbols
+            .iter()
+            .filter(|s| s.0 == 0)
+            .map(|s| s.1)
+            .collect();
+        ids.sort_unstable();
+        let mut twice: Vec<u32> = ids
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        twice.dedup();
+        twice
+            .into_iter()
+            .map(|s| Ok(Cow::Borrowed(f.string(s)?)))
             .collect()
     }
 
@@ -325,11 +394,9 @@ impl<'a> LazyFile<'a> {
         };
         let wanted: FxHashSet<&str> = exports.iter().copied().collect();
         let mut roots: Vec<usize> = f.always.iter().map(|&k| k as usize).collect();
-        for &(kind, s, rec) in &f.symbols.symbols {
-            if (kind == 1 || wanted.contains(f.string(s)?))
-                && let Some(k) = f.item_of(rec as usize)
-            {
-                roots.push(k);
+        for (&(kind, s, _), &k) in f.symbols.symbols.iter().zip(&f.sym_entry) {
+            if k != u32::MAX && (kind == 1 || wanted.contains(f.string(s)?)) {
+                roots.push(k as usize);
             }
         }
         let decoded = f.closure(roots)?;
@@ -490,11 +557,13 @@ impl<'a> Indexed<'a> {
         {
             return index_err("has tables of inconsistent lengths");
         }
-        if ix.hashes.len() != entries * 8
-            || crate::writer::tables_hash([ix.items, ix.offsets, ix.starts, ix.always, ix.hashes])
-                != ix.tables
+        if ix.hashes.len() != entries * 8 {
+            return index_err("has tables of inconsistent lengths");
+        }
+        if crate::writer::tables_hash([ix.items, ix.offsets, ix.starts, ix.always, ix.hashes])
+            != ix.tables
         {
-            return index_err("is damaged: its tables do not match their hash");
+            return corrupted("the symbol index's tables do not match their hash");
         }
         let k = entries - 1;
         let mut f = Indexed {
@@ -506,6 +575,7 @@ impl<'a> Indexed<'a> {
             n: 0,
             always: Vec::new(),
             col_start: [0; INDEX_COLUMNS],
+            sym_entry: Vec::new(),
         };
         // The columns: each a length, then its elements up to the sentinel's offset.
         let mut col_start = [0usize; INDEX_COLUMNS];
@@ -591,6 +661,32 @@ impl<'a> Indexed<'a> {
         }
         f.always = always;
         f.col_start = col_start;
+        // The module record and the columns' lengths, against their hash.
+        let root: [(usize, usize); INDEX_COLUMNS] = std::array::from_fn(|c| {
+            let from = if c == 0 { 0 } else { f.offset(k, c - 1) };
+            (from, f.offset(0, c))
+        });
+        f.check_hash(k, 0, f.start(0), &root)?;
+        // Each symbol's entry, by a walk of the two in record order (the writer's), or a
+        // search when the table is out of order.
+        let mut sym_entry = Vec::with_capacity(f.symbols.symbols.len());
+        let mut e = 0usize;
+        let mut prev = 0u32;
+        for &(_, _, rec) in &f.symbols.symbols {
+            if rec < prev {
+                e = f.item_of(rec as usize).unwrap_or(0);
+            }
+            prev = rec;
+            while e + 1 < k && f.start(e + 1) <= rec as usize {
+                e += 1;
+            }
+            sym_entry.push(if (rec as usize) < f.start(0) || rec as usize >= n {
+                u32::MAX
+            } else {
+                e as u32
+            });
+        }
+        f.sym_entry = sym_entry;
         Ok(f)
     }
 
@@ -707,9 +803,9 @@ impl<'a> Indexed<'a> {
             None => return index_err(format!("has no hash for entry {k}")),
         };
         if crate::writer::entry_hash(self.inst, first as u32, end as u32, ranges) != want {
-            return index_err(format!(
-                "does not match the instruction section at entry {k}: its offsets or records \
-                 do not name the bytes it was written for"
+            return corrupted(&format!(
+                "the bytes entry {k} of the symbol index names do not match its hash (its \
+                 offsets or records do not name the bytes it was written for)"
             ));
         }
         Ok(())
@@ -736,7 +832,6 @@ impl<'a> Indexed<'a> {
         let col_start = self.col_start;
         let ranges: [(usize, usize); INDEX_COLUMNS] =
             std::array::from_fn(|c| (col_start[c], self.offset(0, c)));
-        self.check_hash(self.k, 0, self.start(0), &ranges)?;
         let r = |c: usize| ranges[c];
         let one = |c: usize, what: &str| -> Result<Vec<u32>, LoadError> {
             let (a, b) = r(c);
@@ -892,12 +987,8 @@ impl<'a> Indexed<'a> {
             *c = children;
         }
         let mut symbols = SymbolSection::default();
-        for &(kind, s, rec) in &self.symbols.symbols {
-            if rec == 0
-                || self
-                    .item_of(rec as usize)
-                    .is_some_and(|k| base.contains_key(&k))
-            {
+        for (&(kind, s, rec), &k) in self.symbols.symbols.iter().zip(&self.sym_entry) {
+            if k == u32::MAX || base.contains_key(&(k as usize)) {
                 symbols.symbols.push((kind, string(s)?, remap(rec)?));
             }
         }
@@ -905,6 +996,7 @@ impl<'a> Indexed<'a> {
             header: header.clone(),
             index: None,
             inst_bytes: &[],
+            rest: 0,
             strings,
             insts: t,
             symbols,
@@ -920,6 +1012,7 @@ pub(crate) fn check_full(
     index: &[u8],
     insts: &InstSection,
     inst_bytes: &[u8],
+    rest: u64,
 ) -> Result<(), LoadError> {
     let ix: IndexSection<'_> = match postcard::take_from_bytes(index) {
         Ok((ix, [])) => ix,
@@ -933,6 +1026,7 @@ pub(crate) fn check_full(
         || ix.always != want.always.as_slice()
         || ix.hashes != want.hashes.as_slice()
         || ix.tables != want.tables
+        || ix.rest != rest
     {
         return index_err("disagrees with the instruction section");
     }

@@ -296,7 +296,17 @@ fn tables_of(bytes: &[u8]) -> Tables {
 /// keeps its tables consistent) and the file resealed.
 fn with_tables(bytes: &[u8], t: &Tables) -> Vec<u8> {
     let body: Body<'_> = postcard::from_bytes(&bytes[HEADER_LEN..]).expect("body");
+    let rest = {
+        let sec = body
+            .sections
+            .iter()
+            .find(|s| s.id == SECTION_INDEX)
+            .expect("an index");
+        let ix: IndexSection<'_> = postcard::from_bytes(sec.data).expect("index");
+        ix.rest
+    };
     let ix = postcard::to_allocvec(&IndexSection {
+        rest,
         items: &t.items,
         offsets: &t.offsets,
         starts: &t.starts,
@@ -404,13 +414,13 @@ fn lying_indices_are_detected() {
     assert!(!t.always.is_empty());
     t.always.clear();
     refused(&with_tables(&ep, &t), "no entry listed to load always");
-    // Raw damage to the tables (their hash not recomputed) is caught at open.
+    // Raw damage to the tables (their hash not recomputed) is caught at open, as corruption.
     let [items, _, _] = index_tables(&good);
     let mut b = good.clone();
     b[items.0] ^= 1;
     reseal(&mut b);
     let e = LazyFile::open(&b).err().expect("refused");
-    assert_eq!(e.code(), "OSL0014", "{e}");
+    assert_eq!(e.code(), "OSL0004", "{e}");
 }
 
 /// Every byte of the index damaged in several ways: each load gives a typed error or, when
@@ -447,4 +457,51 @@ fn damaged_index_bytes_are_typed_errors() {
         reseal(&mut b);
         assert!(lazy(&b, &[]).is_err());
     }
+}
+
+/// A lazy load checks the bytes it reads, not the whole file: damage in an entry it loads is
+/// corruption (OSL0004); damage in one it does not load is not its concern (a full load
+/// refuses the file).
+#[test]
+fn damage_is_found_where_the_lazy_load_reads() {
+    let good = indexed(&module(LIB));
+    let t = tables_of(&good);
+    let body: Body<'_> = postcard::from_bytes(&good[HEADER_LEN..]).expect("body");
+    let inst = body
+        .sections
+        .iter()
+        .find(|s| s.id == crate::format::SECTION_INSTS)
+        .expect("instructions")
+        .data;
+    let inst_at = inst.as_ptr() as usize - good.as_ptr() as usize;
+    let entries = t.items.len() / 4 - 1;
+    let loaded = lazy(&good, &["apply(@Params,f32)->f32"]).expect("loads");
+    // Flip each operand byte of the instruction section in turn: the lazy load either gives
+    // the module it gave before (the byte is in an entry it does not read) or OSL0004.
+    let ops_from = get(&t.offsets, 4 * 4) as usize;
+    let ops_to = get(&t.offsets, (entries * INDEX_COLUMNS + 4) * 4) as usize;
+    let (mut same, mut caught) = (0, 0);
+    for at in ops_from..ops_to {
+        let mut b = good.clone();
+        b[inst_at + at] ^= 0x01;
+        // Not resealed: the whole-file checksum is wrong, and the lazy load does not look.
+        let unsealed = b;
+        match lazy(&unsealed, &["apply(@Params,f32)->f32"]) {
+            Ok(m) => {
+                assert_eq!(print_module(&m), print_module(&loaded), "byte {at}");
+                same += 1;
+            }
+            Err(e) => {
+                assert_eq!(e.code(), "OSL0004", "{e}");
+                caught += 1;
+            }
+        }
+        assert_eq!(
+            load(&unsealed, &LoadOptions::default())
+                .err()
+                .map(|e| e.code()),
+            Some("OSL0004")
+        );
+    }
+    assert!(same > 0 && caught > 0, "{same} unread, {caught} caught");
 }

@@ -123,7 +123,7 @@ pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Loaded, LoadError> {
 pub(crate) fn load_decoded(file: Decoded<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let plan = Plan::check(&file)?;
     if let Some(ix) = file.index {
-        crate::lazy::check_full(ix, &file.insts, file.inst_bytes)?;
+        crate::lazy::check_full(ix, &file.insts, file.inst_bytes, file.rest)?;
     }
     let (module, ids) = plan.build(&file)?;
     let symbols = file.symbols();
@@ -166,13 +166,22 @@ pub fn read_symbols(bytes: &[u8]) -> Result<Vec<Symbol>, LoadError> {
     let file = Decoded::new(bytes)?;
     Plan::check(&file)?;
     if let Some(ix) = file.index {
-        crate::lazy::check_full(ix, &file.insts, file.inst_bytes)?;
+        crate::lazy::check_full(ix, &file.insts, file.inst_bytes, file.rest)?;
     }
     Ok(file.symbols())
 }
 
 /// Checks the fixed header and decodes the body.
 pub(crate) fn container(bytes: &[u8]) -> Result<(Header, Body<'_>), LoadError> {
+    container_with(bytes, true)
+}
+
+/// [`container`], comparing the checksum only when `checksum` (a lazy load checks the hashes
+/// its index keeps of what it reads instead: crate::lazy).
+pub(crate) fn container_with(
+    bytes: &[u8],
+    checksum_too: bool,
+) -> Result<(Header, Body<'_>), LoadError> {
     if bytes.is_empty() {
         return err("OSL0001", "the file is empty");
     }
@@ -213,7 +222,11 @@ pub(crate) fn container(bytes: &[u8]) -> Result<(Header, Body<'_>), LoadError> {
     let mut sum = [0u8; 8];
     sum.copy_from_slice(&bytes[12..20]);
     let stored = u64::from_le_bytes(sum);
-    let actual = checksum(bytes);
+    let actual = if checksum_too {
+        checksum(bytes)
+    } else {
+        stored
+    };
     if stored != actual {
         return err(
             "OSL0004",
@@ -292,6 +305,9 @@ pub(crate) struct Decoded<'a> {
     pub(crate) index: Option<&'a [u8]>,
     /// The instruction section's raw data (for that check).
     pub(crate) inst_bytes: &'a [u8],
+    /// The hash the index keeps of the producer, cache key, string and symbol sections
+    /// (`writer::rest_hash`), computed (for that check too).
+    pub(crate) rest: u64,
     pub(crate) strings: Vec<&'a str>,
     pub(crate) insts: InstSection,
     pub(crate) symbols: SymbolSection,
@@ -307,6 +323,7 @@ impl<'a> Decoded<'a> {
         let mut source_map: Option<SourceMapSection> = None;
         let mut index: Option<&'a [u8]> = None;
         let mut inst_bytes: &'a [u8] = &[];
+        let (mut raw_strings, mut raw_symbols): (&'a [u8], &'a [u8]) = (&[], &[]);
         let mut last_id: Option<u32> = None;
         for s in &body.sections {
             if last_id.is_some_and(|l| s.id <= l) {
@@ -317,12 +334,18 @@ impl<'a> Decoded<'a> {
             }
             last_id = Some(s.id);
             match s.id {
-                SECTION_STRINGS => strings = Some(decode_section("string", s.data)?),
+                SECTION_STRINGS => {
+                    raw_strings = s.data;
+                    strings = Some(decode_section("string", s.data)?)
+                }
                 SECTION_INSTS => {
                     inst_bytes = s.data;
                     insts = Some(decode_section("instruction", s.data)?)
                 }
-                SECTION_SYMBOLS => symbols = Some(decode_section("symbol", s.data)?),
+                SECTION_SYMBOLS => {
+                    raw_symbols = s.data;
+                    symbols = Some(decode_section("symbol", s.data)?)
+                }
                 SECTION_SOURCE_MAP => source_map = Some(decode_section("source map", s.data)?),
                 // Checked against the records once they are (crate::lazy::check_full).
                 SECTION_INDEX => index = Some(s.data),
@@ -343,10 +366,13 @@ impl<'a> Decoded<'a> {
                 "a required section (strings, instructions or symbols) is missing",
             );
         };
+        let rest =
+            crate::writer::rest_hash(body.producer, &body.cache_key, raw_strings, raw_symbols);
         Ok(Decoded {
             header,
             index,
             inst_bytes,
+            rest,
             strings: strings.strings,
             insts,
             symbols,

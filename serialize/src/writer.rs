@@ -191,6 +191,12 @@ pub fn save_with<'a>(m: &'a Module, opts: &SaveOptions<'a>) -> Result<Vec<u8>, S
             always: &ix.always,
             hashes: &ix.hashes,
             tables: ix.tables,
+            rest: rest_hash(
+                opts.producer,
+                &opts.cache_key.0,
+                &strings_bytes,
+                &symbols_bytes,
+            ),
         })
     });
     let mut sections = vec![
@@ -263,6 +269,22 @@ pub(crate) fn entry_hash(inst: &[u8], first: u32, end: u32, ranges: &[(usize, us
     h.update(&end.to_le_bytes());
     for &(a, b) in ranges {
         h.update(inst.get(a..b).unwrap_or(&[]));
+    }
+    h.digest()
+}
+
+/// XXH3-64 of what a lazy load reads outside the instruction section and the index: the
+/// producer, the cache key, the string and symbol sections' data.
+pub(crate) fn rest_hash(
+    producer: &str,
+    cache_key: &[u8; 16],
+    strings: &[u8],
+    symbols: &[u8],
+) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for p in [producer.as_bytes(), cache_key.as_slice(), strings, symbols] {
+        h.update(&(p.len() as u64).to_le_bytes());
+        h.update(p);
     }
     h.digest()
 }
@@ -392,8 +414,9 @@ pub(crate) fn build_index(t: &InstSection, inst: &[u8], item_starts: &[u32]) -> 
         );
     }
     let first = bounds.first().copied().unwrap_or(n) as u32;
+    // The module record's ranges start at each column's length, so the lengths are covered.
     let root: Vec<(usize, usize)> = (0..INDEX_COLUMNS)
-        .map(|c| (col_start[c], at(0, c)))
+        .map(|c| (if c == 0 { 0 } else { at(k, c - 1) }, at(0, c)))
         .collect();
     hashes.extend_from_slice(&entry_hash(inst, 0, first, &root).to_le_bytes());
     let tables = tables_hash([&items, &offsets, &starts, &always, &hashes]);
