@@ -19,7 +19,7 @@
 //! | OSL0001 | the file is shorter than the header, or the body ends early (truncated) |
 //! | OSL0002 | wrong magic: not an `.osir` file |
 //! | OSL0003 | unsupported format version (newer than this reader, or 0) |
-//! | OSL0004 | checksum mismatch: the file is corrupted |
+//! | OSL0004 | checksum mismatch: the file is corrupted (a lazy load: a hash its symbol index keeps does not match what it names) |
 //! | OSL0005 | the file was written under a different IR-semantics version |
 //! | OSL0006 | a section does not decode, is missing, repeated or unknown, or its columns disagree in length |
 //! | OSL0007 | unknown wire opcode |
