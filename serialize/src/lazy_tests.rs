@@ -505,3 +505,39 @@ fn damage_is_found_where_the_lazy_load_reads() {
     }
     assert!(same > 0 && caught > 0, "{same} unread, {caught} caught");
 }
+
+/// The symbol table as a linker plans with it: names without decoding entries, and names
+/// exported twice by one file.
+#[test]
+fn symbol_names_and_repeated_exports() {
+    let bytes = indexed(&module(LIB));
+    let file = LazyFile::open(&bytes).expect("opens");
+    let names: Vec<(SymbolKind, String)> = file
+        .symbol_names()
+        .expect("names")
+        .into_iter()
+        .map(|(k, n)| (k, n.into_owned()))
+        .collect();
+    let full: Vec<(SymbolKind, String)> = read_symbols(&bytes)
+        .expect("symbols")
+        .into_iter()
+        .map(|s| (s.kind, s.name))
+        .collect();
+    assert_eq!(names, full);
+    assert!(file.exported_twice().expect("twice").is_empty());
+    // Two functions exporting one name (a module the linker refuses, OSK0002, but a file that
+    // loads): the lazy planner must ask for it.
+    let twice = LIB.replace(
+        "export(\"unused(i32)->i32\")",
+        "export(\"bias(@Params,f32)->f32\")",
+    );
+    let bytes = indexed(&module(&twice));
+    let file = LazyFile::open(&bytes).expect("opens");
+    let t: Vec<String> = file
+        .exported_twice()
+        .expect("twice")
+        .into_iter()
+        .map(|n| n.into_owned())
+        .collect();
+    assert_eq!(t, ["bias(@Params,f32)->f32"]);
+}
