@@ -62,6 +62,7 @@ mod compiler;
 pub mod depfile;
 pub mod dxc_args;
 pub mod key;
+pub mod link;
 pub mod target;
 
 pub use compiler::{

@@ -15,9 +15,12 @@
 //!   [`LinkOptions::source_files`] gives a file map, dropped for the others;
 //! - generics specialized in one module but exported by another are then instantiated by the
 //!   generic specialization pass;
-//! - finally, everything that no entry point reaches is dropped, unless
-//!   [`LinkOptions::keep_exports`] (building a library), which also keeps every export and what
-//!   it reaches.
+//! - only what an entry point reaches is copied (through types, operands and children, an
+//!   import standing for its export), unless [`LinkOptions::keep_exports`] (building a
+//!   library), which also keeps every export and what it reaches; so the result depends on
+//!   nothing else in the inputs, and a library loaded in part (only the items the link needs,
+//!   `oneshader_serialize::LazyFile`) links to the same module as the whole library;
+//! - finally, what no entry point reaches after specialization is dropped.
 //!
 //! Symbols are matched by their mangled names, which [`mangle`] and [`mangle_generic`] build
 //! from a name and a signature (docs/linking.md); the linker only compares the strings, and
@@ -278,10 +281,17 @@ struct Sym {
 /// Links `modules` into one (see the module documentation). Inputs must verify. On success the
 /// result verifies; otherwise every problem found is returned (codes OSK0001..).
 pub fn link(modules: &[Module], opts: &LinkOptions) -> Result<Module, Errors> {
+    let refs: Vec<&Module> = modules.iter().collect();
+    link_diags(&refs, opts).map_err(Errors::new)
+}
+
+/// [`link`] of modules held elsewhere (a caller that loaded some inputs and borrows others
+/// need not copy them into one slice).
+pub fn link_refs(modules: &[&Module], opts: &LinkOptions) -> Result<Module, Errors> {
     link_diags(modules, opts).map_err(Errors::new)
 }
 
-fn link_diags(modules: &[Module], opts: &LinkOptions) -> Result<Module, Vec<Diagnostic>> {
+fn link_diags(modules: &[&Module], opts: &LinkOptions) -> Result<Module, Vec<Diagnostic>> {
     let mut diags = Vec::new();
     for (k, m) in modules.iter().enumerate() {
         let v = oneshader_ir::verify::verify(m);
@@ -319,12 +329,12 @@ fn link_diags(modules: &[Module], opts: &LinkOptions) -> Result<Module, Vec<Diag
             let mut d = Diagnostic::error("OSK0002", format!("`{}` is exported {where_}", s.name));
             d.notes.push(format!(
                 "first export: {} in {}",
-                item_label(&modules[f.module], f.item),
+                item_label(modules[f.module], f.item),
                 opts.name(f.module)
             ));
             d.notes.push(format!(
                 "second export: {} in {}",
-                item_label(&modules[s.module], s.item),
+                item_label(modules[s.module], s.item),
                 opts.name(s.module)
             ));
             diags.push(d);
@@ -429,9 +439,13 @@ fn link_diags(modules: &[Module], opts: &LinkOptions) -> Result<Module, Vec<Diag
         return Err(diags);
     }
 
-    let structs = unify_structs(modules);
-    let mut out =
-        copy_modules(modules, &bindings, &structs, &opts.source_files).map_err(|d| vec![d])?;
+    // Only what the entry points (and with `keep_exports` the exports) reach is copied, so the
+    // result depends on nothing else in the inputs: a library loaded in part
+    // (`oneshader_serialize::LazyFile`) links to the same bytes as the whole library.
+    let reached = reachable_items(modules, &bindings, opts.keep_exports);
+    let structs = unify_structs(modules, &reached);
+    let mut out = copy_modules(modules, &bindings, &structs, &reached, &opts.source_files)
+        .map_err(|d| vec![d])?;
 
     let has_specialize = out
         .children(out.root())
@@ -480,7 +494,7 @@ fn base_name(s: &str) -> &str {
 }
 
 fn collect_symbols(
-    modules: &[Module],
+    modules: &[&Module],
     opts: &LinkOptions,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Sym> {
@@ -551,7 +565,7 @@ fn collect_symbols(
 }
 
 /// Two entry points of the same stage and name would collide in the linked module.
-fn check_entry_points(modules: &[Module], opts: &LinkOptions, diags: &mut Vec<Diagnostic>) {
+fn check_entry_points(modules: &[&Module], opts: &LinkOptions, diags: &mut Vec<Diagnostic>) {
     let mut seen: FxHashMap<(Stage, String), usize> = FxHashMap::default();
     for (k, m) in modules.iter().enumerate() {
         for f in m.functions() {
@@ -754,21 +768,66 @@ fn explain_structs(ma: &Module, a: InstId, na: &str, mb: &Module, b: InstId, nb:
     format!("struct @{name} differs between {na} and {nb} in its decorations")
 }
 
-/// For each module-level struct of a later module, the struct of an earlier module it unifies
-/// with: same name, identical fields. Within one module structs never unify (they are
-/// nominal), and each earlier struct takes at most one struct of a given later module.
-fn unify_structs(modules: &[Module]) -> FxHashMap<ItemRef, ItemRef> {
+/// The module-level items of the inputs that the linked module keeps: module decorations,
+/// entry points (and with `keep_exports` every export), and what they reach through types,
+/// operands and children, an import standing for the export it is bound to (the import
+/// itself is not copied).
+fn reachable_items(
+    modules: &[&Module],
+    bindings: &[(ItemRef, ItemRef)],
+    keep_exports: bool,
+) -> FxHashSet<ItemRef> {
+    let bound: FxHashMap<ItemRef, ItemRef> = bindings.iter().copied().collect();
+    let mut reached: FxHashSet<ItemRef> = FxHashSet::default();
+    let mut work: Vec<ItemRef> = Vec::new();
+    for (k, m) in modules.iter().enumerate() {
+        for item in m.children(m.root()) {
+            let keep = m.op(item).is_decoration()
+                || m.has_decoration(item, Op::EntryPoint)
+                || (keep_exports && m.has_decoration(item, Op::Export));
+            if keep && reached.insert((k, item)) {
+                work.push((k, item));
+            }
+        }
+    }
+    while let Some((k, item)) = work.pop() {
+        let m = &modules[k];
+        let root = m.root();
+        for x in m.subtree(item) {
+            for v in m.ty(x).into_iter().chain(m.operands(x)) {
+                let top = top_item(m, v);
+                if top == root {
+                    continue;
+                }
+                let target = bound.get(&(k, top)).copied().unwrap_or((k, top));
+                if reached.insert(target) {
+                    work.push(target);
+                }
+            }
+        }
+    }
+    reached
+}
+
+/// For each reached module-level struct of a later module, the reached struct of an earlier
+/// module it unifies with: same name, identical fields. Within one module structs never unify
+/// (they are nominal), and each earlier struct takes at most one struct of a given later
+/// module.
+fn unify_structs(modules: &[&Module], reached: &FxHashSet<ItemRef>) -> FxHashMap<ItemRef, ItemRef> {
     let mut canon: FxHashMap<ItemRef, ItemRef> = FxHashMap::default();
     let mut by_name: FxHashMap<&str, Vec<ItemRef>> = FxHashMap::default();
     for (k, m) in modules.iter().enumerate() {
         let mut taken: FxHashSet<ItemRef> = FxHashSet::default();
         for s in m.structs() {
+            if !reached.contains(&(k, s.id())) {
+                continue;
+            }
             let Some(name) = m.name(s.id()) else { continue };
             let candidates = by_name.get(name).cloned().unwrap_or_default();
             let found = candidates.into_iter().find(|&(k2, s2)| {
                 k2 != k
                     && !taken.contains(&(k2, s2))
-                    && Compare::new(m, &modules[k2]).same(s.id(), s2)
+                    && Compare::new(m, modules[k2]).same(s.id(), s2)
             });
             match found {
                 Some(c) => {
@@ -782,13 +841,15 @@ fn unify_structs(modules: &[Module]) -> FxHashMap<ItemRef, ItemRef> {
     canon
 }
 
-/// Copies every module into a fresh one with one [`Cloner`] per module: import declarations
-/// and unified structs are replaced by their definitions, hoistable values re-interned,
+/// Copies the `reached` items of every module into a fresh one with one [`Cloner`] per module:
+/// import declarations and unified structs are replaced by their definitions, hoistable
+/// values re-interned (on first use, so in an order that only reached items decide),
 /// positions kept through each module's file map in `source_files`.
 fn copy_modules(
-    modules: &[Module],
+    modules: &[&Module],
     bindings: &[(ItemRef, ItemRef)],
     structs: &FxHashMap<ItemRef, ItemRef>,
+    reached: &FxHashSet<ItemRef>,
     source_files: &[Vec<oneshader_ir::FileId>],
 ) -> Result<Module, Diagnostic> {
     let mut out = Module::new();
@@ -813,7 +874,9 @@ fn copy_modules(
     for (k, (m, cloner)) in modules.iter().zip(&mut cloners).enumerate() {
         let items: Vec<InstId> = m
             .children(m.root())
-            .filter(|&c| !m.op(c).is_hoistable() && !skipped.contains(&(k, c)))
+            .filter(|&c| {
+                !m.op(c).is_hoistable() && !skipped.contains(&(k, c)) && reached.contains(&(k, c))
+            })
             .collect();
         created.push(
             cloner
@@ -835,6 +898,10 @@ fn copy_modules(
         cloners[k].get(item).ok_or_else(|| internal(what))
     };
     for &((ki, imp), exp) in bindings {
+        if !reached.contains(&exp) {
+            // Neither the import nor its export is used: nothing refers to either.
+            continue;
+        }
         let target = copy_of(&cloners, exp, "an export was not copied")?;
         cloners[ki].insert(imp, target);
     }

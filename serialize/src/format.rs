@@ -38,6 +38,7 @@ pub(crate) const SECTION_STRINGS: u32 = 1;
 pub(crate) const SECTION_INSTS: u32 = 2;
 pub(crate) const SECTION_SYMBOLS: u32 = 3;
 pub(crate) const SECTION_SOURCE_MAP: u32 = 0x8000_0001;
+pub(crate) const SECTION_INDEX: u32 = 0x8000_0002;
 pub(crate) const OPTIONAL_SECTION_BIT: u32 = 0x8000_0000;
 
 /// The postcard-encoded body after the fixed header.
@@ -130,6 +131,57 @@ pub(crate) struct SourceMapSection {
     pub files: Vec<u32>,
     /// (record index, file index, line, column), in increasing record order.
     pub locations: Vec<(u32, u32, u32, u32)>,
+}
+
+/// The instruction section's columns, in their order in the section: the order of the byte
+/// offsets of each entry of [`IndexSection::offsets`].
+pub(crate) const INDEX_COLUMNS: usize = 7;
+/// Column numbers within an index entry's offsets.
+pub(crate) const COL_OPS: usize = 0;
+pub(crate) const COL_CHILD_COUNTS: usize = 1;
+pub(crate) const COL_TYPES: usize = 2;
+pub(crate) const COL_OPERAND_COUNTS: usize = 3;
+pub(crate) const COL_OPERANDS: usize = 4;
+pub(crate) const COL_LITERALS: usize = 5;
+pub(crate) const COL_NAMES: usize = 6;
+
+/// Optional section 0x8000_0002: the symbol index, where each module-level item (each child of
+/// the module record, with its subtree; consecutive types and constants share an entry, see
+/// `lazy::Grouping`) sits in the instruction section, so that a lazy load
+/// ([`crate::lazy`]) decodes only the items a link needs. Every field is a byte string of
+/// little-endian `u32` values (fixed width: entry `k` is read without decoding the others).
+/// With `K` items there are `K + 1` entries, the last one a sentinel for the section's end.
+#[derive(Serialize, Deserialize)]
+pub(crate) struct IndexSection<'a> {
+    /// Entry `k`: the record index of item `k`'s first record (its root); the sentinel is the
+    /// number of records.
+    #[serde(borrow, with = "serde_bytes_borrowed")]
+    pub items: &'a [u8],
+    /// Entry `k`: for each of the [`INDEX_COLUMNS`] columns, the byte offset inside the
+    /// instruction section's data of item `k`'s first element of that column; the sentinel's
+    /// are the ends of the columns.
+    #[serde(borrow, with = "serde_bytes_borrowed")]
+    pub offsets: &'a [u8],
+    /// Entry `k`: the element index of item `k`'s first operand, first literal and first name
+    /// hint; the sentinel's are the three columns' lengths.
+    #[serde(borrow, with = "serde_bytes_borrowed")]
+    pub starts: &'a [u8],
+    /// The entries every lazy load includes (those holding a module decoration or an entry
+    /// point), in increasing order.
+    #[serde(borrow, with = "serde_bytes_borrowed")]
+    pub always: &'a [u8],
+    /// `u64` LE per entry: XXH3-64 of the entry's first and end records (two `u32` LE) and its
+    /// bytes in each column in column order; the sentinel's: the same of the module record's
+    /// ranges (before entry 0), each from the start of its column's length. A lazy load checks the hash of each entry it decodes, which
+    /// binds the entry's offsets and records to the bytes they name.
+    #[serde(borrow, with = "serde_bytes_borrowed")]
+    pub hashes: &'a [u8],
+    /// XXH3-64 of the five tables above, each length-prefixed.
+    pub tables: u64,
+    /// XXH3-64 of the producer, the cache key and the string and symbol sections' data, each
+    /// length-prefixed: with the tables' and the entries' hashes, what lets a lazy load check
+    /// the bytes it reads without hashing the whole file.
+    pub rest: u64,
 }
 
 /// A hash of everything that produced a module (preprocessed source, options, compiler

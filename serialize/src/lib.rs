@@ -5,8 +5,9 @@
 //! (`print(load(save(m))) == print(m)`) and the same bytes when saved again. The format is a
 //! small fixed header (magic, format version, checksum, IR-semantics version) followed by
 //! postcard-encoded sections: a string table, the instruction stream in preorder with stable
-//! wire opcodes and operands as record indices, the export/import table and an optional source
-//! map. docs/osir.md specifies every field.
+//! wire opcodes and operands as record indices, the export/import table, an optional source
+//! map and, for large modules, an optional symbol index that lets a linker decode only the
+//! items it needs ([`LazyFile`], module [`lazy`]). docs/osir.md specifies every field.
 //!
 //! Loading never panics: an empty, truncated, corrupted, future-version or hostile file is a
 //! [`LoadError`] with an `OSL` code (the table is in [`reader`]), and a well-formed file whose
@@ -25,17 +26,21 @@
 //! ```
 
 pub mod format;
+pub mod lazy;
 pub mod reader;
 pub mod writer;
 
+#[cfg(test)]
+mod lazy_tests;
 #[cfg(test)]
 mod reader_tests;
 
 use oneshader_ir::{FileId, InstId, Module, Op, SourceMap};
 
 pub use format::{CacheKey, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, PRODUCER, is_osir, reseal};
+pub use lazy::{LazyFile, load_exports};
 pub use reader::{LoadError, LoadOptions, Loaded, load, read_header, read_symbols};
-pub use writer::{SaveError, SaveOptions, save, save_with};
+pub use writer::{INDEX_MIN_RECORDS, IndexPolicy, SaveError, SaveOptions, save, save_with};
 
 /// Whether a symbol is provided or needed by a module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

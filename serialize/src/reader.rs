@@ -19,7 +19,7 @@
 //! | OSL0001 | the file is shorter than the header, or the body ends early (truncated) |
 //! | OSL0002 | wrong magic: not an `.osir` file |
 //! | OSL0003 | unsupported format version (newer than this reader, or 0) |
-//! | OSL0004 | checksum mismatch: the file is corrupted |
+//! | OSL0004 | checksum mismatch: the file is corrupted (a lazy load: a hash its symbol index keeps does not match what it names) |
 //! | OSL0005 | the file was written under a different IR-semantics version |
 //! | OSL0006 | a section does not decode, is missing, repeated or unknown, or its columns disagree in length |
 //! | OSL0007 | unknown wire opcode |
@@ -29,6 +29,7 @@
 //! | OSL0011 | two hoistable values are equal (the dedup table cannot hold both) |
 //! | OSL0012 | the symbol table disagrees with the `export`/`import` decorations |
 //! | OSL0013 | the tree is malformed: the first record is not the module, a second module record, child counts that do not add up, or nesting deeper than the limit |
+//! | OSL0014 | the symbol index (optional section 0x8000_0002) does not decode, or disagrees with the instruction section: a damaged or lying index |
 //!
 //! A module that is well formed but does not verify is reported with the verifier's own
 //! diagnostics (OSV codes) as [`LoadError::Invalid`].
@@ -37,8 +38,8 @@ use oneshader_ir::{Diagnostic, InstId, Module, Op, Payload, RawError};
 
 use crate::format::{
     Body, CacheKey, FORMAT_VERSION, HEADER_LEN, Header, InstSection, MAGIC, OPTIONAL_SECTION_BIT,
-    SECTION_INSTS, SECTION_SOURCE_MAP, SECTION_STRINGS, SECTION_SYMBOLS, SourceMapSection,
-    StringSection, SymbolSection, checksum,
+    SECTION_INDEX, SECTION_INSTS, SECTION_SOURCE_MAP, SECTION_STRINGS, SECTION_SYMBOLS,
+    SourceMapSection, StringSection, SymbolSection, checksum,
 };
 use crate::writer::symbol_of;
 use crate::{SourceLoc, SourceLocations, Symbol, SymbolKind};
@@ -108,14 +109,22 @@ impl LoadError {
     }
 }
 
-fn err<T>(code: &'static str, msg: impl Into<String>) -> Result<T, LoadError> {
+pub(crate) fn err<T>(code: &'static str, msg: impl Into<String>) -> Result<T, LoadError> {
     Err(LoadError::Malformed(Diagnostic::error(code, msg)))
 }
 
 /// Loads an `.osir` image.
 pub fn load(bytes: &[u8], opts: &LoadOptions) -> Result<Loaded, LoadError> {
-    let file = Decoded::new(bytes)?;
+    load_decoded(Decoded::new(bytes)?, opts)
+}
+
+/// Checks, rebuilds and verifies decoded sections: the common part of [`load`] and the lazy
+/// load ([`crate::lazy`]), which hands over the sections of the items it selected.
+pub(crate) fn load_decoded(file: Decoded<'_>, opts: &LoadOptions) -> Result<Loaded, LoadError> {
     let plan = Plan::check(&file)?;
+    if let Some(ix) = file.index {
+        crate::lazy::check_full(ix, &file.insts, file.inst_bytes, file.rest)?;
+    }
     let (module, ids) = plan.build(&file)?;
     let symbols = file.symbols();
     check_symbols(&module, &file, &ids)?;
@@ -156,11 +165,23 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, LoadError> {
 pub fn read_symbols(bytes: &[u8]) -> Result<Vec<Symbol>, LoadError> {
     let file = Decoded::new(bytes)?;
     Plan::check(&file)?;
+    if let Some(ix) = file.index {
+        crate::lazy::check_full(ix, &file.insts, file.inst_bytes, file.rest)?;
+    }
     Ok(file.symbols())
 }
 
 /// Checks the fixed header and decodes the body.
-fn container(bytes: &[u8]) -> Result<(Header, Body<'_>), LoadError> {
+pub(crate) fn container(bytes: &[u8]) -> Result<(Header, Body<'_>), LoadError> {
+    container_with(bytes, true)
+}
+
+/// [`container`], comparing the checksum only when `checksum` (a lazy load checks the hashes
+/// its index keeps of what it reads instead: crate::lazy).
+pub(crate) fn container_with(
+    bytes: &[u8],
+    checksum_too: bool,
+) -> Result<(Header, Body<'_>), LoadError> {
     if bytes.is_empty() {
         return err("OSL0001", "the file is empty");
     }
@@ -201,7 +222,11 @@ fn container(bytes: &[u8]) -> Result<(Header, Body<'_>), LoadError> {
     let mut sum = [0u8; 8];
     sum.copy_from_slice(&bytes[12..20]);
     let stored = u64::from_le_bytes(sum);
-    let actual = checksum(bytes);
+    let actual = if checksum_too {
+        checksum(bytes)
+    } else {
+        stored
+    };
     if stored != actual {
         return err(
             "OSL0004",
@@ -243,7 +268,7 @@ fn container(bytes: &[u8]) -> Result<(Header, Body<'_>), LoadError> {
     Ok((header, body))
 }
 
-fn decode_error(what: &str, e: postcard::Error) -> LoadError {
+pub(crate) fn decode_error(what: &str, e: postcard::Error) -> LoadError {
     match e {
         postcard::Error::DeserializeUnexpectedEnd => LoadError::Malformed(Diagnostic::error(
             "OSL0001",
@@ -256,7 +281,7 @@ fn decode_error(what: &str, e: postcard::Error) -> LoadError {
     }
 }
 
-fn decode_section<'a, T: serde::Deserialize<'a>>(
+pub(crate) fn decode_section<'a, T: serde::Deserialize<'a>>(
     name: &str,
     data: &'a [u8],
 ) -> Result<T, LoadError> {
@@ -274,12 +299,19 @@ fn decode_section<'a, T: serde::Deserialize<'a>>(
 }
 
 /// The decoded sections of a file, indices not yet checked.
-struct Decoded<'a> {
-    header: Header,
-    strings: Vec<&'a str>,
-    insts: InstSection,
-    symbols: SymbolSection,
-    source_map: Option<SourceMapSection>,
+pub(crate) struct Decoded<'a> {
+    pub(crate) header: Header,
+    /// The raw symbol index, when the file has one (checked by [`load_decoded`]).
+    pub(crate) index: Option<&'a [u8]>,
+    /// The instruction section's raw data (for that check).
+    pub(crate) inst_bytes: &'a [u8],
+    /// The hash the index keeps of the producer, cache key, string and symbol sections
+    /// (`writer::rest_hash`), computed (for that check too).
+    pub(crate) rest: u64,
+    pub(crate) strings: Vec<&'a str>,
+    pub(crate) insts: InstSection,
+    pub(crate) symbols: SymbolSection,
+    pub(crate) source_map: Option<SourceMapSection>,
 }
 
 impl<'a> Decoded<'a> {
@@ -289,6 +321,9 @@ impl<'a> Decoded<'a> {
         let mut insts: Option<InstSection> = None;
         let mut symbols: Option<SymbolSection> = None;
         let mut source_map: Option<SourceMapSection> = None;
+        let mut index: Option<&'a [u8]> = None;
+        let mut inst_bytes: &'a [u8] = &[];
+        let (mut raw_strings, mut raw_symbols): (&'a [u8], &'a [u8]) = (&[], &[]);
         let mut last_id: Option<u32> = None;
         for s in &body.sections {
             if last_id.is_some_and(|l| s.id <= l) {
@@ -299,10 +334,21 @@ impl<'a> Decoded<'a> {
             }
             last_id = Some(s.id);
             match s.id {
-                SECTION_STRINGS => strings = Some(decode_section("string", s.data)?),
-                SECTION_INSTS => insts = Some(decode_section("instruction", s.data)?),
-                SECTION_SYMBOLS => symbols = Some(decode_section("symbol", s.data)?),
+                SECTION_STRINGS => {
+                    raw_strings = s.data;
+                    strings = Some(decode_section("string", s.data)?)
+                }
+                SECTION_INSTS => {
+                    inst_bytes = s.data;
+                    insts = Some(decode_section("instruction", s.data)?)
+                }
+                SECTION_SYMBOLS => {
+                    raw_symbols = s.data;
+                    symbols = Some(decode_section("symbol", s.data)?)
+                }
                 SECTION_SOURCE_MAP => source_map = Some(decode_section("source map", s.data)?),
+                // Checked against the records once they are (crate::lazy::check_full).
+                SECTION_INDEX => index = Some(s.data),
                 id if id & OPTIONAL_SECTION_BIT != 0 => {}
                 id => {
                     return err(
@@ -320,8 +366,13 @@ impl<'a> Decoded<'a> {
                 "a required section (strings, instructions or symbols) is missing",
             );
         };
+        let rest =
+            crate::writer::rest_hash(body.producer, &body.cache_key, raw_strings, raw_symbols);
         Ok(Decoded {
             header,
+            index,
+            inst_bytes,
+            rest,
             strings: strings.strings,
             insts,
             symbols,
@@ -348,7 +399,7 @@ impl<'a> Decoded<'a> {
 }
 
 /// What the checks proved, ready for building.
-struct Plan {
+pub(crate) struct Plan {
     ops: Vec<Op>,
     /// Parent record of each record (0 for the root itself).
     parent: Vec<u32>,
@@ -361,7 +412,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn check(f: &Decoded<'_>) -> Result<Plan, LoadError> {
+    pub(crate) fn check(f: &Decoded<'_>) -> Result<Plan, LoadError> {
         let t = &f.insts;
         let n = t.ops.len();
         if n == 0 {

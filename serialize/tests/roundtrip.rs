@@ -130,6 +130,7 @@ fn header_metadata_round_trips() {
             cache_key: key,
             producer: "unit test 1.2.3",
             source_map: None,
+            ..SaveOptions::default()
         },
     )
     .unwrap();

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use oneshader_serialize::{CacheKey, PRODUCER, SaveOptions};
+use oneshader_serialize::{CacheKey, IndexPolicy, PRODUCER, SaveOptions};
 
 /// Arguments of `oneshader as`.
 #[derive(Args, Debug)]
@@ -23,6 +23,10 @@ pub struct AsArgs {
     /// Where to write the `.osir` file.
     #[arg(short = 'o', long = "output", visible_alias = "Fo", value_name = "OUT")]
     pub output: PathBuf,
+    /// Write the symbol index (lazy loads by `oneshader link`) whatever the module's size;
+    /// by default only modules of at least 4096 instructions get one (docs/osir.md).
+    #[arg(long)]
+    pub index: bool,
 }
 
 /// Runs `oneshader as`.
@@ -46,6 +50,11 @@ pub fn run(args: AsArgs) -> ExitCode {
     // Hash the input's bytes (never its path) with the producer's version.
     let opts = SaveOptions {
         cache_key: CacheKey::from_inputs(&input, &["as"], PRODUCER),
+        index: if args.index {
+            IndexPolicy::Always
+        } else {
+            IndexPolicy::Auto
+        },
         ..SaveOptions::default()
     };
     let bytes = match oneshader_serialize::save_with(&m, &opts) {

@@ -29,7 +29,9 @@ pub fn read_module_bytes(path: &Path, opts: &LoadOptions) -> Result<(Module, Vec
     parse_bytes(path, bytes.clone(), opts).map(|m| (m, bytes))
 }
 
-fn parse_bytes(path: &Path, bytes: Vec<u8>, opts: &LoadOptions) -> Result<Module, String> {
+/// The module in `bytes` read from `path` (`.osir` or `.ir` text), or the rendered
+/// diagnostics.
+pub fn parse_bytes(path: &Path, bytes: Vec<u8>, opts: &LoadOptions) -> Result<Module, String> {
     let display = super::io::input_name(path);
     if oneshader_serialize::is_osir(&bytes) {
         return oneshader_serialize::load(&bytes, opts)

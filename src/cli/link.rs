@@ -1,6 +1,8 @@
 //! `oneshader link A.osir B.osir ... -o OUT.osir [--keep-exports]`: links separately compiled
 //! modules (docs/linking.md). Inputs may be `.osir` or `.ir`. Without `--keep-exports` only
-//! what the entry points reach is kept; with it (building a library) every export too.
+//! what the entry points reach is kept; with it (building a library) every export too. An
+//! `.osir` input with a symbol index (a large library) is loaded only as far as the link needs,
+//! with the same output as a full load (`oneshader::link`, docs/linking.md).
 //!
 //! | code | meaning |
 //! |---|---|
@@ -13,8 +15,10 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use oneshader_passes::link::{LinkOptions, link};
-use oneshader_serialize::{CacheKey, PRODUCER, SaveOptions};
+use oneshader::link::{LinkError, LinkInput, link_files};
+use oneshader_ir::Module;
+use oneshader_passes::link::LinkOptions;
+use oneshader_serialize::{CacheKey, LoadOptions, PRODUCER, SaveOptions};
 
 /// Arguments of `oneshader link`.
 #[derive(Args, Debug)]
@@ -30,23 +34,37 @@ pub struct LinkArgs {
     pub keep_exports: bool,
 }
 
-/// Runs `oneshader link`.
+/// Runs `oneshader link`. An `.osir` library with a symbol index is loaded only as far as
+/// the link needs (`oneshader::link::link_files`); the output is the same as with full loads.
 pub fn run(args: LinkArgs) -> ExitCode {
-    let mut modules = Vec::with_capacity(args.files.len());
     // The inputs' bytes, for the key (standard input can be read once).
     let mut read = Vec::with_capacity(args.files.len());
+    // `.ir` inputs, parsed; `.osir` inputs stay bytes until the linker knows what it needs.
+    let mut texts: Vec<Option<Module>> = Vec::with_capacity(args.files.len());
     let mut failed = false;
     for f in &args.files {
-        match super::ir_input::read_module_bytes(f, &Default::default()) {
-            Ok((m, bytes)) => {
-                modules.push(m);
-                read.push(bytes);
-            }
-            Err(rendered) => {
-                eprint!("{rendered}");
+        let display = super::io::input_name(f);
+        let bytes = match super::io::read(f) {
+            Ok(b) => b,
+            Err(e) => {
+                eprint!("error[OSC0002]: cannot read {display}: {e}\n");
                 failed = true;
+                continue;
+            }
+        };
+        if oneshader_serialize::is_osir(&bytes) {
+            texts.push(None);
+        } else {
+            match super::ir_input::parse_bytes(f, bytes.clone(), &Default::default()) {
+                Ok(m) => texts.push(Some(m)),
+                Err(rendered) => {
+                    eprint!("{rendered}");
+                    failed = true;
+                    continue;
+                }
             }
         }
+        read.push(bytes);
     }
     if failed {
         return ExitCode::from(1);
@@ -60,9 +78,25 @@ pub fn run(args: LinkArgs) -> ExitCode {
             .collect(),
         ..Default::default()
     };
-    let linked = match link(&modules, &opts) {
+    let inputs: Vec<LinkInput<'_>> = read
+        .iter()
+        .zip(&texts)
+        .map(|(bytes, text)| match text {
+            Some(m) => LinkInput::Module(m),
+            None => LinkInput::Osir(bytes),
+        })
+        .collect();
+    let linked = match link_files(&inputs, &opts, &LoadOptions::default()) {
         Ok(m) => m,
-        Err(diags) => {
+        Err(LinkError::Load { input, error }) => {
+            let path = &args.files[input];
+            eprint!(
+                "{}",
+                super::ir_input::render_unspanned(path, &error.diagnostics())
+            );
+            return ExitCode::from(1);
+        }
+        Err(LinkError::Link(diags)) => {
             for d in &diags {
                 eprintln!("{d}");
             }
