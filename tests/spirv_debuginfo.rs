@@ -1311,3 +1311,67 @@ fn every_local_keeps_a_debug_value_at_o() {
         }
     }
 }
+
+/// spirv-opt `-O` of our debug-annotated output computes on lavapipe what our module computes (issue 24, "checked by real consumers"), at -O0 and -O,
+/// with lexical blocks, inlined scopes and debug values in it.
+#[test]
+fn spirv_opt_of_the_debug_output_computes_what_it_computes() {
+    oneshader_test_tools::require_tool("spirv-opt");
+    let gpu = oneshader_vulkan_harness::Gpu::new();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let input: Vec<u32> = [0.25f32, 0.75, 1.5, 2.0, 0.0, 0.0, 0.0, 0.0]
+        .iter()
+        .map(|f| f.to_bits())
+        .collect();
+    let run = |words: &[u32]| {
+        let mut bufs = vec![input.clone()];
+        gpu.run(words, "main", &mut bufs, [1, 1, 1]);
+        bufs.remove(0)
+    };
+    for level in [OptLevel::O0, OptLevel::O] {
+        let words = compile_with("scopes.hlsl", SCOPES, level, DebugInfo::VulkanWithSource);
+        let ours = run(&words);
+        // What the HLSL computes: o[id] = a * 3 + 1 where a > 0.5, o[4 + id] = sqrt(a).
+        let f = |k: usize| f32::from_bits(ours[k]);
+        assert_eq!((f(0), f(1)), (0.25, 0.75 * 3.0 + 1.0), "{level:?}");
+        assert!((f(5) - 0.75f32.sqrt()).abs() < 1e-3, "{level:?}: {}", f(5));
+        std::fs::write(
+            dir.path().join("in.spv"),
+            oneshader::backends::spirv::to_bytes(&words),
+        )
+        .expect("writes");
+        // `--strip-nonsemantic` is not run: both SPIRV-Tools versions (2023.1 and 2025.5) crash
+        // on any NonSemantic.Shader.DebugInfo.100 module, glslang's `-gVS` output too.
+        for args in [&["-O"][..]] {
+            let out = dir.path().join("out.spv");
+            let status = std::process::Command::new("spirv-opt")
+                .args(args)
+                .arg("--target-env=vulkan1.2")
+                .arg(dir.path().join("in.spv"))
+                .arg("-o")
+                .arg(&out)
+                .output()
+                .expect("spirv-opt runs");
+            assert!(
+                status.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&status.stderr)
+            );
+            let theirs: Vec<u32> = std::fs::read(&out)
+                .expect("written")
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            assert_valid(
+                &theirs,
+                TargetEnv::Vulkan1_2,
+                &format!("spirv-opt {args:?}"),
+            );
+            assert_eq!(
+                run(&theirs),
+                ours,
+                "{level:?}: spirv-opt {args:?} computes the same"
+            );
+        }
+    }
+}

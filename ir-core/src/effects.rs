@@ -63,11 +63,16 @@ impl Effects {
     pub const CONTROL: Effects = Effects(1 << 5);
     /// The result is fresh storage (`var`): two are never the same, even with equal operands.
     pub const ALLOCATES: Effects = Effects(1 << 6);
+    /// An effect outside memory (`debug_printf`'s message, `debug_break`'s stop): never
+    /// removed or merged, kept in order with other outputs; memory accesses may move across
+    /// it (what it prints is its operands).
+    pub const OUTPUT: Effects = Effects(1 << 7);
     /// What a call of a function whose body is unknown may do.
-    pub const UNKNOWN_CALL: Effects =
-        Effects(Self::READ.0 | Self::WRITE.0 | Self::BARRIER.0 | Self::CONVERGENT.0);
+    pub const UNKNOWN_CALL: Effects = Effects(
+        Self::READ.0 | Self::WRITE.0 | Self::BARRIER.0 | Self::CONVERGENT.0 | Self::OUTPUT.0,
+    );
 
-    const NAMES: [(Effects, &'static str); 7] = [
+    const NAMES: [(Effects, &'static str); 8] = [
         (Effects::READ, "read"),
         (Effects::WRITE, "write"),
         (Effects::BARRIER, "barrier"),
@@ -75,6 +80,7 @@ impl Effects {
         (Effects::DERIVATIVES, "derivatives"),
         (Effects::CONTROL, "control"),
         (Effects::ALLOCATES, "allocates"),
+        (Effects::OUTPUT, "output"),
     ];
 
     /// True when every flag of `other` is set.
@@ -109,11 +115,13 @@ impl Effects {
     }
 
     /// True when the instruction may be deleted once nothing uses its result: it neither
-    /// writes memory, nor synchronizes, nor transfers control. Reads, convergent operations
-    /// and allocations whose results nobody uses are removable.
+    /// writes memory, nor synchronizes, nor transfers control, nor has an output. Reads,
+    /// convergent operations and allocations whose results nobody uses are removable.
     #[inline]
     pub fn removable_if_unused(self) -> bool {
-        !self.intersects(Effects(Self::WRITE.0 | Self::BARRIER.0 | Self::CONTROL.0))
+        !self.intersects(Effects(
+            Self::WRITE.0 | Self::BARRIER.0 | Self::CONTROL.0 | Self::OUTPUT.0,
+        ))
     }
 
     /// True when the instruction must stay under the control flow it is in
@@ -128,7 +136,10 @@ impl Effects {
     /// do not both touch memory where one writes it, and a barrier is crossed only by
     /// instructions that touch no memory and are not convergent.
     pub fn may_reorder(self, other: Effects) -> bool {
-        if self.contains(Self::CONTROL) || other.contains(Self::CONTROL) {
+        if self.contains(Self::CONTROL)
+            || other.contains(Self::CONTROL)
+            || (self.contains(Self::OUTPUT) && other.contains(Self::OUTPUT))
+        {
             return false;
         }
         let memory = Effects(Self::READ.0 | Self::WRITE.0);

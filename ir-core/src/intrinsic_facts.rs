@@ -140,9 +140,8 @@ impl Intrinsic {
             InterpolateAtOffset => ((2, 2), false, READ), // reads the input its pointer operand designates
             AttributeAtVertex => ((2, 2), false, READ), // reads the input its pointer operand designates
             CheckAccessFullyMapped => ((1, 1), false, PURE),
-            // An effect outside memory (a message, a stop): never removed, never merged.
-            DebugPrintf => ((1, usize::MAX), false, WRITE),
-            DebugBreak => ((0, 0), false, WRITE),
+            DebugPrintf => ((1, usize::MAX), false, Effects::OUTPUT),
+            DebugBreak => ((0, 0), false, Effects::OUTPUT),
         };
         IntrinsicFacts {
             min_args,

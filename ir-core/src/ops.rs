@@ -294,7 +294,8 @@ mod fx {
     pub const INTRINSIC: Effects = Effects::READ
         .union(Effects::WRITE)
         .union(Effects::CONVERGENT)
-        .union(Effects::DERIVATIVES);
+        .union(Effects::DERIVATIVES)
+        .union(Effects::OUTPUT);
     /// Transfers control (terminators).
     pub const CONTROL: Effects = Effects::CONTROL;
     /// Allocates (`var`).
