@@ -27,6 +27,7 @@ use super::names::Namer;
 pub(crate) use crate::text::Region;
 use crate::text::roles;
 pub(crate) use crate::text::roles::{Role, has_effect};
+use crate::text::table::IdMap;
 use crate::text::walker::StatementWalker;
 use crate::text::walker::WalkState;
 
@@ -109,8 +110,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub f: Func,
     pub locals: Namer,
     /// Names of parameters, vars and named values.
-    pub names: FxHashMap<InstId, String>,
-    pub roles: FxHashMap<InstId, Role>,
+    pub names: IdMap<String>,
+    pub roles: IdMap<Role>,
     /// Named values declared at the top of the function.
     pub hoisted: FxHashSet<InstId>,
     /// Statements that must follow the one being printed (`frexp`'s exponent conversion).
@@ -132,8 +133,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             m,
             f,
             locals: super::names::namer(),
-            names: FxHashMap::default(),
-            roles: FxHashMap::default(),
+            names: IdMap::default(),
+            roles: IdMap::default(),
             hoisted: FxHashSet::default(),
             after: Vec::new(),
             temps: 0,
@@ -263,7 +264,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .ok_or_else(|| malformed("a var without a pointee type"))?;
                     let n = self.names[&c].clone();
                     let d = self.cx.decl(t, &n)?;
-                    self.line(&format!("{d};"));
+                    self.line_fmt(format_args!("{d};"));
                 }
             }
         }
@@ -273,7 +274,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
             let n = self.names[&h].clone();
             let d = self.cx.decl(t, &n)?;
-            self.line(&format!("{d};"));
+            self.line_fmt(format_args!("{d};"));
         }
         let top = Region {
             fn_top: true,
@@ -283,7 +284,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         if !self.walk.returned && m.op(ret) != Op::Void {
             // No path returns (an endless loop): glslang still wants a return statement.
             let z = self.cx.zero_of(ret)?;
-            self.line(&format!("return {};", z.text));
+            self.line_fmt(format_args!("return {};", z.text));
         }
         let mut text = header_line.unwrap_or_default();
         writeln!(text, "{ret_name} {name}({}) {{", params.join(", ")).ok();
@@ -332,7 +333,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         match m.op(i) {
             Op::Insert | Op::InsertDyn => {
                 let base = self.value(m.operand(i, 0))?;
-                self.line(&format!("{lhs} = {};", base.text));
+                self.line_fmt(format_args!("{lhs} = {};", base.text));
                 let elem = self.value(m.operand(i, 1))?;
                 let path = if m.op(i) == Op::Insert {
                     let comp_ty = m.ty(m.operand(i, 0)).ok_or_else(|| malformed("untyped"))?;
@@ -343,18 +344,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 } else {
                     format!("[{}]", self.value(m.operand(i, 2))?.text)
                 };
-                self.line(&format!("{name}{path} = {};", elem.text));
+                self.line_fmt(format_args!("{name}{path} = {};", elem.text));
                 Ok(())
             }
             _ if has_effect(m, i) => {
                 let e = self.effect_expr(i)?;
-                self.line(&format!("{lhs} = {e};"));
+                self.line_fmt(format_args!("{lhs} = {e};"));
                 self.flush_after();
                 Ok(())
             }
             _ => {
                 let e = self.inst_expr(i)?;
-                self.line(&format!("{lhs} = {};", e.text));
+                self.line_fmt(format_args!("{lhs} = {};", e.text));
                 Ok(())
             }
         }

@@ -16,13 +16,14 @@ use std::fmt::Write as _;
 use oneshader_ir::constructs::ConstructKind;
 use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::error::{DERIVATIVES, MslError, OPERANDS, R, TYPE, UNMAPPED, malformed};
 use super::module::{FieldForm, ModuleCx};
 use super::names::{Namer, namer};
 use crate::text::atomics::Loc;
 use crate::text::roles::{self, Role, has_effect};
+use crate::text::table::IdMap;
 use crate::text::walker::WalkState;
 
 pub(crate) use crate::text::expr::E;
@@ -158,8 +159,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub m: &'m Module,
     pub f: Func,
     pub locals: Namer,
-    pub names: FxHashMap<InstId, String>,
-    pub roles: FxHashMap<InstId, Role>,
+    pub names: IdMap<String>,
+    pub roles: IdMap<Role>,
     pub hoisted: FxHashSet<InstId>,
     pub temps: u32,
     /// The statement walker's state (constructs, CFG, output, ...).
@@ -185,7 +186,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             m,
             f,
             locals: namer(),
-            names: FxHashMap::default(),
+            names: IdMap::default(),
             roles: r.roles,
             hoisted: r.hoisted,
             temps: 0,
@@ -258,7 +259,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .ok_or_else(|| malformed("a var without a pointee type"))?;
                     let n = self.names[&c].clone();
                     let tn = self.cx.type_name(t)?;
-                    self.line(&format!("{tn} {n} = {{}};"));
+                    self.line_fmt(format_args!("{tn} {n} = {{}};"));
                 }
             }
         }
@@ -268,7 +269,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
             let n = self.names[&h].clone();
             let tn = self.cx.type_name(t)?;
-            self.line(&format!("{tn} {n};"));
+            self.line_fmt(format_args!("{tn} {n};"));
         }
         let top = Region {
             fn_top: true,
@@ -277,7 +278,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         self.region(entry, &top)?;
         if !self.walk.returned && m.op(ret) != Op::Void {
             let tn = self.cx.type_name(ret)?;
-            self.line(&format!("return {tn}{{}};"));
+            self.line_fmt(format_args!("return {tn}{{}};"));
         }
         let mut text = String::new();
         writeln!(
@@ -308,7 +309,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::Insert | Op::InsertDyn => {
                 let base = self.value(m.operand(i, 0))?;
                 let d = decl(self);
-                self.line(&format!("{d} = {};", base.text));
+                self.line_fmt(format_args!("{d} = {};", base.text));
                 let elem = self.value(m.operand(i, 1))?;
                 if m.op(i) == Op::Insert {
                     let comp_ty = self.ty_of(m.operand(i, 0))?;
@@ -328,10 +329,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         }
                         _ => elem.text,
                     };
-                    self.line(&format!("{name}{path} = {v};"));
+                    self.line_fmt(format_args!("{name}{path} = {v};"));
                 } else {
                     let k = self.value(m.operand(i, 2))?;
-                    self.line(&format!("{name}[{}] = {};", k.text, elem.text));
+                    self.line_fmt(format_args!("{name}[{}] = {};", k.text, elem.text));
                 }
                 Ok(())
             }
@@ -346,10 +347,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let cmp = self.value(m.operand(i, 1))?;
                 let v = self.value(m.operand(i, 2))?;
                 let c = self.local_name(Some("expected"), "expected");
-                self.line(&format!("{tn} {c} = {};", cmp.text));
+                self.line_fmt(format_args!("{tn} {c} = {};", cmp.text));
                 let d = decl(self);
-                self.line(&format!("{d} = {c};"));
-                self.line(&format!(
+                self.line_fmt(format_args!("{d} = {c};"));
+                self.line_fmt(format_args!(
                     "while (!atomic_compare_exchange_weak_explicit(&{}, &{name}, {}, \
                      memory_order_relaxed, memory_order_relaxed) && {name} == {c}) {{}}",
                     place.text, v.text
@@ -363,9 +364,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     self.inst_expr(i)?.text
                 };
                 if hoisted {
-                    self.line(&format!("{name} = {e};"));
+                    self.line_fmt(format_args!("{name} = {e};"));
                 } else {
-                    self.line(&format!("{tn} {name} = {e};"));
+                    self.line_fmt(format_args!("{tn} {name} = {e};"));
                 }
                 Ok(())
             }
@@ -1154,7 +1155,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::BufferStore => self.buffer_store(i),
             Op::TextureStore => {
                 let s = self.texture_store(i)?;
-                self.line(&format!("{s};"));
+                self.line_fmt(format_args!("{s};"));
                 Ok(())
             }
             Op::Barrier => {
@@ -1175,7 +1176,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     return Err(malformed("an atomic on a location not declared atomic"));
                 }
                 let v = self.value(m.operand(i, 2))?;
-                self.line(&format!(
+                self.line_fmt(format_args!(
                     "atomic_store_explicit(&{}, {}, memory_order_relaxed);",
                     p.text, v.text
                 ));
@@ -1183,7 +1184,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             _ => {
                 let e = self.effect_expr(i)?;
-                self.line(&format!("{e};"));
+                self.line_fmt(format_args!("{e};"));
                 Ok(())
             }
         }
@@ -1248,9 +1249,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let v = self.value(m.operand(i, 1))?;
         match place.kind {
             PlaceKind::Plain | PlaceKind::Packed(_) => {
-                self.line(&format!("{} = {};", place.text, v.text))
+                self.line_fmt(format_args!("{} = {};", place.text, v.text))
             }
-            PlaceKind::Atomic => self.line(&format!(
+            PlaceKind::Atomic => self.line_fmt(format_args!(
                 "atomic_store_explicit(&{}, {}, memory_order_relaxed);",
                 place.text, v.text
             )),
@@ -1258,21 +1259,21 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let tmp = self.local_name(Some("vectors"), "vectors");
                 let tn = self.cx.type_name(ty)?;
                 // MSL's columns of the value: its `rows` HLSL rows of 2 components.
-                self.line(&format!("{tn} {tmp} = {};", v.text));
+                self.line_fmt(format_args!("{tn} {tmp} = {};", v.text));
                 for k in 0..rows {
                     for ch in ['x', 'y'] {
-                        self.line(&format!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
+                        self.line_fmt(format_args!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
                     }
                 }
             }
             PlaceKind::PaddedMatrices { rows, len, ty } => {
                 let tmp = self.local_name(Some("matrices"), "matrices");
                 let tn = self.cx.type_name(ty)?;
-                self.line(&format!("array<{tn}, {len}> {tmp} = {};", v.text));
+                self.line_fmt(format_args!("array<{tn}, {len}> {tmp} = {};", v.text));
                 for e in 0..len {
                     for k in 0..rows {
                         for ch in ['x', 'y'] {
-                            self.line(&format!(
+                            self.line_fmt(format_args!(
                                 "{}[{e}][{k}].{ch} = {tmp}[{e}][{k}].{ch};",
                                 place.text
                             ));
@@ -1288,7 +1289,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     } else {
                         format!("{}.{ch}", v.p())
                     };
-                    self.line(&format!("{}.{ch} = {comp};", place.text));
+                    self.line_fmt(format_args!("{}.{ch} = {comp};", place.text));
                 }
             }
             PlaceKind::Padded { n, len, .. } => {
@@ -1300,7 +1301,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         } else {
                             format!("{}[{k}].{ch}", v.p())
                         };
-                        self.line(&format!("{}[{k}].{ch} = {comp};", place.text));
+                        self.line_fmt(format_args!("{}[{k}].{ch} = {comp};", place.text));
                     }
                 }
             }
@@ -1409,18 +1410,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let rt = self.local_name(Some("fraction"), "fraction");
                 let xn = self.cx.type_name(xt)?;
                 if which == Intrinsic::Modf {
-                    self.line(&format!("{xn} {tmp};"));
-                    self.line(&format!("{xn} {rt} = modf({}, {tmp});", x.text));
-                    self.line(&format!("{} = {tmp};", place.text));
+                    self.line_fmt(format_args!("{xn} {tmp};"));
+                    self.line_fmt(format_args!("{xn} {rt} = modf({}, {tmp});", x.text));
+                    self.line_fmt(format_args!("{} = {tmp};", place.text));
                 } else {
                     let it = match m.vector_len(xt) {
                         Some(n) if m.op(xt) == Op::Vector => format!("int{n}"),
                         _ => "int".into(),
                     };
                     let pn = self.cx.type_name(pointee)?;
-                    self.line(&format!("{it} {tmp};"));
-                    self.line(&format!("{xn} {rt} = frexp({}, {tmp});", x.text));
-                    self.line(&format!("{} = {pn}({tmp});", place.text));
+                    self.line_fmt(format_args!("{it} {tmp};"));
+                    self.line_fmt(format_args!("{xn} {rt} = frexp({}, {tmp});", x.text));
+                    self.line_fmt(format_args!("{} = {pn}({tmp});", place.text));
                 }
                 Ok(rt)
             }
@@ -1435,7 +1436,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                          location",
                     ));
                 }
-                self.line(&format!("{} = sin({});", s.text, x.text));
+                self.line_fmt(format_args!("{} = sin({});", s.text, x.text));
                 Ok(format!("{} = cos({})", c.text, x.text))
             }
             _ => Ok(self.inst_expr(i)?.text),

@@ -14,6 +14,7 @@ pub(crate) mod lines;
 pub(crate) mod names;
 pub(crate) mod printer;
 pub(crate) mod roles;
+pub(crate) mod table;
 pub(crate) mod usage;
 pub(crate) mod walker;
 

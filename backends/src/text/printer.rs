@@ -4,7 +4,6 @@
 //! the three accessors of [`FnText`] and gets the rest.
 
 use oneshader_ir::{Block, InstId, Op, ScalarKind};
-use rustc_hash::FxHashMap;
 
 use super::error::TextError;
 use super::expr::{E, WordSpelling, bin, word_reads};
@@ -17,7 +16,7 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
     /// The namer of the function's locals and the module scope they are chosen against.
     fn namers(&mut self) -> (&mut Namer, &Namer);
     /// The role of each value of the function ([`super::roles::analyze`]).
-    fn roles(&self) -> &FxHashMap<InstId, Role>;
+    fn roles(&self) -> &super::table::IdMap<Role>;
     /// The counter of the function's unnamed values (`_N`).
     fn temps(&mut self) -> &mut u32;
     /// Prints instruction `i` as a statement (its result unused, or it has effects).
@@ -36,7 +35,7 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
             return;
         };
         if let Some((file, line)) = self.line_marks().and_then(|l| l.next(span)) {
-            self.line(&format!("// {file}:{line}"));
+            self.line_fmt(format_args!("// {file}:{line}"));
         }
     }
 
@@ -206,9 +205,9 @@ pub(crate) trait ExprText<'m>: FnText<'m> {
             };
             if self.atomic_words(m.operand(i, 0)) {
                 let s = (Self::WORDS.atomic_store)(&format!("{arr}[{idx}]"), &word);
-                self.line(&format!("{s};"));
+                self.line_fmt(format_args!("{s};"));
             } else {
-                self.line(&format!("{arr}[{idx}] = {word};"));
+                self.line_fmt(format_args!("{arr}[{idx}] = {word};"));
             }
         }
         Ok(())
@@ -243,7 +242,7 @@ macro_rules! fn_emitter_text {
 
             fn roles(
                 &self,
-            ) -> &rustc_hash::FxHashMap<oneshader_ir::InstId, $crate::text::roles::Role> {
+            ) -> &$crate::text::table::IdMap<$crate::text::roles::Role> {
                 &self.roles
             }
 

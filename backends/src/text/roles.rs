@@ -20,6 +20,8 @@ use oneshader_ir::effects::Effects;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::table::IdMap;
+
 /// How a non-terminator instruction is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -47,7 +49,7 @@ pub(crate) fn has_effect(m: &Module, i: InstId) -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct Roles {
     /// The role of every non-terminator instruction.
-    pub roles: FxHashMap<InstId, Role>,
+    pub roles: IdMap<Role>,
     /// Named values declared at the top of the function.
     pub hoisted: FxHashSet<InstId>,
     /// Constructs (loops) a `break` leaves from inside a switch: they need a flag.
@@ -56,12 +58,7 @@ pub(crate) struct Roles {
 
 /// The uses of `v` as (user block, position of the user in its block), looking through
 /// address instructions to where the address is used.
-fn use_sites(
-    m: &Module,
-    v: InstId,
-    pos: &FxHashMap<InstId, usize>,
-    out: &mut Vec<(InstId, usize)>,
-) {
+fn use_sites(m: &Module, v: InstId, pos: &IdMap<usize>, out: &mut Vec<(InstId, usize)>) {
     for u in m.uses(v) {
         let user = u.user;
         if matches!(m.op(user), Op::FieldAddr | Op::ElementAddr | Op::TexelAddr) {
@@ -106,7 +103,7 @@ pub(crate) fn analyze(
 ) -> Roles {
     let mut out = Roles::default();
     let blocks = f.blocks(m);
-    let mut pos: FxHashMap<InstId, usize> = FxHashMap::default();
+    let mut pos: IdMap<usize> = IdMap::default();
     // Per block, the positions of the statements that write memory and of those that
     // synchronize: what an inline value may not move past.
     let mut writes: FxHashMap<InstId, Vec<usize>> = FxHashMap::default();
@@ -135,7 +132,7 @@ pub(crate) fn analyze(
     // Where each inline value's expression is evaluated: its user's position, or where
     // its user is evaluated when that is inline too. Blocks are walked backwards so a
     // user's role is known before its operands'.
-    let mut eval_at: FxHashMap<InstId, usize> = FxHashMap::default();
+    let mut eval_at: IdMap<usize> = IdMap::default();
     for &b in &blocks {
         let children: Vec<InstId> = m.children(b.id()).collect();
         for &c in children.iter().rev() {

@@ -64,7 +64,7 @@ impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
             .ok_or_else(|| malformed("a function's type is not a `fn` type"))?;
         if m.op(ret) != Op::Void {
             let tn = self.cx.type_name(ret)?;
-            self.line(&format!("return {tn}();"));
+            self.line_fmt(format_args!("return {tn}();"));
         }
         Ok(())
     }

@@ -13,13 +13,14 @@ use std::fmt::Write as _;
 
 use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::error::{OPERANDS, R, TYPE, UNMAPPED, WgslError, malformed};
 use super::module::{Loc, ModuleCx};
 use super::names::{Namer, namer};
 pub(crate) use crate::text::Region;
 use crate::text::roles::{self, Role, has_effect};
+use crate::text::table::IdMap;
 use crate::text::walker::{StatementWalker, WalkState};
 
 pub(crate) use crate::text::expr::E;
@@ -158,8 +159,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub m: &'m Module,
     pub f: Func,
     pub locals: Namer,
-    pub names: FxHashMap<InstId, String>,
-    pub roles: FxHashMap<InstId, Role>,
+    pub names: IdMap<String>,
+    pub roles: IdMap<Role>,
     pub hoisted: FxHashSet<InstId>,
     /// Pointer parameters (printed `(*p)`).
     pub ptr_params: FxHashSet<InstId>,
@@ -187,7 +188,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             m,
             f,
             locals: namer(),
-            names: FxHashMap::default(),
+            names: IdMap::default(),
             roles: r.roles,
             hoisted: r.hoisted,
             ptr_params: FxHashSet::default(),
@@ -248,7 +249,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .ok_or_else(|| malformed("a var without a pointee type"))?;
                     let n = self.names[&c].clone();
                     let tn = self.cx.type_name(t)?;
-                    self.line(&format!("var {n}: {tn};"));
+                    self.line_fmt(format_args!("var {n}: {tn};"));
                 }
             }
         }
@@ -258,7 +259,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
             let n = self.names[&h].clone();
             let tn = self.cx.type_name(t)?;
-            self.line(&format!("var {n}: {tn};"));
+            self.line_fmt(format_args!("var {n}: {tn};"));
         }
         let top = Region {
             fn_top: true,
@@ -267,7 +268,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         self.region(entry, &top)?;
         if !self.walk.returned && m.op(ret) != Op::Void {
             let tn = self.cx.type_name(ret)?;
-            self.line(&format!("return {tn}();"));
+            self.line_fmt(format_args!("return {tn}();"));
         }
         let mut text = String::new();
         writeln!(text, "fn {name}({}){ret_text} {{", params.join(", ")).ok();
@@ -286,9 +287,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::Insert | Op::InsertDyn => {
                 let base = self.value(m.operand(i, 0))?;
                 if hoisted {
-                    self.line(&format!("{name} = {};", base.text));
+                    self.line_fmt(format_args!("{name} = {};", base.text));
                 } else {
-                    self.line(&format!("var {name}: {tn} = {};", base.text));
+                    self.line_fmt(format_args!("var {name}: {tn} = {};", base.text));
                 }
                 let elem = self.value(m.operand(i, 1))?;
                 if m.op(i) == Op::Insert {
@@ -299,16 +300,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let path = self.index_path(comp_ty, &idx)?;
                     if let Some((comps, _)) = &path.split {
                         let tmp = self.local_name(Some("vec"), "vec");
-                        self.line(&format!("let {tmp} = {};", elem.text));
+                        self.line_fmt(format_args!("let {tmp} = {};", elem.text));
                         for (c, comp) in comps.iter().enumerate() {
-                            self.line(&format!("{name}{comp} = {tmp}.{};", COMPONENTS[c]));
+                            self.line_fmt(format_args!("{name}{comp} = {tmp}.{};", COMPONENTS[c]));
                         }
                         return Ok(());
                     }
-                    self.line(&format!("{name}{} = {};", path.text, elem.text));
+                    self.line_fmt(format_args!("{name}{} = {};", path.text, elem.text));
                 } else {
                     let k = self.value(m.operand(i, 2))?;
-                    self.line(&format!("{name}[{}] = {};", k.text, elem.text));
+                    self.line_fmt(format_args!("{name}[{}] = {};", k.text, elem.text));
                 }
                 Ok(())
             }
@@ -319,9 +320,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     self.inst_expr(i)?.text
                 };
                 if hoisted {
-                    self.line(&format!("{name} = {e};"));
+                    self.line_fmt(format_args!("{name} = {e};"));
                 } else {
-                    self.line(&format!("let {name}: {tn} = {e};"));
+                    self.line_fmt(format_args!("let {name}: {tn} = {e};"));
                 }
                 Ok(())
             }
@@ -1004,7 +1005,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::BufferStore => self.buffer_store(i),
             Op::TextureStore => {
                 let s = self.texture_store(i)?;
-                self.line(&format!("{s};"));
+                self.line_fmt(format_args!("{s};"));
                 Ok(())
             }
             Op::Barrier => {
@@ -1017,16 +1018,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             {
                 let p = self.place(m.operand(i, 1))?;
                 let v = self.value(m.operand(i, 2))?;
-                self.line(&format!("atomicStore(&{}, {});", p.text, v.text));
+                self.line_fmt(format_args!("atomicStore(&{}, {});", p.text, v.text));
                 Ok(())
             }
             _ => {
                 let e = self.effect_expr(i)?;
                 let discard = m.ty(i).is_some_and(|t| m.op(t) != Op::Void) && m.op(i) != Op::Call;
                 if discard {
-                    self.line(&format!("_ = {e};"));
+                    self.line_fmt(format_args!("_ = {e};"));
                 } else {
-                    self.line(&format!("{e};"));
+                    self.line_fmt(format_args!("{e};"));
                 }
                 Ok(())
             }
@@ -1109,20 +1110,22 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let place = self.place(m.operand(i, 0))?;
         let v = self.value(m.operand(i, 1))?;
         match place.kind {
-            PlaceKind::Plain => self.line(&format!("{} = {};", place.text, v.text)),
-            PlaceKind::Atomic => self.line(&format!("atomicStore(&{}, {});", place.text, v.text)),
+            PlaceKind::Plain => self.line_fmt(format_args!("{} = {};", place.text, v.text)),
+            PlaceKind::Atomic => {
+                self.line_fmt(format_args!("atomicStore(&{}, {});", place.text, v.text))
+            }
             PlaceKind::Split { comps, .. } => {
                 let tmp = self.local_name(Some("vec"), "vec");
-                self.line(&format!("let {tmp} = {};", v.text));
+                self.line_fmt(format_args!("let {tmp} = {};", v.text));
                 for (c, comp) in comps.iter().enumerate() {
-                    self.line(&format!("{comp} = {tmp}.{};", COMPONENTS[c]));
+                    self.line_fmt(format_args!("{comp} = {tmp}.{};", COMPONENTS[c]));
                 }
             }
             PlaceKind::SplitMatrix { parts, .. } => {
                 let tmp = self.local_name(Some("mat"), "mat");
-                self.line(&format!("let {tmp} = {};", v.text));
+                self.line_fmt(format_args!("let {tmp} = {};", v.text));
                 for (c, part) in parts.iter().enumerate() {
-                    self.line(&format!("{part} = {tmp}[{c}];"));
+                    self.line_fmt(format_args!("{part} = {tmp}[{c}];"));
                 }
             }
             PlaceKind::SplitElem { comps, idx, .. } => {
@@ -1130,8 +1133,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     self.local_name(Some("val"), "val"),
                     self.local_name(Some("idx"), "idx"),
                 );
-                self.line(&format!("let {tv} = {};", v.text));
-                self.line(&format!("let {ti} = {idx};"));
+                self.line_fmt(format_args!("let {tv} = {};", v.text));
+                self.line_fmt(format_args!("let {ti} = {idx};"));
                 let arms: Vec<String> = comps
                     .iter()
                     .enumerate()
@@ -1141,9 +1144,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             PlaceKind::Padded { n, .. } => {
                 let tmp = self.local_name(Some("elems"), "elems");
-                self.line(&format!("let {tmp} = {};", v.text));
+                self.line_fmt(format_args!("let {tmp} = {};", v.text));
                 for k in 0..n {
-                    self.line(&format!("{}[{k}].v = {tmp}[{k}];", place.text));
+                    self.line_fmt(format_args!("{}[{k}].v = {tmp}[{k}];", place.text));
                 }
             }
             PlaceKind::HoldsAtomics => {
@@ -1283,7 +1286,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     };
                     x = call(&wide, &[&x]);
                 }
-                self.line(&format!("let {tmp} = {f}({});", x.text));
+                self.line_fmt(format_args!("let {tmp} = {f}({});", x.text));
                 let pointee = m
                     .ty(p)
                     .and_then(|t| m.pointee(t))
@@ -1300,7 +1303,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         "an out-parameter of `frexp`/`modf` into an atomic or split location",
                     ));
                 }
-                self.line(&format!("{} = {part};", place.text));
+                self.line_fmt(format_args!("{} = {part};", place.text));
                 if widened {
                     let tn = self.cx.type_name(xt)?;
                     return Ok(format!("{tn}({tmp}.fract)"));
@@ -1311,7 +1314,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let x = self.value(m.operand(i, 1))?;
                 let s = self.place(m.operand(i, 2))?;
                 let c = self.place(m.operand(i, 3))?;
-                self.line(&format!("{} = sin({});", s.text, x.text));
+                self.line_fmt(format_args!("{} = sin({});", s.text, x.text));
                 Ok(format!("{} = cos({})", c.text, x.text))
             }
             _ => Ok(self.inst_expr(i)?.text),
