@@ -17,15 +17,13 @@ use crate::text::printer::FnText;
 use crate::text::walker::CSyntax as _;
 use std::fmt::Write as _;
 
-use oneshader_ir::constructs::ConstructKind;
-use oneshader_ir::{AddressSpace, Block, Func, InstId, Intrinsic, Module, Op};
-use rustc_hash::{FxHashMap, FxHashSet};
+use oneshader_ir::{AddressSpace, Func, InstId, Intrinsic, Module, Op};
+use rustc_hash::FxHashSet;
 
 use super::error::{GlslError, OPERANDS, R, malformed};
 use super::module::ModuleCx;
 use super::names::Namer;
 pub(crate) use crate::text::Region;
-use crate::text::roles;
 pub(crate) use crate::text::roles::{Role, has_effect};
 use crate::text::table::IdMap;
 use crate::text::walker::StatementWalker;
@@ -119,7 +117,7 @@ pub(crate) struct FnEmitter<'a, 'm> {
     /// Values named `_N` so far.
     pub temps: u32,
     /// Instructions whose operands all print as GLSL constant expressions (memo).
-    pub const_exprs: FxHashMap<InstId, bool>,
+    pub const_exprs: IdMap<bool>,
     /// The statement walker's state (constructs, CFG, output, ...).
     pub walk: WalkState,
 }
@@ -128,47 +126,20 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// Analyzes `f` for printing.
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let mut e = FnEmitter {
+        let (walk, r) = crate::text::printer::analyze_fn(m, f, repeated_operands, needs_local);
+        Ok(FnEmitter {
             cx,
             m,
             f,
             locals: super::names::namer(),
             names: IdMap::default(),
-            roles: IdMap::default(),
-            hoisted: FxHashSet::default(),
+            roles: r.roles,
+            hoisted: r.hoisted,
             after: Vec::new(),
             temps: 0,
-            const_exprs: FxHashMap::default(),
-            walk: WalkState::new(m, f),
-        };
-        e.analyze()?;
-        Ok(e)
-    }
-
-    fn analyze(&mut self) -> R<()> {
-        let m = self.m;
-        let mut forced: FxHashSet<InstId> = FxHashSet::default();
-        for b in self.f.blocks(m) {
-            for c in m.children(b.id()) {
-                for v in repeated_operands(m, c) {
-                    forced.insert(v);
-                }
-            }
-        }
-        let r = roles::analyze(
-            m,
-            self.f,
-            &self.walk.cons,
-            &self.walk.cfg,
-            &forced,
-            needs_local,
-        );
-        self.roles = r.roles;
-        self.hoisted = r.hoisted;
-        for k in r.flagged_loops {
-            self.walk.loop_flags.insert(k, String::new());
-        }
-        Ok(())
+            const_exprs: IdMap::default(),
+            walk,
+        })
     }
 
     /// Prints the whole function.
@@ -227,52 +198,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
         }
         let ret_name = self.cx.type_name(ret)?;
-        // Names of vars and named values, in block order.
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if let Some(Role::Var | Role::Named) = self.roles.get(&c) {
-                    let n = self.value_name(c);
-                    self.names.insert(c, n);
-                }
-            }
-        }
-        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
-            let n = self.local_name(Some("break_flag"), "flag");
-            self.walk.loop_flags.insert(k, n);
-        }
-        for (k, c) in self.walk.cons.list().iter().enumerate() {
-            if c.kind == ConstructKind::Switch {
-                let t = c.term;
-                let mut targets = vec![Block::cast(m, m.operand(t, 2))];
-                let mut i = 3;
-                while i + 1 < m.num_operands(t) {
-                    targets.push(Block::cast(m, m.operand(t, i + 1)));
-                    i += 2;
-                }
-                self.walk.case_targets.insert(k, targets);
-            }
-        }
-        // The header at the function's declaration (its name), before anything of the body.
+        self.name_locals();
+        // The header at the function's declaration (its name), before anything of the body,
+        // and the body printed after it, into the same buffer.
         let header_line = m.position(f.id()).and_then(|s| self.line_directive(s));
+        let mut header = header_line.unwrap_or_default();
+        writeln!(header, "{ret_name} {name}({}) {{", params.join(", ")).ok();
+        self.walk.out.insert_str(0, &header);
         // Variables, then hoisted values, at the top.
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if self.roles.get(&c) == Some(&Role::Var) {
-                    let t = m
-                        .ty(c)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("a var without a pointee type"))?;
-                    let n = self.names[&c].clone();
-                    let d = self.cx.decl(t, &n)?;
-                    self.line_fmt(format_args!("{d};"));
-                }
-            }
-        }
-        let mut hoisted: Vec<InstId> = self.hoisted.iter().copied().collect();
-        hoisted.sort_by_key(|h| self.names.get(h).cloned());
-        for h in hoisted {
-            let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
-            let n = self.names[&h].clone();
+        let (vars, hoisted) = self.top_decls()?;
+        for (n, t) in vars.into_iter().chain(hoisted) {
             let d = self.cx.decl(t, &n)?;
             self.line_fmt(format_args!("{d};"));
         }
@@ -286,11 +221,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             let z = self.cx.zero_of(ret)?;
             self.line_fmt(format_args!("return {};", z.text));
         }
-        let mut text = header_line.unwrap_or_default();
-        writeln!(text, "{ret_name} {name}({}) {{", params.join(", ")).ok();
-        text.push_str(&self.walk.out);
-        text.push_str("}\n\n");
-        Ok(text)
+        self.walk.out.push_str("}\n\n");
+        Ok(std::mem::take(&mut self.walk.out))
     }
 
     /// Under [`super::Options::line_directives`]: `#line N "file"` before the statement of

@@ -11,10 +11,8 @@
 
 use crate::text::printer::FnText;
 use crate::text::walker::CSyntax as _;
-use std::fmt::Write as _;
 
-use oneshader_ir::constructs::ConstructKind;
-use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
+use oneshader_ir::{AtomicOp, BarrierFlags, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
 use rustc_hash::FxHashSet;
 
@@ -22,7 +20,7 @@ use super::error::{DERIVATIVES, MslError, OPERANDS, R, TYPE, UNMAPPED, malformed
 use super::module::{FieldForm, ModuleCx};
 use super::names::{Namer, namer};
 use crate::text::atomics::Loc;
-use crate::text::roles::{self, Role, has_effect};
+use crate::text::roles::{Role, has_effect};
 use crate::text::table::IdMap;
 use crate::text::walker::WalkState;
 
@@ -170,17 +168,7 @@ pub(crate) struct FnEmitter<'a, 'm> {
 impl<'a, 'm> FnEmitter<'a, 'm> {
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let mut walk = WalkState::new(m, f);
-        let mut forced: FxHashSet<InstId> = FxHashSet::default();
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                forced.extend(repeated_operands(m, c));
-            }
-        }
-        let r = roles::analyze(m, f, &walk.cons, &walk.cfg, &forced, needs_local);
-        for k in r.flagged_loops {
-            walk.loop_flags.insert(k, String::new());
-        }
+        let (walk, r) = crate::text::printer::analyze_fn(m, f, repeated_operands, needs_local);
         Ok(FnEmitter {
             cx,
             m,
@@ -226,48 +214,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         } else {
             self.cx.type_name(ret)?
         };
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if let Some(Role::Var | Role::Named) = self.roles.get(&c) {
-                    let n = self.value_name(c);
-                    self.names.insert(c, n);
-                }
-            }
+        self.name_locals();
+        // The header first: the body is printed after it, into the same buffer.
+        let header = format!(
+            "static inline {ret_text} {name}({})\n{{\n",
+            params.join(", ")
+        );
+        self.walk.out.insert_str(0, &header);
+        let (vars, hoisted) = self.top_decls()?;
+        for (n, t) in vars {
+            let tn = self.cx.type_name(t)?;
+            self.line_fmt(format_args!("{tn} {n} = {{}};"));
         }
-        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
-            let n = self.local_name(Some("break_flag"), "flag");
-            self.walk.loop_flags.insert(k, n);
-        }
-        for (k, c) in self.walk.cons.list().iter().enumerate() {
-            if c.kind == ConstructKind::Switch {
-                let t = c.term;
-                let mut targets = vec![Block::cast(m, m.operand(t, 2))];
-                let mut i = 3;
-                while i + 1 < m.num_operands(t) {
-                    targets.push(Block::cast(m, m.operand(t, i + 1)));
-                    i += 2;
-                }
-                self.walk.case_targets.insert(k, targets);
-            }
-        }
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if self.roles.get(&c) == Some(&Role::Var) {
-                    let t = m
-                        .ty(c)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("a var without a pointee type"))?;
-                    let n = self.names[&c].clone();
-                    let tn = self.cx.type_name(t)?;
-                    self.line_fmt(format_args!("{tn} {n} = {{}};"));
-                }
-            }
-        }
-        let mut hoisted: Vec<InstId> = self.hoisted.iter().copied().collect();
-        hoisted.sort_by_key(|h| self.names.get(h).cloned());
-        for h in hoisted {
-            let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
-            let n = self.names[&h].clone();
+        for (n, t) in hoisted {
             let tn = self.cx.type_name(t)?;
             self.line_fmt(format_args!("{tn} {n};"));
         }
@@ -280,16 +239,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             let tn = self.cx.type_name(ret)?;
             self.line_fmt(format_args!("return {tn}{{}};"));
         }
-        let mut text = String::new();
-        writeln!(
-            text,
-            "static inline {ret_text} {name}({})\n{{",
-            params.join(", ")
-        )
-        .ok();
-        text.push_str(&self.walk.out);
-        text.push_str("}\n\n");
-        Ok(text)
+        self.walk.out.push_str("}\n\n");
+        Ok(std::mem::take(&mut self.walk.out))
     }
 
     pub fn named(&mut self, i: InstId) -> R<()> {
@@ -1759,7 +1710,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     .map(|k| {
                         let sw = |e: &E| {
                             if n == 1 {
-                                e.p()
+                                e.p().to_string()
                             } else {
                                 format!("{}.{}", e.p(), COMPONENTS[k as usize])
                             }
@@ -1937,7 +1888,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .collect();
                     return Ok(E::primary(format!("bool{n}({})", parts.join(", "))));
                 }
-                Ok(E::primary(one(&args[0].p())))
+                Ok(E::primary(one(&args[0].p().to_string())))
             }
             I::WaveReadLaneAt | I::QuadReadLaneAt => {
                 self.simd_stage(which)?;

@@ -121,6 +121,8 @@ pub(crate) fn print_functions<C>(
     let mut functions = String::new();
     for &f in funcs {
         match print(cx, f) {
+            // The first function's buffer becomes the output (no copy of it).
+            Ok(text) if functions.is_empty() => functions = text,
             Ok(text) => functions.push_str(&text),
             Err(e) => {
                 let mut d: Diagnostic = e.into();

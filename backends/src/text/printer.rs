@@ -3,13 +3,16 @@
 //! value, placing an error at an instruction, and the types of values. A printer implements
 //! the three accessors of [`FnText`] and gets the rest.
 
-use oneshader_ir::{Block, InstId, Op, ScalarKind};
+use oneshader_ir::constructs::ConstructKind;
+use oneshader_ir::{Block, Func, InstId, Module, Op, ScalarKind};
+use rustc_hash::FxHashSet;
 
 use super::error::TextError;
 use super::expr::{E, WordSpelling, bin, word_reads};
 use super::names::Namer;
-use super::roles::Role;
-use super::walker::CSyntax;
+use super::roles::{self, Role};
+use super::table::IdMap;
+use super::walker::{CSyntax, WalkState};
 
 /// A text backend's function printer.
 pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
@@ -19,6 +22,10 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
     fn roles(&self) -> &super::table::IdMap<Role>;
     /// The counter of the function's unnamed values (`_N`).
     fn temps(&mut self) -> &mut u32;
+    /// The names of the function's parameters, variables and named values.
+    fn local_names(&mut self) -> &mut IdMap<String>;
+    /// The named values declared at the top of the function.
+    fn hoisted(&self) -> &FxHashSet<InstId>;
     /// Prints instruction `i` as a statement (its result unused, or it has effects).
     fn statement(&mut self, i: InstId) -> Result<(), TextError>;
     /// Prints instruction `i` as the definition of its local.
@@ -61,6 +68,69 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
             }
         }
         Ok(())
+    }
+
+    /// Names the function's variables and named values in block order (from their hints, or
+    /// `_N`), then the break flags of its loops; in a language that falls through
+    /// ([`CSyntax::FALLS_THROUGH`]), records the case targets of each switch.
+    fn name_locals(&mut self) {
+        let m = self.module();
+        for b in self.func().blocks(m) {
+            for c in m.children(b.id()) {
+                if let Some(Role::Var | Role::Named) = self.roles().get(&c) {
+                    let n = self.value_name(c);
+                    self.local_names().insert(c, n);
+                }
+            }
+        }
+        let flagged: Vec<usize> = self.walk().loop_flags.keys().copied().collect();
+        for k in flagged {
+            let n = self.local_name(Some("break_flag"), "flag");
+            self.walk_mut().loop_flags.insert(k, n);
+        }
+        if !Self::FALLS_THROUGH {
+            return;
+        }
+        let mut all = Vec::new();
+        for (k, c) in self.walk().cons.list().iter().enumerate() {
+            if c.kind == ConstructKind::Switch {
+                let t = c.term;
+                let mut targets = vec![Block::cast(m, m.operand(t, 2))];
+                let mut i = 3;
+                while i + 1 < m.num_operands(t) {
+                    targets.push(Block::cast(m, m.operand(t, i + 1)));
+                    i += 2;
+                }
+                all.push((k, targets));
+            }
+        }
+        self.walk_mut().case_targets.extend(all);
+    }
+
+    /// What the top of the function declares: each variable (its name and pointee type) in
+    /// block order, then each hoisted value (its name and type) by name.
+    #[allow(clippy::type_complexity)]
+    fn top_decls(&mut self) -> Result<(Vec<(String, InstId)>, Vec<(String, InstId)>), TextError> {
+        let m = self.module();
+        let mut vars = Vec::new();
+        for b in self.func().blocks(m) {
+            for c in m.children(b.id()) {
+                if self.roles().get(&c) == Some(&Role::Var) {
+                    let t = m
+                        .ty(c)
+                        .and_then(|t| m.pointee(t))
+                        .ok_or_else(|| self.malformed("a var without a pointee type"))?;
+                    vars.push((self.local_names()[&c].clone(), t));
+                }
+            }
+        }
+        let mut hoisted = Vec::new();
+        for h in self.hoisted().iter().copied().collect::<Vec<_>>() {
+            let t = self.ty_of(h)?;
+            hoisted.push((self.local_names()[&h].clone(), t));
+        }
+        hoisted.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok((vars, hoisted))
     }
 
     /// A fresh local name from `hint` (or `fallback`), clashing with no module-scope name.
@@ -107,6 +177,30 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
         let m = self.module();
         m.ty(v).and_then(|t| m.scalar_kind(t))
     }
+}
+
+/// The statement walker's state for `f` and the roles of its values ([`roles::analyze`]),
+/// for a printer that prints the operands `repeated` lists of an instruction more than once
+/// (they get a local, so nothing is computed twice) and gives the values `needs_local`
+/// accepts a local; the loops that need a break flag are entered (unnamed) in the state.
+pub(crate) fn analyze_fn(
+    m: &Module,
+    f: Func,
+    repeated: fn(&Module, InstId) -> Vec<InstId>,
+    needs_local: fn(&Module, InstId) -> bool,
+) -> (WalkState, roles::Roles) {
+    let mut walk = WalkState::new(m, f);
+    let mut forced: FxHashSet<InstId> = FxHashSet::default();
+    for b in f.blocks(m) {
+        for c in m.children(b.id()) {
+            forced.extend(repeated(m, c));
+        }
+    }
+    let mut r = roles::analyze(m, f, &walk.cons, &walk.cfg, &forced, needs_local);
+    for k in r.flagged_loops.drain(..) {
+        walk.loop_flags.insert(k, String::new());
+    }
+    (walk, r)
 }
 
 /// A function printer whose expressions are [`E`] (WGSL and MSL): comparisons and
@@ -248,6 +342,14 @@ macro_rules! fn_emitter_text {
 
             fn temps(&mut self) -> &mut u32 {
                 &mut self.temps
+            }
+
+            fn local_names(&mut self) -> &mut $crate::text::table::IdMap<String> {
+                &mut self.names
+            }
+
+            fn hoisted(&self) -> &rustc_hash::FxHashSet<oneshader_ir::InstId> {
+                &self.hoisted
             }
 
             fn statement(

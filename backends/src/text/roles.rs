@@ -20,6 +20,8 @@ use oneshader_ir::effects::Effects;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use oneshader_ir::SlotVec;
+
 use super::table::IdMap;
 
 /// How a non-terminator instruction is printed.
@@ -58,7 +60,7 @@ pub(crate) struct Roles {
 
 /// The uses of `v` as (user block, position of the user in its block), looking through
 /// address instructions to where the address is used.
-fn use_sites(m: &Module, v: InstId, pos: &IdMap<usize>, out: &mut Vec<(InstId, usize)>) {
+fn use_sites(m: &Module, v: InstId, pos: &SlotVec<u32>, out: &mut Vec<(InstId, usize)>) {
     for u in m.uses(v) {
         let user = u.user;
         if matches!(m.op(user), Op::FieldAddr | Op::ElementAddr | Op::TexelAddr) {
@@ -69,7 +71,16 @@ fn use_sites(m: &Module, v: InstId, pos: &IdMap<usize>, out: &mut Vec<(InstId, u
             continue;
         }
         let b = m.parent(user).unwrap_or(user);
-        out.push((b, pos.get(&user).copied().unwrap_or(usize::MAX)));
+        out.push((b, position(pos, user)));
+    }
+}
+
+/// The position of `i` in its block ([`analyze`]'s table holds it plus one; `usize::MAX` for
+/// an instruction of no block of the function).
+fn position(pos: &SlotVec<u32>, i: InstId) -> usize {
+    match pos.get(i) {
+        Some(&k) if k > 0 => k as usize - 1,
+        _ => usize::MAX,
     }
 }
 
@@ -103,7 +114,7 @@ pub(crate) fn analyze(
 ) -> Roles {
     let mut out = Roles::default();
     let blocks = f.blocks(m);
-    let mut pos: IdMap<usize> = IdMap::default();
+    let mut pos: SlotVec<u32> = SlotVec::new();
     // Per block, the positions of the statements that write memory and of those that
     // synchronize: what an inline value may not move past.
     let mut writes: FxHashMap<InstId, Vec<usize>> = FxHashMap::default();
@@ -111,7 +122,7 @@ pub(crate) fn analyze(
     for &b in &blocks {
         let (mut w, mut br) = (Vec::new(), Vec::new());
         for (k, c) in m.children(b.id()).enumerate() {
-            pos.insert(c, k);
+            *pos.entry(c) = k as u32 + 1;
             let fx = m.effects(c);
             if fx.contains(Effects::WRITE) {
                 w.push(k);
@@ -166,7 +177,7 @@ pub(crate) fn analyze(
                             .get(user)
                             .and_then(|u| eval_at.get(u).copied())
                             .unwrap_or(user);
-                        let pc = pos.get(&c).copied().unwrap_or(0);
+                        let pc = position(&pos, c);
                         let fx = m.effects(c);
                         let blocked = (fx.intersects(Effects::READ | Effects::CONVERGENT)
                             && any_in(barriers.get(&b.id()), pc, at))

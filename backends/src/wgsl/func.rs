@@ -9,7 +9,6 @@
 
 use crate::text::printer::FnText;
 use crate::text::walker::CSyntax as _;
-use std::fmt::Write as _;
 
 use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
@@ -19,7 +18,7 @@ use super::error::{OPERANDS, R, TYPE, UNMAPPED, WgslError, malformed};
 use super::module::{Loc, ModuleCx};
 use super::names::{Namer, namer};
 pub(crate) use crate::text::Region;
-use crate::text::roles::{self, Role, has_effect};
+use crate::text::roles::{Role, has_effect};
 use crate::text::table::IdMap;
 use crate::text::walker::{StatementWalker, WalkState};
 
@@ -172,17 +171,7 @@ pub(crate) struct FnEmitter<'a, 'm> {
 impl<'a, 'm> FnEmitter<'a, 'm> {
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let mut walk = WalkState::new(m, f);
-        let mut forced: FxHashSet<InstId> = FxHashSet::default();
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                forced.extend(repeated_operands(m, c));
-            }
-        }
-        let r = roles::analyze(m, f, &walk.cons, &walk.cfg, &forced, needs_local);
-        for k in r.flagged_loops {
-            walk.loop_flags.insert(k, String::new());
-        }
+        let (walk, r) = crate::text::printer::analyze_fn(m, f, repeated_operands, needs_local);
         Ok(FnEmitter {
             cx,
             m,
@@ -228,36 +217,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         } else {
             format!(" -> {}", self.cx.type_name(ret)?)
         };
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if let Some(Role::Var | Role::Named) = self.roles.get(&c) {
-                    let n = self.value_name(c);
-                    self.names.insert(c, n);
-                }
-            }
-        }
-        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
-            let n = self.local_name(Some("break_flag"), "flag");
-            self.walk.loop_flags.insert(k, n);
-        }
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if self.roles.get(&c) == Some(&Role::Var) {
-                    let t = m
-                        .ty(c)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("a var without a pointee type"))?;
-                    let n = self.names[&c].clone();
-                    let tn = self.cx.type_name(t)?;
-                    self.line_fmt(format_args!("var {n}: {tn};"));
-                }
-            }
-        }
-        let mut hoisted: Vec<InstId> = self.hoisted.iter().copied().collect();
-        hoisted.sort_by_key(|h| self.names.get(h).cloned());
-        for h in hoisted {
-            let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
-            let n = self.names[&h].clone();
+        self.name_locals();
+        // The header first: the body is printed after it, into the same buffer.
+        let header = format!("fn {name}({}){ret_text} {{\n", params.join(", "));
+        self.walk.out.insert_str(0, &header);
+        let (vars, hoisted) = self.top_decls()?;
+        for (n, t) in vars.into_iter().chain(hoisted) {
             let tn = self.cx.type_name(t)?;
             self.line_fmt(format_args!("var {n}: {tn};"));
         }
@@ -270,11 +235,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             let tn = self.cx.type_name(ret)?;
             self.line_fmt(format_args!("return {tn}();"));
         }
-        let mut text = String::new();
-        writeln!(text, "fn {name}({}){ret_text} {{", params.join(", ")).ok();
-        text.push_str(&self.walk.out);
-        text.push_str("}\n\n");
-        Ok(text)
+        self.walk.out.push_str("}\n\n");
+        Ok(std::mem::take(&mut self.walk.out))
     }
 
     pub fn named(&mut self, i: InstId) -> R<()> {
@@ -763,7 +725,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             .ok()
                             .and_then(|t| m.vector_len(t))
                             .unwrap_or(0);
-                        e = super::module::split_args(&v.p(), n);
+                        e = super::module::split_args(&v.p().to_string(), n);
                     }
                     parts.push(e);
                 }
