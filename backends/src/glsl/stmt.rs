@@ -243,7 +243,7 @@ impl FnEmitter<'_, '_> {
             // Spread over block members: one store per member, from a named value.
             let val = self.named_for_reuse(val, v)?;
             let ty = self.ty_of(v)?;
-            return self.store_shape(shape, ty, &val.at_least(Prec::Primary));
+            return self.store_shape(shape, ty, &val.at_least(Prec::Primary).to_string());
         }
         if place.rvalue {
             return Err(GlslError::new(

@@ -75,12 +75,36 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
     /// ([`CSyntax::FALLS_THROUGH`]), records the case targets of each switch.
     fn name_locals(&mut self) {
         let m = self.module();
+        let mut named = Vec::new();
         for b in self.func().blocks(m) {
             for c in m.children(b.id()) {
                 if let Some(Role::Var | Role::Named) = self.roles().get(&c) {
                     let n = self.value_name(c);
-                    self.local_names().insert(c, n);
+                    named.push((c, n));
                 }
+            }
+        }
+        // The highest and lowest slots first: the table's window is sized once.
+        let ends = [
+            named
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, (c, _))| c.slot_number()),
+            named
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, (c, _))| c.slot_number()),
+        ]
+        .map(|e| e.map(|(k, _)| k));
+        for k in ends.into_iter().flatten() {
+            let (c, n) = std::mem::take(&mut named[k]);
+            if !n.is_empty() {
+                self.local_names().insert(c, n);
+            }
+        }
+        for (c, n) in named {
+            if !n.is_empty() {
+                self.local_names().insert(c, n);
             }
         }
         let flagged: Vec<usize> = self.walk().loop_flags.keys().copied().collect();

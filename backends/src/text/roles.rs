@@ -112,8 +112,13 @@ pub(crate) fn analyze(
     forced: &FxHashSet<InstId>,
     needs_local: fn(&Module, InstId) -> bool,
 ) -> Roles {
-    let mut out = Roles::default();
     let blocks = f.blocks(m);
+    let mut out = Roles {
+        roles: IdMap::spanning(blocks.iter().flat_map(|b| m.children(b.id())), || {
+            Role::Dead
+        }),
+        ..Roles::default()
+    };
     let mut pos: SlotVec<u32> = SlotVec::new();
     // Per block, the positions of the statements that write memory and of those that
     // synchronize: what an inline value may not move past.

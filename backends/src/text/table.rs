@@ -18,6 +18,38 @@ impl<V> Default for IdMap<V> {
 }
 
 impl<V> IdMap<V> {
+    /// An empty map whose window already covers the slots of `ids` (so filling it in any
+    /// order never grows the window, which copies its entries); `filler` is a value to
+    /// stand in the two end slots while the window is made, removed again.
+    pub fn spanning(ids: impl IntoIterator<Item = InstId>, filler: impl Fn() -> V) -> Self {
+        let mut map = IdMap::default();
+        let mut ends: Option<(InstId, InstId)> = None;
+        for i in ids {
+            ends = Some(match ends {
+                None => (i, i),
+                Some((lo, hi)) => (
+                    if i.slot_number() < lo.slot_number() {
+                        i
+                    } else {
+                        lo
+                    },
+                    if i.slot_number() > hi.slot_number() {
+                        i
+                    } else {
+                        hi
+                    },
+                ),
+            });
+        }
+        if let Some((lo, hi)) = ends {
+            map.0.insert(lo, filler());
+            map.0.insert(hi, filler());
+            map.0.remove(lo);
+            map.0.remove(hi);
+        }
+        map
+    }
+
     /// The value of `id`.
     #[inline]
     pub fn get(&self, id: &InstId) -> Option<&V> {
