@@ -44,8 +44,12 @@ impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
     const WORDS: WordSpelling = WORDS;
     const OPERANDS: &'static str = OPERANDS;
 
-    fn value(&mut self, v: InstId) -> R<E> {
-        FnEmitter::value(self, v)
+    fn constant_text(&mut self, v: InstId) -> R<String> {
+        self.cx.constant(v)
+    }
+
+    fn inst_expr(&mut self, i: InstId) -> R<E> {
+        FnEmitter::inst_expr(self, i)
     }
 
     fn place_text(&mut self, p: InstId) -> R<String> {
@@ -321,35 +325,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 Ok(())
             }
-        }
-    }
-
-    /// An operand as an expression.
-    pub fn value(&mut self, v: InstId) -> R<E> {
-        let m = self.m;
-        let op = m
-            .try_op(v)
-            .ok_or_else(|| malformed("an operand refers to a removed instruction"))?;
-        if op.is_constant() || op == Op::SpecConst {
-            let text = self.cx.constant(v)?;
-            let primary = !text.starts_with('-') && !text.starts_with('(');
-            return Ok(E {
-                primary: primary || text.starts_with('('),
-                text,
-            });
-        }
-        if let Some(n) = self.names.get(&v) {
-            return Ok(E::primary(n.clone()));
-        }
-        match op {
-            Op::Global | Op::FieldAddr | Op::ElementAddr | Op::Var => {
-                Err(malformed("a pointer used as a value"))
-            }
-            _ if op.is_instruction() => match self.role(v) {
-                Role::Inline => self.inst_expr(v),
-                _ => Err(malformed("a value used before its definition")),
-            },
-            _ => Err(malformed(format!("an operand is a `{}`", op.spelling()))),
         }
     }
 

@@ -215,11 +215,15 @@ pub(crate) fn analyze_fn(
 ) -> (WalkState, roles::Roles) {
     let mut walk = WalkState::new(m, f);
     let mut forced: FxHashSet<InstId> = FxHashSet::default();
+    let mut insts = 0;
     for b in f.blocks(m) {
         for c in m.children(b.id()) {
             forced.extend(repeated(m, c));
+            insts += 1;
         }
     }
+    // About a line of 40 bytes an instruction: the buffer grows (and copies itself) rarely.
+    walk.out.reserve(insts * 40);
     let mut r = roles::analyze(m, f, &walk.cons, &walk.cfg, &forced, needs_local);
     for k in r.flagged_loops.drain(..) {
         walk.loop_flags.insert(k, String::new());
@@ -235,8 +239,39 @@ pub(crate) trait ExprText<'m>: FnText<'m> {
     /// The target's code of an operation whose operands it cannot take.
     const OPERANDS: &'static str;
 
-    /// Value `v` as an expression.
-    fn value(&mut self, v: InstId) -> Result<E, TextError>;
+    /// The text of constant (or specialization constant) `v`.
+    fn constant_text(&mut self, v: InstId) -> Result<String, TextError>;
+    /// Instruction `i`'s value as an expression (its role is inline, or its local is being
+    /// defined).
+    fn inst_expr(&mut self, i: InstId) -> Result<E, TextError>;
+
+    /// Value `v` as an operand: a constant, the local holding it, or its expression when it
+    /// prints inline.
+    fn value(&mut self, v: InstId) -> Result<E, TextError> {
+        let m = self.module();
+        let op = m
+            .try_op(v)
+            .ok_or_else(|| self.malformed("an operand refers to a removed instruction"))?;
+        if op.is_constant() || op == Op::SpecConst {
+            let text = self.constant_text(v)?;
+            // A negative literal is an operator expression.
+            let primary = !text.starts_with('-');
+            return Ok(E { text, primary });
+        }
+        if let Some(n) = self.local_names().get(&v) {
+            return Ok(E::primary(n.clone()));
+        }
+        match op {
+            Op::Global | Op::FieldAddr | Op::ElementAddr | Op::Var => {
+                Err(self.malformed("a pointer used as a value"))
+            }
+            _ if op.is_instruction() => match self.role(v) {
+                Role::Inline => self.inst_expr(v),
+                _ => Err(self.malformed("a value used before its definition")),
+            },
+            _ => Err(self.malformed(&format!("an operand is a `{}`", op.spelling()))),
+        }
+    }
     /// The text of the place pointer `p` designates.
     fn place_text(&mut self, p: InstId) -> Result<String, TextError>;
     /// The target's name of type `t`.

@@ -7,6 +7,7 @@
 //! WGSL has no selection or loop hints (`[flatten]`, `[unroll]` are dropped: they do not
 //! change the meaning).
 
+use crate::text::printer::ExprText as _;
 use oneshader_ir::{InstId, Op};
 
 use super::error::{CONTROL, TYPE, UNMAPPED, WgslError, malformed};

@@ -42,8 +42,17 @@ impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
     const WORDS: WordSpelling = WORDS;
     const OPERANDS: &'static str = OPERANDS;
 
-    fn value(&mut self, v: InstId) -> R<E> {
-        FnEmitter::value(self, v)
+    fn constant_text(&mut self, v: InstId) -> R<String> {
+        // Arrays and structs are module-level constants (one copy, not one per use).
+        let m = self.m;
+        if m.op(v) == Op::Composite && matches!(m.op(self.ty_of(v)?), Op::Array | Op::Struct) {
+            return self.cx.const_name(v);
+        }
+        self.cx.constant(v)
+    }
+
+    fn inst_expr(&mut self, i: InstId) -> R<E> {
+        FnEmitter::inst_expr(self, i)
     }
 
     fn place_text(&mut self, p: InstId) -> R<String> {
@@ -288,38 +297,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 Ok(())
             }
-        }
-    }
-
-    /// An operand as an expression.
-    pub fn value(&mut self, v: InstId) -> R<E> {
-        let m = self.m;
-        let op = m
-            .try_op(v)
-            .ok_or_else(|| malformed("an operand refers to a removed instruction"))?;
-        if op.is_constant() || op == Op::SpecConst {
-            if op == Op::Composite || op == Op::Zero || op == Op::Undef {
-                let t = self.ty_of(v)?;
-                if matches!(m.op(t), Op::Array | Op::Struct) && op == Op::Composite {
-                    return Ok(E::primary(self.cx.const_name(v)?));
-                }
-            }
-            let text = self.cx.constant(v)?;
-            let primary = !text.starts_with('-');
-            return Ok(E { text, primary });
-        }
-        if let Some(n) = self.names.get(&v) {
-            return Ok(E::primary(n.clone()));
-        }
-        match op {
-            Op::Global | Op::FieldAddr | Op::ElementAddr | Op::Var => {
-                Err(malformed("a pointer used as a value"))
-            }
-            _ if op.is_instruction() => match self.role(v) {
-                Role::Inline => self.inst_expr(v),
-                _ => Err(malformed("a value used before its definition")),
-            },
-            _ => Err(malformed(format!("an operand is a `{}`", op.spelling()))),
         }
     }
 
