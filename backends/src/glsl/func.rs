@@ -146,12 +146,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     pub fn emit(mut self, is_entry: bool) -> R<String> {
         let m = self.m;
         let f = self.f;
-        let fty = m
-            .ty(f.id())
-            .ok_or_else(|| malformed("a function has no type"))?;
-        let ret = m
-            .fn_return(fty)
-            .ok_or_else(|| malformed("a function's type is not a `fn` type"))?;
+        let (ret, entry, sig) = self.signature()?;
         let name = if is_entry {
             "main".to_string()
         } else {
@@ -161,16 +156,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 .cloned()
                 .ok_or_else(|| malformed("a function without a name"))?
         };
-        let entry = f
-            .entry(m)
-            .ok_or_else(|| malformed("a function without a body"))?;
         let mut params = Vec::new();
-        for p in entry.params(m) {
-            let t = m
-                .ty(p.id())
-                .ok_or_else(|| malformed("an untyped parameter"))?;
-            let pname = self.local_name(m.name(p.id()), "arg");
-            self.names.insert(p.id(), pname.clone());
+        for (_, pname, t) in sig {
             if m.op(t) == Op::Ptr {
                 let space = m.address_space(t);
                 if space != Some(AddressSpace::Function) {

@@ -8,7 +8,7 @@ use oneshader_ir::{Block, Func, InstId, Module, Op, ScalarKind};
 use rustc_hash::FxHashSet;
 
 use super::error::TextError;
-use super::expr::{E, WordSpelling, bin, word_reads};
+use super::expr::{E, WordSpelling, bin, call, word_reads};
 use super::names::Namer;
 use super::roles::{self, Role};
 use super::table::IdMap;
@@ -68,6 +68,33 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
             }
         }
         Ok(())
+    }
+
+    /// The function's signature: its return type, its entry block, and each parameter (its
+    /// id, its local name, now taken, and its type).
+    #[allow(clippy::type_complexity)]
+    fn signature(&mut self) -> Result<(InstId, Block, Vec<(InstId, String, InstId)>), TextError> {
+        let m = self.module();
+        let f = self.func();
+        let fty = m
+            .ty(f.id())
+            .ok_or_else(|| self.malformed("a function has no type"))?;
+        let ret = m
+            .fn_return(fty)
+            .ok_or_else(|| self.malformed("a function's type is not a `fn` type"))?;
+        let entry = f
+            .entry(m)
+            .ok_or_else(|| self.malformed("a function without a body"))?;
+        let mut params = Vec::new();
+        for p in entry.params(m) {
+            let t = m
+                .ty(p.id())
+                .ok_or_else(|| self.malformed("an untyped parameter"))?;
+            let pname = self.local_name(m.name(p.id()), "arg");
+            self.local_names().insert(p.id(), pname.clone());
+            params.push((p.id(), pname, t));
+        }
+        Ok((ret, entry, params))
     }
 
     /// Names the function's variables and named values in block order (from their hints, or
@@ -278,6 +305,65 @@ pub(crate) trait ExprText<'m>: FnText<'m> {
     fn type_name(&mut self, t: InstId) -> Result<String, TextError>;
     /// True when the words of byte-address buffer `p` are atomic (an atomic touches them).
     fn atomic_words(&self, p: InstId) -> bool;
+
+    /// How the language spells `and` and `or` of booleans (WGSL's `&`, `|`; MSL's `&&`,
+    /// `||`).
+    const BOOL_AND_OR: [&'static str; 2];
+    /// True when `dot` takes integer vectors (WGSL) and not only float ones (MSL).
+    const INTEGER_DOT: bool;
+
+    /// A bitwise or logical operation (`and`, `or`, `xor`, `not`): `xor` of booleans is `!=`,
+    /// `not` is `!` or `~`.
+    fn logic(&mut self, i: InstId) -> Result<E, TextError> {
+        let m = self.module();
+        let op = m.op(i);
+        let boolean = self.kind_of(i) == Some(ScalarKind::Bool);
+        let a = self.value(m.operand(i, 0))?;
+        if op == Op::Not {
+            return Ok(E::op(format!(
+                "{}{}",
+                if boolean { "!" } else { "~" },
+                a.p()
+            )));
+        }
+        let b = self.value(m.operand(i, 1))?;
+        let [and, or] = Self::BOOL_AND_OR;
+        Ok(match (op, boolean) {
+            (Op::And, true) => bin(&a, and, &b),
+            (Op::Or, true) => bin(&a, or, &b),
+            (Op::And, false) => bin(&a, "&", &b),
+            (Op::Or, false) => bin(&a, "|", &b),
+            (Op::Xor, true) => bin(&a, "!=", &b),
+            _ => bin(&a, "^", &b),
+        })
+    }
+
+    /// HLSL's `mul` of vectors and matrices. HLSL rows are the columns of WGSL's and MSL's
+    /// matrices: every product swaps its operands.
+    fn matmul(&mut self, i: InstId) -> Result<E, TextError> {
+        let m = self.module();
+        let x = m.operand(i, 0);
+        let y = m.operand(i, 1);
+        let tx = m.ty(x).map(|t| m.op(t));
+        let ty = m.ty(y).map(|t| m.op(t));
+        let a = self.value(x)?;
+        let b = self.value(y)?;
+        let dot = Self::INTEGER_DOT || self.kind_of(x) == Some(ScalarKind::Float);
+        Ok(match (tx, ty) {
+            (Some(Op::Vector), Some(Op::Matrix))
+            | (Some(Op::Matrix), Some(Op::Vector))
+            | (Some(Op::Matrix), Some(Op::Matrix)) => bin(&b, "*", &a),
+            (Some(Op::Vector), Some(Op::Vector)) if dot => call("dot", &[&a, &b]),
+            (Some(Op::Matrix), Some(_)) => bin(&a, "*", &b),
+            (Some(_), Some(Op::Matrix)) => bin(&b, "*", &a),
+            _ => {
+                return Err(TextError::new(
+                    Self::OPERANDS,
+                    "`matmul` needs float matrix and vector operands",
+                ));
+            }
+        })
+    }
 
     /// A comparison: `a op b`.
     fn compare(&mut self, i: InstId) -> Result<E, TextError> {

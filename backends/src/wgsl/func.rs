@@ -41,6 +41,8 @@ const WORDS: WordSpelling = WordSpelling {
 impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
     const WORDS: WordSpelling = WORDS;
     const OPERANDS: &'static str = OPERANDS;
+    const BOOL_AND_OR: [&'static str; 2] = ["&", "|"];
+    const INTEGER_DOT: bool = true;
 
     fn constant_text(&mut self, v: InstId) -> R<String> {
         // Arrays and structs are module-level constants (one copy, not one per use).
@@ -198,25 +200,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// Prints the whole function (`name`: its WGSL name).
     pub fn emit(mut self, name: &str) -> R<String> {
         let m = self.m;
-        let f = self.f;
-        let fty = m
-            .ty(f.id())
-            .ok_or_else(|| malformed("a function has no type"))?;
-        let ret = m
-            .fn_return(fty)
-            .ok_or_else(|| malformed("a function's type is not a `fn` type"))?;
-        let entry = f
-            .entry(m)
-            .ok_or_else(|| malformed("a function without a body"))?;
+        let (ret, entry, sig) = self.signature()?;
         let mut params = Vec::new();
-        for p in entry.params(m) {
-            let t = m
-                .ty(p.id())
-                .ok_or_else(|| malformed("an untyped parameter"))?;
-            let pname = self.local_name(m.name(p.id()), "arg");
-            self.names.insert(p.id(), pname.clone());
+        for (p, pname, t) in sig {
             if m.op(t) == Op::Ptr {
-                self.ptr_params.insert(p.id());
+                self.ptr_params.insert(p);
             }
             let tn = self.cx.type_name(t)?;
             params.push(format!("{pname}: {tn}"));
@@ -825,27 +813,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(per_vector(&tn, rows, row))
     }
 
-    fn logic(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let op = m.op(i);
-        let boolean = self.kind_of(i) == Some(ScalarKind::Bool);
-        let a = self.value(m.operand(i, 0))?;
-        if op == Op::Not {
-            return Ok(E::op(format!(
-                "{}{}",
-                if boolean { "!" } else { "~" },
-                a.p()
-            )));
-        }
-        let b = self.value(m.operand(i, 1))?;
-        Ok(match (op, boolean) {
-            (Op::And, _) => bin(&a, "&", &b),
-            (Op::Or, _) => bin(&a, "|", &b),
-            (Op::Xor, true) => bin(&a, "!=", &b),
-            _ => bin(&a, "^", &b),
-        })
-    }
-
     fn shift(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let a = self.value(m.operand(i, 0))?;
@@ -877,31 +844,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         };
         let sym = if m.op(i) == Op::Shl { "<<" } else { ">>" };
         Ok(bin(&a, sym, &b))
-    }
-
-    fn matmul(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let x = m.operand(i, 0);
-        let y = m.operand(i, 1);
-        let tx = m.ty(x).map(|t| m.op(t));
-        let ty = m.ty(y).map(|t| m.op(t));
-        let a = self.value(x)?;
-        let b = self.value(y)?;
-        // HLSL rows are WGSL columns: every product swaps its operands.
-        Ok(match (tx, ty) {
-            (Some(Op::Vector), Some(Op::Matrix))
-            | (Some(Op::Matrix), Some(Op::Vector))
-            | (Some(Op::Matrix), Some(Op::Matrix)) => bin(&b, "*", &a),
-            (Some(Op::Vector), Some(Op::Vector)) => call("dot", &[&a, &b]),
-            (Some(Op::Matrix), Some(_)) => bin(&a, "*", &b),
-            (Some(_), Some(Op::Matrix)) => bin(&b, "*", &a),
-            _ => {
-                return Err(WgslError::new(
-                    OPERANDS,
-                    "`matmul` needs float matrix and vector operands",
-                ));
-            }
-        })
     }
 
     fn shuffle(&mut self, i: InstId) -> R<E> {
