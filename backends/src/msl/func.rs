@@ -104,34 +104,33 @@ pub(crate) struct Place {
 
 /// Operands `i` prints more than once (they get a local so nothing is computed twice).
 fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
-    match m.op(i) {
-        Op::Shuffle => vec![m.operand(i, 0), m.operand(i, 1)],
-        Op::BufferLoad => vec![m.operand(i, 1)],
-        Op::BufferStore => vec![m.operand(i, 1), m.operand(i, 2)],
-        Op::CallIntrinsic => match m.imm_operand(i, 0).and_then(Intrinsic::from_u32) {
-            Some(
-                Intrinsic::Sincos
-                | Intrinsic::IsFinite
-                | Intrinsic::Sign
-                | Intrinsic::Frexp
-                | Intrinsic::Modf
-                | Intrinsic::FirstBitLow
-                | Intrinsic::FirstBitHigh
-                | Intrinsic::WaveActiveAllEqual,
-            ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+    use Intrinsic::*;
+    crate::text::printer::repeated_operands(
+        m,
+        i,
+        &[
+            Sincos,
+            IsFinite,
+            Sign,
+            Frexp,
+            Modf,
+            FirstBitLow,
+            FirstBitHigh,
+            WaveActiveAllEqual,
+        ],
+        |which| match which {
             // An integer dot is printed component by component.
-            Some(Intrinsic::Dot)
-                if m.try_operand(i, 1)
-                    .and_then(|a| m.ty(a))
-                    .and_then(|t| m.scalar_kind(t))
-                    .is_some_and(|k| k != oneshader_ir::ScalarKind::Float) =>
+            Dot if m
+                .try_operand(i, 1)
+                .and_then(|a| m.ty(a))
+                .and_then(|t| m.scalar_kind(t))
+                .is_some_and(|k| k != oneshader_ir::ScalarKind::Float) =>
             {
-                (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect()
+                Some((1..m.num_operands(i)).map(|k| m.operand(i, k)).collect())
             }
-            _ => Vec::new(),
+            _ => None,
         },
-        _ => Vec::new(),
-    }
+    )
 }
 
 /// The matrix (MSL type `tn`) declared as `rows` padded rows at `text`

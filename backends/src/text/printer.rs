@@ -198,7 +198,7 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
             None => {
                 let t = self.temps();
                 *t += 1;
-                format!("_{t}")
+                temp_name(*t)
             }
         }
     }
@@ -228,6 +228,53 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
         let m = self.module();
         m.ty(v).and_then(|t| m.scalar_kind(t))
     }
+}
+
+/// The operands WGSL and MSL print more than once (they get a local so nothing is computed
+/// twice): a shuffle's sources, a byte-address access's offset (and stored value), and every
+/// operand of the intrinsics `all_of` lists; `special` gives those of other intrinsics.
+pub(crate) fn repeated_operands(
+    m: &Module,
+    i: InstId,
+    all_of: &[oneshader_ir::Intrinsic],
+    special: impl Fn(oneshader_ir::Intrinsic) -> Option<Vec<InstId>>,
+) -> Vec<InstId> {
+    match m.op(i) {
+        Op::Shuffle => vec![m.operand(i, 0), m.operand(i, 1)],
+        Op::BufferLoad => vec![m.operand(i, 1)],
+        Op::BufferStore => vec![m.operand(i, 1), m.operand(i, 2)],
+        Op::CallIntrinsic => match m
+            .imm_operand(i, 0)
+            .and_then(oneshader_ir::Intrinsic::from_u32)
+        {
+            Some(which) if all_of.contains(&which) => {
+                (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect()
+            }
+            Some(which) => special(which).unwrap_or_default(),
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// `_N`: the name of the `n`th unnamed value, written digit by digit (this runs once per
+/// value of a function, and `format!` is the larger part of its cost).
+fn temp_name(n: u32) -> String {
+    let mut digits = [0u8; 10];
+    let mut k = digits.len();
+    let mut rest = n;
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut s = String::with_capacity(1 + digits.len() - k);
+    s.push('_');
+    s.extend(digits[k..].iter().map(|&d| char::from(d)));
+    s
 }
 
 /// The statement walker's state for `f` and the roles of its values ([`roles::analyze`]),
@@ -514,3 +561,13 @@ macro_rules! fn_emitter_text {
     };
 }
 pub(crate) use fn_emitter_text;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn temp_names_are_decimal() {
+        for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX] {
+            assert_eq!(super::temp_name(n), format!("_{n}"));
+        }
+    }
+}

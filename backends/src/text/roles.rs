@@ -148,7 +148,10 @@ pub(crate) fn analyze(
     // Where each inline value's expression is evaluated: its user's position, or where
     // its user is evaluated when that is inline too. Blocks are walked backwards so a
     // user's role is known before its operands'.
-    let mut eval_at: IdMap<usize> = IdMap::default();
+    let mut eval_at: IdMap<usize> =
+        IdMap::spanning(blocks.iter().flat_map(|b| m.children(b.id())), || 0);
+    // The use sites of the instruction at hand (one buffer for all).
+    let mut sites: Vec<(InstId, usize)> = Vec::new();
     for &b in &blocks {
         let children: Vec<InstId> = m.children(b.id()).collect();
         for &c in children.iter().rev() {
@@ -156,7 +159,7 @@ pub(crate) fn analyze(
             if op == Op::Param || op.is_decoration() || op.is_terminator() {
                 continue;
             }
-            let mut sites: Vec<(InstId, usize)> = Vec::new();
+            sites.clear();
             let role = match op {
                 Op::Var => Role::Var,
                 Op::FieldAddr | Op::ElementAddr | Op::TexelAddr => Role::Address,

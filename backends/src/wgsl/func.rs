@@ -134,29 +134,19 @@ pub(crate) struct Place {
 
 /// Operands `i` prints more than once (they get a local so nothing is computed twice).
 fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
-    match m.op(i) {
-        Op::Shuffle => vec![m.operand(i, 0), m.operand(i, 1)],
-        Op::BufferLoad => vec![m.operand(i, 1)],
-        Op::BufferStore => vec![m.operand(i, 1), m.operand(i, 2)],
-        Op::CallIntrinsic => match m.imm_operand(i, 0).and_then(Intrinsic::from_u32) {
-            Some(
-                Intrinsic::Sincos
-                | Intrinsic::IsFinite
-                | Intrinsic::Sign
-                | Intrinsic::Frexp
-                | Intrinsic::Modf
-                | Intrinsic::WaveActiveAllEqual,
-            ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+    use Intrinsic::*;
+    crate::text::printer::repeated_operands(
+        m,
+        i,
+        &[Sincos, IsFinite, Sign, Frexp, Modf, WaveActiveAllEqual],
+        |which| match which {
             // Converted component by component.
-            Some(Intrinsic::F32ToF16 | Intrinsic::F16ToF32)
-                if m.ty(i).is_some_and(|t| m.op(t) == Op::Vector) =>
-            {
-                vec![m.operand(i, 1)]
+            F32ToF16 | F16ToF32 if m.ty(i).is_some_and(|t| m.op(t) == Op::Vector) => {
+                Some(vec![m.operand(i, 1)])
             }
-            _ => Vec::new(),
+            _ => None,
         },
-        _ => Vec::new(),
-    }
+    )
 }
 
 fn needs_local(m: &Module, i: InstId) -> bool {
