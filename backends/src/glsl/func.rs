@@ -237,8 +237,31 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// A named value: `T name = expr;` (or `name = expr;` when hoisted).
     pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
-        let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
+        if !matches!(m.op(i), Op::Insert | Op::InsertDyn) && !has_effect(m, i) {
+            // The common case, written straight into the buffer: `T name = e;` with the name
+            // and the type's parts borrowed (`decl`'s text, without its `String`).
+            let parts = if self.hoisted.contains(&i) {
+                None
+            } else {
+                Some(self.cx.type_parts(t)?)
+            };
+            let e = self.inst_expr(i)?;
+            let name = &self.names[&i];
+            let precise = if m.has_decoration(i, Op::Precise) {
+                "precise "
+            } else {
+                ""
+            };
+            match parts {
+                None => self.walk.line(format_args!("{name} = {};", e.text)),
+                Some((base, dims)) => self
+                    .walk
+                    .line(format_args!("{precise}{base} {name}{dims} = {};", e.text)),
+            }
+            return Ok(());
+        }
+        let name = self.names[&i].clone();
         let lhs = if self.hoisted.contains(&i) {
             name.clone()
         } else {
@@ -266,15 +289,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.line_fmt(format_args!("{name}{path} = {};", elem.text));
                 Ok(())
             }
-            _ if has_effect(m, i) => {
+            // A value with effects (pure ones returned above).
+            _ => {
                 let e = self.effect_expr(i)?;
                 self.line_fmt(format_args!("{lhs} = {e};"));
                 self.flush_after();
-                Ok(())
-            }
-            _ => {
-                let e = self.inst_expr(i)?;
-                self.line_fmt(format_args!("{lhs} = {};", e.text));
                 Ok(())
             }
         }

@@ -236,10 +236,25 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
-        let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
         let tn = self.cx.type_name(t)?;
         let hoisted = self.hoisted.contains(&i);
+        if !matches!(m.op(i), Op::Insert | Op::InsertDyn | Op::AtomicCmpXchg) {
+            let e = if has_effect(m, i) {
+                self.effect_expr(i)?
+            } else {
+                self.inst_expr(i)?.text
+            };
+            // The name borrowed where the line is written (no copy of it).
+            let name = &self.names[&i];
+            if hoisted {
+                self.walk.line(format_args!("{name} = {e};"));
+            } else {
+                self.walk.line(format_args!("{tn} {name} = {e};"));
+            }
+            return Ok(());
+        }
+        let name = self.names[&i].clone();
         let decl = |s: &Self| {
             if s.hoisted.contains(&i) {
                 name.clone()
@@ -299,19 +314,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ));
                 Ok(())
             }
-            _ => {
-                let e = if has_effect(m, i) {
-                    self.effect_expr(i)?
-                } else {
-                    self.inst_expr(i)?.text
-                };
-                if hoisted {
-                    self.line_fmt(format_args!("{name} = {e};"));
-                } else {
-                    self.line_fmt(format_args!("{tn} {name} = {e};"));
-                }
-                Ok(())
-            }
+            _ => Err(malformed("a local defined by a statement of its own")),
         }
     }
 

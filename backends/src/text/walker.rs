@@ -79,6 +79,20 @@ impl WalkState {
     }
 }
 
+impl WalkState {
+    /// Prints one line at the current indentation, formatted straight into the output (a
+    /// printer holding other fields borrowed calls this on its `walk` field).
+    pub fn line(&mut self, a: std::fmt::Arguments<'_>) {
+        use std::fmt::Write as _;
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        // Writing into a `String` cannot fail.
+        let _ = self.out.write_fmt(a);
+        self.out.push('\n');
+    }
+}
+
 /// How a statement list ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ending {
@@ -162,14 +176,7 @@ pub(crate) trait CSyntax<'m> {
     }
     /// Prints one line, formatted straight into the output (no `String` of its own).
     fn line_fmt(&mut self, a: std::fmt::Arguments<'_>) {
-        use std::fmt::Write as _;
-        let w = self.walk_mut();
-        for _ in 0..w.indent {
-            w.out.push_str("    ");
-        }
-        // Writing into a `String` cannot fail.
-        let _ = w.out.write_fmt(a);
-        w.out.push('\n');
+        self.walk_mut().line(a)
     }
     /// Prints the instructions of `b` (not its terminator).
     fn block_body(&mut self, b: Block) -> Result<(), Self::Error>;

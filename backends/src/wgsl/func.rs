@@ -228,12 +228,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
-        let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
         let tn = self.cx.type_name(t)?;
         let hoisted = self.hoisted.contains(&i);
         match m.op(i) {
             Op::Insert | Op::InsertDyn => {
+                let name = self.names[&i].clone();
                 let base = self.value(m.operand(i, 0))?;
                 if hoisted {
                     self.line_fmt(format_args!("{name} = {};", base.text));
@@ -268,10 +268,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 } else {
                     self.inst_expr(i)?.text
                 };
+                // The name borrowed where the line is written (no copy of it).
+                let name = &self.names[&i];
                 if hoisted {
-                    self.line_fmt(format_args!("{name} = {e};"));
+                    self.walk.line(format_args!("{name} = {e};"));
                 } else {
-                    self.line_fmt(format_args!("let {name}: {tn} = {e};"));
+                    self.walk.line(format_args!("let {name}: {tn} = {e};"));
                 }
                 Ok(())
             }
