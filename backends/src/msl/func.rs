@@ -610,7 +610,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// The unsigned type of the shape and width of `ty` (`uint`, `uint3`, `ulong2`).
-    fn uint_of(&self, ty: InstId) -> String {
+    fn uint_of(&self, ty: InstId) -> std::borrow::Cow<'static, str> {
         let m = self.m;
         let base = if m.scalar_of(ty).and_then(|s| m.scalar_bits(s)) == Some(64) {
             "ulong"
@@ -618,7 +618,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             "uint"
         };
         match m.vector_len(ty) {
-            Some(n) if m.op(ty) == Op::Vector => format!("{base}{n}"),
+            Some(n) if m.op(ty) == Op::Vector => format!("{base}{n}").into(),
             _ => base.into(),
         }
     }
