@@ -216,6 +216,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// `i` when its HLSL line is not the one the previous directive named (`#line` numbers the
     /// line after it).
     pub fn before_line(&mut self, i: InstId) {
+        // Most outputs mark no lines: no position looked up.
+        if self.cx.lines.is_none() {
+            return;
+        }
         let Some(span) = self.m.position(i) else {
             return;
         };

@@ -37,6 +37,10 @@ pub(crate) trait FnText<'m>: CSyntax<'m, Error = TextError> {
     /// Before the line of statement or local `i`: a `// file:line` comment when its HLSL line
     /// is not the one marked last (WGSL and MSL; GLSL writes `#line` directives instead).
     fn before_line(&mut self, i: InstId) {
+        // Most outputs mark no lines: no position looked up.
+        if self.line_marks().is_none() {
+            return;
+        }
         let m = self.module();
         let Some(span) = m.position(i) else {
             return;
