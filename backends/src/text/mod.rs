@@ -10,6 +10,7 @@ pub(crate) mod atomics;
 pub(crate) mod driver;
 pub mod error;
 pub(crate) mod expr;
+pub(crate) mod intrinsics;
 pub(crate) mod lines;
 pub(crate) mod names;
 pub(crate) mod printer;
