@@ -44,6 +44,7 @@ impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
     const WORDS: WordSpelling = WORDS;
     const OPERANDS: &'static str = OPERANDS;
     const BOOL_AND_OR: [&'static str; 2] = ["&&", "||"];
+    const SWIZZLE_RUNS: bool = false;
     const INTEGER_DOT: bool = false;
 
     fn constant_text(&mut self, v: InstId) -> R<String> {
@@ -990,27 +991,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
         let sym = if m.op(i) == Op::Shl { "<<" } else { ">>" };
         Ok(bin(&a, sym, &b))
-    }
-
-    fn shuffle(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let ty = self.ty_of(i)?;
-        let xa = m.operand(i, 0);
-        let na = m.ty(xa).and_then(|t| m.vector_len(t)).unwrap_or(4);
-        let idx: Vec<u32> = (2..m.num_operands(i))
-            .map(|k| m.imm_operand(i, k).unwrap_or(0))
-            .collect();
-        let srcs = [self.value(xa)?, self.value(m.operand(i, 1))?];
-        let mut parts = Vec::new();
-        for &k in &idx {
-            let (src, c) = if k < na { (0, k) } else { (1, k - na) };
-            let ch = *COMPONENTS
-                .get(c as usize)
-                .ok_or_else(|| malformed("a shuffle index out of range"))?;
-            parts.push(format!("{}.{ch}", srcs[src].p()));
-        }
-        let tn = self.cx.type_name(ty)?;
-        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
     }
 
     /// A statement (an instruction whose result nobody uses, or that has effects).

@@ -363,6 +363,43 @@ pub(crate) trait ExprText<'m>: FnText<'m> {
     /// True when `dot` takes integer vectors (WGSL) and not only float ones (MSL).
     const INTEGER_DOT: bool;
 
+    /// True when a shuffle prints runs of components from one source as one swizzle (WGSL:
+    /// `a.xy`); false for one swizzle per component (MSL: `a.x, a.y`).
+    const SWIZZLE_RUNS: bool;
+
+    /// A shuffle of two vectors: swizzles of its sources, in a constructor of the result type
+    /// unless it is one swizzle of one source.
+    fn shuffle(&mut self, i: InstId) -> Result<E, TextError> {
+        const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
+        let m = self.module();
+        let ty = self.ty_of(i)?;
+        let xa = m.operand(i, 0);
+        let na = m.ty(xa).and_then(|t| m.vector_len(t)).unwrap_or(4);
+        let srcs = [self.value(xa)?, self.value(m.operand(i, 1))?];
+        let mut runs: Vec<(usize, String)> = Vec::new();
+        for k in 2..m.num_operands(i) {
+            let k = m.imm_operand(i, k).unwrap_or(0);
+            let (src, c) = if k < na { (0, k) } else { (1, k - na) };
+            let ch = *COMPONENTS
+                .get(c as usize)
+                .ok_or_else(|| self.malformed("a shuffle index out of range"))?;
+            match runs.last_mut() {
+                Some((s, sw)) if Self::SWIZZLE_RUNS && *s == src => sw.push(ch),
+                _ => runs.push((src, ch.to_string())),
+            }
+        }
+        if Self::SWIZZLE_RUNS && runs.len() == 1 {
+            let (s, sw) = &runs[0];
+            return Ok(E::primary(format!("{}.{sw}", srcs[*s].p())));
+        }
+        let parts: Vec<String> = runs
+            .iter()
+            .map(|(s, sw)| format!("{}.{sw}", srcs[*s].p()))
+            .collect();
+        let tn = self.type_name(ty)?;
+        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
+    }
+
     /// A bitwise or logical operation (`and`, `or`, `xor`, `not`): `xor` of booleans is `!=`,
     /// `not` is `!` or `~`.
     fn logic(&mut self, i: InstId) -> Result<E, TextError> {

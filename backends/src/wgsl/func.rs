@@ -42,6 +42,7 @@ impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
     const WORDS: WordSpelling = WORDS;
     const OPERANDS: &'static str = OPERANDS;
     const BOOL_AND_OR: [&'static str; 2] = ["&", "|"];
+    const SWIZZLE_RUNS: bool = true;
     const INTEGER_DOT: bool = true;
 
     fn constant_text(&mut self, v: InstId) -> R<String> {
@@ -836,38 +837,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         };
         let sym = if m.op(i) == Op::Shl { "<<" } else { ">>" };
         Ok(bin(&a, sym, &b))
-    }
-
-    fn shuffle(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let ty = self.ty_of(i)?;
-        let xa = m.operand(i, 0);
-        let na = m.ty(xa).and_then(|t| m.vector_len(t)).unwrap_or(4);
-        let idx: Vec<u32> = (2..m.num_operands(i))
-            .map(|k| m.imm_operand(i, k).unwrap_or(0))
-            .collect();
-        let srcs = [self.value(xa)?, self.value(m.operand(i, 1))?];
-        let mut runs: Vec<(usize, String)> = Vec::new();
-        for &k in &idx {
-            let (src, c) = if k < na { (0, k) } else { (1, k - na) };
-            let ch = *COMPONENTS
-                .get(c as usize)
-                .ok_or_else(|| malformed("a shuffle index out of range"))?;
-            match runs.last_mut() {
-                Some((s, sw)) if *s == src => sw.push(ch),
-                _ => runs.push((src, ch.to_string())),
-            }
-        }
-        if runs.len() == 1 {
-            let (s, sw) = &runs[0];
-            return Ok(E::primary(format!("{}.{sw}", srcs[*s].p())));
-        }
-        let parts: Vec<String> = runs
-            .iter()
-            .map(|(s, sw)| format!("{}.{sw}", srcs[*s].p()))
-            .collect();
-        let tn = self.cx.type_name(ty)?;
-        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
     }
 
     /// A statement (an instruction whose result nobody uses, or that has effects).
