@@ -69,7 +69,7 @@ impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
                 let x = self.value(m.operand(t, 0))?;
                 let y = self.value(m.operand(t, 1))?;
                 let z = self.value(m.operand(t, 2))?;
-                self.line(&format!(
+                self.line_fmt(format_args!(
                     "EmitMeshTasksEXT({}, {}, {});",
                     x.text, y.text, z.text
                 ));

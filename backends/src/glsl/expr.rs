@@ -67,12 +67,33 @@ impl E {
         E::new(text, Prec::Primary)
     }
 
-    /// The text, parenthesized unless its precedence is at least `p`.
-    pub fn at_least(&self, p: Prec) -> String {
-        if self.prec >= p {
-            self.text.clone()
+    /// The text, parenthesized unless its precedence is at least `p` (formatted where it is
+    /// written: no `String` of its own).
+    pub fn at_least(&self, p: Prec) -> AtLeast<'_> {
+        AtLeast(self, p)
+    }
+}
+
+/// An expression as an operand of precedence at least `.1` ([`E::at_least`]).
+pub(crate) struct AtLeast<'a>(&'a E, Prec);
+
+impl AtLeast<'_> {
+    /// True when the text printed starts with `c` (a parenthesis never does but for `(`).
+    pub fn starts_with(&self, c: char) -> bool {
+        if self.0.prec >= self.1 {
+            self.0.text.starts_with(c)
         } else {
-            format!("({})", self.text)
+            c == '('
+        }
+    }
+}
+
+impl std::fmt::Display for AtLeast<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.prec >= self.1 {
+            f.write_str(&self.0.text)
+        } else {
+            write!(f, "({})", self.0.text)
         }
     }
 }
@@ -1204,7 +1225,7 @@ impl FnEmitter<'_, '_> {
         };
         let two = E::primary("2u");
         let idx = binop(&off, ">>", &two, Prec::Shift);
-        Ok((buf.text, idx.at_least(Prec::Additive)))
+        Ok((buf.text, idx.at_least(Prec::Additive).to_string()))
     }
 }
 

@@ -17,16 +17,15 @@ use crate::text::printer::FnText;
 use crate::text::walker::CSyntax as _;
 use std::fmt::Write as _;
 
-use oneshader_ir::constructs::ConstructKind;
-use oneshader_ir::{AddressSpace, Block, Func, InstId, Intrinsic, Module, Op};
-use rustc_hash::{FxHashMap, FxHashSet};
+use oneshader_ir::{AddressSpace, Func, InstId, Intrinsic, Module, Op};
+use rustc_hash::FxHashSet;
 
 use super::error::{GlslError, OPERANDS, R, malformed};
 use super::module::ModuleCx;
 use super::names::Namer;
 pub(crate) use crate::text::Region;
-use crate::text::roles;
 pub(crate) use crate::text::roles::{Role, has_effect};
+use crate::text::table::IdMap;
 use crate::text::walker::StatementWalker;
 use crate::text::walker::WalkState;
 
@@ -109,8 +108,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub f: Func,
     pub locals: Namer,
     /// Names of parameters, vars and named values.
-    pub names: FxHashMap<InstId, String>,
-    pub roles: FxHashMap<InstId, Role>,
+    pub names: IdMap<String>,
+    pub roles: IdMap<Role>,
     /// Named values declared at the top of the function.
     pub hoisted: FxHashSet<InstId>,
     /// Statements that must follow the one being printed (`frexp`'s exponent conversion).
@@ -118,7 +117,7 @@ pub(crate) struct FnEmitter<'a, 'm> {
     /// Values named `_N` so far.
     pub temps: u32,
     /// Instructions whose operands all print as GLSL constant expressions (memo).
-    pub const_exprs: FxHashMap<InstId, bool>,
+    pub const_exprs: IdMap<bool>,
     /// The statement walker's state (constructs, CFG, output, ...).
     pub walk: WalkState,
 }
@@ -127,59 +126,27 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// Analyzes `f` for printing.
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let mut e = FnEmitter {
+        let (walk, r) = crate::text::printer::analyze_fn(m, f, repeated_operands, needs_local);
+        Ok(FnEmitter {
             cx,
             m,
             f,
             locals: super::names::namer(),
-            names: FxHashMap::default(),
-            roles: FxHashMap::default(),
-            hoisted: FxHashSet::default(),
+            names: IdMap::default(),
+            roles: r.roles,
+            hoisted: r.hoisted,
             after: Vec::new(),
             temps: 0,
-            const_exprs: FxHashMap::default(),
-            walk: WalkState::new(m, f),
-        };
-        e.analyze()?;
-        Ok(e)
-    }
-
-    fn analyze(&mut self) -> R<()> {
-        let m = self.m;
-        let mut forced: FxHashSet<InstId> = FxHashSet::default();
-        for b in self.f.blocks(m) {
-            for c in m.children(b.id()) {
-                for v in repeated_operands(m, c) {
-                    forced.insert(v);
-                }
-            }
-        }
-        let r = roles::analyze(
-            m,
-            self.f,
-            &self.walk.cons,
-            &self.walk.cfg,
-            &forced,
-            needs_local,
-        );
-        self.roles = r.roles;
-        self.hoisted = r.hoisted;
-        for k in r.flagged_loops {
-            self.walk.loop_flags.insert(k, String::new());
-        }
-        Ok(())
+            const_exprs: IdMap::default(),
+            walk,
+        })
     }
 
     /// Prints the whole function.
     pub fn emit(mut self, is_entry: bool) -> R<String> {
         let m = self.m;
         let f = self.f;
-        let fty = m
-            .ty(f.id())
-            .ok_or_else(|| malformed("a function has no type"))?;
-        let ret = m
-            .fn_return(fty)
-            .ok_or_else(|| malformed("a function's type is not a `fn` type"))?;
+        let (ret, entry, sig) = self.signature()?;
         let name = if is_entry {
             "main".to_string()
         } else {
@@ -189,16 +156,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 .cloned()
                 .ok_or_else(|| malformed("a function without a name"))?
         };
-        let entry = f
-            .entry(m)
-            .ok_or_else(|| malformed("a function without a body"))?;
         let mut params = Vec::new();
-        for p in entry.params(m) {
-            let t = m
-                .ty(p.id())
-                .ok_or_else(|| malformed("an untyped parameter"))?;
-            let pname = self.local_name(m.name(p.id()), "arg");
-            self.names.insert(p.id(), pname.clone());
+        for (_, pname, t) in sig {
             if m.op(t) == Op::Ptr {
                 let space = m.address_space(t);
                 if space != Some(AddressSpace::Function) {
@@ -226,54 +185,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
         }
         let ret_name = self.cx.type_name(ret)?;
-        // Names of vars and named values, in block order.
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if let Some(Role::Var | Role::Named) = self.roles.get(&c) {
-                    let n = self.value_name(c);
-                    self.names.insert(c, n);
-                }
-            }
-        }
-        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
-            let n = self.local_name(Some("break_flag"), "flag");
-            self.walk.loop_flags.insert(k, n);
-        }
-        for (k, c) in self.walk.cons.list().iter().enumerate() {
-            if c.kind == ConstructKind::Switch {
-                let t = c.term;
-                let mut targets = vec![Block::cast(m, m.operand(t, 2))];
-                let mut i = 3;
-                while i + 1 < m.num_operands(t) {
-                    targets.push(Block::cast(m, m.operand(t, i + 1)));
-                    i += 2;
-                }
-                self.walk.case_targets.insert(k, targets);
-            }
-        }
-        // The header at the function's declaration (its name), before anything of the body.
+        self.name_locals();
+        // The header at the function's declaration (its name), before anything of the body,
+        // and the body printed after it, into the same buffer.
         let header_line = m.position(f.id()).and_then(|s| self.line_directive(s));
+        let mut header = header_line.unwrap_or_default();
+        writeln!(header, "{ret_name} {name}({}) {{", params.join(", ")).ok();
+        self.walk.out.insert_str(0, &header);
         // Variables, then hoisted values, at the top.
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if self.roles.get(&c) == Some(&Role::Var) {
-                    let t = m
-                        .ty(c)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("a var without a pointee type"))?;
-                    let n = self.names[&c].clone();
-                    let d = self.cx.decl(t, &n)?;
-                    self.line(&format!("{d};"));
-                }
-            }
-        }
-        let mut hoisted: Vec<InstId> = self.hoisted.iter().copied().collect();
-        hoisted.sort_by_key(|h| self.names.get(h).cloned());
-        for h in hoisted {
-            let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
-            let n = self.names[&h].clone();
+        let (vars, hoisted) = self.top_decls()?;
+        for (n, t) in vars.into_iter().chain(hoisted) {
             let d = self.cx.decl(t, &n)?;
-            self.line(&format!("{d};"));
+            self.line_fmt(format_args!("{d};"));
         }
         let top = Region {
             fn_top: true,
@@ -283,19 +206,20 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         if !self.walk.returned && m.op(ret) != Op::Void {
             // No path returns (an endless loop): glslang still wants a return statement.
             let z = self.cx.zero_of(ret)?;
-            self.line(&format!("return {};", z.text));
+            self.line_fmt(format_args!("return {};", z.text));
         }
-        let mut text = header_line.unwrap_or_default();
-        writeln!(text, "{ret_name} {name}({}) {{", params.join(", ")).ok();
-        text.push_str(&self.walk.out);
-        text.push_str("}\n\n");
-        Ok(text)
+        self.walk.out.push_str("}\n\n");
+        Ok(std::mem::take(&mut self.walk.out))
     }
 
     /// Under [`super::Options::line_directives`]: `#line N "file"` before the statement of
     /// `i` when its HLSL line is not the one the previous directive named (`#line` numbers the
     /// line after it).
     pub fn before_line(&mut self, i: InstId) {
+        // Most outputs mark no lines: no position looked up.
+        if self.cx.lines.is_none() {
+            return;
+        }
         let Some(span) = self.m.position(i) else {
             return;
         };
@@ -317,8 +241,31 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// A named value: `T name = expr;` (or `name = expr;` when hoisted).
     pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
-        let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
+        if !matches!(m.op(i), Op::Insert | Op::InsertDyn) && !has_effect(m, i) {
+            // The common case, written straight into the buffer: `T name = e;` with the name
+            // and the type's parts borrowed (`decl`'s text, without its `String`).
+            let parts = if self.hoisted.contains(&i) {
+                None
+            } else {
+                Some(self.cx.type_parts(t)?)
+            };
+            let e = self.inst_expr(i)?;
+            let name = &self.names[&i];
+            let precise = if m.has_decoration(i, Op::Precise) {
+                "precise "
+            } else {
+                ""
+            };
+            match parts {
+                None => self.walk.line(format_args!("{name} = {};", e.text)),
+                Some((base, dims)) => self
+                    .walk
+                    .line(format_args!("{precise}{base} {name}{dims} = {};", e.text)),
+            }
+            return Ok(());
+        }
+        let name = self.names[&i].clone();
         let lhs = if self.hoisted.contains(&i) {
             name.clone()
         } else {
@@ -332,7 +279,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         match m.op(i) {
             Op::Insert | Op::InsertDyn => {
                 let base = self.value(m.operand(i, 0))?;
-                self.line(&format!("{lhs} = {};", base.text));
+                self.line_fmt(format_args!("{lhs} = {};", base.text));
                 let elem = self.value(m.operand(i, 1))?;
                 let path = if m.op(i) == Op::Insert {
                     let comp_ty = m.ty(m.operand(i, 0)).ok_or_else(|| malformed("untyped"))?;
@@ -343,18 +290,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 } else {
                     format!("[{}]", self.value(m.operand(i, 2))?.text)
                 };
-                self.line(&format!("{name}{path} = {};", elem.text));
+                self.line_fmt(format_args!("{name}{path} = {};", elem.text));
                 Ok(())
             }
-            _ if has_effect(m, i) => {
-                let e = self.effect_expr(i)?;
-                self.line(&format!("{lhs} = {e};"));
-                self.flush_after();
-                Ok(())
-            }
+            // A value with effects (pure ones returned above).
             _ => {
-                let e = self.inst_expr(i)?;
-                self.line(&format!("{lhs} = {};", e.text));
+                let e = self.effect_expr(i)?;
+                self.line_fmt(format_args!("{lhs} = {e};"));
+                self.flush_after();
                 Ok(())
             }
         }

@@ -588,20 +588,12 @@ impl<'m> ModuleCx<'m> {
     /// Declares every global in `used` (names first, so functions can refer to them).
     pub fn declare_globals(&mut self, used: &FxHashSet<InstId>) -> Vec<GlslError> {
         let m = self.m;
-        let mut errors = Vec::new();
-        for g in m.globals() {
-            if !used.contains(&g.id()) {
-                continue;
-            }
-            if let Err(e) = self.declare_global(g.id()) {
-                let name = m.name(g.id()).unwrap_or("?").to_string();
-                let mut d = *e.0;
-                d.message = format!("global @{name}: {}", d.message);
-                let d = d.or_at_use(m, g.id());
-                errors.push(GlslError::from(d));
-            }
-        }
-        errors
+        let globals = m
+            .globals()
+            .into_iter()
+            .filter(|g| used.contains(&g.id()))
+            .map(|g| (g.id(), ()));
+        crate::text::driver::declare_each(m, globals, |g, ()| self.declare_global(g))
     }
 
     fn declare_global(&mut self, g: InstId) -> R<()> {

@@ -29,18 +29,18 @@ impl FnEmitter<'_, '_> {
             Op::Store => self.store(i),
             Op::Barrier => {
                 let s = self.barrier(i);
-                self.line(&format!("{s};"));
+                self.line_fmt(format_args!("{s};"));
                 Ok(())
             }
             Op::TextureStore => {
                 let s = self.texture_store(i)?;
-                self.line(&format!("{s};"));
+                self.line_fmt(format_args!("{s};"));
                 Ok(())
             }
             Op::BufferStore => self.buffer_store(i),
             Op::RayQueryInit | Op::RayQueryAbort | Op::RayQueryConfirm | Op::RayQueryGenerate => {
                 let s = self.ray_query_statement(i)?;
-                self.line(&format!("{s};"));
+                self.line_fmt(format_args!("{s};"));
                 Ok(())
             }
             Op::TraceRay => {
@@ -51,19 +51,19 @@ impl FnEmitter<'_, '_> {
                 }
                 let loc = self.data_location(m.operand(i, 10), true)?;
                 args.push(loc.to_string());
-                self.line(&format!("traceRayEXT({});", args.join(", ")));
+                self.line_fmt(format_args!("traceRayEXT({});", args.join(", ")));
                 Ok(())
             }
             Op::ExecuteCallable => {
                 let sbt = self.value(m.operand(i, 0))?;
                 let loc = self.data_location(m.operand(i, 1), false)?;
-                self.line(&format!("executeCallableEXT({}, {loc});", sbt.text));
+                self.line_fmt(format_args!("executeCallableEXT({}, {loc});", sbt.text));
                 Ok(())
             }
             Op::SetMeshOutputs => {
                 let v = self.value(m.operand(i, 0))?;
                 let p = self.value(m.operand(i, 1))?;
-                self.line(&format!("SetMeshOutputsEXT({}, {});", v.text, p.text));
+                self.line_fmt(format_args!("SetMeshOutputsEXT({}, {});", v.text, p.text));
                 Ok(())
             }
             Op::EmitVertex | Op::EndPrimitive => {
@@ -76,9 +76,9 @@ impl FnEmitter<'_, '_> {
                     ("EndPrimitive", "EndStreamPrimitive")
                 };
                 if stream == 0 {
-                    self.line(&format!("{plain}();"));
+                    self.line_fmt(format_args!("{plain}();"));
                 } else {
-                    self.line(&format!("{streamed}({stream});"));
+                    self.line_fmt(format_args!("{streamed}({stream});"));
                 }
                 Ok(())
             }
@@ -88,13 +88,13 @@ impl FnEmitter<'_, '_> {
                 let x = self.value(m.operand(i, 1))?;
                 let s = self.lvalue(m.operand(i, 2))?;
                 let c = self.lvalue(m.operand(i, 3))?;
-                self.line(&format!("{s} = sin({});", x.text));
-                self.line(&format!("{c} = cos({});", x.text));
+                self.line_fmt(format_args!("{s} = sin({});", x.text));
+                self.line_fmt(format_args!("{c} = cos({});", x.text));
                 Ok(())
             }
             _ => {
                 let e = self.effect_expr(i)?;
-                self.line(&format!("{e};"));
+                self.line_fmt(format_args!("{e};"));
                 self.flush_after();
                 Ok(())
             }
@@ -201,7 +201,7 @@ impl FnEmitter<'_, '_> {
         let ty = self.ty_of(v)?;
         let tn = self.cx.type_name(ty)?;
         let name = self.local_name(Some("stored"), "s");
-        self.line(&format!("{tn} {name} = {};", val.text));
+        self.line_fmt(format_args!("{tn} {name} = {};", val.text));
         Ok(E::primary(name))
     }
 
@@ -209,10 +209,10 @@ impl FnEmitter<'_, '_> {
     fn store_shape(&mut self, shape: &Shape<String>, ty: InstId, val: &str) -> R<()> {
         let m = self.m;
         match shape {
-            Shape::Whole(path) => self.line(&format!("{path} = {val};")),
+            Shape::Whole(path) => self.line_fmt(format_args!("{path} = {val};")),
             Shape::Split(comps) => {
                 for (c, path) in comps.iter().enumerate() {
-                    self.line(&format!("{path} = {val}[{c}];"));
+                    self.line_fmt(format_args!("{path} = {val}[{c}];"));
                 }
             }
             Shape::Struct(fields) => {
@@ -251,7 +251,7 @@ impl FnEmitter<'_, '_> {
             // Spread over block members: one store per member, from a named value.
             let val = self.named_for_reuse(val, v)?;
             let ty = self.ty_of(v)?;
-            return self.store_shape(shape, ty, &val.at_least(Prec::Primary));
+            return self.store_shape(shape, ty, &val.at_least(Prec::Primary).to_string());
         }
         if place.rvalue {
             return Err(GlslError::new(
@@ -279,7 +279,7 @@ impl FnEmitter<'_, '_> {
             }
             None => val,
         };
-        self.line(&format!("{} = {};", place.text, val.text));
+        self.line_fmt(format_args!("{} = {};", place.text, val.text));
         Ok(())
     }
 
@@ -311,7 +311,7 @@ impl FnEmitter<'_, '_> {
                 Op::I32 => format!("uint({comp})"),
                 _ => format!("floatBitsToUint({comp})"),
             };
-            self.line(&format!("{arr}[{idx}] = {word};"));
+            self.line_fmt(format_args!("{arr}[{idx}] = {word};"));
         }
         Ok(())
     }
@@ -490,7 +490,7 @@ impl FnEmitter<'_, '_> {
                         format!("ivec{n}")
                     };
                     let tmp = self.local_name(Some("exponent"), "e");
-                    self.line(&format!("{it} {tmp};"));
+                    self.line_fmt(format_args!("{it} {tmp};"));
                     let ft = self.cx.type_name(pointee)?;
                     self.after.push(format!("{place} = {ft}({tmp});"));
                     Ok(format!("frexp({}, {tmp})", x.text))

@@ -573,11 +573,11 @@ impl FnEmitter<'_, '_> {
         };
         let texel = self.local_name(Some("texel"), "t");
         let code = self.local_name(Some("resident"), "r");
-        self.line(&format!("{out_ty} {texel};"));
+        self.line_fmt(format_args!("{out_ty} {texel};"));
         let mut parts: Vec<&str> = args.iter().map(|e| e.text.as_str()).collect();
         parts.push(&texel);
         parts.extend(trailing.iter().map(|e| e.text.as_str()));
-        self.line(&format!("int {code} = {name}({});", parts.join(", ")));
+        self.line_fmt(format_args!("int {code} = {name}({});", parts.join(", ")));
         let t = if scalar {
             E::primary(texel)
         } else {

@@ -11,6 +11,7 @@
 //! | `texture<...>`, `sampler`, `sampler_cmp` | `texture2D`, `itexture2DArray`, `image2D`, `textureBuffer`, `subpassInput`..., `sampler`, `samplerShadow` |
 
 use oneshader_ir::{Dim, InstId, Module, Op, TextureAccess, TextureDesc};
+use std::borrow::Cow;
 
 use super::error::{GlslError, R, TYPE, malformed};
 use super::module::ModuleCx;
@@ -169,7 +170,7 @@ impl ModuleCx<'_> {
 
     /// The base (non-array) GLSL type name of a value type, and the array dimensions that
     /// follow a declared name (`[4][2]`, `[]`).
-    pub(crate) fn type_parts(&mut self, ty: InstId) -> R<(String, String)> {
+    pub(crate) fn type_parts(&mut self, ty: InstId) -> R<(Cow<'static, str>, String)> {
         let m = self.m;
         let mut dims = String::new();
         let mut t = ty;
@@ -203,14 +204,14 @@ impl ModuleCx<'_> {
     }
 
     /// The name of a non-array type.
-    fn base_type(&mut self, ty: InstId) -> R<String> {
+    fn base_type(&mut self, ty: InstId) -> R<Cow<'static, str>> {
         let m = self.m;
         let op = m
             .try_op(ty)
             .ok_or_else(|| malformed("a type operand is missing"))?;
         if let Some(s) = scalar_name(op) {
             self.need_scalar(op);
-            return Ok(s.to_string());
+            return Ok(Cow::Borrowed(s));
         }
         match op {
             Op::Void => Ok("void".into()),
@@ -220,7 +221,7 @@ impl ModuleCx<'_> {
                 let p = vector_prefix(m.op(e))
                     .ok_or_else(|| unsupported(m, ty, "the component is not a scalar"))?;
                 self.need_scalar(m.op(e));
-                Ok(format!("{p}vec{n}"))
+                Ok(format!("{p}vec{n}").into())
             }
             Op::Matrix => {
                 let e = m.operand(ty, 0);
@@ -245,10 +246,11 @@ impl ModuleCx<'_> {
                     format!("{p}mat{rows}")
                 } else {
                     format!("{p}mat{rows}x{cols}")
-                })
+                }
+                .into())
             }
-            Op::Struct => self.struct_name(ty),
-            Op::Texture | Op::Sampler | Op::SamplerCmp => self.opaque_name(ty),
+            Op::Struct => self.struct_name(ty).map(Cow::Owned),
+            Op::Texture | Op::Sampler | Op::SamplerCmp => self.opaque_name(ty).map(Cow::Owned),
             // Ray queries (GL_EXT_ray_query), in any stage.
             Op::AccelStruct => {
                 // Declared by either extension: ray-tracing stages have GL_EXT_ray_tracing.
@@ -263,7 +265,7 @@ impl ModuleCx<'_> {
             }
             Op::Array | Op::RuntimeArray => {
                 let (b, d) = self.type_parts(ty)?;
-                Ok(format!("{b}{d}"))
+                Ok(format!("{b}{d}").into())
             }
             Op::Ptr => Err(unsupported(
                 m,

@@ -3,6 +3,7 @@
 //! is `discard_fragment()`, and MSL has no selection or loop hints (`[flatten]`, `[unroll]`
 //! are dropped: they do not change the meaning).
 
+use crate::text::printer::ExprText as _;
 use oneshader_ir::{InstId, Op};
 
 use super::error::{CONTROL, MslError, OPERANDS, UNMAPPED, malformed};

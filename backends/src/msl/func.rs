@@ -11,18 +11,17 @@
 
 use crate::text::printer::FnText;
 use crate::text::walker::CSyntax as _;
-use std::fmt::Write as _;
 
-use oneshader_ir::constructs::ConstructKind;
-use oneshader_ir::{AtomicOp, BarrierFlags, Block, Func, InstId, Intrinsic, Module};
+use oneshader_ir::{AtomicOp, BarrierFlags, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::error::{DERIVATIVES, MslError, OPERANDS, R, TYPE, UNMAPPED, malformed};
 use super::module::{FieldForm, ModuleCx};
 use super::names::{Namer, namer};
 use crate::text::atomics::Loc;
-use crate::text::roles::{self, Role, has_effect};
+use crate::text::roles::{Role, has_effect};
+use crate::text::table::IdMap;
 use crate::text::walker::WalkState;
 
 pub(crate) use crate::text::expr::E;
@@ -44,9 +43,16 @@ const WORDS: WordSpelling = WordSpelling {
 impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
     const WORDS: WordSpelling = WORDS;
     const OPERANDS: &'static str = OPERANDS;
+    const BOOL_AND_OR: [&'static str; 2] = ["&&", "||"];
+    const SWIZZLE_RUNS: bool = false;
+    const INTEGER_DOT: bool = false;
 
-    fn value(&mut self, v: InstId) -> R<E> {
-        FnEmitter::value(self, v)
+    fn constant_text(&mut self, v: InstId) -> R<String> {
+        self.cx.constant(v)
+    }
+
+    fn inst_expr(&mut self, i: InstId) -> R<E> {
+        FnEmitter::inst_expr(self, i)
     }
 
     fn place_text(&mut self, p: InstId) -> R<String> {
@@ -99,34 +105,33 @@ pub(crate) struct Place {
 
 /// Operands `i` prints more than once (they get a local so nothing is computed twice).
 fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
-    match m.op(i) {
-        Op::Shuffle => vec![m.operand(i, 0), m.operand(i, 1)],
-        Op::BufferLoad => vec![m.operand(i, 1)],
-        Op::BufferStore => vec![m.operand(i, 1), m.operand(i, 2)],
-        Op::CallIntrinsic => match m.imm_operand(i, 0).and_then(Intrinsic::from_u32) {
-            Some(
-                Intrinsic::Sincos
-                | Intrinsic::IsFinite
-                | Intrinsic::Sign
-                | Intrinsic::Frexp
-                | Intrinsic::Modf
-                | Intrinsic::FirstBitLow
-                | Intrinsic::FirstBitHigh
-                | Intrinsic::WaveActiveAllEqual,
-            ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+    use Intrinsic::*;
+    crate::text::printer::repeated_operands(
+        m,
+        i,
+        &[
+            Sincos,
+            IsFinite,
+            Sign,
+            Frexp,
+            Modf,
+            FirstBitLow,
+            FirstBitHigh,
+            WaveActiveAllEqual,
+        ],
+        |which| match which {
             // An integer dot is printed component by component.
-            Some(Intrinsic::Dot)
-                if m.try_operand(i, 1)
-                    .and_then(|a| m.ty(a))
-                    .and_then(|t| m.scalar_kind(t))
-                    .is_some_and(|k| k != oneshader_ir::ScalarKind::Float) =>
+            Dot if m
+                .try_operand(i, 1)
+                .and_then(|a| m.ty(a))
+                .and_then(|t| m.scalar_kind(t))
+                .is_some_and(|k| k != oneshader_ir::ScalarKind::Float) =>
             {
-                (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect()
+                Some((1..m.num_operands(i)).map(|k| m.operand(i, k)).collect())
             }
-            _ => Vec::new(),
+            _ => None,
         },
-        _ => Vec::new(),
-    }
+    )
 }
 
 /// The matrix (MSL type `tn`) declared as `rows` padded rows at `text`
@@ -158,8 +163,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub m: &'m Module,
     pub f: Func,
     pub locals: Namer,
-    pub names: FxHashMap<InstId, String>,
-    pub roles: FxHashMap<InstId, Role>,
+    pub names: IdMap<String>,
+    pub roles: IdMap<Role>,
     pub hoisted: FxHashSet<InstId>,
     pub temps: u32,
     /// The statement walker's state (constructs, CFG, output, ...).
@@ -169,23 +174,13 @@ pub(crate) struct FnEmitter<'a, 'm> {
 impl<'a, 'm> FnEmitter<'a, 'm> {
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let mut walk = WalkState::new(m, f);
-        let mut forced: FxHashSet<InstId> = FxHashSet::default();
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                forced.extend(repeated_operands(m, c));
-            }
-        }
-        let r = roles::analyze(m, f, &walk.cons, &walk.cfg, &forced, needs_local);
-        for k in r.flagged_loops {
-            walk.loop_flags.insert(k, String::new());
-        }
+        let (walk, r) = crate::text::printer::analyze_fn(m, f, repeated_operands, needs_local);
         Ok(FnEmitter {
             cx,
             m,
             f,
             locals: namer(),
-            names: FxHashMap::default(),
+            names: IdMap::default(),
             roles: r.roles,
             hoisted: r.hoisted,
             temps: 0,
@@ -197,23 +192,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// environment (the entry's globals) after its own parameters.
     pub fn emit(mut self, name: &str) -> R<String> {
         let m = self.m;
-        let f = self.f;
-        let fty = m
-            .ty(f.id())
-            .ok_or_else(|| malformed("a function has no type"))?;
-        let ret = m
-            .fn_return(fty)
-            .ok_or_else(|| malformed("a function's type is not a `fn` type"))?;
-        let entry = f
-            .entry(m)
-            .ok_or_else(|| malformed("a function without a body"))?;
+        let (ret, entry, sig) = self.signature()?;
         let mut params = Vec::new();
-        for p in entry.params(m) {
-            let t = m
-                .ty(p.id())
-                .ok_or_else(|| malformed("an untyped parameter"))?;
-            let pname = self.local_name(m.name(p.id()), "arg");
-            self.names.insert(p.id(), pname.clone());
+        for (_, pname, t) in sig {
             let tn = self.cx.type_name(t)?;
             params.push(format!("{tn} {pname}"));
         }
@@ -225,50 +206,21 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         } else {
             self.cx.type_name(ret)?
         };
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if let Some(Role::Var | Role::Named) = self.roles.get(&c) {
-                    let n = self.value_name(c);
-                    self.names.insert(c, n);
-                }
-            }
-        }
-        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
-            let n = self.local_name(Some("break_flag"), "flag");
-            self.walk.loop_flags.insert(k, n);
-        }
-        for (k, c) in self.walk.cons.list().iter().enumerate() {
-            if c.kind == ConstructKind::Switch {
-                let t = c.term;
-                let mut targets = vec![Block::cast(m, m.operand(t, 2))];
-                let mut i = 3;
-                while i + 1 < m.num_operands(t) {
-                    targets.push(Block::cast(m, m.operand(t, i + 1)));
-                    i += 2;
-                }
-                self.walk.case_targets.insert(k, targets);
-            }
-        }
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if self.roles.get(&c) == Some(&Role::Var) {
-                    let t = m
-                        .ty(c)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("a var without a pointee type"))?;
-                    let n = self.names[&c].clone();
-                    let tn = self.cx.type_name(t)?;
-                    self.line(&format!("{tn} {n} = {{}};"));
-                }
-            }
-        }
-        let mut hoisted: Vec<InstId> = self.hoisted.iter().copied().collect();
-        hoisted.sort_by_key(|h| self.names.get(h).cloned());
-        for h in hoisted {
-            let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
-            let n = self.names[&h].clone();
+        self.name_locals();
+        // The header first: the body is printed after it, into the same buffer.
+        let header = format!(
+            "static inline {ret_text} {name}({})\n{{\n",
+            params.join(", ")
+        );
+        self.walk.out.insert_str(0, &header);
+        let (vars, hoisted) = self.top_decls()?;
+        for (n, t) in vars {
             let tn = self.cx.type_name(t)?;
-            self.line(&format!("{tn} {n};"));
+            self.line_fmt(format_args!("{tn} {n} = {{}};"));
+        }
+        for (n, t) in hoisted {
+            let tn = self.cx.type_name(t)?;
+            self.line_fmt(format_args!("{tn} {n};"));
         }
         let top = Region {
             fn_top: true,
@@ -277,26 +229,33 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         self.region(entry, &top)?;
         if !self.walk.returned && m.op(ret) != Op::Void {
             let tn = self.cx.type_name(ret)?;
-            self.line(&format!("return {tn}{{}};"));
+            self.line_fmt(format_args!("return {tn}{{}};"));
         }
-        let mut text = String::new();
-        writeln!(
-            text,
-            "static inline {ret_text} {name}({})\n{{",
-            params.join(", ")
-        )
-        .ok();
-        text.push_str(&self.walk.out);
-        text.push_str("}\n\n");
-        Ok(text)
+        self.walk.out.push_str("}\n\n");
+        Ok(std::mem::take(&mut self.walk.out))
     }
 
     pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
-        let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
         let tn = self.cx.type_name(t)?;
         let hoisted = self.hoisted.contains(&i);
+        if !matches!(m.op(i), Op::Insert | Op::InsertDyn | Op::AtomicCmpXchg) {
+            let e = if has_effect(m, i) {
+                self.effect_expr(i)?
+            } else {
+                self.inst_expr(i)?.text
+            };
+            // The name borrowed where the line is written (no copy of it).
+            let name = &self.names[&i];
+            if hoisted {
+                self.walk.line(format_args!("{name} = {e};"));
+            } else {
+                self.walk.line(format_args!("{tn} {name} = {e};"));
+            }
+            return Ok(());
+        }
+        let name = self.names[&i].clone();
         let decl = |s: &Self| {
             if s.hoisted.contains(&i) {
                 name.clone()
@@ -308,7 +267,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::Insert | Op::InsertDyn => {
                 let base = self.value(m.operand(i, 0))?;
                 let d = decl(self);
-                self.line(&format!("{d} = {};", base.text));
+                self.line_fmt(format_args!("{d} = {};", base.text));
                 let elem = self.value(m.operand(i, 1))?;
                 if m.op(i) == Op::Insert {
                     let comp_ty = self.ty_of(m.operand(i, 0))?;
@@ -328,10 +287,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         }
                         _ => elem.text,
                     };
-                    self.line(&format!("{name}{path} = {v};"));
+                    self.line_fmt(format_args!("{name}{path} = {v};"));
                 } else {
                     let k = self.value(m.operand(i, 2))?;
-                    self.line(&format!("{name}[{}] = {};", k.text, elem.text));
+                    self.line_fmt(format_args!("{name}[{}] = {};", k.text, elem.text));
                 }
                 Ok(())
             }
@@ -346,58 +305,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let cmp = self.value(m.operand(i, 1))?;
                 let v = self.value(m.operand(i, 2))?;
                 let c = self.local_name(Some("expected"), "expected");
-                self.line(&format!("{tn} {c} = {};", cmp.text));
+                self.line_fmt(format_args!("{tn} {c} = {};", cmp.text));
                 let d = decl(self);
-                self.line(&format!("{d} = {c};"));
-                self.line(&format!(
+                self.line_fmt(format_args!("{d} = {c};"));
+                self.line_fmt(format_args!(
                     "while (!atomic_compare_exchange_weak_explicit(&{}, &{name}, {}, \
                      memory_order_relaxed, memory_order_relaxed) && {name} == {c}) {{}}",
                     place.text, v.text
                 ));
                 Ok(())
             }
-            _ => {
-                let e = if has_effect(m, i) {
-                    self.effect_expr(i)?
-                } else {
-                    self.inst_expr(i)?.text
-                };
-                if hoisted {
-                    self.line(&format!("{name} = {e};"));
-                } else {
-                    self.line(&format!("{tn} {name} = {e};"));
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// An operand as an expression.
-    pub fn value(&mut self, v: InstId) -> R<E> {
-        let m = self.m;
-        let op = m
-            .try_op(v)
-            .ok_or_else(|| malformed("an operand refers to a removed instruction"))?;
-        if op.is_constant() || op == Op::SpecConst {
-            let text = self.cx.constant(v)?;
-            let primary = !text.starts_with('-') && !text.starts_with('(');
-            return Ok(E {
-                primary: primary || text.starts_with('('),
-                text,
-            });
-        }
-        if let Some(n) = self.names.get(&v) {
-            return Ok(E::primary(n.clone()));
-        }
-        match op {
-            Op::Global | Op::FieldAddr | Op::ElementAddr | Op::Var => {
-                Err(malformed("a pointer used as a value"))
-            }
-            _ if op.is_instruction() => match self.role(v) {
-                Role::Inline => self.inst_expr(v),
-                _ => Err(malformed("a value used before its definition")),
-            },
-            _ => Err(malformed(format!("an operand is a `{}`", op.spelling()))),
+            _ => Err(malformed("a local defined by a statement of its own")),
         }
     }
 
@@ -693,7 +611,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// The unsigned type of the shape and width of `ty` (`uint`, `uint3`, `ulong2`).
-    fn uint_of(&self, ty: InstId) -> String {
+    fn uint_of(&self, ty: InstId) -> std::borrow::Cow<'static, str> {
         let m = self.m;
         let base = if m.scalar_of(ty).and_then(|s| m.scalar_bits(s)) == Some(64) {
             "ulong"
@@ -701,7 +619,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             "uint"
         };
         match m.vector_len(ty) {
-            Some(n) if m.op(ty) == Op::Vector => format!("{base}{n}"),
+            Some(n) if m.op(ty) == Op::Vector => format!("{base}{n}").into(),
             _ => base.into(),
         }
     }
@@ -1012,29 +930,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(bin(&a, sym, &b))
     }
 
-    fn logic(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let op = m.op(i);
-        let boolean = self.kind_of(i) == Some(ScalarKind::Bool);
-        let a = self.value(m.operand(i, 0))?;
-        if op == Op::Not {
-            return Ok(E::op(format!(
-                "{}{}",
-                if boolean { "!" } else { "~" },
-                a.p()
-            )));
-        }
-        let b = self.value(m.operand(i, 1))?;
-        Ok(match (op, boolean) {
-            (Op::And, true) => bin(&a, "&&", &b),
-            (Op::Or, true) => bin(&a, "||", &b),
-            (Op::And, false) => bin(&a, "&", &b),
-            (Op::Or, false) => bin(&a, "|", &b),
-            (Op::Xor, true) => bin(&a, "!=", &b),
-            _ => bin(&a, "^", &b),
-        })
-    }
-
     fn shift(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let ty = self.ty_of(i)?;
@@ -1098,54 +993,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(bin(&a, sym, &b))
     }
 
-    fn matmul(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let x = m.operand(i, 0);
-        let y = m.operand(i, 1);
-        let tx = m.ty(x).map(|t| m.op(t));
-        let ty = m.ty(y).map(|t| m.op(t));
-        let a = self.value(x)?;
-        let b = self.value(y)?;
-        // HLSL rows are MSL columns: every product swaps its operands.
-        Ok(match (tx, ty) {
-            (Some(Op::Vector), Some(Op::Matrix))
-            | (Some(Op::Matrix), Some(Op::Vector))
-            | (Some(Op::Matrix), Some(Op::Matrix)) => bin(&b, "*", &a),
-            (Some(Op::Vector), Some(Op::Vector)) if self.kind_of(x) == Some(ScalarKind::Float) => {
-                call("dot", &[&a, &b])
-            }
-            (Some(Op::Matrix), Some(_)) => bin(&a, "*", &b),
-            (Some(_), Some(Op::Matrix)) => bin(&b, "*", &a),
-            _ => {
-                return Err(MslError::new(
-                    OPERANDS,
-                    "`matmul` needs float matrix and vector operands",
-                ));
-            }
-        })
-    }
-
-    fn shuffle(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let ty = self.ty_of(i)?;
-        let xa = m.operand(i, 0);
-        let na = m.ty(xa).and_then(|t| m.vector_len(t)).unwrap_or(4);
-        let idx: Vec<u32> = (2..m.num_operands(i))
-            .map(|k| m.imm_operand(i, k).unwrap_or(0))
-            .collect();
-        let srcs = [self.value(xa)?, self.value(m.operand(i, 1))?];
-        let mut parts = Vec::new();
-        for &k in &idx {
-            let (src, c) = if k < na { (0, k) } else { (1, k - na) };
-            let ch = *COMPONENTS
-                .get(c as usize)
-                .ok_or_else(|| malformed("a shuffle index out of range"))?;
-            parts.push(format!("{}.{ch}", srcs[src].p()));
-        }
-        let tn = self.cx.type_name(ty)?;
-        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
-    }
-
     /// A statement (an instruction whose result nobody uses, or that has effects).
     pub fn statement(&mut self, i: InstId) -> R<()> {
         let m = self.m;
@@ -1154,7 +1001,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::BufferStore => self.buffer_store(i),
             Op::TextureStore => {
                 let s = self.texture_store(i)?;
-                self.line(&format!("{s};"));
+                self.line_fmt(format_args!("{s};"));
                 Ok(())
             }
             Op::Barrier => {
@@ -1175,7 +1022,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     return Err(malformed("an atomic on a location not declared atomic"));
                 }
                 let v = self.value(m.operand(i, 2))?;
-                self.line(&format!(
+                self.line_fmt(format_args!(
                     "atomic_store_explicit(&{}, {}, memory_order_relaxed);",
                     p.text, v.text
                 ));
@@ -1183,7 +1030,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             _ => {
                 let e = self.effect_expr(i)?;
-                self.line(&format!("{e};"));
+                self.line_fmt(format_args!("{e};"));
                 Ok(())
             }
         }
@@ -1248,9 +1095,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let v = self.value(m.operand(i, 1))?;
         match place.kind {
             PlaceKind::Plain | PlaceKind::Packed(_) => {
-                self.line(&format!("{} = {};", place.text, v.text))
+                self.line_fmt(format_args!("{} = {};", place.text, v.text))
             }
-            PlaceKind::Atomic => self.line(&format!(
+            PlaceKind::Atomic => self.line_fmt(format_args!(
                 "atomic_store_explicit(&{}, {}, memory_order_relaxed);",
                 place.text, v.text
             )),
@@ -1258,21 +1105,21 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let tmp = self.local_name(Some("vectors"), "vectors");
                 let tn = self.cx.type_name(ty)?;
                 // MSL's columns of the value: its `rows` HLSL rows of 2 components.
-                self.line(&format!("{tn} {tmp} = {};", v.text));
+                self.line_fmt(format_args!("{tn} {tmp} = {};", v.text));
                 for k in 0..rows {
                     for ch in ['x', 'y'] {
-                        self.line(&format!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
+                        self.line_fmt(format_args!("{}[{k}].{ch} = {tmp}[{k}].{ch};", place.text));
                     }
                 }
             }
             PlaceKind::PaddedMatrices { rows, len, ty } => {
                 let tmp = self.local_name(Some("matrices"), "matrices");
                 let tn = self.cx.type_name(ty)?;
-                self.line(&format!("array<{tn}, {len}> {tmp} = {};", v.text));
+                self.line_fmt(format_args!("array<{tn}, {len}> {tmp} = {};", v.text));
                 for e in 0..len {
                     for k in 0..rows {
                         for ch in ['x', 'y'] {
-                            self.line(&format!(
+                            self.line_fmt(format_args!(
                                 "{}[{e}][{k}].{ch} = {tmp}[{e}][{k}].{ch};",
                                 place.text
                             ));
@@ -1288,7 +1135,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     } else {
                         format!("{}.{ch}", v.p())
                     };
-                    self.line(&format!("{}.{ch} = {comp};", place.text));
+                    self.line_fmt(format_args!("{}.{ch} = {comp};", place.text));
                 }
             }
             PlaceKind::Padded { n, len, .. } => {
@@ -1300,7 +1147,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         } else {
                             format!("{}[{k}].{ch}", v.p())
                         };
-                        self.line(&format!("{}[{k}].{ch} = {comp};", place.text));
+                        self.line_fmt(format_args!("{}[{k}].{ch} = {comp};", place.text));
                     }
                 }
             }
@@ -1417,18 +1264,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let rt = self.local_name(Some("fraction"), "fraction");
                 let xn = self.cx.type_name(xt)?;
                 if which == Intrinsic::Modf {
-                    self.line(&format!("{xn} {tmp};"));
-                    self.line(&format!("{xn} {rt} = modf({}, {tmp});", x.text));
-                    self.line(&format!("{} = {tmp};", place.text));
+                    self.line_fmt(format_args!("{xn} {tmp};"));
+                    self.line_fmt(format_args!("{xn} {rt} = modf({}, {tmp});", x.text));
+                    self.line_fmt(format_args!("{} = {tmp};", place.text));
                 } else {
                     let it = match m.vector_len(xt) {
                         Some(n) if m.op(xt) == Op::Vector => format!("int{n}"),
                         _ => "int".into(),
                     };
                     let pn = self.cx.type_name(pointee)?;
-                    self.line(&format!("{it} {tmp};"));
-                    self.line(&format!("{xn} {rt} = frexp({}, {tmp});", x.text));
-                    self.line(&format!("{} = {pn}({tmp});", place.text));
+                    self.line_fmt(format_args!("{it} {tmp};"));
+                    self.line_fmt(format_args!("{xn} {rt} = frexp({}, {tmp});", x.text));
+                    self.line_fmt(format_args!("{} = {pn}({tmp});", place.text));
                 }
                 Ok(rt)
             }
@@ -1443,7 +1290,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                          location",
                     ));
                 }
-                self.line(&format!("{} = sin({});", s.text, x.text));
+                self.line_fmt(format_args!("{} = sin({});", s.text, x.text));
                 Ok(format!("{} = cos({})", c.text, x.text))
             }
             _ => Ok(self.inst_expr(i)?.text),
@@ -1556,45 +1403,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let kind = arg_ty.and_then(|t| m.scalar_kind(t));
         let float = kind == Some(ScalarKind::Float);
         let simple = match which {
-            I::Floor => Some("floor"),
-            I::Ceil => Some("ceil"),
             // HLSL's round rounds halves to even (SPIR-V RoundEven): MSL's rint.
             I::Round => Some("rint"),
-            I::Trunc => Some("trunc"),
-            I::Frac => Some("fract"),
-            I::Sqrt => Some("sqrt"),
             I::Rsqrt => Some("rsqrt"),
-            I::Exp => Some("exp"),
-            I::Exp2 => Some("exp2"),
-            I::Log => Some("log"),
-            I::Log2 => Some("log2"),
-            I::Pow => Some("pow"),
-            I::Sin => Some("sin"),
-            I::Cos => Some("cos"),
-            I::Tan => Some("tan"),
-            I::Asin => Some("asin"),
-            I::Acos => Some("acos"),
-            I::Atan => Some("atan"),
             I::Atan2 => Some("atan2"),
-            I::Sinh => Some("sinh"),
-            I::Cosh => Some("cosh"),
-            I::Tanh => Some("tanh"),
-            I::Lerp => Some("mix"),
-            I::Step => Some("step"),
-            I::Smoothstep => Some("smoothstep"),
-            I::Fma => Some("fma"),
-            I::Cross => Some("cross"),
-            I::Length => Some("length"),
-            I::Distance => Some("distance"),
-            I::Normalize => Some("normalize"),
-            I::Reflect => Some("reflect"),
-            I::Refract => Some("refract"),
             I::Faceforward => Some("faceforward"),
-            I::Determinant => Some("determinant"),
-            I::Transpose => Some("transpose"),
-            I::Min => Some("min"),
-            I::Max => Some("max"),
-            I::Clamp => Some("clamp"),
             I::Saturate if float => Some("saturate"),
             I::ReverseBits => Some("reverse_bits"),
             I::CountBits => Some("popcount"),
@@ -1602,7 +1415,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             I::Ddx | I::DdxCoarse => Some("dfdx"),
             I::Ddy | I::DdyCoarse => Some("dfdy"),
             I::Fwidth => Some("fwidth"),
-            _ => None,
+            _ => crate::text::intrinsics::common_name(which),
         };
         if matches!(
             which,
@@ -1766,7 +1579,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     .map(|k| {
                         let sw = |e: &E| {
                             if n == 1 {
-                                e.p()
+                                e.p().to_string()
                             } else {
                                 format!("{}.{}", e.p(), COMPONENTS[k as usize])
                             }
@@ -1944,7 +1757,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         .collect();
                     return Ok(E::primary(format!("bool{n}({})", parts.join(", "))));
                 }
-                Ok(E::primary(one(&args[0].p())))
+                Ok(E::primary(one(&args[0].p().to_string())))
             }
             I::WaveReadLaneAt | I::QuadReadLaneAt => {
                 self.simd_stage(which)?;

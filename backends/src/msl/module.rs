@@ -1223,17 +1223,10 @@ impl<'m> ModuleCx<'m> {
         &mut self,
         used: &[(InstId, oneshader_ir::effects::Access)],
     ) -> Vec<MslError> {
-        let mut errors = Vec::new();
-        for &(g, access) in used {
-            if let Err(e) = self.declare_global(g, access) {
-                let name = self.m.name(g).unwrap_or("?").to_string();
-                let mut d = *e.0;
-                d.message = format!("global @{name}: {}", d.message);
-                let d = d.or_at_use(self.m, g);
-                errors.push(MslError::from(d));
-            }
-        }
-        errors
+        let m = self.m;
+        crate::text::driver::declare_each(m, used.iter().copied(), |g, access| {
+            self.declare_global(g, access)
+        })
     }
 
     fn declare_global(&mut self, g: InstId, access: oneshader_ir::effects::Access) -> R<()> {

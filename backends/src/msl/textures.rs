@@ -17,6 +17,7 @@
 //! gathers, texel offsets on loads, sparse residency, 1D and multisampled sampling, depth
 //! textures read as vectors.
 
+use crate::text::printer::ExprText as _;
 use crate::text::printer::FnText as _;
 use oneshader_ir::types::TextureDesc;
 use oneshader_ir::{Dim, InstId, Op, ScalarKind, TextureAccess};

@@ -6,7 +6,7 @@
 
 use oneshader_ir::analysis::EntryInfo;
 use oneshader_ir::effects::Effects;
-use oneshader_ir::{Diagnostic, Func, Module, Stage};
+use oneshader_ir::{Diagnostic, Func, InstId, Module, Stage};
 
 use super::error::TextError;
 use super::usage::{self, Entry};
@@ -121,6 +121,8 @@ pub(crate) fn print_functions<C>(
     let mut functions = String::new();
     for &f in funcs {
         match print(cx, f) {
+            // The first function's buffer becomes the output (no copy of it).
+            Ok(text) if functions.is_empty() => functions = text,
             Ok(text) => functions.push_str(&text),
             Err(e) => {
                 let mut d: Diagnostic = e.into();
@@ -130,4 +132,23 @@ pub(crate) fn print_functions<C>(
         }
     }
     functions
+}
+
+/// Declares each global of `globals` (in their order) with `declare`; a refusal is named
+/// after its global and placed at a use of it when it has no position of its own.
+pub(crate) fn declare_each<T>(
+    m: &Module,
+    globals: impl IntoIterator<Item = (InstId, T)>,
+    mut declare: impl FnMut(InstId, T) -> Result<(), TextError>,
+) -> Vec<TextError> {
+    let mut errors = Vec::new();
+    for (g, extra) in globals {
+        if let Err(e) = declare(g, extra) {
+            let name = m.name(g).unwrap_or("?");
+            let mut d = *e.0;
+            d.message = format!("global @{name}: {}", d.message);
+            errors.push(TextError::from(d.or_at_use(m, g)));
+        }
+    }
+    errors
 }

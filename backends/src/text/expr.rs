@@ -31,12 +31,22 @@ impl E {
         }
     }
 
-    /// The text, parenthesized unless primary.
-    pub fn p(&self) -> String {
-        if self.primary {
-            self.text.clone()
+    /// The text, parenthesized unless primary (formatted where it is written: no `String` of
+    /// its own).
+    pub fn p(&self) -> Paren<'_> {
+        Paren(self)
+    }
+}
+
+/// An expression as an operand: its text, parenthesized unless primary ([`E::p`]).
+pub(crate) struct Paren<'a>(&'a E);
+
+impl std::fmt::Display for Paren<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.primary {
+            f.write_str(&self.0.text)
         } else {
-            format!("({})", self.text)
+            write!(f, "({})", self.0.text)
         }
     }
 }

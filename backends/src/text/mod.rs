@@ -10,10 +10,12 @@ pub(crate) mod atomics;
 pub(crate) mod driver;
 pub mod error;
 pub(crate) mod expr;
+pub(crate) mod intrinsics;
 pub(crate) mod lines;
 pub(crate) mod names;
 pub(crate) mod printer;
 pub(crate) mod roles;
+pub(crate) mod table;
 pub(crate) mod usage;
 pub(crate) mod walker;
 

@@ -138,11 +138,21 @@ pub(crate) fn module_refs(
         m: &'m oneshader_ir::Module,
         seen: FxHashSet<InstId>,
         refs: ModuleRefs,
+        /// The type walked last (most values have the type of the one before: no lookup).
+        last_ty: Option<InstId>,
     }
     impl Walk<'_> {
         fn ty(&mut self, t: InstId) {
             let m = self.m;
-            if m.try_op(t).is_none_or(|op| !op.is_type()) || !self.seen.insert(t) {
+            if self.last_ty == Some(t) {
+                return;
+            }
+            if m.try_op(t).is_none_or(|op| !op.is_type()) {
+                return;
+            }
+            // `t` is in `seen` from here on.
+            self.last_ty = Some(t);
+            if !self.seen.insert(t) {
                 return;
             }
             for o in m.operands(t) {
@@ -184,6 +194,7 @@ pub(crate) fn module_refs(
         m,
         seen: FxHashSet::default(),
         refs: ModuleRefs::default(),
+        last_ty: None,
     };
     for &g in globals {
         if let Some(t) = m.ty(g) {

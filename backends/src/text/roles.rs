@@ -20,6 +20,10 @@ use oneshader_ir::effects::Effects;
 use oneshader_ir::{Block, Func, InstId, Module, Op};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use oneshader_ir::SlotVec;
+
+use super::table::IdMap;
+
 /// How a non-terminator instruction is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -47,7 +51,7 @@ pub(crate) fn has_effect(m: &Module, i: InstId) -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct Roles {
     /// The role of every non-terminator instruction.
-    pub roles: FxHashMap<InstId, Role>,
+    pub roles: IdMap<Role>,
     /// Named values declared at the top of the function.
     pub hoisted: FxHashSet<InstId>,
     /// Constructs (loops) a `break` leaves from inside a switch: they need a flag.
@@ -56,12 +60,7 @@ pub(crate) struct Roles {
 
 /// The uses of `v` as (user block, position of the user in its block), looking through
 /// address instructions to where the address is used.
-fn use_sites(
-    m: &Module,
-    v: InstId,
-    pos: &FxHashMap<InstId, usize>,
-    out: &mut Vec<(InstId, usize)>,
-) {
+fn use_sites(m: &Module, v: InstId, pos: &SlotVec<u32>, out: &mut Vec<(InstId, usize)>) {
     for u in m.uses(v) {
         let user = u.user;
         if matches!(m.op(user), Op::FieldAddr | Op::ElementAddr | Op::TexelAddr) {
@@ -72,7 +71,16 @@ fn use_sites(
             continue;
         }
         let b = m.parent(user).unwrap_or(user);
-        out.push((b, pos.get(&user).copied().unwrap_or(usize::MAX)));
+        out.push((b, position(pos, user)));
+    }
+}
+
+/// The position of `i` in its block ([`analyze`]'s table holds it plus one; `usize::MAX` for
+/// an instruction of no block of the function).
+fn position(pos: &SlotVec<u32>, i: InstId) -> usize {
+    match pos.get(i) {
+        Some(&k) if k > 0 => k as usize - 1,
+        _ => usize::MAX,
     }
 }
 
@@ -104,9 +112,14 @@ pub(crate) fn analyze(
     forced: &FxHashSet<InstId>,
     needs_local: fn(&Module, InstId) -> bool,
 ) -> Roles {
-    let mut out = Roles::default();
     let blocks = f.blocks(m);
-    let mut pos: FxHashMap<InstId, usize> = FxHashMap::default();
+    let mut out = Roles {
+        roles: IdMap::spanning(blocks.iter().flat_map(|b| m.children(b.id())), || {
+            Role::Dead
+        }),
+        ..Roles::default()
+    };
+    let mut pos: SlotVec<u32> = SlotVec::new();
     // Per block, the positions of the statements that write memory and of those that
     // synchronize: what an inline value may not move past.
     let mut writes: FxHashMap<InstId, Vec<usize>> = FxHashMap::default();
@@ -114,7 +127,7 @@ pub(crate) fn analyze(
     for &b in &blocks {
         let (mut w, mut br) = (Vec::new(), Vec::new());
         for (k, c) in m.children(b.id()).enumerate() {
-            pos.insert(c, k);
+            *pos.entry(c) = k as u32 + 1;
             let fx = m.effects(c);
             if fx.contains(Effects::WRITE) {
                 w.push(k);
@@ -135,7 +148,10 @@ pub(crate) fn analyze(
     // Where each inline value's expression is evaluated: its user's position, or where
     // its user is evaluated when that is inline too. Blocks are walked backwards so a
     // user's role is known before its operands'.
-    let mut eval_at: FxHashMap<InstId, usize> = FxHashMap::default();
+    let mut eval_at: IdMap<usize> =
+        IdMap::spanning(blocks.iter().flat_map(|b| m.children(b.id())), || 0);
+    // The use sites of the instruction at hand (one buffer for all).
+    let mut sites: Vec<(InstId, usize)> = Vec::new();
     for &b in &blocks {
         let children: Vec<InstId> = m.children(b.id()).collect();
         for &c in children.iter().rev() {
@@ -143,7 +159,7 @@ pub(crate) fn analyze(
             if op == Op::Param || op.is_decoration() || op.is_terminator() {
                 continue;
             }
-            let mut sites: Vec<(InstId, usize)> = Vec::new();
+            sites.clear();
             let role = match op {
                 Op::Var => Role::Var,
                 Op::FieldAddr | Op::ElementAddr | Op::TexelAddr => Role::Address,
@@ -169,7 +185,7 @@ pub(crate) fn analyze(
                             .get(user)
                             .and_then(|u| eval_at.get(u).copied())
                             .unwrap_or(user);
-                        let pc = pos.get(&c).copied().unwrap_or(0);
+                        let pc = position(&pos, c);
                         let fx = m.effects(c);
                         let blocked = (fx.intersects(Effects::READ | Effects::CONVERGENT)
                             && any_in(barriers.get(&b.id()), pc, at))

@@ -79,6 +79,20 @@ impl WalkState {
     }
 }
 
+impl WalkState {
+    /// Prints one line at the current indentation, formatted straight into the output (a
+    /// printer holding other fields borrowed calls this on its `walk` field).
+    pub fn line(&mut self, a: std::fmt::Arguments<'_>) {
+        use std::fmt::Write as _;
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        // Writing into a `String` cannot fail.
+        let _ = self.out.write_fmt(a);
+        self.out.push('\n');
+    }
+}
+
 /// How a statement list ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ending {
@@ -159,6 +173,10 @@ pub(crate) trait CSyntax<'m> {
         }
         w.out.push_str(s);
         w.out.push('\n');
+    }
+    /// Prints one line, formatted straight into the output (no `String` of its own).
+    fn line_fmt(&mut self, a: std::fmt::Arguments<'_>) {
+        self.walk_mut().line(a)
     }
     /// Prints the instructions of `b` (not its terminator).
     fn block_body(&mut self, b: Block) -> Result<(), Self::Error>;
@@ -326,7 +344,7 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
                     self.set_returned();
                     if m.num_operands(t) == 1 {
                         let v = self.value_text(m.operand(t, 0))?;
-                        self.line(&format!("return {v};"));
+                        self.line_fmt(format_args!("return {v};"));
                     } else if !st.fn_top {
                         self.line("return;");
                     }
@@ -416,7 +434,7 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
         let flag = self.loop_flag(k).filter(|f| !f.is_empty()).ok_or_else(|| {
             self.control_error("a loop break from a switch without a flag".into())
         })?;
-        self.line(&format!("{flag} = true;"));
+        self.line_fmt(format_args!("{flag} = true;"));
         self.line("break;");
         if let Some(set) = self.flags_set().last_mut() {
             set.insert(k);
@@ -630,7 +648,7 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
             return self.inside(merge, st);
         }
         let hint = self.selection_hint(t);
-        self.line(&format!("{hint}switch ({sel_text}) {{"));
+        self.line_fmt(format_args!("{hint}switch ({sel_text}) {{"));
         let mut case_st = st.nested();
         case_st.breakables.push(Brk::Switch(k));
         case_st.case_top = Some(k);
@@ -638,7 +656,7 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
         for gi in 0..groups.len() {
             let (target, labels, is_default) = groups[gi].clone();
             for l in &labels {
-                self.line(&format!("case {l}:"));
+                self.line_fmt(format_args!("case {l}:"));
             }
             if is_default {
                 self.line("default:");
@@ -689,7 +707,7 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
         if groups.is_empty() {
             return self.inside(merge, st);
         }
-        self.line(&format!("switch {sel_text} {{"));
+        self.line_fmt(format_args!("switch {sel_text} {{"));
         let mut case_st = st.nested();
         case_st.breakables.push(Brk::Switch(k));
         self.flags_set().push(Default::default());
@@ -698,7 +716,7 @@ pub(crate) trait StatementWalker<'m>: CSyntax<'m> + Sized {
             if *is_default {
                 sel.push("default");
             }
-            self.line(&format!("case {} {{", sel.join(", ")));
+            self.line_fmt(format_args!("case {} {{", sel.join(", ")));
             if *target != merge {
                 *self.indent() += 1;
                 let r = self.region(*target, &case_st);

@@ -7,6 +7,7 @@
 //! WGSL has no selection or loop hints (`[flatten]`, `[unroll]` are dropped: they do not
 //! change the meaning).
 
+use crate::text::printer::ExprText as _;
 use oneshader_ir::{InstId, Op};
 
 use super::error::{CONTROL, TYPE, UNMAPPED, WgslError, malformed};
@@ -64,7 +65,7 @@ impl<'m> CSyntax<'m> for FnEmitter<'_, 'm> {
             .ok_or_else(|| malformed("a function's type is not a `fn` type"))?;
         if m.op(ret) != Op::Void {
             let tn = self.cx.type_name(ret)?;
-            self.line(&format!("return {tn}();"));
+            self.line_fmt(format_args!("return {tn}();"));
         }
         Ok(())
     }

@@ -9,17 +9,17 @@
 
 use crate::text::printer::FnText;
 use crate::text::walker::CSyntax as _;
-use std::fmt::Write as _;
 
 use oneshader_ir::{AddressSpace, AtomicOp, BarrierFlags, Func, InstId, Intrinsic, Module};
 use oneshader_ir::{Op, ScalarKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::error::{OPERANDS, R, TYPE, UNMAPPED, WgslError, malformed};
 use super::module::{Loc, ModuleCx};
 use super::names::{Namer, namer};
 pub(crate) use crate::text::Region;
-use crate::text::roles::{self, Role, has_effect};
+use crate::text::roles::{Role, has_effect};
+use crate::text::table::IdMap;
 use crate::text::walker::{StatementWalker, WalkState};
 
 pub(crate) use crate::text::expr::E;
@@ -41,9 +41,21 @@ const WORDS: WordSpelling = WordSpelling {
 impl<'m> ExprText<'m> for FnEmitter<'_, 'm> {
     const WORDS: WordSpelling = WORDS;
     const OPERANDS: &'static str = OPERANDS;
+    const BOOL_AND_OR: [&'static str; 2] = ["&", "|"];
+    const SWIZZLE_RUNS: bool = true;
+    const INTEGER_DOT: bool = true;
 
-    fn value(&mut self, v: InstId) -> R<E> {
-        FnEmitter::value(self, v)
+    fn constant_text(&mut self, v: InstId) -> R<String> {
+        // Arrays and structs are module-level constants (one copy, not one per use).
+        let m = self.m;
+        if m.op(v) == Op::Composite && matches!(m.op(self.ty_of(v)?), Op::Array | Op::Struct) {
+            return self.cx.const_name(v);
+        }
+        self.cx.constant(v)
+    }
+
+    fn inst_expr(&mut self, i: InstId) -> R<E> {
+        FnEmitter::inst_expr(self, i)
     }
 
     fn place_text(&mut self, p: InstId) -> R<String> {
@@ -123,29 +135,19 @@ pub(crate) struct Place {
 
 /// Operands `i` prints more than once (they get a local so nothing is computed twice).
 fn repeated_operands(m: &Module, i: InstId) -> Vec<InstId> {
-    match m.op(i) {
-        Op::Shuffle => vec![m.operand(i, 0), m.operand(i, 1)],
-        Op::BufferLoad => vec![m.operand(i, 1)],
-        Op::BufferStore => vec![m.operand(i, 1), m.operand(i, 2)],
-        Op::CallIntrinsic => match m.imm_operand(i, 0).and_then(Intrinsic::from_u32) {
-            Some(
-                Intrinsic::Sincos
-                | Intrinsic::IsFinite
-                | Intrinsic::Sign
-                | Intrinsic::Frexp
-                | Intrinsic::Modf
-                | Intrinsic::WaveActiveAllEqual,
-            ) => (1..m.num_operands(i)).map(|k| m.operand(i, k)).collect(),
+    use Intrinsic::*;
+    crate::text::printer::repeated_operands(
+        m,
+        i,
+        &[Sincos, IsFinite, Sign, Frexp, Modf, WaveActiveAllEqual],
+        |which| match which {
             // Converted component by component.
-            Some(Intrinsic::F32ToF16 | Intrinsic::F16ToF32)
-                if m.ty(i).is_some_and(|t| m.op(t) == Op::Vector) =>
-            {
-                vec![m.operand(i, 1)]
+            F32ToF16 | F16ToF32 if m.ty(i).is_some_and(|t| m.op(t) == Op::Vector) => {
+                Some(vec![m.operand(i, 1)])
             }
-            _ => Vec::new(),
+            _ => None,
         },
-        _ => Vec::new(),
-    }
+    )
 }
 
 fn needs_local(m: &Module, i: InstId) -> bool {
@@ -158,8 +160,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pub m: &'m Module,
     pub f: Func,
     pub locals: Namer,
-    pub names: FxHashMap<InstId, String>,
-    pub roles: FxHashMap<InstId, Role>,
+    pub names: IdMap<String>,
+    pub roles: IdMap<Role>,
     pub hoisted: FxHashSet<InstId>,
     /// Pointer parameters (printed `(*p)`).
     pub ptr_params: FxHashSet<InstId>,
@@ -171,23 +173,13 @@ pub(crate) struct FnEmitter<'a, 'm> {
 impl<'a, 'm> FnEmitter<'a, 'm> {
     pub fn new(cx: &'a mut ModuleCx<'m>, f: Func) -> R<FnEmitter<'a, 'm>> {
         let m = cx.m;
-        let mut walk = WalkState::new(m, f);
-        let mut forced: FxHashSet<InstId> = FxHashSet::default();
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                forced.extend(repeated_operands(m, c));
-            }
-        }
-        let r = roles::analyze(m, f, &walk.cons, &walk.cfg, &forced, needs_local);
-        for k in r.flagged_loops {
-            walk.loop_flags.insert(k, String::new());
-        }
+        let (walk, r) = crate::text::printer::analyze_fn(m, f, repeated_operands, needs_local);
         Ok(FnEmitter {
             cx,
             m,
             f,
             locals: namer(),
-            names: FxHashMap::default(),
+            names: IdMap::default(),
             roles: r.roles,
             hoisted: r.hoisted,
             ptr_params: FxHashSet::default(),
@@ -199,25 +191,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// Prints the whole function (`name`: its WGSL name).
     pub fn emit(mut self, name: &str) -> R<String> {
         let m = self.m;
-        let f = self.f;
-        let fty = m
-            .ty(f.id())
-            .ok_or_else(|| malformed("a function has no type"))?;
-        let ret = m
-            .fn_return(fty)
-            .ok_or_else(|| malformed("a function's type is not a `fn` type"))?;
-        let entry = f
-            .entry(m)
-            .ok_or_else(|| malformed("a function without a body"))?;
+        let (ret, entry, sig) = self.signature()?;
         let mut params = Vec::new();
-        for p in entry.params(m) {
-            let t = m
-                .ty(p.id())
-                .ok_or_else(|| malformed("an untyped parameter"))?;
-            let pname = self.local_name(m.name(p.id()), "arg");
-            self.names.insert(p.id(), pname.clone());
+        for (p, pname, t) in sig {
             if m.op(t) == Op::Ptr {
-                self.ptr_params.insert(p.id());
+                self.ptr_params.insert(p);
             }
             let tn = self.cx.type_name(t)?;
             params.push(format!("{pname}: {tn}"));
@@ -227,38 +205,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         } else {
             format!(" -> {}", self.cx.type_name(ret)?)
         };
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if let Some(Role::Var | Role::Named) = self.roles.get(&c) {
-                    let n = self.value_name(c);
-                    self.names.insert(c, n);
-                }
-            }
-        }
-        for k in self.walk.loop_flags.keys().copied().collect::<Vec<_>>() {
-            let n = self.local_name(Some("break_flag"), "flag");
-            self.walk.loop_flags.insert(k, n);
-        }
-        for b in f.blocks(m) {
-            for c in m.children(b.id()) {
-                if self.roles.get(&c) == Some(&Role::Var) {
-                    let t = m
-                        .ty(c)
-                        .and_then(|t| m.pointee(t))
-                        .ok_or_else(|| malformed("a var without a pointee type"))?;
-                    let n = self.names[&c].clone();
-                    let tn = self.cx.type_name(t)?;
-                    self.line(&format!("var {n}: {tn};"));
-                }
-            }
-        }
-        let mut hoisted: Vec<InstId> = self.hoisted.iter().copied().collect();
-        hoisted.sort_by_key(|h| self.names.get(h).cloned());
-        for h in hoisted {
-            let t = m.ty(h).ok_or_else(|| malformed("an untyped value"))?;
-            let n = self.names[&h].clone();
+        self.name_locals();
+        // The header first: the body is printed after it, into the same buffer.
+        let header = format!("fn {name}({}){ret_text} {{\n", params.join(", "));
+        self.walk.out.insert_str(0, &header);
+        let (vars, hoisted) = self.top_decls()?;
+        for (n, t) in vars.into_iter().chain(hoisted) {
             let tn = self.cx.type_name(t)?;
-            self.line(&format!("var {n}: {tn};"));
+            self.line_fmt(format_args!("var {n}: {tn};"));
         }
         let top = Region {
             fn_top: true,
@@ -267,28 +221,25 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         self.region(entry, &top)?;
         if !self.walk.returned && m.op(ret) != Op::Void {
             let tn = self.cx.type_name(ret)?;
-            self.line(&format!("return {tn}();"));
+            self.line_fmt(format_args!("return {tn}();"));
         }
-        let mut text = String::new();
-        writeln!(text, "fn {name}({}){ret_text} {{", params.join(", ")).ok();
-        text.push_str(&self.walk.out);
-        text.push_str("}\n\n");
-        Ok(text)
+        self.walk.out.push_str("}\n\n");
+        Ok(std::mem::take(&mut self.walk.out))
     }
 
     pub fn named(&mut self, i: InstId) -> R<()> {
         let m = self.m;
-        let name = self.names[&i].clone();
         let t = m.ty(i).ok_or_else(|| malformed("an untyped value"))?;
         let tn = self.cx.type_name(t)?;
         let hoisted = self.hoisted.contains(&i);
         match m.op(i) {
             Op::Insert | Op::InsertDyn => {
+                let name = self.names[&i].clone();
                 let base = self.value(m.operand(i, 0))?;
                 if hoisted {
-                    self.line(&format!("{name} = {};", base.text));
+                    self.line_fmt(format_args!("{name} = {};", base.text));
                 } else {
-                    self.line(&format!("var {name}: {tn} = {};", base.text));
+                    self.line_fmt(format_args!("var {name}: {tn} = {};", base.text));
                 }
                 let elem = self.value(m.operand(i, 1))?;
                 if m.op(i) == Op::Insert {
@@ -299,16 +250,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let path = self.index_path(comp_ty, &idx)?;
                     if let Some((comps, _)) = &path.split {
                         let tmp = self.local_name(Some("vec"), "vec");
-                        self.line(&format!("let {tmp} = {};", elem.text));
+                        self.line_fmt(format_args!("let {tmp} = {};", elem.text));
                         for (c, comp) in comps.iter().enumerate() {
-                            self.line(&format!("{name}{comp} = {tmp}.{};", COMPONENTS[c]));
+                            self.line_fmt(format_args!("{name}{comp} = {tmp}.{};", COMPONENTS[c]));
                         }
                         return Ok(());
                     }
-                    self.line(&format!("{name}{} = {};", path.text, elem.text));
+                    self.line_fmt(format_args!("{name}{} = {};", path.text, elem.text));
                 } else {
                     let k = self.value(m.operand(i, 2))?;
-                    self.line(&format!("{name}[{}] = {};", k.text, elem.text));
+                    self.line_fmt(format_args!("{name}[{}] = {};", k.text, elem.text));
                 }
                 Ok(())
             }
@@ -318,45 +269,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 } else {
                     self.inst_expr(i)?.text
                 };
+                // The name borrowed where the line is written (no copy of it).
+                let name = &self.names[&i];
                 if hoisted {
-                    self.line(&format!("{name} = {e};"));
+                    self.walk.line(format_args!("{name} = {e};"));
                 } else {
-                    self.line(&format!("let {name}: {tn} = {e};"));
+                    self.walk.line(format_args!("let {name}: {tn} = {e};"));
                 }
                 Ok(())
             }
-        }
-    }
-
-    /// An operand as an expression.
-    pub fn value(&mut self, v: InstId) -> R<E> {
-        let m = self.m;
-        let op = m
-            .try_op(v)
-            .ok_or_else(|| malformed("an operand refers to a removed instruction"))?;
-        if op.is_constant() || op == Op::SpecConst {
-            if op == Op::Composite || op == Op::Zero || op == Op::Undef {
-                let t = self.ty_of(v)?;
-                if matches!(m.op(t), Op::Array | Op::Struct) && op == Op::Composite {
-                    return Ok(E::primary(self.cx.const_name(v)?));
-                }
-            }
-            let text = self.cx.constant(v)?;
-            let primary = !text.starts_with('-');
-            return Ok(E { text, primary });
-        }
-        if let Some(n) = self.names.get(&v) {
-            return Ok(E::primary(n.clone()));
-        }
-        match op {
-            Op::Global | Op::FieldAddr | Op::ElementAddr | Op::Var => {
-                Err(malformed("a pointer used as a value"))
-            }
-            _ if op.is_instruction() => match self.role(v) {
-                Role::Inline => self.inst_expr(v),
-                _ => Err(malformed("a value used before its definition")),
-            },
-            _ => Err(malformed(format!("an operand is a `{}`", op.spelling()))),
         }
     }
 
@@ -762,7 +683,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             .ok()
                             .and_then(|t| m.vector_len(t))
                             .unwrap_or(0);
-                        e = super::module::split_args(&v.p(), n);
+                        e = super::module::split_args(&v.p().to_string(), n);
                     }
                     parts.push(e);
                 }
@@ -885,27 +806,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(per_vector(&tn, rows, row))
     }
 
-    fn logic(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let op = m.op(i);
-        let boolean = self.kind_of(i) == Some(ScalarKind::Bool);
-        let a = self.value(m.operand(i, 0))?;
-        if op == Op::Not {
-            return Ok(E::op(format!(
-                "{}{}",
-                if boolean { "!" } else { "~" },
-                a.p()
-            )));
-        }
-        let b = self.value(m.operand(i, 1))?;
-        Ok(match (op, boolean) {
-            (Op::And, _) => bin(&a, "&", &b),
-            (Op::Or, _) => bin(&a, "|", &b),
-            (Op::Xor, true) => bin(&a, "!=", &b),
-            _ => bin(&a, "^", &b),
-        })
-    }
-
     fn shift(&mut self, i: InstId) -> R<E> {
         let m = self.m;
         let a = self.value(m.operand(i, 0))?;
@@ -939,63 +839,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(bin(&a, sym, &b))
     }
 
-    fn matmul(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let x = m.operand(i, 0);
-        let y = m.operand(i, 1);
-        let tx = m.ty(x).map(|t| m.op(t));
-        let ty = m.ty(y).map(|t| m.op(t));
-        let a = self.value(x)?;
-        let b = self.value(y)?;
-        // HLSL rows are WGSL columns: every product swaps its operands.
-        Ok(match (tx, ty) {
-            (Some(Op::Vector), Some(Op::Matrix))
-            | (Some(Op::Matrix), Some(Op::Vector))
-            | (Some(Op::Matrix), Some(Op::Matrix)) => bin(&b, "*", &a),
-            (Some(Op::Vector), Some(Op::Vector)) => call("dot", &[&a, &b]),
-            (Some(Op::Matrix), Some(_)) => bin(&a, "*", &b),
-            (Some(_), Some(Op::Matrix)) => bin(&b, "*", &a),
-            _ => {
-                return Err(WgslError::new(
-                    OPERANDS,
-                    "`matmul` needs float matrix and vector operands",
-                ));
-            }
-        })
-    }
-
-    fn shuffle(&mut self, i: InstId) -> R<E> {
-        let m = self.m;
-        let ty = self.ty_of(i)?;
-        let xa = m.operand(i, 0);
-        let na = m.ty(xa).and_then(|t| m.vector_len(t)).unwrap_or(4);
-        let idx: Vec<u32> = (2..m.num_operands(i))
-            .map(|k| m.imm_operand(i, k).unwrap_or(0))
-            .collect();
-        let srcs = [self.value(xa)?, self.value(m.operand(i, 1))?];
-        let mut runs: Vec<(usize, String)> = Vec::new();
-        for &k in &idx {
-            let (src, c) = if k < na { (0, k) } else { (1, k - na) };
-            let ch = *COMPONENTS
-                .get(c as usize)
-                .ok_or_else(|| malformed("a shuffle index out of range"))?;
-            match runs.last_mut() {
-                Some((s, sw)) if *s == src => sw.push(ch),
-                _ => runs.push((src, ch.to_string())),
-            }
-        }
-        if runs.len() == 1 {
-            let (s, sw) = &runs[0];
-            return Ok(E::primary(format!("{}.{sw}", srcs[*s].p())));
-        }
-        let parts: Vec<String> = runs
-            .iter()
-            .map(|(s, sw)| format!("{}.{sw}", srcs[*s].p()))
-            .collect();
-        let tn = self.cx.type_name(ty)?;
-        Ok(E::primary(format!("{tn}({})", parts.join(", "))))
-    }
-
     /// A statement (an instruction whose result nobody uses, or that has effects).
     pub fn statement(&mut self, i: InstId) -> R<()> {
         let m = self.m;
@@ -1004,7 +847,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Op::BufferStore => self.buffer_store(i),
             Op::TextureStore => {
                 let s = self.texture_store(i)?;
-                self.line(&format!("{s};"));
+                self.line_fmt(format_args!("{s};"));
                 Ok(())
             }
             Op::Barrier => {
@@ -1017,16 +860,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             {
                 let p = self.place(m.operand(i, 1))?;
                 let v = self.value(m.operand(i, 2))?;
-                self.line(&format!("atomicStore(&{}, {});", p.text, v.text));
+                self.line_fmt(format_args!("atomicStore(&{}, {});", p.text, v.text));
                 Ok(())
             }
             _ => {
                 let e = self.effect_expr(i)?;
                 let discard = m.ty(i).is_some_and(|t| m.op(t) != Op::Void) && m.op(i) != Op::Call;
                 if discard {
-                    self.line(&format!("_ = {e};"));
+                    self.line_fmt(format_args!("_ = {e};"));
                 } else {
-                    self.line(&format!("{e};"));
+                    self.line_fmt(format_args!("{e};"));
                 }
                 Ok(())
             }
@@ -1109,20 +952,22 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let place = self.place(m.operand(i, 0))?;
         let v = self.value(m.operand(i, 1))?;
         match place.kind {
-            PlaceKind::Plain => self.line(&format!("{} = {};", place.text, v.text)),
-            PlaceKind::Atomic => self.line(&format!("atomicStore(&{}, {});", place.text, v.text)),
+            PlaceKind::Plain => self.line_fmt(format_args!("{} = {};", place.text, v.text)),
+            PlaceKind::Atomic => {
+                self.line_fmt(format_args!("atomicStore(&{}, {});", place.text, v.text))
+            }
             PlaceKind::Split { comps, .. } => {
                 let tmp = self.local_name(Some("vec"), "vec");
-                self.line(&format!("let {tmp} = {};", v.text));
+                self.line_fmt(format_args!("let {tmp} = {};", v.text));
                 for (c, comp) in comps.iter().enumerate() {
-                    self.line(&format!("{comp} = {tmp}.{};", COMPONENTS[c]));
+                    self.line_fmt(format_args!("{comp} = {tmp}.{};", COMPONENTS[c]));
                 }
             }
             PlaceKind::SplitMatrix { parts, .. } => {
                 let tmp = self.local_name(Some("mat"), "mat");
-                self.line(&format!("let {tmp} = {};", v.text));
+                self.line_fmt(format_args!("let {tmp} = {};", v.text));
                 for (c, part) in parts.iter().enumerate() {
-                    self.line(&format!("{part} = {tmp}[{c}];"));
+                    self.line_fmt(format_args!("{part} = {tmp}[{c}];"));
                 }
             }
             PlaceKind::SplitElem { comps, idx, .. } => {
@@ -1130,8 +975,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     self.local_name(Some("val"), "val"),
                     self.local_name(Some("idx"), "idx"),
                 );
-                self.line(&format!("let {tv} = {};", v.text));
-                self.line(&format!("let {ti} = {idx};"));
+                self.line_fmt(format_args!("let {tv} = {};", v.text));
+                self.line_fmt(format_args!("let {ti} = {idx};"));
                 let arms: Vec<String> = comps
                     .iter()
                     .enumerate()
@@ -1141,9 +986,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
             PlaceKind::Padded { n, .. } => {
                 let tmp = self.local_name(Some("elems"), "elems");
-                self.line(&format!("let {tmp} = {};", v.text));
+                self.line_fmt(format_args!("let {tmp} = {};", v.text));
                 for k in 0..n {
-                    self.line(&format!("{}[{k}].v = {tmp}[{k}];", place.text));
+                    self.line_fmt(format_args!("{}[{k}].v = {tmp}[{k}];", place.text));
                 }
             }
             PlaceKind::HoldsAtomics => {
@@ -1291,7 +1136,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     };
                     x = call(&wide, &[&x]);
                 }
-                self.line(&format!("let {tmp} = {f}({});", x.text));
+                self.line_fmt(format_args!("let {tmp} = {f}({});", x.text));
                 let pointee = m
                     .ty(p)
                     .and_then(|t| m.pointee(t))
@@ -1308,7 +1153,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         "an out-parameter of `frexp`/`modf` into an atomic or split location",
                     ));
                 }
-                self.line(&format!("{} = {part};", place.text));
+                self.line_fmt(format_args!("{} = {part};", place.text));
                 if widened {
                     let tn = self.cx.type_name(xt)?;
                     return Ok(format!("{tn}({tmp}.fract)"));
@@ -1319,7 +1164,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let x = self.value(m.operand(i, 1))?;
                 let s = self.place(m.operand(i, 2))?;
                 let c = self.place(m.operand(i, 3))?;
-                self.line(&format!("{} = sin({});", s.text, x.text));
+                self.line_fmt(format_args!("{} = sin({});", s.text, x.text));
                 Ok(format!("{} = cos({})", c.text, x.text))
             }
             _ => Ok(self.inst_expr(i)?.text),
@@ -1340,53 +1185,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let arg_ty = arg_ir.first().and_then(|&a| m.ty(a));
         let kind = arg_ty.and_then(|t| m.scalar_kind(t));
         let simple = match which {
-            I::Floor => Some("floor"),
-            I::Ceil => Some("ceil"),
             I::Round => Some("round"),
-            I::Trunc => Some("trunc"),
-            I::Frac => Some("fract"),
-            I::Sqrt => Some("sqrt"),
             I::Rsqrt => Some("inverseSqrt"),
-            I::Exp => Some("exp"),
-            I::Exp2 => Some("exp2"),
-            I::Log => Some("log"),
-            I::Log2 => Some("log2"),
-            I::Pow => Some("pow"),
-            I::Sin => Some("sin"),
-            I::Cos => Some("cos"),
-            I::Tan => Some("tan"),
-            I::Asin => Some("asin"),
-            I::Acos => Some("acos"),
-            I::Atan => Some("atan"),
             I::Atan2 => Some("atan2"),
-            I::Sinh => Some("sinh"),
-            I::Cosh => Some("cosh"),
-            I::Tanh => Some("tanh"),
-            I::Lerp => Some("mix"),
-            I::Step => Some("step"),
-            I::Smoothstep => Some("smoothstep"),
-            I::Fma => Some("fma"),
-            I::Cross => Some("cross"),
-            I::Length => Some("length"),
-            I::Distance => Some("distance"),
-            I::Normalize => Some("normalize"),
-            I::Reflect => Some("reflect"),
-            I::Refract => Some("refract"),
             I::Faceforward => Some("faceForward"),
-            I::Determinant => Some("determinant"),
-            I::Transpose => Some("transpose"),
             I::Degrees => Some("degrees"),
             I::Radians => Some("radians"),
-            I::Min => Some("min"),
-            I::Max => Some("max"),
-            I::Clamp => Some("clamp"),
             I::ReverseBits => Some("reverseBits"),
             I::CountBits => Some("countOneBits"),
             I::FirstBitLow => Some("firstTrailingBit"),
             I::FirstBitHigh => Some("firstLeadingBit"),
             I::PackHalf2x16 => Some("pack2x16float"),
             I::UnpackHalf2x16 => Some("unpack2x16float"),
-            _ => None,
+            _ => crate::text::intrinsics::common_name(which),
         };
         if matches!(
             which,

@@ -15,6 +15,7 @@
 //! Refused: `query_lod`, the `*_cmp_level`/`*_cmp_bias`/`*_cmp_grad` forms, min-LOD clamps,
 //! four-offset gathers, sparse residency, depth textures read as vectors.
 
+use crate::text::printer::ExprText as _;
 use crate::text::printer::FnText as _;
 use oneshader_ir::types::TextureDesc;
 use oneshader_ir::{Dim, InstId, Op, TextureAccess};
