@@ -1202,35 +1202,12 @@ fn inlined_code_names_its_function_and_the_chain_of_calls_it_was_inlined_at() {
         .count();
     assert_eq!(twice, 1);
     // spirv-opt keeps them valid.
-    oneshader_test_tools::require_tool("spirv-opt");
-    let dir = std::env::temp_dir().join(format!("oneshader-scopes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (input, output) = (dir.join("in.spv"), dir.join("out.spv"));
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&input, bytes).expect("write");
-    let run = std::process::Command::new("spirv-opt")
-        .args(["-O", "--target-env=vulkan1.2"])
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .output()
-        .expect("spirv-opt runs");
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let opt = std::fs::read(&output).expect("read");
-    let opt: Vec<u32> = opt
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let opt = spirv_opt_o(&words, "the scoped module");
     assert_valid(
         &opt,
         TargetEnv::Vulkan1_2,
         "spirv-opt -O of the scoped module",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A struct's `DebugTypeComposite` stands at its declaration (before: line 1 of the main file),
@@ -1316,9 +1293,7 @@ fn every_local_keeps_a_debug_value_at_o() {
 /// with lexical blocks, inlined scopes and debug values in it.
 #[test]
 fn spirv_opt_of_the_debug_output_computes_what_it_computes() {
-    oneshader_test_tools::require_tool("spirv-opt");
     let gpu = oneshader_vulkan_harness::Gpu::new();
-    let dir = tempfile::tempdir().expect("a temporary folder");
     let input: Vec<u32> = [0.25f32, 0.75, 1.5, 2.0, 0.0, 0.0, 0.0, 0.0]
         .iter()
         .map(|f| f.to_bits())
@@ -1335,32 +1310,9 @@ fn spirv_opt_of_the_debug_output_computes_what_it_computes() {
         let f = |k: usize| f32::from_bits(ours[k]);
         assert_eq!((f(0), f(1)), (0.25, 0.75 * 3.0 + 1.0), "{level:?}");
         assert!((f(5) - 0.75f32.sqrt()).abs() < 1e-3, "{level:?}: {}", f(5));
-        std::fs::write(
-            dir.path().join("in.spv"),
-            oneshader::backends::spirv::to_bytes(&words),
-        )
-        .expect("writes");
         // `--strip-nonsemantic` is not run: both SPIRV-Tools versions (2023.1 and 2025.5) crash
         // on any NonSemantic.Shader.DebugInfo.100 module, glslang's `-gVS` output too.
-        let out = dir.path().join("out.spv");
-        let status = std::process::Command::new("spirv-opt")
-            .arg("-O")
-            .arg("--target-env=vulkan1.2")
-            .arg(dir.path().join("in.spv"))
-            .arg("-o")
-            .arg(&out)
-            .output()
-            .expect("spirv-opt runs");
-        assert!(
-            status.status.success(),
-            "spirv-opt -O: {}",
-            String::from_utf8_lossy(&status.stderr)
-        );
-        let theirs: Vec<u32> = std::fs::read(&out)
-            .expect("written")
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let theirs = spirv_opt_o(&words, &format!("{level:?}"));
         assert_valid(&theirs, TargetEnv::Vulkan1_2, "spirv-opt -O");
         assert_eq!(
             run(&theirs),

@@ -42,6 +42,32 @@ pub fn assert_valid(words: &[u32], env: TargetEnv, what: &str) {
     }
 }
 
+/// `spirv-opt -O --target-env=vulkan1.2` of `words` (failing with `cargo xtask setup` when
+/// spirv-opt is missing, and with spirv-opt's message when it fails).
+pub fn spirv_opt_o(words: &[u32], what: &str) -> Vec<u32> {
+    oneshader_test_tools::require_tool("spirv-opt");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (input, output) = (dir.path().join("in.spv"), dir.path().join("out.spv"));
+    std::fs::write(&input, oneshader::backends::spirv::to_bytes(words)).expect("writes");
+    let run = std::process::Command::new("spirv-opt")
+        .args(["-O", "--target-env=vulkan1.2"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .expect("spirv-opt runs");
+    assert!(
+        run.status.success(),
+        "{what}: spirv-opt -O fails: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    std::fs::read(&output)
+        .expect("written")
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 /// (file, profile, entry) of every documented command line of the examples.
 pub fn documented_entry_points() -> Vec<(String, String, String)> {
     let mut out = Vec::new();
