@@ -1,6 +1,6 @@
 //! Lazy loading: decoding only the module-level items a link needs.
 //!
-//! A file with the symbol index (optional section 0x8000_0002, [`IndexSection`]) says where
+//! A file with the symbol index (optional section 0x8000_0002, `IndexSection` in `format.rs`) says where
 //! each module-level item (a child of the module record, with its subtree: a function, a
 //! global, a struct, a generic, a type or constant, a module decoration) sits in every column
 //! of the instruction section. [`LazyFile::load`] starts from the items that export the
