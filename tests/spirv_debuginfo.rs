@@ -448,35 +448,16 @@ fn without_its_debug_instructions_the_module_is_the_one_compiled_without_them() 
 
 #[test]
 fn spirv_opt_o_of_the_debug_output_still_validates() {
-    oneshader_test_tools::require_tool("spirv-opt");
-    let dir = tempfile::tempdir().expect("a temporary folder");
     for level in [OptLevel::O0, OptLevel::O] {
         let words = compile(level, DebugInfo::VulkanWithSource);
-        let input = dir.path().join("in.spv");
-        let output = dir.path().join("out.spv");
-        std::fs::write(&input, oneshader::backends::spirv::to_bytes(&words)).expect("writes");
-        let run = std::process::Command::new("spirv-opt")
-            .args(["-O", "--target-env=vulkan1.2"])
-            .arg(&input)
-            .arg("-o")
-            .arg(&output)
-            .output()
-            .expect("spirv-opt runs");
-        assert!(
-            run.status.success(),
-            "{level:?}: spirv-opt -O fails: {}",
-            String::from_utf8_lossy(&run.stderr)
+        let opt = spirv_opt_o(&words, &format!("{level:?}"));
+        assert_valid(
+            &opt,
+            TargetEnv::Vulkan1_2,
+            &format!("{level:?}: spirv-opt -O's output"),
         );
-        oneshader_test_tools::spirv_val_file(&output, &["--target-env", "vulkan1.2"])
-            .unwrap_or_else(|e| panic!("{level:?}: spirv-opt -O's output: {e}"));
         // The optimizer kept debug information (it understands it rather than choking on it).
-        let text = oneshader_test_tools::spirv_dis(
-            &std::fs::read(&output)
-                .expect("written")
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect::<Vec<u32>>(),
-        );
+        let text = oneshader_test_tools::spirv_dis(&opt);
         assert!(
             text.contains("DebugLine"),
             "{level:?}: spirv-opt kept the DebugLines"

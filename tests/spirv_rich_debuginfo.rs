@@ -380,34 +380,15 @@ fn types_are_described_with_opencl_operands() {
 fn spirv_opt_o_of_the_rich_output_still_validates() {
     oneshader_test_tools::require_tool("spirv-opt");
     let current = oneshader_test_tools::current_spirv_val().with_file_name("spirv-opt");
-    let dir = tempfile::tempdir().expect("a temporary folder");
     for level in [OptLevel::O0, OptLevel::O] {
         let words = compile(level, DebugInfo::RichWithSource, TargetEnv::Vulkan1_2);
-        let input = dir.path().join("in.spv");
-        let output = dir.path().join("out.spv");
-        std::fs::write(&input, oneshader::backends::spirv::to_bytes(&words)).expect("writes");
         for opt in [std::path::PathBuf::from("spirv-opt"), current.clone()] {
-            let run = std::process::Command::new(&opt)
-                .args(["-O", "--target-env=vulkan1.2"])
-                .arg(&input)
-                .arg("-o")
-                .arg(&output)
-                .output()
-                .expect("spirv-opt runs");
-            assert!(
-                run.status.success(),
-                "{level:?}: {} -O fails ({:?}): {}",
-                opt.display(),
-                run.status,
-                String::from_utf8_lossy(&run.stderr)
+            let w = spirv_opt_o_with(&opt, &words, &format!("{level:?}"));
+            assert_valid(
+                &w,
+                TargetEnv::Vulkan1_2,
+                &format!("{level:?}: {} -O's output", opt.display()),
             );
-            oneshader_test_tools::spirv_val_file(&output, &["--target-env", "vulkan1.2"])
-                .unwrap_or_else(|e| panic!("{level:?}: {} -O's output: {e}", opt.display()));
-            let bytes = std::fs::read(&output).expect("written");
-            let w: Vec<u32> = bytes
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
             let d = Decoded::new(&w);
             assert!(
                 !d.debug(DEBUG_FUNCTION).is_empty() && d.insts.iter().any(|i| i.op == OP_LINE),

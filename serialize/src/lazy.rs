@@ -52,6 +52,7 @@ use crate::format::{
 };
 use crate::reader::{
     Decoded, LoadError, LoadOptions, Loaded, container, container_with, decode_section, err,
+    sections_in_order,
 };
 use crate::writer::is_literal_wire;
 use crate::{Symbol, SymbolKind};
@@ -203,15 +204,8 @@ impl<'a> LazyFile<'a> {
         let (header, body) = container_with(bytes, false)?;
         let (mut strings, mut inst, mut index) = (None, None, None);
         let mut raw_symbols: Option<&[u8]> = None;
-        let mut last_id: Option<u32> = None;
+        sections_in_order(&body.sections)?;
         for s in &body.sections {
-            if last_id.is_some_and(|l| s.id <= l) {
-                return err(
-                    "OSL0006",
-                    format!("section {:#x} is out of order or repeated", s.id),
-                );
-            }
-            last_id = Some(s.id);
             match s.id {
                 SECTION_STRINGS => strings = Some(s.data),
                 SECTION_INSTS => inst = Some(s.data),

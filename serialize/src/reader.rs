@@ -109,6 +109,20 @@ impl LoadError {
     }
 }
 
+/// OSL0006 unless the section ids strictly increase (each section once, in order): what
+/// both the full and the lazy load require of a file.
+pub(crate) fn sections_in_order(sections: &[crate::format::Section<'_>]) -> Result<(), LoadError> {
+    for w in sections.windows(2) {
+        if w[1].id <= w[0].id {
+            return err(
+                "OSL0006",
+                format!("section {:#x} is out of order or repeated", w[1].id),
+            );
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn err<T>(code: &'static str, msg: impl Into<String>) -> Result<T, LoadError> {
     Err(LoadError::Malformed(Diagnostic::error(code, msg)))
 }
@@ -324,15 +338,8 @@ impl<'a> Decoded<'a> {
         let mut index: Option<&'a [u8]> = None;
         let mut inst_bytes: &'a [u8] = &[];
         let (mut raw_strings, mut raw_symbols): (&'a [u8], &'a [u8]) = (&[], &[]);
-        let mut last_id: Option<u32> = None;
+        sections_in_order(&body.sections)?;
         for s in &body.sections {
-            if last_id.is_some_and(|l| s.id <= l) {
-                return err(
-                    "OSL0006",
-                    format!("section {:#x} is out of order or repeated", s.id),
-                );
-            }
-            last_id = Some(s.id);
             match s.id {
                 SECTION_STRINGS => {
                     raw_strings = s.data;

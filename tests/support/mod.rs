@@ -46,10 +46,15 @@ pub fn assert_valid(words: &[u32], env: TargetEnv, what: &str) {
 /// spirv-opt is missing, and with spirv-opt's message when it fails).
 pub fn spirv_opt_o(words: &[u32], what: &str) -> Vec<u32> {
     oneshader_test_tools::require_tool("spirv-opt");
+    spirv_opt_o_with(std::path::Path::new("spirv-opt"), words, what)
+}
+
+/// [`spirv_opt_o`] with the spirv-opt at `tool`.
+pub fn spirv_opt_o_with(tool: &std::path::Path, words: &[u32], what: &str) -> Vec<u32> {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let (input, output) = (dir.path().join("in.spv"), dir.path().join("out.spv"));
     std::fs::write(&input, oneshader::backends::spirv::to_bytes(words)).expect("writes");
-    let run = std::process::Command::new("spirv-opt")
+    let run = std::process::Command::new(tool)
         .args(["-O", "--target-env=vulkan1.2"])
         .arg(&input)
         .arg("-o")
@@ -58,7 +63,9 @@ pub fn spirv_opt_o(words: &[u32], what: &str) -> Vec<u32> {
         .expect("spirv-opt runs");
     assert!(
         run.status.success(),
-        "{what}: spirv-opt -O fails: {}",
+        "{what}: {} -O fails ({:?}): {}",
+        tool.display(),
+        run.status,
         String::from_utf8_lossy(&run.stderr)
     );
     std::fs::read(&output)
